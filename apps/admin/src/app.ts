@@ -1,0 +1,50 @@
+/**
+ * The operators' API at /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`, bound to loopback
+ * by default. Same envelope and error body as Variant A.
+ */
+import express, { Router, type Express, type RequestHandler } from 'express';
+import { createPartner, issueApiKey, listPartners, revokeApiKey, secretsEqual, type DomainContext } from '@loanmatch/domain';
+import { accessLog, bearer, errorHandler, healthRoutes, jsonBody, notFound, requestId, sendError, sendResult, type Logger } from '@loanmatch/http';
+
+export const BASE_PATH_ADMIN = '/admin/v1';
+
+export interface AdminDeps {
+  ctx: DomainContext;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+  adminToken: string;
+}
+
+export function createAdminApp(deps: AdminDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId, accessLog(deps.logger, 'admin'));
+  app.use(healthRoutes(deps.ping));
+  app.use(BASE_PATH_ADMIN, adminRoutes(deps));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+function requireAdminToken(token: string): RequestHandler {
+  return (req, res, next) => {
+    const given = bearer(req.get('Authorization'));
+    if (given === undefined || !secretsEqual(given, token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendError(res, 'UNAUTHORIZED', 'A valid admin token is required: send Authorization: Bearer <ADMIN_TOKEN>');
+    }
+    next();
+  };
+}
+
+function adminRoutes({ ctx, adminToken }: AdminDeps): Router {
+  const router = Router();
+  router.use(requireAdminToken(adminToken));
+  router.use(jsonBody());
+
+  router.post('/partners', async (req, res) => sendResult(res, await createPartner(ctx, { body: req.body }), 201));
+  router.get('/partners', async (_req, res) => sendResult(res, await listPartners(ctx)));
+  router.post('/partners/:partnerId/keys', async (req, res) => sendResult(res, await issueApiKey(ctx, { partnerId: req.params.partnerId }), 201));
+  router.delete('/keys/:keyId', async (req, res) => sendResult(res, await revokeApiKey(ctx, { keyId: req.params.keyId })));
+  return router;
+}

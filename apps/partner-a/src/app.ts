@@ -1,0 +1,84 @@
+/**
+ * Variant A: the partner contract of spec sections 4.1-4.5, at /api/partner/v1, authenticated with
+ * `Authorization: Bearer <API key>`. Routes parse, call one domain function, and render.
+ */
+import express, { Router, type Express, type Response } from 'express';
+import type { Redis } from 'ioredis';
+import { createApplication, getApplication, runCreditCheck, saveStep, type AuthenticatedPartner, type DomainContext } from '@loanmatch/domain';
+import {
+  accessLog,
+  createRateLimiter,
+  errorHandler,
+  healthRoutes,
+  jsonBody,
+  notFound,
+  requestId,
+  requireApiKey,
+  sendResult,
+  type Logger,
+} from '@loanmatch/http';
+
+export const BASE_PATH_A = '/api/partner/v1';
+
+export interface PartnerADeps {
+  ctx: DomainContext;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+  rateLimitPerMinute: number;
+  redis?: Redis;
+  redisPrefix?: string;
+}
+
+const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
+
+export function createPartnerAApp(deps: PartnerADeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId, accessLog(deps.logger, 'A'));
+  app.use(healthRoutes(deps.ping));
+  app.use(BASE_PATH_A, partnerRoutes(deps));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix }: PartnerADeps): Router {
+  const router = Router();
+  router.use(requireApiKey(ctx));
+  router.use(
+    createRateLimiter({ name: 'a', limit: rateLimitPerMinute, windowMs: 60_000, keyOf: (res) => partnerOf(res).keyId, redis, redisPrefix, logger }),
+  );
+  router.use(jsonBody());
+
+  router.post('/applications', async (req, res) => {
+    const result = await createApplication(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      body: req.body,
+      idempotencyKey: req.get('Idempotency-Key'),
+    });
+    sendResult(res, result, 201);
+  });
+
+  router.patch('/applications/:applicationId', async (req, res) => {
+    const result = await saveStep(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
+    sendResult(res, result);
+  });
+
+  router.post('/applications/:applicationId/credit-check', async (req, res) => {
+    const result = await runCreditCheck(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      applicationId: req.params.applicationId,
+      body: req.body,
+      idempotencyKey: req.get('Idempotency-Key'),
+      sandboxScore: req.get('X-Sandbox-Score'),
+    });
+    sendResult(res, result);
+  });
+
+  router.get('/applications/:applicationId', async (req, res) => {
+    const result = await getApplication(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId });
+    sendResult(res, result);
+  });
+
+  return router;
+}

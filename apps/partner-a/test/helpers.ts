@@ -1,0 +1,45 @@
+import request from 'supertest';
+import type { Express } from 'express';
+import { createPartner, type DomainContext } from '@loanmatch/domain';
+import { VALID_STEPS, validApplicant, type LoanType } from '@loanmatch/testing';
+
+export const BASE = '/api/partner/v1';
+
+export async function newPartnerKey(ctx: DomainContext, name = 'Partner'): Promise<{ partnerId: string; apiKey: string; keyId: string }> {
+  const created = await createPartner(ctx, { body: { name, environment: ctx.env } });
+  if (!created.ok) throw created.error;
+  return created.value;
+}
+
+/** A client bound to one app and key, for terse tests. */
+export function client(app: Express, apiKey: string) {
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  return {
+    create: (body: unknown, key?: string) => request(app).post(`${BASE}/applications`).set(auth).set(key ? { 'Idempotency-Key': key } : {}).send(body as object),
+    patch: (id: string, body: unknown) => request(app).patch(`${BASE}/applications/${id}`).set(auth).send(body as object),
+    check: (id: string, body: unknown, key: string | undefined, score?: string) =>
+      request(app)
+        .post(`${BASE}/applications/${id}/credit-check`)
+        .set(auth)
+        .set(key ? { 'Idempotency-Key': key } : {})
+        .set(score !== undefined ? { 'X-Sandbox-Score': score } : {})
+        .send(body as object),
+    get: (id: string) => request(app).get(`${BASE}/applications/${id}`).set(auth),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** Creates an application of the given type and saves steps 2-4; answers its id. */
+export async function applicationThroughStep4(c: Client, type: LoanType): Promise<string> {
+  const created = await c.create({ formType: type, data: VALID_STEPS[type][1] });
+  if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.data.applicationId as string;
+  for (const step of [2, 3, 4] as const) {
+    const saved = await c.patch(id, { step, data: VALID_STEPS[type][step] });
+    if (saved.status !== 200) throw new Error(`step ${step} failed: ${saved.status} ${JSON.stringify(saved.body)}`);
+  }
+  return id;
+}
+
+export const applicantBody = (overrides: Record<string, unknown> = {}) => ({ data: validApplicant(overrides) });

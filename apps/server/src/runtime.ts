@@ -1,0 +1,93 @@
+/**
+ * Builds the running service from its configuration: database (migrated), Redis, the domain context,
+ * and the listeners the chosen mode asks for. `stop()` drains and closes everything.
+ */
+import { Redis } from 'ioredis';
+import type { Config } from '@loanmatch/config';
+import { idempotency, openDatabase } from '@loanmatch/db';
+import {
+  createInstanceRegistry,
+  createSandboxBureau,
+  createUnconfiguredBureau,
+  ensureDemoPartner,
+  type DomainContext,
+} from '@loanmatch/domain';
+import { createLogger, drain, listen, type Listener, type Logger } from '@loanmatch/http';
+import { createAdminApp } from '@loanmatch/admin';
+import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
+import { loadOrCreateSecret } from './secrets';
+
+export type Mode = 'all' | 'a' | 'admin';
+
+export interface Runtime {
+  listeners: Listener[];
+  logger: Logger;
+  /** Shown once: the demo partner's key on first start, the admin token when it was just made. */
+  firstStart: { demoApiKey?: string; adminToken?: string };
+  stop(): Promise<void>;
+}
+
+export async function startRuntime(config: Config, mode: Mode): Promise<Runtime> {
+  const logger = createLogger({ level: config.logLevel, service: `loanmatch-${mode}` });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  const applied = await db.migrate();
+  if (applied.length) logger.info('migrations applied', { migrations: applied });
+
+  const registry = createInstanceRegistry({ db: db.prisma, embedded: db.kind === 'pglite' });
+  await registry.start();
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
+  const ctx: DomainContext = {
+    db: db.prisma,
+    env: config.env,
+    clock: () => new Date(),
+    instance: registry,
+    bureau: config.env === 'sandbox' ? createSandboxBureau() : createUnconfiguredBureau(),
+  };
+
+  const firstStart: Runtime['firstStart'] = {};
+  const demo = await ensureDemoPartner(ctx);
+  if (demo) firstStart.demoApiKey = demo.apiKey;
+
+  const ping = () => db.ping();
+  const listeners: Listener[] = [];
+  if (mode === 'all' || mode === 'a') {
+    const app = createPartnerAApp({ ctx, logger, ping, rateLimitPerMinute: config.rateLimitAPerMinute, redis, redisPrefix: config.redisPrefix });
+    listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));
+  }
+  if (mode === 'all' || mode === 'admin') {
+    const token = loadOrCreateSecret(config.dataDir, 'admin-token', config.adminToken);
+    if (token.created) firstStart.adminToken = token.value;
+    const app = createAdminApp({ ctx, logger, ping, adminToken: token.value });
+    listeners.push(await listen('Admin API', app, config.portAdmin, config.adminHost, '/admin/v1'));
+  }
+
+  // Keys are kept 24 hours; sweep the expired ones now and then.
+  const sweep = setInterval(() => {
+    idempotency.deleteExpiredKeys(db.prisma, new Date()).catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
+  }, 10 * 60_000);
+  sweep.unref();
+
+  return {
+    listeners,
+    logger,
+    firstStart,
+    async stop() {
+      clearInterval(sweep);
+      await drain(listeners, config.shutdownGraceMs);
+      await registry.stop();
+      await redis?.quit().catch(() => undefined);
+      await db.close();
+    },
+  };
+}
+
+function connectRedis(url: string, logger: Logger): Redis {
+  // No offline queue: while Redis is down, commands fail at once and rate limiting fails open.
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  let lastError = 0;
+  redis.on('error', (err) => {
+    if (Date.now() - lastError > 10_000) logger.warn('redis unavailable', { error: err.message });
+    lastError = Date.now();
+  });
+  return redis;
+}

@@ -1,0 +1,10 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.[tj]s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
+  // The schema engine's wasm glue ships as an ES module; compile it like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@prisma\\+schema-engine-wasm|@prisma/schema-engine-wasm)'],
+  testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/generated/'],
+  testTimeout: 30000,
+};

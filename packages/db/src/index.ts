@@ -1,0 +1,12 @@
+export { openDatabase, type Database, type DatabaseOptions } from './connect';
+export { applyMigrations } from './migrate';
+export type { Queryable, Json } from './repositories/types';
+export * as partners from './repositories/partners';
+export * as applications from './repositories/applications';
+export * as creditChecks from './repositories/credit-checks';
+export * as idempotency from './repositories/idempotency';
+export * as instances from './repositories/instances';
+export type { PartnerRow, ApiKeyRow, KeyOwner } from './repositories/partners';
+export type { ApplicationRow, StepNumber, CreditCheckSummary } from './repositories/applications';
+export type { IdempotencyRow, IdempotencyState } from './repositories/idempotency';
+export type { PrismaClient } from './generated/client';

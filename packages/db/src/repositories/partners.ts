@@ -1,0 +1,67 @@
+import type { Queryable } from './types';
+
+export interface PartnerRow {
+  id: string;
+  name: string;
+  tier: string;
+  environment: string;
+  createdAt: Date;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  partnerId: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** What authentication needs of a key: its partner, in one query. */
+export interface KeyOwner {
+  keyId: string;
+  keyHash: string;
+  partner: PartnerRow;
+}
+
+export async function insertPartnerWithKey(
+  db: Queryable,
+  partner: Omit<PartnerRow, 'createdAt'>,
+  key: { id: string; keyHash: string; prefix: string },
+): Promise<PartnerRow> {
+  return db.partner.create({
+    data: { ...partner, apiKeys: { create: { id: key.id, keyHash: key.keyHash, prefix: key.prefix } } },
+  });
+}
+
+export async function insertApiKey(db: Queryable, key: { id: string; partnerId: string; keyHash: string; prefix: string }): Promise<ApiKeyRow> {
+  return db.apiKey.create({ data: key, select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true } });
+}
+
+export async function findPartner(db: Queryable, id: string): Promise<PartnerRow | null> {
+  return db.partner.findUnique({ where: { id } });
+}
+
+export async function listPartners(db: Queryable): Promise<Array<PartnerRow & { keys: ApiKeyRow[] }>> {
+  const rows = await db.partner.findMany({
+    orderBy: { createdAt: 'asc' },
+    include: { apiKeys: { orderBy: { createdAt: 'asc' }, select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true } } },
+  });
+  return rows.map(({ apiKeys, ...partner }) => ({ ...partner, keys: apiKeys }));
+}
+
+export async function countPartners(db: Queryable): Promise<number> {
+  return db.partner.count();
+}
+
+export async function findActiveKeyOwner(db: Queryable, keyHash: string): Promise<KeyOwner | null> {
+  const row = await db.apiKey.findUnique({ where: { keyHash }, include: { partner: true } });
+  if (!row || row.revokedAt) return null;
+  return { keyId: row.id, keyHash: row.keyHash, partner: row.partner };
+}
+
+/** Revokes a key once; answers the key as it now stands, or null when there is no such key. */
+export async function revokeApiKey(db: Queryable, keyId: string, at: Date): Promise<ApiKeyRow | null> {
+  const select = { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true };
+  await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: at } });
+  return db.apiKey.findUnique({ where: { id: keyId }, select });
+}

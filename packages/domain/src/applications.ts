@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { applications, creditChecks, type ApplicationRow, type Json } from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { bandOf } from './credit/bureau';
+import { parseSandboxScore } from './credit/sandbox';
+import { fail, ok, type Result } from './errors';
+import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempotency';
+import { validateApplicantDetails, validateCreateRequest, validateStepData, validateStepEnvelope, type FormType } from './validation';
+
+/** Application statuses (CONTRACT.md). */
+export type ApplicationStatus = 'draft' | 'in_progress' | 'credit_checked' | 'matched' | 'referred';
+const STATUS_ORDER: ApplicationStatus[] = ['draft', 'in_progress', 'credit_checked', 'matched', 'referred'];
+
+/** What partners see of an application: never step 5, never a score. */
+export interface ApplicationView extends Json {
+  applicationId: string;
+  formType: string;
+  status: string;
+  lastStep: number;
+  steps: Record<string, Json>;
+  creditCheckComplete: boolean;
+  creditCheckedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreditCheckView extends Json {
+  applicationId: string;
+  creditCheckComplete: boolean;
+  degraded_mode: boolean;
+  sandbox_mode: boolean;
+}
+
+export interface CreatedApplication extends Json {
+  applicationId: string;
+  formType: string;
+  status: string;
+  lastStep: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toApplicationView(row: ApplicationRow): ApplicationView {
+  const steps: Record<string, Json> = {};
+  for (const [n, data] of Object.entries(row.steps)) if (data) steps[n] = data;
+  const completed = row.creditCheck?.status === 'completed';
+  return {
+    applicationId: row.id,
+    formType: row.formType,
+    status: row.status,
+    lastStep: row.lastStep,
+    steps,
+    creditCheckComplete: completed,
+    creditCheckedAt: completed && row.creditCheck?.completedAt ? row.creditCheck.completedAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
+export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<ApplicationRow>> {
+  const row = UUID.test(options.applicationId) ? await applications.findApplication(ctx.db, options.applicationId.toLowerCase(), options.partnerId) : null;
+  return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
+}
+
+export async function getApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<ApplicationView>> {
+  const found = await findOwnApplication(ctx, options);
+  return found.ok ? ok(toApplicationView(found.value)) : found;
+}
+
+export async function createApplication(
+  ctx: DomainContext,
+  options: { partnerId: string; body: unknown; idempotencyKey: string | undefined; operation?: string },
+): Promise<Result<Replayable<CreatedApplication>>> {
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
+  if (!keyCheck.ok) return keyCheck;
+  const scope = {
+    partnerId: options.partnerId,
+    key: options.idempotencyKey,
+    request: { operation: options.operation ?? 'create-application', body: options.body },
+  };
+  return withIdempotency<CreatedApplication>(ctx, scope, async (seal) => {
+    const valid = validateCreateRequest(options.body);
+    if (!valid.ok) return valid;
+    const created = await ctx.db.$transaction(async (tx) => {
+      const row = await applications.insertApplication(tx, {
+        id: randomUUID(),
+        partnerId: options.partnerId,
+        formType: valid.value.formType,
+        status: 'draft',
+        step1: valid.value.data,
+      });
+      const view: CreatedApplication = { applicationId: row.id, formType: row.formType, status: row.status, lastStep: row.lastStep };
+      await seal(tx, view);
+      return view;
+    });
+    return ok(created);
+  });
+}
+
+export async function saveStep(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown },
+): Promise<Result<ApplicationView>> {
+  const found = await findOwnApplication(ctx, options);
+  if (!found.ok) return found;
+  const app = found.value;
+  const envelope = validateStepEnvelope(options.body);
+  if (!envelope.ok) return envelope;
+  const { step } = envelope.value;
+  if (!app.steps[(step - 1) as 1 | 2 | 3]) {
+    return fail('STEP_OUT_OF_ORDER', `step: step ${step} cannot be saved before step ${step - 1}`);
+  }
+  const valid = validateStepData(app.formType as FormType, step, envelope.value.data);
+  if (!valid.ok) return valid;
+  const data = valid.value;
+  const status = laterStatus(app.status as ApplicationStatus, 'in_progress');
+  const row = await applications.updateStep(ctx.db, app.id, { step, data, status, lastStep: Math.max(app.lastStep, step) });
+  return ok(toApplicationView(row));
+}
+
+export async function runCreditCheck(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown; idempotencyKey: string | undefined; sandboxScore: string | undefined; operation?: string },
+): Promise<Result<Replayable<CreditCheckView>>> {
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, true);
+  if (!keyCheck.ok) return keyCheck;
+  const scope = {
+    partnerId: options.partnerId,
+    key: options.idempotencyKey,
+    request: {
+      operation: options.operation ?? 'credit-check',
+      target: options.applicationId,
+      body: options.body,
+      headers: { 'x-sandbox-score': options.sandboxScore },
+    },
+  };
+  return withIdempotency<CreditCheckView>(ctx, scope, async (seal) => {
+    const found = await findOwnApplication(ctx, options);
+    if (!found.ok) return found;
+    const app = found.value;
+    const applicant = validateApplicantDetails(options.body, ctx.clock());
+    if (!applicant.ok) return applicant;
+    const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
+    if (!sandboxScore.ok) return sandboxScore;
+    if (!app.steps[2] || !app.steps[3] || !app.steps[4]) {
+      const missing = [2, 3, 4].filter((n) => !app.steps[n as 2 | 3 | 4]);
+      return fail('STEPS_INCOMPLETE', `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`);
+    }
+    // Held before the claim exists: a concurrent request that sees our claim must find us alive.
+    const release = ctx.instance.hold(checkClaimName(app.id));
+    const claimed = await claimCheck(ctx, app.id).catch((err) => {
+      release();
+      throw err;
+    });
+    if (!claimed.ok) {
+      release();
+      return claimed;
+    }
+    try {
+      const answer = await ctx.bureau.requestScore({ applicationId: app.id, applicant: applicant.value, sandboxScore: sandboxScore.value });
+      const view: CreditCheckView = {
+        applicationId: app.id,
+        creditCheckComplete: true,
+        degraded_mode: !answer.available,
+        sandbox_mode: ctx.bureau.sandbox,
+      };
+      await ctx.db.$transaction(async (tx) => {
+        await creditChecks.completeCreditCheck(
+          tx,
+          {
+            applicationId: app.id,
+            score: answer.available ? answer.score : null,
+            band: answer.available ? bandOf(answer.score) : null,
+            degradedMode: !answer.available,
+            sandboxMode: ctx.bureau.sandbox,
+            source: answer.source,
+            at: ctx.clock(),
+          },
+          applicant.value,
+        );
+        await applications.updateStatus(tx, app.id, { status: laterStatus(app.status as ApplicationStatus, 'credit_checked'), lastStep: 5 });
+        await seal(tx, view);
+      });
+      return ok(view);
+    } catch (err) {
+      await creditChecks.releaseCreditCheck(ctx.db, app.id, ctx.instance.id).catch(() => undefined);
+      throw err;
+    } finally {
+      release();
+    }
+  });
+}
+
+function sandboxScoreFor(ctx: DomainContext, header: string | undefined) {
+  if (header !== undefined && !ctx.bureau.sandbox) {
+    const message = 'X-Sandbox-Score: is accepted only by the sandbox';
+    return fail('VALIDATION_ERROR', message, [{ field: 'X-Sandbox-Score', rule: 'sandbox', message }]);
+  }
+  return parseSandboxScore(header);
+}
+
+/** One credit check per application: claim it, or say why not. */
+async function claimCheck(ctx: DomainContext, applicationId: string): Promise<Result<void>> {
+  const claim = await creditChecks.claimCreditCheck(ctx.db, applicationId, ctx.instance.id);
+  if (claim.claimed) return ok(undefined);
+  if (claim.status === 'completed') {
+    return fail('CREDIT_CHECK_ALREADY_COMPLETED', 'The credit check for this application has already completed; an application has one soft check');
+  }
+  const owner = claim.ownerId ?? '';
+  if (await ctx.instance.isAlive(owner, checkClaimName(applicationId))) {
+    return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
+  }
+  return (await creditChecks.takeOverCreditCheck(ctx.db, applicationId, owner, ctx.instance.id))
+    ? ok(undefined)
+    : fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
+}
+
+function checkClaimName(applicationId: string): string {
+  return `check:${applicationId}`;
+}
+
+/** Status only moves forward: saving a step after the check keeps `credit_checked`, `matched` or `referred`. */
+function laterStatus(current: ApplicationStatus, next: ApplicationStatus): ApplicationStatus {
+  return STATUS_ORDER.indexOf(next) > STATUS_ORDER.indexOf(current) ? next : current;
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { fail, ok, type Result } from '../errors';
+import type { BureauAnswer, BureauRequest, CreditBureau, SandboxScore } from './bureau';
+
+/** A representative score inside each word level's band (see SCORE_BANDS). */
+const LEVEL_SCORES: Record<string, number> = {
+  excellent: 900,
+  very_good: 780,
+  good: 670,
+  average: 560,
+  below_average: 420,
+  poor: 250,
+};
+
+export const SANDBOX_SCORE_VALUES = [...Object.keys(LEVEL_SCORES), 'unavailable', '0-1200'] as const;
+
+/** Parses `X-Sandbox-Score`: a word level, a whole number 0-1200, or `unavailable`. */
+export function parseSandboxScore(raw: string | undefined): Result<SandboxScore | undefined> {
+  if (raw === undefined) return ok(undefined);
+  if (raw === 'unavailable') return ok({ kind: 'unavailable' });
+  if (Object.hasOwn(LEVEL_SCORES, raw)) return ok({ kind: 'score', score: LEVEL_SCORES[raw] });
+  if (/^\d{1,4}$/.test(raw) && Number(raw) <= 1200) return ok({ kind: 'score', score: Number(raw) });
+  return fail(
+    'VALIDATION_ERROR',
+    `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`,
+    [{ field: 'X-Sandbox-Score', rule: 'enum', message: 'X-Sandbox-Score: must be a word level, unavailable, or a whole number between 0 and 1200' }],
+  );
+}
+
+/**
+ * Without the header, a stable score drawn from who the applicant is: the same person always gets
+ * the same answer, different people spread across the whole scale (300-1000, where real files sit).
+ */
+export function stableSandboxScore(applicant: Record<string, unknown>): number {
+  const identity = [applicant.firstName, applicant.lastName, applicant.dateOfBirth, applicant.email]
+    .map((v) => String(v ?? '').trim().toLowerCase())
+    .join('|');
+  const n = createHash('sha256').update(identity).digest().readUInt32BE(0);
+  return 300 + (n % 701);
+}
+
+export function createSandboxBureau(): CreditBureau {
+  return {
+    sandbox: true,
+    async requestScore({ applicant, sandboxScore }: BureauRequest): Promise<BureauAnswer> {
+      if (sandboxScore?.kind === 'unavailable') return { available: false, source: 'sandbox' };
+      const score = sandboxScore?.kind === 'score' ? sandboxScore.score : stableSandboxScore(applicant);
+      return { available: true, score, source: 'sandbox' };
+    },
+  };
+}
+
+/**
+ * Live mode until the bureau client lands: no bureau is configured, which the service treats as an
+ * outage, so every check completes honestly in degraded mode rather than inventing a score.
+ */
+export function createUnconfiguredBureau(): CreditBureau {
+  return {
+    sandbox: false,
+    async requestScore(): Promise<BureauAnswer> {
+      return { available: false, source: 'unconfigured' };
+    },
+  };
+}

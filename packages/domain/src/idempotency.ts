@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { idempotency, type Json, type Queryable } from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { fail, ok, type Result } from './errors';
+
+/** Keys are kept 24 hours (CONTRACT.md). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotencyScope {
+  partnerId: string;
+  /** The `Idempotency-Key` header as sent; undefined when absent. */
+  key: string | undefined;
+  /** What makes two requests "the same": operation, target and body. */
+  request: { operation: string; target?: string; body: unknown; headers?: Record<string, string | undefined> };
+}
+
+export interface Replayable<T> {
+  value: T;
+  /** True when this is the stored answer to an earlier request with the same key. */
+  replayed: boolean;
+}
+
+/** Called by the operation inside its own transaction, so that the outcome and the stored answer commit together. */
+export type Seal<T> = (tx: Queryable, value: T) => Promise<void>;
+
+export function checkIdempotencyKey(key: string | undefined, required: boolean): Result<void> {
+  if (key === undefined) {
+    return required
+      ? fail('VALIDATION_ERROR', 'Idempotency-Key: is required for this operation', [
+          { field: 'Idempotency-Key', rule: 'required', message: 'Idempotency-Key: is required for this operation' },
+        ])
+      : ok(undefined);
+  }
+  if (!KEY_PATTERN.test(key)) {
+    const message = 'Idempotency-Key: must be 1 to 255 printable ASCII characters';
+    return fail('VALIDATION_ERROR', message, [{ field: 'Idempotency-Key', rule: 'format', message }]);
+  }
+  return ok(undefined);
+}
+
+/**
+ * Runs `operation` at most once per (partner, key), as spec section 7 lays out: the first answer is
+ * replayed; a different request under the key is refused; a concurrent one is told to wait; a refusal
+ * (an expected failure) releases the key; an unexpected failure or a dead process leaves it unresolved.
+ */
+export async function withIdempotency<T extends Json>(
+  ctx: DomainContext,
+  scope: IdempotencyScope,
+  operation: (seal: Seal<T>) => Promise<Result<T>>,
+): Promise<Result<Replayable<T>>> {
+  if (scope.key === undefined) {
+    const result = await operation(async () => {});
+    return result.ok ? ok({ value: result.value, replayed: false }) : result;
+  }
+  const id = { partnerId: scope.partnerId, key: scope.key };
+  const now = ctx.clock();
+  const fingerprint = requestFingerprint(scope.request);
+  // Held before the row exists: a concurrent request that sees our row must find us alive.
+  const release = ctx.instance.hold(claimName(id));
+  let claim: Awaited<ReturnType<typeof idempotency.insertInProgress>>;
+  try {
+    claim = await idempotency.insertInProgress(ctx.db, {
+      ...id,
+      fingerprint,
+      ownerId: ctx.instance.id,
+      now,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+    });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  if (!claim.inserted) {
+    release();
+    return answerExisting<T>(ctx, claim.existing, fingerprint);
+  }
+
+  let sealed = false;
+  try {
+    const result = await operation(async (tx, value) => {
+      await idempotency.completeKey(tx, id, value);
+      sealed = true;
+    });
+    if (!result.ok) {
+      await idempotency.releaseKey(ctx.db, id, ctx.instance.id);
+      return result;
+    }
+    if (!sealed) await idempotency.completeKey(ctx.db, id, result.value);
+    return ok({ value: result.value, replayed: false });
+  } catch (err) {
+    await idempotency.markUnresolved(ctx.db, id, ctx.instance.id).catch(() => undefined);
+    throw err;
+  } finally {
+    release();
+  }
+}
+
+async function answerExisting<T>(ctx: DomainContext, row: idempotency.IdempotencyRow, requestFingerprint: string): Promise<Result<Replayable<T>>> {
+  if (row.fingerprint !== requestFingerprint) {
+    return fail('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used for a different request; use a new key for a new request');
+  }
+  if (row.state === 'completed') return ok({ value: JSON.parse(row.responseBody ?? 'null') as T, replayed: true });
+  if (row.state === 'in_progress' && (await ctx.instance.isAlive(row.ownerId, claimName(row)))) {
+    return fail('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly');
+  }
+  if (row.state === 'in_progress') await idempotency.markUnresolved(ctx.db, row, row.ownerId);
+  return fail(
+    'IDEMPOTENCY_KEY_UNRESOLVED',
+    'The first request with this Idempotency-Key may have partly completed; check the application before retrying with a new key',
+  );
+}
+
+function claimName(id: { partnerId: string; key: string }): string {
+  return `idem:${id.partnerId}:${id.key}`;
+}
+
+/** What identifies a request under an idempotency key (exported for tests that plant keys). */
+export function requestFingerprint(request: IdempotencyScope['request']): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
+
+/** JSON with object keys sorted, so that key order does not make two equal requests differ. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value)
+    .sort()
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+  return `{${entries.join(',')}}`;
+}

@@ -1,0 +1,10 @@
+export * from './errors';
+export * from './context';
+export * from './keys';
+export * from './partners';
+export * from './applications';
+export * from './idempotency';
+export { createInstanceRegistry } from './instances';
+export { createSandboxBureau, createUnconfiguredBureau, parseSandboxScore } from './credit/sandbox';
+export type { CreditBureau, BureauAnswer, BureauRequest } from './credit/bureau';
+export * from './validation';

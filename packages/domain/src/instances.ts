@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { instances, type PrismaClient } from '@loanmatch/db';
+import type { InstanceRegistry } from './context';
+
+export interface InstanceRegistryOptions {
+  db: PrismaClient;
+  /** Embedded storage admits one process only, so any other owner is certainly gone. */
+  embedded: boolean;
+  clock?: () => Date;
+  heartbeatMs?: number;
+  /** A heartbeat older than this marks its process dead. */
+  staleAfterMs?: number;
+}
+
+/**
+ * This process's entry in the instances table, kept fresh by a heartbeat. Claims held by requests in
+ * flight here are tracked in memory, so a claim of ours that is not held belongs to a request that failed.
+ */
+export function createInstanceRegistry(options: InstanceRegistryOptions): InstanceRegistry & { start(): Promise<void>; stop(): Promise<void> } {
+  const { db, embedded } = options;
+  const clock = options.clock ?? (() => new Date());
+  const heartbeatMs = options.heartbeatMs ?? 2000;
+  const staleAfterMs = options.staleAfterMs ?? 10_000;
+  const id = randomUUID();
+  const held = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+
+  return {
+    id,
+    async isAlive(ownerId, claim) {
+      if (ownerId === id) return held.has(claim);
+      if (embedded) return false;
+      return instances.isInstanceAlive(db, ownerId, new Date(clock().getTime() - staleAfterMs));
+    },
+    hold(claim) {
+      held.set(claim, (held.get(claim) ?? 0) + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const n = (held.get(claim) ?? 1) - 1;
+        if (n <= 0) held.delete(claim);
+        else held.set(claim, n);
+      };
+    },
+    async start() {
+      if (embedded) await instances.removeOtherInstances(db, id);
+      await instances.heartbeat(db, id, clock());
+      timer = setInterval(() => {
+        instances.heartbeat(db, id, clock()).catch(() => undefined);
+      }, heartbeatMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await instances.removeInstance(db, id).catch(() => undefined);
+    },
+  };
+}

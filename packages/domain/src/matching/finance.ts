@@ -1,0 +1,124 @@
+/**
+ * Loan arithmetic: amortised repayments, and the comparison rate as the National Credit Code defines
+ * it (the internal rate of return of every payment the borrower makes, fees included, on a benchmark
+ * loan; monthly, quoted as the nominal annual rate 12 × the monthly rate).
+ *
+ * Model, stated once:
+ * - repayments are monthly, in arrears, from month 1; interest accrues monthly at annual rate / 12;
+ * - a balloon is paid with the last repayment, so the level repayment amortises the principal less the
+ *   present value of the balloon;
+ * - interest-only: for the interest-only months the repayment is principal × monthly rate, then the
+ *   principal is amortised over the remaining months;
+ * - the establishment fee is paid at settlement (the borrower receives the amount less the fee);
+ *   the monthly fee is paid with each repayment.
+ */
+
+/** Annual percentage rate → monthly rate. */
+export const monthlyRateOf = (annualRatePercent: number): number => annualRatePercent / 1200;
+
+/** Present value of 1 paid at the end of each of `months` months at monthly rate `i`. */
+export function annuityFactor(i: number, months: number): number {
+  return i === 0 ? months : (1 - Math.pow(1 + i, -months)) / i;
+}
+
+/**
+ * The level monthly repayment that repays `principal` over `termMonths` at `annualRatePercent`,
+ * leaving `balloon` to be paid with the last repayment. Not rounded.
+ */
+export function monthlyRepayment(principal: number, annualRatePercent: number, termMonths: number, balloon = 0): number {
+  const i = monthlyRateOf(annualRatePercent);
+  if (i === 0) return (principal - balloon) / termMonths;
+  const discount = Math.pow(1 + i, -termMonths);
+  return ((principal - balloon * discount) * i) / (1 - discount);
+}
+
+/** The repayments of one loan: `interestOnlyMonths` of interest, then level repayments, then any balloon. */
+export interface LoanTerms {
+  readonly amount: number;
+  readonly termMonths: number;
+  readonly annualRatePercent: number;
+  readonly establishmentFee: number;
+  readonly monthlyFee: number;
+  readonly interestOnlyMonths?: number;
+  readonly balloon?: number;
+}
+
+/** The borrower's payments of a loan, as level segments plus a final lump sum. */
+interface CashFlows {
+  /** What the borrower receives at settlement (amount less the establishment fee). */
+  readonly advance: number;
+  readonly segments: readonly { readonly payment: number; readonly months: number }[];
+  readonly finalLumpSum: number;
+  readonly months: number;
+}
+
+function cashFlowsOf(loan: LoanTerms): CashFlows {
+  const io = loan.interestOnlyMonths ?? 0;
+  const balloon = loan.balloon ?? 0;
+  const i = monthlyRateOf(loan.annualRatePercent);
+  const segments = [];
+  if (io > 0) segments.push({ payment: loan.amount * i + loan.monthlyFee, months: io });
+  segments.push({ payment: monthlyRepayment(loan.amount, loan.annualRatePercent, loan.termMonths - io, balloon) + loan.monthlyFee, months: loan.termMonths - io });
+  return { advance: loan.amount - loan.establishmentFee, segments, finalLumpSum: balloon, months: loan.termMonths };
+}
+
+function presentValue(flows: CashFlows, i: number): number {
+  let pv = 0;
+  let elapsed = 0;
+  for (const { payment, months } of flows.segments) {
+    pv += payment * annuityFactor(i, months) * Math.pow(1 + i, -elapsed);
+    elapsed += months;
+  }
+  return pv + flows.finalLumpSum * Math.pow(1 + i, -flows.months);
+}
+
+/**
+ * The monthly internal rate of return: the `i` at which the payments' present value equals the
+ * advance. The present value falls as `i` rises, so the root is bracketed and found by Newton steps
+ * that fall back to bisection when they leave the bracket.
+ */
+function monthlyIrr(flows: CashFlows): number {
+  const f = (i: number): number => presentValue(flows, i) - flows.advance;
+  if (f(0) <= 0) return 0; // no interest and no fees: nothing to find (fees are never negative)
+  let lo = 0;
+  let hi = 0.01;
+  while (f(hi) > 0) hi *= 2;
+  let i = (lo + hi) / 2;
+  for (let step = 0; step < 200; step++) {
+    const value = f(i);
+    if (value > 0) lo = i;
+    else hi = i;
+    const h = Math.max(i * 1e-6, 1e-12);
+    const slope = (f(i + h) - f(i - h)) / (2 * h);
+    let next = i - value / slope;
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    if (Math.abs(next - i) < 1e-15) return next;
+    i = next;
+  }
+  return i;
+}
+
+/** The comparison rate of a loan, in percent per year (nominal: 12 × the monthly IRR). Not rounded. */
+export function comparisonRate(loan: LoanTerms): number {
+  return monthlyIrr(cashFlowsOf(loan)) * 1200;
+}
+
+/**
+ * Whether a loan's annual cost rate (the same IRR, on the loan actually asked for) exceeds
+ * `capPercent`, without solving for it: the payments' present value falls as the rate rises, so the
+ * IRR is above the cap exactly when the present value at the cap is above the advance.
+ * `capFactor` is `annuityFactor(cap / 1200, termMonths)` and `capDiscount` `(1 + cap / 1200)^-termMonths`,
+ * which the caller computes once per application.
+ */
+export function exceedsCostCap(
+  advance: number,
+  levelPayment: number,
+  capFactor: number,
+  capDiscount: number,
+  finalLumpSum: number,
+): boolean {
+  return levelPayment * capFactor + finalLumpSum * capDiscount > advance;
+}
+
+/** Rounds to cents (and rates to 2 decimals). */
+export const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;

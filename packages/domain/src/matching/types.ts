@@ -1,0 +1,345 @@
+/**
+ * Types of the lender catalogue (as written in `catalogue/catalogue.v1.json`, and as loaded, with the
+ * per-product figures that depend on the product alone computed once) and of matching.
+ */
+import type { ScoreBand } from '../credit/bureau';
+import type { FormType } from '../validation/schemas';
+
+export type { ScoreBand } from '../credit/bureau';
+export type { FormType } from '../validation/schemas';
+
+/** Score bands from best to worst: the index is a band's rank (0 = excellent, 5 = poor). */
+export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze(['excellent', 'very_good', 'good', 'average', 'below_average', 'poor']);
+
+// ---------------------------------------------------------------------------------------------
+// Enumerations of the spec's field tables that products refer to
+// ---------------------------------------------------------------------------------------------
+
+export const EMPLOYMENT_TYPES = Object.freeze([
+  'full_time',
+  'part_time',
+  'casual',
+  'contract',
+  'contractor',
+  'self_employed',
+  'unemployed',
+  'retired',
+  'student',
+  'centrelink',
+] as const);
+export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
+
+export const LIVING_SITUATIONS = Object.freeze(['renting', 'own_outright', 'own_mortgage', 'living_with_parents', 'boarding', 'other'] as const);
+export type LivingSituation = (typeof LIVING_SITUATIONS)[number];
+
+export const PERSONAL_PURPOSES = Object.freeze([
+  'debt_consolidation',
+  'home_improvement',
+  'car_purchase',
+  'medical_expenses',
+  'holiday',
+  'wedding',
+  'education',
+  'business',
+  'other',
+] as const);
+/** Car step 1 `carLoanPurpose`, with its long aliases folded in (`NewCarPurchase` is `new`). */
+export const CAR_PURPOSES = Object.freeze(['new', 'used', 'refinance'] as const);
+export const HOME_PURPOSES = Object.freeze(['new_property', 'refinance', 'construction', 'equity_release'] as const);
+export const SALE_TYPES = Object.freeze(['dealer', 'private'] as const);
+export const OCCUPANCY_TYPES = Object.freeze(['owner_occupied', 'investment'] as const);
+export const REPAYMENT_TYPES = Object.freeze(['principal_and_interest', 'interest_only'] as const);
+
+export type CarPurpose = (typeof CAR_PURPOSES)[number];
+export type HomePurpose = (typeof HOME_PURPOSES)[number];
+export type SaleType = (typeof SALE_TYPES)[number];
+export type OccupancyType = (typeof OCCUPANCY_TYPES)[number];
+export type RepaymentType = (typeof REPAYMENT_TYPES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// The catalogue file
+// ---------------------------------------------------------------------------------------------
+
+export interface Range {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** A rate in percent per year, or the explicit refusal of a band. */
+export type BandRate = number | 'decline';
+
+/** How a lender assesses whether the applicant can afford the new repayment (all amounts monthly). */
+export interface ServiceabilityPolicy {
+  /** Added to the product's rate when the new repayment is assessed (percentage points). */
+  readonly bufferPercentPoints: number;
+  /** Share of assessable gross income taken as income after tax (a flat approximation). */
+  readonly netIncomePercent: number;
+  /** Share of `otherIncome` counted as assessable income. */
+  readonly otherIncomePercent: number;
+  /** Living costs of the applicant, plus each dependant. */
+  readonly livingCosts: { readonly base: number; readonly perDependant: number };
+  /** The least housing cost assumed for each living situation; the declared `monthlyRent` counts when higher. */
+  readonly housingCostFloor: Readonly<Record<LivingSituation, number>>;
+}
+
+/** How far from a bound a missed rule may be for the product to count as narrowly missed. */
+export interface NearMissPolicy {
+  /** A near-miss misses at most this many rules (every other rule passes). */
+  readonly maxMissedRules: number;
+  /** At most this many near-misses are returned (the closest first). */
+  readonly maxResults: number;
+  readonly margins: NearMissMargins;
+}
+
+export interface NearMissMargins {
+  /** Loan amount above the maximum (or below the minimum) by at most this share of the bound. */
+  readonly loanAmountPercent: number;
+  /** Term beyond the product's range by at most this many years. */
+  readonly loanTermYears: number;
+  /** Credit band at most this many bands below the product's minimum band. */
+  readonly creditBands: number;
+  /** Assessable income below the minimum by at most this share of the minimum. */
+  readonly incomePercent: number;
+  /** Time in the current job short by at most this many months. */
+  readonly timeInJobMonths: number;
+  /** The largest loan the income services is at most this share below the amount asked for. */
+  readonly serviceabilityPercent: number;
+  /** LVR above the maximum by at most this many percentage points. */
+  readonly lvrPercentPoints: number;
+  /** Vehicle older than the maximum by at most this many years. */
+  readonly vehicleAgeYears: number;
+  /** Balloon above the maximum by at most this many percentage points of the loan amount. */
+  readonly balloonPercentPoints: number;
+  /** Term longer than the longest term that allows a balloon by at most this many years. */
+  readonly balloonTermYears: number;
+}
+
+export interface LenderDefinition {
+  readonly id: string;
+  readonly name: string;
+  /** Where an applicant is forwarded to apply (the referral's destination). */
+  readonly url: string;
+}
+
+interface ProductDefinitionBase {
+  readonly id: string;
+  readonly lenderId: string;
+  readonly name: string;
+  readonly loanAmount: Range;
+  readonly loanTermYears: Range;
+  readonly minimumBand: ScoreBand;
+  /** Assessable gross monthly income (salary plus the counted share of other income). */
+  readonly minimumMonthlyIncome: number;
+  readonly employment: { readonly types: readonly EmploymentType[]; readonly minimumMonthsInJob: number };
+  /** The id of one of the catalogue's `serviceabilityPolicies`. */
+  readonly serviceability: string;
+  readonly fees: { readonly establishment: number; readonly monthly: number };
+  /** Rate per year by credit band; every band is priced or explicitly declined. */
+  readonly rates: Readonly<Record<ScoreBand, BandRate>>;
+}
+
+export interface PersonalProductDefinition extends ProductDefinitionBase {
+  readonly loanType: 'personal';
+  readonly purposes: readonly (typeof PERSONAL_PURPOSES)[number][];
+}
+
+export interface CarProductDefinition extends ProductDefinitionBase {
+  readonly loanType: 'car';
+  readonly purposes: readonly CarPurpose[];
+  readonly car: {
+    readonly saleTypes: readonly SaleType[];
+    /** Age of a used vehicle at application (reference year less `vehicleYear`). */
+    readonly maxVehicleAgeYears: number;
+    /** Balloon at the end of the term as a share of the loan amount; `maxPercent: 0` allows none. */
+    readonly balloon: { readonly maxPercent: number; readonly maxTermYears: number };
+  };
+}
+
+export interface HomeProductDefinition extends ProductDefinitionBase {
+  readonly loanType: 'home';
+  readonly purposes: readonly HomePurpose[];
+  readonly home: {
+    /** Allowed occupancy types, each with its maximum LVR and an optional rate loading. */
+    readonly occupancy: Partial<Record<OccupancyType, { readonly maxLvrPercent: number; readonly rateLoadingPercentPoints?: number }>>;
+    /** Lenders mortgage insurance applies above this LVR. */
+    readonly lmiAboveLvrPercent: number;
+    readonly firstHomeBuyerOnly: boolean;
+    readonly repaymentTypes: readonly RepaymentType[];
+    /** Required when `repaymentTypes` has `interest_only`. */
+    readonly interestOnly?: { readonly maxYears: number; readonly rateLoadingPercentPoints: number };
+  };
+}
+
+export type ProductDefinition = PersonalProductDefinition | CarProductDefinition | HomeProductDefinition;
+
+export interface CatalogueFile {
+  readonly version: number;
+  readonly effectiveFrom: string;
+  readonly nearMiss: NearMissPolicy;
+  readonly serviceabilityPolicies: Readonly<Record<string, ServiceabilityPolicy>>;
+  readonly lenders: readonly LenderDefinition[];
+  readonly products: readonly ProductDefinition[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The loaded catalogue
+// ---------------------------------------------------------------------------------------------
+
+export interface Ref {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** The price of one band of one product variant, with everything that depends on the product alone. */
+export interface BandPrice {
+  /** Percent per year, 2 decimals (base rate plus any loading of the variant). */
+  readonly rate: number;
+  /** Percent per year on the benchmark loan, 2 decimals. */
+  readonly comparisonRate: number;
+  /** Comparison rate above the 48% cap: this band is never offered, not even as a near-miss. */
+  readonly capped: boolean;
+  readonly headline: string;
+}
+
+/**
+ * Variants of a product priced differently: 0 = the product as written (principal and interest,
+ * owner occupied for home); home loans add interest-only (1), investment (2) and both (3).
+ */
+export type PriceVariant = 0 | 1 | 2 | 3;
+
+export interface CatalogueProduct {
+  readonly definition: ProductDefinition;
+  readonly lender: Ref;
+  readonly product: Ref;
+  readonly lenderUrl: string;
+  readonly loanType: FormType;
+  readonly serviceability: ServiceabilityPolicy;
+  /** `prices[variant][bandRank]`: `null` where the band is declined or the variant does not exist. */
+  readonly prices: readonly (readonly (BandPrice | null)[])[];
+  /** The benchmark loan the comparison rates are computed on (the regulation's, within the product's limits). */
+  readonly benchmark: { readonly amount: number; readonly termMonths: number };
+  // Flattened rule data, so that the matching loop reads numbers and bit masks only.
+  readonly minBandRank: number;
+  readonly purposeMask: number;
+  readonly employmentMask: number;
+  readonly saleTypeMask: number;
+  readonly repaymentTypeMask: number;
+  /** Maximum LVR by occupancy index (`OCCUPANCY_TYPES`), `NaN` where that occupancy is not allowed. */
+  readonly maxLvrByOccupancy: readonly number[];
+  /** Interest-only period offered, in months (0 where not offered). */
+  readonly interestOnlyMonths: number;
+  /** Housing cost floor by living situation index (`LIVING_SITUATIONS`). */
+  readonly housingFloorByLiving: readonly number[];
+}
+
+export interface Catalogue {
+  readonly version: number;
+  readonly effectiveFrom: string;
+  readonly nearMiss: NearMissPolicy;
+  readonly lenders: readonly LenderDefinition[];
+  readonly products: readonly CatalogueProduct[];
+  readonly productsByType: Readonly<Record<FormType, readonly CatalogueProduct[]>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching
+// ---------------------------------------------------------------------------------------------
+
+export interface MatchInput {
+  readonly formType: FormType;
+  /** Normalised step data as stored (numbers as numbers; numeric strings are tolerated). */
+  readonly steps: Readonly<Record<1 | 2 | 3 | 4, Readonly<Record<string, unknown>> | undefined>>;
+  /** The soft check's result: a band, or `null` when the bureau was unavailable. */
+  readonly credit: { readonly band: ScoreBand | null; readonly degradedMode: boolean };
+  /** The applicant's own estimate (personal step 2 `creditScoreEstimate`; read from there when absent here). */
+  readonly creditScoreEstimate?: string;
+  /** The year vehicle ages are measured against (passed in so matching needs no clock). */
+  readonly referenceYear: number;
+}
+
+/** Which band matching used, and why. */
+export type CreditAssessment =
+  | { readonly basis: 'bureau'; readonly band: ScoreBand }
+  | {
+      readonly basis: 'self_estimate';
+      readonly band: ScoreBand;
+      /** What the applicant said (`unknown` when nothing was said). */
+      readonly estimate: string;
+      readonly notice: string;
+    };
+
+export interface OfferDetails {
+  readonly interestRate: number;
+  readonly comparisonRate: number;
+  readonly comparisonRateWarning: string;
+  /** The benchmark loan the comparison rate is true for, in words. */
+  readonly comparisonRateExample: string;
+  readonly loanAmount: number;
+  readonly loanTermMonths: number;
+  /** The loan's own repayment (interest and principal), without the monthly fee. */
+  readonly monthlyRepayment: number;
+  readonly establishmentFee: number;
+  readonly monthlyFee: number;
+  /** Car: the amount due at the end of the term. */
+  readonly balloonAmount?: number;
+  /** Home, interest only: the interest-only period and the repayment after it. */
+  readonly repaymentType?: RepaymentType;
+  readonly interestOnlyMonths?: number;
+  readonly repaymentAfterInterestOnly?: number;
+  /** Home: loan-to-value ratio in percent and whether lenders mortgage insurance applies. */
+  readonly lvr?: number;
+  readonly lendersMortgageInsurance?: boolean;
+}
+
+export interface AcceptedOffer {
+  readonly lender: Ref;
+  readonly product: Ref;
+  readonly headline: string;
+  readonly offerDetails: OfferDetails;
+  /** The lender's address; the caller turns it into a tracking URL. */
+  readonly lenderUrl: string;
+}
+
+export interface NearMissReason {
+  /** The assessed quantity: an input field, or `creditScore`, `timeInJob`, `lvr`, `vehicleAge`, `serviceability`. */
+  readonly field: string;
+  /** The product's rule, in words. */
+  readonly rule: string;
+  /** The applicant's value. */
+  readonly actual: number | string;
+}
+
+export interface NearMissRequirement {
+  /** The field to change: an input field, or `creditScore` / `timeInJob`. */
+  readonly field: string;
+  readonly requirement: string;
+}
+
+export interface NearMissOffer {
+  readonly lender: Ref;
+  readonly product: Ref;
+  readonly headline: string;
+  readonly reasons: readonly NearMissReason[];
+  readonly wouldQualifyIf: readonly NearMissRequirement[];
+}
+
+export interface MissingField {
+  readonly step: 1 | 2 | 3 | 4;
+  readonly field: string;
+}
+
+export type MatchResult =
+  | {
+      readonly outcome: 'assessed';
+      readonly assessment: CreditAssessment;
+      readonly acceptedOffers: readonly AcceptedOffer[];
+      readonly nearMissOffers: readonly NearMissOffer[];
+    }
+  | {
+      /** A field matching needs is missing or unreadable: nothing was assessed. */
+      readonly outcome: 'incomplete_application';
+      readonly assessment: CreditAssessment;
+      readonly missing: readonly MissingField[];
+      readonly acceptedOffers: readonly [];
+      readonly nearMissOffers: readonly [];
+    };

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { partners, type ApiKeyRow, type PartnerRow } from '@loanmatch/db';
+import type { DomainContext, Environment } from './context';
+import { fail, ok, type FieldViolation, type Result } from './errors';
+import { apiKeyEnvironment, digest, digestsEqual, newApiKey } from './keys';
+
+export const TIERS = ['free', 'standard', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+const ENVIRONMENTS = ['sandbox', 'live'] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AuthenticatedPartner {
+  partnerId: string;
+  keyId: string;
+  name: string;
+  tier: string;
+  environment: Environment;
+}
+
+export interface PartnerView {
+  partnerId: string;
+  name: string;
+  tier: string;
+  environment: string;
+  createdAt: string;
+  keys: Array<{ keyId: string; prefix: string; createdAt: string; revokedAt: string | null }>;
+}
+
+const keyView = (k: ApiKeyRow) => ({
+  keyId: k.id,
+  prefix: k.prefix,
+  createdAt: k.createdAt.toISOString(),
+  revokedAt: k.revokedAt?.toISOString() ?? null,
+});
+
+const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }): PartnerView => ({
+  partnerId: p.id,
+  name: p.name,
+  tier: p.tier,
+  environment: p.environment,
+  createdAt: p.createdAt.toISOString(),
+  keys: p.keys.map(keyView),
+});
+
+/**
+ * Finds the partner behind `Authorization: Bearer <key>`. Every refusal is the same UNAUTHORIZED,
+ * but for a key of the other environment, which says so (the key itself is never echoed).
+ */
+export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: string | undefined }): Promise<Result<AuthenticatedPartner>> {
+  const { apiKey } = options;
+  const claimed = apiKey ? apiKeyEnvironment(apiKey) : null;
+  if (!apiKey || !claimed) return fail('UNAUTHORIZED', 'A valid API key is required: send Authorization: Bearer <API key>');
+  if (claimed !== ctx.env) {
+    return fail('UNAUTHORIZED', `This is a ${claimed} key; this server is the ${ctx.env} environment`);
+  }
+  const hash = digest(apiKey);
+  const owner = await partners.findActiveKeyOwner(ctx.db, hash);
+  if (!owner || !digestsEqual(owner.keyHash, hash) || owner.partner.environment !== ctx.env) {
+    return fail('UNAUTHORIZED', 'The API key is not valid or has been revoked');
+  }
+  const { partner } = owner;
+  return ok({ partnerId: partner.id, keyId: owner.keyId, name: partner.name, tier: partner.tier, environment: partner.environment as Environment });
+}
+
+export async function createPartner(
+  ctx: DomainContext,
+  options: { body: unknown },
+): Promise<Result<{ partnerId: string; name: string; apiKey: string; keyId: string; tier: string; environment: string }>> {
+  const body = (options.body ?? {}) as Record<string, unknown>;
+  const violations: FieldViolation[] = [];
+  if (typeof options.body !== 'object' || options.body === null || Array.isArray(options.body)) {
+    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [{ field: 'body', rule: 'type', message: 'body: must be a JSON object' }]);
+  }
+  const name = typeof body.name === 'string' ? body.name.trim() : undefined;
+  if (body.name === undefined) violations.push(violation('name', 'required', 'is required'));
+  else if (!name || name.length > 100) violations.push(violation('name', 'length', 'must be a string of 1 to 100 characters'));
+  const tier = body.tier ?? 'standard';
+  if (!(TIERS as readonly unknown[]).includes(tier)) violations.push(violation('tier', 'enum', `must be one of ${TIERS.join(', ')}`));
+  const environment = body.environment ?? ctx.env;
+  if (!(ENVIRONMENTS as readonly unknown[]).includes(environment)) violations.push(violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`));
+  if (violations.length) return fail('VALIDATION_ERROR', violations[0].message, violations);
+
+  const key = newApiKey(environment as Environment);
+  const keyId = randomUUID();
+  const partner = await partners.insertPartnerWithKey(
+    ctx.db,
+    { id: randomUUID(), name: name!, tier: tier as string, environment: environment as string },
+    { id: keyId, keyHash: key.keyHash, prefix: key.prefix },
+  );
+  return ok({ partnerId: partner.id, name: partner.name, apiKey: key.apiKey, keyId, tier: partner.tier, environment: partner.environment });
+}
+
+export async function listPartners(ctx: DomainContext): Promise<Result<{ partners: PartnerView[] }>> {
+  return ok({ partners: (await partners.listPartners(ctx.db)).map(partnerView) });
+}
+
+export async function issueApiKey(ctx: DomainContext, options: { partnerId: string }): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
+  const partner = UUID.test(options.partnerId) ? await partners.findPartner(ctx.db, options.partnerId.toLowerCase()) : null;
+  if (!partner) return fail('NOT_FOUND', 'Partner not found');
+  const key = newApiKey(partner.environment as Environment);
+  const row = await partners.insertApiKey(ctx.db, { id: randomUUID(), partnerId: partner.id, keyHash: key.keyHash, prefix: key.prefix });
+  return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
+}
+
+export async function revokeApiKey(ctx: DomainContext, options: { keyId: string }): Promise<Result<{ keyId: string; revokedAt: string }>> {
+  const row = UUID.test(options.keyId) ? await partners.revokeApiKey(ctx.db, options.keyId.toLowerCase(), ctx.clock()) : null;
+  if (!row) return fail('NOT_FOUND', 'Key not found');
+  return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
+}
+
+/**
+ * On first start of an empty database, one sandbox partner so that a newcomer can call the API at
+ * once. Answers its key (to be printed once), or null when partners already exist.
+ */
+export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId: string; apiKey: string } | null> {
+  if ((await partners.countPartners(ctx.db)) > 0) return null;
+  const created = await createPartner({ ...ctx, env: 'sandbox' }, { body: { name: 'Demo Partner', tier: 'standard', environment: 'sandbox' } });
+  return created.ok ? { partnerId: created.value.partnerId, apiKey: created.value.apiKey } : null;
+}
+
+function violation(field: string, rule: string, text: string): FieldViolation {
+  return { field, rule, message: `${field}: ${text}` };
+}

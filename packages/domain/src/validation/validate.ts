@@ -1,0 +1,392 @@
+/**
+ * Validation of partner request bodies against the field tables in `schemas.ts`.
+ *
+ * One Ajv instance compiles every schema once, at module load. A call then does three things:
+ *  1. `prepare`: a schema-driven copy of the input (the caller's object is never mutated) that turns
+ *     numeric strings into numbers where the schema says number/integer, writes `DD/MM/YYYY` dates
+ *     as `YYYY-MM-DD`, and never copies `__proto__` / `constructor` / `prototype` keys;
+ *  2. the compiled validator, which also removes unlisted fields and inserts defaults;
+ *  3. on failure, `toViolations`: one `{field, rule, message}` per ajv error, the message derived from
+ *     the failing keyword and the schema it sits on (never from the submitted value).
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { fail, ok, type FieldViolation, type Result } from '../errors';
+import {
+  DATE_FORMAT,
+  FORM_TYPES,
+  STEP_NUMBERS,
+  STEP_SCHEMAS,
+  applicantSchema,
+  createRequestSchema,
+  creditCheckRequestSchema,
+  stepRequestSchema,
+  type ConsentRule,
+  type FormType,
+  type JsonSchema,
+  type ObjectSchema,
+  type StepNumber,
+} from './schemas';
+
+type Data = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Dates (dateOfBirth)
+// ---------------------------------------------------------------------------------------------
+
+interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const AU_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const DAYS_IN_MONTH: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** `YYYY-MM-DD` or `DD/MM/YYYY`, and a day that exists in the calendar (no 2001-02-30, no 31/04/1990). */
+function parseCalendarDate(value: string): CalendarDate | undefined {
+  let year: number, month: number, day: number;
+  const iso = ISO_DATE.exec(value);
+  const au = iso ? null : AU_DATE.exec(value);
+  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (au) [day, month, year] = [Number(au[1]), Number(au[2]), Number(au[3])];
+  else return undefined;
+  if (month < 1 || month > 12 || day < 1) return undefined;
+  const daysInMonth = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  return day <= daysInMonth ? { year, month, day } : undefined;
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+const toIsoDate = ({ year, month, day }: CalendarDate): string => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+
+/** Whole years between a birth date and a day; a 29 February birthday is reached on 1 March in common years. */
+function ageOn(birth: CalendarDate, on: Date): number {
+  const [year, month, day] = [on.getUTCFullYear(), on.getUTCMonth() + 1, on.getUTCDate()];
+  const hadBirthdayThisYear = month > birth.month || (month === birth.month && day >= birth.day);
+  return year - birth.year - (hadBirthdayThisYear ? 0 : 1);
+}
+
+/**
+ * The day `x-minimumAge` measures against. `validateApplicantDetails` sets it for the duration of its
+ * (synchronous) call, so that `now` can be injected without compiling a second validator.
+ */
+let referenceDate: Date | undefined;
+
+// ---------------------------------------------------------------------------------------------
+// The one Ajv instance
+// ---------------------------------------------------------------------------------------------
+
+const ajv = new Ajv({
+  strict: true,
+  // …except strictRequired: it cannot see the parent's `properties` from a `then: {required: [...]}`
+  // and refuses the standard conditional-required pattern (ajv issue #1950, labelled "limitation").
+  // Typos there are caught by the tests of each conditional rule instead.
+  strictRequired: false,
+  allErrors: true, // report every violation, not just the first
+  verbose: true, // errors carry `parentSchema`, from which messages take both bounds and `x-message`
+  messages: false, // we write our own messages
+  useDefaults: true, // table defaults appear in the normalised value
+  removeAdditional: true, // drop fields the table does not list (only where additionalProperties: false)
+  coerceTypes: false, // never coerce: "true" and 1 are not booleans; numeric strings are handled by `prepare`
+  ownProperties: true, // never read inherited properties of the submitted objects
+});
+
+addFormats(ajv, ['email']);
+ajv.addFormat(DATE_FORMAT, { type: 'string', validate: (value: string) => parseCalendarDate(value) !== undefined });
+
+/** Annotation only: replaces the rule text of errors raised by the schema object it sits on. */
+ajv.addKeyword({ keyword: 'x-message', schemaType: ['string', 'object'] });
+
+/** At least one of the listed properties is the JSON boolean `true` (credit check consent, spec 2.5). */
+ajv.addKeyword({
+  keyword: 'x-consent',
+  type: 'object', // runs in ajv's object group, after `required` and `properties`
+  schemaType: 'object',
+  validate: (rule: ConsentRule, data: Data) => rule.anyTrue.some((field) => data[field] === true),
+});
+
+/** The applicant is at least N whole years old on the reference date. Unparseable dates pass here; `format` reports them. */
+ajv.addKeyword({
+  keyword: 'x-minimumAge',
+  type: 'string',
+  schemaType: 'number',
+  validate: (minimumAge: number, data: string) => {
+    const birth = parseCalendarDate(data);
+    return birth === undefined || ageOn(birth, referenceDate ?? new Date()) >= minimumAge;
+  },
+});
+
+interface Compiled {
+  readonly schema: ObjectSchema;
+  readonly validate: ValidateFunction;
+  /** What a violation of the root object itself is called: `data` for step data, `body` for a request. */
+  readonly rootField: string;
+}
+
+const compile = (schema: ObjectSchema, rootField: string): Compiled => ({ schema, validate: ajv.compile(schema), rootField });
+
+/** Car steps 3 and 4 are the personal schemas themselves: compile each distinct schema object once. */
+const compiledBySchema = new Map<ObjectSchema, Compiled>();
+const compileStep = (schema: ObjectSchema): Compiled => {
+  let compiled = compiledBySchema.get(schema);
+  if (compiled === undefined) compiledBySchema.set(schema, (compiled = compile(schema, 'data')));
+  return compiled;
+};
+
+const STEP_VALIDATORS: Readonly<Record<FormType, Readonly<Record<StepNumber, Compiled>>>> = Object.fromEntries(
+  FORM_TYPES.map((formType) => [
+    formType,
+    Object.fromEntries(STEP_NUMBERS.map((step) => [step, compileStep(STEP_SCHEMAS[formType][step])])),
+  ]),
+) as Record<FormType, Record<StepNumber, Compiled>>;
+
+const APPLICANT = compile(applicantSchema, 'data');
+const CREATE_REQUEST = compile(createRequestSchema, 'body');
+const STEP_REQUEST = compile(stepRequestSchema, 'body');
+const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
+
+// ---------------------------------------------------------------------------------------------
+// Preparation: schema-driven copy and normalisation, before ajv runs
+// ---------------------------------------------------------------------------------------------
+
+/** A JSON number written as a string: optional minus, digits, optional fraction. No spaces, exponents or separators. */
+const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
+/** Keys that could reach an object's prototype if ever assigned; they are never copied. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Any non-array object is copied as a record of its own enumerable keys. (A prototype check would
+ * wrongly skip objects made in another realm, such as `structuredClone` output under jest's vm, and
+ * then let ajv mutate the caller's object.)
+ */
+const isRecord = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Copies `value` as far as `schema` describes it (so the caller's object is never mutated by ajv's
+ * removal of unknown fields or insertion of defaults) and normalises what the schema declares:
+ * numeric strings become numbers for number/integer fields, valid `DD/MM/YYYY` dates become
+ * `YYYY-MM-DD`. Values of unlisted fields are copied by reference: ajv removes them unvisited, which
+ * also keeps this walk as shallow as the schema however deep the input is nested.
+ */
+function prepare(schema: JsonSchema, value: unknown): unknown {
+  if ((schema.type === 'number' || schema.type === 'integer') && typeof value === 'string' && NUMERIC_STRING.test(value)) {
+    const parsed = Number(value);
+    return parsed === 0 ? 0 : parsed; // "-0" becomes 0
+  }
+  if (schema.format === DATE_FORMAT && typeof value === 'string') {
+    const date = parseCalendarDate(value);
+    return date === undefined ? value : toIsoDate(date);
+  }
+  if (schema.properties !== undefined && isRecord(value)) {
+    const properties = schema.properties;
+    const copy: Data = {};
+    for (const key of Object.keys(value)) {
+      if (UNSAFE_KEYS.has(key)) continue;
+      copy[key] = Object.hasOwn(properties, key) ? prepare(properties[key], value[key]) : value[key];
+    }
+    return copy;
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+const TYPE_TEXT: Readonly<Record<string, string>> = {
+  number: 'must be a number',
+  integer: 'must be a number',
+  string: 'must be a string',
+  object: 'must be an object',
+  boolean: 'must be a JSON boolean (true or false)',
+};
+
+const FORMAT_TEXT: Readonly<Record<string, string>> = {
+  email: 'must be a valid e-mail address',
+  [DATE_FORMAT]: 'must be a real date written YYYY-MM-DD or DD/MM/YYYY',
+};
+
+/** "a, b or c" */
+const orList = (items: readonly unknown[]): string =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${String(items[items.length - 1])}`;
+
+function rangeText({ minimum, maximum }: JsonSchema): string {
+  if (minimum !== undefined && maximum !== undefined) return `must be between ${minimum} and ${maximum}`;
+  return minimum !== undefined ? `must be at least ${minimum}` : `must be at most ${String(maximum)}`;
+}
+
+function lengthText({ minLength, maxLength }: JsonSchema, keyword: string): string {
+  if (keyword === 'minLength' && minLength === 1) return 'must not be empty';
+  if (minLength !== undefined && minLength > 1 && maxLength !== undefined) return `must be between ${minLength} and ${maxLength} characters`;
+  return keyword === 'minLength' ? `must be at least ${String(minLength)} characters` : `must be at most ${String(maxLength)} characters`;
+}
+
+/** The short machine word for the failing keyword and its rule text, both derived from the schema. */
+function describe(error: ErrorObject): { rule: string; text: string } {
+  const schema = (error.parentSchema ?? {}) as JsonSchema;
+  const { keyword } = error;
+  const override = schema['x-message'];
+  const custom = typeof override === 'string' ? override : override?.[keyword];
+  const rule = (text: string, name = keyword) => ({ rule: name, text: custom ?? text });
+
+  switch (keyword) {
+    case 'required':
+      return rule('is required');
+    case 'type': {
+      // `integer` fails both for "abc" and for 2.5; only the latter is "not a whole number".
+      const { data } = error;
+      if (error.params.type === 'integer' && typeof data === 'number' && Number.isFinite(data)) return rule('must be a whole number', 'integer');
+      return rule(TYPE_TEXT[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`);
+    }
+    case 'minimum':
+    case 'maximum':
+      return rule(rangeText(schema), 'range');
+    case 'minLength':
+    case 'maxLength':
+      return rule(lengthText(schema, keyword));
+    case 'enum':
+      return rule(`must be one of ${(error.schema as unknown[]).join(', ')}`);
+    case 'const':
+      return rule(`must be ${String(error.schema)}`);
+    case 'format':
+      return rule(FORMAT_TEXT[String(error.params.format)] ?? `must match format ${String(error.params.format)}`);
+    case 'x-consent': {
+      const { name, anyTrue } = error.schema as ConsentRule;
+      return rule(`${name} is required: one of ${orList(anyTrue)} must be true`, 'consent');
+    }
+    case 'x-minimumAge':
+      return rule(`applicant must be at least ${String(error.schema)} years old`, 'minimumAge');
+    default:
+      return rule('is invalid');
+  }
+}
+
+/** `/homeAddressComponents/postcode` → `homeAddressComponents.postcode` (JSON Pointer unescaped). */
+const pointerToPath = (pointer: string): string[] =>
+  pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** Index of each path segment in its schema's table (`properties` order), for sorting violations. */
+function tablePosition(schema: JsonSchema, path: readonly string[]): number[] {
+  const position: number[] = [];
+  let current: JsonSchema | undefined = schema;
+  for (const segment of path) {
+    const properties: Readonly<Record<string, JsonSchema>> = current?.properties ?? {};
+    const index = Object.keys(properties).indexOf(segment);
+    position.push(index === -1 ? Number.MAX_SAFE_INTEGER - 1 : index);
+    current = Object.hasOwn(properties, segment) ? properties[segment] : undefined;
+  }
+  return position;
+}
+
+const comparePositions = (a: readonly number[], b: readonly number[]): number => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+};
+
+interface RankedViolation extends FieldViolation {
+  /** The value-level errors of one field share this key (its instance path); '' for object-level rules. */
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly position: readonly number[];
+}
+
+function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): FieldViolation[] {
+  const ranked: RankedViolation[] = [];
+  for (const error of errors) {
+    // An `if` error only says "then failed"; the real violation is reported by the `then` keyword.
+    if (error.keyword === 'if') continue;
+    const path = pointerToPath(error.instancePath);
+    if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+    if (error.keyword === 'x-consent') path.push((error.schema as ConsentRule).anyTrue[0]);
+    const field = path.length === 0 ? compiled.rootField : path.join('.');
+    const { rule, text } = describe(error);
+    // Order: the root object itself first, then fields in table order (nested fields in their own
+    // table's order), then cross-field rules such as consent, whose fields' own type errors come first.
+    const position = error.keyword === 'x-consent' ? [Number.MAX_SAFE_INTEGER] : path.length === 0 ? [-1] : tablePosition(compiled.schema, path);
+    ranked.push({ field, rule, message: `${field}: ${text}`, instancePath: error.instancePath, keyword: error.keyword, position });
+  }
+
+  // A value of the wrong type gets one message: the enum's (it lists what is allowed) if the field has
+  // one, else the type's; range, length or const errors of the same value would only add noise.
+  const typeErrorAt = new Set(ranked.filter((v) => v.keyword === 'type' && v.instancePath !== '').map((v) => v.instancePath));
+  const enumErrorAt = new Set(ranked.filter((v) => v.keyword === 'enum').map((v) => v.instancePath));
+  const kept = ranked.filter((v) => {
+    if (!typeErrorAt.has(v.instancePath)) return true;
+    return enumErrorAt.has(v.instancePath) ? v.keyword === 'enum' : v.keyword === 'type';
+  });
+
+  // Array.prototype.sort is stable: within one field, ajv's order is kept.
+  kept.sort((a, b) => comparePositions(a.position, b.position));
+  return kept.map(({ field, rule, message }) => ({ field, rule, message }));
+}
+
+/** Prepares a copy of `input`, validates it (removing unknown fields, applying defaults) and returns it. */
+function run(compiled: Compiled, input: unknown): Result<Data> {
+  const data = prepare(compiled.schema, input);
+  if (compiled.validate(data)) return ok(data as Data);
+  const violations = toViolations(compiled, compiled.validate.errors ?? []);
+  return fail('VALIDATION_ERROR', violations[0]?.message ?? `${compiled.rootField}: is invalid`, violations);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------------------------
+
+function stepValidator(formType: FormType, step: StepNumber): Compiled {
+  const compiled = Object.hasOwn(STEP_VALIDATORS, formType) ? STEP_VALIDATORS[formType][step] : undefined;
+  // The loan type and step come from our own code or database, never straight from a request.
+  if (compiled === undefined) throw new TypeError(`no validator for loan type ${String(formType)} step ${String(step)}`);
+  return compiled;
+}
+
+/** Validates one step's data (1-4) for a loan type; the value is the normalised data. */
+export function validateStepData(formType: FormType, step: StepNumber, data: unknown): Result<Data> {
+  return run(stepValidator(formType, step), data);
+}
+
+/** Validates the POST create body `{formType, data}`; `data` is the step-1 data of that loan type. */
+export function validateCreateRequest(body: unknown): Result<{ formType: FormType; data: Data }> {
+  // The wrapper schema only checks that `data` is an object; the step schema then copies and checks it.
+  const request = run(CREATE_REQUEST, body);
+  if (!request.ok) return request;
+  const formType = request.value.formType as FormType;
+  const data = validateStepData(formType, 1, request.value.data);
+  return data.ok ? ok({ formType, data: data.value }) : data;
+}
+
+/**
+ * Validates the PATCH envelope `{step, data}` alone: `step` is 2, 3 or 4 and `data` an object. Lets the
+ * caller check the step's order before the step's fields.
+ */
+export function validateStepEnvelope(body: unknown): Result<{ step: 2 | 3 | 4; data: unknown }> {
+  const request = run(STEP_REQUEST, body);
+  return request.ok ? ok({ step: request.value.step as 2 | 3 | 4, data: request.value.data }) : request;
+}
+
+/** Validates the PATCH body `{step, data}` for the application's loan type; `step` is 2, 3 or 4. */
+export function validateStepRequest(formType: FormType, body: unknown): Result<{ step: 2 | 3 | 4; data: Data }> {
+  stepValidator(formType, 2); // a loan type that is not ours is a programming error: throw before reading the body
+  const request = validateStepEnvelope(body);
+  if (!request.ok) return request;
+  const data = validateStepData(formType, request.value.step, request.value.data);
+  return data.ok ? ok({ step: request.value.step, data: data.value }) : data;
+}
+
+/**
+ * Validates the credit-check body `{data: {...}}` (step 5); the value is the normalised applicant
+ * details (`dateOfBirth` as `YYYY-MM-DD`). The applicant must be 18 or older on `now`.
+ */
+export function validateApplicantDetails(body: unknown, now: Date = new Date()): Result<Data> {
+  if (Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
+  const request = run(CREDIT_CHECK_REQUEST, body);
+  if (!request.ok) return request;
+  referenceDate = now;
+  try {
+    return run(APPLICANT, request.value.data);
+  } finally {
+    referenceDate = undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { DomainError, type ErrorCode, type FieldViolation, type Result } from '@loanmatch/domain';
+import type { Logger } from './logger';
+
+/** Error codes that the HTTP layer adds to the domain's. */
+export type HttpErrorCode = ErrorCode | 'INVALID_JSON' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'INVALID_SECURITY_TOKEN' | 'FORBIDDEN';
+
+/** The one table from error code to HTTP status. */
+export const STATUS_OF: Record<HttpErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  INVALID_SECURITY_TOKEN: 403,
+  NOT_FOUND: 404,
+  STEP_OUT_OF_ORDER: 409,
+  STEPS_INCOMPLETE: 409,
+  CREDIT_CHECK_REQUIRED: 409,
+  CREDIT_CHECK_ALREADY_COMPLETED: 409,
+  CREDIT_CHECK_IN_PROGRESS: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  IDEMPOTENCY_KEY_UNRESOLVED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** An error raised by the HTTP layer itself (bad JSON, a missing key), rendered like a domain error. */
+export class HttpError extends Error {
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly details?: FieldViolation[],
+  ) {
+    super(message);
+  }
+}
+
+export function sendError(res: Response, code: HttpErrorCode, message: string, details?: FieldViolation[]): void {
+  res.status(STATUS_OF[code]).json({ success: false, error: code, message, ...(details ? { details } : {}) });
+}
+
+export function sendData(res: Response, status: number, data: unknown): void {
+  res.status(status).json({ success: true, data });
+}
+
+/** Renders a domain result: the value in the success envelope, an expected failure in the error body. */
+export function sendResult<T>(res: Response, result: Result<T>, status = 200, view: (value: T) => unknown = (v) => v): void {
+  if (!result.ok) return sendError(res, result.error.code, result.error.message, result.error.details);
+  const value = result.value as unknown as { replayed?: boolean; value?: unknown };
+  if (typeof value === 'object' && value !== null && 'replayed' in value && 'value' in value) {
+    if (value.replayed) res.setHeader('Idempotency-Replayed', 'true');
+    return sendData(res, status, view(value.value as T));
+  }
+  sendData(res, status, view(result.value));
+}
+
+export const notFound: RequestHandler = (_req, res) => {
+  sendError(res, 'NOT_FOUND', 'No such route');
+};
+
+const isDatabaseUnavailable = (err: unknown): boolean => {
+  const e = err as { code?: string; name?: string; message?: string };
+  return (
+    ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNRESET', '57P01', '57P03'].includes(String(e?.code)) ||
+    /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database/i.test(String(e?.message))
+  );
+};
+
+/**
+ * Registered last. Known errors answer in the contract's envelope; anything else is a generic 500
+ * with the request id, the stack going to the log only.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.parse.failed') return sendError(res, 'INVALID_JSON', 'The request body is not valid JSON');
+    if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MB');
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
+    if (err instanceof HttpError || err instanceof DomainError) return sendError(res, err.code, err.message, err.details);
+    if (isDatabaseUnavailable(err)) {
+      logger.error('database unavailable', { requestId: res.locals.requestId, method: req.method, error: String((err as Error)?.message) });
+      res.setHeader('Retry-After', '5');
+      return sendError(res, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly');
+    }
+    logger.error('unhandled error', { requestId: res.locals.requestId, method: req.method, stack: (err as Error)?.stack ?? String(err) });
+    sendError(res, 'INTERNAL_ERROR', `An internal error occurred; quote request id ${res.locals.requestId} to support`);
+  };
+}
