@@ -35,7 +35,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 
   const registry = createInstanceRegistry({ db: db.prisma, embedded: db.kind === 'pglite' });
   await registry.start();
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const ctx: DomainContext = {
     db: db.prisma,
     env: config.env,
@@ -81,13 +81,21 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   };
 }
 
-function connectRedis(url: string, logger: Logger): Redis {
-  // No offline queue: while Redis is down, commands fail at once and rate limiting fails open.
+/**
+ * Connects to Redis, waiting up to two seconds for it. The service starts without it all the same:
+ * with no offline queue, commands fail at once while Redis is down and rate limiting fails open.
+ */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
   let lastError = 0;
   redis.on('error', (err) => {
     if (Date.now() - lastError > 10_000) logger.warn('redis unavailable', { error: err.message });
     lastError = Date.now();
   });
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
+  ]);
+  if (!ready) logger.warn('redis not reachable at start; rate limits fail open until it is');
   return redis;
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 
 export const PRISMA_DIR = resolve(__dirname, '../../../prisma');
 const SCHEMA_PATH = join(PRISMA_DIR, 'schema.prisma');
@@ -67,13 +67,28 @@ function withTrackedTimers(bg: Bindings): Bindings {
 async function withEngine<T>(adapterFactory: SqlMigrationAwareDriverAdapterFactory, use: (engine: any, schema: string) => Promise<T>): Promise<T> {
   const bg = loadBindings();
   const schema = readFileSync(SCHEMA_PATH, 'utf8');
-  const engine = await bg.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(adapterFactory));
+  const connections: SqlDriverAdapter[] = [];
+  const track = async (open: Promise<SqlDriverAdapter>) => {
+    const adapter = await open;
+    connections.push(adapter);
+    return adapter;
+  };
+  // The engine opens its own connections (a pool, for pg) and takes a session advisory lock on one;
+  // they must be closed when it is done, or the lock outlives the migration and blocks other processes.
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: adapterFactory.provider,
+    adapterName: adapterFactory.adapterName,
+    connect: () => track(adapterFactory.connect()),
+    connectToShadowDb: () => track(adapterFactory.connectToShadowDb()),
+  };
+  const engine = await bg.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(tracked));
   try {
     return await use(engine, schema);
   } finally {
     for (const timer of engineTimers) clearTimeout(timer);
     engineTimers.clear();
     engine.free();
+    await Promise.all(connections.map((c) => c.dispose().catch(() => undefined)));
   }
 }
 

@@ -114,8 +114,14 @@ export async function revokeApiKey(ctx: DomainContext, options: { keyId: string 
  */
 export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId: string; apiKey: string } | null> {
   if ((await partners.countPartners(ctx.db)) > 0) return null;
-  const created = await createPartner({ ...ctx, env: 'sandbox' }, { body: { name: 'Demo Partner', tier: 'standard', environment: 'sandbox' } });
-  return created.ok ? { partnerId: created.value.partnerId, apiKey: created.value.apiKey } : null;
+  const key = newApiKey('sandbox');
+  const partnerId = randomUUID();
+  const created = await partners.insertFirstPartner(
+    ctx.db,
+    { id: partnerId, name: 'Demo Partner', tier: 'standard', environment: 'sandbox' },
+    { id: randomUUID(), keyHash: key.keyHash, prefix: key.prefix },
+  );
+  return created ? { partnerId, apiKey: key.apiKey } : null;
 }
 
 function violation(field: string, rule: string, text: string): FieldViolation {

@@ -1,4 +1,4 @@
-import { rateLimit, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { rateLimit, type ClientRateLimitInfo, type IncrementResponse, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Redis } from 'ioredis';
 import { sendError } from './errors';
@@ -25,10 +25,7 @@ export interface RateLimitOptions {
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHandler {
   const store: Store | undefined = options.redis
-    ? new RedisStore({
-        prefix: `${options.redisPrefix ?? 'loanmatch:'}rl:${options.name}:`,
-        sendCommand: (command: string, ...args: string[]) => options.redis!.call(command, ...args) as Promise<never>,
-      })
+    ? new ResilientRedisStore(options.redis, `${options.redisPrefix ?? 'loanmatch:'}rl:${options.name}:`)
     : undefined;
   return rateLimit({
     windowMs: options.windowMs,
@@ -39,9 +36,76 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
     keyGenerator: (_req, res) => options.keyOf(res),
     store,
     passOnStoreError: true,
+    logger: {
+      error: (error, message) => options.logger.warn('rate limit store failed; request allowed', { limiter: options.name, error: String((error as Error)?.message ?? error), detail: message }),
+      warn: (error, message) => options.logger.warn('rate limiter warning', { limiter: options.name, error: String((error as Error)?.message ?? error), detail: message }),
+    },
     validate: { keyGeneratorIpFallback: false },
     handler: (_req, res, _next, opts) => {
       sendError(res, 'RATE_LIMITED', `Rate limit exceeded: ${String(opts.limit)} requests per ${Math.round(options.windowMs / 1000)} seconds; retry after the time in Retry-After`);
     },
   });
+}
+
+/**
+ * rate-limit-redis loads its Lua scripts once, in `init`; if Redis is unreachable at that moment the
+ * store stays broken after Redis returns. This wrapper starts a fresh store after any failure, so
+ * limiting resumes by itself once Redis is back.
+ */
+class ResilientRedisStore implements Store {
+  readonly localKeys = false;
+  private inner: RedisStore;
+  private options?: Options;
+  private ready: Promise<void> = Promise.resolve();
+  private failed = false;
+
+  constructor(
+    private readonly redis: Redis,
+    readonly prefix: string,
+  ) {
+    this.inner = this.makeInner();
+  }
+
+  init(options: Options): void {
+    this.options = options;
+    this.ready = this.inner.init(options).catch(() => {
+      this.failed = true;
+    });
+  }
+
+  async increment(key: string): Promise<IncrementResponse> {
+    return this.use((s) => s.increment(key));
+  }
+
+  async decrement(key: string): Promise<void> {
+    return this.use((s) => s.decrement(key));
+  }
+
+  async resetKey(key: string): Promise<void> {
+    return this.use((s) => s.resetKey(key));
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return this.use((s) => s.get(key));
+  }
+
+  private makeInner(): RedisStore {
+    return new RedisStore({ prefix: this.prefix, sendCommand: (command: string, ...args: string[]) => this.redis.call(command, ...args) as Promise<never> });
+  }
+
+  private async use<T>(op: (store: RedisStore) => Promise<T>): Promise<T> {
+    await this.ready;
+    if (this.failed && this.options) {
+      const fresh = this.makeInner();
+      await fresh.init(this.options); // throws while Redis is still down: the request fails open
+      this.inner = fresh;
+      this.failed = false;
+    }
+    try {
+      return await op(this.inner);
+    } catch (err) {
+      this.failed = true;
+      throw err;
+    }
+  }
 }

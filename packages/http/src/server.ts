@@ -31,8 +31,11 @@ export async function drain(listeners: Listener[], graceMs: number): Promise<voi
         new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), graceMs);
           force.unref();
+          // A keep-alive connection turns idle once its last request is answered: close it then.
+          const sweep = setInterval(() => server.closeIdleConnections(), 50);
           server.close(() => {
             clearTimeout(force);
+            clearInterval(sweep);
             resolve();
           });
           server.closeIdleConnections();

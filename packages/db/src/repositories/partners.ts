@@ -1,3 +1,4 @@
+import type { PrismaClient } from '../generated/client';
 import type { Queryable } from './types';
 
 export interface PartnerRow {
@@ -30,6 +31,23 @@ export async function insertPartnerWithKey(
 ): Promise<PartnerRow> {
   return db.partner.create({
     data: { ...partner, apiKeys: { create: { id: key.id, keyHash: key.keyHash, prefix: key.prefix } } },
+  });
+}
+
+/**
+ * Inserts the partner only when there is none yet. Processes starting together on one PostgreSQL
+ * serialise on an advisory lock, so an empty database gets exactly one first partner.
+ */
+export async function insertFirstPartner(
+  db: PrismaClient,
+  partner: Omit<PartnerRow, 'createdAt'>,
+  key: { id: string; keyHash: string; prefix: string },
+): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('loanmatch:first-partner'))`);
+    if ((await tx.partner.count()) > 0) return false;
+    await insertPartnerWithKey(tx, partner, key);
+    return true;
   });
 }
 

@@ -1,0 +1,90 @@
+import request from 'supertest';
+import { authenticateApiKey } from '@loanmatch/domain';
+import { STORAGES, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { createAdminApp } from '../src/app';
+
+const TOKEN = 'lm_admin_test-token-0123456789abcdef';
+
+describe.each(STORAGES)('admin API on %s', (storage) => {
+  let t: TestContext;
+  let app: ReturnType<typeof createAdminApp>;
+  const auth = { Authorization: `Bearer ${TOKEN}` };
+
+  beforeAll(async () => {
+    t = await createTestContext(storage);
+    app = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
+  });
+  afterAll(() => t.close());
+
+  it('when a partner is created, then its key is shown once, works, and is stored only as a digest', async () => {
+    const res = await request(app).post('/admin/v1/partners').set(auth).send({ name: 'Acme Loans', tier: 'enterprise' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ partnerId: expect.any(String), name: 'Acme Loans', tier: 'enterprise', environment: 'sandbox' });
+    const apiKey: string = res.body.data.apiKey;
+    expect(apiKey).toMatch(/^lm_sandbox_[A-Za-z0-9_-]{43}$/);
+
+    const stored = await t.ctx.db.apiKey.findMany({ where: { partnerId: res.body.data.partnerId } });
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(apiKey.slice(15));
+    expect((await authenticateApiKey(t.ctx, { apiKey })).ok).toBe(true);
+
+    const list = await request(app).get('/admin/v1/partners').set(auth);
+    expect(list.status).toBe(200);
+    expect(list.text).not.toContain(apiKey);
+    const listed = list.body.data.partners.find((p: { partnerId: string }) => p.partnerId === res.body.data.partnerId);
+    expect(listed).toMatchObject({ name: 'Acme Loans', tier: 'enterprise', keys: [expect.objectContaining({ prefix: apiKey.slice(0, 15), revokedAt: null })] });
+  });
+
+  it('when no tier or environment is given, then standard and the server’s environment', async () => {
+    const res = await request(app).post('/admin/v1/partners').set(auth).send({ name: 'Defaults' });
+    expect(res.body.data).toMatchObject({ tier: 'standard', environment: 'sandbox' });
+  });
+
+  it('when a second key is issued and the first revoked, then only the second works', async () => {
+    const created = (await request(app).post('/admin/v1/partners').set(auth).send({ name: 'Rotator' })).body.data;
+    const issued = await request(app).post(`/admin/v1/partners/${created.partnerId}/keys`).set(auth);
+    expect(issued.status).toBe(201);
+    expect(issued.body.data).toMatchObject({ keyId: expect.any(String), apiKey: expect.stringMatching(/^lm_sandbox_/) });
+    const revoked = await request(app).delete(`/admin/v1/keys/${created.keyId}`).set(auth);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data).toMatchObject({ keyId: created.keyId, revokedAt: expect.any(String) });
+    expect((await authenticateApiKey(t.ctx, { apiKey: created.apiKey })).ok).toBe(false);
+    expect((await authenticateApiKey(t.ctx, { apiKey: issued.body.data.apiKey })).ok).toBe(true);
+  });
+
+  it.each([
+    [{}, 'name: is required'],
+    [{ name: '' }, 'name: must be a string of 1 to 100 characters'],
+    [{ name: 'x', tier: 'gold' }, 'tier: must be one of free, standard, enterprise'],
+    [{ name: 'x', environment: 'prod' }, 'environment: must be one of sandbox, live'],
+  ])('when the partner body is %j, then 400 VALIDATION_ERROR "%s"', async (body, message) => {
+    const res = await request(app).post('/admin/v1/partners').set(auth).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: 'VALIDATION_ERROR', message });
+  });
+
+  it('when the partner or key is unknown or malformed, then 404 NOT_FOUND', async () => {
+    for (const res of [
+      await request(app).post('/admin/v1/partners/6f1c1a52-2b1e-4c55-9d0e-3b8f5e1a2c3d/keys').set(auth),
+      await request(app).post('/admin/v1/partners/nope/keys').set(auth),
+      await request(app).delete('/admin/v1/keys/6f1c1a52-2b1e-4c55-9d0e-3b8f5e1a2c3d').set(auth),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('NOT_FOUND');
+    }
+  });
+
+  it('when the admin token is missing or wrong, then 401 and nothing is created', async () => {
+    const before = await t.ctx.db.partner.count();
+    for (const res of [
+      await request(app).post('/admin/v1/partners').send({ name: 'Sneaky' }),
+      await request(app).post('/admin/v1/partners').set('Authorization', 'Bearer wrong').send({ name: 'Sneaky' }),
+      await request(app).get('/admin/v1/partners').set('Authorization', `Bearer ${TOKEN}x`),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('UNAUTHORIZED');
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+    expect(await t.ctx.db.partner.count()).toBe(before);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * `pnpm ops …`: the operators' command line over the admin API. It talks HTTP to a running server
+ * (ADMIN_URL, default http://127.0.0.1:3002/admin/v1) with ADMIN_TOKEN, or with the token the server
+ * keeps in DATA_DIR/admin-token.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+
+export interface OpsIO {
+  env: Record<string, string | undefined>;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  fetch: typeof fetch;
+}
+
+class OpsError extends Error {}
+
+function adminUrl(env: OpsIO['env']): string {
+  return (env.ADMIN_URL ?? `http://127.0.0.1:${env.PORT_ADMIN ?? '3002'}/admin/v1`).replace(/\/+$/, '');
+}
+
+function adminToken(env: OpsIO['env']): string {
+  if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
+  const path = join(env.DATA_DIR ?? './data', 'admin-token');
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    throw new OpsError(`no admin token: set ADMIN_TOKEN, or run where ${path} exists`);
+  }
+}
+
+async function call(io: OpsIO, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  let res: Response;
+  try {
+    res = await io.fetch(`${adminUrl(io.env)}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${adminToken(io.env)}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw new OpsError(`cannot reach the admin API at ${adminUrl(io.env)}: ${(err as Error).message}`);
+  }
+  const payload = (await res.json().catch(() => ({}))) as { success?: boolean; data?: Record<string, unknown>; error?: string; message?: string };
+  if (!res.ok || !payload.success) throw new OpsError(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
+  return payload.data ?? {};
+}
+
+function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return Number(value);
+}
+
+export function buildProgram(io: OpsIO): Command {
+  const program = new Command('ops').description('LoanMatch operators’ command line').exitOverride();
+  program.configureOutput({ writeOut: io.out, writeErr: io.err });
+  const print = (json: boolean, data: unknown, lines: () => string[]) => io.out(json ? `${JSON.stringify(data, null, 2)}\n` : `${lines().join('\n')}\n`);
+
+  const partner = program.command('partner').description('partners and their keys');
+  partner
+    .command('create')
+    .description('create a partner and its first API key (shown once)')
+    .requiredOption('--name <name>', 'partner name')
+    .option('--tier <tier>', 'free, standard or enterprise', 'standard')
+    .option('--environment <env>', 'sandbox or live (default: the server’s)')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const data = await call(io, 'POST', '/partners', { name: opts.name, tier: opts.tier, ...(opts.environment ? { environment: opts.environment } : {}) });
+      print(opts.json, data, () => [
+        `Created partner ${data.partnerId} (${data.name}, ${data.tier}, ${data.environment}).`,
+        `API key, shown this once: ${data.apiKey}`,
+      ]);
+    });
+  partner
+    .command('list')
+    .description('list partners and their keys (never the keys themselves)')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const data = await call(io, 'GET', '/partners');
+      const partners = data.partners as Array<{ partnerId: string; name: string; tier: string; environment: string; keys: Array<{ keyId: string; prefix: string; revokedAt: string | null }> }>;
+      print(opts.json, data, () =>
+        partners.flatMap((p) => [
+          `${p.partnerId}  ${p.name}  ${p.tier}  ${p.environment}`,
+          ...p.keys.map((k) => `    key ${k.keyId}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`),
+        ]),
+      );
+    });
+
+  const key = program.command('key').description('API keys');
+  key
+    .command('issue <partnerId>')
+    .description('issue another API key for a partner (shown once)')
+    .option('--json', 'print JSON')
+    .action(async (partnerId: string, opts) => {
+      const data = await call(io, 'POST', `/partners/${encodeURIComponent(partnerId)}/keys`);
+      print(opts.json, data, () => [`Issued key ${data.keyId}. API key, shown this once: ${data.apiKey}`]);
+    });
+  key
+    .command('revoke <keyId>')
+    .description('revoke an API key')
+    .option('--json', 'print JSON')
+    .action(async (keyId: string, opts) => {
+      const data = await call(io, 'DELETE', `/keys/${encodeURIComponent(keyId)}`);
+      print(opts.json, data, () => [`Revoked key ${data.keyId} at ${data.revokedAt}.`]);
+    });
+
+  const tier = program.command('tier').description('Variant B rate tiers');
+  tier
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const data = await call(io, 'GET', '/tiers');
+      const tiers = data.tiers as Array<{ tier: string; requestsPerHour: number }>;
+      print(opts.json, data, () => tiers.map((t) => `${t.tier.padEnd(10)} ${t.requestsPerHour} requests per hour`));
+    });
+  tier
+    .command('set <tier>')
+    .requiredOption('--per-hour <n>', 'requests per hour', positiveInt)
+    .option('--json', 'print JSON')
+    .action(async (name: string, opts) => {
+      const data = await call(io, 'PUT', `/tiers/${encodeURIComponent(name)}`, { requestsPerHour: opts.perHour });
+      print(opts.json, data, () => [`Tier ${data.tier} now allows ${data.requestsPerHour} requests per hour.`]);
+    });
+  return program;
+}
+
+/** Runs the CLI; answers the exit code. */
+export async function runOps(argv: string[], io: OpsIO): Promise<number> {
+  try {
+    await buildProgram(io).parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    const e = err as { code?: string; exitCode?: number; message?: string };
+    if (e.code?.startsWith('commander.')) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : (e.exitCode ?? 2);
+    io.err(`ops: ${e.message ?? String(err)}\n`);
+    return 1;
+  }
+}

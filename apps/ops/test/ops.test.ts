@@ -1,0 +1,67 @@
+import type { Server } from 'node:http';
+import { createAdminApp } from '@loanmatch/admin';
+import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { runOps } from '../src/cli';
+
+const TOKEN = 'lm_admin_ops-test-token-0123456789';
+
+describe('pnpm ops against a running admin API', () => {
+  let t: TestContext;
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    t = await createTestContext('pglite');
+    const app = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const address = server.address() as { port: number };
+    url = `http://127.0.0.1:${address.port}/admin/v1`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await t.close();
+  });
+
+  async function ops(args: string[], env: Record<string, string> = { ADMIN_URL: url, ADMIN_TOKEN: TOKEN }) {
+    let out = '';
+    let err = '';
+    const code = await runOps(args, { env, out: (s) => (out += s), err: (s) => (err += s), fetch });
+    return { code, out, err };
+  }
+
+  it('when a partner is created with --json, then the key is printed once and the partner is listed without it', async () => {
+    const created = await ops(['partner', 'create', '--name', 'Acme', '--tier', 'standard', '--json']);
+    expect(created.code).toBe(0);
+    const data = JSON.parse(created.out);
+    expect(data).toMatchObject({ name: 'Acme', tier: 'standard', environment: 'sandbox', apiKey: expect.stringMatching(/^lm_sandbox_/) });
+    const listed = await ops(['partner', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain(data.partnerId);
+    expect(listed.out).not.toContain(data.apiKey);
+  });
+
+  it('when a key is issued and revoked, then both commands succeed', async () => {
+    const data = JSON.parse((await ops(['partner', 'create', '--name', 'Keys', '--json'])).out);
+    const issued = await ops(['key', 'issue', data.partnerId]);
+    expect(issued.code).toBe(0);
+    expect(issued.out).toMatch(/lm_sandbox_/);
+    const revoked = await ops(['key', 'revoke', data.keyId]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.out).toContain(`Revoked key ${data.keyId}`);
+  });
+
+  it('when the API refuses, then the error code is shown and the exit code is 1', async () => {
+    const res = await ops(['partner', 'create', '--name', 'Bad', '--tier', 'gold']);
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('VALIDATION_ERROR: tier: must be one of free, standard, enterprise');
+  });
+
+  it('when the token is wrong or the server unreachable, then a clear message and exit code 1', async () => {
+    expect((await ops(['partner', 'list'], { ADMIN_URL: url, ADMIN_TOKEN: 'wrong-token' })).err).toContain('UNAUTHORIZED');
+    const down = await ops(['partner', 'list'], { ADMIN_URL: 'http://127.0.0.1:9/admin/v1', ADMIN_TOKEN: TOKEN });
+    expect(down.code).toBe(1);
+    expect(down.err).toContain('cannot reach the admin API');
+  });
+});

@@ -1,0 +1,46 @@
+import { Redis } from 'ioredis';
+import { createTestContext, openTestRedis, silentLogger, type TestContext } from '@loanmatch/testing';
+import { createPartnerAApp } from '../src/app';
+import { client, newPartnerKey } from './helpers';
+
+const UNKNOWN = '6f1c1a52-2b1e-4c55-9d0e-3b8f5e1a2c3d';
+
+describe('Variant A rate limit with REDIS_URL', () => {
+  let t: TestContext;
+  let r: Awaited<ReturnType<typeof openTestRedis>>;
+
+  beforeAll(async () => {
+    t = await createTestContext('pglite');
+    r = await openTestRedis();
+  });
+  afterAll(async () => {
+    await r.close();
+    await t.close();
+  });
+
+  it('when two app instances share Redis, then the limit counts requests to both', async () => {
+    const make = () => createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 4, redis: r.redis, redisPrefix: r.prefix });
+    const { apiKey } = await newPartnerKey(t.ctx);
+    const first = client(make(), apiKey);
+    const second = client(make(), apiKey);
+    expect((await first.get(UNKNOWN)).status).toBe(404);
+    expect((await second.get(UNKNOWN)).status).toBe(404);
+    expect((await first.get(UNKNOWN)).status).toBe(404);
+    expect((await second.get(UNKNOWN)).status).toBe(404);
+    const refused = await first.get(UNKNOWN);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('RATE_LIMITED');
+    expect((await second.get(UNKNOWN)).status).toBe(429);
+    expect(await r.redis.keys(`${r.prefix}*`)).not.toHaveLength(0);
+  });
+
+  it('when Redis is unreachable, then requests are still served (fail-open)', async () => {
+    const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    dead.on('error', () => undefined);
+    const app = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1, redis: dead, redisPrefix: r.prefix });
+    const c = client(app, (await newPartnerKey(t.ctx)).apiKey);
+    expect((await c.get(UNKNOWN)).status).toBe(404);
+    expect((await c.get(UNKNOWN)).status).toBe(404);
+    dead.disconnect();
+  });
+});

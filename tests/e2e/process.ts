@@ -1,0 +1,89 @@
+/** Starts the real service as a child process, the way `pnpm start` does, and talks to it over HTTP. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '../..');
+
+export interface Started {
+  child: ChildProcess;
+  output: () => string;
+  urls: Record<string, string>;
+  demoApiKey?: string;
+  adminToken?: string;
+  /** Sends a signal and answers the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'loanmatch-e2e-'));
+}
+
+export async function startServer(options: { mode?: string; env?: Record<string, string> } = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', options.mode ?? 'all'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT_A: '0', PORT_B: '0', PORT_ADMIN: '0', LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 40 s:\n${out}`)), 40_000);
+    const check = () => {
+      if (/is running[\s\S]*\n\n/.test(out)) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout!.on('data', check);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before starting:\n${out}`));
+    });
+  });
+
+  const urls: Record<string, string> = {};
+  for (const m of out.matchAll(/^ {2}(Variant A|Variant B|Admin API)\s+(http\S+)/gm)) urls[m[1]] = m[2];
+  return {
+    child,
+    output: () => out,
+    urls,
+    demoApiKey: /API key, shown this once:\n\s+(\S+)/.exec(out)?.[1],
+    adminToken: /Admin token, shown this once[^\n]*\n\s+(\S+)/.exec(out)?.[1],
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs a command of the repository (e.g. `pnpm ops …`) to completion. */
+export function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => resolveRun({ code, out, err }));
+  });
+}
+
+export async function api(base: string, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(options.key ? { Authorization: `Bearer ${options.key}` } : {}),
+      ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+}
