@@ -52,7 +52,7 @@ function toRow(raw: Raw): ApplicationRow {
 
 export async function insertApplication(
   db: Queryable,
-  app: { id: string; partnerId: string; formType: string; status: string; step1: Json },
+  app: { id: string; partnerId: string; formType: string; status: string; step1: Json; securityTokenHash?: string },
 ): Promise<ApplicationRow> {
   const raw = await db.application.create({ data: { ...app, lastStep: 1, step1: app.step1 as object }, include: withCheck });
   return toRow(raw);
@@ -80,4 +80,10 @@ export async function updateStep(
 
 export async function updateStatus(db: Queryable, id: string, change: { status: string; lastStep: number }): Promise<void> {
   await db.application.update({ where: { id }, data: change });
+}
+
+/** Variant B: the digest of the application's security token, for the partner's own application only. */
+export async function findSecurityTokenHash(db: Queryable, id: string, partnerId: string): Promise<string | null | undefined> {
+  const row = await db.application.findFirst({ where: { id, partnerId }, select: { securityTokenHash: true } });
+  return row === null ? undefined : row.securityTokenHash;
 }
