@@ -87,4 +87,54 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     }
     expect(await t.ctx.db.partner.count()).toBe(before);
   });
+
+  describe('tiers', () => {
+    it('when the tiers are read, then the seeded defaults in tier order', async () => {
+      const res = await request(app).get('/admin/v1/tiers').set(auth);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        success: true,
+        data: {
+          tiers: [
+            { tier: 'free', requestsPerHour: 100, updatedAt: expect.any(String) },
+            { tier: 'standard', requestsPerHour: 1000, updatedAt: expect.any(String) },
+            { tier: 'enterprise', requestsPerHour: 10000, updatedAt: expect.any(String) },
+          ],
+        },
+      });
+    });
+
+    it('when a tier’s limit is set, then it is stored and answered, and the listing shows it', async () => {
+      const res = await request(app).put('/admin/v1/tiers/enterprise').set(auth).send({ requestsPerHour: 25000 });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, data: { tier: 'enterprise', requestsPerHour: 25000, updatedAt: expect.any(String) } });
+      expect(await t.ctx.db.tier.findUnique({ where: { name: 'enterprise' } })).toMatchObject({ requestsPerHour: 25000 });
+      const listed = await request(app).get('/admin/v1/tiers').set(auth);
+      expect(listed.body.data.tiers.find((x: { tier: string }) => x.tier === 'enterprise').requestsPerHour).toBe(25000);
+      await request(app).put('/admin/v1/tiers/enterprise').set(auth).send({ requestsPerHour: 10000 });
+    });
+
+    it.each([
+      [{}, 'requestsPerHour: is required'],
+      [{ requestsPerHour: 0 }, 'requestsPerHour: must be a whole number between 1 and 10000000'],
+      [{ requestsPerHour: -5 }, 'requestsPerHour: must be a whole number between 1 and 10000000'],
+      [{ requestsPerHour: 12.5 }, 'requestsPerHour: must be a whole number between 1 and 10000000'],
+      [{ requestsPerHour: '100' }, 'requestsPerHour: must be a whole number between 1 and 10000000'],
+    ])('when the tier body is %j, then 400 VALIDATION_ERROR "%s" and the limit is unchanged', async (body, message) => {
+      const res = await request(app).put('/admin/v1/tiers/free').set(auth).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: 'VALIDATION_ERROR', message });
+      expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
+    });
+
+    it('when the tier is unknown, then 404 NOT_FOUND naming the tiers; without the admin token, 401', async () => {
+      const unknown = await request(app).put('/admin/v1/tiers/gold').set(auth).send({ requestsPerHour: 5 });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toMatchObject({ error: 'NOT_FOUND', message: 'Tier not found; the tiers are free, standard, enterprise' });
+      const anonymous = await request(app).put('/admin/v1/tiers/free').send({ requestsPerHour: 1 });
+      expect(anonymous.status).toBe(401);
+      expect((await request(app).get('/admin/v1/tiers')).status).toBe(401);
+      expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
+    });
+  });
 });

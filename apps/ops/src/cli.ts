@@ -104,6 +104,30 @@ export function buildProgram(io: OpsIO): Command {
       print(opts.json, data, () => [`Revoked key ${data.keyId} at ${data.revokedAt}.`]);
     });
 
+  const catalogue = program.command('catalogue').description('the lender catalogue');
+  catalogue
+    .command('show')
+    .description('the catalogue in force: version and size')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const data = await call(io, 'GET', '/catalogue');
+      print(opts.json, data, () => [`Catalogue effective from ${data.effectiveFrom}: ${data.lenders} lenders, ${data.products} products (in force since ${data.updatedAt}).`]);
+    });
+  catalogue
+    .command('load <file>')
+    .description('put a catalogue file in force on every process; a broken one is refused and the old one stays')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts) => {
+      let document: unknown;
+      try {
+        document = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        throw new OpsError(`cannot read ${file} as JSON: ${(err as Error).message}`);
+      }
+      const data = await call(io, 'PUT', '/catalogue', document);
+      print(opts.json, data, () => [`Catalogue effective from ${data.effectiveFrom} is in force: ${data.lenders} lenders, ${data.products} products.`]);
+    });
+
   const tier = program.command('tier').description('Variant B rate tiers');
   tier
     .command('list')

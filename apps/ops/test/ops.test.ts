@@ -64,4 +64,23 @@ describe('pnpm ops against a running admin API', () => {
     expect(down.code).toBe(1);
     expect(down.err).toContain('cannot reach the admin API');
   });
+
+  it('when tiers are listed and one is set, then the limits are shown and the new one stored; a bad tier or number fails', async () => {
+    const listed = await ops(['tier', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toBe(['free       100 requests per hour', 'standard   1000 requests per hour', 'enterprise 10000 requests per hour', ''].join('\n'));
+    const set = await ops(['tier', 'set', 'free', '--per-hour', '250']);
+    expect(set.code).toBe(0);
+    expect(set.out).toBe('Tier free now allows 250 requests per hour.\n');
+    expect(JSON.parse((await ops(['tier', 'list', '--json'])).out).tiers[0]).toMatchObject({ tier: 'free', requestsPerHour: 250 });
+    expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
+
+    const unknown = await ops(['tier', 'set', 'gold', '--per-hour', '5']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('NOT_FOUND: Tier not found');
+    const zero = await ops(['tier', 'set', 'free', '--per-hour', '0']);
+    expect(zero.code).not.toBe(0);
+    expect(zero.err).toContain('must be a whole number of at least 1');
+    expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
+  });
 });

@@ -4,7 +4,17 @@
  */
 import express, { Router, type Express, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { createApplication, getApplication, runCreditCheck, saveStep, type AuthenticatedPartner, type DomainContext } from '@loanmatch/domain';
+import {
+  createApplication,
+  followTrackingLink,
+  getApplication,
+  listReferrals,
+  matchApplication,
+  runCreditCheck,
+  saveStep,
+  type AuthenticatedPartner,
+  type DomainContext,
+} from '@loanmatch/domain';
 import {
   accessLog,
   createRateLimiter,
@@ -36,6 +46,7 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
   app.disable('x-powered-by');
   app.use(requestId, accessLog(deps.logger, 'A'));
   app.use(healthRoutes(deps.ping));
+  app.use(trackingRoutes(deps));
   app.use(BASE_PATH_A, partnerRoutes(deps));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
@@ -80,5 +91,33 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix }: 
     sendResult(res, result);
   });
 
+  router.post('/applications/:applicationId/match', async (req, res) => {
+    const result = await matchApplication(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId });
+    sendResult(res, result);
+  });
+
+  router.get('/referrals', async (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const result = await listReferrals(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      limit: typeof query.limit === 'string' ? query.limit : undefined,
+      cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
+    });
+    sendResult(res, result);
+  });
+
+  return router;
+}
+
+/** `GET /r/<token>`: the applicant's browser follows an offer's tracking URL; no partner key here. */
+function trackingRoutes({ ctx }: PartnerADeps): Router {
+  const router = Router();
+  router.get('/r/:token', async (req, res) => {
+    const result = await followTrackingLink(ctx, { token: req.params.token });
+    if (!result.ok) return sendResult(res, result);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.redirect(302, result.value.location);
+  });
   return router;
 }

@@ -25,6 +25,7 @@ export function client(app: Express, apiKey: string) {
         .set(score !== undefined ? { 'X-Sandbox-Score': score } : {})
         .send(body as object),
     get: (id: string) => request(app).get(`${BASE}/applications/${id}`).set(auth),
+    match: (id: string) => request(app).post(`${BASE}/applications/${id}/match`).set(auth),
   };
 }
 

@@ -1,11 +1,11 @@
 /**
- * `pnpm start` (all listeners in one process), `pnpm start:a`, `pnpm start:admin`.
+ * `pnpm start` (all listeners in one process), `pnpm start:a`, `pnpm start:b`, `pnpm start:admin`.
  * SIGTERM and SIGINT drain requests in flight, then exit 0.
  */
 import { ConfigError, loadConfig } from '@loanmatch/config';
 import { startRuntime, type Mode } from './runtime';
 
-const MODES: Mode[] = ['all', 'a', 'admin'];
+const MODES: Mode[] = ['all', 'a', 'b', 'admin'];
 
 async function main(): Promise<void> {
   const mode = (process.argv[2] ?? 'all') as Mode;

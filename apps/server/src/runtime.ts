@@ -5,19 +5,26 @@
 import { Redis } from 'ioredis';
 import type { Config } from '@loanmatch/config';
 import { idempotency, openDatabase } from '@loanmatch/db';
+import { readFileSync } from 'node:fs';
+import { createLiveBureau } from '@loanmatch/bureau';
 import {
+  TRACKING_LINK_LIFETIME_MS,
+  createCatalogueSource,
   createInstanceRegistry,
   createSandboxBureau,
   createUnconfiguredBureau,
   ensureDemoPartner,
+  matching,
+  seedCatalogue,
   type DomainContext,
 } from '@loanmatch/domain';
 import { createLogger, drain, listen, type Listener, type Logger } from '@loanmatch/http';
 import { createAdminApp } from '@loanmatch/admin';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
+import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
 import { loadOrCreateSecret } from './secrets';
 
-export type Mode = 'all' | 'a' | 'admin';
+export type Mode = 'all' | 'a' | 'b' | 'admin';
 
 export interface Runtime {
   listeners: Listener[];
@@ -36,12 +43,19 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const registry = createInstanceRegistry({ db: db.prisma, embedded: db.kind === 'pglite' });
   await registry.start();
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const clock = () => new Date();
+  const seeded = await seedCatalogue({ db: db.prisma, clock }, { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) });
+  if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
+  if (seeded.value) logger.info('catalogue loaded', { ...seeded.value });
+  const trackingSecret = loadOrCreateSecret(config.dataDir, 'tracking-secret', config.trackingSecret).value;
   const ctx: DomainContext = {
     db: db.prisma,
     env: config.env,
-    clock: () => new Date(),
+    clock,
     instance: registry,
-    bureau: config.env === 'sandbox' ? createSandboxBureau() : createUnconfiguredBureau(),
+    bureau: bureauFor(config, logger),
+    catalogue: createCatalogueSource(db.prisma),
+    tracking: { secret: Buffer.from(trackingSecret, 'utf8'), publicBaseUrl: config.publicBaseUrl, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
   };
 
   const firstStart: Runtime['firstStart'] = {};
@@ -54,8 +68,24 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     const app = createPartnerAApp({ ctx, logger, ping, rateLimitPerMinute: config.rateLimitAPerMinute, redis, redisPrefix: config.redisPrefix });
     listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));
   }
+  if (mode === 'all' || mode === 'b') {
+    // Access tokens are signed with JWT_SECRET, or a secret made once and kept in DATA_DIR (never printed).
+    const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret).value;
+    if (config.databaseUrl && !config.jwtSecret) {
+      logger.warn('JWT_SECRET is unset: access tokens are signed with this process\'s own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B');
+    }
+    const app = createPartnerBApp({
+      ctx,
+      logger,
+      ping,
+      jwt: { secret: jwtSecret, previousSecrets: config.jwtPreviousSecrets },
+      redis,
+      redisPrefix: config.redisPrefix,
+    });
+    listeners.push(await listen('Variant B', app, config.portB, config.host, BASE_PATH_B));
+  }
   if (mode === 'all' || mode === 'admin') {
-    const token = loadOrCreateSecret(config.dataDir, 'admin-token', config.adminToken);
+    const token = loadOrCreateSecret(config.dataDir, 'admin-token', config.adminToken, 'lm_admin_');
     if (token.created) firstStart.adminToken = token.value;
     const app = createAdminApp({ ctx, logger, ping, adminToken: token.value });
     listeners.push(await listen('Admin API', app, config.portAdmin, config.adminHost, '/admin/v1'));
@@ -98,4 +128,18 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   ]);
   if (!ready) logger.warn('redis not reachable at start; rate limits fail open until it is');
   return redis;
+}
+
+/** Sandbox: simulated. Live: the bureau at BUREAU_URL, or, with none configured, every check degraded. */
+function bureauFor(config: Config, logger: Logger) {
+  if (config.env === 'sandbox') return createSandboxBureau();
+  if (!config.bureauUrl) {
+    logger.warn('live mode without BUREAU_URL: credit checks complete in degraded mode');
+    return createUnconfiguredBureau();
+  }
+  return createLiveBureau({
+    url: config.bureauUrl,
+    timeoutMs: config.bureauTimeoutMs,
+    onEvent: (event) => logger.warn('credit bureau', { event: event.type, reason: event.reason }),
+  });
 }

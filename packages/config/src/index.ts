@@ -19,6 +19,14 @@ export interface Config {
   readonly redisPrefix: string;
   readonly rateLimitAPerMinute: number;
   readonly adminToken: string | undefined;
+  /** Signs Variant B's access tokens; made and kept in DATA_DIR/jwt-secret when unset (set it when several processes serve). */
+  readonly jwtSecret: string | undefined;
+  /** Earlier JWT secrets, still accepted for the tokens they signed, newest first (rotation). */
+  readonly jwtPreviousSecrets: readonly string[];
+  /** Key that signs tracking links; made and kept in DATA_DIR when unset (set it when several processes serve). */
+  readonly trackingSecret: string | undefined;
+  readonly bureauUrl: string | undefined;
+  readonly bureauTimeoutMs: number;
   readonly logLevel: string;
   readonly shutdownGraceMs: number;
 }
@@ -67,6 +75,20 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** A secret of at least `minLength` characters; JWT secrets are HMAC-SHA256 keys, 32 characters or more. */
+function secret(env: Env, name: string, minLength: number): string | undefined {
+  const value = optional(env, name);
+  if (value !== undefined && value.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters`);
+  return value;
+}
+
+/** A comma-separated list of secrets, each of at least `minLength` characters. */
+function secretList(env: Env, name: string, minLength: number): readonly string[] {
+  const values = (optional(env, name) ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (values.some((v) => v.length < minLength)) throw new ConfigError(`${name} must be a comma-separated list of secrets of at least ${minLength} characters each`);
+  return Object.freeze(values);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const portA = int(env, 'PORT_A', 3000, 0, 65535);
   const adminToken = optional(env, 'ADMIN_TOKEN');
@@ -87,6 +109,11 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: str(env, 'REDIS_PREFIX', 'loanmatch:'),
     rateLimitAPerMinute: int(env, 'RATE_LIMIT_A_PER_MINUTE', 120, 1, 100_000_000),
     adminToken,
+    jwtSecret: secret(env, 'JWT_SECRET', 32),
+    jwtPreviousSecrets: secretList(env, 'JWT_PREVIOUS_SECRETS', 32),
+    trackingSecret: optional(env, 'TRACKING_SECRET'),
+    bureauUrl: url(env, 'BUREAU_URL', ['http:', 'https:']),
+    bureauTimeoutMs: int(env, 'BUREAU_TIMEOUT_MS', 2000, 100, 60_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info'),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   });

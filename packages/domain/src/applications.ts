@@ -121,9 +121,21 @@ export async function saveStep(
 
 export async function runCreditCheck(
   ctx: DomainContext,
-  options: { partnerId: string; applicationId: string; body: unknown; idempotencyKey: string | undefined; sandboxScore: string | undefined; operation?: string },
+  options: {
+    partnerId: string;
+    applicationId: string;
+    /** The request body; also what identifies the request under its `Idempotency-Key`. */
+    body: unknown;
+    idempotencyKey: string | undefined;
+    sandboxScore: string | undefined;
+    operation?: string;
+    /** Whether `Idempotency-Key` must be sent (default true: spec 4.3; Variant B's contract lists no such header). */
+    requireIdempotencyKey?: boolean;
+    /** Variant B: builds the step-5 request `{data}` from what the application keeps and the body; default `body`. */
+    applicantRequest?: (app: ApplicationRow) => Promise<unknown>;
+  },
 ): Promise<Result<Replayable<CreditCheckView>>> {
-  const keyCheck = checkIdempotencyKey(options.idempotencyKey, true);
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, options.requireIdempotencyKey ?? true);
   if (!keyCheck.ok) return keyCheck;
   const scope = {
     partnerId: options.partnerId,
@@ -139,7 +151,8 @@ export async function runCreditCheck(
     const found = await findOwnApplication(ctx, options);
     if (!found.ok) return found;
     const app = found.value;
-    const applicant = validateApplicantDetails(options.body, ctx.clock());
+    const applicantRequest = options.applicantRequest ? await options.applicantRequest(app) : options.body;
+    const applicant = validateApplicantDetails(applicantRequest, ctx.clock());
     if (!applicant.ok) return applicant;
     const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
     if (!sandboxScore.ok) return sandboxScore;

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@loanmatch/db';
+import type { CatalogueSource } from './catalogue-store';
 import type { CreditBureau } from './credit/bureau';
 
 export type Environment = 'sandbox' | 'live';
@@ -14,6 +15,10 @@ export interface DomainContext {
   /** This process, as registered in the instances table. */
   readonly instance: InstanceRegistry;
   readonly bureau: CreditBureau;
+  /** The lender catalogue in force. */
+  readonly catalogue: CatalogueSource;
+  /** Signing and addressing of tracking links. */
+  readonly tracking: { readonly secret: Buffer; readonly publicBaseUrl: string; readonly lifetimeMs: number };
 }
 
 export interface InstanceRegistry {

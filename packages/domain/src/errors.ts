@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'IDEMPOTENCY_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_UNRESOLVED'
   | 'IDEMPOTENCY_KEY_REUSED'
+  | 'INVALID_SECURITY_TOKEN'
+  | 'LINK_EXPIRED'
   | 'SERVICE_UNAVAILABLE';
 
 /** One violated rule: `field` is the path (`homeAddressComponents.postcode`), `message` reads `<field>: <rule text>`. */

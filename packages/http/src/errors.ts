@@ -20,6 +20,7 @@ export const STATUS_OF: Record<HttpErrorCode, number> = {
   CREDIT_CHECK_IN_PROGRESS: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   IDEMPOTENCY_KEY_UNRESOLVED: 409,
+  LINK_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
@@ -78,7 +79,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     const type = (err as { type?: string }).type;
     if (type === 'entity.parse.failed') return sendError(res, 'INVALID_JSON', 'The request body is not valid JSON');
-    if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MB');
+    if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes((err as { limit?: number }).limit)}`);
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
     if (err instanceof HttpError || err instanceof DomainError) return sendError(res, err.code, err.message, err.details);
     if (isDatabaseUnavailable(err)) {
@@ -89,4 +90,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     logger.error('unhandled error', { requestId: res.locals.requestId, method: req.method, stack: (err as Error)?.stack ?? String(err) });
     sendError(res, 'INTERNAL_ERROR', `An internal error occurred; quote request id ${res.locals.requestId} to support`);
   };
+}
+
+function formatBytes(limit: number | undefined): string {
+  return limit && limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MB` : 'the limit';
 }

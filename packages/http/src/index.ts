@@ -4,4 +4,5 @@ export * from './logger';
 export * from './rate-limit';
 export * from './health';
 export * from './auth';
+export * from './jwt';
 export * from './server';

@@ -34,9 +34,9 @@ export function accessLog(logger: Logger, contract: string): RequestHandler {
   };
 }
 
-/** JSON bodies up to 1 MB; a body of another type is refused rather than silently ignored. */
-export function jsonBody(): RequestHandler[] {
-  const parse = express.json({ limit: '1mb', strict: true });
+/** JSON bodies up to 1 MB (or `limit`); a body of another type is refused rather than silently ignored. */
+export function jsonBody(limit = '1mb'): RequestHandler[] {
+  const parse = express.json({ limit, strict: true });
   const requireJson: RequestHandler = (req, _res, next) => {
     if (req.body === undefined && hasBody(req) && !req.is('application/json')) {
       return next(new HttpError('INVALID_JSON', 'The request body must be JSON, sent with Content-Type: application/json'));

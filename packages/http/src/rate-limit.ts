@@ -5,11 +5,13 @@ import { sendError } from './errors';
 import type { Logger } from './logger';
 
 export interface RateLimitOptions {
-  /** Requests allowed per window, for the key being limited. */
-  limit: number | ((key: string) => number | Promise<number>);
+  /** Requests allowed per window, for the key being limited (a function is asked on every request). */
+  limit: number | ((key: string, res: import('express').Response) => number | Promise<number>);
   windowMs: number;
   /** Name of the limiter in the store, so that limiters never share counters. */
   name: string;
+  /** The quota policy's name in the `RateLimit` headers (a partner's tier, say); `name` by default. */
+  policy?: (res: import('express').Response) => string;
   /** Who is counted: a partner's key id, a partner id. */
   keyOf: (res: import('express').Response) => string;
   redis?: Redis;
@@ -27,12 +29,13 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
   const store: Store | undefined = options.redis
     ? new ResilientRedisStore(options.redis, `${options.redisPrefix ?? 'loanmatch:'}rl:${options.name}:`)
     : undefined;
+  const { limit, policy } = options;
   return rateLimit({
     windowMs: options.windowMs,
-    limit: typeof options.limit === 'number' ? options.limit : (_req, res) => (options.limit as (k: string) => number)(options.keyOf(res)),
+    limit: typeof limit === 'number' ? limit : (_req, res) => limit(options.keyOf(res), res),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    identifier: options.name,
+    identifier: policy ? (_req, res) => policy(res) : options.name,
     keyGenerator: (_req, res) => options.keyOf(res),
     store,
     passOnStoreError: true,
@@ -41,10 +44,17 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
       warn: (error, message) => options.logger.warn('rate limiter warning', { limiter: options.name, error: String((error as Error)?.message ?? error), detail: message }),
     },
     validate: { keyGeneratorIpFallback: false },
-    handler: (_req, res, _next, opts) => {
-      sendError(res, 'RATE_LIMITED', `Rate limit exceeded: ${String(opts.limit)} requests per ${Math.round(options.windowMs / 1000)} seconds; retry after the time in Retry-After`);
+    handler: (req, res) => {
+      const allowed = (req as { rateLimit?: { limit: number } }).rateLimit?.limit;
+      sendError(res, 'RATE_LIMITED', `Rate limit exceeded: ${String(allowed)} requests per ${windowText(options.windowMs)}; retry after the time in Retry-After`);
     },
   });
+}
+
+function windowText(windowMs: number): string {
+  if (windowMs === 60_000) return 'minute';
+  if (windowMs === 3_600_000) return 'hour';
+  return `${Math.round(windowMs / 1000)} seconds`;
 }
 
 /**

@@ -3,10 +3,21 @@
  * the machine's PostgreSQL server), a domain context over them, and valid application data.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
 import { openDatabase, type Database } from '@loanmatch/db';
-import { createInstanceRegistry, createSandboxBureau, type CreditBureau, type DomainContext, type Environment } from '@loanmatch/domain';
+import {
+  TRACKING_LINK_LIFETIME_MS,
+  createCatalogueSource,
+  createInstanceRegistry,
+  createSandboxBureau,
+  matching,
+  seedCatalogue,
+  type CreditBureau,
+  type DomainContext,
+  type Environment,
+} from '@loanmatch/domain';
 import { createLogger } from '@loanmatch/http';
 
 export type StorageKind = 'pglite' | 'postgresql';
@@ -71,6 +82,13 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+/** The repository's lender catalogue document, as `pnpm start` seeds it. */
+export function defaultCatalogueDocument(): unknown {
+  return JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8'));
+}
+
+export const TEST_PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
+
 export async function createTestContext(
   kind: StorageKind,
   options: { env?: Environment; bureau?: CreditBureau; clock?: () => Date } = {},
@@ -78,12 +96,17 @@ export async function createTestContext(
   const test = await openTestDatabase(kind);
   const registry = createInstanceRegistry({ db: test.db.prisma, embedded: kind === 'pglite' });
   await registry.start();
+  const clock = options.clock ?? (() => new Date());
+  const seeded = await seedCatalogue({ db: test.db.prisma, clock }, { document: defaultCatalogueDocument() });
+  if (!seeded.ok) throw seeded.error;
   const ctx: DomainContext = {
     db: test.db.prisma,
     env: options.env ?? 'sandbox',
-    clock: options.clock ?? (() => new Date()),
+    clock,
     instance: registry,
     bureau: options.bureau ?? createSandboxBureau(),
+    catalogue: createCatalogueSource(test.db.prisma),
+    tracking: { secret: randomBytes(32), publicBaseUrl: TEST_PUBLIC_BASE_URL, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
   };
   return {
     ctx,

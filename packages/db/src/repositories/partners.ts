@@ -77,6 +77,13 @@ export async function findActiveKeyOwner(db: Queryable, keyHash: string): Promis
   return { keyId: row.id, keyHash: row.keyHash, partner: row.partner };
 }
 
+/** Variant B's access tokens name their API key by id: the key, if it is still active, with its partner. */
+export async function findActiveKeyById(db: Queryable, keyId: string): Promise<KeyOwner | null> {
+  const row = await db.apiKey.findUnique({ where: { id: keyId }, include: { partner: true } });
+  if (!row || row.revokedAt) return null;
+  return { keyId: row.id, keyHash: row.keyHash, partner: row.partner };
+}
+
 /** Revokes a key once; answers the key as it now stands, or null when there is no such key. */
 export async function revokeApiKey(db: Queryable, keyId: string, at: Date): Promise<ApiKeyRow | null> {
   const select = { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true };

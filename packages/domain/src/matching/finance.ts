@@ -104,20 +104,15 @@ export function comparisonRate(loan: LoanTerms): number {
 }
 
 /**
- * Whether a loan's annual cost rate (the same IRR, on the loan actually asked for) exceeds
- * `capPercent`, without solving for it: the payments' present value falls as the rate rises, so the
- * IRR is above the cap exactly when the present value at the cap is above the advance.
- * `capFactor` is `annuityFactor(cap / 1200, termMonths)` and `capDiscount` `(1 + cap / 1200)^-termMonths`,
- * which the caller computes once per application.
+ * The ceiling on the annual cost rate of any credit offered (percent per year, nominal like the
+ * comparison rate): no product priced above it is offered, accepted or near-missed.
  */
-export function exceedsCostCap(
-  advance: number,
-  levelPayment: number,
-  capFactor: number,
-  capDiscount: number,
-  finalLumpSum: number,
-): boolean {
-  return levelPayment * capFactor + finalLumpSum * capDiscount > advance;
+export const COST_RATE_CAP_PERCENT = 48;
+
+/** Whole amounts with thousands separators: 23400 → "23,400". */
+export function formatAmount(x: number): string {
+  const sign = x < 0 ? '-' : '';
+  return sign + String(Math.round(Math.abs(x))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Rounds to cents (and rates to 2 decimals). */

@@ -4,6 +4,7 @@
  */
 import type { ScoreBand } from '../credit/bureau';
 import type { FormType } from '../validation/schemas';
+import type { ProductTable } from './table';
 
 export type { ScoreBand } from '../credit/bureau';
 export type { FormType } from '../validation/schemas';
@@ -49,6 +50,13 @@ export const HOME_PURPOSES = Object.freeze(['new_property', 'refinance', 'constr
 export const SALE_TYPES = Object.freeze(['dealer', 'private'] as const);
 export const OCCUPANCY_TYPES = Object.freeze(['owner_occupied', 'investment'] as const);
 export const REPAYMENT_TYPES = Object.freeze(['principal_and_interest', 'interest_only'] as const);
+
+/** The values of each loan type's purpose field, in the order bit masks index them. */
+export const PURPOSES_BY_TYPE: Readonly<Record<FormType, readonly string[]>> = Object.freeze({
+  personal: PERSONAL_PURPOSES,
+  car: CAR_PURPOSES,
+  home: HOME_PURPOSES,
+});
 
 export type CarPurpose = (typeof CAR_PURPOSES)[number];
 export type HomePurpose = (typeof HOME_PURPOSES)[number];
@@ -102,7 +110,7 @@ export interface NearMissMargins {
   readonly incomePercent: number;
   /** Time in the current job short by at most this many months. */
   readonly timeInJobMonths: number;
-  /** The largest loan the income services is at most this share below the amount asked for. */
+  /** The largest loan the income services is at most this share below the amount assessed (asked for, or capped by another missed rule). */
   readonly serviceabilityPercent: number;
   /** LVR above the maximum by at most this many percentage points. */
   readonly lvrPercentPoints: number;
@@ -199,13 +207,19 @@ export interface BandPrice {
   /** Comparison rate above the 48% cap: this band is never offered, not even as a near-miss. */
   readonly capped: boolean;
   readonly headline: string;
+  /**
+   * This product's place among the products of its loan type offered at this band and variant:
+   * cheapest comparison rate first, then the lower rate, then id. Accepted offers are put in order by it.
+   */
+  readonly position: number;
+  // Precomputed for the matching loop: monthly rates, and log(1 + monthly rate) so that a discount
+  // factor (1 + i)^-n is one Math.exp.
+  readonly monthlyRate: number;
+  readonly growthLog: number;
+  /** At the rate plus the product's serviceability buffer. */
+  readonly bufferedMonthlyRate: number;
+  readonly bufferedGrowthLog: number;
 }
-
-/**
- * Variants of a product priced differently: 0 = the product as written (principal and interest,
- * owner occupied for home); home loans add interest-only (1), investment (2) and both (3).
- */
-export type PriceVariant = 0 | 1 | 2 | 3;
 
 export interface CatalogueProduct {
   readonly definition: ProductDefinition;
@@ -214,22 +228,16 @@ export interface CatalogueProduct {
   readonly lenderUrl: string;
   readonly loanType: FormType;
   readonly serviceability: ServiceabilityPolicy;
-  /** `prices[variant][bandRank]`: `null` where the band is declined or the variant does not exist. */
-  readonly prices: readonly (readonly (BandPrice | null)[])[];
+  /**
+   * `prices[variant * 6 + bandRank]`: `null` where the band is declined or the variant does not exist.
+   * Variants are priced differently: 0 is the product as written (principal and interest, owner
+   * occupied for home); home loans add 1 interest only, 2 investment, 3 both (their rate loadings added).
+   */
+  readonly prices: readonly (BandPrice | null)[];
   /** The benchmark loan the comparison rates are computed on (the regulation's, within the product's limits). */
   readonly benchmark: { readonly amount: number; readonly termMonths: number };
-  // Flattened rule data, so that the matching loop reads numbers and bit masks only.
-  readonly minBandRank: number;
-  readonly purposeMask: number;
-  readonly employmentMask: number;
-  readonly saleTypeMask: number;
-  readonly repaymentTypeMask: number;
-  /** Maximum LVR by occupancy index (`OCCUPANCY_TYPES`), `NaN` where that occupancy is not allowed. */
-  readonly maxLvrByOccupancy: readonly number[];
-  /** Interest-only period offered, in months (0 where not offered). */
-  readonly interestOnlyMonths: number;
-  /** Housing cost floor by living situation index (`LIVING_SITUATIONS`). */
-  readonly housingFloorByLiving: readonly number[];
+  /** The benchmark in words, e.g. "a $30,000 unsecured loan over 5 years". */
+  readonly comparisonRateExample: string;
 }
 
 export interface Catalogue {
@@ -239,6 +247,8 @@ export interface Catalogue {
   readonly lenders: readonly LenderDefinition[];
   readonly products: readonly CatalogueProduct[];
   readonly productsByType: Readonly<Record<FormType, readonly CatalogueProduct[]>>;
+  /** The same products as columns for the matching loop (internal: typed arrays cannot be frozen, do not modify). */
+  readonly tables: Readonly<Record<FormType, ProductTable>>;
 }
 
 // ---------------------------------------------------------------------------------------------

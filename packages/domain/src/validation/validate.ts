@@ -20,7 +20,10 @@ import {
   applicantSchema,
   createRequestSchema,
   creditCheckRequestSchema,
+  securityTokenRequestSchema,
   stepRequestSchema,
+  tokenRequestSchema,
+  variantBCreateSchema,
   type ConsentRule,
   type FormType,
   type JsonSchema,
@@ -147,6 +150,9 @@ const APPLICANT = compile(applicantSchema, 'data');
 const CREATE_REQUEST = compile(createRequestSchema, 'body');
 const STEP_REQUEST = compile(stepRequestSchema, 'body');
 const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
+const TOKEN_REQUEST = compile(tokenRequestSchema, 'body');
+const VARIANT_B_CREATE = compile(variantBCreateSchema, 'body');
+const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
 
 // ---------------------------------------------------------------------------------------------
 // Preparation: schema-driven copy and normalisation, before ajv runs
@@ -389,4 +395,34 @@ export function validateApplicantDetails(body: unknown, now: Date = new Date()):
   } finally {
     referenceDate = undefined;
   }
+}
+
+/** Variant B's flat create body, validated by the step tables' own field definitions. */
+export interface VariantBCreateRequest {
+  formType: 'personal';
+  loanAmount: number;
+  loanPurpose: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  consentCreditCheck?: boolean;
+}
+
+/** Validates Variant B's `POST /v1/applications` body; the value is normalised (numeric strings as numbers). */
+export function validateVariantBCreate(body: unknown): Result<VariantBCreateRequest> {
+  const request = run(VARIANT_B_CREATE, body);
+  return request.ok ? ok(request.value as unknown as VariantBCreateRequest) : request;
+}
+
+/** Validates Variant B's `POST /v1/auth/token` body: `grantType` must be `api_key`. */
+export function validateTokenRequest(body: unknown): Result<{ grantType: 'api_key' }> {
+  const request = run(TOKEN_REQUEST, body);
+  return request.ok ? ok({ grantType: 'api_key' }) : request;
+}
+
+/** Reads the `securityToken` of a Variant B body (other fields are left to their own validation). */
+export function validateSecurityTokenRequest(body: unknown): Result<{ securityToken: string }> {
+  const request = run(SECURITY_TOKEN_REQUEST, body);
+  return request.ok ? ok({ securityToken: request.value.securityToken as string }) : request;
 }

@@ -1,0 +1,145 @@
+/**
+ * Variant B: the token-exchange contract of spec section 4.6, at /v1. A partner exchanges its API key
+ * (`X-API-Key`) for a 15-minute JWT, then sends `Authorization: Bearer <access token>`; credit check
+ * and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
+ * and logs as Variant A; routes parse, call one domain function, and render.
+ */
+import express, { Router, type Express, type RequestHandler, type Response } from 'express';
+import type { Redis } from 'ioredis';
+import {
+  SECURITY_TOKEN_REPLAY_PURPOSE,
+  createApplicationB,
+  createSecretBox,
+  createTierLimits,
+  runCreditCheckB,
+  validateTokenRequest,
+  type AuthenticatedPartner,
+  type DomainContext,
+  type SecretBox,
+  type TierLimits,
+  matchApplicationB,
+} from '@loanmatch/domain';
+import {
+  accessLog,
+  createAccessTokens,
+  createRateLimiter,
+  errorHandler,
+  healthRoutes,
+  jsonBody,
+  notFound,
+  requestId,
+  requireAccessToken,
+  requireApiKeyHeader,
+  sendData,
+  sendResult,
+  type AccessTokens,
+  type Logger,
+} from '@loanmatch/http';
+
+export const BASE_PATH_B = '/v1';
+/** Variant B's rate window: limits are per partner per hour (spec section 8). */
+const HOUR_MS = 60 * 60 * 1000;
+
+export interface PartnerBDeps {
+  ctx: DomainContext;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+  /** The secret that signs access tokens, and earlier ones still accepted (rotation), newest first. */
+  jwt: { secret: string; previousSecrets?: readonly string[] };
+  /** The tier → hourly limit map; by default read from the database through a two-second cache. */
+  tierLimits?: TierLimits;
+  redis?: Redis;
+  redisPrefix?: string;
+}
+
+const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
+
+/** The `iss` and `aud` of this server's access tokens: a sandbox token is no live token. */
+export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
+export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
+
+export function createPartnerBApp(deps: PartnerBDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId, accessLog(deps.logger, 'B'));
+  app.use(healthRoutes(deps.ping));
+  app.use(BASE_PATH_B, partnerRoutes(deps));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+function partnerRoutes(deps: PartnerBDeps): Router {
+  const { ctx } = deps;
+  const tokens: AccessTokens = createAccessTokens({
+    secret: deps.jwt.secret,
+    previousSecrets: deps.jwt.previousSecrets,
+    issuer: jwtIssuer(ctx.env),
+    audience: JWT_AUDIENCE,
+  });
+  const secretBox = createSecretBox([deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])], SECURITY_TOKEN_REPLAY_PURPOSE);
+  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
+  // One counter per partner for every Variant B request, token exchanges included.
+  const rateLimit = createRateLimiter({
+    name: 'b',
+    windowMs: HOUR_MS,
+    limit: (_partnerId, res) => tierLimits.perHour(partnerOf(res).tier),
+    policy: (res) => partnerOf(res).tier,
+    keyOf: (res) => partnerOf(res).partnerId,
+    redis: deps.redis,
+    redisPrefix: deps.redisPrefix,
+    logger: deps.logger,
+  });
+
+  const router = Router();
+  router.use('/auth', tokenRoutes(ctx, tokens, rateLimit));
+  router.use(applicationRoutes(ctx, tokens, rateLimit, secretBox));
+  return router;
+}
+
+function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler): Router {
+  const router = Router();
+  router.post('/token', requireApiKeyHeader(ctx), rateLimit, ...jsonBody(), (req, res) => {
+    const grant = validateTokenRequest(req.body);
+    if (!grant.ok) return sendResult(res, grant);
+    res.setHeader('Cache-Control', 'no-store');
+    sendData(res, 200, tokens.issue(partnerOf(res)));
+  });
+  return router;
+}
+
+function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, secretBox: SecretBox): Router {
+  const router = Router();
+  router.use(requireAccessToken(ctx, tokens));
+  router.use(rateLimit);
+  router.use(jsonBody());
+
+  router.post('/applications', async (req, res) => {
+    const result = await createApplicationB(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      body: req.body,
+      idempotencyKey: req.get('Idempotency-Key'),
+      secretBox,
+    });
+    res.setHeader('Cache-Control', 'no-store'); // the answer holds the security token
+    sendResult(res, result, 201);
+  });
+
+  router.post('/applications/:applicationId/credit-check', async (req, res) => {
+    const result = await runCreditCheckB(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      applicationId: req.params.applicationId,
+      body: req.body,
+      idempotencyKey: req.get('Idempotency-Key'),
+      sandboxScore: req.get('X-Sandbox-Score'),
+    });
+    sendResult(res, result);
+  });
+
+  router.post('/applications/:applicationId/match', async (req, res) => {
+    const result = await matchApplicationB(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
+    sendResult(res, result);
+  });
+
+  return router;
+}

@@ -1,0 +1,91 @@
+import { catalogue as repo, type PrismaClient } from '@loanmatch/db';
+import { fail, ok, type Result } from './errors';
+import { loadCatalogue, type Catalogue } from './matching';
+
+/** The catalogue in force, as every process sees it: read from the database, cached, refreshed when it changes. */
+export interface CatalogueSource {
+  current(): Promise<Catalogue>;
+}
+
+/**
+ * Checks the catalogue's stamp at most every `refreshMs`, and reloads only when it changed, so an
+ * operator's change reaches every process within that time without a restart.
+ */
+export function createCatalogueSource(db: PrismaClient, options: { refreshMs?: number; clock?: () => number } = {}): CatalogueSource {
+  const refreshMs = options.refreshMs ?? 2000;
+  const now = options.clock ?? Date.now;
+  let cached: { stamp: number; catalogue: Catalogue } | undefined;
+  let checkedAt = -Infinity;
+  let pending: Promise<Catalogue> | undefined;
+
+  async function refresh(): Promise<Catalogue> {
+    const stamp = (await repo.catalogueStamp(db))?.getTime();
+    checkedAt = now();
+    if (cached && cached.stamp === stamp) return cached.catalogue;
+    const stored = await repo.readCatalogue(db);
+    if (!stored) throw new Error('no lender catalogue is loaded');
+    const loaded = loadCatalogue({ ...stored.settings, lenders: stored.lenders, products: stored.products });
+    // The stored catalogue passed this same check when it was put in force; failing now is a bug.
+    if (!loaded.ok) throw new Error(`stored catalogue does not load: ${loaded.error.message}`);
+    cached = { stamp: stored.updatedAt.getTime(), catalogue: loaded.value };
+    return loaded.value;
+  }
+
+  return {
+    async current() {
+      if (cached && now() - checkedAt < refreshMs) return cached.catalogue;
+      pending ??= refresh().finally(() => (pending = undefined));
+      return pending;
+    },
+  };
+}
+
+/**
+ * A catalogue is known by its `effectiveFrom` date (its `version` is the file format's): a later date
+ * supersedes an earlier one.
+ */
+export interface CatalogueSummary {
+  effectiveFrom: string;
+  lenders: number;
+  products: number;
+}
+
+/**
+ * Puts a catalogue document in force after checking every rule of it; a broken catalogue is refused
+ * with a message naming the product and the rule, and the old one stays.
+ */
+export async function putCatalogue(ctx: { db: PrismaClient; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary>> {
+  const loaded = loadCatalogue(options.document);
+  if (!loaded.ok) return loaded;
+  const doc = options.document as Record<string, unknown> & { lenders: Array<{ id: string; name: string; url: string }>; products: Array<Record<string, unknown>> };
+  const { lenders, products, ...settings } = doc;
+  const effectiveFrom = String(doc.effectiveFrom);
+  await repo.replaceCatalogue(
+    ctx.db,
+    {
+      version: effectiveFrom,
+      settings,
+      lenders: lenders.map(({ id, name, url }) => ({ id, name, url })),
+      products: products.map((p) => ({ id: String(p.id), lenderId: String(p.lenderId), formType: String(p.loanType), name: String(p.name), definition: p })),
+    },
+    ctx.clock(),
+  );
+  return ok({ effectiveFrom, lenders: lenders.length, products: products.length });
+}
+
+export async function getCatalogueSummary(ctx: { db: PrismaClient }): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
+  const stored = await repo.readCatalogue(ctx.db);
+  if (!stored) return fail('NOT_FOUND', 'No catalogue is loaded');
+  return ok({ effectiveFrom: stored.version, lenders: stored.lenders.length, products: stored.products.length, updatedAt: stored.updatedAt.toISOString() });
+}
+
+/**
+ * At start: load the repository's catalogue file when the database has none, or one effective from an
+ * earlier date (an operator's newer catalogue is kept). Answers what was loaded, or null.
+ */
+export async function seedCatalogue(ctx: { db: PrismaClient; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary | null>> {
+  const stored = await repo.readCatalogue(ctx.db);
+  const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
+  if (stored && stored.version >= fileEffectiveFrom) return ok(null);
+  return putCatalogue(ctx, options);
+}

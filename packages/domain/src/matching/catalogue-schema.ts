@@ -1,0 +1,117 @@
+/**
+ * The JSON Schema of the catalogue file (`catalogue/catalogue.v1.json`): its shape and the bounds of
+ * single values. Rules that relate two values (min ≤ max, a band priced above the minimum band, a
+ * lender that exists) are checked after it, in `catalogue.ts`.
+ */
+import { BANDS_BEST_FIRST, CAR_PURPOSES, EMPLOYMENT_TYPES, HOME_PURPOSES, LIVING_SITUATIONS, OCCUPANCY_TYPES, PERSONAL_PURPOSES, REPAYMENT_TYPES, SALE_TYPES } from './types';
+
+type Schema = Record<string, unknown>;
+
+const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+const number = (minimum: number, maximum?: number): Schema => ({ type: 'number', minimum, ...(maximum === undefined ? {} : { maximum }) });
+const integer = (minimum: number, maximum?: number): Schema => ({ type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) });
+const text: Schema = { type: 'string', minLength: 1, maxLength: 200 };
+const id: Schema = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80, 'x-message': 'must be a lowercase id: letters, digits and single hyphens' };
+const setOf = (values: readonly string[]): Schema => ({ type: 'array', items: { enum: values }, minItems: 1, uniqueItems: true });
+const range = (minimum: number, kind: typeof number = number): Schema => object({ min: kind(minimum), max: kind(minimum) });
+/** Percentages of a loan or an income. */
+const percent = number(0, 100);
+
+const bandRate: Schema = {
+  anyOf: [number(0, 100), { const: 'decline' }],
+  'x-message': 'must be a rate in percent per year (0 to 100) or "decline"',
+};
+
+const commonProduct = {
+  id,
+  lenderId: id,
+  name: text,
+  loanAmount: range(0),
+  loanTermYears: range(1, integer),
+  minimumBand: { enum: BANDS_BEST_FIRST },
+  minimumMonthlyIncome: number(0),
+  employment: object({ types: setOf(EMPLOYMENT_TYPES), minimumMonthsInJob: integer(0, 600) }),
+  serviceability: id,
+  fees: object({ establishment: number(0, 100000), monthly: number(0, 1000) }),
+  rates: object(Object.fromEntries(BANDS_BEST_FIRST.map((band) => [band, bandRate]))),
+};
+
+const product = (loanType: string, purposes: readonly string[], extra: Record<string, Schema> = {}): Schema =>
+  object({ ...commonProduct, loanType: { const: loanType }, purposes: setOf(purposes), ...extra });
+
+const carRules = object({
+  saleTypes: setOf(SALE_TYPES),
+  maxVehicleAgeYears: integer(0, 50),
+  balloon: object({ maxPercent: percent, maxTermYears: integer(0, 30) }),
+});
+
+const homeRules = object(
+  {
+    occupancy: {
+      ...object(
+        Object.fromEntries(OCCUPANCY_TYPES.map((o) => [o, object({ maxLvrPercent: number(1, 100), rateLoadingPercentPoints: number(0, 10) }, ['maxLvrPercent'])])),
+        [],
+      ),
+      minProperties: 1,
+    },
+    lmiAboveLvrPercent: percent,
+    firstHomeBuyerOnly: { type: 'boolean' },
+    repaymentTypes: setOf(REPAYMENT_TYPES),
+    interestOnly: object({ maxYears: integer(1, 15), rateLoadingPercentPoints: number(0, 10) }),
+  },
+  ['occupancy', 'lmiAboveLvrPercent', 'firstHomeBuyerOnly', 'repaymentTypes'],
+);
+
+const margins = object({
+  loanAmountPercent: percent,
+  loanTermYears: integer(0, 30),
+  creditBands: integer(0, BANDS_BEST_FIRST.length - 1),
+  incomePercent: percent,
+  timeInJobMonths: integer(0, 600),
+  serviceabilityPercent: percent,
+  lvrPercentPoints: percent,
+  vehicleAgeYears: integer(0, 50),
+  balloonPercentPoints: percent,
+  balloonTermYears: integer(0, 30),
+});
+
+const serviceabilityPolicy = object({
+  bufferPercentPoints: number(0, 20),
+  netIncomePercent: number(1, 100),
+  otherIncomePercent: percent,
+  livingCosts: object({ base: number(0), perDependant: number(0) }),
+  housingCostFloor: object(Object.fromEntries(LIVING_SITUATIONS.map((s) => [s, number(0)]))),
+});
+
+export const catalogueSchema: Schema = object(
+  {
+    $comment: { type: 'string' },
+    version: { const: 1 },
+    effectiveFrom: { type: 'string', format: 'date' },
+    nearMiss: object({ maxMissedRules: integer(1, 5), maxResults: integer(0, 1000), margins }),
+    serviceabilityPolicies: { type: 'object', propertyNames: id, additionalProperties: serviceabilityPolicy, minProperties: 1 },
+    lenders: {
+      type: 'array',
+      minItems: 1,
+      items: object({ id, name: text, url: { type: 'string', format: 'uri', pattern: '^https://', 'x-message': { pattern: 'must be an https address' } } }),
+    },
+    products: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['loanType'],
+        // The discriminator picks the branch and reports a loanType that is none of them.
+        properties: { loanType: { type: 'string' } },
+        discriminator: { propertyName: 'loanType' },
+        oneOf: [product('personal', PERSONAL_PURPOSES), product('car', CAR_PURPOSES, { car: carRules }), product('home', HOME_PURPOSES, { home: homeRules })],
+      },
+    },
+  },
+  ['version', 'effectiveFrom', 'nearMiss', 'serviceabilityPolicies', 'lenders', 'products'],
+);

@@ -1,0 +1,173 @@
+/**
+ * The products of one loan type as columns of typed arrays, built once when the catalogue is loaded.
+ * The matching loop reads a product's rules and its price at the applicant's band from contiguous
+ * arrays by index instead of following pointers through objects: at 10,000 products the time of a
+ * match is mostly memory reads, and this is what keeps it well under 2 ms.
+ *
+ * Row `i` is `catalogue.productsByType[type][i]`; price columns have `slots` entries per row, indexed
+ * like `CatalogueProduct.prices` (variant × 6 + band rank).
+ */
+import {
+  BANDS_BEST_FIRST,
+  EMPLOYMENT_TYPES,
+  LIVING_SITUATIONS,
+  OCCUPANCY_TYPES,
+  PURPOSES_BY_TYPE,
+  REPAYMENT_TYPES,
+  SALE_TYPES,
+  type CatalogueProduct,
+  type FormType,
+  type Ref,
+} from './types';
+
+/** `priceState` values. */
+export const NOT_OFFERED = 0;
+export const OFFERED = 1;
+/** Priced, but above the cost-rate cap: never offered. */
+export const CAPPED = 2;
+
+export interface ProductTable {
+  readonly size: number;
+  readonly slots: number;
+  // Rules, one entry per product
+  readonly minAmount: Float64Array;
+  readonly maxAmount: Float64Array;
+  readonly minTermYears: Float64Array;
+  readonly maxTermYears: Float64Array;
+  readonly minBandRank: Int32Array;
+  readonly minMonthlyIncome: Float64Array;
+  readonly minMonthsInJob: Float64Array;
+  readonly purposeMask: Int32Array;
+  readonly employmentMask: Int32Array;
+  readonly establishmentFee: Float64Array;
+  readonly monthlyFee: Float64Array;
+  readonly netIncomeShare: Float64Array;
+  readonly otherIncomeShare: Float64Array;
+  readonly livingBase: Float64Array;
+  readonly livingPerDependant: Float64Array;
+  /** `LIVING_SITUATIONS.length` entries per product. */
+  readonly housingFloor: Float64Array;
+  readonly saleTypeMask: Int32Array;
+  readonly maxVehicleAgeYears: Float64Array;
+  readonly balloonMaxPercent: Float64Array;
+  readonly balloonMaxTermYears: Float64Array;
+  /** `OCCUPANCY_TYPES.length` entries per product; `NaN` where the occupancy is not allowed. */
+  readonly maxLvr: Float64Array;
+  readonly lmiAboveLvrPercent: Float64Array;
+  readonly firstHomeBuyerOnly: Uint8Array;
+  readonly repaymentTypeMask: Int32Array;
+  readonly interestOnlyMonths: Int32Array;
+  // Prices, `slots` entries per product (see `BandPrice`)
+  readonly priceState: Uint8Array;
+  readonly comparisonRate: Float64Array;
+  readonly monthlyRate: Float64Array;
+  readonly growthLog: Float64Array;
+  readonly bufferedMonthlyRate: Float64Array;
+  readonly bufferedGrowthLog: Float64Array;
+  readonly position: Int32Array;
+  readonly rate: Float64Array;
+  readonly headline: readonly string[];
+  // What an offer repeats from its product, one entry per product
+  readonly productId: readonly string[];
+  readonly lender: readonly Ref[];
+  readonly product: readonly Ref[];
+  readonly lenderUrl: readonly string[];
+  readonly comparisonRateExample: readonly string[];
+}
+
+const maskOf = (values: readonly string[], universe: readonly string[]): number => values.reduce((mask, v) => mask | (1 << universe.indexOf(v)), 0);
+
+export function buildTable(loanType: FormType, products: readonly CatalogueProduct[]): ProductTable {
+  const size = products.length;
+  const slots = (loanType === 'home' ? 4 : 1) * BANDS_BEST_FIRST.length;
+  const f64 = (perRow = 1) => new Float64Array(size * perRow);
+  const i32 = () => new Int32Array(size);
+  const t = {
+    size,
+    slots,
+    minAmount: f64(),
+    maxAmount: f64(),
+    minTermYears: f64(),
+    maxTermYears: f64(),
+    minBandRank: i32(),
+    minMonthlyIncome: f64(),
+    minMonthsInJob: f64(),
+    purposeMask: i32(),
+    employmentMask: i32(),
+    establishmentFee: f64(),
+    monthlyFee: f64(),
+    netIncomeShare: f64(),
+    otherIncomeShare: f64(),
+    livingBase: f64(),
+    livingPerDependant: f64(),
+    housingFloor: f64(LIVING_SITUATIONS.length),
+    saleTypeMask: i32(),
+    maxVehicleAgeYears: f64(),
+    balloonMaxPercent: f64(),
+    balloonMaxTermYears: f64(),
+    maxLvr: f64(OCCUPANCY_TYPES.length).fill(Number.NaN),
+    lmiAboveLvrPercent: f64(),
+    firstHomeBuyerOnly: new Uint8Array(size),
+    repaymentTypeMask: i32(),
+    interestOnlyMonths: i32(),
+    priceState: new Uint8Array(size * slots),
+    comparisonRate: f64(slots),
+    monthlyRate: f64(slots),
+    growthLog: f64(slots),
+    bufferedMonthlyRate: f64(slots),
+    bufferedGrowthLog: f64(slots),
+    position: new Int32Array(size * slots),
+    rate: f64(slots),
+    headline: new Array<string>(size * slots).fill(''),
+    productId: products.map((p) => p.product.id),
+    lender: products.map((p) => p.lender),
+    product: products.map((p) => p.product),
+    lenderUrl: products.map((p) => p.lenderUrl),
+    comparisonRateExample: products.map((p) => p.comparisonRateExample),
+  };
+  products.forEach(({ definition: d, serviceability: policy, prices }, i) => {
+    t.minAmount[i] = d.loanAmount.min;
+    t.maxAmount[i] = d.loanAmount.max;
+    t.minTermYears[i] = d.loanTermYears.min;
+    t.maxTermYears[i] = d.loanTermYears.max;
+    t.minBandRank[i] = BANDS_BEST_FIRST.indexOf(d.minimumBand);
+    t.minMonthlyIncome[i] = d.minimumMonthlyIncome;
+    t.minMonthsInJob[i] = d.employment.minimumMonthsInJob;
+    t.purposeMask[i] = maskOf(d.purposes, PURPOSES_BY_TYPE[loanType]);
+    t.employmentMask[i] = maskOf(d.employment.types, EMPLOYMENT_TYPES);
+    t.establishmentFee[i] = d.fees.establishment;
+    t.monthlyFee[i] = d.fees.monthly;
+    t.netIncomeShare[i] = policy.netIncomePercent / 100;
+    t.otherIncomeShare[i] = policy.otherIncomePercent / 100;
+    t.livingBase[i] = policy.livingCosts.base;
+    t.livingPerDependant[i] = policy.livingCosts.perDependant;
+    LIVING_SITUATIONS.forEach((s, k) => (t.housingFloor[i * LIVING_SITUATIONS.length + k] = policy.housingCostFloor[s]));
+    if (d.loanType === 'car') {
+      t.saleTypeMask[i] = maskOf(d.car.saleTypes, SALE_TYPES);
+      t.maxVehicleAgeYears[i] = d.car.maxVehicleAgeYears;
+      t.balloonMaxPercent[i] = d.car.balloon.maxPercent;
+      t.balloonMaxTermYears[i] = d.car.balloon.maxTermYears;
+    }
+    if (d.loanType === 'home') {
+      OCCUPANCY_TYPES.forEach((o, k) => (t.maxLvr[i * OCCUPANCY_TYPES.length + k] = d.home.occupancy[o]?.maxLvrPercent ?? Number.NaN));
+      t.lmiAboveLvrPercent[i] = d.home.lmiAboveLvrPercent;
+      t.firstHomeBuyerOnly[i] = d.home.firstHomeBuyerOnly ? 1 : 0;
+      t.repaymentTypeMask[i] = maskOf(d.home.repaymentTypes, REPAYMENT_TYPES);
+      t.interestOnlyMonths[i] = d.home.interestOnly ? d.home.interestOnly.maxYears * 12 : 0;
+    }
+    prices.forEach((price, slot) => {
+      const k = i * slots + slot;
+      if (price === null) return;
+      t.priceState[k] = price.capped ? CAPPED : OFFERED;
+      t.comparisonRate[k] = price.comparisonRate;
+      t.monthlyRate[k] = price.monthlyRate;
+      t.growthLog[k] = price.growthLog;
+      t.bufferedMonthlyRate[k] = price.bufferedMonthlyRate;
+      t.bufferedGrowthLog[k] = price.bufferedGrowthLog;
+      t.position[k] = price.position;
+      t.rate[k] = price.rate;
+      t.headline[k] = price.headline;
+    });
+  });
+  return t;
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { applications, creditChecks, matches, type Json } from '@loanmatch/db';
+import { findOwnApplication } from './applications';
+import type { ScoreBand } from './credit/bureau';
+import type { DomainContext } from './context';
+import { fail, ok, type Result } from './errors';
+import { matchOffers, type AcceptedOffer, type NearMissOffer } from './matching';
+import { laterStatus, type ApplicationStatus } from './status';
+import { signTrackingToken, verifyTrackingToken } from './tracking';
+
+/** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
+export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
+
+export interface OfferView extends Json {
+  offerId: string;
+  lender: { id: string; name: string };
+  product: { id: string; name: string };
+  headline: string;
+  offerDetails: Json;
+  expiresAt: string;
+  trackingUrl: string;
+}
+
+export interface MatchView extends Json {
+  applicationId: string;
+  matchId: string;
+  generatedAt: string;
+  degraded_mode: boolean;
+  assessment: { basis: 'bureau' | 'self_estimate'; notice?: string };
+  acceptedOffers: OfferView[];
+  nearMissOffers: Json[];
+}
+
+/** What a match run keeps of each accepted offer, to forward and record a click later. */
+interface SnapshotOffer {
+  offerId: string;
+  lenderId: string;
+  productId: string;
+  lenderUrl: string;
+}
+
+/**
+ * Matches the application's current data against the catalogue in force. Each call is a new run:
+ * stored with a snapshot of its offers, with fresh tracking links; the first moves the status to `matched`.
+ */
+export async function matchApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<MatchView>> {
+  const found = await findOwnApplication(ctx, options);
+  if (!found.ok) return found;
+  const app = found.value;
+  const credit = await creditChecks.findCreditResult(ctx.db, app.id);
+  if (!credit) return fail('CREDIT_CHECK_REQUIRED', 'Run the credit check before matching: POST /applications/{applicationId}/credit-check');
+
+  const now = ctx.clock();
+  const result = matchOffers(
+    {
+      formType: app.formType as 'personal' | 'car' | 'home',
+      steps: { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] },
+      credit: { band: (credit.band as ScoreBand | null) ?? null, degradedMode: credit.degradedMode },
+      referenceYear: now.getUTCFullYear(),
+    },
+    await ctx.catalogue.current(),
+  );
+  if (result.outcome === 'incomplete_application') {
+    const missing = result.missing.map((m) => `step ${m.step} ${m.field}`).join(', ');
+    return fail('STEPS_INCOMPLETE', `Matching needs more of the application: ${missing}`);
+  }
+
+  const matchId = randomUUID();
+  const expiresAt = new Date(now.getTime() + ctx.tracking.lifetimeMs);
+  const snapshot: SnapshotOffer[] = [];
+  const acceptedOffers = result.acceptedOffers.map((offer: AcceptedOffer): OfferView => {
+    const offerId = randomUUID();
+    snapshot.push({ offerId, lenderId: offer.lender.id, productId: offer.product.id, lenderUrl: offer.lenderUrl });
+    const token = signTrackingToken(ctx.tracking.secret, { offerId, matchRunId: matchId, expiresAt });
+    return {
+      offerId,
+      lender: { ...offer.lender },
+      product: { ...offer.product },
+      headline: offer.headline,
+      offerDetails: { ...offer.offerDetails },
+      expiresAt: expiresAt.toISOString(),
+      trackingUrl: `${ctx.tracking.publicBaseUrl}/r/${token}`,
+    };
+  });
+  const view: MatchView = {
+    applicationId: app.id,
+    matchId,
+    generatedAt: now.toISOString(),
+    degraded_mode: credit.degradedMode,
+    assessment: result.assessment.basis === 'bureau' ? { basis: 'bureau' } : { basis: 'self_estimate', notice: result.assessment.notice },
+    acceptedOffers,
+    nearMissOffers: result.nearMissOffers.map(nearMissView),
+  };
+
+  await ctx.db.$transaction(async (tx) => {
+    await matches.insertMatchRun(tx, { id: matchId, applicationId: app.id, partnerId: app.partnerId, degradedMode: credit.degradedMode, offers: { offers: snapshot, view } as unknown as Json, at: now });
+    const status = laterStatus(app.status as ApplicationStatus, 'matched');
+    if (status !== app.status) await applications.updateStatus(tx, app.id, { status, lastStep: app.lastStep });
+  });
+  return ok(view);
+}
+
+/**
+ * A near-miss as partners see it. A reason about the credit score names the product's minimum but not
+ * the applicant's band: bands are derived from the score, and the score never leaves the service.
+ */
+function nearMissView(offer: NearMissOffer): Json {
+  return {
+    lender: { ...offer.lender },
+    product: { ...offer.product },
+    headline: offer.headline,
+    reasons: offer.reasons.map((r) => (r.field === 'creditScore' ? { field: r.field, rule: r.rule, actual: 'below the minimum' } : { ...r })),
+    wouldQualifyIf: offer.wouldQualifyIf.map((w) => ({ ...w })),
+  };
+}
+
+export type LinkOutcome = { location: string };
+
+/**
+ * A click on a tracking link: verified by its signature, recorded once per offer, and forwarded to
+ * the lender. A forged or unknown token is NOT_FOUND; an expired one LINK_EXPIRED.
+ */
+export async function followTrackingLink(ctx: DomainContext, options: { token: string }): Promise<Result<LinkOutcome>> {
+  const claims = verifyTrackingToken(ctx.tracking.secret, options.token);
+  if (!claims) return fail('NOT_FOUND', 'Unknown link');
+  if (claims.expiresAt.getTime() <= ctx.clock().getTime()) return fail('LINK_EXPIRED', 'This offer link has expired; ask for a new match');
+  const run = await matches.findMatchRun(ctx.db, claims.matchRunId);
+  const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find((o) => o.offerId === claims.offerId);
+  if (!run || !offer) return fail('NOT_FOUND', 'Unknown link');
+
+  await ctx.db.$transaction(async (tx) => {
+    const recorded = await matches.insertReferral(tx, {
+      id: randomUUID(),
+      offerId: offer.offerId,
+      matchRunId: run.id,
+      applicationId: run.applicationId,
+      partnerId: run.partnerId,
+      lenderId: offer.lenderId,
+      productId: offer.productId,
+      at: ctx.clock(),
+    });
+    if (recorded) {
+      const app = await applications.findApplication(tx, run.applicationId, run.partnerId);
+      if (app && app.status !== 'referred') await applications.updateStatus(tx, app.id, { status: laterStatus(app.status as ApplicationStatus, 'referred'), lastStep: app.lastStep });
+    }
+  });
+  const location = new URL(offer.lenderUrl);
+  location.searchParams.set('lm_ref', offer.offerId);
+  return ok({ location: location.toString() });
+}
+
+export interface ReferralView extends Json {
+  referralId: string;
+  applicationId: string;
+  offerId: string;
+  lender: { id: string; name: string };
+  product: { id: string; name: string };
+  referredAt: string;
+}
+
+/** A partner's referrals, newest first, in pages of `limit` (1-100, default 50) after an opaque cursor. */
+export async function listReferrals(
+  ctx: DomainContext,
+  options: { partnerId: string; limit?: string; cursor?: string },
+): Promise<Result<{ referrals: ReferralView[]; nextCursor: string | null }>> {
+  const limit = options.limit === undefined ? 50 : /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : NaN;
+  if (!(limit >= 1 && limit <= 100)) {
+    const message = 'limit: must be a whole number between 1 and 100';
+    return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
+  }
+  let before: { createdAt: Date; id: string } | undefined;
+  if (options.cursor !== undefined) {
+    const [ms, id] = Buffer.from(options.cursor, 'base64url').toString('utf8').split('|');
+    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) {
+      const message = 'cursor: is not a cursor this API gave out';
+      return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'format', message }]);
+    }
+    before = { createdAt: new Date(Number(ms)), id };
+  }
+  const rows = await matches.listReferrals(ctx.db, { partnerId: options.partnerId, limit: limit + 1, before });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return ok({
+    referrals: page.map((r) => ({
+      referralId: r.id,
+      applicationId: r.applicationId,
+      offerId: r.offerId,
+      lender: { id: r.lenderId, name: r.lenderName },
+      product: { id: r.productId, name: r.productName },
+      referredAt: r.createdAt.toISOString(),
+    })),
+    nextCursor: rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
+  });
+}

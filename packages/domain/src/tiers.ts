@@ -1,0 +1,90 @@
+/**
+ * Variant B's rate tiers (spec section 8): requests per hour per partner, by the partner's tier. The
+ * limits live in the `tiers` table (seeded Free 100, Standard 1000, Enterprise 10000) and operators
+ * change them at run time; every process reads them through a cache of at most two seconds, so a
+ * change is in force everywhere within that, without a restart.
+ */
+import { tiers as tierRows, type PrismaClient, type TierRow } from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { fail, ok, type FieldViolation, type Result } from './errors';
+import { TIERS } from './partners';
+
+/** How long a process may use tier limits it read from the database. */
+export const TIER_CACHE_MS = 2000;
+/** Bounds of an hourly limit an operator may set: at least one request, at most ~2,800 a second. */
+export const REQUESTS_PER_HOUR_MIN = 1;
+export const REQUESTS_PER_HOUR_MAX = 10_000_000;
+
+export interface TierView {
+  tier: string;
+  requestsPerHour: number;
+  updatedAt: string;
+}
+
+const view = (row: TierRow): TierView => ({ tier: row.name, requestsPerHour: row.requestsPerHour, updatedAt: row.updatedAt.toISOString() });
+const order = (name: string): number => {
+  const index = (TIERS as readonly string[]).indexOf(name);
+  return index === -1 ? TIERS.length : index;
+};
+
+/** `GET /admin/v1/tiers`: every tier, in the order free, standard, enterprise. */
+export async function listTiers(ctx: DomainContext): Promise<Result<{ tiers: TierView[] }>> {
+  const rows = await tierRows.listTiers(ctx.db);
+  return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
+}
+
+/** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`: stored at once, in force on every process within seconds. */
+export async function setTierLimit(ctx: DomainContext, options: { tier: string; body: unknown }): Promise<Result<TierView>> {
+  const body = options.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [{ field: 'body', rule: 'type', message: 'body: must be a JSON object' }]);
+  }
+  const perHour = (body as Record<string, unknown>).requestsPerHour;
+  const violation = (rule: string, text: string): FieldViolation => ({ field: 'requestsPerHour', rule, message: `requestsPerHour: ${text}` });
+  let problem: FieldViolation | undefined;
+  if (perHour === undefined) problem = violation('required', 'is required');
+  else if (!Number.isInteger(perHour) || (perHour as number) < REQUESTS_PER_HOUR_MIN || (perHour as number) > REQUESTS_PER_HOUR_MAX) {
+    problem = violation('range', `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`);
+  }
+  if (problem) return fail('VALIDATION_ERROR', problem.message, [problem]);
+  const row = await tierRows.setTierLimit(ctx.db, options.tier, perHour as number, ctx.clock());
+  return row ? ok(view(row)) : fail('NOT_FOUND', `Tier not found; the tiers are ${TIERS.join(', ')}`);
+}
+
+export interface TierLimits {
+  /** Requests per hour for a partner of this tier. */
+  perHour(tier: string): Promise<number>;
+}
+
+/**
+ * The tier → limit map of this process, read from the database when it is older than `maxAgeMs`
+ * (one read at a time). If a refresh fails the last map stays in use; with none yet, the error
+ * propagates (the database is down, and so is the request). A tier missing from the table gets the
+ * smallest limit there is.
+ */
+export function createTierLimits(db: PrismaClient, options: { maxAgeMs?: number; now?: () => number } = {}): TierLimits {
+  const maxAgeMs = options.maxAgeMs ?? TIER_CACHE_MS;
+  const now = options.now ?? Date.now;
+  let cached: { at: number; limits: Map<string, number> } | undefined;
+  let loading: Promise<void> | undefined;
+
+  const load = async () => {
+    const rows = await tierRows.listTiers(db);
+    cached = { at: now(), limits: new Map(rows.map((r) => [r.name, r.requestsPerHour])) };
+  };
+  const refresh = () => {
+    loading ??= load().finally(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+
+  return {
+    async perHour(tier) {
+      if (cached === undefined) await refresh();
+      else if (now() - cached.at >= maxAgeMs) await refresh().catch(() => undefined);
+      const limits = cached!.limits;
+      return limits.get(tier) ?? Math.min(...limits.values());
+    },
+  };
+}

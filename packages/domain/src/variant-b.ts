@@ -1,0 +1,191 @@
+/**
+ * Variant B (spec 4.6, CONTRACT.md "Variant B details"): the use cases behind the token-exchange
+ * front-end. They add only what the contract adds (an API key exchanged for tokens, flat fields, a
+ * per-application security token); every rule of the application itself is Variant A's, reached
+ * through the same functions, so an application made through B is the same application through A.
+ *
+ * Where B's flat create goes: `loanAmount` is step 1, stored as Variant A stores it. The names,
+ * e-mail, phone (step 5's `mobileNumber`) and an optional consent are applicant details, kept in the
+ * applicant row (never read by GET), together with the loan purpose, until the credit check writes
+ * the full step 5 over them. Steps 2-4 are not made up: a partial step 2 would be invalid step data.
+ */
+import { randomUUID } from 'node:crypto';
+import { applicants, applications, partners, type Json } from '@loanmatch/db';
+import type { DomainContext, Environment } from './context';
+import { fail, ok, type Result } from './errors';
+import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempotency';
+import { apiKeyEnvironment, digest, digestsEqual, randomSecret } from './keys';
+import { authenticateApiKey, type AuthenticatedPartner } from './partners';
+import { runCreditCheck, type CreditCheckView } from './applications';
+import { matchApplication, type MatchView } from './offers';
+import type { SecretBox } from './sealing';
+import { schemaFor, validateSecurityTokenRequest, validateVariantBCreate } from './validation';
+
+/** Idempotency operations of Variant B, apart from Variant A's so that a key never crosses contracts. */
+export const B_OPERATIONS = { create: 'b.create-application', creditCheck: 'b.credit-check' } as const;
+
+/** The purpose a `SecretBox` for stored create answers is made for. */
+export const SECURITY_TOKEN_REPLAY_PURPOSE = 'variant-b/security-token-replay';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Step-5 fields that a flat create fills, by their Variant B name. */
+const INTAKE_APPLICANT_FIELDS = { firstName: 'firstName', lastName: 'lastName', email: 'email', phone: 'mobileNumber' } as const;
+const IDENTITY_FIELDS: readonly string[] = Object.values(INTAKE_APPLICANT_FIELDS);
+
+export interface CreatedApplicationB extends Json {
+  applicationId: string;
+  securityToken: string;
+}
+
+/** `st_` and 32 random bytes (base64url): shown once, stored as its SHA-256 digest. */
+export function newSecurityToken(): { securityToken: string; hash: string } {
+  const securityToken = `st_${randomSecret()}`;
+  return { securityToken, hash: digest(securityToken) };
+}
+
+/** `POST /v1/auth/token`: the partner behind `X-API-Key`. Refusals name the header, never the key. */
+export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }): Promise<Result<AuthenticatedPartner>> {
+  if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
+    return fail('UNAUTHORIZED', 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}');
+  }
+  return authenticateApiKey(ctx, { apiKey: options.apiKey });
+}
+
+/**
+ * The partner behind a verified access token, on every request: the token names the API key it was
+ * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
+ */
+export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }): Promise<Result<AuthenticatedPartner>> {
+  const owner = UUID.test(options.keyId) ? await partners.findActiveKeyById(ctx.db, options.keyId.toLowerCase()) : null;
+  if (!owner || owner.partner.id !== options.partnerId || owner.partner.environment !== ctx.env) {
+    return fail('UNAUTHORIZED', 'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token');
+  }
+  const { partner } = owner;
+  return ok({ partnerId: partner.id, keyId: owner.keyId, name: partner.name, tier: partner.tier, environment: partner.environment as Environment });
+}
+
+/**
+ * `POST /v1/applications`: validates the flat body with the step tables' own field rules, then makes
+ * the application (step 1), its applicant intake and its security token in one transaction.
+ *
+ * Under an `Idempotency-Key` the answer is stored for replay (24 hours). The security token in it is
+ * sealed with `secretBox` (AES-256-GCM, a server key), so the database never holds it in clear; a replay
+ * opens it again. A stored answer that can no longer be opened (its key rotated out) is unresolved.
+ */
+export async function createApplicationB(
+  ctx: DomainContext,
+  options: { partnerId: string; body: unknown; idempotencyKey: string | undefined; secretBox: SecretBox },
+): Promise<Result<Replayable<CreatedApplicationB>>> {
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
+  if (!keyCheck.ok) return keyCheck;
+  const scope = { partnerId: options.partnerId, key: options.idempotencyKey, request: { operation: B_OPERATIONS.create, body: options.body } };
+  const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {
+    const valid = validateVariantBCreate(options.body);
+    if (!valid.ok) return valid;
+    const request = valid.value as unknown as Record<string, unknown>;
+    const step1 = pick(request, Object.keys(schemaFor('personal', 1).properties));
+    const intake: Json = { loanPurpose: valid.value.loanPurpose };
+    for (const [from, to] of Object.entries(INTAKE_APPLICANT_FIELDS)) intake[to] = request[from];
+    if (valid.value.consentCreditCheck !== undefined) intake.consentCreditCheck = valid.value.consentCreditCheck;
+
+    const token = newSecurityToken();
+    const applicationId = randomUUID();
+    await ctx.db.$transaction(async (tx) => {
+      await applications.insertApplication(tx, {
+        id: applicationId,
+        partnerId: options.partnerId,
+        formType: valid.value.formType,
+        status: 'draft',
+        step1,
+        securityTokenHash: token.hash,
+      });
+      await applicants.insertIntake(tx, applicationId, intake);
+      await seal(tx, { applicationId, securityToken: options.secretBox.seal(token.securityToken) });
+    });
+    return ok({ applicationId, securityToken: token.securityToken });
+  });
+  if (!result.ok || !result.value.replayed) return result;
+
+  const stored = result.value.value;
+  const securityToken = options.secretBox.open(stored.securityToken);
+  if (securityToken === undefined) {
+    return fail(
+      'IDEMPOTENCY_KEY_UNRESOLVED',
+      `The first request with this Idempotency-Key created application ${stored.applicationId}, but its security token can no longer be shown; create a new application with a new key`,
+    );
+  }
+  return ok({ value: { applicationId: stored.applicationId, securityToken }, replayed: true });
+}
+
+/**
+ * The `securityToken` of a credit check or match body, in the contract's order: an application that
+ * is not the partner's is 404; a body without a token 400; a token that is not this application's 403.
+ * Compared in constant time, through digests. An application made through Variant A has no token.
+ */
+export async function verifySecurityToken(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<void>> {
+  const stored = UUID.test(options.applicationId)
+    ? await applications.findSecurityTokenHash(ctx.db, options.applicationId.toLowerCase(), options.partnerId)
+    : undefined;
+  if (stored === undefined) return fail('NOT_FOUND', 'Application not found');
+  const request = validateSecurityTokenRequest(options.body);
+  if (!request.ok) return request;
+  if (stored === null || !digestsEqual(stored, digest(request.value.securityToken))) {
+    return fail('INVALID_SECURITY_TOKEN', 'securityToken: is not the security token of this application');
+  }
+  return ok(undefined);
+}
+
+/**
+ * `POST /v1/applications/{id}/credit-check`: Variant A's credit check (same order of checks, same
+ * one-check rule, same idempotency), once the security token is verified. Step 5 is the names, e-mail
+ * and phone given at create, with the body's other step-5 fields (`dateOfBirth`, the consent, …) laid
+ * over the create's consent. Steps 1-4 must be saved, as for Variant A.
+ */
+export async function runCreditCheckB(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown; idempotencyKey: string | undefined; sandboxScore: string | undefined },
+): Promise<Result<Replayable<CreditCheckView>>> {
+  const verified = await verifySecurityToken(ctx, options);
+  if (!verified.ok) return verified;
+  const { securityToken: _token, ...fields } = options.body as Record<string, unknown>;
+  const bodyStep5 = omit(fields, IDENTITY_FIELDS);
+  return runCreditCheck(ctx, {
+    partnerId: options.partnerId,
+    applicationId: options.applicationId,
+    // What identifies the request under its key: the body without the token, which never enters a fingerprint.
+    body: fields,
+    idempotencyKey: options.idempotencyKey,
+    sandboxScore: options.sandboxScore,
+    operation: B_OPERATIONS.creditCheck,
+    requireIdempotencyKey: false,
+    applicantRequest: async (app) => {
+      const kept = (await applicants.findApplicantDetails(ctx.db, app.id)) ?? {};
+      return { data: { ...pick(kept, [...IDENTITY_FIELDS, 'consentCreditCheck']), ...bodyStep5 } };
+    },
+  });
+}
+
+// POST /v1/applications/{id}/match is another issue's: it verifies the token with `verifySecurityToken`
+// first, then calls Variant A's match use case.
+
+function pick(source: Record<string, unknown>, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of keys) if (Object.hasOwn(source, key)) out[key] = source[key];
+  return out;
+}
+
+const UNSAFE_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+function omit(source: Record<string, unknown>, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of Object.keys(source)) if (!keys.includes(key) && !UNSAFE_KEYS.includes(key)) out[key] = source[key];
+  return out;
+}
+
+/** Variant B's match: the application's security token first, then the same match as Variant A. */
+export async function matchApplicationB(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<MatchView>> {
+  const verified = await verifySecurityToken(ctx, options);
+  if (!verified.ok) return verified;
+  return matchApplication(ctx, options);
+}

@@ -1,0 +1,33 @@
+import { createSecretBox } from '../src';
+
+describe('secret box', () => {
+  const OLD = 'old-secret-0123456789abcdef0123456789';
+  const NEW = 'new-secret-0123456789abcdef0123456789';
+
+  it('when a secret is sealed, then the sealed text does not contain it and opens to it', () => {
+    const box = createSecretBox([NEW], 'test');
+    const sealed = box.seal('st_the-token');
+    expect(sealed).not.toContain('the-token');
+    expect(box.seal('st_the-token')).not.toBe(sealed); // a fresh nonce each time
+    expect(box.open(sealed)).toBe('st_the-token');
+  });
+
+  it('when the sealing secret moved to second place, then it still opens; when it is gone, or the purpose differs, then nothing opens', () => {
+    const sealed = createSecretBox([OLD], 'test').seal('st_the-token');
+    expect(createSecretBox([NEW, OLD], 'test').open(sealed)).toBe('st_the-token');
+    expect(createSecretBox([NEW], 'test').open(sealed)).toBeUndefined();
+    expect(createSecretBox([OLD], 'other purpose').open(sealed)).toBeUndefined();
+  });
+
+  it('when any part of the sealed text is changed, then it does not open', () => {
+    const box = createSecretBox([NEW], 'test');
+    const parts = box.seal('st_the-token').split('.');
+    for (let i = 0; i < parts.length; i++) {
+      const changed = [...parts];
+      changed[i] = changed[i].slice(0, -2) + (changed[i].endsWith('AA') ? 'BB' : 'AA');
+      expect(box.open(changed.join('.'))).toBeUndefined();
+    }
+    expect(box.open(`${parts.slice(0, 4).join('.')}.${parts[4].slice(0, 8)}`)).toBeUndefined(); // a shortened tag
+    expect(box.open('garbage')).toBeUndefined();
+  });
+});
