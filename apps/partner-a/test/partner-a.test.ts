@@ -275,6 +275,8 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       expect(failed.status).toBe(500);
       expect(failed.body).toMatchObject({ success: false, error: 'INTERNAL_ERROR' });
       expect(failed.text).not.toMatch(/exploded|secret|\bat \w/);
+      expect(failed.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(failed.body.message).toContain(failed.headers['x-request-id']);
       control.state.fail = undefined;
       const retry = await c.check(id, applicantBody(), `boom-${id}`);
       expect(retry.status).toBe(409);

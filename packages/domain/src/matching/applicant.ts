@@ -17,6 +17,7 @@ import {
   type MatchInput,
   type MissingField,
 } from './types';
+import { NUMERIC_STRING } from '../validation/validate';
 
 export interface Applicant {
   readonly formType: FormType;
@@ -48,10 +49,10 @@ export const SELF_ESTIMATE_BANDS_DOWN = 1;
 /** The band assumed when the bureau was unavailable and the applicant gave no usable estimate. */
 export const UNKNOWN_ESTIMATE_BAND: ScoreBand = 'below_average';
 
-const LOOKS_NUMERIC = /^-?\d+(?:\.\d+)?$/;
+/** Stored step data holds numbers; a numeric string (the form partners may send) is read the same way. */
 function numberOf(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && LOOKS_NUMERIC.test(value)) return Number(value);
+  if (typeof value === 'string' && NUMERIC_STRING.test(value)) return Number(value);
   return undefined;
 }
 

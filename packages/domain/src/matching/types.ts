@@ -4,6 +4,7 @@
  */
 import type { ScoreBand } from '../credit/bureau';
 import type { FormType } from '../validation/schemas';
+import { EMPLOYMENT_TYPES, HOME_LOAN_PURPOSES, LIVING_SITUATIONS, OCCUPANCY_TYPES, PERSONAL_LOAN_PURPOSES, REPAYMENT_TYPES, USED_CAR_SALE_TYPES } from '../validation/schemas';
 import type { ProductTable } from './table';
 
 export type { ScoreBand } from '../credit/bureau';
@@ -16,40 +17,15 @@ export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze(['excellent'
 // Enumerations of the spec's field tables that products refer to
 // ---------------------------------------------------------------------------------------------
 
-export const EMPLOYMENT_TYPES = Object.freeze([
-  'full_time',
-  'part_time',
-  'casual',
-  'contract',
-  'contractor',
-  'self_employed',
-  'unemployed',
-  'retired',
-  'student',
-  'centrelink',
-] as const);
+// The spec's value lists come from the field tables (validation/schemas.ts), written once there.
+export { EMPLOYMENT_TYPES, LIVING_SITUATIONS, OCCUPANCY_TYPES, REPAYMENT_TYPES } from '../validation/schemas';
+export const PERSONAL_PURPOSES = PERSONAL_LOAN_PURPOSES;
+export const HOME_PURPOSES = HOME_LOAN_PURPOSES;
+export const SALE_TYPES = USED_CAR_SALE_TYPES;
 export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
-
-export const LIVING_SITUATIONS = Object.freeze(['renting', 'own_outright', 'own_mortgage', 'living_with_parents', 'boarding', 'other'] as const);
 export type LivingSituation = (typeof LIVING_SITUATIONS)[number];
-
-export const PERSONAL_PURPOSES = Object.freeze([
-  'debt_consolidation',
-  'home_improvement',
-  'car_purchase',
-  'medical_expenses',
-  'holiday',
-  'wedding',
-  'education',
-  'business',
-  'other',
-] as const);
 /** Car step 1 `carLoanPurpose`, with its long aliases folded in (`NewCarPurchase` is `new`). */
 export const CAR_PURPOSES = Object.freeze(['new', 'used', 'refinance'] as const);
-export const HOME_PURPOSES = Object.freeze(['new_property', 'refinance', 'construction', 'equity_release'] as const);
-export const SALE_TYPES = Object.freeze(['dealer', 'private'] as const);
-export const OCCUPANCY_TYPES = Object.freeze(['owner_occupied', 'investment'] as const);
-export const REPAYMENT_TYPES = Object.freeze(['principal_and_interest', 'interest_only'] as const);
 
 /** The values of each loan type's purpose field, in the order bit masks index them. */
 export const PURPOSES_BY_TYPE: Readonly<Record<FormType, readonly string[]>> = Object.freeze({

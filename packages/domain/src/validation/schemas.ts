@@ -100,6 +100,39 @@ const present = (fields: Record<string, JsonSchema>): JsonSchema => ({
 });
 
 // ---------------------------------------------------------------------------------------------
+// The spec's value lists that other parts of the domain (matching) also need: written once, here
+// ---------------------------------------------------------------------------------------------
+
+export const EMPLOYMENT_TYPES = Object.freeze([
+  'full_time',
+  'part_time',
+  'casual',
+  'contract',
+  'contractor',
+  'self_employed',
+  'unemployed',
+  'retired',
+  'student',
+  'centrelink',
+] as const);
+export const LIVING_SITUATIONS = Object.freeze(['renting', 'own_outright', 'own_mortgage', 'living_with_parents', 'boarding', 'other'] as const);
+export const PERSONAL_LOAN_PURPOSES = Object.freeze([
+  'debt_consolidation',
+  'home_improvement',
+  'car_purchase',
+  'medical_expenses',
+  'holiday',
+  'wedding',
+  'education',
+  'business',
+  'other',
+] as const);
+export const HOME_LOAN_PURPOSES = Object.freeze(['new_property', 'refinance', 'construction', 'equity_release'] as const);
+export const USED_CAR_SALE_TYPES = Object.freeze(['private', 'dealer'] as const);
+export const OCCUPANCY_TYPES = Object.freeze(['owner_occupied', 'investment'] as const);
+export const REPAYMENT_TYPES = Object.freeze(['principal_and_interest', 'interest_only'] as const);
+
+// ---------------------------------------------------------------------------------------------
 // Shared definitions (written once, reused wherever the spec says "same as")
 // ---------------------------------------------------------------------------------------------
 
@@ -123,18 +156,7 @@ const addressComponents = object(addressParts);
 /** Personal loan step 3 (employment and income). Car step 3 is this very schema; home step 4 picks fields. */
 const personalStep3 = object(
   {
-    employmentType: oneOf(
-      'full_time',
-      'part_time',
-      'casual',
-      'contract',
-      'contractor',
-      'self_employed',
-      'unemployed',
-      'retired',
-      'student',
-      'centrelink',
-    ),
+    employmentType: oneOf(...EMPLOYMENT_TYPES),
     employerName: nonEmptyText(100),
     employmentYears: number(0, 50),
     employmentMonths: integer(0, 11),
@@ -147,7 +169,7 @@ const personalStep3 = object(
 /** Personal loan step 4 (living situation). Car step 4 is this very schema; home step 4 picks fields. */
 const personalStep4 = object(
   {
-    livingSituation: oneOf('renting', 'own_outright', 'own_mortgage', 'living_with_parents', 'boarding', 'other'),
+    livingSituation: oneOf(...LIVING_SITUATIONS),
     homeAddress: nonEmptyText(500),
     homeAddressComponents: addressComponents,
     monthlyRent: withDefault(number(0, 50000), 0),
@@ -169,17 +191,7 @@ const personal: Record<StepNumber, ObjectSchema> = {
   1: object({ loanAmount: number(1000, 100000) }, ['loanAmount']),
   2: object(
     {
-      loanPurpose: oneOf(
-        'debt_consolidation',
-        'home_improvement',
-        'car_purchase',
-        'medical_expenses',
-        'holiday',
-        'wedding',
-        'education',
-        'business',
-        'other',
-      ),
+      loanPurpose: oneOf(...PERSONAL_LOAN_PURPOSES),
       loanTerm: integer(1, 7),
       creditScoreEstimate: oneOf('excellent', 'good', 'average', 'below_average', 'poor', 'unknown'),
     },
@@ -200,7 +212,7 @@ const car: Record<StepNumber, ObjectSchema> = {
       hasFoundCar: oneOf('yes', 'no'),
       estimatedCarPrice: number(5000, 200000),
       vehicleYear: integer(1990, 2027),
-      usedCarSaleType: oneOf('private', 'dealer'),
+      usedCarSaleType: oneOf(...USED_CAR_SALE_TYPES),
     },
     ['carLoanPurpose'],
     {
@@ -256,8 +268,8 @@ const car: Record<StepNumber, ObjectSchema> = {
 const home: Record<StepNumber, ObjectSchema> = {
   1: object(
     {
-      occupancyType: oneOf('owner_occupied', 'investment'),
-      loanPurpose: oneOf('new_property', 'refinance', 'construction', 'equity_release'),
+      occupancyType: oneOf(...OCCUPANCY_TYPES),
+      loanPurpose: oneOf(...HOME_LOAN_PURPOSES),
       isFirstHomeBuyer: oneOf('yes', 'no'),
     },
     ['occupancyType', 'loanPurpose'],
@@ -282,7 +294,7 @@ const home: Record<StepNumber, ObjectSchema> = {
     {
       loanAmount: number(50000, 10000000),
       loanTerm: integer(1, 30),
-      repaymentType: oneOf('principal_and_interest', 'interest_only'),
+      repaymentType: oneOf(...REPAYMENT_TYPES),
       settlementTimeframe: oneOf('within_30_days', '30_60_days', '60_90_days', '90_plus_days'),
     },
     ['loanAmount', 'loanTerm', 'repaymentType', 'settlementTimeframe'],

@@ -159,7 +159,7 @@ const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
 // ---------------------------------------------------------------------------------------------
 
 /** A JSON number written as a string: optional minus, digits, optional fraction. No spaces, exponents or separators. */
-const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
+export const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
 /** Keys that could reach an object's prototype if ever assigned; they are never copied. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
