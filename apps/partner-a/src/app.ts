@@ -6,12 +6,18 @@ import express, { Router, type Express, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   createApplication,
+  deleteWebhook,
   followTrackingLink,
   getApplication,
   listReferrals,
+  listWebhookDeliveries,
+  listWebhooks,
   matchApplication,
+  registerWebhook,
+  rotateWebhookSecret,
   runCreditCheck,
   saveStep,
+  sendTestEvent,
   type AuthenticatedPartner,
   type DomainContext,
 } from '@loanmatch/domain';
@@ -102,6 +108,41 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix }: 
       partnerId: partnerOf(res).partnerId,
       limit: typeof query.limit === 'string' ? query.limit : undefined,
       cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
+    });
+    sendResult(res, result);
+  });
+
+  // Webhooks (CONTRACT.md "Webhooks"); the same use cases serve Variant B.
+  router.post('/webhooks', async (req, res) => {
+    const result = await registerWebhook(ctx, { partnerId: partnerOf(res).partnerId, body: req.body });
+    res.setHeader('Cache-Control', 'no-store'); // the answer holds the signing secret
+    sendResult(res, result, 201);
+  });
+
+  router.get('/webhooks', async (_req, res) => {
+    sendResult(res, await listWebhooks(ctx, { partnerId: partnerOf(res).partnerId }));
+  });
+
+  router.delete('/webhooks/:webhookId', async (req, res) => {
+    sendResult(res, await deleteWebhook(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
+  });
+
+  router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
+    const result = await rotateWebhookSecret(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId });
+    res.setHeader('Cache-Control', 'no-store');
+    sendResult(res, result);
+  });
+
+  router.post('/webhooks/:webhookId/test', async (req, res) => {
+    sendResult(res, await sendTestEvent(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
+  });
+
+  router.get('/webhooks/:webhookId/deliveries', async (req, res) => {
+    const limit = (req.query as Record<string, unknown>).limit;
+    const result = await listWebhookDeliveries(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      webhookId: req.params.webhookId,
+      limit: typeof limit === 'string' ? limit : undefined,
     });
     sendResult(res, result);
   });

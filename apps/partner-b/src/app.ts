@@ -11,7 +11,13 @@ import {
   createApplicationB,
   createSecretBox,
   createTierLimits,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  registerWebhook,
+  rotateWebhookSecret,
   runCreditCheckB,
+  sendTestEvent,
   validateTokenRequest,
   type AuthenticatedPartner,
   type DomainContext,
@@ -138,6 +144,41 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
 
   router.post('/applications/:applicationId/match', async (req, res) => {
     const result = await matchApplicationB(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
+    sendResult(res, result);
+  });
+
+  // Webhooks (CONTRACT.md "Webhooks"): Variant A's use cases, behind B's access token.
+  router.post('/webhooks', async (req, res) => {
+    const result = await registerWebhook(ctx, { partnerId: partnerOf(res).partnerId, body: req.body });
+    res.setHeader('Cache-Control', 'no-store'); // the answer holds the signing secret
+    sendResult(res, result, 201);
+  });
+
+  router.get('/webhooks', async (_req, res) => {
+    sendResult(res, await listWebhooks(ctx, { partnerId: partnerOf(res).partnerId }));
+  });
+
+  router.delete('/webhooks/:webhookId', async (req, res) => {
+    sendResult(res, await deleteWebhook(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
+  });
+
+  router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
+    const result = await rotateWebhookSecret(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId });
+    res.setHeader('Cache-Control', 'no-store');
+    sendResult(res, result);
+  });
+
+  router.post('/webhooks/:webhookId/test', async (req, res) => {
+    sendResult(res, await sendTestEvent(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
+  });
+
+  router.get('/webhooks/:webhookId/deliveries', async (req, res) => {
+    const limit = (req.query as Record<string, unknown>).limit;
+    const result = await listWebhookDeliveries(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      webhookId: req.params.webhookId,
+      limit: typeof limit === 'string' ? limit : undefined,
+    });
     sendResult(res, result);
   });
 

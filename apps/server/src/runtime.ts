@@ -8,6 +8,7 @@ import { idempotency, openDatabase } from '@loanmatch/db';
 import { readFileSync } from 'node:fs';
 import { createLiveBureau } from '@loanmatch/bureau';
 import {
+  DEFAULT_RETRY_POLICY,
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
   createInstanceRegistry,
@@ -16,8 +17,10 @@ import {
   ensureDemoPartner,
   matching,
   seedCatalogue,
+  sweepWebhookHistory,
   type DomainContext,
 } from '@loanmatch/domain';
+import { createDispatcher, createWebhookServices, type Dispatcher } from '@loanmatch/webhooks';
 import { createLogger, drain, listen, type Listener, type Logger } from '@loanmatch/http';
 import { createAdminApp } from '@loanmatch/admin';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
@@ -48,6 +51,18 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
   if (seeded.value) logger.info('catalogue loaded', { ...seeded.value });
   const trackingSecret = loadOrCreateSecret(config.dataDir, 'tracking-secret', config.trackingSecret).value;
+  // Webhook signing secrets are sealed under a key derived from this secret; every process that registers
+  // or delivers webhooks needs the same one.
+  const webhookSealingSecret = loadOrCreateSecret(config.dataDir, 'webhook-sealing-secret', config.webhookSealingSecret).value;
+  if (config.databaseUrl && !config.webhookSealingSecret) {
+    logger.warn('WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process\'s own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run');
+  }
+  let dispatcher: Dispatcher | undefined;
+  const webhooks = createWebhookServices({
+    env: config.env,
+    sealingSecrets: [webhookSealingSecret, ...config.webhookSealingPreviousSecrets],
+    notify: () => dispatcher?.wake(),
+  });
   const ctx: DomainContext = {
     db: db.prisma,
     env: config.env,
@@ -56,6 +71,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     bureau: bureauFor(config, logger),
     catalogue: createCatalogueSource(db.prisma),
     tracking: { secret: Buffer.from(trackingSecret, 'utf8'), publicBaseUrl: config.publicBaseUrl, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
+    webhooks,
   };
 
   const firstStart: Runtime['firstStart'] = {};
@@ -91,9 +107,27 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     listeners.push(await listen('Admin API', app, config.portAdmin, config.adminHost, '/admin/v1'));
   }
 
-  // Keys are kept 24 hours; sweep the expired ones now and then.
+  // Every process delivers webhooks from the outbox unless WEBHOOK_DISPATCHER=off; on PostgreSQL they share the work.
+  if (config.webhookDispatcher) {
+    dispatcher = createDispatcher({
+      ctx,
+      destinations: webhooks.destinations,
+      pollMs: config.webhookPollMs,
+      timeoutMs: config.webhookTimeoutMs,
+      concurrency: config.webhookConcurrency,
+      retry: {
+        retryDelaysMs: config.webhookRetryDelaysMs ?? DEFAULT_RETRY_POLICY.retryDelaysMs,
+        disableAfterMs: config.webhookDisableAfterMs ?? DEFAULT_RETRY_POLICY.disableAfterMs,
+      },
+      logger,
+    });
+    dispatcher.start();
+  }
+
+  // Keys are kept 24 hours, webhook history 30 days; sweep what expired now and then.
   const sweep = setInterval(() => {
     idempotency.deleteExpiredKeys(db.prisma, new Date()).catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
+    sweepWebhookHistory(ctx).catch((err) => logger.warn('webhook history sweep failed', { error: String(err) }));
   }, 10 * 60_000);
   sweep.unref();
 
@@ -103,7 +137,9 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     firstStart,
     async stop() {
       clearInterval(sweep);
-      await drain(listeners, config.shutdownGraceMs);
+      // The dispatcher stops claiming and finishes its attempts in flight while requests drain; both end
+      // before the database closes. A delivery cut short is sent again after its lease: at least once.
+      await Promise.all([drain(listeners, config.shutdownGraceMs), dispatcher?.stop()]);
       await registry.stop();
       await redis?.quit().catch(() => undefined);
       await db.close();

@@ -29,6 +29,19 @@ export interface Config {
   readonly bureauTimeoutMs: number;
   readonly logLevel: string;
   readonly shutdownGraceMs: number;
+  /** Derives the key that seals webhook signing secrets; made and kept in DATA_DIR when unset (set it when several processes serve). */
+  readonly webhookSealingSecret: string | undefined;
+  /** Earlier sealing secrets, still opening the signing secrets they sealed, newest first (rotation). */
+  readonly webhookSealingPreviousSecrets: readonly string[];
+  /** Whether this process runs a webhook dispatcher (WEBHOOK_DISPATCHER=on|off). */
+  readonly webhookDispatcher: boolean;
+  readonly webhookPollMs: number;
+  readonly webhookTimeoutMs: number;
+  readonly webhookConcurrency: number;
+  /** Waits before each retry; undefined: the standard schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  readonly webhookRetryDelaysMs: readonly number[] | undefined;
+  /** An endpoint failing this long is disabled; undefined: 5 days. */
+  readonly webhookDisableAfterMs: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +102,39 @@ function secretList(env: Env, name: string, minLength: number): readonly string[
   return Object.freeze(values);
 }
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `250ms`, `5s`, `30m`, `2h`, `5d` as milliseconds, or undefined when not a duration. */
+function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '0') return 0;
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(trimmed);
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]] : undefined;
+}
+
+function duration(env: Env, name: string, min: number): number | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < min) throw new ConfigError(`${name} must be a duration such as 30s, 2h or 5d, of at least ${min} ms (got "${raw}")`);
+  return ms;
+}
+
+/** A comma-separated list of durations (`5s,5m,30m`), each at least `min` ms; at most 20. */
+function durationList(env: Env, name: string, min: number): readonly number[] | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  const values = raw.split(',').map((v) => parseDuration(v));
+  if (values.length > 20 || values.some((v) => v === undefined || v < min)) {
+    throw new ConfigError(`${name} must be a comma-separated list of up to 20 durations such as 5s,5m,30m (got "${raw}")`);
+  }
+  return Object.freeze(values as number[]);
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  return oneOf(env, name, ['on', 'off'] as const, fallback ? 'on' : 'off') === 'on';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const portA = int(env, 'PORT_A', 3000, 0, 65535);
   const adminToken = optional(env, 'ADMIN_TOKEN');
@@ -116,5 +162,13 @@ export function loadConfig(env: Env = process.env): Config {
     bureauTimeoutMs: int(env, 'BUREAU_TIMEOUT_MS', 2000, 100, 60_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info'),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    webhookSealingSecret: secret(env, 'WEBHOOK_SEALING_SECRET', 32),
+    webhookSealingPreviousSecrets: secretList(env, 'WEBHOOK_SEALING_PREVIOUS_SECRETS', 32),
+    webhookDispatcher: onOff(env, 'WEBHOOK_DISPATCHER', true),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 200),
+    webhookRetryDelaysMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE', 0),
+    webhookDisableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 1000),
   });
 }

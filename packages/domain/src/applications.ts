@@ -4,12 +4,12 @@ import type { DomainContext } from './context';
 import { bandOf } from './credit/bureau';
 import { parseSandboxScore } from './credit/sandbox';
 import { fail, ok, type Result } from './errors';
+import { advanceApplication, insertApplicationWithEvent } from './events';
 import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempotency';
 import { validateApplicantDetails, validateCreateRequest, validateStepData, validateStepEnvelope, type FormType } from './validation';
 
 /** Application statuses (CONTRACT.md). */
 export type ApplicationStatus = 'draft' | 'in_progress' | 'credit_checked' | 'matched' | 'referred';
-const STATUS_ORDER: ApplicationStatus[] = ['draft', 'in_progress', 'credit_checked', 'matched', 'referred'];
 
 /** What partners see of an application: never step 5, never a score. */
 export interface ApplicationView extends Json {
@@ -83,11 +83,10 @@ export async function createApplication(
     const valid = validateCreateRequest(options.body);
     if (!valid.ok) return valid;
     const created = await ctx.db.$transaction(async (tx) => {
-      const row = await applications.insertApplication(tx, {
+      const row = await insertApplicationWithEvent(ctx, tx, {
         id: randomUUID(),
         partnerId: options.partnerId,
         formType: valid.value.formType,
-        status: 'draft',
         step1: valid.value.data,
       });
       const view: CreatedApplication = { applicationId: row.id, formType: row.formType, status: row.status, lastStep: row.lastStep };
@@ -113,10 +112,9 @@ export async function saveStep(
   }
   const valid = validateStepData(app.formType as FormType, step, envelope.value.data);
   if (!valid.ok) return valid;
-  const data = valid.value;
-  const status = laterStatus(app.status as ApplicationStatus, 'in_progress');
-  const row = await applications.updateStep(ctx.db, app.id, { step, data, status, lastStep: Math.max(app.lastStep, step) });
-  return ok(toApplicationView(row));
+  // The step, the status it moves and the status's event commit together.
+  const row = await ctx.db.$transaction((tx) => advanceApplication(ctx, tx, { applicationId: app.id, to: 'in_progress', lastStep: step, step: { number: step, data: valid.value } }));
+  return row ? ok(toApplicationView(row)) : fail('NOT_FOUND', 'Application not found');
 }
 
 export async function runCreditCheck(
@@ -192,7 +190,7 @@ export async function runCreditCheck(
           },
           applicant.value,
         );
-        await applications.updateStatus(tx, app.id, { status: laterStatus(app.status as ApplicationStatus, 'credit_checked'), lastStep: 5 });
+        await advanceApplication(ctx, tx, { applicationId: app.id, to: 'credit_checked', lastStep: 5 });
         await seal(tx, view);
       });
       return ok(view);
@@ -231,9 +229,4 @@ async function claimCheck(ctx: DomainContext, applicationId: string): Promise<Re
 
 function checkClaimName(applicationId: string): string {
   return `check:${applicationId}`;
-}
-
-/** Status only moves forward: saving a step after the check keeps `credit_checked`, `matched` or `referred`. */
-function laterStatus(current: ApplicationStatus, next: ApplicationStatus): ApplicationStatus {
-  return STATUS_ORDER.indexOf(next) > STATUS_ORDER.indexOf(current) ? next : current;
 }

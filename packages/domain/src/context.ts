@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@loanmatch/db';
 import type { CatalogueSource } from './catalogue-store';
 import type { CreditBureau } from './credit/bureau';
+import type { SecretBox } from './sealing';
 
 export type Environment = 'sandbox' | 'live';
 
@@ -19,6 +20,24 @@ export interface DomainContext {
   readonly catalogue: CatalogueSource;
   /** Signing and addressing of tracking links. */
   readonly tracking: { readonly secret: Buffer; readonly publicBaseUrl: string; readonly lifetimeMs: number };
+  /** Webhooks: sealing of signing secrets, the destination rules, and a nudge to this process's dispatcher. */
+  readonly webhooks: WebhookServices;
+}
+
+/** Whether an endpoint URL may receive webhooks; `text` is the rule broken, for `url: <text>`. */
+export type DestinationCheck = { ok: true; url: string } | { ok: false; rule: string; text: string };
+
+/**
+ * What the webhook use cases need from outside the domain (`packages/webhooks` provides it): the domain
+ * resolves no names and opens no connections itself.
+ */
+export interface WebhookServices {
+  /** Seals signing secrets for storage, and opens them again to sign. */
+  readonly secrets: SecretBox;
+  /** The environment's rules for an endpoint: scheme, and the addresses its host resolves to. */
+  checkDestination(url: string): Promise<DestinationCheck>;
+  /** Called when an event was written, so the dispatcher of this process looks sooner than its next poll. */
+  notify(): void;
 }
 
 export interface InstanceRegistry {

@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'INVALID_SECURITY_TOKEN'
   | 'LINK_EXPIRED'
+  | 'WEBHOOK_DISABLED'
+  | 'WEBHOOK_LIMIT_REACHED'
   | 'SERVICE_UNAVAILABLE';
 
 /** One violated rule: `field` is the path (`homeAddressComponents.postcode`), `message` reads `<field>: <rule text>`. */

@@ -16,3 +16,6 @@ export * from './catalogue-store';
 export { laterStatus, type ApplicationStatus as ApplicationStatusName } from './status';
 export { signTrackingToken, verifyTrackingToken } from './tracking';
 export * as matching from './matching';
+export * from './events';
+export * from './webhooks';
+export * from './webhook-delivery';

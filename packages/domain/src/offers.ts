@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { applications, creditChecks, matches, type Json } from '@loanmatch/db';
+import { creditChecks, matches, type Json } from '@loanmatch/db';
 import { findOwnApplication } from './applications';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
+import { advanceApplication } from './events';
 import { matchOffers, type AcceptedOffer, type NearMissOffer } from './matching';
-import { laterStatus, type ApplicationStatus } from './status';
 import { signTrackingToken, verifyTrackingToken } from './tracking';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
@@ -94,8 +94,7 @@ export async function matchApplication(ctx: DomainContext, options: { partnerId:
 
   await ctx.db.$transaction(async (tx) => {
     await matches.insertMatchRun(tx, { id: matchId, applicationId: app.id, partnerId: app.partnerId, degradedMode: credit.degradedMode, offers: { offers: snapshot, view } as unknown as Json, at: now });
-    const status = laterStatus(app.status as ApplicationStatus, 'matched');
-    if (status !== app.status) await applications.updateStatus(tx, app.id, { status, lastStep: app.lastStep });
+    await advanceApplication(ctx, tx, { applicationId: app.id, to: 'matched' });
   });
   return ok(view);
 }
@@ -139,10 +138,7 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
       productId: offer.productId,
       at: ctx.clock(),
     });
-    if (recorded) {
-      const app = await applications.findApplication(tx, run.applicationId, run.partnerId);
-      if (app && app.status !== 'referred') await applications.updateStatus(tx, app.id, { status: laterStatus(app.status as ApplicationStatus, 'referred'), lastStep: app.lastStep });
-    }
+    if (recorded) await advanceApplication(ctx, tx, { applicationId: run.applicationId, to: 'referred' });
   });
   const location = new URL(offer.lenderUrl);
   location.searchParams.set('lm_ref', offer.offerId);

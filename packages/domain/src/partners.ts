@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { partners, type ApiKeyRow, type PartnerRow } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
 import { fail, ok, type FieldViolation, type Result } from './errors';
+import { activeKeyByDigest, forgetKeys } from './key-cache';
 import { apiKeyEnvironment, digest, digestsEqual, newApiKey } from './keys';
+
+export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -54,7 +57,7 @@ export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: 
     return fail('UNAUTHORIZED', `This is a ${claimed} key; this server is the ${ctx.env} environment`);
   }
   const hash = digest(apiKey);
-  const owner = await partners.findActiveKeyOwner(ctx.db, hash);
+  const owner = await activeKeyByDigest(ctx.db, hash);
   if (!owner || !digestsEqual(owner.keyHash, hash) || owner.partner.environment !== ctx.env) {
     return fail('UNAUTHORIZED', 'The API key is not valid or has been revoked');
   }
@@ -105,6 +108,7 @@ export async function issueApiKey(ctx: DomainContext, options: { partnerId: stri
 export async function revokeApiKey(ctx: DomainContext, options: { keyId: string }): Promise<Result<{ keyId: string; revokedAt: string }>> {
   const row = UUID.test(options.keyId) ? await partners.revokeApiKey(ctx.db, options.keyId.toLowerCase(), ctx.clock()) : null;
   if (!row) return fail('NOT_FOUND', 'Key not found');
+  forgetKeys(ctx.db); // this process refuses the key at once; others within KEY_CACHE_MS
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
 

@@ -10,10 +10,12 @@
  * the full step 5 over them. Steps 2-4 are not made up: a partial step 2 would be invalid step data.
  */
 import { randomUUID } from 'node:crypto';
-import { applicants, applications, partners, type Json } from '@loanmatch/db';
+import { applicants, applications, type Json } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
 import { fail, ok, type Result } from './errors';
+import { insertApplicationWithEvent } from './events';
 import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempotency';
+import { activeKeyById } from './key-cache';
 import { apiKeyEnvironment, digest, digestsEqual, randomSecret } from './keys';
 import { authenticateApiKey, type AuthenticatedPartner } from './partners';
 import { runCreditCheck, type CreditCheckView } from './applications';
@@ -57,7 +59,7 @@ export async function authenticateTokenExchange(ctx: DomainContext, options: { a
  * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
  */
 export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }): Promise<Result<AuthenticatedPartner>> {
-  const owner = UUID.test(options.keyId) ? await partners.findActiveKeyById(ctx.db, options.keyId.toLowerCase()) : null;
+  const owner = UUID.test(options.keyId) ? await activeKeyById(ctx.db, options.keyId.toLowerCase()) : null;
   if (!owner || owner.partner.id !== options.partnerId || owner.partner.environment !== ctx.env) {
     return fail('UNAUTHORIZED', 'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token');
   }
@@ -92,11 +94,10 @@ export async function createApplicationB(
     const token = newSecurityToken();
     const applicationId = randomUUID();
     await ctx.db.$transaction(async (tx) => {
-      await applications.insertApplication(tx, {
+      await insertApplicationWithEvent(ctx, tx, {
         id: applicationId,
         partnerId: options.partnerId,
         formType: valid.value.formType,
-        status: 'draft',
         step1,
         securityTokenHash: token.hash,
       });

@@ -19,6 +19,7 @@ import {
   type Environment,
 } from '@loanmatch/domain';
 import { createLogger } from '@loanmatch/http';
+import { createWebhookServices, type LookupAll } from '@loanmatch/webhooks';
 
 export type StorageKind = 'pglite' | 'postgresql';
 
@@ -91,7 +92,7 @@ export const TEST_PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
 
 export async function createTestContext(
   kind: StorageKind,
-  options: { env?: Environment; bureau?: CreditBureau; clock?: () => Date } = {},
+  options: { env?: Environment; bureau?: CreditBureau; clock?: () => Date; lookup?: LookupAll; notify?: () => void } = {},
 ): Promise<TestContext & { url?: string }> {
   const test = await openTestDatabase(kind);
   const registry = createInstanceRegistry({ db: test.db.prisma, embedded: kind === 'pglite' });
@@ -107,6 +108,12 @@ export async function createTestContext(
     bureau: options.bureau ?? createSandboxBureau(),
     catalogue: createCatalogueSource(test.db.prisma),
     tracking: { secret: randomBytes(32), publicBaseUrl: TEST_PUBLIC_BASE_URL, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
+    webhooks: createWebhookServices({
+      env: options.env ?? 'sandbox',
+      sealingSecrets: [randomBytes(32).toString('base64url')],
+      lookup: options.lookup,
+      notify: options.notify,
+    }),
   };
   return {
     ctx,
@@ -135,3 +142,4 @@ export async function openTestRedis(): Promise<{ redis: Redis; prefix: string; c
 }
 
 export * from './fixtures';
+export * from './webhook-receiver';

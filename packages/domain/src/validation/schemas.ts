@@ -28,7 +28,7 @@ export const PATCH_STEPS = Object.freeze([2, 3, 4] as const);
 
 /** The subset of JSON Schema these tables use, plus our annotation / custom keywords. */
 export interface JsonSchema {
-  readonly type?: 'object' | 'string' | 'number' | 'integer' | 'boolean';
+  readonly type?: 'object' | 'string' | 'number' | 'integer' | 'boolean' | 'array';
   readonly minimum?: number;
   readonly maximum?: number;
   readonly minLength?: number;
@@ -38,6 +38,9 @@ export interface JsonSchema {
   readonly default?: string | number | boolean;
   readonly format?: string;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly items?: JsonSchema;
+  readonly minItems?: number;
+  readonly maxItems?: number;
   readonly required?: readonly string[];
   readonly additionalProperties?: boolean;
   readonly if?: JsonSchema;
@@ -411,6 +414,23 @@ export const securityTokenRequestSchema: ObjectSchema = object(
 );
 
 // ---------------------------------------------------------------------------------------------
+// Webhooks (CONTRACT.md "Webhooks"): registration on either front-end.
+// ---------------------------------------------------------------------------------------------
+
+/** Event types an endpoint may subscribe to. (`webhook.test` is sent on request, to one endpoint.) */
+export const WEBHOOK_EVENT_TYPES = Object.freeze(['application.status_changed'] as const);
+
+/** POST /webhooks: `{url, events?}`; the URL's scheme and addresses are checked apart, by environment. */
+export const webhookRequestSchema: ObjectSchema = object(
+  {
+    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    events: { type: 'array', items: { type: 'string', enum: WEBHOOK_EVENT_TYPES }, minItems: 1, maxItems: 20 },
+  },
+  ['url'],
+  wrapperRoot,
+);
+
+// ---------------------------------------------------------------------------------------------
 
 export const STEP_SCHEMAS: Readonly<Record<FormType, Readonly<Record<StepNumber, ObjectSchema>>>> = { personal, car, home };
 
@@ -437,3 +457,4 @@ deepFreeze(creditCheckRequestSchema);
 deepFreeze(tokenRequestSchema);
 deepFreeze(variantBCreateSchema);
 deepFreeze(securityTokenRequestSchema);
+deepFreeze(webhookRequestSchema);

@@ -24,6 +24,7 @@ import {
   stepRequestSchema,
   tokenRequestSchema,
   variantBCreateSchema,
+  webhookRequestSchema,
   type ConsentRule,
   type FormType,
   type JsonSchema,
@@ -153,6 +154,7 @@ const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
 const TOKEN_REQUEST = compile(tokenRequestSchema, 'body');
 const VARIANT_B_CREATE = compile(variantBCreateSchema, 'body');
 const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
+const WEBHOOK_REQUEST = compile(webhookRequestSchema, 'body');
 
 // ---------------------------------------------------------------------------------------------
 // Preparation: schema-driven copy and normalisation, before ajv runs
@@ -208,6 +210,7 @@ const TYPE_TEXT: Readonly<Record<string, string>> = {
   string: 'must be a string',
   object: 'must be an object',
   boolean: 'must be a JSON boolean (true or false)',
+  array: 'must be an array',
 };
 
 const FORMAT_TEXT: Readonly<Record<string, string>> = {
@@ -253,6 +256,10 @@ function describe(error: ErrorObject): { rule: string; text: string } {
     case 'minLength':
     case 'maxLength':
       return rule(lengthText(schema, keyword));
+    case 'minItems':
+      return rule(`must list at least ${String(schema.minItems)} item${schema.minItems === 1 ? '' : 's'}`);
+    case 'maxItems':
+      return rule(`must list at most ${String(schema.maxItems)} items`);
     case 'enum':
       return rule(`must be one of ${(error.schema as unknown[]).join(', ')}`);
     case 'const':
@@ -273,6 +280,10 @@ function describe(error: ErrorObject): { rule: string; text: string } {
 /** `/homeAddressComponents/postcode` → `homeAddressComponents.postcode` (JSON Pointer unescaped). */
 const pointerToPath = (pointer: string): string[] =>
   pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** `['homeAddressComponents', 'postcode']` → `homeAddressComponents.postcode`; array items as `events[0]`. */
+const fieldName = (path: readonly string[]): string =>
+  path.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
 
 /** Index of each path segment in its schema's table (`properties` order), for sorting violations. */
 function tablePosition(schema: JsonSchema, path: readonly string[]): number[] {
@@ -307,7 +318,7 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
     const path = pointerToPath(error.instancePath);
     if (error.keyword === 'required') path.push(String(error.params.missingProperty));
     if (error.keyword === 'x-consent') path.push((error.schema as ConsentRule).anyTrue[0]);
-    const field = path.length === 0 ? compiled.rootField : path.join('.');
+    const field = path.length === 0 ? compiled.rootField : fieldName(path);
     const { rule, text } = describe(error);
     // Order: the root object itself first, then fields in table order (nested fields in their own
     // table's order), then cross-field rules such as consent, whose fields' own type errors come first.
@@ -425,4 +436,10 @@ export function validateTokenRequest(body: unknown): Result<{ grantType: 'api_ke
 export function validateSecurityTokenRequest(body: unknown): Result<{ securityToken: string }> {
   const request = run(SECURITY_TOKEN_REQUEST, body);
   return request.ok ? ok({ securityToken: request.value.securityToken as string }) : request;
+}
+
+/** Validates `POST /webhooks`: `url` a string, `events` (optional) a non-empty list of known event types. */
+export function validateWebhookRequest(body: unknown): Result<{ url: string; events?: string[] }> {
+  const request = run(WEBHOOK_REQUEST, body);
+  return request.ok ? ok({ url: request.value.url as string, events: request.value.events as string[] | undefined }) : request;
 }

@@ -1,0 +1,73 @@
+/**
+ * API-key lookups, remembered for a short while by each process. Every request of either contract
+ * names a key (Variant A by its digest, Variant B's access tokens by its id); without this, each
+ * request pays two database round trips before it does anything else.
+ *
+ * - Keyed by the key's SHA-256 digest or its id; the key itself is never kept.
+ * - Only active keys are remembered: an unknown or revoked key is looked up every time, so a key
+ *   issued a moment ago works at once, and a refusal never outlives the key's state.
+ * - An entry is trusted for `KEY_CACHE_MS` (two seconds). A revocation through this process forgets
+ *   every entry at once; another process refuses the key within `KEY_CACHE_MS` (docs/decisions.md,
+ *   "Performance").
+ * - Concurrent requests for one key share one lookup. A failed lookup is not remembered.
+ * - One cache per database client, so tests and processes over other databases never share entries.
+ */
+import { partners, type KeyOwner, type PrismaClient } from '@loanmatch/db';
+
+/** How long a process trusts an active key it looked up: the longest a revocation takes to reach another process. */
+export const KEY_CACHE_MS = 2000;
+/** Entries kept at most per process (the oldest goes first). */
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  at: number;
+  owner: Promise<KeyOwner | null>;
+}
+
+interface KeyCache {
+  byDigest: Map<string, Entry>;
+  byId: Map<string, Entry>;
+}
+
+const caches = new WeakMap<PrismaClient, KeyCache>();
+
+function cacheOf(db: PrismaClient): KeyCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = { byDigest: new Map(), byId: new Map() };
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+function remembered(map: Map<string, Entry>, key: string, load: () => Promise<KeyOwner | null>): Promise<KeyOwner | null> {
+  const now = Date.now();
+  const hit = map.get(key);
+  if (hit && now - hit.at < KEY_CACHE_MS) return hit.owner;
+  const entry: Entry = { at: now, owner: load() };
+  map.delete(key); // re-inserted last, so that the oldest entries are the first ones in the map
+  map.set(key, entry);
+  if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as string);
+  const forget = () => {
+    if (map.get(key) === entry) map.delete(key);
+  };
+  entry.owner.then((owner) => owner ?? forget(), forget);
+  return entry.owner;
+}
+
+/** The active key with this SHA-256 digest and its partner, or null. */
+export function activeKeyByDigest(db: PrismaClient, keyDigest: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(db).byDigest, keyDigest, () => partners.findActiveKeyOwner(db, keyDigest));
+}
+
+/** The active key with this id and its partner, or null (Variant B's access tokens name their key by id). */
+export function activeKeyById(db: PrismaClient, keyId: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(db).byId, keyId, () => partners.findActiveKeyById(db, keyId));
+}
+
+/** Forgets every remembered key of this database client: called when a key is revoked here. */
+export function forgetKeys(db: PrismaClient): void {
+  const cache = caches.get(db);
+  cache?.byDigest.clear();
+  cache?.byId.clear();
+}

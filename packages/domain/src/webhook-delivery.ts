@@ -1,0 +1,177 @@
+/**
+ * The rules of webhook delivery, apart from the HTTP that carries it (`packages/webhooks`): which
+ * deliveries are due (claimed with a lease), what an attempt's outcome does to its delivery and its
+ * endpoint (retry on the schedule, honour `Retry-After`, disable on 410 or after days of failures).
+ */
+import { randomUUID } from 'node:crypto';
+import { webhooks, type DeliveryState } from '@loanmatch/db';
+import type { DomainContext } from './context';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Waits before each retry; the first attempt is immediate. Immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
+ * 10 h, 10 h: eight attempts over 27 h 35 min (at least 24 h 50 min with jitter).
+ */
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]);
+/** An endpoint with no 2xx answer for this long is disabled. */
+export const DEFAULT_DISABLE_AFTER_MS = 5 * DAY;
+/** Each wait is stretched or shrunk by up to this share, at random, so retries of many events spread out. */
+export const RETRY_JITTER = 0.1;
+/** A `Retry-After` beyond this is taken as this. */
+export const MAX_RETRY_AFTER_MS = DAY;
+/** Attempts, finished deliveries and events older than this are forgotten. */
+export const WEBHOOK_HISTORY_MS = 30 * DAY;
+
+export interface RetryPolicy {
+  /** Waits before the 2nd, 3rd, … attempt; its length is the number of retries. */
+  readonly retryDelaysMs: readonly number[];
+  readonly disableAfterMs: number;
+  /** [0, 1); Math.random by default (tests pin it). */
+  readonly random?: () => number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ retryDelaysMs: DEFAULT_RETRY_DELAYS_MS, disableAfterMs: DEFAULT_DISABLE_AFTER_MS });
+
+/** One claimed delivery, as the dispatcher sends it. */
+export interface DeliveryJob {
+  readonly deliveryId: string;
+  readonly claimToken: string;
+  readonly webhookId: string;
+  readonly url: string;
+  /** The `webhook-id` header: the event's id, the same on every attempt. */
+  readonly eventId: string;
+  readonly eventType: string;
+  /** The exact body to send and sign. */
+  readonly body: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** Signing secrets (`whsec_…`), newest first: two while a rotated-out one still signs; none if none could be opened. */
+  readonly secrets: readonly string[];
+}
+
+/** What one HTTP attempt came to. `error` is a fixed code, never text from the endpoint. */
+export type AttemptResult =
+  | { ok: true; status: number; durationMs: number }
+  | { ok: false; status?: number; error: string; durationMs: number; retryAfterMs?: number };
+
+export interface AttemptOutcome {
+  state: DeliveryState;
+  nextAttemptAt?: Date;
+  /** Set when this attempt disabled the endpoint: the reason partners see. */
+  disabled?: string;
+}
+
+/**
+ * Claims up to `limit` due deliveries for `leaseMs` (after which another dispatcher may take one over:
+ * longer than an attempt can last). Deliveries of an endpoint disabled or deleted since are cancelled
+ * here instead of sent.
+ */
+export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }): Promise<DeliveryJob[]> {
+  const now = ctx.clock();
+  const claimed = await webhooks.claimDueDeliveries(ctx.db, { now, leaseUntil: new Date(now.getTime() + options.leaseMs), claimToken: randomUUID(), limit: options.limit });
+  const jobs: DeliveryJob[] = [];
+  for (const row of claimed) {
+    const { webhook, event } = row;
+    if (webhook.deleted || webhook.status !== 'active') {
+      await webhooks.settleDelivery(ctx.db, { id: row.id, claimToken: row.claimToken, state: 'cancelled', attempts: row.attempts, at: now });
+      continue;
+    }
+    const sealed = [webhook.secretSealed];
+    if (webhook.previousSecretSealed && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now) sealed.push(webhook.previousSecretSealed);
+    const secrets = sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined);
+    jobs.push({
+      deliveryId: row.id,
+      claimToken: row.claimToken,
+      webhookId: webhook.id,
+      url: webhook.url,
+      eventId: event.id,
+      eventType: event.type,
+      body: event.body,
+      attempt: row.attempts + 1,
+      secrets,
+    });
+  }
+  return jobs;
+}
+
+/** The wait before the retry that follows failed attempt `attempt`, or undefined when none is left. */
+export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
+  const base = policy.retryDelaysMs[attempt - 1];
+  if (base === undefined) return undefined;
+  const jittered = Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * (policy.random ?? Math.random)()));
+  return retryAfterMs === undefined ? jittered : Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+}
+
+/**
+ * Records an attempt and settles its delivery, in one transaction:
+ * - a 2xx ends the delivery, and the endpoint counts as answering again;
+ * - 410 Gone disables the endpoint (and cancels what it had pending);
+ * - any other failure schedules the next attempt (no earlier than `Retry-After`), or ends the delivery
+ *   as failed when the schedule is spent; an endpoint with no 2xx for `disableAfterMs` is disabled.
+ * If the claim was lost meanwhile (the lease ran out and another dispatcher took over), the attempt is
+ * still recorded but the delivery is left to its new holder.
+ */
+export async function recordDeliveryAttempt(ctx: DomainContext, job: DeliveryJob, result: AttemptResult, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<AttemptOutcome> {
+  const now = ctx.clock();
+  return ctx.db.$transaction(async (tx) => {
+    const settle = (state: DeliveryState, nextAttemptAt?: Date) =>
+      webhooks.settleDelivery(tx, { id: job.deliveryId, claimToken: job.claimToken, state, attempts: job.attempt, nextAttemptAt, at: now });
+    let outcome: AttemptOutcome;
+    if (result.ok) {
+      await settle('succeeded');
+      await webhooks.markWebhookAnswered(tx, job.webhookId, now);
+      outcome = { state: 'succeeded' };
+    } else if (result.status === 410) {
+      await settle('failed');
+      const reason = `The endpoint answered 410 Gone at ${now.toISOString()}; register it again to receive events`;
+      await webhooks.disableWebhook(tx, job.webhookId, reason, now);
+      outcome = { state: 'failed', disabled: reason };
+    } else {
+      const failingSince = await webhooks.markWebhookFailing(tx, job.webhookId, now);
+      const delay = retryDelay(policy, job.attempt, result.retryAfterMs);
+      if (now.getTime() - failingSince.getTime() >= policy.disableAfterMs) {
+        await settle('failed');
+        const reason = `No 2xx answer since ${failingSince.toISOString()} (${describeDuration(policy.disableAfterMs)}); disabled at ${now.toISOString()}. Register the endpoint again once it is fixed`;
+        await webhooks.disableWebhook(tx, job.webhookId, reason, now);
+        outcome = { state: 'failed', disabled: reason };
+      } else if (delay === undefined) {
+        await settle('failed');
+        outcome = { state: 'failed' };
+      } else {
+        const nextAttemptAt = new Date(now.getTime() + delay);
+        outcome = (await settle('pending', nextAttemptAt)) ? { state: 'pending', nextAttemptAt } : { state: 'pending' };
+      }
+    }
+    await webhooks.insertAttempt(tx, {
+      id: randomUUID(),
+      deliveryId: job.deliveryId,
+      webhookId: job.webhookId,
+      eventId: job.eventId,
+      eventType: job.eventType,
+      attempt: job.attempt,
+      attemptedAt: new Date(now.getTime() - Math.max(0, Math.round(result.durationMs))),
+      durationMs: Math.max(0, Math.round(result.durationMs)),
+      outcome: result.ok ? 'succeeded' : 'failed',
+      responseStatus: result.status ?? null,
+      error: result.ok ? null : result.error,
+      nextAttemptAt: outcome.nextAttemptAt ?? null,
+    });
+    return outcome;
+  });
+}
+
+/** Forgets webhook history older than `WEBHOOK_HISTORY_MS`; what is still pending stays. */
+export async function sweepWebhookHistory(ctx: DomainContext): Promise<void> {
+  await webhooks.deleteHistoryBefore(ctx.db, new Date(ctx.clock().getTime() - WEBHOOK_HISTORY_MS));
+}
+
+function describeDuration(ms: number): string {
+  if (ms % DAY === 0) return `${ms / DAY} day${ms === DAY ? '' : 's'}`;
+  if (ms % HOUR === 0) return `${ms / HOUR} hour${ms === HOUR ? '' : 's'}`;
+  if (ms % MINUTE === 0) return `${ms / MINUTE} minute${ms === MINUTE ? '' : 's'}`;
+  return `${ms / SECOND} seconds`;
+}

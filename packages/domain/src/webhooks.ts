@@ -1,0 +1,201 @@
+/**
+ * Webhook endpoints of a partner (CONTRACT.md "Webhooks"): register, list, delete, rotate the signing
+ * secret, send a test event, read recent delivery attempts. The same use cases serve both front-ends.
+ *
+ * Signing secrets are `whsec_` + base64 of 32 random bytes, shown once. They must be read again to sign,
+ * so they cannot be kept only as digests: they are sealed (AES-256-GCM, `ctx.webhooks.secrets`) at rest.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { webhooks, type AttemptRow, type Json, type WebhookRow } from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { fail, ok, type Result } from './errors';
+import { TEST_EVENT, enqueueEvent } from './events';
+import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
+
+/** The purpose a `SecretBox` for webhook signing secrets is made for. */
+export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
+/** How long the previous secret keeps signing beside the new one after a rotation. */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Endpoints a partner may have at once. */
+export const MAX_WEBHOOKS_PER_PARTNER = 10;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface WebhookView extends Json {
+  webhookId: string;
+  url: string;
+  events: string[];
+  /** `active`, or `disabled` with the reason and time. */
+  status: string;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  /** Since when attempts have failed without a 2xx in between; null while the endpoint answers. */
+  failingSince: string | null;
+  lastSuccessAt: string | null;
+  /** While a rotated-out secret still signs beside the new one: until when. */
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+}
+
+export interface RegisteredWebhook extends WebhookView {
+  /** Shown this once. */
+  secret: string;
+}
+
+export interface AttemptView extends Json {
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  attemptedAt: string;
+  /** `succeeded` or `failed`. */
+  status: string;
+  responseStatus: number | null;
+  durationMs: number;
+  /** A fixed code (`timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …); null on success. */
+  error: string | null;
+  /** When this failure's retry is due; null when none follows. */
+  nextRetryAt: string | null;
+}
+
+/** `whsec_` and base64 of 32 random bytes: the Standard Webhooks secret format. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+function toView(row: WebhookRow, now: Date): WebhookView {
+  const overlap = row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null;
+  return {
+    webhookId: row.id,
+    url: row.url,
+    events: [...row.events],
+    status: row.status,
+    disabledReason: row.disabledReason,
+    disabledAt: iso(row.disabledAt),
+    failingSince: iso(row.failingSince),
+    lastSuccessAt: iso(row.lastSuccessAt),
+    previousSecretExpiresAt: iso(overlap),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * `POST /webhooks`: `{url, events?}` (events default to every type an endpoint can subscribe to). The URL
+ * must pass the environment's destination rules (live: https, public addresses only; the sandbox also
+ * takes loopback http). Answers the webhook and its secret, shown this once.
+ */
+export async function registerWebhook(ctx: DomainContext, options: { partnerId: string; body: unknown }): Promise<Result<RegisteredWebhook>> {
+  const request = validateWebhookRequest(options.body);
+  if (!request.ok) return request;
+  const destination = await ctx.webhooks.checkDestination(request.value.url);
+  if (!destination.ok) {
+    const message = `url: ${destination.text}`;
+    return fail('VALIDATION_ERROR', message, [{ field: 'url', rule: destination.rule, message }]);
+  }
+  if ((await webhooks.countWebhooks(ctx.db, options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
+    return fail('WEBHOOK_LIMIT_REACHED', `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`);
+  }
+  const secret = newWebhookSecret();
+  const now = ctx.clock();
+  const row = await webhooks.insertWebhook(ctx.db, {
+    id: randomUUID(),
+    partnerId: options.partnerId,
+    url: destination.url,
+    events: [...new Set(request.value.events ?? WEBHOOK_EVENT_TYPES)],
+    secretSealed: ctx.webhooks.secrets.seal(secret),
+    at: now,
+  });
+  return ok({ ...toView(row, now), secret });
+}
+
+/** `GET /webhooks`: the partner's webhooks, oldest first, never a secret. A disabled one says why. */
+export async function listWebhooks(ctx: DomainContext, options: { partnerId: string }): Promise<Result<{ webhooks: WebhookView[] }>> {
+  const now = ctx.clock();
+  return ok({ webhooks: (await webhooks.listWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
+}
+
+/** The partner's own webhook; another partner's, a deleted, an unknown and a malformed id are all NOT_FOUND. */
+async function findOwnWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }): Promise<Result<WebhookRow>> {
+  const row = UUID.test(options.webhookId) ? await webhooks.findWebhook(ctx.db, options.webhookId.toLowerCase(), options.partnerId) : null;
+  return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
+}
+
+/** `DELETE /webhooks/{id}`: nothing more is sent to it; deliveries still pending are cancelled. */
+export async function deleteWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }): Promise<Result<{ webhookId: string; deleted: true }>> {
+  const found = await findOwnWebhook(ctx, options);
+  if (!found.ok) return found;
+  const deleted = await ctx.db.$transaction((tx) => webhooks.deleteWebhook(tx, found.value.id, options.partnerId, ctx.clock()));
+  return deleted ? ok({ webhookId: found.value.id, deleted: true }) : fail('NOT_FOUND', 'Webhook not found');
+}
+
+/**
+ * `POST /webhooks/{id}/rotate-secret`: a new secret, shown once. The one it replaces keeps signing beside
+ * it for 24 hours (two signatures in `webhook-signature`), so the partner can switch without losing an
+ * event. A second rotation within those hours drops the oldest secret at once.
+ */
+export async function rotateWebhookSecret(
+  ctx: DomainContext,
+  options: { partnerId: string; webhookId: string },
+): Promise<Result<{ webhookId: string; secret: string; previousSecretExpiresAt: string }>> {
+  const found = await findOwnWebhook(ctx, options);
+  if (!found.ok) return found;
+  const secret = newWebhookSecret();
+  const previousSecretExpiresAt = new Date(ctx.clock().getTime() + SECRET_ROTATION_OVERLAP_MS);
+  await webhooks.rotateSecret(ctx.db, found.value.id, {
+    secretSealed: ctx.webhooks.secrets.seal(secret),
+    previousSecretSealed: found.value.secretSealed,
+    previousSecretExpiresAt,
+  });
+  return ok({ webhookId: found.value.id, secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
+}
+
+/**
+ * `POST /webhooks/{id}/test`: queues a `webhook.test` event for this endpoint alone, delivered, signed
+ * and retried like any other. A disabled endpoint is refused (409 `WEBHOOK_DISABLED`).
+ */
+export async function sendTestEvent(
+  ctx: DomainContext,
+  options: { partnerId: string; webhookId: string },
+): Promise<Result<{ webhookId: string; eventId: string; type: string }>> {
+  const found = await findOwnWebhook(ctx, options);
+  if (!found.ok) return found;
+  const webhook = found.value;
+  if (webhook.status !== 'active') {
+    return fail('WEBHOOK_DISABLED', `This webhook is disabled (${webhook.disabledReason ?? 'no reason recorded'}); register the endpoint again once it is fixed`);
+  }
+  const eventId = await ctx.db.$transaction((tx) =>
+    enqueueEvent(ctx, tx, { partnerId: options.partnerId, applicationId: null, type: TEST_EVENT, data: { webhookId: webhook.id }, webhookId: webhook.id }),
+  );
+  return ok({ webhookId: webhook.id, eventId, type: TEST_EVENT });
+}
+
+function attemptView(row: AttemptRow): AttemptView {
+  return {
+    eventId: row.eventId,
+    eventType: row.eventType,
+    attempt: row.attempt,
+    attemptedAt: row.attemptedAt.toISOString(),
+    status: row.outcome,
+    responseStatus: row.responseStatus,
+    durationMs: row.durationMs,
+    error: row.error,
+    nextRetryAt: iso(row.nextAttemptAt),
+  };
+}
+
+/** `GET /webhooks/{id}/deliveries?limit=1..100`: the endpoint's recent attempts, newest first (default 50). */
+export async function listWebhookDeliveries(
+  ctx: DomainContext,
+  options: { partnerId: string; webhookId: string; limit?: string },
+): Promise<Result<{ webhookId: string; pending: number; deliveries: AttemptView[] }>> {
+  const found = await findOwnWebhook(ctx, options);
+  if (!found.ok) return found;
+  const limit = options.limit === undefined ? 50 : /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : NaN;
+  if (!(limit >= 1 && limit <= 100)) {
+    const message = 'limit: must be a whole number between 1 and 100';
+    return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
+  }
+  const [rows, pending] = await Promise.all([webhooks.listAttempts(ctx.db, found.value.id, limit), webhooks.countPendingDeliveries(ctx.db, found.value.id)]);
+  return ok({ webhookId: found.value.id, pending, deliveries: rows.map(attemptView) });
+}

@@ -1,0 +1,198 @@
+/**
+ * The webhook dispatcher: a loop in each process that claims due deliveries from the outbox and sends
+ * them. Every `pollMs` (and shortly after an event is written in this process, and after each attempt)
+ * it claims as many deliveries as it has free slots (`concurrency`), each under a lease longer than an
+ * attempt can last. With PostgreSQL several processes share the work: a claim is one statement with
+ * `FOR UPDATE SKIP LOCKED`, so a delivery is in one dispatcher's hands at a time. If a process dies
+ * mid-attempt the lease runs out and another (or the restarted one) sends it again: at least once.
+ *
+ * For each delivery: resolve and check the destination again (no DNS rebinding), sign with the
+ * endpoint's secrets, send, and record the outcome (domain `recordDeliveryAttempt`).
+ */
+import {
+  DEFAULT_RETRY_POLICY,
+  claimWebhookDeliveries,
+  recordDeliveryAttempt,
+  type AttemptResult,
+  type DeliveryJob,
+  type DomainContext,
+  type RetryPolicy,
+} from '@loanmatch/domain';
+import { createDestinationPolicy, type DestinationPolicy } from './destination';
+import { DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, sendWebhook } from './send';
+import { signatureHeader } from './signature';
+
+export interface DispatcherLogger {
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+  debug?(message: string, meta?: Record<string, unknown>): unknown;
+}
+
+export interface DispatcherOptions {
+  ctx: DomainContext;
+  /** Where sending is allowed; by default the rules of `ctx.env` with the system resolver. */
+  destinations?: DestinationPolicy;
+  /** How often to look for due deliveries. Default 1000 ms. */
+  pollMs?: number;
+  /** Attempts in flight at once in this process. Default 8. */
+  concurrency?: number;
+  /** Limit of one attempt, connection to last byte. Default 10 s. */
+  timeoutMs?: number;
+  /** The most of an answer that is read. Default 64 KB. */
+  maxResponseBytes?: number;
+  retry?: RetryPolicy;
+  logger?: DispatcherLogger;
+  /** Called after each attempt is recorded (tests and metrics). */
+  onAttempt?: (job: DeliveryJob, result: AttemptResult) => void;
+}
+
+export interface Dispatcher {
+  start(): void;
+  /** Look for due deliveries shortly, without waiting for the next poll. */
+  wake(): void;
+  /** Stops claiming, and waits for the attempts in flight to be sent and recorded. */
+  stop(): Promise<void>;
+  /** One round of claiming and sending, awaited to the end (tests). */
+  runOnce(): Promise<number>;
+}
+
+export const DEFAULT_POLL_MS = 1000;
+export const DEFAULT_CONCURRENCY = 8;
+/** How long after a wake-up the dispatcher looks: enough for the writing transaction to commit. */
+const WAKE_DELAY_MS = 20;
+const USER_AGENT = 'LoanMatch-Webhooks/1.0';
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { ctx } = options;
+  const destinations = options.destinations ?? createDestinationPolicy({ env: ctx.env });
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  // Longer than an attempt can take (lookup, exchange, recording), so a live dispatcher never loses its claim.
+  const leaseMs = timeoutMs + 60_000;
+
+  const inFlight = new Set<Promise<void>>();
+  let poller: NodeJS.Timeout | undefined;
+  let wakeTimer: NodeJS.Timeout | undefined;
+  let round: Promise<number> | undefined;
+  let again = false;
+  let stopped = false;
+
+  async function attempt(job: DeliveryJob): Promise<AttemptResult> {
+    const started = performance.now();
+    if (job.secrets.length === 0) return { ok: false, error: 'signing_secret_unavailable', durationMs: 0 };
+    const destination = await destinations.resolve(job.url);
+    if (!destination.ok) return { ok: false, error: destination.code, durationMs: performance.now() - started };
+    const timestamp = Math.floor(ctx.clock().getTime() / 1000);
+    const sent = await sendWebhook({
+      url: destination.url,
+      address: destination.address,
+      family: destination.family,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': job.eventId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(job.secrets, job.eventId, timestamp, job.body),
+      },
+      body: job.body,
+      timeoutMs,
+      maxResponseBytes,
+      now: () => ctx.clock().getTime(),
+    });
+    return { ...sent, durationMs: performance.now() - started };
+  }
+
+  async function deliver(job: DeliveryJob): Promise<void> {
+    const result = await attempt(job);
+    try {
+      const outcome = await recordDeliveryAttempt(ctx, job, result, retry);
+      // Ids, codes and times only: never the body or a secret.
+      options.logger?.debug?.('webhook attempt', {
+        webhookId: job.webhookId,
+        eventId: job.eventId,
+        attempt: job.attempt,
+        status: result.status,
+        error: result.ok ? undefined : result.error,
+        durationMs: Math.round(result.durationMs),
+        nextAttemptAt: outcome.nextAttemptAt?.toISOString(),
+      });
+      if (outcome.disabled) options.logger?.warn('webhook disabled', { webhookId: job.webhookId, reason: outcome.disabled });
+    } catch (err) {
+      // The lease runs out and the delivery is sent again: at least once, never lost.
+      options.logger?.warn('webhook attempt not recorded', { webhookId: job.webhookId, eventId: job.eventId, error: String((err as Error)?.message ?? err) });
+    }
+    options.onAttempt?.(job, result);
+  }
+
+  function track(job: DeliveryJob): void {
+    const p: Promise<void> = deliver(job).finally(() => {
+      inFlight.delete(p);
+      // A slot is free, and the next event of this application may now be due.
+      if (!stopped) void look();
+    });
+    inFlight.add(p);
+  }
+
+  /** Claims what fits in the free slots and starts sending it; answers how many were claimed. */
+  async function claimRound(): Promise<number> {
+    let claimed = 0;
+    do {
+      again = false;
+      const free = concurrency - inFlight.size;
+      if (free <= 0 || stopped) break;
+      const jobs = await claimWebhookDeliveries(ctx, { limit: free, leaseMs });
+      for (const job of jobs) track(job);
+      claimed += jobs.length;
+      if (jobs.length === free) again = true; // there may be more waiting
+    } while (again && !stopped);
+    return claimed;
+  }
+
+  /** Starts a round, or asks the one running to go round again. */
+  function look(): Promise<number> {
+    if (round) {
+      again = true;
+      return round;
+    }
+    round = claimRound()
+      .catch((err) => {
+        options.logger?.warn('webhook claim failed', { error: String((err as Error)?.message ?? err) });
+        return 0;
+      })
+      .finally(() => {
+        round = undefined;
+      });
+    return round;
+  }
+
+  return {
+    start() {
+      if (poller || stopped) return;
+      poller = setInterval(() => void look(), pollMs);
+      poller.unref();
+      void look();
+    },
+    wake() {
+      if (stopped || wakeTimer) return;
+      wakeTimer = setTimeout(() => {
+        wakeTimer = undefined;
+        void look();
+      }, WAKE_DELAY_MS);
+      wakeTimer.unref();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poller);
+      clearTimeout(wakeTimer);
+      await round;
+      await Promise.allSettled([...inFlight]);
+    },
+    async runOnce() {
+      const claimed = await look();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      return claimed;
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { VALID_STEPS, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '@loanmatch/testing';
+import { ROOT, api, run, startServer, tempDataDir, type Started } from './process';
+
+jest.setTimeout(120_000);
+
+type Verify = (secret: string, headers: Record<string, unknown>, rawBody: string) => boolean;
+
+/** The README's own verification snippet, run as a partner would paste it: what it shows must work. */
+function readmeVerifier(): Verify {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Webhooks'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code?.includes('function verifyWebhook')) throw new Error('README.md has no verifyWebhook snippet under "## Webhooks"');
+  return new Function('require', `${code}\nreturn verifyWebhook;`)(require) as Verify;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const bodyOf = (r: ReceivedWebhook) => JSON.parse(r.body);
+const at = (path: string) => (r: ReceivedWebhook) => r.path === path;
+/** Fast retries, so a test does not wait minutes; everything else is the default. */
+const FAST = { WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms' };
+
+async function register(base: string, key: string, url: string): Promise<{ webhookId: string; secret: string }> {
+  const res = await api(base, 'POST', '/webhooks', { key, body: { url } });
+  expect(res.status).toBe(201);
+  return res.body.data;
+}
+
+describe('webhooks on pnpm start (embedded database)', () => {
+  let server: Started;
+  let receiver: WebhookReceiver;
+  let A: string;
+  let key: string;
+  const verify = readmeVerifier();
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    server = await startServer({ env: { DATA_DIR: tempDataDir(), ...FAST } });
+    A = server.urls['Variant A'];
+    key = server.demoApiKey!;
+  });
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await receiver?.close();
+  });
+
+  it('when a partner registers an endpoint and saves an application, then the endpoint gets each status change, signed as the README and the Standard Webhooks library verify it', async () => {
+    const { secret } = await register(A, key, `${receiver.origin}/hooks`);
+    const created = await api(A, 'POST', '/applications', { key, body: { formType: 'home', data: VALID_STEPS.home[1] } });
+    const id = created.body.data.applicationId;
+    expect((await api(A, 'PATCH', `/applications/${id}`, { key, body: { step: 2, data: VALID_STEPS.home[2] } })).status).toBe(200);
+
+    const got = await receiver.waitFor(2, { filter: at('/hooks') });
+    expect(got.map((r) => bodyOf(r).data)).toEqual([
+      { applicationId: id, status: 'draft', previousStatus: null, lastStep: 1 },
+      { applicationId: id, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
+    ]);
+    for (const r of got) {
+      expect(verify(secret, r.headers, r.body)).toBe(true);
+      expect(new StandardWebhook(secret).verify(r.body, r.headers as Record<string, string>)).toEqual(bodyOf(r));
+      expect(verify(secret, r.headers, r.body.replace('draft', 'matched'))).toBe(false);
+      expect(verify(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, r.headers, r.body)).toBe(false);
+    }
+  });
+
+  it('when the endpoint fails twice and then succeeds, then it receives the event three times and no more', async () => {
+    let n = 0;
+    receiver.reply((_, r) => (r.path === '/flaky' && ++n <= 2 ? { status: 503 } : { status: 204 }));
+    const { webhookId } = await register(A, key, `${receiver.origin}/flaky`);
+    expect((await api(A, 'POST', `/webhooks/${webhookId}/test`, { key })).status).toBe(200);
+    const got = await receiver.waitFor(3, { filter: at('/flaky') });
+    await sleep(1500); // the schedule allows three retries; none may follow the success
+    expect(receiver.received.filter(at('/flaky'))).toHaveLength(3);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    const log = await api(A, 'GET', `/webhooks/${webhookId}/deliveries`, { key });
+    expect(log.body.data.deliveries.map((d: { status: string; responseStatus: number }) => [d.status, d.responseStatus])).toEqual([
+      ['succeeded', 204],
+      ['failed', 503],
+      ['failed', 503],
+    ]);
+  });
+
+  it('when the secret is rotated, then deliveries carry two signatures and each secret alone verifies them', async () => {
+    receiver.reply(() => ({ status: 204 }));
+    const { webhookId, secret: before } = await register(A, key, `${receiver.origin}/rotated`);
+    const rotated = await api(A, 'POST', `/webhooks/${webhookId}/rotate-secret`, { key });
+    expect(rotated.status).toBe(200);
+    const after = rotated.body.data.secret;
+    expect((await api(A, 'POST', `/webhooks/${webhookId}/test`, { key })).status).toBe(200);
+    const [got] = await receiver.waitFor(1, { filter: at('/rotated') });
+    expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const secret of [after, before]) {
+      expect(verify(secret, got.headers, got.body)).toBe(true);
+      expect(new StandardWebhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test', data: { webhookId } });
+    }
+  });
+});
+
+describe('a process killed after a status change, before its delivery', () => {
+  const dataDir = tempDataDir();
+  let receiver: WebhookReceiver;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await receiver.close();
+  });
+
+  it('when it is restarted with its dispatcher on, then the endpoint receives the events, in order', async () => {
+    server = await startServer({ env: { DATA_DIR: dataDir, ...FAST, WEBHOOK_DISPATCHER: 'off' } });
+    const A = server.urls['Variant A'];
+    const key = server.demoApiKey!;
+    const { secret } = await register(A, key, `${receiver.origin}/after-crash`);
+    const created = await api(A, 'POST', '/applications', { key, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, headers: { 'Idempotency-Key': 'crash-1' } });
+    expect(created.status).toBe(201);
+    const id = created.body.data.applicationId;
+    expect((await api(A, 'PATCH', `/applications/${id}`, { key, body: { step: 2, data: VALID_STEPS.personal[2] } })).status).toBe(200);
+
+    // Acknowledged, not yet delivered: the process dies without any chance to send.
+    expect(await server.stop('SIGKILL')).toBeNull();
+    await sleep(300);
+    expect(receiver.received).toHaveLength(0);
+
+    server = await startServer({ env: { DATA_DIR: dataDir, ...FAST } });
+    const got = await receiver.waitFor(2, { filter: at('/after-crash') });
+    expect(got.map((r) => bodyOf(r).data)).toEqual([
+      { applicationId: id, status: 'draft', previousStatus: null, lastStep: 1 },
+      { applicationId: id, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
+    ]);
+    for (const r of got) expect(new StandardWebhook(secret).verify(r.body, r.headers as Record<string, string>)).toEqual(bodyOf(r));
+    await sleep(500);
+    expect(receiver.received.filter(at('/after-crash'))).toHaveLength(2);
+  });
+});
+
+describe('webhook settings', () => {
+  it('when WEBHOOK_RETRY_SCHEDULE or WEBHOOK_DISPATCHER is not valid, then the server exits 1 naming the variable', async () => {
+    const schedule = await run(['apps/server/src/main.ts'], { WEBHOOK_RETRY_SCHEDULE: '5s,soon', DATA_DIR: tempDataDir() });
+    expect(schedule.code).toBe(1);
+    expect(schedule.err).toContain('WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of up to 20 durations');
+    const dispatcher = await run(['apps/server/src/main.ts'], { WEBHOOK_DISPATCHER: 'maybe', DATA_DIR: tempDataDir() });
+    expect(dispatcher.code).toBe(1);
+    expect(dispatcher.err).toContain('WEBHOOK_DISPATCHER must be one of on, off');
+  });
+});
