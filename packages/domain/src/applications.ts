@@ -7,6 +7,7 @@ import { fail, ok, type Result } from './errors';
 import { advanceApplication, insertApplicationWithEvent } from './events';
 import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempotency';
 import { validateApplicantDetails, validateCreateRequest, validateStepData, validateStepEnvelope, type FormType } from './validation';
+import { canonicalUuid } from './ids';
 
 /** Application statuses (CONTRACT.md). */
 export type ApplicationStatus = 'draft' | 'in_progress' | 'credit_checked' | 'matched' | 'referred';
@@ -38,7 +39,6 @@ export interface CreatedApplication extends Json {
   lastStep: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toApplicationView(row: ApplicationRow): ApplicationView {
   const steps: Record<string, Json> = {};
@@ -59,7 +59,8 @@ export function toApplicationView(row: ApplicationRow): ApplicationView {
 
 /** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
 export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<ApplicationRow>> {
-  const row = UUID.test(options.applicationId) ? await applications.findApplication(ctx.db, options.applicationId.toLowerCase(), options.partnerId) : null;
+  const id = canonicalUuid(options.applicationId);
+  const row = id ? await applications.findApplication(ctx.db, id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 

@@ -4,13 +4,13 @@ import type { DomainContext, Environment } from './context';
 import { fail, ok, type FieldViolation, type Result } from './errors';
 import { activeKeyByDigest, forgetKeys } from './key-cache';
 import { apiKeyEnvironment, digest, digestsEqual, newApiKey } from './keys';
+import { canonicalUuid } from './ids';
 
 export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
 const ENVIRONMENTS = ['sandbox', 'live'] as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthenticatedPartner {
   partnerId: string;
@@ -98,7 +98,8 @@ export async function listPartners(ctx: DomainContext): Promise<Result<{ partner
 }
 
 export async function issueApiKey(ctx: DomainContext, options: { partnerId: string }): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
-  const partner = UUID.test(options.partnerId) ? await partners.findPartner(ctx.db, options.partnerId.toLowerCase()) : null;
+  const partnerId = canonicalUuid(options.partnerId);
+  const partner = partnerId ? await partners.findPartner(ctx.db, partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
   const key = newApiKey(partner.environment as Environment);
   const row = await partners.insertApiKey(ctx.db, { id: randomUUID(), partnerId: partner.id, keyHash: key.keyHash, prefix: key.prefix });
@@ -106,7 +107,8 @@ export async function issueApiKey(ctx: DomainContext, options: { partnerId: stri
 }
 
 export async function revokeApiKey(ctx: DomainContext, options: { keyId: string }): Promise<Result<{ keyId: string; revokedAt: string }>> {
-  const row = UUID.test(options.keyId) ? await partners.revokeApiKey(ctx.db, options.keyId.toLowerCase(), ctx.clock()) : null;
+  const keyId = canonicalUuid(options.keyId);
+  const row = keyId ? await partners.revokeApiKey(ctx.db, keyId, ctx.clock()) : null;
   if (!row) return fail('NOT_FOUND', 'Key not found');
   forgetKeys(ctx.db); // this process refuses the key at once; others within KEY_CACHE_MS
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });

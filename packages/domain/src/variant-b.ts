@@ -22,6 +22,7 @@ import { runCreditCheck, type CreditCheckView } from './applications';
 import { matchApplication, type MatchView } from './offers';
 import type { SecretBox } from './sealing';
 import { schemaFor, validateSecurityTokenRequest, validateVariantBCreate } from './validation';
+import { canonicalUuid } from './ids';
 
 /** Idempotency operations of Variant B, apart from Variant A's so that a key never crosses contracts. */
 export const B_OPERATIONS = { create: 'b.create-application', creditCheck: 'b.credit-check' } as const;
@@ -29,7 +30,6 @@ export const B_OPERATIONS = { create: 'b.create-application', creditCheck: 'b.cr
 /** The purpose a `SecretBox` for stored create answers is made for. */
 export const SECURITY_TOKEN_REPLAY_PURPOSE = 'variant-b/security-token-replay';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Step-5 fields that a flat create fills, by their Variant B name. */
 const INTAKE_APPLICANT_FIELDS = { firstName: 'firstName', lastName: 'lastName', email: 'email', phone: 'mobileNumber' } as const;
@@ -59,7 +59,8 @@ export async function authenticateTokenExchange(ctx: DomainContext, options: { a
  * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
  */
 export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }): Promise<Result<AuthenticatedPartner>> {
-  const owner = UUID.test(options.keyId) ? await activeKeyById(ctx.db, options.keyId.toLowerCase()) : null;
+  const keyId = canonicalUuid(options.keyId);
+  const owner = keyId ? await activeKeyById(ctx.db, keyId) : null;
   if (!owner || owner.partner.id !== options.partnerId || owner.partner.environment !== ctx.env) {
     return fail('UNAUTHORIZED', 'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token');
   }
@@ -125,9 +126,8 @@ export async function createApplicationB(
  * Compared in constant time, through digests. An application made through Variant A has no token.
  */
 export async function verifySecurityToken(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<void>> {
-  const stored = UUID.test(options.applicationId)
-    ? await applications.findSecurityTokenHash(ctx.db, options.applicationId.toLowerCase(), options.partnerId)
-    : undefined;
+  const applicationId = canonicalUuid(options.applicationId);
+  const stored = applicationId ? await applications.findSecurityTokenHash(ctx.db, applicationId, options.partnerId) : undefined;
   if (stored === undefined) return fail('NOT_FOUND', 'Application not found');
   const request = validateSecurityTokenRequest(options.body);
   if (!request.ok) return request;

@@ -11,6 +11,7 @@ import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { TEST_EVENT, enqueueEvent } from './events';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
+import { canonicalUuid } from './ids';
 
 /** The purpose a `SecretBox` for webhook signing secrets is made for. */
 export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
@@ -19,7 +20,6 @@ export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Endpoints a partner may have at once. */
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WebhookView extends Json {
   webhookId: string;
@@ -117,7 +117,8 @@ export async function listWebhooks(ctx: DomainContext, options: { partnerId: str
 
 /** The partner's own webhook; another partner's, a deleted, an unknown and a malformed id are all NOT_FOUND. */
 async function findOwnWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }): Promise<Result<WebhookRow>> {
-  const row = UUID.test(options.webhookId) ? await webhooks.findWebhook(ctx.db, options.webhookId.toLowerCase(), options.partnerId) : null;
+  const webhookId = canonicalUuid(options.webhookId);
+  const row = webhookId ? await webhooks.findWebhook(ctx.db, webhookId, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
 }
 
