@@ -6,18 +6,12 @@ import express, { Router, type Express, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   createApplication,
-  deleteWebhook,
   followTrackingLink,
   getApplication,
   listReferrals,
-  listWebhookDeliveries,
-  listWebhooks,
   matchApplication,
-  registerWebhook,
-  rotateWebhookSecret,
   runCreditCheck,
   saveStep,
-  sendTestEvent,
   type AuthenticatedPartner,
   type DomainContext,
 } from '@loanmatch/domain';
@@ -32,6 +26,7 @@ import {
   requireApiKey,
   sendResult,
   type Logger,
+  webhookRoutes,
 } from '@loanmatch/http';
 
 export const BASE_PATH_A = '/api/partner/v1';
@@ -112,40 +107,8 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix }: 
     sendResult(res, result);
   });
 
-  // Webhooks (CONTRACT.md "Webhooks"); the same use cases serve Variant B.
-  router.post('/webhooks', async (req, res) => {
-    const result = await registerWebhook(ctx, { partnerId: partnerOf(res).partnerId, body: req.body });
-    res.setHeader('Cache-Control', 'no-store'); // the answer holds the signing secret
-    sendResult(res, result, 201);
-  });
-
-  router.get('/webhooks', async (_req, res) => {
-    sendResult(res, await listWebhooks(ctx, { partnerId: partnerOf(res).partnerId }));
-  });
-
-  router.delete('/webhooks/:webhookId', async (req, res) => {
-    sendResult(res, await deleteWebhook(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
-  });
-
-  router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
-    const result = await rotateWebhookSecret(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId });
-    res.setHeader('Cache-Control', 'no-store');
-    sendResult(res, result);
-  });
-
-  router.post('/webhooks/:webhookId/test', async (req, res) => {
-    sendResult(res, await sendTestEvent(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
-  });
-
-  router.get('/webhooks/:webhookId/deliveries', async (req, res) => {
-    const limit = (req.query as Record<string, unknown>).limit;
-    const result = await listWebhookDeliveries(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      webhookId: req.params.webhookId,
-      limit: typeof limit === 'string' ? limit : undefined,
-    });
-    sendResult(res, result);
-  });
+  // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
+  router.use(webhookRoutes(ctx));
 
   return router;
 }

@@ -11,13 +11,7 @@ import {
   createApplicationB,
   createSecretBox,
   createTierLimits,
-  deleteWebhook,
-  listWebhookDeliveries,
-  listWebhooks,
-  registerWebhook,
-  rotateWebhookSecret,
   runCreditCheckB,
-  sendTestEvent,
   validateTokenRequest,
   type AuthenticatedPartner,
   type DomainContext,
@@ -40,6 +34,7 @@ import {
   sendResult,
   type AccessTokens,
   type Logger,
+  webhookRoutes,
 } from '@loanmatch/http';
 
 export const BASE_PATH_B = '/v1';
@@ -147,40 +142,8 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
     sendResult(res, result);
   });
 
-  // Webhooks (CONTRACT.md "Webhooks"): Variant A's use cases, behind B's access token.
-  router.post('/webhooks', async (req, res) => {
-    const result = await registerWebhook(ctx, { partnerId: partnerOf(res).partnerId, body: req.body });
-    res.setHeader('Cache-Control', 'no-store'); // the answer holds the signing secret
-    sendResult(res, result, 201);
-  });
-
-  router.get('/webhooks', async (_req, res) => {
-    sendResult(res, await listWebhooks(ctx, { partnerId: partnerOf(res).partnerId }));
-  });
-
-  router.delete('/webhooks/:webhookId', async (req, res) => {
-    sendResult(res, await deleteWebhook(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
-  });
-
-  router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
-    const result = await rotateWebhookSecret(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId });
-    res.setHeader('Cache-Control', 'no-store');
-    sendResult(res, result);
-  });
-
-  router.post('/webhooks/:webhookId/test', async (req, res) => {
-    sendResult(res, await sendTestEvent(ctx, { partnerId: partnerOf(res).partnerId, webhookId: req.params.webhookId }));
-  });
-
-  router.get('/webhooks/:webhookId/deliveries', async (req, res) => {
-    const limit = (req.query as Record<string, unknown>).limit;
-    const result = await listWebhookDeliveries(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      webhookId: req.params.webhookId,
-      limit: typeof limit === 'string' ? limit : undefined,
-    });
-    sendResult(res, result);
-  });
+  // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
+  router.use(webhookRoutes(ctx));
 
   return router;
 }

@@ -6,3 +6,4 @@ export * from './health';
 export * from './auth';
 export * from './jwt';
 export * from './server';
+export * from './webhook-routes';
