@@ -49,6 +49,24 @@ const GENERATED_POLICIES: Record<string, ServiceabilityPolicy> = {
   },
 };
 
+/** The near-miss policy of generated catalogues: the margins of the repository's catalogue. */
+export const STANDARD_NEAR_MISS: CatalogueFile['nearMiss'] = {
+  maxMissedRules: 2,
+  maxResults: 10,
+  margins: {
+    loanAmountPercent: 10,
+    loanTermYears: 1,
+    creditBands: 1,
+    incomePercent: 10,
+    timeInJobMonths: 3,
+    serviceabilityPercent: 15,
+    lvrPercentPoints: 5,
+    vehicleAgeYears: 2,
+    balloonPercentPoints: 10,
+    balloonTermYears: 2,
+  },
+};
+
 export function generateCatalogue(n: number, seed: number): Catalogue {
   const random = seeded(seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
@@ -133,22 +151,7 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
   const file: CatalogueFile = {
     version: 1,
     effectiveFrom: '2025-07-01',
-    nearMiss: {
-      maxMissedRules: 2,
-      maxResults: 10,
-      margins: {
-        loanAmountPercent: 10,
-        loanTermYears: 1,
-        creditBands: 1,
-        incomePercent: 10,
-        timeInJobMonths: 3,
-        serviceabilityPercent: 15,
-        lvrPercentPoints: 5,
-        vehicleAgeYears: 2,
-        balloonPercentPoints: 10,
-        balloonTermYears: 2,
-      },
-    },
+    nearMiss: STANDARD_NEAR_MISS,
     serviceabilityPolicies: GENERATED_POLICIES,
     lenders,
     products,

@@ -4,6 +4,7 @@
  * test). The real catalogue is tested in its own right in catalogue.test.ts.
  */
 import { loadCatalogue, type Catalogue, type CatalogueFile, type MatchInput, type ScoreBand } from '../../src/matching';
+import { STANDARD_NEAR_MISS } from '../../src/matching/generate';
 
 type Data = Record<string, unknown>;
 
@@ -23,22 +24,7 @@ const MAIN_EMPLOYMENT = ['full_time', 'part_time'] as const;
 export const TEST_CATALOGUE_FILE: CatalogueFile = {
   version: 1,
   effectiveFrom: '2025-07-01',
-  nearMiss: {
-    maxMissedRules: 2,
-    maxResults: 10,
-    margins: {
-      loanAmountPercent: 10,
-      loanTermYears: 1,
-      creditBands: 1,
-      incomePercent: 10,
-      timeInJobMonths: 3,
-      serviceabilityPercent: 15,
-      lvrPercentPoints: 5,
-      vehicleAgeYears: 2,
-      balloonPercentPoints: 10,
-      balloonTermYears: 2,
-    },
-  },
+  nearMiss: STANDARD_NEAR_MISS,
   serviceabilityPolicies: { test: TEST_POLICY },
   lenders: [
     { id: 'test-bank', name: 'Test Bank', url: 'https://test-bank.example/apply' },
