@@ -10,7 +10,7 @@ import { validateApplicantDetails, validateCreateRequest, validateStepData, vali
 import { canonicalUuid } from './ids';
 
 /** Application statuses (CONTRACT.md). */
-export type ApplicationStatus = 'draft' | 'in_progress' | 'credit_checked' | 'matched' | 'referred';
+export type { ApplicationStatus } from './status';
 
 /** What partners see of an application: never step 5, never a score. */
 export interface ApplicationView extends Json {

@@ -13,7 +13,7 @@ export * from './tiers';
 export * from './sealing';
 export * from './offers';
 export * from './catalogue-store';
-export { laterStatus, type ApplicationStatus as ApplicationStatusName } from './status';
+export { laterStatus } from './status';
 export { signTrackingToken, verifyTrackingToken } from './tracking';
 export * as matching from './matching';
 export * from './events';
