@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { REDIS_URL, VALID_STEPS, createPgDatabase } from '@loanmatch/testing';
+import { REDIS_URL, VALID_STEPS, createPgDatabase, flatApplication } from '@loanmatch/testing';
 import { api, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);
@@ -9,16 +9,7 @@ const JWT_SECRET = `e2e-jwt-secret-${randomBytes(16).toString('hex')}`;
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const flat = {
-  formType: 'personal',
-  loanAmount: 15000,
-  loanPurpose: 'debt_consolidation',
-  firstName: 'Jordan',
-  lastName: 'Citizen',
-  email: 'jordan.citizen@example.com',
-  phone: '0412345678',
-  consentCreditCheck: true,
-};
+const flat = flatApplication();
 
 async function tokenFor(base: string, apiKey: string): Promise<string> {
   const res = await api(base, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } });

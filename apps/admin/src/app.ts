@@ -2,7 +2,7 @@
  * The operators' API at /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`, bound to loopback
  * by default. Same envelope and error body as Variant A.
  */
-import express, { Router, type Express, type RequestHandler } from 'express';
+import { Router, type Express, type RequestHandler } from 'express';
 import {
   createPartner,
   getCatalogueSummary,
@@ -15,7 +15,7 @@ import {
   setTierLimit,
   type DomainContext,
 } from '@loanmatch/domain';
-import { accessLog, bearer, errorHandler, healthRoutes, jsonBody, notFound, requestId, sendError, sendResult, type Logger } from '@loanmatch/http';
+import { bearer, createServiceApp, jsonBody, sendError, sendResult, type Logger } from '@loanmatch/http';
 
 export const BASE_PATH_ADMIN = '/admin/v1';
 
@@ -27,14 +27,7 @@ export interface AdminDeps {
 }
 
 export function createAdminApp(deps: AdminDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(requestId, accessLog(deps.logger, 'admin'));
-  app.use(healthRoutes(deps.ping));
-  app.use(BASE_PATH_ADMIN, adminRoutes(deps));
-  app.use(notFound);
-  app.use(errorHandler(deps.logger));
-  return app;
+  return createServiceApp({ contract: 'admin', logger: deps.logger, ping: deps.ping, routes: [{ path: BASE_PATH_ADMIN, router: adminRoutes(deps) }] });
 }
 
 function requireAdminToken(token: string): RequestHandler {

@@ -2,7 +2,7 @@
  * Variant A: the partner contract of spec sections 4.1-4.5, at /api/partner/v1, authenticated with
  * `Authorization: Bearer <API key>`. Routes parse, call one domain function, and render.
  */
-import express, { Router, type Express, type Response } from 'express';
+import { Router, type Express, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   createApplication,
@@ -16,17 +16,13 @@ import {
   type DomainContext,
 } from '@loanmatch/domain';
 import {
-  accessLog,
   createRateLimiter,
-  errorHandler,
-  healthRoutes,
   jsonBody,
-  notFound,
-  requestId,
   requireApiKey,
   sendResult,
   type Logger,
   webhookRoutes,
+  createServiceApp,
 } from '@loanmatch/http';
 
 export const BASE_PATH_A = '/api/partner/v1';
@@ -43,15 +39,12 @@ export interface PartnerADeps {
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
 
 export function createPartnerAApp(deps: PartnerADeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(requestId, accessLog(deps.logger, 'A'));
-  app.use(healthRoutes(deps.ping));
-  app.use(trackingRoutes(deps));
-  app.use(BASE_PATH_A, partnerRoutes(deps));
-  app.use(notFound);
-  app.use(errorHandler(deps.logger));
-  return app;
+  return createServiceApp({
+    contract: 'A',
+    logger: deps.logger,
+    ping: deps.ping,
+    routes: [{ router: trackingRoutes(deps) }, { path: BASE_PATH_A, router: partnerRoutes(deps) }],
+  });
 }
 
 function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix }: PartnerADeps): Router {

@@ -4,7 +4,7 @@
  * and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
  * and logs as Variant A; routes parse, call one domain function, and render.
  */
-import express, { Router, type Express, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type RequestHandler, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
@@ -20,14 +20,9 @@ import {
   matchApplicationB,
 } from '@loanmatch/domain';
 import {
-  accessLog,
   createAccessTokens,
   createRateLimiter,
-  errorHandler,
-  healthRoutes,
   jsonBody,
-  notFound,
-  requestId,
   requireAccessToken,
   requireApiKeyHeader,
   sendData,
@@ -35,6 +30,7 @@ import {
   type AccessTokens,
   type Logger,
   webhookRoutes,
+  createServiceApp,
 } from '@loanmatch/http';
 
 export const BASE_PATH_B = '/v1';
@@ -60,14 +56,7 @@ export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
 export function createPartnerBApp(deps: PartnerBDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(requestId, accessLog(deps.logger, 'B'));
-  app.use(healthRoutes(deps.ping));
-  app.use(BASE_PATH_B, partnerRoutes(deps));
-  app.use(notFound);
-  app.use(errorHandler(deps.logger));
-  return app;
+  return createServiceApp({ contract: 'B', logger: deps.logger, ping: deps.ping, routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps) }] });
 }
 
 function partnerRoutes(deps: PartnerBDeps): Router {

@@ -14,20 +14,7 @@ export async function newPartner(
   return created.value;
 }
 
-/** A valid flat create body of Variant B. */
-export function flatApplication(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    formType: 'personal',
-    loanAmount: 15000,
-    loanPurpose: 'debt_consolidation',
-    firstName: 'Jordan',
-    lastName: 'Citizen',
-    email: 'jordan.citizen@example.com',
-    phone: '0412345678',
-    consentCreditCheck: true,
-    ...overrides,
-  };
-}
+export { flatApplication } from '@loanmatch/testing';
 
 export function exchange(app: Express, apiKey: string | undefined, body: unknown = { grantType: 'api_key' }) {
   const req = request(app).post(`${BASE}/auth/token`);

@@ -7,3 +7,4 @@ export * from './auth';
 export * from './jwt';
 export * from './server';
 export * from './webhook-routes';
+export * from './service-app';

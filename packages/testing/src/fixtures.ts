@@ -34,3 +34,18 @@ export function validApplicant(overrides: Record<string, unknown> = {}): Record<
     ...overrides,
   };
 }
+
+/** A valid flat create body of Variant B. */
+export function flatApplication(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    formType: 'personal',
+    loanAmount: 15000,
+    loanPurpose: 'debt_consolidation',
+    firstName: 'Jordan',
+    lastName: 'Citizen',
+    email: 'jordan.citizen@example.com',
+    phone: '0412345678',
+    consentCreditCheck: true,
+    ...overrides,
+  };
+}

@@ -1,0 +1,28 @@
+import express, { type Express, type Router } from 'express';
+import { errorHandler, notFound } from './errors';
+import { healthRoutes } from './health';
+import type { Logger } from './logger';
+import { accessLog, requestId } from './middleware';
+
+/**
+ * The shell every listener shares: request id and access log first, health checks, the listener's
+ * own routers (each at its path, or at the root), then the 404 and the error middleware last.
+ */
+export function createServiceApp(options: {
+  contract: string;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+  routes: Array<{ path?: string; router: Router }>;
+}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId, accessLog(options.logger, options.contract));
+  app.use(healthRoutes(options.ping));
+  for (const { path, router } of options.routes) {
+    if (path) app.use(path, router);
+    else app.use(router);
+  }
+  app.use(notFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}
