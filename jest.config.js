@@ -6,5 +6,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@prisma\\+schema-engine-wasm|@prisma/schema-engine-wasm)'],
   testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/generated/'],
+  // The compiled service (`pnpm build`) repeats every package.json; jest must see only the sources.
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
   testTimeout: 30000,
 };

@@ -1,17 +1,23 @@
 import { request as httpRequest } from 'node:http';
-import { VALID_STEPS, validApplicant } from '@loanmatch/testing';
+import { VALID_STEPS } from '@loanmatch/testing';
+import { applicant, createRequest, partnerA } from './clients';
 import { api, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(90_000);
 
+/** Create, steps 2-4 and the credit check, through the partner SDK; answers the client and the application id. */
 async function fullFlow(base: string, key: string, type: keyof typeof VALID_STEPS, idemKey: string) {
-  const created = await api(base, 'POST', '/applications', { key, body: { formType: type, data: VALID_STEPS[type][1] }, headers: { 'Idempotency-Key': `${idemKey}-create` } });
-  expect(created.status).toBe(201);
-  const id = created.body.data.applicationId;
-  for (const step of [2, 3, 4] as const) expect((await api(base, 'PATCH', `/applications/${id}`, { key, body: { step, data: VALID_STEPS[type][step] } })).status).toBe(200);
-  const checked = await api(base, 'POST', `/applications/${id}/credit-check`, { key, body: { data: validApplicant() }, headers: { 'Idempotency-Key': `${idemKey}-check`, 'X-Sandbox-Score': 'very_good' } });
-  expect(checked.status).toBe(200);
-  return { id, created, checked };
+  const partner = partnerA(base, key);
+  const { client, last } = partner;
+  const { applicationId: id } = await client.createApplication(createRequest(type), { idempotencyKey: `${idemKey}-create` });
+  expect(last().status).toBe(201);
+  for (const step of [2, 3, 4] as const) {
+    await client.saveStep(id, step, { ...VALID_STEPS[type][step] });
+    expect(last().status).toBe(200);
+  }
+  await client.runCreditCheck(id, applicant(), { idempotencyKey: `${idemKey}-check`, sandboxScore: 'very_good' });
+  expect(last().status).toBe(200);
+  return { id, partner };
 }
 
 describe('pnpm start on the embedded database', () => {
@@ -30,10 +36,10 @@ describe('pnpm start on the embedded database', () => {
     demoKey = server.demoApiKey!;
     const base = server.urls['Variant A'];
     expect(base).toMatch(/\/api\/partner\/v1$/);
-    const { id } = await fullFlow(base, server.demoApiKey!, 'car', 'first');
-    const got = await api(base, 'GET', `/applications/${id}`, { key: server.demoApiKey });
-    expect(got.body.data).toMatchObject({ status: 'credit_checked', lastStep: 5 });
-    expect(got.headers.get('x-request-id')).toBeTruthy();
+    const { id, partner } = await fullFlow(base, server.demoApiKey!, 'car', 'first');
+    const got = await partner.client.getApplication(id);
+    expect(got).toMatchObject({ status: 'credit_checked', lastStep: 5 });
+    expect(partner.last().headers.get('x-request-id')).toBeTruthy();
 
     const root = server.urls['Variant A'].replace('/api/partner/v1', '');
     expect((await api(root, 'GET', '/healthz')).status).toBe(200);
@@ -83,13 +89,10 @@ describe('pnpm start on the embedded database', () => {
     const demo = JSON.parse(partners.out).partners.find((p: { name: string }) => p.name === 'Demo Partner');
     expect(demo).toBeDefined();
     // The demo key printed on the first start still works; the drained create is replayed, not repeated.
-    const replay = await api(server.urls['Variant A'], 'POST', '/applications', {
-      key: demoKey,
-      body: { formType: 'personal', data: { loanAmount: 4321 } },
-      headers: { 'Idempotency-Key': 'drained' },
-    });
-    expect(replay.status).toBe(201);
-    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    const { client, last } = partnerA(server.urls['Variant A'], demoKey);
+    await client.createApplication({ formType: 'personal', data: { loanAmount: 4321 } }, { idempotencyKey: 'drained' });
+    expect(last().status).toBe(201);
+    expect(last().headers.get('idempotency-replayed')).toBe('true');
   });
 });
 

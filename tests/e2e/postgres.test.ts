@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createPgDatabase, REDIS_URL, VALID_STEPS, validApplicant } from '@loanmatch/testing';
+import { LoanMatchApiError } from '@loanmatch/client';
+import { createPgDatabase, REDIS_URL, VALID_STEPS } from '@loanmatch/testing';
+import { applicant, partnerA } from './clients';
 import { api, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(90_000);
@@ -32,19 +34,23 @@ describe('separate processes on one PostgreSQL and one Redis', () => {
     const partners = await api(admin.urls['Admin API'], 'GET', '/partners', { key: adminToken });
     expect(partners.body.data.partners.filter((p: { name: string }) => p.name === 'Demo Partner')).toHaveLength(1);
 
-    const key = demoKeys[0]!;
-    const base = a.urls['Variant A'];
-    const created = await api(base, 'POST', '/applications', { key, body: { formType: 'home', data: VALID_STEPS.home[1] }, headers: { 'Idempotency-Key': 'pg-1' } });
-    expect(created.status).toBe(201);
-    const id = created.body.data.applicationId;
-    for (const step of [2, 3] as const) expect((await api(base, 'PATCH', `/applications/${id}`, { key, body: { step, data: VALID_STEPS.home[step] } })).status).toBe(200);
+    // The partner SDK makes no retries here: each call is exactly one request against the limit of 5.
+    const { client, last } = partnerA(a.urls['Variant A'], demoKeys[0]!);
+    const { applicationId: id } = await client.createApplication({ formType: 'home', data: { ...VALID_STEPS.home[1] } }, { idempotencyKey: 'pg-1' });
+    expect(last().status).toBe(201);
+    for (const step of [2, 3] as const) {
+      await client.saveStep(id, step, { ...VALID_STEPS.home[step] });
+      expect(last().status).toBe(200);
+    }
     // Requests 4 and 5 of the 5 this key may make this minute (the counter is in Redis); the 6th is refused.
-    expect((await api(base, 'PATCH', `/applications/${id}`, { key, body: { step: 4, data: VALID_STEPS.home[4] } })).status).toBe(200);
-    const checked = await api(base, 'POST', `/applications/${id}/credit-check`, { key, body: { data: validApplicant() }, headers: { 'Idempotency-Key': 'pg-check' } });
-    expect(checked.status).toBe(200);
-    const refused = await api(base, 'GET', `/applications/${id}`, { key });
-    expect(refused.status).toBe(429);
-    expect(refused.body.error).toBe('RATE_LIMITED');
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    await client.saveStep(id, 4, { ...VALID_STEPS.home[4] });
+    expect(last().status).toBe(200);
+    await client.runCreditCheck(id, applicant(), { idempotencyKey: 'pg-check' });
+    expect(last().status).toBe(200);
+    const refused = await client.getApplication(id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LoanMatchApiError);
+    expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect((refused as LoanMatchApiError).retryAfter).toBeGreaterThan(0);
+    expect(Number(last().headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,6 @@
 /** Starts the real service as a child process, the way `pnpm start` does, and talks to it over HTTP. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -86,4 +87,19 @@ export async function api(base: string, method: string, path: string, options: {
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * The secrets every process of one deployment must share (README, "Several processes"), made fresh:
+ * the admin token, and the keys of access tokens, tracking links, webhook secrets and personal data.
+ */
+export function clusterSecrets(): { ADMIN_TOKEN: string; JWT_SECRET: string; TRACKING_SECRET: string; WEBHOOK_SEALING_SECRET: string; DATA_KEY: string } {
+  const hex = () => randomBytes(32).toString('hex');
+  return {
+    ADMIN_TOKEN: `lm_admin_${randomBytes(24).toString('base64url')}`,
+    JWT_SECRET: hex(),
+    TRACKING_SECRET: hex(),
+    WEBHOOK_SEALING_SECRET: hex(),
+    DATA_KEY: hex(),
+  };
 }

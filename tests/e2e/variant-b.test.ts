@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { REDIS_URL, VALID_STEPS, createPgDatabase, flatApplication } from '@loanmatch/testing';
+import { flatApplicationB, partnerA, partnerB } from './clients';
 import { api, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);
@@ -55,37 +56,33 @@ describe('Variant B on pnpm start (embedded database)', () => {
   });
 
   it('when a partner exchanges its key, creates through B, saves steps 2-4 through A and checks through B, then A reads back the same application', async () => {
-    const token = await tokenFor(B, demoKey);
-    const created = await api(B, 'POST', '/applications', { key: token, body: flat, headers: { 'Idempotency-Key': 'e2e-b-create' } });
-    expect(created.status).toBe(201);
-    const { applicationId, securityToken } = created.body.data;
+    const b = partnerB(B, demoKey);
+    const a = partnerA(A, demoKey);
+    const created = await b.client.createApplication(flatApplicationB(), { idempotencyKey: 'e2e-b-create' });
+    expect(b.last().status).toBe(201);
+    const { applicationId, securityToken } = created;
     expect(securityToken).toMatch(/^st_/);
-    const replay = await api(B, 'POST', '/applications', { key: token, body: flat, headers: { 'Idempotency-Key': 'e2e-b-create' } });
-    expect(replay.headers.get('idempotency-replayed')).toBe('true');
-    expect(replay.body).toEqual(created.body);
+    const replay = await b.client.createApplication(flatApplicationB(), { idempotencyKey: 'e2e-b-create' });
+    expect(b.last().headers.get('idempotency-replayed')).toBe('true');
+    expect(replay).toEqual(created);
 
-    const seen = await api(A, 'GET', `/applications/${applicationId}`, { key: demoKey });
-    expect(seen.status).toBe(200);
-    expect(seen.body.data).toMatchObject({ applicationId, formType: 'personal', status: 'draft', lastStep: 1, steps: { '1': { loanAmount: 15000 } } });
-    expect(seen.text).not.toContain('Jordan');
+    const seen = await a.client.getApplication(applicationId);
+    expect(a.last().status).toBe(200);
+    expect(seen).toMatchObject({ applicationId, formType: 'personal', status: 'draft', lastStep: 1, steps: { '1': { loanAmount: 15000 } } });
+    expect(JSON.stringify(seen)).not.toContain('Jordan');
 
     for (const step of [2, 3, 4] as const) {
-      expect((await api(A, 'PATCH', `/applications/${applicationId}`, { key: demoKey, body: { step, data: VALID_STEPS.personal[step] } })).status).toBe(200);
+      await a.client.saveStep(applicationId, step, { ...VALID_STEPS.personal[step] });
+      expect(a.last().status).toBe(200);
     }
-    const wrong = await api(B, 'POST', `/applications/${applicationId}/credit-check`, { key: token, body: { securityToken: 'st_not-it', dateOfBirth: '1988-07-14' } });
-    expect(wrong.status).toBe(403);
-    expect(wrong.body.error).toBe('INVALID_SECURITY_TOKEN');
-    const checked = await api(B, 'POST', `/applications/${applicationId}/credit-check`, {
-      key: token,
-      body: { securityToken, dateOfBirth: '1988-07-14' },
-      headers: { 'X-Sandbox-Score': 'very_good', 'Idempotency-Key': 'e2e-b-check' },
-    });
-    expect(checked.status).toBe(200);
-    expect(checked.body.data).toEqual({ applicationId, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true });
+    await expect(b.client.runCreditCheck(applicationId, 'st_not-it', { dateOfBirth: '1988-07-14' })).rejects.toMatchObject({ status: 403, code: 'INVALID_SECURITY_TOKEN' });
+    const checked = await b.client.runCreditCheck(applicationId, securityToken, { dateOfBirth: '1988-07-14' }, { sandboxScore: 'very_good', idempotencyKey: 'e2e-b-check' });
+    expect(b.last().status).toBe(200);
+    expect(checked).toEqual({ applicationId, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true });
 
-    const after = await api(A, 'GET', `/applications/${applicationId}`, { key: demoKey });
-    expect(after.body.data).toMatchObject({ applicationId, status: 'credit_checked', lastStep: 5, creditCheckComplete: true });
-    expect(after.text).not.toMatch(/Jordan|0412345678|1988-07-14|st_/);
+    const after = await a.client.getApplication(applicationId);
+    expect(after).toMatchObject({ applicationId, status: 'credit_checked', lastStep: 5, creditCheckComplete: true });
+    expect(JSON.stringify(after)).not.toMatch(/Jordan|0412345678|1988-07-14|st_/);
   });
 
   it('when tokens are forged, tampered with, expired or not tokens at all, then 401 every time', async () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { VALID_STEPS, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '@loanmatch/testing';
-import { ROOT, api, run, startServer, tempDataDir, type Started } from './process';
+import { partnerA } from './clients';
+import { ROOT, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -23,24 +24,24 @@ const at = (path: string) => (r: ReceivedWebhook) => r.path === path;
 /** Fast retries, so a test does not wait minutes; everything else is the default. */
 const FAST = { WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms' };
 
-async function register(base: string, key: string, url: string): Promise<{ webhookId: string; secret: string }> {
-  const res = await api(base, 'POST', '/webhooks', { key, body: { url } });
-  expect(res.status).toBe(201);
-  return res.body.data;
+type Partner = ReturnType<typeof partnerA>;
+
+async function register({ client, last }: Partner, url: string): Promise<{ webhookId: string; secret: string }> {
+  const registered = await client.webhooks.register({ url });
+  expect(last().status).toBe(201);
+  return registered;
 }
 
 describe('webhooks on pnpm start (embedded database)', () => {
   let server: Started;
   let receiver: WebhookReceiver;
-  let A: string;
-  let key: string;
+  let partner: Partner;
   const verify = readmeVerifier();
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     server = await startServer({ env: { DATA_DIR: tempDataDir(), ...FAST } });
-    A = server.urls['Variant A'];
-    key = server.demoApiKey!;
+    partner = partnerA(server.urls['Variant A'], server.demoApiKey!);
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');
@@ -48,10 +49,10 @@ describe('webhooks on pnpm start (embedded database)', () => {
   });
 
   it('when a partner registers an endpoint and saves an application, then the endpoint gets each status change, signed as the README and the Standard Webhooks library verify it', async () => {
-    const { secret } = await register(A, key, `${receiver.origin}/hooks`);
-    const created = await api(A, 'POST', '/applications', { key, body: { formType: 'home', data: VALID_STEPS.home[1] } });
-    const id = created.body.data.applicationId;
-    expect((await api(A, 'PATCH', `/applications/${id}`, { key, body: { step: 2, data: VALID_STEPS.home[2] } })).status).toBe(200);
+    const { secret } = await register(partner, `${receiver.origin}/hooks`);
+    const { applicationId: id } = await partner.client.createApplication({ formType: 'home', data: { ...VALID_STEPS.home[1] } });
+    await partner.client.saveStep(id, 2, { ...VALID_STEPS.home[2] });
+    expect(partner.last().status).toBe(200);
 
     const got = await receiver.waitFor(2, { filter: at('/hooks') });
     expect(got.map((r) => bodyOf(r).data)).toEqual([
@@ -69,14 +70,15 @@ describe('webhooks on pnpm start (embedded database)', () => {
   it('when the endpoint fails twice and then succeeds, then it receives the event three times and no more', async () => {
     let n = 0;
     receiver.reply((_, r) => (r.path === '/flaky' && ++n <= 2 ? { status: 503 } : { status: 204 }));
-    const { webhookId } = await register(A, key, `${receiver.origin}/flaky`);
-    expect((await api(A, 'POST', `/webhooks/${webhookId}/test`, { key })).status).toBe(200);
+    const { webhookId } = await register(partner, `${receiver.origin}/flaky`);
+    await partner.client.webhooks.sendTest(webhookId);
+    expect(partner.last().status).toBe(200);
     const got = await receiver.waitFor(3, { filter: at('/flaky') });
     await sleep(1500); // the schedule allows three retries; none may follow the success
     expect(receiver.received.filter(at('/flaky'))).toHaveLength(3);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    const log = await api(A, 'GET', `/webhooks/${webhookId}/deliveries`, { key });
-    expect(log.body.data.deliveries.map((d: { status: string; responseStatus: number }) => [d.status, d.responseStatus])).toEqual([
+    const log = await partner.client.webhooks.listDeliveries(webhookId);
+    expect(log.deliveries.map((d) => [d.status, d.responseStatus])).toEqual([
       ['succeeded', 204],
       ['failed', 503],
       ['failed', 503],
@@ -85,11 +87,11 @@ describe('webhooks on pnpm start (embedded database)', () => {
 
   it('when the secret is rotated, then deliveries carry two signatures and each secret alone verifies them', async () => {
     receiver.reply(() => ({ status: 204 }));
-    const { webhookId, secret: before } = await register(A, key, `${receiver.origin}/rotated`);
-    const rotated = await api(A, 'POST', `/webhooks/${webhookId}/rotate-secret`, { key });
-    expect(rotated.status).toBe(200);
-    const after = rotated.body.data.secret;
-    expect((await api(A, 'POST', `/webhooks/${webhookId}/test`, { key })).status).toBe(200);
+    const { webhookId, secret: before } = await register(partner, `${receiver.origin}/rotated`);
+    const { secret: after } = await partner.client.webhooks.rotateSecret(webhookId);
+    expect(partner.last().status).toBe(200);
+    await partner.client.webhooks.sendTest(webhookId);
+    expect(partner.last().status).toBe(200);
     const [got] = await receiver.waitFor(1, { filter: at('/rotated') });
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [after, before]) {
@@ -114,13 +116,12 @@ describe('a process killed after a status change, before its delivery', () => {
 
   it('when it is restarted with its dispatcher on, then the endpoint receives the events, in order', async () => {
     server = await startServer({ env: { DATA_DIR: dataDir, ...FAST, WEBHOOK_DISPATCHER: 'off' } });
-    const A = server.urls['Variant A'];
-    const key = server.demoApiKey!;
-    const { secret } = await register(A, key, `${receiver.origin}/after-crash`);
-    const created = await api(A, 'POST', '/applications', { key, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, headers: { 'Idempotency-Key': 'crash-1' } });
-    expect(created.status).toBe(201);
-    const id = created.body.data.applicationId;
-    expect((await api(A, 'PATCH', `/applications/${id}`, { key, body: { step: 2, data: VALID_STEPS.personal[2] } })).status).toBe(200);
+    const partner = partnerA(server.urls['Variant A'], server.demoApiKey!);
+    const { secret } = await register(partner, `${receiver.origin}/after-crash`);
+    const { applicationId: id } = await partner.client.createApplication({ formType: 'personal', data: { ...VALID_STEPS.personal[1] } }, { idempotencyKey: 'crash-1' });
+    expect(partner.last().status).toBe(201);
+    await partner.client.saveStep(id, 2, { ...VALID_STEPS.personal[2] });
+    expect(partner.last().status).toBe(200);
 
     // Acknowledged, not yet delivered: the process dies without any chance to send.
     expect(await server.stop('SIGKILL')).toBeNull();

@@ -1,10 +1,14 @@
 /**
  * The operators' API at /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`, bound to loopback
- * by default. Same envelope and error body as Variant A.
+ * by default and answering loopback callers only unless ADMIN_ALLOW_REMOTE=on. Same envelope and error
+ * body as Variant A. The listener also serves `GET /metrics` and the operator console (`/admin/console`).
  */
 import { Router, type Express, type RequestHandler } from 'express';
 import {
   createPartner,
+  erasePersonalData,
+  getDataKeyStatus,
+  reencryptPersonalData,
   getCatalogueSummary,
   issueApiKey,
   listPartners,
@@ -13,9 +17,25 @@ import {
   revokeApiKey,
   secretsEqual,
   setTierLimit,
+  TIERS,
   type DomainContext,
 } from '@loanmatch/domain';
-import { bearer, createServiceApp, jsonBody, sendError, sendResult, type Logger } from '@loanmatch/http';
+import {
+  bearer,
+  createServiceApp,
+  jsonBody,
+  metricsRoutes,
+  sendData,
+  sendError,
+  sendResult,
+  type HttpMetrics,
+  type Logger,
+  type MetricsSource,
+  type TierUsage,
+  type UsageReport,
+} from '@loanmatch/http';
+import { consoleRoutes } from './console';
+import { loopbackOnly } from './loopback';
 
 export const BASE_PATH_ADMIN = '/admin/v1';
 
@@ -24,10 +44,27 @@ export interface AdminDeps {
   logger: Logger;
   ping: () => Promise<boolean>;
   adminToken: string;
+  /** This process's metrics: served at `GET /metrics`, and fed with the admin listener's requests. */
+  metrics?: HttpMetrics & MetricsSource;
+  /** When set, `GET /metrics` wants `Authorization: Bearer <METRICS_TOKEN>`; otherwise it is open. */
+  metricsToken?: string;
+  /** Variant B's requests and refusals per tier (`GET /admin/v1/usage`, the console). */
+  usage?: TierUsage;
+  /** ADMIN_ALLOW_REMOTE: answer callers outside loopback too. Off (default), they get 403 FORBIDDEN. */
+  allowRemote?: boolean;
 }
 
 export function createAdminApp(deps: AdminDeps): Express {
-  return createServiceApp({ contract: 'admin', logger: deps.logger, ping: deps.ping, routes: [{ path: BASE_PATH_ADMIN, router: adminRoutes(deps) }] });
+  const metrics = deps.metrics ? [{ router: metricsRoutes(deps.metrics, deps.metricsToken) }] : [];
+  return createServiceApp({
+    contract: 'admin',
+    logger: deps.logger,
+    ping: deps.ping,
+    metrics: deps.metrics,
+    // The loopback guard comes first: everything after it (metrics, console, API, unknown paths) is
+    // refused to remote callers; only the health checks before it answer anyone.
+    routes: [{ router: Router().use(loopbackOnly(deps.allowRemote ?? false)) }, ...metrics, { router: consoleRoutes() }, { path: BASE_PATH_ADMIN, router: adminRoutes(deps) }],
+  });
 }
 
 function requireAdminToken(token: string): RequestHandler {
@@ -41,7 +78,7 @@ function requireAdminToken(token: string): RequestHandler {
   };
 }
 
-function adminRoutes({ ctx, adminToken }: AdminDeps): Router {
+function adminRoutes({ ctx, adminToken, usage }: AdminDeps): Router {
   const router = Router();
   router.use(requireAdminToken(adminToken));
   // A catalogue of thousands of products is larger than a partner's request: 5 MB here, 1 MB elsewhere.
@@ -56,5 +93,28 @@ function adminRoutes({ ctx, adminToken }: AdminDeps): Router {
   // Variant B's hourly limits: stored in the database, read by every process within seconds.
   router.get('/tiers', async (_req, res) => sendResult(res, await listTiers(ctx)));
   router.put('/tiers/:tier', async (req, res) => sendResult(res, await setTierLimit(ctx, { tier: req.params.tier, body: req.body })));
+  // Personal data (docs/decisions.md "Personal data at rest"): erasure, and moving rows to the current data key.
+  router.delete('/applications/:applicationId/personal-data', async (req, res) => sendResult(res, await erasePersonalData(ctx, { applicationId: req.params.applicationId })));
+  router.get('/data-key', async (_req, res) => sendResult(res, await getDataKeyStatus(ctx)));
+  router.post('/data-key/re-encrypt', async (_req, res) => sendResult(res, await reencryptPersonalData(ctx)));
+  // Variant B's requests and refusals per tier over the last hour, for the operator console.
+  if (usage) {
+    router.get('/usage', async (_req, res) => {
+      const report = await usage.lastHour().catch(() => undefined);
+      if (!report) return sendError(res, 'SERVICE_UNAVAILABLE', 'The request counts are kept in Redis, which is not reachable; retry');
+      sendData(res, 200, usageView(report, ctx.clock()));
+    });
+  }
   return router;
+}
+
+/** `GET /admin/v1/usage`: every tier, in the order free, standard, enterprise, with its counts of the last hour. */
+function usageView(report: UsageReport, now: Date) {
+  const names = [...TIERS, ...[...report.tiers.keys()].filter((t) => !(TIERS as readonly string[]).includes(t))];
+  return {
+    since: report.since.toISOString(),
+    until: now.toISOString(),
+    shared: report.shared,
+    tiers: names.map((tier) => ({ tier, requests: report.tiers.get(tier)?.requests ?? 0, refused: report.tiers.get(tier)?.refused ?? 0 })),
+  };
 }

@@ -145,7 +145,57 @@ export function buildProgram(io: OpsIO): Command {
       const data = await call(io, 'PUT', `/tiers/${encodeURIComponent(name)}`, { requestsPerHour: opts.perHour });
       print(opts.json, data, () => [`Tier ${data.tier} now allows ${data.requestsPerHour} requests per hour.`]);
     });
+
+  const application = program.command('application').description('applications');
+  application
+    .command('erase <applicationId>')
+    .description('erase the applicant’s personal data (step 5, Variant B’s intake); the rest of the application is kept for reporting')
+    .option('--json', 'print JSON')
+    .action(async (applicationId: string, opts) => {
+      const data = await call(io, 'DELETE', `/applications/${encodeURIComponent(applicationId)}/personal-data`);
+      print(opts.json, data, () => [`Erased the personal data of application ${data.applicationId} (erased at ${data.erasedAt}).`]);
+    });
+
+  const dataKey = program.command('data-key').description('the key that seals applicant details (DATA_KEY, DATA_PREVIOUS_KEYS)');
+  dataKey
+    .command('status')
+    .description('how many applicant rows each data key seals')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const data = (await call(io, 'GET', '/data-key')) as unknown as DataKeyReport;
+      print(opts.json, data, () => dataKeyLines(data));
+    });
+  dataKey
+    .command('rotate')
+    .description('finish a rotation: re-encrypt every row sealed under an earlier key with the current DATA_KEY, in batches, while the server serves')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      let reencrypted = 0;
+      let data: DataKeyReport & { reencrypted: number; unreadable: number; complete: boolean };
+      do {
+        data = (await call(io, 'POST', '/data-key/re-encrypt')) as unknown as typeof data;
+        reencrypted += data.reencrypted;
+      } while (!data.complete);
+      print(opts.json, { ...data, reencrypted }, () => [`Re-encrypted ${reencrypted} row(s) under data key ${data.currentKeyId}.`, ...dataKeyLines(data)]);
+      if (data.remaining > 0) throw new OpsError(`${data.remaining} row(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`);
+    });
   return program;
+}
+
+interface DataKeyReport {
+  currentKeyId: string;
+  keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
+  remaining: number;
+}
+
+function dataKeyLines(data: DataKeyReport): string[] {
+  return [
+    `Current data key: ${data.currentKeyId}.`,
+    ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} row(s)  ${k.current ? 'current' : k.configured ? 'earlier key, configured' : 'earlier key, NOT configured: these rows cannot be read'}`),
+    data.remaining === 0
+      ? 'No rows under earlier keys: DATA_PREVIOUS_KEYS can be emptied.'
+      : `${data.remaining} row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`,
+  ];
 }
 
 /** Runs the CLI; answers the exit code. */

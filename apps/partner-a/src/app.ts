@@ -20,12 +20,16 @@ import {
   jsonBody,
   requireApiKey,
   sendResult,
+  type HttpMetrics,
   type Logger,
   webhookRoutes,
   createServiceApp,
 } from '@loanmatch/http';
+import { docsRoutes, variantADocument } from '@loanmatch/openapi';
 
 export const BASE_PATH_A = '/api/partner/v1';
+/** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
+const DOCUMENT_A = variantADocument({ basePath: BASE_PATH_A });
 
 export interface PartnerADeps {
   ctx: DomainContext;
@@ -34,6 +38,8 @@ export interface PartnerADeps {
   rateLimitPerMinute: number;
   redis?: Redis;
   redisPrefix?: string;
+  /** Request durations and rate-limit refusals, for `GET /metrics`. */
+  metrics?: HttpMetrics;
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
@@ -43,15 +49,16 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     contract: 'A',
     logger: deps.logger,
     ping: deps.ping,
-    routes: [{ router: trackingRoutes(deps) }, { path: BASE_PATH_A, router: partnerRoutes(deps) }],
+    metrics: deps.metrics,
+    routes: [{ router: trackingRoutes(deps) }, { router: docsRoutes(DOCUMENT_A) }, { path: BASE_PATH_A, router: partnerRoutes(deps) }],
   });
 }
 
-function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix }: PartnerADeps): Router {
+function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, metrics }: PartnerADeps): Router {
   const router = Router();
   router.use(requireApiKey(ctx));
   router.use(
-    createRateLimiter({ name: 'a', limit: rateLimitPerMinute, windowMs: 60_000, keyOf: (res) => partnerOf(res).keyId, redis, redisPrefix, logger }),
+    createRateLimiter({ name: 'a', limit: rateLimitPerMinute, windowMs: 60_000, keyOf: (res) => partnerOf(res).keyId, redis, redisPrefix, logger, metrics }),
   );
   router.use(jsonBody());
 

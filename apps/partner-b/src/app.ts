@@ -28,12 +28,17 @@ import {
   sendData,
   sendResult,
   type AccessTokens,
+  type HttpMetrics,
   type Logger,
+  type TierUsage,
   webhookRoutes,
   createServiceApp,
 } from '@loanmatch/http';
+import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
 
 export const BASE_PATH_B = '/v1';
+/** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
+const DOCUMENT_B = variantBDocument({ basePath: BASE_PATH_B });
 /** Variant B's rate window: limits are per partner per hour (spec section 8). */
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -47,6 +52,10 @@ export interface PartnerBDeps {
   tierLimits?: TierLimits;
   redis?: Redis;
   redisPrefix?: string;
+  /** Request durations and rate-limit refusals, for `GET /metrics`. */
+  metrics?: HttpMetrics;
+  /** Counts each request the limiter sees, and each it refuses, per tier (the operator console). */
+  usage?: TierUsage;
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
@@ -56,7 +65,7 @@ export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
 export function createPartnerBApp(deps: PartnerBDeps): Express {
-  return createServiceApp({ contract: 'B', logger: deps.logger, ping: deps.ping, routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps) }] });
+  return createServiceApp({ contract: 'B', logger: deps.logger, ping: deps.ping, metrics: deps.metrics, routes: [{ router: docsRoutes(DOCUMENT_B) }, { path: BASE_PATH_B, router: partnerRoutes(deps) }] });
 }
 
 function partnerRoutes(deps: PartnerBDeps): Router {
@@ -69,8 +78,9 @@ function partnerRoutes(deps: PartnerBDeps): Router {
   });
   const secretBox = createSecretBox([deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])], SECURITY_TOKEN_REPLAY_PURPOSE);
   const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
+  const { usage } = deps;
   // One counter per partner for every Variant B request, token exchanges included.
-  const rateLimit = createRateLimiter({
+  const limiter = createRateLimiter({
     name: 'b',
     windowMs: HOUR_MS,
     limit: (_partnerId, res) => tierLimits.perHour(partnerOf(res).tier),
@@ -79,7 +89,16 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     redis: deps.redis,
     redisPrefix: deps.redisPrefix,
     logger: deps.logger,
+    metrics: deps.metrics,
+    onRefused: usage && ((res) => usage.record(partnerOf(res).tier, true)),
   });
+  const rateLimit: RequestHandler = usage
+    ? (req, res, next) =>
+        limiter(req, res, (err?: unknown) => {
+          if (err === undefined) usage.record(partnerOf(res).tier, false);
+          next(err);
+        })
+    : limiter;
 
   const router = Router();
   router.use('/auth', tokenRoutes(ctx, tokens, rateLimit));

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { createSandboxBureau, revokeApiKey, type BureauRequest, type CreditBureau } from '@loanmatch/domain';
+import { createSandboxBureau, readApplicantDetails, revokeApiKey, type BureauRequest, type CreditBureau } from '@loanmatch/domain';
 import { jwtKeyId } from '@loanmatch/http';
 import { STORAGES, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
 import { JWT_AUDIENCE, createPartnerBApp, jwtIssuer } from '../src/app';
@@ -234,8 +234,8 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       for (const personal of ['Jordan', 'Citizen', 'jordan.citizen@example.com', '0412345678', 'debt_consolidation', 'securityToken']) expect(got.text).not.toContain(personal);
       expect((await viaA(other.apiKey).get(applicationId)).status).toBe(404);
       // The names, e-mail, phone, consent and loan purpose wait in the applicant row for the check.
-      const intake = await t.ctx.db.applicant.findUnique({ where: { applicationId } });
-      expect(intake!.details).toEqual({
+      const intake = await readApplicantDetails(t.ctx, applicationId);
+      expect(intake.state === 'kept' && intake.details).toEqual({
         loanPurpose: 'debt_consolidation',
         firstName: 'Jordan',
         lastName: 'Citizen',
@@ -321,7 +321,8 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       const got = await viaA().get(app.applicationId);
       expect(got.body.data).toMatchObject({ status: 'credit_checked', lastStep: 5, creditCheckComplete: true });
       expect(got.text).not.toContain('Jordan');
-      const details = (await t.ctx.db.applicant.findUnique({ where: { applicationId: app.applicationId } }))!.details as Record<string, unknown>;
+      const kept = await readApplicantDetails(t.ctx, app.applicationId);
+      const details = kept.state === 'kept' ? kept.details : {};
       expect(details).toMatchObject({ firstName: 'Jordan', mobileNumber: '0412345678', dateOfBirth: '1988-07-14', consentCreditCheck: true });
       expect(details.loanPurpose).toBeUndefined();
     });

@@ -3,7 +3,7 @@
  * and the listeners the chosen mode asks for. `stop()` drains and closes everything.
  */
 import { Redis } from 'ioredis';
-import type { Config } from '@loanmatch/config';
+import { ConfigError, parseDataKey, type Config } from '@loanmatch/config';
 import { idempotency, openDatabase } from '@loanmatch/db';
 import { readFileSync } from 'node:fs';
 import { createLiveBureau } from '@loanmatch/bureau';
@@ -12,16 +12,20 @@ import {
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
   createInstanceRegistry,
+  createPersonalDataBox,
   createSandboxBureau,
   createUnconfiguredBureau,
   ensureDemoPartner,
+  getDataKeyStatus,
   matching,
+  sealLegacyApplicantDetails,
   seedCatalogue,
   sweepWebhookHistory,
   type DomainContext,
 } from '@loanmatch/domain';
 import { createDispatcher, createWebhookServices, type Dispatcher } from '@loanmatch/webhooks';
-import { createLogger, drain, listen, type Listener, type Logger } from '@loanmatch/http';
+import { createLogger, createMetricsApp, createTierUsage, drain, listen, type Listener, type Logger } from '@loanmatch/http';
+import { createMetrics } from '@loanmatch/metrics';
 import { createAdminApp } from '@loanmatch/admin';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
 import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
@@ -38,14 +42,28 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: Config, mode: Mode): Promise<Runtime> {
-  const logger = createLogger({ level: config.logLevel, service: `loanmatch-${mode}` });
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  const logger = createLogger({ level: config.logLevel, service: `loanmatch-${mode}`, format: config.logFormat });
+  const db = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    connectionTimeoutMs: config.dbConnectTimeoutMs,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
+  });
   const applied = await db.migrate();
   if (applied.length) logger.info('migrations applied', { migrations: applied });
 
-  const registry = createInstanceRegistry({ db: db.prisma, embedded: db.kind === 'pglite' });
+  const registry = createInstanceRegistry({
+    db: db.prisma,
+    embedded: db.kind === 'pglite',
+    heartbeatMs: config.instanceHeartbeatMs,
+    staleAfterMs: config.instanceStaleMs,
+  });
   await registry.start();
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  // This process's metrics (GET /metrics) and Variant B's per-tier counts (the operator console).
+  const metrics = createMetrics({ database: { kind: db.kind, pool: db.poolStats } });
+  const usage = createTierUsage({ redis, redisPrefix: config.redisPrefix, logger });
   const clock = () => new Date();
   const seeded = await seedCatalogue({ db: db.prisma, clock }, { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) });
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
@@ -72,7 +90,10 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     catalogue: createCatalogueSource(db.prisma),
     tracking: { secret: Buffer.from(trackingSecret, 'utf8'), publicBaseUrl: config.publicBaseUrl, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
     webhooks,
+    metrics,
+    personalData: createPersonalDataBox(dataKeysFor(config, logger)),
   };
+  await preparePersonalData(ctx, logger);
 
   const firstStart: Runtime['firstStart'] = {};
   const demo = await ensureDemoPartner(ctx);
@@ -81,7 +102,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const ping = () => db.ping();
   const listeners: Listener[] = [];
   if (mode === 'all' || mode === 'a') {
-    const app = createPartnerAApp({ ctx, logger, ping, rateLimitPerMinute: config.rateLimitAPerMinute, redis, redisPrefix: config.redisPrefix });
+    const app = createPartnerAApp({ ctx, logger, ping, rateLimitPerMinute: config.rateLimitAPerMinute, redis, redisPrefix: config.redisPrefix, metrics });
     listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));
   }
   if (mode === 'all' || mode === 'b') {
@@ -97,14 +118,20 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       jwt: { secret: jwtSecret, previousSecrets: config.jwtPreviousSecrets },
       redis,
       redisPrefix: config.redisPrefix,
+      metrics,
+      usage,
     });
     listeners.push(await listen('Variant B', app, config.portB, config.host, BASE_PATH_B));
   }
   if (mode === 'all' || mode === 'admin') {
     const token = loadOrCreateSecret(config.dataDir, 'admin-token', config.adminToken, 'lm_admin_');
     if (token.created) firstStart.adminToken = token.value;
-    const app = createAdminApp({ ctx, logger, ping, adminToken: token.value });
+    const app = createAdminApp({ ctx, logger, ping, adminToken: token.value, allowRemote: config.adminAllowRemote, metrics, metricsToken: config.metricsToken, usage });
     listeners.push(await listen('Admin API', app, config.portAdmin, config.adminHost, '/admin/v1'));
+  }
+  if (config.metricsPort !== undefined) {
+    const app = createMetricsApp({ source: metrics, token: config.metricsToken, logger, ping });
+    listeners.push(await listen('Metrics', app, config.metricsPort, config.metricsHost, '/metrics'));
   }
 
   // Every process delivers webhooks from the outbox unless WEBHOOK_DISPATCHER=off; on PostgreSQL they share the work.
@@ -141,6 +168,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       // before the database closes. A delivery cut short is sent again after its lease: at least once.
       await Promise.all([drain(listeners, config.shutdownGraceMs), dispatcher?.stop()]);
       await registry.stop();
+      await usage.close();
       await redis?.quit().catch(() => undefined);
       await db.close();
     },
@@ -148,11 +176,58 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 }
 
 /**
+ * Applicant details are sealed under DATA_KEY, or a key made once and kept in DATA_DIR/data-key (mode
+ * 0600, never printed), then DATA_PREVIOUS_KEYS. Losing the key loses the details it sealed.
+ */
+function dataKeysFor(config: Config, logger: Logger): Buffer[] {
+  let current = config.dataKey;
+  if (!current) {
+    const file = loadOrCreateSecret(config.dataDir, 'data-key', undefined);
+    current = parseDataKey(file.value);
+    if (!current) throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
+    if (config.databaseUrl) {
+      logger.warn('DATA_KEY is unset: applicant details are sealed with this process\'s own key and only it can read them; set DATA_KEY when several processes run');
+    }
+  }
+  return [current, ...config.dataPreviousKeys];
+}
+
+/**
+ * Seals the details an older database kept in clear, and says when rows are sealed under a key this
+ * process lacks (their reads would fail): a key removed before re-encryption finished, or another DATA_KEY.
+ */
+async function preparePersonalData(ctx: DomainContext, logger: Logger): Promise<void> {
+  const sealed = await sealLegacyApplicantDetails(ctx);
+  if (sealed) logger.info('applicant details written in clear were sealed', { rows: sealed });
+  const status = await getDataKeyStatus(ctx);
+  const missing = status.ok ? status.value.keys.filter((k) => !k.configured) : [];
+  if (missing.length) {
+    logger.warn('applicant rows are sealed under data keys this process does not have; add them to DATA_PREVIOUS_KEYS', {
+      keys: missing.map((k) => ({ keyId: k.keyId, rows: k.rows })),
+    });
+  }
+}
+
+/**
+ * Longest wait for one Redis command. Without it a Redis that accepts connections but stops answering
+ * (a hung server, a network partition) would hold every rate-limited request forever.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/**
  * Connects to Redis, waiting up to two seconds for it. The service starts without it all the same:
- * with no offline queue, commands fail at once while Redis is down and rate limiting fails open.
+ * with no offline queue, commands fail at once while Redis is down, and within REDIS_COMMAND_TIMEOUT_MS
+ * while it does not answer; rate limiting then fails open.
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  // Auto-pipelining: the commands of concurrent requests (each one's rate-limit EVALSHA) go out in one write.
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    enableAutoPipelining: true,
+  });
   let lastError = 0;
   redis.on('error', (err) => {
     if (Date.now() - lastError > 10_000) logger.warn('redis unavailable', { error: err.message });

@@ -15,10 +15,24 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly dbPoolSize: number;
+  /** Longest wait for a PostgreSQL connection (a pool slot or a new connection); then the request answers 503. */
+  readonly dbConnectTimeoutMs: number;
+  /** Longest wait for PostgreSQL's answer to one statement, so a server that stopped answering cannot hang a request. */
+  readonly dbQueryTimeoutMs: number;
+  /** How often this process marks itself alive in the instances table. */
+  readonly instanceHeartbeatMs: number;
+  /** A process whose heartbeat is older than this is taken as dead: its idempotency keys and credit-check claims are unresolved. */
+  readonly instanceStaleMs: number;
   readonly redisUrl: string | undefined;
   readonly redisPrefix: string;
   readonly rateLimitAPerMinute: number;
   readonly adminToken: string | undefined;
+  /** Whether the admin listener answers callers outside loopback (ADMIN_ALLOW_REMOTE=on); off, they get 403. */
+  readonly adminAllowRemote: boolean;
+  /** Seals applicant details at rest (32 bytes); made and kept in DATA_DIR/data-key when unset (set it when several processes run). */
+  readonly dataKey: Buffer | undefined;
+  /** Earlier data keys, newest first: they still open what they sealed until it is re-encrypted (rotation). */
+  readonly dataPreviousKeys: readonly Buffer[];
   /** Signs Variant B's access tokens; made and kept in DATA_DIR/jwt-secret when unset (set it when several processes serve). */
   readonly jwtSecret: string | undefined;
   /** Earlier JWT secrets, still accepted for the tokens they signed, newest first (rotation). */
@@ -28,6 +42,13 @@ export interface Config {
   readonly bureauUrl: string | undefined;
   readonly bureauTimeoutMs: number;
   readonly logLevel: string;
+  /** `json` or `pretty` (LOG_FORMAT); undefined: pretty when stdout is a terminal, JSON otherwise. */
+  readonly logFormat: 'json' | 'pretty' | undefined;
+  /** A listener of its own for `GET /metrics` (METRICS_PORT), in any mode; undefined: none (the admin listener serves them). */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
+  /** When set, `GET /metrics` wants `Authorization: Bearer <METRICS_TOKEN>`. */
+  readonly metricsToken: string | undefined;
   readonly shutdownGraceMs: number;
   /** Derives the key that seals webhook signing secrets; made and kept in DATA_DIR when unset (set it when several processes serve). */
   readonly webhookSealingSecret: string | undefined;
@@ -131,8 +152,55 @@ function durationList(env: Env, name: string, min: number): readonly number[] | 
   return Object.freeze(values as number[]);
 }
 
+/**
+ * A data key: 32 random bytes written as 64 hex digits or as base64 / base64url (43 characters, or 44
+ * with its `=`), as `openssl rand -hex 32` or `openssl rand -base64 32` print them. Undefined otherwise.
+ */
+export function parseDataKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const key = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (key.length === 32) return key;
+  }
+  return undefined;
+}
+
+const DATA_KEY_FORMAT = '32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)';
+
+/** Data keys, comma-separated. The message names the variable and the form, never the value. */
+function dataKeys(env: Env, name: string): readonly Buffer[] {
+  const texts = (optional(env, name) ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return Object.freeze(
+    texts.map((text, i) => {
+      const key = parseDataKey(text);
+      if (!key) throw new ConfigError(texts.length > 1 ? `${name} entry ${i + 1} must be ${DATA_KEY_FORMAT}` : `${name} must be ${DATA_KEY_FORMAT}`);
+      return key;
+    }),
+  );
+}
+
+function singleDataKey(env: Env): Buffer | undefined {
+  const text = optional(env, 'DATA_KEY');
+  if (text === undefined) return undefined;
+  const key = parseDataKey(text);
+  if (key) return key;
+  const several = text.split(',').length > 1 && text.split(',').every((part) => parseDataKey(part) !== undefined);
+  throw new ConfigError(several ? 'DATA_KEY must be one key; earlier keys go in DATA_PREVIOUS_KEYS' : `DATA_KEY must be ${DATA_KEY_FORMAT}`);
+}
+
 function onOff(env: Env, name: string, fallback: boolean): boolean {
   return oneOf(env, name, ['on', 'off'] as const, fallback ? 'on' : 'off') === 'on';
+}
+
+/** The stale limit must leave room for a few missed heartbeats, or a live process would be taken as dead. */
+function instanceTiming(env: Env): { instanceHeartbeatMs: number; instanceStaleMs: number } {
+  const instanceHeartbeatMs = int(env, 'INSTANCE_HEARTBEAT_MS', 2000, 50, 60_000);
+  const instanceStaleMs = int(env, 'INSTANCE_STALE_MS', 10_000, 200, 600_000);
+  if (instanceStaleMs < 3 * instanceHeartbeatMs) {
+    throw new ConfigError(`INSTANCE_STALE_MS must be at least three times INSTANCE_HEARTBEAT_MS (got ${instanceStaleMs} and ${instanceHeartbeatMs})`);
+  }
+  return { instanceHeartbeatMs, instanceStaleMs };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -151,16 +219,26 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgresql:', 'postgres:']),
     dataDir: str(env, 'DATA_DIR', './data'),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
+    dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 1500, 100, 60_000),
+    dbQueryTimeoutMs: int(env, 'DB_QUERY_TIMEOUT_MS', 5000, 100, 600_000),
+    ...instanceTiming(env),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: str(env, 'REDIS_PREFIX', 'loanmatch:'),
     rateLimitAPerMinute: int(env, 'RATE_LIMIT_A_PER_MINUTE', 120, 1, 100_000_000),
     adminToken,
+    adminAllowRemote: onOff(env, 'ADMIN_ALLOW_REMOTE', false),
+    dataKey: singleDataKey(env),
+    dataPreviousKeys: dataKeys(env, 'DATA_PREVIOUS_KEYS'),
     jwtSecret: secret(env, 'JWT_SECRET', 32),
     jwtPreviousSecrets: secretList(env, 'JWT_PREVIOUS_SECRETS', 32),
     trackingSecret: optional(env, 'TRACKING_SECRET'),
     bureauUrl: url(env, 'BUREAU_URL', ['http:', 'https:']),
     bureauTimeoutMs: int(env, 'BUREAU_TIMEOUT_MS', 2000, 100, 60_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info'),
+    logFormat: optional(env, 'LOG_FORMAT') === undefined ? undefined : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+    metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: str(env, 'METRICS_HOST', '127.0.0.1'),
+    metricsToken: secret(env, 'METRICS_TOKEN', 24),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     webhookSealingSecret: secret(env, 'WEBHOOK_SEALING_SECRET', 32),
     webhookSealingPreviousSecrets: secretList(env, 'WEBHOOK_SEALING_PREVIOUS_SECRETS', 32),

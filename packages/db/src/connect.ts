@@ -5,7 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/client';
+import { TimeoutClosingClient } from './connect-timeouts';
 import { applyMigrations } from './migrate';
+import { bindSql, pgliteSql, poolSql } from './sql';
 
 export type Prisma = PrismaClient;
 
@@ -18,6 +20,11 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Time to wait for a pooled connection before failing, in ms. */
   connectionTimeoutMs?: number;
+  /**
+   * Time to wait for the answer to one statement, in ms; none when absent. A connection whose server
+   * stopped answering (a network partition) is dropped from the pool when it expires.
+   */
+  queryTimeoutMs?: number;
 }
 
 export interface Database {
@@ -27,6 +34,16 @@ export interface Database {
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** The PostgreSQL pool's use at this moment, for metrics; absent on PGlite, which has no pool. */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -36,12 +53,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const { PrismaPg } = await import('@prisma/adapter-pg');
-  const factory = new PrismaPg({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? 2000,
-  });
-  return wrap('postgresql', factory, async () => {});
+  const { Pool } = await import('pg');
+  const pool = { connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectionTimeoutMs ?? 2000 };
+  // The pool is ours, not the adapter's, so that its use can be read; it closes with the database.
+  // A statement past the query timeout closes its connection rather than handing it back (connect-timeouts.ts).
+  const queries = new Pool({ ...pool, query_timeout: options.queryTimeoutMs, Client: TimeoutClosingClient });
+  // Migrations get their own connections without the statement limit: building an index may take minutes.
+  const db = wrap('postgresql', new PrismaPg(queries), () => queries.end(), new PrismaPg(pool));
+  // The busiest statements go to the same pool directly, as prepared statements (sql.ts).
+  bindSql(db.prisma, poolSql(queries));
+  // An idle connection the server ends (a restart, a dropped database) leaves the pool by itself; without
+  // a listener its 'error' would end the process. Prisma's adapter listens only while it is connected.
+  queries.on('error', () => undefined);
+  return { ...db, poolStats: () => ({ total: queries.totalCount, idle: queries.idleCount, waiting: queries.waitingCount, max: pool.max }) };
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -51,15 +75,22 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const pglite = inMemory ? new PGlite() : new PGlite(dataDir);
   await pglite.waitReady;
-  return wrap('pglite', new PrismaPGlite(pglite), () => pglite.close());
+  const db = wrap('pglite', new PrismaPGlite(pglite), () => pglite.close());
+  bindSql(db.prisma, pgliteSql(pglite));
+  return db;
 }
 
-function wrap(kind: Database['kind'], factory: SqlMigrationAwareDriverAdapterFactory, closeDriver: () => Promise<void>): Database {
+function wrap(
+  kind: Database['kind'],
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  closeDriver: () => Promise<void>,
+  migrations: SqlMigrationAwareDriverAdapterFactory = factory,
+): Database {
   const prisma = new PrismaClient({ adapter: factory });
   return {
     kind,
     prisma,
-    migrate: () => applyMigrations(factory),
+    migrate: () => applyMigrations(migrations),
     async ping() {
       try {
         await prisma.$queryRawUnsafe('SELECT 1');

@@ -3,11 +3,12 @@ import { applications, creditChecks, type ApplicationRow, type Json } from '@loa
 import type { DomainContext } from './context';
 import { bandOf } from './credit/bureau';
 import { parseSandboxScore } from './credit/sandbox';
-import { fail, ok, type Result } from './errors';
-import { advanceApplication, insertApplicationWithEvent } from './events';
-import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempotency';
+import { DomainError, fail, ok, type Result } from './errors';
+import { NEW_APPLICATION, advanceApplication, changeReadApplication, createAnnouncedApplication } from './events';
+import { checkIdempotencyKey, withIdempotency, withIdempotentWrite, type Replayable } from './idempotency';
 import { validateApplicantDetails, validateCreateRequest, validateStepData, validateStepEnvelope, type FormType } from './validation';
 import { canonicalUuid } from './ids';
+import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
 
 /** Application statuses (CONTRACT.md). */
 export type { ApplicationStatus } from './status';
@@ -80,22 +81,11 @@ export async function createApplication(
     key: options.idempotencyKey,
     request: { operation: options.operation ?? 'create-application', body: options.body },
   };
-  return withIdempotency<CreatedApplication>(ctx, scope, async (seal) => {
-    const valid = validateCreateRequest(options.body);
-    if (!valid.ok) return valid;
-    const created = await ctx.db.$transaction(async (tx) => {
-      const row = await insertApplicationWithEvent(ctx, tx, {
-        id: randomUUID(),
-        partnerId: options.partnerId,
-        formType: valid.value.formType,
-        step1: valid.value.data,
-      });
-      const view: CreatedApplication = { applicationId: row.id, formType: row.formType, status: row.status, lastStep: row.lastStep };
-      await seal(tx, view);
-      return view;
-    });
-    return ok(created);
-  });
+  const valid = validateCreateRequest(options.body);
+  const app = valid.ok ? { id: randomUUID(), partnerId: options.partnerId, formType: valid.value.formType, step1: valid.value.data } : undefined;
+  const planned: Result<CreatedApplication> = app ? ok({ applicationId: app.id, formType: app.formType, ...NEW_APPLICATION }) : (valid as Result<never>);
+  // The application, its event and the key completed with this answer: one statement.
+  return withIdempotentWrite<CreatedApplication>(ctx, scope, planned, (key) => createAnnouncedApplication(ctx, app!, key));
 }
 
 export async function saveStep(
@@ -113,8 +103,8 @@ export async function saveStep(
   }
   const valid = validateStepData(app.formType as FormType, step, envelope.value.data);
   if (!valid.ok) return valid;
-  // The step, the status it moves and the status's event commit together.
-  const row = await ctx.db.$transaction((tx) => advanceApplication(ctx, tx, { applicationId: app.id, to: 'in_progress', lastStep: step, step: { number: step, data: valid.value } }));
+  // The step, the status it moves and the status's event: one statement.
+  const row = await changeReadApplication(ctx, app, { to: 'in_progress', lastStep: step, step: { number: step, data: valid.value } });
   return row ? ok(toApplicationView(row)) : fail('NOT_FOUND', 'Application not found');
 }
 
@@ -130,8 +120,8 @@ export async function runCreditCheck(
     operation?: string;
     /** Whether `Idempotency-Key` must be sent (default true: spec 4.3; Variant B's contract lists no such header). */
     requireIdempotencyKey?: boolean;
-    /** Variant B: builds the step-5 request `{data}` from what the application keeps and the body; default `body`. */
-    applicantRequest?: (app: ApplicationRow) => Promise<unknown>;
+    /** Variant B: builds the step-5 request `{data}` from the details the application keeps (its intake) and the body; default `body`. */
+    applicantRequest?: (kept: Json | null) => unknown;
   },
 ): Promise<Result<Replayable<CreditCheckView>>> {
   const keyCheck = checkIdempotencyKey(options.idempotencyKey, options.requireIdempotencyKey ?? true);
@@ -150,7 +140,10 @@ export async function runCreditCheck(
     const found = await findOwnApplication(ctx, options);
     if (!found.ok) return found;
     const app = found.value;
-    const applicantRequest = options.applicantRequest ? await options.applicantRequest(app) : options.body;
+    // Before anything reaches the bureau: an application whose personal data was erased takes none again.
+    const kept = await readApplicantDetails(ctx, app.id);
+    if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    const applicantRequest = options.applicantRequest ? options.applicantRequest(kept.state === 'kept' ? kept.details : null) : options.body;
     const applicant = validateApplicantDetails(applicantRequest, ctx.clock());
     if (!applicant.ok) return applicant;
     const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
@@ -178,7 +171,7 @@ export async function runCreditCheck(
         sandbox_mode: ctx.bureau.sandbox,
       };
       await ctx.db.$transaction(async (tx) => {
-        await creditChecks.completeCreditCheck(
+        const written = await creditChecks.completeCreditCheck(
           tx,
           {
             applicationId: app.id,
@@ -189,13 +182,17 @@ export async function runCreditCheck(
             source: answer.source,
             at: ctx.clock(),
           },
-          applicant.value,
+          sealApplicantDetails(ctx, app.id, applicant.value),
         );
+        // Erased while the bureau answered: nothing of the check is kept (thrown, so the transaction rolls back).
+        if (!written) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
         await advanceApplication(ctx, tx, { applicationId: app.id, to: 'credit_checked', lastStep: 5 });
         await seal(tx, view);
       });
+      ctx.metrics?.creditCheck(answer.available ? 'completed' : 'degraded');
       return ok(view);
     } catch (err) {
+      ctx.metrics?.creditCheck('failed');
       await creditChecks.releaseCreditCheck(ctx.db, app.id, ctx.instance.id).catch(() => undefined);
       throw err;
     } finally {

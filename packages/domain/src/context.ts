@@ -22,6 +22,37 @@ export interface DomainContext {
   readonly tracking: { readonly secret: Buffer; readonly publicBaseUrl: string; readonly lifetimeMs: number };
   /** Webhooks: sealing of signing secrets, the destination rules, and a nudge to this process's dispatcher. */
   readonly webhooks: WebhookServices;
+  /**
+   * Seals applicant details at rest (`personal-data.ts`): AES-256-GCM under DATA_KEY (new writes), with
+   * DATA_PREVIOUS_KEYS still opening what they sealed.
+   */
+  readonly personalData: SecretBox;
+  /** Told of what happened (checks, matches, referrals, webhook attempts), for metrics; absent, nothing is told. */
+  readonly metrics?: DomainObserver;
+}
+
+/** How a credit check ended: a bureau score, degraded (no score: the applicant's estimate), or an unexpected error. */
+export type CreditCheckOutcome = 'completed' | 'degraded' | 'failed';
+
+/**
+ * What one webhook attempt came to: `delivered` (2xx), `retry_scheduled` (failed, another attempt is due),
+ * `failed` (failed with no retry left), `disabled` (failed, and the endpoint was disabled), `unrecorded`
+ * (the outcome could not be stored; the delivery is sent again after its lease).
+ */
+export type WebhookAttemptResult = 'delivered' | 'retry_scheduled' | 'failed' | 'disabled' | 'unrecorded';
+
+/**
+ * The domain's events as counts, implemented at the edge (`packages/metrics`, with prom-client) so
+ * the domain imports no metrics library. Calls carry outcomes and numbers only: never an id, a score
+ * or anything about an applicant. Each is called after the change it reports has committed.
+ */
+export interface DomainObserver {
+  creditCheck(outcome: CreditCheckOutcome): void;
+  /** A match run was stored, with this many accepted and near-miss offers. */
+  matched(accepted: number, nearMiss: number): void;
+  /** A tracking link was followed for the first time: a referral was recorded. */
+  referralRecorded(): void;
+  webhookAttempt(result: WebhookAttemptResult, durationMs: number): void;
 }
 
 /** Whether an endpoint URL may receive webhooks; `text` is the rule broken, for `url: <text>`. */

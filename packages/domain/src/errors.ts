@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'LINK_EXPIRED'
   | 'WEBHOOK_DISABLED'
   | 'WEBHOOK_LIMIT_REACHED'
+  | 'PERSONAL_DATA_ERASED'
   | 'SERVICE_UNAVAILABLE';
 
 /** One violated rule: `field` is the path (`homeAddressComponents.postcode`), `message` reads `<field>: <rule text>`. */

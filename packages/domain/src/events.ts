@@ -10,7 +10,7 @@
  * Payloads carry identifiers, statuses and the last step only: no personal information, no score.
  */
 import { randomUUID } from 'node:crypto';
-import { applications, webhooks, type ApplicationRow, type Json, type Queryable } from '@loanmatch/db';
+import { applications, statusChanges, webhooks, type ApplicationRow, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { laterStatus, type ApplicationStatus } from './status';
 
@@ -25,6 +25,9 @@ export interface StatusChangedData extends Json {
   lastStep: number;
 }
 
+/** What a new application holds besides its step 1. */
+export const NEW_APPLICATION: { readonly status: ApplicationStatus; readonly lastStep: number } = { status: 'draft', lastStep: 1 };
+
 /** Event ids are the `webhook-id` of every attempt: stable across retries, unique across events. */
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
 
@@ -38,13 +41,22 @@ export async function enqueueEvent(
   tx: Queryable,
   event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string },
 ): Promise<string> {
-  const at = ctx.clock();
-  const id = newEventId();
-  const body = JSON.stringify({ type: event.type, timestamp: at.toISOString(), data: event.data });
-  const deliveries = await webhooks.insertEvent(tx, { id, partnerId: event.partnerId, applicationId: event.applicationId, type: event.type, body, at, webhookId: event.webhookId });
+  const outbox = outboxEvent(ctx, event);
+  const deliveries = await webhooks.insertEvent(tx, outbox);
   // Before the commit, so the nudge is a hint: the dispatcher looks again shortly, and polls anyway.
   if (deliveries > 0) ctx.webhooks.notify();
-  return id;
+  return outbox.id;
+}
+
+/** The event as the outbox keeps it: a new id, and the body `{type, timestamp, data}` fixed now. */
+function outboxEvent(ctx: DomainContext, event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string }): webhooks.OutboxEvent {
+  const at = ctx.clock();
+  const body = JSON.stringify({ type: event.type, timestamp: at.toISOString(), data: event.data });
+  return { id: newEventId(), partnerId: event.partnerId, applicationId: event.applicationId, type: event.type, body, at, webhookId: event.webhookId };
+}
+
+function statusEvent(ctx: DomainContext, partnerId: string, data: StatusChangedData): webhooks.OutboxEvent {
+  return outboxEvent(ctx, { partnerId, applicationId: data.applicationId, type: STATUS_CHANGED_EVENT, data });
 }
 
 /** Creates an application in `draft` and announces it (`previousStatus: null`), in the caller's transaction. */
@@ -63,10 +75,10 @@ export async function insertApplicationWithEvent(
  * (never back: `laterStatus`), raises `lastStep` to at least `lastStep`, and writes a step's data when one
  * is given. When the status moved, `application.status_changed` is written in the same transaction.
  * The row lock makes concurrent changes of one application take turns, so each event names the status
- * its change really left behind, and events are numbered in the order the changes committed.
+ * its change really left behind, and events are numbered in the order the changes committed. The
+ * change and its event are one statement (`changeReadApplication`'s).
  *
- * Answers the application as written when a step was given; otherwise undefined (nothing more to read).
- * An application that no longer exists is left alone (undefined).
+ * Answers the application as written; undefined when it no longer exists (it is then left alone).
  */
 export async function advanceApplication(
   ctx: DomainContext,
@@ -75,18 +87,76 @@ export async function advanceApplication(
 ): Promise<ApplicationRow | undefined> {
   const current = await applications.lockApplication(tx, change.applicationId);
   if (!current) return undefined;
-  const status = laterStatus(current.status as ApplicationStatus, change.to);
-  const lastStep = Math.max(current.lastStep, change.lastStep ?? 0);
-  let row: ApplicationRow | undefined;
-  if (change.step) {
-    row = await applications.updateStep(tx, change.applicationId, { step: change.step.number, data: change.step.data, status, lastStep });
-  } else if (status !== current.status || lastStep !== current.lastStep) {
-    await applications.updateStatus(tx, change.applicationId, { status, lastStep });
+  return writeChange(ctx, tx, { id: change.applicationId, ...current }, change);
+}
+
+/**
+ * `insertApplicationWithEvent` as one statement of its own, outside any transaction: the application in
+ * `draft`, its event and, under an idempotency key, the key completed (`withIdempotentWrite`). False,
+ * with nothing written, when the key is already held.
+ */
+export async function createAnnouncedApplication(
+  ctx: DomainContext,
+  app: { id: string; partnerId: string; formType: string; step1: Json },
+  key: CompletedKey | undefined,
+): Promise<boolean> {
+  const created = { ...app, ...NEW_APPLICATION };
+  const event = statusEvent(ctx, app.partnerId, { applicationId: app.id, status: created.status, previousStatus: null, lastStep: created.lastStep });
+  const { inserted, deliveries } = await statusChanges.insertApplication(ctx.db, { app: created, event, key });
+  if (deliveries > 0) ctx.webhooks.notify();
+  return inserted;
+}
+
+/**
+ * `advanceApplication` as one statement of its own, for an application the caller has just read
+ * (`app`, with the status and last step it read): the step's data, the status moved forward to `to`,
+ * `lastStep` raised, a match run, and the event when the status moved, written together. Nothing is
+ * locked in advance: the statement moves the status only if the application still holds what was
+ * read, and when another change came first the decision is made again on what it holds now, so each
+ * event names the status its change really left. Answers the application as written, or undefined
+ * when it no longer exists.
+ */
+export async function changeReadApplication(
+  ctx: DomainContext,
+  app: { id: string; partnerId: string; status: string; lastStep: number },
+  change: {
+    to: ApplicationStatus;
+    lastStep?: number;
+    step?: { number: 2 | 3 | 4; data: Json };
+    matchRun?: { id: string; degradedMode: boolean; offers: Json; at: Date };
+  },
+): Promise<ApplicationRow | undefined> {
+  return writeChange(ctx, ctx.db, app, change);
+}
+
+/** The change, decided on the status and last step the caller read, made again on newer ones until it holds. */
+async function writeChange(
+  ctx: DomainContext,
+  db: Queryable,
+  app: { id: string; partnerId: string; status: string; lastStep: number },
+  change: { to: ApplicationStatus; lastStep?: number; step?: { number: 2 | 3 | 4; data: Json }; matchRun?: { id: string; degradedMode: boolean; offers: Json; at: Date } },
+): Promise<ApplicationRow | undefined> {
+  let current = { status: app.status, lastStep: app.lastStep };
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const status = laterStatus(current.status as ApplicationStatus, change.to);
+    const lastStep = Math.max(current.lastStep, change.lastStep ?? 0);
+    const moves = status !== current.status || lastStep !== current.lastStep;
+    const event =
+      status !== current.status ? statusEvent(ctx, app.partnerId, { applicationId: app.id, status, previousStatus: current.status, lastStep }) : undefined;
+    const outcome = await statusChanges.changeApplication(db, {
+      id: app.id,
+      move: moves ? { from: current, status, lastStep, event } : undefined,
+      step: change.step,
+      matchRun: change.matchRun && { ...change.matchRun, partnerId: app.partnerId },
+    });
+    if (outcome.changed) {
+      if (outcome.deliveries > 0) ctx.webhooks.notify();
+      return outcome.row;
+    }
+    if (!outcome.current) return undefined;
+    current = outcome.current;
   }
-  if (status !== current.status) {
-    await announce(ctx, tx, current.partnerId, { applicationId: change.applicationId, status, previousStatus: current.status, lastStep });
-  }
-  return row;
+  throw new Error(`application ${app.id}: concurrent changes did not settle`);
 }
 
 function announce(ctx: DomainContext, tx: Queryable, partnerId: string, data: StatusChangedData): Promise<string> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { idempotency, type Json, type Queryable } from '@loanmatch/db';
+import { idempotency, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 
@@ -94,6 +94,50 @@ export async function withIdempotency<T extends Json>(
   } finally {
     release();
   }
+}
+
+/**
+ * `withIdempotency` for an operation whose whole effect is one statement that can also store the key
+ * (a create): there is never a key "in progress" to wait on or to leave behind. `planned` is the
+ * operation's answer worked out before anything is written, or its refusal. `write(key)` makes the
+ * change and stores `key`, completed with that answer, in one statement, and answers false, writing
+ * nothing, when the key is already held; the key then answers as in `withIdempotency` (replay, reuse,
+ * in progress, unresolved). A refusal also looks at the key first, so a key that is held answers as it
+ * did when the key was claimed before validating; a refusal never stores a key.
+ */
+export async function withIdempotentWrite<T extends Json>(
+  ctx: DomainContext,
+  scope: IdempotencyScope,
+  planned: Result<T>,
+  write: (key: CompletedKey | undefined) => Promise<boolean>,
+): Promise<Result<Replayable<T>>> {
+  if (scope.key === undefined) {
+    if (!planned.ok) return planned;
+    await write(undefined);
+    return ok({ value: planned.value, replayed: false });
+  }
+  const id = { partnerId: scope.partnerId, key: scope.key };
+  const now = ctx.clock();
+  const fingerprint = requestFingerprint(scope.request);
+  if (!planned.ok) {
+    const existing = await idempotency.findLiveKey(ctx.db, id, now);
+    return existing ? answerExisting<T>(ctx, existing, fingerprint) : planned;
+  }
+  const key: CompletedKey = {
+    ...id,
+    fingerprint,
+    ownerId: ctx.instance.id,
+    responseBody: JSON.stringify(planned.value),
+    now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await write(key)) return ok({ value: planned.value, replayed: false });
+    const existing = await idempotency.findLiveKey(ctx.db, id, now);
+    if (existing) return answerExisting<T>(ctx, existing, fingerprint);
+    // Released or expired between the two statements: try again.
+  }
+  throw new Error('idempotency key contention did not settle');
 }
 
 async function answerExisting<T>(ctx: DomainContext, row: idempotency.IdempotencyRow, requestFingerprint: string): Promise<Result<Replayable<T>>> {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { creditChecks, matches, type Json } from '@loanmatch/db';
-import { findOwnApplication } from './applications';
+import { applications, matches, type Json } from '@loanmatch/db';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
-import { advanceApplication } from './events';
+import { advanceApplication, changeReadApplication } from './events';
+import { canonicalUuid } from './ids';
 import { matchOffers, type AcceptedOffer, type NearMissOffer } from './matching';
 import { signTrackingToken, verifyTrackingToken } from './tracking';
 
@@ -43,11 +43,22 @@ interface SnapshotOffer {
  * Matches the application's current data against the catalogue in force. Each call is a new run:
  * stored with a snapshot of its offers, with fresh tracking links; the first moves the status to `matched`.
  */
-export async function matchApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<MatchView>> {
-  const found = await findOwnApplication(ctx, options);
-  if (!found.ok) return found;
-  const app = found.value;
-  const credit = await creditChecks.findCreditResult(ctx.db, app.id);
+export async function matchApplication(
+  ctx: DomainContext,
+  options: {
+    partnerId: string;
+    applicationId: string;
+    /** Variant B: checks the request against the application's security token digest (null: it has none) before anything else. */
+    authorize?: (securityTokenHash: string | null) => Result<void>;
+  },
+): Promise<Result<MatchView>> {
+  // The application, its check's result and its token digest, read together; another partner's is NOT_FOUND, as everywhere.
+  const id = canonicalUuid(options.applicationId);
+  const found = id ? await applications.findApplicationForMatch(ctx.db, id, options.partnerId) : null;
+  if (!found) return fail('NOT_FOUND', 'Application not found');
+  const authorized = options.authorize?.(found.securityTokenHash);
+  if (authorized && !authorized.ok) return authorized;
+  const { row: app, credit } = found;
   if (!credit) return fail('CREDIT_CHECK_REQUIRED', 'Run the credit check before matching: POST /applications/{applicationId}/credit-check');
 
   const now = ctx.clock();
@@ -92,10 +103,13 @@ export async function matchApplication(ctx: DomainContext, options: { partnerId:
     nearMissOffers: result.nearMissOffers.map(nearMissView),
   };
 
-  await ctx.db.$transaction(async (tx) => {
-    await matches.insertMatchRun(tx, { id: matchId, applicationId: app.id, partnerId: app.partnerId, degradedMode: credit.degradedMode, offers: { offers: snapshot, view } as unknown as Json, at: now });
-    await advanceApplication(ctx, tx, { applicationId: app.id, to: 'matched' });
+  // The run, the status it moves and the status's event: one statement.
+  const stored = await changeReadApplication(ctx, app, {
+    to: 'matched',
+    matchRun: { id: matchId, degradedMode: credit.degradedMode, offers: { offers: snapshot, view } as unknown as Json, at: now },
   });
+  if (!stored) return fail('NOT_FOUND', 'Application not found');
+  ctx.metrics?.matched(acceptedOffers.length, view.nearMissOffers.length);
   return ok(view);
 }
 
@@ -127,8 +141,8 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
   const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find((o) => o.offerId === claims.offerId);
   if (!run || !offer) return fail('NOT_FOUND', 'Unknown link');
 
-  await ctx.db.$transaction(async (tx) => {
-    const recorded = await matches.insertReferral(tx, {
+  const recorded = await ctx.db.$transaction(async (tx) => {
+    const inserted = await matches.insertReferral(tx, {
       id: randomUUID(),
       offerId: offer.offerId,
       matchRunId: run.id,
@@ -138,8 +152,10 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
       productId: offer.productId,
       at: ctx.clock(),
     });
-    if (recorded) await advanceApplication(ctx, tx, { applicationId: run.applicationId, to: 'referred' });
+    if (inserted) await advanceApplication(ctx, tx, { applicationId: run.applicationId, to: 'referred' });
+    return inserted;
   });
+  if (recorded) ctx.metrics?.referralRecorded();
   const location = new URL(offer.lenderUrl);
   location.searchParams.set('lm_ref', offer.offerId);
   return ok({ location: location.toString() });

@@ -1,44 +1,61 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Seals a short secret that must be kept for a while and shown again, so that the database alone
- * never holds it in clear: Variant B's `securityToken` inside the stored answer of an idempotent
- * create. AES-256-GCM under a key derived (HKDF-SHA256) from a server secret and a purpose, so the
- * same secret can serve other purposes (signing access tokens) without sharing a key.
+ * Seals what must be kept and read again, so that the database alone never holds it in clear: Variant
+ * B's `securityToken` inside the stored answer of an idempotent create, webhook signing secrets, and
+ * applicants' personal details. AES-256-GCM under a key derived (HKDF-SHA256) from a server secret and
+ * a purpose, so the same secret can serve other purposes (signing access tokens) without sharing a key.
  *
  * Several secrets may be given, newest first: sealing uses the first; opening picks the key by the id
  * written in the sealed text, so a secret that was rotated out of first place still opens what it sealed.
+ *
+ * An optional `context` (associated data: authenticated, not stored) binds a sealed text to where it is
+ * kept, such as the row's id: a text copied to another row does not open there.
  */
 export interface SecretBox {
-  seal(plain: string): string;
-  /** The plain text, or undefined when no key here sealed it or the text was changed. */
-  open(sealed: string): string | undefined;
+  /** The id of the key that seals: the first secret's. */
+  readonly keyId: string;
+  /** The ids of every key here, newest first (the first is `keyId`). */
+  readonly keyIds: readonly string[];
+  seal(plain: string, context?: string): string;
+  /** The plain text, or undefined when no key here sealed it, the context differs, or the text was changed. */
+  open(sealed: string, context?: string): string | undefined;
+  /** The key id a sealed text names (whether or not a key here has that id); undefined for other text. */
+  keyIdOf(sealed: string): string | undefined;
 }
 
 const VERSION = 'v1';
+const KEY_ID = /^[A-Za-z0-9_-]{10}$/;
 
-export function createSecretBox(secrets: readonly string[], purpose: string): SecretBox {
+/** A secret given as text (its UTF-8 bytes) or as raw key bytes. */
+export type SecretMaterial = string | Uint8Array;
+
+export function createSecretBox(secrets: readonly SecretMaterial[], purpose: string): SecretBox {
   if (secrets.length === 0) throw new TypeError('createSecretBox needs at least one secret');
   const keys = secrets.map((secret) => {
     const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `loanmatch:${purpose}`, 32));
     return { id: createHash('sha256').update(key).digest('base64url').slice(0, 10), key };
   });
+  // Without a context the associated data is what it was before contexts existed, so older texts still open.
+  const associatedData = (id: string, context: string | undefined) => Buffer.from(context === undefined ? `${VERSION}.${id}` : `${VERSION}.${id}.${context}`);
   return {
-    seal(plain) {
+    keyId: keys[0].id,
+    keyIds: keys.map((k) => k.id),
+    seal(plain, context) {
       const { id, key } = keys[0];
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(`${VERSION}.${id}`));
+      cipher.setAAD(associatedData(id, context));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return [VERSION, id, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
     },
-    open(sealed) {
+    open(sealed, context) {
       const [version, id, iv, body, tag, ...rest] = sealed.split('.');
       const key = keys.find((k) => k.id === id)?.key;
       if (version !== VERSION || key === undefined || tag === undefined || rest.length > 0) return undefined;
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-        decipher.setAAD(Buffer.from(`${VERSION}.${id}`));
+        decipher.setAAD(associatedData(id, context));
         const authTag = Buffer.from(tag, 'base64url');
         if (authTag.length !== 16) return undefined; // a shortened tag would weaken the check
         decipher.setAuthTag(authTag);
@@ -46,6 +63,10 @@ export function createSecretBox(secrets: readonly string[], purpose: string): Se
       } catch {
         return undefined;
       }
+    },
+    keyIdOf(sealed) {
+      const [version, id] = sealed.split('.', 2);
+      return version === VERSION && id !== undefined && KEY_ID.test(id) ? id : undefined;
     },
   };
 }

@@ -21,6 +21,7 @@ import { authenticateApiKey, type AuthenticatedPartner } from './partners';
 import { runCreditCheck, type CreditCheckView } from './applications';
 import { matchApplication, type MatchView } from './offers';
 import type { SecretBox } from './sealing';
+import { sealApplicantDetails } from './personal-data';
 import { schemaFor, validateSecurityTokenRequest, validateVariantBCreate } from './validation';
 import { canonicalUuid } from './ids';
 
@@ -102,7 +103,7 @@ export async function createApplicationB(
         step1,
         securityTokenHash: token.hash,
       });
-      await applicants.insertIntake(tx, applicationId, intake);
+      await applicants.insertIntake(tx, applicationId, sealApplicantDetails(ctx, applicationId, intake));
       await seal(tx, { applicationId, securityToken: options.secretBox.seal(token.securityToken) });
     });
     return ok({ applicationId, securityToken: token.securityToken });
@@ -129,7 +130,12 @@ export async function verifySecurityToken(ctx: DomainContext, options: { partner
   const applicationId = canonicalUuid(options.applicationId);
   const stored = applicationId ? await applications.findSecurityTokenHash(ctx.db, applicationId, options.partnerId) : undefined;
   if (stored === undefined) return fail('NOT_FOUND', 'Application not found');
-  const request = validateSecurityTokenRequest(options.body);
+  return checkSecurityToken(stored, options.body);
+}
+
+/** The body's `securityToken` against the application's digest (null: it has none), once the application is known to be the partner's. */
+function checkSecurityToken(stored: string | null, body: unknown): Result<void> {
+  const request = validateSecurityTokenRequest(body);
   if (!request.ok) return request;
   if (stored === null || !digestsEqual(stored, digest(request.value.securityToken))) {
     return fail('INVALID_SECURITY_TOKEN', 'securityToken: is not the security token of this application');
@@ -160,15 +166,10 @@ export async function runCreditCheckB(
     sandboxScore: options.sandboxScore,
     operation: B_OPERATIONS.creditCheck,
     requireIdempotencyKey: false,
-    applicantRequest: async (app) => {
-      const kept = (await applicants.findApplicantDetails(ctx.db, app.id)) ?? {};
-      return { data: { ...pick(kept, [...IDENTITY_FIELDS, 'consentCreditCheck']), ...bodyStep5 } };
-    },
+    applicantRequest: (kept) => ({ data: { ...pick(kept ?? {}, [...IDENTITY_FIELDS, 'consentCreditCheck']), ...bodyStep5 } }),
   });
 }
 
-// POST /v1/applications/{id}/match is another issue's: it verifies the token with `verifySecurityToken`
-// first, then calls Variant A's match use case.
 
 function pick(source: Record<string, unknown>, keys: readonly string[]): Json {
   const out: Json = {};
@@ -184,9 +185,7 @@ function omit(source: Record<string, unknown>, keys: readonly string[]): Json {
   return out;
 }
 
-/** Variant B's match: the application's security token first, then the same match as Variant A. */
+/** Variant B's match: the application's security token first, then the same match as Variant A (one read for both). */
 export async function matchApplicationB(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<MatchView>> {
-  const verified = await verifySecurityToken(ctx, options);
-  if (!verified.ok) return verified;
-  return matchApplication(ctx, options);
+  return matchApplication(ctx, { partnerId: options.partnerId, applicationId: options.applicationId, authorize: (stored) => checkSecurityToken(stored, options.body) });
 }

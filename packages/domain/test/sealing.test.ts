@@ -31,3 +31,29 @@ describe('secret box', () => {
     expect(box.open('garbage')).toBeUndefined();
   });
 });
+
+describe('secret box with a context (associated data)', () => {
+  const KEY = Buffer.alloc(32, 7);
+
+  it('when sealed for one context, then it opens for that context only, and not without one', () => {
+    const box = createSecretBox([KEY], 'test');
+    const sealed = box.seal('{"email":"x@example.com"}', 'application-1');
+    expect(box.open(sealed, 'application-1')).toBe('{"email":"x@example.com"}');
+    expect(box.open(sealed, 'application-2')).toBeUndefined();
+    expect(box.open(sealed)).toBeUndefined();
+    expect(box.open(box.seal('plain'), 'application-1')).toBeUndefined();
+  });
+
+  it('when a raw key or its text is given, then each names its key; the text names the key that sealed it', () => {
+    const bytes = createSecretBox([KEY], 'test');
+    const text = createSecretBox([KEY.toString('hex')], 'test');
+    expect(bytes.keyId).not.toBe(text.keyId);
+    const rotated = createSecretBox([KEY.toString('hex'), KEY], 'test');
+    expect(rotated.keyIds).toEqual([text.keyId, bytes.keyId]);
+    const sealed = bytes.seal('x', 'c');
+    expect(rotated.keyIdOf(sealed)).toBe(bytes.keyId);
+    expect(rotated.open(sealed, 'c')).toBe('x');
+    expect(rotated.keyIdOf('garbage')).toBeUndefined();
+    expect(rotated.keyIdOf('v2.abcdefghij.x.y.z')).toBeUndefined();
+  });
+});

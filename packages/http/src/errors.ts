@@ -3,7 +3,15 @@ import { DomainError, type ErrorCode, type FieldViolation, type Result } from '@
 import type { Logger } from './logger';
 
 /** Error codes that the HTTP layer adds to the domain's. */
-export type HttpErrorCode = ErrorCode | 'INVALID_JSON' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'INVALID_SECURITY_TOKEN' | 'FORBIDDEN';
+export type HttpErrorCode =
+  | ErrorCode
+  | 'INVALID_JSON'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'INVALID_SECURITY_TOKEN'
+  | 'FORBIDDEN';
 
 /** The one table from error code to HTTP status. */
 export const STATUS_OF: Record<HttpErrorCode, number> = {
@@ -22,8 +30,10 @@ export const STATUS_OF: Record<HttpErrorCode, number> = {
   IDEMPOTENCY_KEY_UNRESOLVED: 409,
   WEBHOOK_DISABLED: 409,
   WEBHOOK_LIMIT_REACHED: 409,
+  PERSONAL_DATA_ERASED: 409,
   LINK_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
+  HEADERS_TOO_LARGE: 431,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
@@ -64,11 +74,17 @@ export const notFound: RequestHandler = (_req, res) => {
   sendError(res, 'NOT_FOUND', 'No such route');
 };
 
+/**
+ * The database is down, unreachable or not answering: refused or lost connections, no connection within
+ * DB_CONNECT_TIMEOUT_MS (`timeout exceeded when trying to connect`, or P2028 when a transaction could
+ * not start in time), a statement unanswered within DB_QUERY_TIMEOUT_MS (`Query read timeout`), or the
+ * server shutting down (57P01, 57P03).
+ */
 const isDatabaseUnavailable = (err: unknown): boolean => {
   const e = err as { code?: string; name?: string; message?: string };
   return (
-    ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNRESET', '57P01', '57P03'].includes(String(e?.code)) ||
-    /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database/i.test(String(e?.message))
+    ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNRESET', '57P01', '57P03'].includes(String(e?.code)) ||
+    /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database|Query read timeout/i.test(String(e?.message))
   );
 };
 
@@ -84,6 +100,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes((err as { limit?: number }).limit)}`);
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
     if (err instanceof HttpError || err instanceof DomainError) return sendError(res, err.code, err.message, err.details);
+    // A path segment that is not percent-encoded UTF-8 (the router's decodeURIComponent failed) names nothing.
+    if (err instanceof URIError) return sendError(res, 'NOT_FOUND', 'No such route: the path is not valid percent-encoded UTF-8');
+    if (isUnreadableBody(err)) return sendError(res, 'INVALID_JSON', 'The request body could not be read');
     if (isDatabaseUnavailable(err)) {
       logger.error('database unavailable', { requestId: res.locals.requestId, method: req.method, error: String((err as Error)?.message) });
       res.setHeader('Retry-After', '5');
@@ -92,6 +111,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     logger.error('unhandled error', { requestId: res.locals.requestId, method: req.method, stack: (err as Error)?.stack ?? String(err) });
     sendError(res, 'INTERNAL_ERROR', `An internal error occurred; quote request id ${res.locals.requestId} to support`);
   };
+}
+
+/**
+ * The body reader's other refusals: a body that does not inflate under its Content-Encoding, a length
+ * that does not match Content-Length, an aborted upload. body-parser raises them through http-errors,
+ * which marks a client error `expose` with its 4xx status; their messages are not ours to show.
+ */
+function isUnreadableBody(err: unknown): boolean {
+  const e = err as { status?: unknown; expose?: unknown } | undefined;
+  return e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
 }
 
 function formatBytes(limit: number | undefined): string {

@@ -8,3 +8,5 @@ export * from './jwt';
 export * from './server';
 export * from './webhook-routes';
 export * from './service-app';
+export * from './metrics';
+export * from './tier-usage';

@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
-import { HttpError } from './errors';
+import { HttpError, notFound } from './errors';
 import type { Logger } from './logger';
+import type { RequestObserver } from './metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -14,19 +16,26 @@ export const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** One JSON line per request: id, method, route template, status, duration; never a body or a key. */
-export function accessLog(logger: Logger, contract: string): RequestHandler {
+/**
+ * One log line per request: id, contract, method, route template, status, duration, and the partner's
+ * id when one was authenticated; never a body, a key or a raw URL (it holds ids). The same moment feeds
+ * the request-duration metric, when the listener has one, so a request costs one `finish` listener.
+ */
+export function accessLog(logger: Logger, contract: string, requests?: RequestObserver): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const route = req.route ? `${req.baseUrl}${req.route.path}` : undefined;
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      // Refused before a route matched (401, 429) or no route at all (404): no template to name.
+      const route = req.route ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      requests?.observe(route, res.statusCode, durationMs / 1000);
       logger.info('request', {
         requestId: res.locals.requestId,
         contract,
         method: req.method,
-        route: route ?? 'unmatched',
+        route,
         status: res.statusCode,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        durationMs,
         partnerId: res.locals.partner?.partnerId,
       });
     });
@@ -34,16 +43,63 @@ export function accessLog(logger: Logger, contract: string): RequestHandler {
   };
 }
 
-/** JSON bodies up to 1 MB (or `limit`); a body of another type is refused rather than silently ignored. */
+/**
+ * Requests no route answers, refused before any route runs with 404 in the envelope: OPTIONS (there is
+ * no CORS; left alone, Express answers it itself for a known path, in text/plain outside the envelope),
+ * and a path holding an encoded NUL (no id or name of ours has one, and PostgreSQL refuses it in text,
+ * so a query with it would fail).
+ */
+export const refuseUnroutable: RequestHandler = (req, res, next) =>
+  req.method === 'OPTIONS' || req.path.includes('%00') ? notFound(req, res, next) : next();
+
+/** No request of ours nests deeper (the catalogue document, the deepest, has 6 levels). */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * JSON bodies up to 1 MB (or `limit`); a body of another type is refused rather than silently ignored.
+ * A body we could not store or walk safely is refused here, once for every route: bytes that are not
+ * UTF-8 (the decoder would silently turn them into U+FFFD), nesting deeper than `MAX_BODY_DEPTH` (code
+ * that walks a body, such as the idempotency fingerprint, recurses), and strings or keys holding U+0000
+ * or an unpaired surrogate, which PostgreSQL's text and jsonb refuse.
+ */
 export function jsonBody(limit = '1mb'): RequestHandler[] {
-  const parse = express.json({ limit, strict: true });
+  const parse = express.json({ limit, strict: true, verify: requireUtf8 });
   const requireJson: RequestHandler = (req, _res, next) => {
     if (req.body === undefined && hasBody(req) && !req.is('application/json')) {
       return next(new HttpError('INVALID_JSON', 'The request body must be JSON, sent with Content-Type: application/json'));
     }
     next();
   };
-  return [parse, requireJson];
+  const requireStorable: RequestHandler = (req, _res, next) => {
+    const problem = req.body === undefined ? undefined : unstorable(req.body);
+    if (problem !== undefined) return next(new HttpError('INVALID_JSON', problem));
+    next();
+  };
+  return [parse, requireJson, requireStorable];
+}
+
+/** body-parser's `verify` hook: sees the bytes before they are decoded. */
+function requireUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+  if (encoding === 'utf-8' && !isUtf8(body)) throw new HttpError('INVALID_JSON', 'The request body must be UTF-8 JSON');
+}
+
+/** U+0000, or a surrogate not in a pair (a `u` regex sees a pair as one code point, outside Cs). */
+const UNSTORABLE_TEXT = /[\u0000\p{Cs}]/u;
+
+/** Why a parsed body cannot be accepted, or undefined. Iterative: a hostile body may nest 500,000 levels. */
+function unstorable(body: unknown): string | undefined {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const { value, depth } = item;
+    if (typeof value === 'string') {
+      if (UNSTORABLE_TEXT.test(value)) return 'The request body must not contain \\u0000 or unpaired surrogates (\\ud800-\\udfff)';
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_BODY_DEPTH) return `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
+    for (const [key, child] of Object.entries(value)) pending.push({ value: key, depth }, { value: child, depth: depth + 1 });
+  }
+  return undefined;
 }
 
 function hasBody(req: express.Request): boolean {

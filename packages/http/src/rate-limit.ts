@@ -3,6 +3,7 @@ import { RedisStore } from 'rate-limit-redis';
 import type { Redis } from 'ioredis';
 import { sendError } from './errors';
 import type { Logger } from './logger';
+import type { HttpMetrics } from './metrics';
 
 export interface RateLimitOptions {
   /** Requests allowed per window, for the key being limited (a function is asked on every request). */
@@ -17,6 +18,10 @@ export interface RateLimitOptions {
   redis?: Redis;
   redisPrefix?: string;
   logger: Logger;
+  /** Counts refusals, by limiter `name` and `policy` (the tier). */
+  metrics?: HttpMetrics;
+  /** Called on each refusal, before the 429 is sent. */
+  onRefused?: (res: import('express').Response) => void;
 }
 
 /**
@@ -45,6 +50,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
     },
     validate: { keyGeneratorIpFallback: false },
     handler: (req, res) => {
+      options.metrics?.rateLimited(options.name, policy?.(res));
+      options.onRefused?.(res);
       const allowed = (req as { rateLimit?: { limit: number } }).rateLimit?.limit;
       sendError(res, 'RATE_LIMITED', `Rate limit exceeded: ${String(allowed)} requests per ${windowText(options.windowMs)}; retry after the time in Retry-After`);
     },

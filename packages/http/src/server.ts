@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { STATUS_OF, type HttpErrorCode } from './errors';
 
 export interface Listener {
   name: string;
@@ -10,6 +13,7 @@ export interface Listener {
 export function listen(name: string, app: Express, port: number, host: string, path = ''): Promise<Listener> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    server.on('clientError', refuseMalformed);
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();
@@ -18,6 +22,33 @@ export function listen(name: string, app: Express, port: number, host: string, p
       resolve({ name, server, url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}${path}` });
     });
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any app sees them (a control character in a header,
+ * headers over 16 KB, broken framing) are answered in the contract's envelope with a request id of
+ * their own, as every other answer is, instead of Node's bare status line; the connection then closes,
+ * since the parser cannot tell where the next request would begin.
+ */
+export function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message]: [HttpErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ['HEADERS_TOO_LARGE', 'The request headers are too large: keep them under 16 KB in all']
+      : ['VALIDATION_ERROR', 'The request is not valid HTTP/1.1 (a header value may hold a control character)'];
+  const body = JSON.stringify({ success: false, error: code, message });
+  const status = STATUS_OF[code];
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }
 
 /**

@@ -2,21 +2,25 @@ import express, { type Express, type Router } from 'express';
 import { errorHandler, notFound } from './errors';
 import { healthRoutes } from './health';
 import type { Logger } from './logger';
-import { accessLog, requestId } from './middleware';
+import type { HttpMetrics } from './metrics';
+import { accessLog, refuseUnroutable, requestId } from './middleware';
 
 /**
- * The shell every listener shares: request id and access log first, health checks, the listener's
- * own routers (each at its path, or at the root), then the 404 and the error middleware last.
+ * The shell every listener shares: request id and access log first, requests no route answers refused,
+ * health checks, the listener's own routers (each at its path, or at the root), then the 404 and the
+ * error middleware last.
  */
 export function createServiceApp(options: {
   contract: string;
   logger: Logger;
   ping: () => Promise<boolean>;
   routes: Array<{ path?: string; router: Router }>;
+  /** Request durations by route and status, for `GET /metrics`; none when absent. */
+  metrics?: HttpMetrics;
 }): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestId, accessLog(options.logger, options.contract));
+  app.use(requestId, accessLog(options.logger, options.contract, options.metrics?.requests(options.contract)), refuseUnroutable);
   app.use(healthRoutes(options.ping));
   for (const { path, router } of options.routes) {
     if (path) app.use(path, router);

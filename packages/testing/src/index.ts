@@ -11,6 +11,7 @@ import {
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
   createInstanceRegistry,
+  createPersonalDataBox,
   createSandboxBureau,
   matching,
   seedCatalogue,
@@ -92,7 +93,15 @@ export const TEST_PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
 
 export async function createTestContext(
   kind: StorageKind,
-  options: { env?: Environment; bureau?: CreditBureau; clock?: () => Date; lookup?: LookupAll; notify?: () => void } = {},
+  options: {
+    env?: Environment;
+    bureau?: CreditBureau;
+    clock?: () => Date;
+    lookup?: LookupAll;
+    notify?: () => void;
+    /** Data keys sealing applicant details, newest first; default one random key. */
+    dataKeys?: Buffer[];
+  } = {},
 ): Promise<TestContext & { url?: string }> {
   const test = await openTestDatabase(kind);
   const registry = createInstanceRegistry({ db: test.db.prisma, embedded: kind === 'pglite' });
@@ -114,6 +123,7 @@ export async function createTestContext(
       lookup: options.lookup,
       notify: options.notify,
     }),
+    personalData: createPersonalDataBox(options.dataKeys ?? [randomBytes(32)]),
   };
   return {
     ctx,
@@ -143,3 +153,4 @@ export async function openTestRedis(): Promise<{ redis: Redis; prefix: string; c
 
 export * from './fixtures';
 export * from './webhook-receiver';
+export * from './fuzz';

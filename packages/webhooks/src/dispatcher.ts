@@ -13,10 +13,12 @@ import {
   DEFAULT_RETRY_POLICY,
   claimWebhookDeliveries,
   recordDeliveryAttempt,
+  type AttemptOutcome,
   type AttemptResult,
   type DeliveryJob,
   type DomainContext,
   type RetryPolicy,
+  type WebhookAttemptResult,
 } from '@loanmatch/domain';
 import { createDestinationPolicy, type DestinationPolicy } from './destination';
 import { DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, sendWebhook } from './send';
@@ -60,6 +62,13 @@ export const DEFAULT_CONCURRENCY = 8;
 /** How long after a wake-up the dispatcher looks: enough for the writing transaction to commit. */
 const WAKE_DELAY_MS = 20;
 const USER_AGENT = 'LoanMatch-Webhooks/1.0';
+
+/** An attempt's outcome as the metrics name it. */
+function attemptResult(outcome: AttemptOutcome): WebhookAttemptResult {
+  if (outcome.disabled) return 'disabled';
+  if (outcome.state === 'succeeded') return 'delivered';
+  return outcome.state === 'pending' ? 'retry_scheduled' : 'failed';
+}
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { ctx } = options;
@@ -119,7 +128,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         nextAttemptAt: outcome.nextAttemptAt?.toISOString(),
       });
       if (outcome.disabled) options.logger?.warn('webhook disabled', { webhookId: job.webhookId, reason: outcome.disabled });
+      ctx.metrics?.webhookAttempt(attemptResult(outcome), result.durationMs);
     } catch (err) {
+      ctx.metrics?.webhookAttempt('unrecorded', result.durationMs);
       // The lease runs out and the delivery is sent again: at least once, never lost.
       options.logger?.warn('webhook attempt not recorded', { webhookId: job.webhookId, eventId: job.eventId, error: String((err as Error)?.message ?? err) });
     }

@@ -8,6 +8,8 @@
  *   options: --duration 10  --warmup 3  --connections 32  --only get,create  --pool-size N (DB_POOL_SIZE)
  *            --cpu-prof DIR (profile the server)  --memory (fill to 100,000 applications, then read RSS)
  *            --no-match-bench  --out results.json
+ *            --statements (instead of the load: the SQL statements and Redis commands of one request of each call)
+ *            --from-source (server and hello-world through tsx, as the tests run them; default: compiled, as `pnpm start`)
  *
  * It creates its own database and Redis key prefix and drops them at the end, and stops by itself:
  * every phase is bounded in time, and a watchdog ends the run if something hangs. A benchmark, not a test.
@@ -15,9 +17,10 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { transform } from 'esbuild';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
 import { VALID_STEPS, validApplicant } from '@loanmatch/testing';
@@ -38,10 +41,12 @@ interface Options {
   memory: boolean;
   matchBench: boolean;
   out?: string;
+  statements: boolean;
+  fromSource: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { embedded: false, durationS: 10, warmupS: 3, connections: 32, memory: false, matchBench: true };
+  const options: Options = { embedded: false, durationS: 10, warmupS: 3, connections: 32, memory: false, matchBench: true, statements: false, fromSource: false };
   const args = argv.filter((a) => a !== '--');
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -60,6 +65,8 @@ function parseOptions(argv: string[]): Options {
     else if (arg === '--memory') options.memory = true;
     else if (arg === '--no-match-bench') options.matchBench = false;
     else if (arg === '--out') options.out = resolve(value());
+    else if (arg === '--statements') options.statements = true;
+    else if (arg === '--from-source') options.fromSource = true;
     else throw new Error(`unknown option ${arg}`);
   }
   if (!(options.durationS > 0 && options.warmupS >= 0 && options.connections > 0)) throw new Error('--duration, --warmup and --connections must be positive');
@@ -77,9 +84,10 @@ interface Child {
 
 const children: Child[] = [];
 
-/** Starts `node --import tsx <script>` and waits until its output matches `ready`. */
-async function startChild(script: string, args: string[], env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+/** Starts `node <argv>` and waits until its output matches `ready`. */
+async function startChild(argv: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
+  const script = argv.find((a) => /\.[jt]s$/.test(a) && !a.startsWith('-')) ?? argv.join(' ');
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,6 +132,28 @@ async function startChild(script: string, args: string[], env: Record<string, st
   return handle;
 }
 
+/** Runs `node <argv>` to its end (a minute at most); its errors go to our stderr. */
+function runToEnd(argv: string[], env: Record<string, string>, what: string): Promise<void> {
+  return new Promise<void>((resolveRun, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolveRun();
+      else reject(new Error(`${what} exited with ${code}`));
+    });
+  });
+}
+
+/** The hello-world compiled as `pnpm build` compiles the server (esbuild, one file), beside the bench's own dependencies. */
+async function compileHello(): Promise<string> {
+  const { code } = await transform(readFileSync(join(ROOT, 'tools/bench/src/hello.ts'), 'utf8'), { loader: 'ts', format: 'cjs', platform: 'node', target: 'node20' });
+  const file = join(ROOT, 'tools/bench/node_modules/.cache/hello.js');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, code);
+  return file;
+}
+
 function residentMb(pid: number | undefined): number | undefined {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -136,10 +166,15 @@ function residentMb(pid: number | undefined): number | undefined {
 // ---------------------------------------------------------------------------------------------------
 // HTTP helpers (set-up only; the measured load is autocannon's)
 
+/** `--statements`: the request id of the request being counted, sent with it. */
+let counted: string | undefined;
+let censusSeq = 0;
+
 async function call(base: string, method: string, path: string, options: { auth?: string; headers?: Record<string, string>; body?: unknown } = {}) {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: {
+      ...(counted ? { 'X-Request-Id': counted } : {}),
       ...(options.auth ? { Authorization: `Bearer ${options.auth}` } : {}),
       ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
       ...options.headers,
@@ -188,8 +223,32 @@ interface Measured {
   non2xx: number;
   errors: number;
   durationS: number;
+  /** CPU time per completed request, in µs, of the process that served it and of its PostgreSQL backends. */
+  cpuUs?: { server: number; database?: number };
   note?: string;
 }
+
+/** Whose CPU time a measurement reads: the serving process, and the database backends it talks to. */
+interface CpuProbe {
+  server: number | undefined;
+  database?: () => Promise<number[]>;
+}
+
+/** CPU time (user + system) of these processes so far, in µs; processes that are gone count nothing. */
+function cpuUs(pids: Array<number | undefined>): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // After the command name, which may hold spaces: state is field 3, utime and stime fields 14 and 15.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return (ticks * 1e6) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
 
 function runAutocannon(options: autocannon.Options, remaining?: () => number): Promise<autocannon.Result> {
   return new Promise((resolveRun, reject) => {
@@ -204,21 +263,27 @@ function runAutocannon(options: autocannon.Options, remaining?: () => number): P
   });
 }
 
-async function measure(scenario: Scenario, options: Options): Promise<Measured> {
+async function measure(scenario: Scenario, options: Options, probe: CpuProbe): Promise<Measured> {
   const base = { url: scenario.url, connections: options.connections, requests: [scenario.request] };
   if (options.warmupS > 0) await runAutocannon({ ...base, duration: options.warmupS }, scenario.remaining);
+  const dbPids = (await probe.database?.()) ?? [];
+  const cpuBefore = { server: cpuUs([probe.server]), database: cpuUs(dbPids) };
   const result = await runAutocannon({ ...base, duration: options.durationS }, scenario.remaining);
+  const served = Math.max(result['2xx'], 1);
+  const cpu = { server: (cpuUs([probe.server]) - cpuBefore.server) / served, database: probe.database ? (cpuUs(dbPids) - cpuBefore.database) / served : undefined };
   const measured: Measured = {
     name: scenario.name,
     label: scenario.label,
-    // Completed requests over the measured time: the per-second average counts a stopped run's last second.
-    rps: result.requests.total / Math.max(result.duration, 0.001),
+    // Answered 2xx over the measured time: the per-second average counts a stopped run's last second, and
+    // a refusal (a check of an application already checked, once the prepared ones ran out) is no work done.
+    rps: result['2xx'] / Math.max(result.duration, 0.001),
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     durationS: result.duration,
+    cpuUs: cpu,
   };
   if (scenario.remaining && scenario.remaining() <= 0) measured.note = `ran out of prepared applications after ${result.duration.toFixed(1)} s`;
   return measured;
@@ -280,28 +345,29 @@ async function main(): Promise<number> {
 
     if (!options.embedded) {
       // As in production (README, "Several processes"): migrate once, then start processes that find nothing to apply.
-      await new Promise<void>((resolveRun, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'packages/db/src/cli/migrate.ts', 'deploy'], {
-          cwd: ROOT,
-          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: env.DATABASE_URL },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        });
-        const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-        child.on('exit', (code) => {
-          clearTimeout(timer);
-          if (code === 0) resolveRun();
-          else reject(new Error(`pnpm db:migrate exited with ${code}`));
-        });
-      });
+      await runToEnd(['--import', 'tsx', 'packages/db/src/cli/migrate.ts', 'deploy'], { DATABASE_URL: env.DATABASE_URL }, 'pnpm db:migrate');
     }
-    const hello = await startChild('tools/bench/src/hello.ts', [], {}, /listening on \d+/);
+    // The server and the hello-world run alike: compiled, with node alone, as `pnpm start` runs the server
+    // (`--from-source`: both through tsx, as the tests run it), with the same node options.
+    // BENCH_NODE_ARGS: extra node options for both (say `--max-semi-space-size=16`), to try settings.
+    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const runs = options.fromSource
+      ? { hello: ['--import', 'tsx', 'tools/bench/src/hello.ts'], server: ['--import', 'tsx', 'apps/server/src/main.ts'] }
+      : { hello: [await compileHello()], server: ['dist/apps/server/src/main.js'] };
+    if (!options.fromSource) await runToEnd(['--import', 'tsx', 'tools/build/src/build.ts'], {}, 'pnpm build');
+    const hello = await startChild([...nodeArgs, ...runs.hello], {}, /listening on \d+/);
     const helloUrl = `http://127.0.0.1:${/listening on (\d+)/.exec(hello.output())![1]}/`;
-    // BENCH_SERVER_NODE_ARGS: extra node options for the server (say `--max-semi-space-size=8`), to try settings.
-    const nodeArgs = [
+    const statementLog = join(dataDir, 'statements.log');
+    if (options.statements) env.BENCH_STATEMENT_LOG = statementLog;
+    const serverArgs = [
+      ...nodeArgs,
       ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []),
-      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      // The counter is TypeScript: tsx loads it (and only it, for a compiled server).
+      ...(options.statements ? ['--import', 'tsx', '--import', './tools/bench/src/statement-counter.ts'] : []),
+      ...runs.server,
+      'all',
     ];
-    const server = await startChild('apps/server/src/main.ts', ['all'], env, /is running[\s\S]*\n\n/, nodeArgs);
+    const server = await startChild(serverArgs, env, /is running[\s\S]*\n\n/);
     const urls: Record<string, string> = {};
     for (const m of server.output().matchAll(/^ {2}(Variant A|Variant B|Admin API)\s+(http\S+)/gm)) urls[m[1]] = m[2];
     const A = urls['Variant A'];
@@ -342,6 +408,13 @@ async function main(): Promise<number> {
     let cursor = 0;
     const fromPool = () => pool[cursor++ % pool.length];
 
+    if (options.statements) {
+      await statementCensus({ A, B, admin, adminToken: env.ADMIN_TOKEN, apiKey, pool, createApp, throughStep4, log: statementLog, connections: options.connections });
+      await cleanup();
+      clearTimeout(watchdog);
+      return 0;
+    }
+
     const want = (name: string) => !options.only || options.only.has(name);
     const results: Measured[] = [];
     const report = (m: Measured, hello?: Measured) => {
@@ -349,8 +422,11 @@ async function main(): Promise<number> {
       process.stdout.write(`  ${m.label.padEnd(26)} ${fmt(m.rps, 0).padStart(7)} req/s${hello ? `  ${(m.rps / hello.rps).toFixed(2)}×` : ''}  p50 ${fmt(m.p50, 1)} ms  p99 ${fmt(m.p99, 1)} ms${m.non2xx || m.errors ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}${m.note ? `  [${m.note}]` : ''}\n`);
     };
 
+    // CPU per request: the server process, and (production configuration) its PostgreSQL backends.
+    const probe: CpuProbe = { server: server.child.pid, database: options.embedded ? undefined : () => backendPids(dbName) };
+
     process.stdout.write(`\nLoanMatch HTTP bench, ${mode}: ${options.connections} connections, ${options.warmupS} s warm-up + ${options.durationS} s per call\n`);
-    const helloResult = await measure({ name: 'hello', label: 'Express hello-world', url: helloUrl, request: { method: 'GET', path: '/' } }, options);
+    const helloResult = await measure({ name: 'hello', label: 'Express hello-world', url: helloUrl, request: { method: 'GET', path: '/' } }, options, { server: hello.child.pid });
     report(helloResult);
 
     if (want('get')) {
@@ -363,6 +439,7 @@ async function main(): Promise<number> {
             request: { method: 'GET', path: `${BASE_A}/applications/${pool[0]}`, headers: auth, setupRequest: (r) => ({ ...r, path: `${BASE_A}/applications/${fromPool()}` }) },
           },
           options,
+          probe,
         ),
         helloResult,
       );
@@ -381,7 +458,7 @@ async function main(): Promise<number> {
           if (status === 201) created.push(String((JSON.parse(body) as { data: { applicationId: string } }).data.applicationId));
         },
       };
-      const m = await measure({ name: 'create', label: 'A create', url: origin(A), request: createRequest }, options);
+      const m = await measure({ name: 'create', label: 'A create', url: origin(A), request: createRequest }, options, probe);
       if (want('create')) report(m, helloResult);
       // The credit check uses one fresh application per request: make sure there are enough for a
       // check as fast as create (and a half more), so that the call is not cut short.
@@ -402,6 +479,7 @@ async function main(): Promise<number> {
             request: { method: 'PATCH', path: `${BASE_A}/applications/${pool[0]}`, headers: auth, body: stepBody(2), setupRequest: (r) => ({ ...r, path: `${BASE_A}/applications/${fromPool()}` }) },
           },
           options,
+          probe,
         ),
         helloResult,
       );
@@ -432,6 +510,7 @@ async function main(): Promise<number> {
             },
           },
           options,
+          probe,
         ),
         helloResult,
       );
@@ -447,6 +526,7 @@ async function main(): Promise<number> {
             request: { method: 'POST', path: `${BASE_A}/applications/${pool[0]}/match`, headers: auth, setupRequest: (r) => ({ ...r, path: `${BASE_A}/applications/${fromPool()}/match` }) },
           },
           options,
+          probe,
         ),
         helloResult,
       );
@@ -464,6 +544,7 @@ async function main(): Promise<number> {
               request: { method: 'POST', path: '/v1/auth/token', headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' }, body: json({ grantType: 'api_key' }) },
             },
             options,
+            probe,
           ),
           helloResult,
         );
@@ -503,6 +584,7 @@ async function main(): Promise<number> {
               },
             },
             options,
+            probe,
           ),
           helloResult,
         );
@@ -538,6 +620,11 @@ async function main(): Promise<number> {
     process.stdout.write(
       `\n  server RSS at the end: ${rss === undefined ? 'unknown' : `${fmt(rss, 0)} MB`}${applicationCount !== undefined ? ` with ${applicationCount} applications in the database` : ''}\n`,
     );
+    const cpuLine = (m: Measured) =>
+      `${m.label.padEnd(26)} ${fmt(m.cpuUs?.server ?? NaN, 0).padStart(5)}${m.cpuUs?.database !== undefined ? ` + ${fmt(m.cpuUs.database, 0).padStart(4)}` : ''}`;
+    process.stdout.write(
+      `\n  CPU time per request, µs (server process${options.embedded ? '' : ' + its PostgreSQL backends'}); steadier than req/s on a busy machine:\n${results.map((m) => `    ${cpuLine(m)}\n`).join('')}`,
+    );
     const machine = `${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}`;
     process.stdout.write(
       `\nbench summary: ${options.embedded ? 'embedded' : 'postgresql+redis'}, ${machine}, hello-world ${fmt(helloResult.rps, 0)} req/s; ${goalText.join('; ')}; took ${Math.round((Date.now() - started) / 1000)} s\n`,
@@ -569,6 +656,85 @@ async function main(): Promise<number> {
   }
 }
 
+/**
+ * `--statements`: one request of each call, each after one like it (so caches and prepared statements are
+ * warm), with the SQL statements and Redis commands the server sent for it (statement-counter.ts); then
+ * the same for the writes again once the partner has a webhook endpoint.
+ */
+async function statementCensus(s: {
+  A: string;
+  B: string;
+  admin: string;
+  adminToken: string;
+  apiKey: string;
+  pool: string[];
+  createApp: () => Promise<string>;
+  throughStep4: (ids: string[]) => Promise<void>;
+  log: string;
+  connections: number;
+}): Promise<void> {
+  const { A, B, apiKey } = s;
+  const checkBody = { data: validApplicant() };
+  const step = (n: 2 | 3 | 4) => ({ step: n, data: VALID_STEPS.personal[n] });
+  const token = String((await call(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } })).accessToken);
+  const bHeaders = { Authorization: `Bearer ${token}` };
+  const bFlat = { formType: 'personal', loanAmount: 15000, loanPurpose: 'debt_consolidation', firstName: 'Jordan', lastName: 'Citizen', email: 'jordan@example.com', phone: '0412345678', consentCreditCheck: true };
+  const fresh: string[] = [];
+  const bFresh: Array<{ id: string; securityToken: string }> = [];
+  const prepare = async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, () => s.createApp()));
+    await s.throughStep4(ids.slice(0, 4));
+    fresh.push(...ids);
+    for (let i = 0; i < 4; i++) {
+      const d = await call(B, 'POST', '/applications', { headers: bHeaders, body: bFlat });
+      bFresh.push({ id: String(d.applicationId), securityToken: String(d.securityToken) });
+    }
+    await s.throughStep4(bFresh.slice(-4).map((b) => b.id));
+    for (const b of bFresh.slice(-4, -2)) {
+      await call(B, 'POST', `/applications/${b.id}/credit-check`, { headers: { ...bHeaders, 'X-Sandbox-Score': 'good' }, body: { securityToken: b.securityToken, dateOfBirth: '1988-07-14' } });
+    }
+  };
+  // fresh: [0..3] through step 4 ([0, 1] checked, then matched, by the calls below), [4..7] at step 1.
+  // bFresh: [0, 1] checked, [2, 3] through step 4.
+  const calls: Array<[string, (i: number) => Promise<unknown>]> = [
+    ['A GET application', () => call(A, 'GET', `/applications/${s.pool[0]}`, { auth: apiKey })],
+    ['A create', () => call(A, 'POST', '/applications', { auth: apiKey, headers: { 'Idempotency-Key': newKey('census') }, body: { formType: 'personal', data: VALID_STEPS.personal[1] } })],
+    ['A PATCH (draft → in_progress)', (i) => call(A, 'PATCH', `/applications/${fresh[4 + i]}`, { auth: apiKey, body: step(2) })],
+    ['A PATCH (status unchanged)', () => call(A, 'PATCH', `/applications/${s.pool[1]}`, { auth: apiKey, body: step(2) })],
+    ['A credit check', (i) => call(A, 'POST', `/applications/${fresh[i]}/credit-check`, { auth: apiKey, headers: { 'Idempotency-Key': newKey('census'), 'X-Sandbox-Score': 'good' }, body: checkBody })],
+    ['A match (credit_checked → matched)', (i) => call(A, 'POST', `/applications/${fresh[i]}/match`, { auth: apiKey })],
+    ['A match (again)', () => call(A, 'POST', `/applications/${s.pool[2]}/match`, { auth: apiKey })],
+    ['B token exchange', () => call(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } })],
+    ['B create', () => call(B, 'POST', '/applications', { headers: { ...bHeaders, 'Idempotency-Key': newKey('census') }, body: bFlat })],
+    ['B credit check', (i) => call(B, 'POST', `/applications/${bFresh[2 + i].id}/credit-check`, { headers: { ...bHeaders, 'X-Sandbox-Score': 'good' }, body: { securityToken: bFresh[2 + i].securityToken, dateOfBirth: '1988-07-14' } })],
+    ['B match', (i) => call(B, 'POST', `/applications/${bFresh[i].id}/match`, { headers: bHeaders, body: { securityToken: bFresh[i].securityToken } })],
+  ];
+  const census = async (title: string) => {
+    fresh.length = 0;
+    bFresh.length = 0;
+    // Fresh applications for the calls that use one up, made before the counts (so they are not counted).
+    await prepare();
+    process.stdout.write(`\nStatements per request, ${title}:\n  ${'call'.padEnd(36)}  SQL  Redis\n`);
+    const details: string[] = [];
+    for (const [label, run] of calls) {
+      await run(0);
+      counted = `census-${++censusSeq}`;
+      await run(1);
+      await new Promise((r) => setTimeout(r, 200));
+      // This request's entry: its header line (by request id) and the indented lines under it.
+      const entry = new RegExp(`^${counted} .*\n(?: {4}.*\n)*`, 'm').exec(readFileSync(s.log, 'utf8'))?.[0] ?? '';
+      const m = /sql=(\d+) redis=(\d+)/.exec(entry);
+      process.stdout.write(`  ${label.padEnd(36)} ${(m?.[1] ?? '?').padStart(4)}  ${(m?.[2] ?? '?').padStart(5)}\n`);
+      details.push(`  ${label}:\n${entry.split('\n').slice(1).join('\n')}`);
+    }
+    counted = undefined;
+    process.stdout.write(`\n${details.join('\n')}\n`);
+  };
+  await census('the partner has no webhook endpoint');
+  await call(A, 'POST', '/webhooks', { auth: apiKey, body: { url: 'http://127.0.0.1:9/loanmatch-bench' } });
+  await census('the partner has one webhook endpoint');
+}
+
 function fmt(n: number, digits: number): string {
   return n.toFixed(digits);
 }
@@ -578,6 +744,18 @@ async function adminQuery(sql: string): Promise<void> {
   await client.connect();
   try {
     await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The PostgreSQL server processes serving the bench's own database (its connections). */
+async function backendPids(dbName: string): Promise<number[]> {
+  const client = new Client({ connectionString: `${PG_SERVER_URL}/postgres`, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
+    return rows.map((r) => r.pid);
   } finally {
     await client.end();
   }

@@ -1,16 +1,108 @@
+import { Prisma } from '../generated/client';
 import type { Json, Queryable } from './types';
 
 /**
- * Variant B's intake: the applicant details a flat create carries (names, e-mail, phone, consent) and
- * its loan purpose, kept in the applicant row until the credit check writes the full step 5 over it.
- * The applicant row is never read by Variant A's GET.
+ * The applicant row: step 5, or before the check Variant B's intake (names, e-mail, phone, consent,
+ * loan purpose). This layer stores and returns the sealed text only; sealing and opening are the
+ * domain's (`packages/domain/src/personal-data.ts`), so nothing here ever sees the details in clear,
+ * apart from the legacy column that start-up seals. The row is never read by Variant A's GET.
  */
-export async function insertIntake(db: Queryable, applicationId: string, details: Json): Promise<void> {
-  await db.applicant.create({ data: { applicationId, details: details as object } });
+
+/** The details sealed under the data key, and the id of that key. */
+export interface SealedDetails {
+  detailsSealed: string;
+  keyId: string;
 }
 
-/** The applicant details kept for an application (Variant B's intake, or step 5 after the check); null when none. */
-export async function findApplicantDetails(db: Queryable, applicationId: string): Promise<Json | null> {
-  const row = await db.applicant.findUnique({ where: { applicationId }, select: { details: true } });
-  return row ? (row.details as Json) : null;
+export interface ApplicantRecord {
+  detailsSealed: string | null;
+  /** Details kept in clear by a database made before sealing, until start-up seals them. */
+  detailsLegacy: Json | null;
+  erasedAt: Date | null;
+}
+
+/** Variant B's intake, written with its new application: no earlier row can exist. */
+export async function insertIntake(db: Queryable, applicationId: string, sealed: SealedDetails): Promise<void> {
+  await db.applicant.create({ data: { applicationId, ...sealed } });
+}
+
+/**
+ * Writes step 5 over whatever the row holds (the intake), unless the application's personal data was
+ * erased: then nothing is written and the answer is false. One statement, so an erasure that commits
+ * first always wins, and one that comes later waits for this write and then removes it.
+ */
+export async function writeDetails(db: Queryable, applicationId: string, sealed: SealedDetails): Promise<boolean> {
+  const written = await db.$executeRaw`
+    INSERT INTO applicants (application_id, details_sealed, key_id) VALUES (${applicationId}::uuid, ${sealed.detailsSealed}, ${sealed.keyId})
+    ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id, details_legacy = NULL
+    WHERE applicants.erased_at IS NULL`;
+  return written === 1;
+}
+
+/** The applicant row of an application; null when it has none. */
+export async function findApplicant(db: Queryable, applicationId: string): Promise<ApplicantRecord | null> {
+  const row = await db.applicant.findUnique({ where: { applicationId }, select: { detailsSealed: true, detailsLegacy: true, erasedAt: true } });
+  return row ? { detailsSealed: row.detailsSealed, detailsLegacy: (row.detailsLegacy as Json | null) ?? null, erasedAt: row.erasedAt } : null;
+}
+
+/**
+ * Erasure, in one statement: removes the personal details of an application and marks its row erased
+ * (making the row when the application had none, so that no details can be written later), and takes
+ * `stepFields` (the personal fields of steps 1-4: addresses, employer) out of the steps; the rest of the
+ * application stays, its `updated_at` too. The first erasure's time is kept: erasing again answers the
+ * same time. Null when there is no such application.
+ */
+export async function eraseDetails(db: Queryable, applicationId: string, at: Date, stepFields: readonly string[]): Promise<Date | null> {
+  const fields = Prisma.sql`ARRAY[${Prisma.join(stepFields)}]::text[]`;
+  const rows = await db.$queryRaw<Array<{ erased_at: Date | string }>>`
+    WITH stripped AS (
+      UPDATE applications SET step_1 = step_1 - ${fields}, step_2 = step_2 - ${fields}, step_3 = step_3 - ${fields}, step_4 = step_4 - ${fields}
+      WHERE id = ${applicationId}::uuid RETURNING id
+    )
+    INSERT INTO applicants (application_id, erased_at) SELECT id, ${at} FROM stripped
+    ON CONFLICT (application_id) DO UPDATE SET details_sealed = NULL, key_id = NULL, details_legacy = NULL,
+      erased_at = COALESCE(applicants.erased_at, EXCLUDED.erased_at)
+    RETURNING erased_at`;
+  return rows[0] ? new Date(rows[0].erased_at) : null;
+}
+
+/** Rows sealed under another key than `keyId`, in application-id order after `after`: a re-encryption pass. */
+export async function listSealedNotUnder(db: Queryable, keyId: string, options: { after?: string; limit: number }) {
+  return db.applicant.findMany({
+    where: { detailsSealed: { not: null }, NOT: { keyId }, ...(options.after ? { applicationId: { gt: options.after } } : {}) },
+    orderBy: { applicationId: 'asc' },
+    take: options.limit,
+    select: { applicationId: true, detailsSealed: true },
+  }) as Promise<Array<{ applicationId: string; detailsSealed: string }>>;
+}
+
+/**
+ * Replaces a sealed text by the same details sealed under another key, only if the row still holds
+ * `from`: a write or an erasure that came in meanwhile is kept, never overwritten. True when replaced.
+ */
+export async function replaceSealed(db: Queryable, applicationId: string, from: string, to: SealedDetails): Promise<boolean> {
+  const { count } = await db.applicant.updateMany({ where: { applicationId, detailsSealed: from, erasedAt: null }, data: to });
+  return count === 1;
+}
+
+/** How many rows each key id seals. */
+export async function countByKey(db: Queryable): Promise<Array<{ keyId: string; rows: number }>> {
+  const groups = await db.applicant.groupBy({ by: ['keyId'], where: { detailsSealed: { not: null } }, _count: { _all: true }, orderBy: { keyId: 'asc' } });
+  return groups.map((g) => ({ keyId: g.keyId ?? '', rows: g._count._all }));
+}
+
+/** Rows still holding details in clear (written before sealing existed), a batch at a time. */
+export async function listLegacy(db: Queryable, limit: number): Promise<Array<{ applicationId: string; details: Json }>> {
+  const rows = await db.$queryRaw<Array<{ application_id: string; details: string }>>`
+    SELECT application_id::text AS application_id, details_legacy::text AS details FROM applicants
+    WHERE details_legacy IS NOT NULL ORDER BY application_id LIMIT ${limit}`;
+  return rows.map((r) => ({ applicationId: r.application_id, details: JSON.parse(r.details) as Json }));
+}
+
+/** Moves a row's clear details to their sealed form, unless another process did it first. */
+export async function sealLegacy(db: Queryable, applicationId: string, sealed: SealedDetails): Promise<boolean> {
+  const written = await db.$executeRaw`
+    UPDATE applicants SET details_sealed = ${sealed.detailsSealed}, key_id = ${sealed.keyId}, details_legacy = NULL
+    WHERE application_id = ${applicationId}::uuid AND details_legacy IS NOT NULL`;
+  return written === 1;
 }

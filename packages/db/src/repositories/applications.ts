@@ -1,4 +1,4 @@
-import { Prisma } from '../generated/client';
+import { sqlOf, statement } from '../sql';
 import type { Json, Queryable } from './types';
 
 export type StepNumber = 1 | 2 | 3 | 4;
@@ -58,40 +58,48 @@ export async function insertApplication(
 
 /** The partner's application, or null for another partner's or an unknown id (callers cannot tell which). */
 export async function findApplication(db: Queryable, id: string, partnerId: string): Promise<ApplicationRow | null> {
-  const rows = await db.$queryRaw<JoinedRow[]>`
-    SELECT ${APPLICATION_COLUMNS} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
-    WHERE a.id = ${id}::uuid AND a.partner_id = ${partnerId}::uuid`;
+  const rows = await sqlOf(db).rows<JoinedRow>(FIND_APPLICATION, [id, partnerId]);
   return rows[0] ? fromJoined(rows[0]) : null;
 }
 
-export async function updateStep(
+/**
+ * For matching only: the partner's application, once its credit check has completed what matching reads
+ * of the result (the band, never the score, and whether it was degraded), and the digest of its Variant B
+ * security token, which a Variant B match checks first; one statement.
+ */
+export async function findApplicationForMatch(
   db: Queryable,
   id: string,
-  change: { step: 2 | 3 | 4; data: Json; status: string; lastStep: number },
-): Promise<ApplicationRow> {
-  // One statement (the update and the credit check read with it) where Prisma's `include` makes a
-  // transaction of four. The step's column comes from a fixed list, never from the caller's text.
-  const column = Prisma.raw(STEP_COLUMNS[change.step]);
-  const rows = await db.$queryRaw<JoinedRow[]>`
-    WITH a AS (
-      UPDATE applications SET ${column} = ${JSON.stringify(change.data)}::jsonb, status = ${change.status},
-        last_step = ${change.lastStep}, updated_at = ${new Date()}
-      WHERE id = ${id}::uuid RETURNING *
-    )
-    SELECT ${APPLICATION_COLUMNS} FROM a LEFT JOIN credit_checks c ON c.application_id = a.id`;
-  if (!rows[0]) throw new Error(`application ${id} not found for update`);
-  return fromJoined(rows[0]);
+  partnerId: string,
+): Promise<{ row: ApplicationRow; credit: { band: string | null; degradedMode: boolean } | null; securityTokenHash: string | null } | null> {
+  const rows = await sqlOf(db).rows<JoinedRow & { band: string | null; security_token_hash: string | null }>(FIND_APPLICATION_FOR_MATCH, [id, partnerId]);
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    row: fromJoined(r),
+    credit: r.check_status === 'completed' ? { band: r.band, degradedMode: Boolean(r.degraded_mode) } : null,
+    securityTokenHash: r.security_token_hash,
+  };
 }
 
-const STEP_COLUMNS = { 2: 'step_2', 3: 'step_3', 4: 'step_4' } as const;
-
 /** The application and its credit check's summary, read in one statement (`a` and `c`). */
-const APPLICATION_COLUMNS = Prisma.raw(
-  `a.id::text AS id, a.partner_id::text AS partner_id, a.form_type, a.status, a.last_step, a.step_1, a.step_2, a.step_3, a.step_4,
-   a.created_at, a.updated_at, c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`,
+export const APPLICATION_COLUMNS_SQL = `a.id::text AS id, a.partner_id::text AS partner_id, a.form_type, a.status, a.last_step,
+   a.step_1, a.step_2, a.step_3, a.step_4, a.created_at, a.updated_at,
+   c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
+
+const FIND_APPLICATION_FOR_MATCH = statement(
+  'find_application_for_match',
+  `SELECT ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
+   WHERE a.id = $1::uuid AND a.partner_id = $2::uuid`,
 );
 
-interface JoinedRow {
+const FIND_APPLICATION = statement(
+  'find_application',
+  `SELECT ${APPLICATION_COLUMNS_SQL} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
+   WHERE a.id = $1::uuid AND a.partner_id = $2::uuid`,
+);
+
+export interface JoinedRow {
   id: string;
   partner_id: string;
   form_type: string;
@@ -109,7 +117,7 @@ interface JoinedRow {
   completed_at: Date | null;
 }
 
-function fromJoined(r: JoinedRow): ApplicationRow {
+export function fromJoined(r: JoinedRow): ApplicationRow {
   return toRow({
     id: r.id,
     partnerId: r.partner_id,
@@ -142,12 +150,13 @@ export async function lockApplication(db: Queryable, id: string): Promise<{ part
   return rows[0] ? { partnerId: rows[0].partner_id, status: rows[0].status, lastStep: Number(rows[0].last_step) } : null;
 }
 
-export async function updateStatus(db: Queryable, id: string, change: { status: string; lastStep: number }): Promise<void> {
-  await db.application.update({ where: { id }, data: change });
-}
-
 /** Variant B: the digest of the application's security token, for the partner's own application only. */
 export async function findSecurityTokenHash(db: Queryable, id: string, partnerId: string): Promise<string | null | undefined> {
-  const row = await db.application.findFirst({ where: { id, partnerId }, select: { securityTokenHash: true } });
-  return row === null ? undefined : row.securityTokenHash;
+  const rows = await sqlOf(db).rows<{ security_token_hash: string | null }>(FIND_SECURITY_TOKEN_HASH, [id, partnerId]);
+  return rows[0] === undefined ? undefined : rows[0].security_token_hash;
 }
+
+const FIND_SECURITY_TOKEN_HASH = statement(
+  'find_security_token_hash',
+  'SELECT security_token_hash FROM applications WHERE id = $1::uuid AND partner_id = $2::uuid',
+);

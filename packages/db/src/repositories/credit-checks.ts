@@ -1,4 +1,6 @@
-import { isUniqueViolation, type Json, type Queryable } from './types';
+import { writeDetails, type SealedDetails } from './applicants';
+import { sqlOf, statement } from '../sql';
+import type { Queryable } from './types';
 
 export type ClaimOutcome =
   | { claimed: true }
@@ -9,16 +11,17 @@ export type ClaimOutcome =
  * claimant, so two concurrent requests can never both reach the bureau.
  */
 export async function claimCreditCheck(db: Queryable, applicationId: string, ownerId: string): Promise<ClaimOutcome> {
-  try {
-    await db.creditCheck.create({ data: { applicationId, status: 'running', ownerId, degradedMode: false, sandboxMode: false, source: 'pending' } });
-    return { claimed: true };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-  }
+  if ((await sqlOf(db).rows(CLAIM_CREDIT_CHECK, [applicationId, ownerId])).length === 1) return { claimed: true };
   const row = await db.creditCheck.findUnique({ where: { applicationId }, select: { status: true, ownerId: true } });
   if (!row) return claimCreditCheck(db, applicationId, ownerId);
   return { claimed: false, status: row.status as 'running' | 'completed', ownerId: row.ownerId };
 }
+
+const CLAIM_CREDIT_CHECK = statement(
+  'claim_credit_check',
+  `INSERT INTO credit_checks (application_id, status, owner_id, degraded_mode, sandbox_mode, source)
+   VALUES ($1::uuid, 'running', $2::uuid, false, false, 'pending') ON CONFLICT (application_id) DO NOTHING RETURNING 1`,
+);
 
 /** Takes over a running claim whose owner has died; true when this caller now holds it. */
 export async function takeOverCreditCheck(db: Queryable, applicationId: string, deadOwnerId: string, ownerId: string): Promise<boolean> {
@@ -30,24 +33,25 @@ export async function releaseCreditCheck(db: Queryable, applicationId: string, o
   await db.creditCheck.deleteMany({ where: { applicationId, status: 'running', ownerId } });
 }
 
+/**
+ * Records the check's result and writes step 5 (sealed) over the applicant row. False, with nothing
+ * written, when the applicant's personal data was erased meanwhile: the caller must roll back.
+ */
 export async function completeCreditCheck(
   db: Queryable,
   check: { applicationId: string; score: number | null; band: string | null; degradedMode: boolean; sandboxMode: boolean; source: string; at: Date },
-  applicantDetails: Json,
-): Promise<void> {
+  applicantDetails: SealedDetails,
+): Promise<boolean> {
   const { applicationId, at, ...result } = check;
+  if (!(await writeDetails(db, applicationId, applicantDetails))) return false;
   await db.creditCheck.update({ where: { applicationId }, data: { ...result, status: 'completed', completedAt: at, ownerId: null } });
-  await db.applicant.upsert({
-    where: { applicationId },
-    create: { applicationId, details: applicantDetails as object },
-    update: { details: applicantDetails as object },
-  });
+  return true;
 }
 
-/** For matching only: the score stays inside the service. */
-export async function findCreditResult(db: Queryable, applicationId: string) {
-  return db.creditCheck.findFirst({
-    where: { applicationId, status: 'completed' },
-    select: { score: true, band: true, degradedMode: true, sandboxMode: true, completedAt: true },
-  });
+/**
+ * Erasure keeps the check's outcome (band, degraded or not, when) for reporting and matching, and
+ * forgets the exact score the bureau gave for the person.
+ */
+export async function forgetScore(db: Queryable, applicationId: string): Promise<void> {
+  await db.creditCheck.updateMany({ where: { applicationId }, data: { score: null } });
 }

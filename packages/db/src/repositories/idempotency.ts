@@ -1,4 +1,5 @@
-import { isUniqueViolation, type Json, type Queryable } from './types';
+import { sqlOf, statement } from '../sql';
+import type { Json, Queryable } from './types';
 
 export type IdempotencyState = 'in_progress' | 'completed' | 'unresolved';
 
@@ -20,31 +21,50 @@ export async function insertInProgress(
   db: Queryable,
   row: { partnerId: string; key: string; fingerprint: string; ownerId: string; now: Date; expiresAt: Date },
 ): Promise<{ inserted: true } | { inserted: false; existing: IdempotencyRow }> {
-  const { now, ...data } = row;
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await db.idempotencyKey.create({ data: { ...data, state: 'in_progress', createdAt: now } });
-      return { inserted: true };
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-    }
-    const existing = await db.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId: row.partnerId, key: row.key } } });
-    if (!existing) continue; // released between our insert and read: try again
-    if (existing.expiresAt <= now) {
-      await db.idempotencyKey.deleteMany({ where: { partnerId: row.partnerId, key: row.key, expiresAt: { lte: now } } });
-      continue;
-    }
-    return { inserted: false, existing: existing as IdempotencyRow };
+    const claimed = await sqlOf(db).rows(INSERT_IN_PROGRESS, [row.partnerId, row.key, row.fingerprint, row.ownerId, row.now, row.expiresAt]);
+    if (claimed.length === 1) return { inserted: true };
+    const existing = await findLiveKey(db, row, row.now);
+    if (existing) return { inserted: false, existing };
+    // Released, or expired, between the two statements: try again.
   }
   throw new Error('idempotency key contention did not settle');
 }
 
-export async function completeKey(db: Queryable, id: { partnerId: string; key: string }, responseBody: Json): Promise<void> {
-  await db.idempotencyKey.update({
-    where: { partnerId_key: id },
-    data: { state: 'completed', responseBody: JSON.stringify(responseBody) },
-  });
+/** Inserts the key in progress, or replaces one that has expired; no row when a live key holds it. */
+const INSERT_IN_PROGRESS = statement(
+  'insert_key_in_progress',
+  `INSERT INTO idempotency_keys AS k (partner_id, key, fingerprint, state, owner_id, created_at, expires_at)
+   VALUES ($1::uuid, $2::text, $3::text, 'in_progress', $4::uuid, $5::timestamptz, $6::timestamptz)
+   ON CONFLICT (partner_id, key) DO UPDATE
+     SET fingerprint = EXCLUDED.fingerprint, state = EXCLUDED.state, owner_id = EXCLUDED.owner_id, response_body = NULL,
+         created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+     WHERE k.expires_at <= EXCLUDED.created_at
+   RETURNING 1`,
+);
+
+/** The key's row, unless it has expired at `now` (an expired key is as good as none). */
+export async function findLiveKey(db: Queryable, id: { partnerId: string; key: string }, now: Date): Promise<IdempotencyRow | null> {
+  const rows = await sqlOf(db).rows<IdempotencyRow>(FIND_LIVE_KEY, [id.partnerId, id.key, now]);
+  return rows[0] ?? null;
 }
+
+const FIND_LIVE_KEY = statement(
+  'find_live_key',
+  `SELECT partner_id::text AS "partnerId", key, fingerprint, state, owner_id::text AS "ownerId", response_body AS "responseBody", expires_at AS "expiresAt"
+     FROM idempotency_keys WHERE partner_id = $1::uuid AND key = $2::text AND expires_at > $3::timestamptz`,
+);
+
+export async function completeKey(db: Queryable, id: { partnerId: string; key: string }, responseBody: Json): Promise<void> {
+  const updated = await sqlOf(db).rows(COMPLETE_KEY, [id.partnerId, id.key, JSON.stringify(responseBody)]);
+  // The request's own key, held since it began: gone means something is badly wrong; the change rolls back.
+  if (updated.length !== 1) throw new Error('idempotency key to complete was not found');
+}
+
+const COMPLETE_KEY = statement(
+  'complete_key',
+  `UPDATE idempotency_keys SET state = 'completed', response_body = $3::text WHERE partner_id = $1::uuid AND key = $2::text RETURNING 1`,
+);
 
 /** Releases a key whose request was refused (4xx), so the fixed request can reuse it. */
 export async function releaseKey(db: Queryable, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {

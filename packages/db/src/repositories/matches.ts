@@ -1,13 +1,5 @@
-import type { Json, Queryable } from './types';
+import type { Queryable } from './types';
 import { isUniqueViolation } from './types';
-
-export async function insertMatchRun(
-  db: Queryable,
-  run: { id: string; applicationId: string; partnerId: string; degradedMode: boolean; offers: Json; at: Date },
-): Promise<void> {
-  const { at, ...data } = run;
-  await db.matchRun.create({ data: { ...data, offers: data.offers as object, createdAt: at } });
-}
 
 export async function findMatchRun(db: Queryable, id: string) {
   return db.matchRun.findUnique({ where: { id }, select: { id: true, applicationId: true, partnerId: true, offers: true, createdAt: true } });

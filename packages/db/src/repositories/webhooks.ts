@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { Params, sqlOf, statement } from '../sql';
 import type { Queryable } from './types';
 
 /**
@@ -111,40 +111,59 @@ async function cancelPendingDeliveries(db: Queryable, webhookId: string, at: Dat
 // The outbox
 // ---------------------------------------------------------------------------------------------
 
+/** An event to write to the outbox: its body is the exact JSON every attempt sends. */
+export interface OutboxEvent {
+  id: string;
+  partnerId: string;
+  applicationId: string | null;
+  type: string;
+  body: string;
+  at: Date;
+  /** Only this endpoint (a test event); otherwise every active endpoint of the partner subscribed to `type`. */
+  webhookId?: string;
+}
+
+/**
+ * The CTEs that write `event` to the outbox as part of a larger statement, when `source` (the name of an
+ * earlier CTE) yields a row, that is when the change it announces was made: `ev`, the event (written
+ * whether or not an endpoint subscribed: the outbox is also the record of every status change), and
+ * `dl`, a pending delivery due at once for each endpoint it goes to. The statement can answer
+ * `(SELECT count(*) FROM dl)`, the number of deliveries. One statement: the event commits exactly
+ * when the change does, and the endpoints are those registered when it ran.
+ */
+export function outboxCtes(p: Params, source: string, event: OutboxEvent): string {
+  const partner = p.add(event.partnerId);
+  const type = p.add(event.type);
+  const id = p.add(event.id);
+  const application = p.add(event.applicationId);
+  const at = p.add(event.at);
+  const only = event.webhookId === undefined ? `${type}::text = ANY (w.events)` : `w.id = ${p.add(event.webhookId)}::uuid`;
+  return `targets AS (
+      SELECT w.id FROM webhooks w
+       WHERE w.partner_id = ${partner}::uuid AND w.status = 'active' AND w.deleted_at IS NULL AND ${only}
+    ),
+    ev AS (
+      INSERT INTO webhook_events (id, partner_id, application_id, type, body, created_at)
+      SELECT ${id}::text, ${partner}::uuid, ${application}::uuid, ${type}::text, ${p.add(event.body)}::text, ${at}::timestamptz FROM ${source}
+      RETURNING seq
+    ),
+    dl AS (
+      INSERT INTO webhook_deliveries (id, event_id, webhook_id, application_id, seq, state, next_attempt_at, created_at)
+      SELECT gen_random_uuid(), ${id}::text, t.id, ${application}::uuid, ev.seq, 'pending', ${at}::timestamptz, ${at}::timestamptz FROM ev CROSS JOIN targets t
+      RETURNING 1
+    )`;
+}
+
 /**
  * Writes an event and a pending delivery, due at once, for each active endpoint of the partner that
- * subscribed to its type, or only for `webhookId` when given (a test event). Answers the number of
- * deliveries. Meant to run inside the transaction of the change the event announces.
+ * subscribed to its type, or only for `webhookId` when given (a test event), in one statement. Answers
+ * the number of deliveries. Meant to run inside the transaction of the change the event announces.
  */
-export async function insertEvent(
-  db: Queryable,
-  event: { id: string; partnerId: string; applicationId: string | null; type: string; body: string; at: Date; webhookId?: string },
-): Promise<number> {
-  const { at, webhookId, ...data } = event;
-  const { seq } = await db.webhookEvent.create({ data: { ...data, createdAt: at }, select: { seq: true } });
-  const targets = await db.webhook.findMany({
-    where: {
-      partnerId: event.partnerId,
-      status: 'active',
-      deletedAt: null,
-      ...(webhookId ? { id: webhookId } : { events: { has: event.type } }),
-    },
-    select: { id: true },
-  });
-  if (targets.length === 0) return 0;
-  await db.webhookDelivery.createMany({
-    data: targets.map((t) => ({
-      id: randomUUID(),
-      eventId: event.id,
-      webhookId: t.id,
-      applicationId: event.applicationId,
-      seq,
-      state: 'pending',
-      nextAttemptAt: at,
-      createdAt: at,
-    })),
-  });
-  return targets.length;
+export async function insertEvent(db: Queryable, event: OutboxEvent): Promise<number> {
+  const p = new Params();
+  const text = `WITH now_ AS (SELECT 1), ${outboxCtes(p, 'now_', event)} SELECT (SELECT count(*) FROM dl)::int AS deliveries`;
+  const rows = await sqlOf(db).rows<{ deliveries: number }>(statement(event.webhookId ? 'insert_test_event' : 'insert_event', text), p.values);
+  return Number(rows[0]?.deliveries ?? 0);
 }
 
 /** A claimed delivery, with what sending it needs. */

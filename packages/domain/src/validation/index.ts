@@ -13,3 +13,17 @@ export {
   validateWebhookRequest,
 } from './validate';
 export type { VariantBCreateRequest } from './validate';
+// The schemas and patterns themselves, for the OpenAPI documents (packages/openapi), which are built from them.
+export {
+  DATE_FORMAT,
+  STEP_SCHEMAS,
+  createRequestSchema,
+  creditCheckRequestSchema,
+  securityTokenRequestSchema,
+  stepRequestSchema,
+  tokenRequestSchema,
+  variantBCreateSchema,
+  webhookRequestSchema,
+} from './schemas';
+export type { ConsentRule } from './schemas';
+export { AU_DATE, ISO_DATE } from './validate';

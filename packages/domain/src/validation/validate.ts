@@ -44,8 +44,9 @@ interface CalendarDate {
   day: number;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const AU_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+/** The two spellings of a date (exported for the OpenAPI documents, which state them as patterns). */
+export const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const AU_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
 const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const DAYS_IN_MONTH: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -1,0 +1,172 @@
+// The operator console: a static page with no data of its own. The admin token is typed in, kept in
+// this tab's sessionStorage (gone when the tab closes), and sent as `Authorization: Bearer` with each
+// call to the admin API; it is never put in a URL or a cookie, so no other site can make the browser
+// use it. Everything shown is set as text, never parsed as HTML.
+'use strict';
+
+(() => {
+  const API = '/admin/v1';
+  const TOKEN_KEY = 'loanmatch.adminToken';
+  const REFRESH_MS = 10000;
+  const $ = (id) => document.getElementById(id);
+  let timer;
+
+  const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+  /** A call to the admin API: the `data` of the answer, or an Error with the API's message. */
+  async function call(method, path, body) {
+    const headers = { Authorization: `Bearer ${token()}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${API}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    const answer = await res.json().catch(() => ({}));
+    if (res.status === 401) {
+      signOut('The admin token was refused; sign in again.');
+      throw new Error('unauthorized');
+    }
+    if (!res.ok || !answer.success) throw new Error(answer.message || `HTTP ${res.status}`);
+    return answer.data;
+  }
+
+  function say(text, isError) {
+    const status = $('status');
+    status.textContent = text;
+    status.classList.toggle('error', Boolean(isError));
+  }
+
+  function cell(row, text, className) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (className) td.className = className;
+    row.appendChild(td);
+    return td;
+  }
+
+  const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
+
+  function tierRow(tier) {
+    const tbody = $('tiers').tBodies[0];
+    let row = tbody.querySelector(`tr[data-tier="${CSS.escape(tier)}"]`);
+    if (row) return row;
+    row = document.createElement('tr');
+    row.dataset.tier = tier;
+    cell(row, tier);
+    const form = document.createElement('form');
+    const input = document.createElement('input');
+    input.type = 'number';
+    input.min = '1';
+    input.step = '1';
+    input.required = true;
+    input.name = 'requestsPerHour';
+    input.setAttribute('aria-label', `Requests per hour, ${tier}`);
+    input.addEventListener('input', () => (input.dataset.dirty = 'true'));
+    const save = document.createElement('button');
+    save.type = 'submit';
+    save.textContent = 'Save';
+    form.append(input, ' ', save);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      saveLimit(tier, input);
+    });
+    cell(row, '').appendChild(form);
+    cell(row, '', 'number requests');
+    cell(row, '', 'number refused');
+    cell(row, '', 'updated');
+    tbody.appendChild(row);
+    return row;
+  }
+
+  function showTiers(tiers, usage) {
+    const counts = new Map((usage ? usage.tiers : []).map((u) => [u.tier, u]));
+    for (const tier of tiers) {
+      const row = tierRow(tier.tier);
+      const input = row.querySelector('input');
+      // A limit being edited is left alone by the refresh.
+      if (!input.dataset.dirty && document.activeElement !== input) input.value = String(tier.requestsPerHour);
+      const used = counts.get(tier.tier);
+      row.querySelector('.requests').textContent = usage ? String(used ? used.requests : 0) : 'n/a';
+      row.querySelector('.refused').textContent = usage ? String(used ? used.refused : 0) : 'n/a';
+      row.querySelector('.updated').textContent = when(tier.updatedAt);
+    }
+    $('usage-note').textContent = !usage
+      ? 'Request counts are not available from this server.'
+      : `Requests counted against the limit since ${when(usage.since)}${usage.shared ? ', by every Variant B process (Redis)' : ', by this process only (no Redis)'}.`;
+  }
+
+  function showPartners(partners) {
+    const tbody = $('partners').tBodies[0];
+    tbody.replaceChildren();
+    for (const p of partners) {
+      const row = document.createElement('tr');
+      cell(row, p.name);
+      cell(row, p.partnerId, 'id');
+      cell(row, p.tier);
+      cell(row, p.environment);
+      cell(row, String(p.keys.filter((k) => !k.revokedAt).length), 'number');
+      cell(row, when(p.createdAt));
+      tbody.appendChild(row);
+    }
+  }
+
+  async function load() {
+    try {
+      const [tiers, usage, partners] = await Promise.all([
+        call('GET', '/tiers'),
+        call('GET', '/usage').catch((err) => (err.message === 'unauthorized' ? Promise.reject(err) : null)),
+        call('GET', '/partners'),
+      ]);
+      showTiers(tiers.tiers, usage);
+      showPartners(partners.partners);
+      $('console').dataset.loadedAt = new Date().toISOString();
+    } catch (err) {
+      if (err.message !== 'unauthorized') say(`Could not load: ${err.message}`, true);
+    }
+  }
+
+  async function saveLimit(tier, input) {
+    const requestsPerHour = Number(input.value);
+    try {
+      const saved = await call('PUT', `/tiers/${encodeURIComponent(tier)}`, { requestsPerHour });
+      delete input.dataset.dirty;
+      say(`${saved.tier}: ${saved.requestsPerHour} requests per hour, in force on every process within seconds.`);
+      await load();
+    } catch (err) {
+      if (err.message !== 'unauthorized') say(`${tier}: ${err.message}`, true);
+    }
+  }
+
+  function signIn(value) {
+    sessionStorage.setItem(TOKEN_KEY, value);
+    $('sign-in').hidden = true;
+    $('console').hidden = false;
+    $('sign-out').hidden = false;
+    say('');
+    load();
+    clearInterval(timer);
+    timer = setInterval(load, REFRESH_MS);
+  }
+
+  function signOut(message) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    clearInterval(timer);
+    $('console').hidden = true;
+    $('sign-out').hidden = true;
+    $('sign-in').hidden = false;
+    $('tiers').tBodies[0].replaceChildren();
+    $('partners').tBodies[0].replaceChildren();
+    say(message || '', Boolean(message));
+  }
+
+  document.addEventListener('DOMContentLoaded', () => {
+    $('sign-in').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const field = $('token');
+      const value = field.value.trim();
+      field.value = '';
+      signIn(value);
+    });
+    $('sign-out').addEventListener('click', () => signOut());
+    $('refresh').addEventListener('click', () => load());
+    if (token()) signIn(token());
+    else signOut();
+  });
+})();

@@ -1,0 +1,110 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { createAdminApp } from '@loanmatch/admin';
+import { createApplication, createPartner, createPersonalDataBox, runCreditCheck, saveStep, type DomainContext } from '@loanmatch/domain';
+import { VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+import { runOps } from '../src/cli';
+
+const TOKEN = 'lm_admin_ops-test-token-0123456789';
+
+describe('pnpm ops application erase and data-key', () => {
+  let t: TestContext;
+  const servers: Server[] = [];
+  let partnerId: string;
+  const oldKey = randomBytes(32);
+  const newKey = randomBytes(32);
+
+  /** An admin API over `ctx` on a free loopback port; answers its URL. */
+  async function adminUrl(ctx: DomainContext): Promise<string> {
+    const app = createAdminApp({ ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}/admin/v1`;
+  }
+
+  beforeAll(async () => {
+    t = await createTestContext('pglite', { dataKeys: [oldKey] });
+    const created = await createPartner(t.ctx, { body: { name: 'Ops Privacy' } });
+    if (!created.ok) throw created.error;
+    partnerId = created.value.partnerId;
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    await t.close();
+  });
+
+  async function ops(url: string, args: string[]) {
+    let out = '';
+    let err = '';
+    const code = await runOps(args, { env: { ADMIN_URL: url, ADMIN_TOKEN: TOKEN }, out: (s) => (out += s), err: (s) => (err += s), fetch });
+    return { code, out, err };
+  }
+
+  async function checkedApplication(ctx: DomainContext): Promise<string> {
+    const created = await createApplication(ctx, { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: undefined });
+    if (!created.ok) throw created.error;
+    const applicationId = created.value.value.applicationId;
+    for (const step of [2, 3, 4] as const) await saveStep(ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
+    const checked = await runCreditCheck(ctx, { partnerId, applicationId, body: { data: validApplicant() }, idempotencyKey: randomUUID(), sandboxScore: 'good' });
+    if (!checked.ok) throw checked.error;
+    return applicationId;
+  }
+
+  it('when an application is erased, then the command prints the time, again the same time; an unknown id fails with NOT_FOUND', async () => {
+    const url = await adminUrl(t.ctx);
+    const id = await checkedApplication(t.ctx);
+    const first = await ops(url, ['application', 'erase', id]);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(new RegExp(`^Erased the personal data of application ${id} \\(erased at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)\\.\\n$`));
+    const json = await ops(url, ['application', 'erase', id, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toEqual({ applicationId: id, erasedAt: first.out.match(/erased at (\S+)\)/)![1] });
+    expect(await t.ctx.db.applicant.findUnique({ where: { applicationId: id } })).toMatchObject({ detailsSealed: null });
+
+    const unknown = await ops(url, ['application', 'erase', randomUUID()]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('NOT_FOUND: Application not found');
+  });
+
+  it('when the data key was rotated, then status shows the rows left, rotate moves them, and status then says the old key can go', async () => {
+    const ids = [await checkedApplication(t.ctx), await checkedApplication(t.ctx)];
+    const url = await adminUrl({ ...t.ctx, personalData: createPersonalDataBox([newKey, oldKey]) });
+    const oldId = createPersonalDataBox([oldKey]).keyId;
+    const newId = createPersonalDataBox([newKey]).keyId;
+
+    const before = await ops(url, ['data-key', 'status']);
+    expect(before.code).toBe(0);
+    expect(before.out).toBe(
+      [
+        `Current data key: ${newId}.`,
+        `    ${oldId}  2 row(s)  earlier key, configured`,
+        '2 row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.',
+        '',
+      ].join('\n'),
+    );
+
+    const rotated = await ops(url, ['data-key', 'rotate']);
+    expect(rotated.code).toBe(0);
+    expect(rotated.out).toBe(
+      [`Re-encrypted 2 row(s) under data key ${newId}.`, `Current data key: ${newId}.`, `    ${newId}  2 row(s)  current`, 'No rows under earlier keys: DATA_PREVIOUS_KEYS can be emptied.', ''].join('\n'),
+    );
+    const newOnly = createPersonalDataBox([newKey]);
+    for (const id of ids) {
+      const row = await t.ctx.db.applicant.findUnique({ where: { applicationId: id } });
+      expect(newOnly.open(row!.detailsSealed!, id)).toContain('Jordan');
+    }
+    expect(JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out)).toMatchObject({ currentKeyId: newId, remaining: 0 });
+  });
+
+  it('when rows are under a key the server lacks, then rotate says so and exits 1', async () => {
+    const id = await checkedApplication({ ...t.ctx, personalData: createPersonalDataBox([randomBytes(32)]) });
+    const url = await adminUrl({ ...t.ctx, personalData: createPersonalDataBox([newKey]) });
+    const res = await ops(url, ['data-key', 'rotate']);
+    expect(res.code).toBe(1);
+    expect(res.out).toContain('earlier key, NOT configured: these rows cannot be read');
+    expect(res.err).toContain('1 row(s) are still sealed under earlier keys that this server cannot open');
+    await ops(url, ['application', 'erase', id]);
+  });
+});

@@ -1,0 +1,96 @@
+import request from 'supertest';
+import { createPartnerAApp } from '@loanmatch/partner-a';
+import { EXAMPLES_B, variantBDocument } from '@loanmatch/openapi';
+import { createAnswerChecker, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
+import { VALID_STEPS, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { BASE_PATH_B, createPartnerBApp } from '../src/app';
+import { BASE, JWT_SECRET, newPartner } from './helpers';
+
+describe('Variant B\'s OpenAPI document against the app', () => {
+  let t: TestContext;
+  let app: ReturnType<typeof createPartnerBApp>;
+  let appA: ReturnType<typeof createPartnerAApp>;
+  let apiKey: string;
+  const document = variantBDocument({ basePath: BASE_PATH_B });
+  const check = createAnswerChecker(document);
+  const problems: string[] = [];
+  let answers = 0;
+
+  /** Every answer of B in this suite is checked against the document; problems are collected and asserted last. */
+  const conform = (res: request.Response): request.Response => {
+    const { method, path } = (res as unknown as { req: { method: string; path: string } }).req;
+    answers++;
+    problems.push(...check({ method, path: path.split('?')[0], status: res.status, headers: res.headers, body: res.body }));
+    return res;
+  };
+
+  beforeAll(async () => {
+    t = await createTestContext('pglite');
+    app = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, jwt: { secret: JWT_SECRET } });
+    appA = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 10_000 });
+    apiKey = (await newPartner(t.ctx, { name: 'Documented', tier: 'enterprise' })).apiKey;
+  });
+  afterAll(() => t.close());
+
+  it('when GET /openapi.json is asked at the listener\'s root, then it answers the document built from the domain\'s schemas, unauthenticated', async () => {
+    const res = conform(await request(app).get('/openapi.json'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(document);
+  });
+
+  it('when the app\'s router stack is walked, then every route is in the document and every documented operation is a route', () => {
+    const served = expressRoutes(app);
+    const documented = documentedRoutes(document);
+    expect([...served].filter((route) => !documented.has(route)).sort()).toEqual([]);
+    expect([...documented].filter((route) => !served.has(route)).sort()).toEqual([]);
+    expect(served).toContain('POST /v1/auth/token');
+    expect(served).toContain('POST /v1/applications/{applicationId}/match');
+  });
+
+  it('when a partner goes through the whole flow and its errors, then every answer matches its documented response', async () => {
+    const api = request(app);
+    // Token exchange: the example, a missing key, a bad grant.
+    const token = conform(await api.post(`${BASE}/auth/token`).set('X-API-Key', apiKey).send(EXAMPLES_B.token.default));
+    expect(token.status).toBe(200);
+    expect(conform(await api.post(`${BASE}/auth/token`).send(EXAMPLES_B.token.default)).status).toBe(401);
+    expect(conform(await api.post(`${BASE}/auth/token`).set('X-API-Key', apiKey).send({ grantType: 'password' })).status).toBe(400);
+    const auth = { Authorization: `Bearer ${token.body.data.accessToken as string}` };
+
+    // Create with the example, a replay, an invalid body, no token.
+    const created = conform(await api.post(`${BASE}/applications`).set(auth).set('Idempotency-Key', 'docs-b-create').send(EXAMPLES_B.create.default));
+    expect(created.status).toBe(201);
+    expect(conform(await api.post(`${BASE}/applications`).set(auth).set('Idempotency-Key', 'docs-b-create').send(EXAMPLES_B.create.default)).headers['idempotency-replayed']).toBe('true');
+    expect(conform(await api.post(`${BASE}/applications`).set(auth).send({ ...EXAMPLES_B.create.default, phone: '1' })).status).toBe(400);
+    expect(conform(await api.post(`${BASE}/applications`).send(EXAMPLES_B.create.default)).status).toBe(401);
+    const { applicationId: id, securityToken } = created.body.data as { applicationId: string; securityToken: string };
+
+    // Credit check and match: wrong token, unknown application, missing token, before the steps, then for real.
+    const checkBody = { ...EXAMPLES_B.creditCheck.default, securityToken };
+    expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).send({ ...checkBody, securityToken: 'st_wrong' })).status).toBe(403);
+    expect(conform(await api.post(`${BASE}/applications/00000000-0000-4000-8000-000000000000/credit-check`).set(auth).send(checkBody)).status).toBe(404);
+    expect(conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({})).status).toBe(400);
+    expect(conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({ securityToken })).status).toBe(409);
+    expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).send(checkBody)).status).toBe(409);
+    for (const step of [2, 3, 4] as const) {
+      const saved = await request(appA).patch(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`).send({ step, data: VALID_STEPS.personal[step] });
+      expect(saved.status).toBe(200);
+    }
+    expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).set('X-Sandbox-Score', 'good').send(checkBody)).status).toBe(200);
+    expect(conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({ securityToken })).status).toBe(200);
+
+    // Webhooks, the service routes.
+    const hook = conform(await api.post(`${BASE}/webhooks`).set(auth).send({ url: 'http://127.0.0.1:9/hook' }));
+    expect(hook.status).toBe(201);
+    expect(conform(await api.get(`${BASE}/webhooks`).set(auth)).status).toBe(200);
+    expect(conform(await api.delete(`${BASE}/webhooks/${hook.body.data.webhookId as string}`).set(auth)).status).toBe(200);
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) expect(conform(await api.get(path)).status).toBe(200);
+
+    // Over the tier's limit: 429 with Retry-After and the RateLimit headers.
+    const limited = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, jwt: { secret: JWT_SECRET }, tierLimits: { perHour: async () => 1 } });
+    conform(await request(limited).get(`${BASE}/webhooks`).set(auth));
+    expect(conform(await request(limited).get(`${BASE}/webhooks`).set(auth)).status).toBe(429);
+
+    expect(answers).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * Request bodies, field for field as spec section 2 lists them. Written by hand (the service's JSON
+ * Schemas are built by functions, so no type can be derived from them); `test/contract-types.test.ts`
+ * checks every field name, which fields are required, and every value list against those schemas, and
+ * runs example payloads through the service's own validator, so a drift fails a test.
+ *
+ * Numbers are typed `number`; the service also accepts numeric strings, this client sends numbers.
+ */
+
+export type FormType = 'personal' | 'car' | 'home';
+export type YesNo = 'yes' | 'no';
+
+export type PersonalLoanPurpose =
+  | 'debt_consolidation'
+  | 'home_improvement'
+  | 'car_purchase'
+  | 'medical_expenses'
+  | 'holiday'
+  | 'wedding'
+  | 'education'
+  | 'business'
+  | 'other';
+export type CreditScoreEstimate = 'excellent' | 'good' | 'average' | 'below_average' | 'poor' | 'unknown';
+export type EmploymentType =
+  | 'full_time'
+  | 'part_time'
+  | 'casual'
+  | 'contract'
+  | 'contractor'
+  | 'self_employed'
+  | 'unemployed'
+  | 'retired'
+  | 'student'
+  | 'centrelink';
+export type LivingSituation = 'renting' | 'own_outright' | 'own_mortgage' | 'living_with_parents' | 'boarding' | 'other';
+export type AustralianState = 'NSW' | 'VIC' | 'QLD' | 'WA' | 'SA' | 'TAS' | 'ACT' | 'NT';
+export type CarLoanPurpose = 'new' | 'used' | 'refinance' | 'NewCarPurchase' | 'UsedCarPurchase' | 'RefinanceCarLoan';
+export type UsedCarSaleType = 'private' | 'dealer';
+export type OccupancyType = 'owner_occupied' | 'investment';
+export type HomeLoanPurpose = 'new_property' | 'refinance' | 'construction' | 'equity_release';
+export type PropertyType = 'house' | 'apartment' | 'townhouse' | 'land' | 'unit' | 'villa' | 'other';
+export type RepaymentType = 'principal_and_interest' | 'interest_only';
+export type SettlementTimeframe = 'within_30_days' | '30_60_days' | '60_90_days' | '90_plus_days';
+
+/** `homeAddressComponents` and `propertyAddressComponents`. */
+export interface AddressComponents {
+  streetNumber?: string;
+  streetName?: string;
+  streetType?: string;
+  suburb?: string;
+  state?: AustralianState;
+  postcode?: string;
+  country?: string;
+  unitNumber?: string;
+}
+
+// 2.2 Personal loan --------------------------------------------------------------------------------
+
+export interface PersonalStep1 {
+  /** 1000-100000 */
+  loanAmount: number;
+}
+
+export interface PersonalStep2 {
+  loanPurpose: PersonalLoanPurpose;
+  /** Years, 1-7. */
+  loanTerm: number;
+  creditScoreEstimate?: CreditScoreEstimate;
+}
+
+/** Personal and car step 3: employment and income. */
+export interface EmploymentStep {
+  employmentType: EmploymentType;
+  employerName?: string;
+  employmentYears?: number;
+  employmentMonths?: number;
+  /** 0-1000000 */
+  grossMonthlyIncome: number;
+  /** Default 0. */
+  otherIncome?: number;
+}
+
+/** Personal and car step 4: living situation. */
+export interface LivingStep {
+  livingSituation: LivingSituation;
+  homeAddress?: string;
+  homeAddressComponents?: AddressComponents;
+  /** Default 0. */
+  monthlyRent?: number;
+  residentialYears?: number;
+  residentialMonths?: number;
+  dependents?: number;
+}
+
+// 2.3 Car loan -------------------------------------------------------------------------------------
+
+/** `estimatedCarPrice` is required for a found car or a refinance; a found used car also needs `vehicleYear` and `usedCarSaleType`. */
+export interface CarStep1 {
+  carLoanPurpose: CarLoanPurpose;
+  hasFoundCar?: YesNo;
+  estimatedCarPrice?: number;
+  vehicleYear?: number;
+  usedCarSaleType?: UsedCarSaleType;
+}
+
+/** `balloonPaymentPercent` must be 0 for a 6 or 7 year term. */
+export interface CarStep2 {
+  tradeInValue?: number;
+  tradeInPayout?: number;
+  depositAmount?: number;
+  /** 5000-200000 */
+  loanAmount: number;
+  /** Years, 1-7. */
+  loanTerm: number;
+  balloonPaymentPercent?: number;
+}
+
+// 2.4 Home loan ------------------------------------------------------------------------------------
+
+/** `isFirstHomeBuyer` is required for `new_property` and `construction`. */
+export interface HomeStep1 {
+  occupancyType: OccupancyType;
+  loanPurpose: HomeLoanPurpose;
+  isFirstHomeBuyer?: YesNo;
+}
+
+export interface HomeStep2 {
+  propertyValue: number;
+  propertyAddress: string;
+  propertyAddressComponents?: AddressComponents;
+  propertyType: PropertyType;
+}
+
+export interface HomeStep3 {
+  loanAmount: number;
+  /** Years, 1-30. */
+  loanTerm: number;
+  repaymentType: RepaymentType;
+  settlementTimeframe: SettlementTimeframe;
+}
+
+export interface HomeStep4 {
+  employmentType: EmploymentType;
+  livingSituation: LivingSituation;
+  homeAddress?: string;
+  homeAddressComponents?: AddressComponents;
+  employmentYears?: number;
+  employmentMonths?: number;
+  grossMonthlyIncome: number;
+}
+
+/** The data of each step of each loan type: `StepFields['car'][2]` is `CarStep2`. */
+export interface StepFields {
+  personal: { 1: PersonalStep1; 2: PersonalStep2; 3: EmploymentStep; 4: LivingStep };
+  car: { 1: CarStep1; 2: CarStep2; 3: EmploymentStep; 4: LivingStep };
+  home: { 1: HomeStep1; 2: HomeStep2; 3: HomeStep3; 4: HomeStep4 };
+}
+
+/** Steps saved with `saveStep`; step 1 comes with create, step 5 with the credit check. */
+export type PatchStep = 2 | 3 | 4;
+
+/** `POST /applications` (4.1): the loan type and its step 1. */
+export type CreateApplicationRequest = { [F in FormType]: { formType: F; data: StepFields[F][1] } }[FormType];
+
+// 2.5 Step 5 ---------------------------------------------------------------------------------------
+
+/**
+ * Applicant details and consent, sent with the credit check. One of `consentCreditCheck`,
+ * `creditCheckConsent` or `privacyConsent` must be `true`, or no check runs.
+ */
+export interface ApplicantDetails {
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** 8-20 characters. */
+  mobileNumber: string;
+  /** `YYYY-MM-DD` or `DD/MM/YYYY`; the applicant must be 18 or older. */
+  dateOfBirth: string;
+  gender?: 'male' | 'female' | 'other' | 'prefer_not_to_say';
+  maritalStatus?: 'single' | 'married' | 'de_facto' | 'divorced' | 'separated' | 'widowed';
+  address?: string;
+  homeAddress?: string;
+  streetNumber?: string;
+  streetName?: string;
+  streetType?: string;
+  suburb?: string;
+  state?: AustralianState;
+  postcode?: string;
+  unitNumber?: string;
+  consentCreditCheck?: boolean;
+  creditCheckConsent?: boolean;
+  privacyConsent?: boolean;
+  consentMarketing?: boolean;
+  marketingConsent?: boolean;
+  consentTerms?: boolean;
+  termsConsent?: boolean;
+}
+
+/** `X-Sandbox-Score` (sandbox only): a level, a score 0-1200, or `unavailable` (a simulated bureau outage). */
+export type SandboxScore = 'excellent' | 'very_good' | 'good' | 'average' | 'below_average' | 'poor' | 'unavailable' | number;
+
+// Variant B (4.6) ----------------------------------------------------------------------------------
+
+/** `POST /v1/applications`: a personal loan's step 1 and purpose, and the applicant's names and contact. */
+export interface FlatApplication {
+  formType: 'personal';
+  loanAmount: number;
+  loanPurpose: PersonalLoanPurpose;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** Step 5's `mobileNumber`. */
+  phone: string;
+  consentCreditCheck?: boolean;
+}
+
+/**
+ * Variant B's credit check: the step-5 fields create did not carry (`dateOfBirth`, and the consent if
+ * it was not given at create). Names, e-mail and phone are always those of create.
+ */
+export type CreditCheckDetailsB = Omit<ApplicantDetails, 'firstName' | 'lastName' | 'email' | 'mobileNumber'>;
+
+// Webhooks -----------------------------------------------------------------------------------------
+
+export type WebhookEventType = 'application.status_changed';
+
+export interface RegisterWebhookRequest {
+  /** https on a public address (the sandbox also takes loopback http). */
+  url: string;
+  /** Every type by default. */
+  events?: WebhookEventType[];
+}

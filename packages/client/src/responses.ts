@@ -1,0 +1,185 @@
+/**
+ * The `data` of each successful answer, with the contract's field names (README, CONTRACT.md).
+ * `test/contract-types.test.ts` checks at compile time that each has exactly the fields of the
+ * service's own view type.
+ */
+import type { FormType, RepaymentType, WebhookEventType } from './requests';
+
+export type ApplicationStatus = 'draft' | 'in_progress' | 'credit_checked' | 'matched' | 'referred';
+
+/** 4.1 */
+export interface CreatedApplication {
+  applicationId: string;
+  formType: FormType;
+  status: ApplicationStatus;
+  lastStep: number;
+}
+
+/** 4.2 and 4.5: never step 5, never a score. */
+export interface Application {
+  applicationId: string;
+  formType: FormType;
+  status: ApplicationStatus;
+  lastStep: number;
+  /** Steps 1-4 as saved (normalised: numbers, defaults), keyed `"1"` to `"4"`. */
+  steps: Record<string, Record<string, unknown>>;
+  creditCheckComplete: boolean;
+  creditCheckedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** 4.3 */
+export interface CreditCheckResult {
+  applicationId: string;
+  creditCheckComplete: boolean;
+  /** True when the bureau was unavailable and matching will use the applicant's own estimate. */
+  degraded_mode: boolean;
+  sandbox_mode: boolean;
+}
+
+export interface Ref {
+  id: string;
+  name: string;
+}
+
+export interface OfferDetails {
+  /** Percent a year. */
+  interestRate: number;
+  comparisonRate: number;
+  comparisonRateWarning: string;
+  comparisonRateExample: string;
+  loanAmount: number;
+  loanTermMonths: number;
+  monthlyRepayment: number;
+  establishmentFee: number;
+  monthlyFee: number;
+  /** Car. */
+  balloonAmount?: number;
+  /** Home. */
+  repaymentType?: RepaymentType;
+  interestOnlyMonths?: number;
+  repaymentAfterInterestOnly?: number;
+  lvr?: number;
+  lendersMortgageInsurance?: boolean;
+}
+
+export interface Offer {
+  offerId: string;
+  lender: Ref;
+  product: Ref;
+  headline: string;
+  offerDetails: OfferDetails;
+  expiresAt: string;
+  /** Where the applicant's browser goes; about two hours. */
+  trackingUrl: string;
+}
+
+export interface NearMissOffer {
+  lender: Ref;
+  product: Ref;
+  headline: string;
+  reasons: { field: string; rule: string; actual: number | string }[];
+  wouldQualifyIf: { field: string; requirement: string }[];
+}
+
+/** 4.4 */
+export interface MatchResult {
+  applicationId: string;
+  matchId: string;
+  generatedAt: string;
+  degraded_mode: boolean;
+  assessment: { basis: 'bureau' | 'self_estimate'; notice?: string };
+  acceptedOffers: Offer[];
+  nearMissOffers: NearMissOffer[];
+}
+
+export interface Referral {
+  referralId: string;
+  applicationId: string;
+  offerId: string;
+  lender: Ref;
+  product: Ref;
+  referredAt: string;
+}
+
+/** `GET /referrals`: newest first; pass `nextCursor` back for the next page (null: the last page). */
+export interface ReferralPage {
+  referrals: Referral[];
+  nextCursor: string | null;
+}
+
+// Variant B ----------------------------------------------------------------------------------------
+
+/** `POST /v1/auth/token` */
+export interface AccessTokenGrant {
+  accessToken: string;
+  tokenType: 'Bearer';
+  /** Seconds. */
+  expiresIn: number;
+}
+
+/** `POST /v1/applications`: the security token is shown this once; keep it. */
+export interface CreatedApplicationB {
+  applicationId: string;
+  securityToken: string;
+}
+
+// Webhooks -----------------------------------------------------------------------------------------
+
+export interface Webhook {
+  webhookId: string;
+  url: string;
+  events: WebhookEventType[];
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+  disabledAt: string | null;
+  failingSince: string | null;
+  lastSuccessAt: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+}
+
+export interface RegisteredWebhook extends Webhook {
+  /** `whsec_…`, shown this once. */
+  secret: string;
+}
+
+export interface WebhookList {
+  webhooks: Webhook[];
+}
+
+export interface DeletedWebhook {
+  webhookId: string;
+  deleted: true;
+}
+
+export interface RotatedSecret {
+  webhookId: string;
+  secret: string;
+  previousSecretExpiresAt: string;
+}
+
+export interface TestEvent {
+  webhookId: string;
+  eventId: string;
+  type: string;
+}
+
+export interface DeliveryAttempt {
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  attemptedAt: string;
+  status: 'succeeded' | 'failed';
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  nextRetryAt: string | null;
+}
+
+export interface DeliveryLog {
+  webhookId: string;
+  pending: number;
+  deliveries: DeliveryAttempt[];
+}

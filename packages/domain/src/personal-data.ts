@@ -1,0 +1,162 @@
+/**
+ * Applicants' personal information at rest: step 5 and Variant B's intake are stored sealed
+ * (AES-256-GCM, `sealing.ts`) under the data key, with the application id as associated data, so the
+ * database alone never holds them in clear and a sealed text copied to another row does not open there.
+ * Each text names its key; keys rotate like the other secrets (new writes under the newest key, earlier
+ * keys still open), and `reencryptPersonalData` moves old rows to the newest key so earlier keys can go.
+ *
+ * Erasure removes the details (and the addresses and employer of steps 1-4) and keeps the application's
+ * non-personal record (the other step fields, status, the check's outcome, match runs, referrals) for
+ * reporting. An erased application takes no step 5 again: a credit check answers PERSONAL_DATA_ERASED.
+ * Matching reads steps 1-4 and the stored band only, so it still answers.
+ */
+import { applicants, creditChecks, type Json, type SealedDetails } from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { fail, ok, type Result } from './errors';
+import { canonicalUuid } from './ids';
+import { createSecretBox, type SecretBox } from './sealing';
+
+/** The purpose the data key is derived for (HKDF), so the key serves no other use. */
+export const PERSONAL_DATA_PURPOSE = 'applicant-details';
+
+/** The box that seals applicant details: the current data key first, then earlier ones still accepted. */
+export function createPersonalDataBox(keys: readonly Uint8Array[]): SecretBox {
+  return createSecretBox(keys, PERSONAL_DATA_PURPOSE);
+}
+
+/** One encryption per write: the details sealed under the current key, bound to their application. */
+export function sealApplicantDetails(ctx: DomainContext, applicationId: string, details: Json): SealedDetails {
+  return { detailsSealed: ctx.personalData.seal(JSON.stringify(details), applicationId), keyId: ctx.personalData.keyId };
+}
+
+/**
+ * A sealed text that no configured key opens for its application: its key was removed before the row
+ * was re-encrypted, or the text was altered or moved. Unexpected, so thrown (a 500 with the request id);
+ * the message names ids only, never a detail.
+ */
+export class PersonalDataUnreadable extends Error {
+  override readonly name = 'PersonalDataUnreadable';
+  constructor(applicationId: string, keyId: string | undefined) {
+    super(
+      `the applicant details of application ${applicationId} cannot be opened: no configured data key has id ${keyId ?? '(none)'} ` +
+        '(add the key that sealed them to DATA_PREVIOUS_KEYS), or the stored text was altered',
+    );
+  }
+}
+
+/**
+ * Fields of steps 1-4 that are about the person rather than the loan (spec section 2): the home and
+ * property addresses and the employer. Erasure takes them out of the steps; nothing reads them later.
+ */
+export const PERSONAL_STEP_FIELDS = ['homeAddress', 'homeAddressComponents', 'propertyAddress', 'propertyAddressComponents', 'employerName'] as const;
+
+export const PERSONAL_DATA_ERASED_MESSAGE = 'The personal data of this application was erased; it takes no personal data again. Start a new application';
+
+export type ApplicantDetails = { state: 'none' } | { state: 'erased'; erasedAt: Date } | { state: 'kept'; details: Json };
+
+/** The details kept for an application, opened: the only place they are decrypted. */
+export async function readApplicantDetails(ctx: DomainContext, applicationId: string): Promise<ApplicantDetails> {
+  const row = await applicants.findApplicant(ctx.db, applicationId);
+  if (!row) return { state: 'none' };
+  if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
+  if (row.detailsSealed !== null) {
+    const plain = ctx.personalData.open(row.detailsSealed, applicationId);
+    if (plain === undefined) throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(row.detailsSealed));
+    return { state: 'kept', details: JSON.parse(plain) as Json };
+  }
+  // A row start-up has not sealed yet (another process of an older database is starting right now).
+  return row.detailsLegacy ? { state: 'kept', details: row.detailsLegacy } : { state: 'none' };
+}
+
+/**
+ * `DELETE /admin/v1/applications/{id}/personal-data`: removes the applicant's details (step 5, or Variant
+ * B's intake), the personal fields of steps 1-4 and the exact bureau score; keeps everything else. Idempotent: a second call answers the
+ * first call's `erasedAt`. An unknown or malformed id is NOT_FOUND. Not a status change: no webhook event.
+ */
+export async function erasePersonalData(ctx: DomainContext, options: { applicationId: string }): Promise<Result<{ applicationId: string; erasedAt: string }>> {
+  const applicationId = canonicalUuid(options.applicationId);
+  if (!applicationId) return fail('NOT_FOUND', 'Application not found');
+  const erasedAt = await ctx.db.$transaction(async (tx) => {
+    const at = await applicants.eraseDetails(tx, applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
+    if (at) await creditChecks.forgetScore(tx, applicationId);
+    return at;
+  });
+  return erasedAt ? ok({ applicationId, erasedAt: erasedAt.toISOString() }) : fail('NOT_FOUND', 'Application not found');
+}
+
+export interface DataKeyStatus {
+  /** The key new writes use (DATA_KEY's id). */
+  currentKeyId: string;
+  /** Rows by the key that sealed them; `configured` false means no key of this process opens them. */
+  keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
+  /** Rows under another key than the current one: when 0, every earlier key may be removed. */
+  remaining: number;
+}
+
+/** `GET /admin/v1/data-key`: which keys seal how many rows. */
+export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataKeyStatus>> {
+  const box = ctx.personalData;
+  const counts = await applicants.countByKey(ctx.db);
+  return ok({
+    currentKeyId: box.keyId,
+    keys: counts.map((c) => ({ ...c, current: c.keyId === box.keyId, configured: box.keyIds.includes(c.keyId) })),
+    remaining: counts.filter((c) => c.keyId !== box.keyId).reduce((sum, c) => sum + c.rows, 0),
+  });
+}
+
+export interface ReencryptionReport extends DataKeyStatus {
+  /** Rows moved to the current key by this call. */
+  reencrypted: number;
+  /** Rows no configured key opens (left as they are; their key must be configured again to move them). */
+  unreadable: number;
+  /** Whether the pass reached the end; false when it stopped at its time budget (call again). */
+  complete: boolean;
+}
+
+/**
+ * `POST /admin/v1/data-key/re-encrypt`: rewraps every row sealed under an earlier key with the current
+ * one, a batch at a time, for up to `budgetMs` (then it answers, and the caller calls again). Safe while
+ * serving: each row is replaced only if it still holds the text that was read, so a write or an erasure
+ * that came in meanwhile is never undone, and no long transaction holds locks.
+ */
+export async function reencryptPersonalData(ctx: DomainContext, options: { batchSize?: number; budgetMs?: number } = {}): Promise<Result<ReencryptionReport>> {
+  const box = ctx.personalData;
+  const batchSize = options.batchSize ?? 200;
+  const deadline = Date.now() + (options.budgetMs ?? 10_000);
+  let after: string | undefined;
+  let reencrypted = 0;
+  let unreadable = 0;
+  let complete = false;
+  while (!complete && Date.now() < deadline) {
+    const rows = await applicants.listSealedNotUnder(ctx.db, box.keyId, { after, limit: batchSize });
+    for (const row of rows) {
+      const plain = box.open(row.detailsSealed, row.applicationId);
+      if (plain === undefined) {
+        unreadable++;
+        continue;
+      }
+      const rewrapped = { detailsSealed: box.seal(plain, row.applicationId), keyId: box.keyId };
+      if (await applicants.replaceSealed(ctx.db, row.applicationId, row.detailsSealed, rewrapped)) reencrypted++;
+    }
+    complete = rows.length < batchSize;
+    after = rows.at(-1)?.applicationId;
+  }
+  const status = await getDataKeyStatus(ctx);
+  if (!status.ok) return status;
+  return ok({ ...status.value, reencrypted, unreadable, complete });
+}
+
+/**
+ * At start: seals the details a database made before sealing kept in clear, and empties that column.
+ * Several processes may run it at once; each row is moved once. Answers how many rows this call moved.
+ */
+export async function sealLegacyApplicantDetails(ctx: DomainContext): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await applicants.listLegacy(ctx.db, 200);
+    if (rows.length === 0) return sealed;
+    for (const row of rows) {
+      if (await applicants.sealLegacy(ctx.db, row.applicationId, sealApplicantDetails(ctx, row.applicationId, row.details))) sealed++;
+    }
+  }
+}

@@ -1,0 +1,426 @@
+/**
+ * What both documents share: the request schemas translated from the domain's, the response schemas,
+ * the headers and parameters, and the error responses built from the HTTP layer's code → status table.
+ *
+ * Request schemas come from `SchemaSource` only. Response schemas are written here: the domain has no
+ * schema of its answers, only TypeScript types; `test/conformance.test.ts` checks them against real
+ * answers of both front-ends, so a drift fails a test.
+ */
+import { FORM_TYPES, SANDBOX_SCORE_VALUES, STATUS_ORDER, WEBHOOK_EVENT_TYPES, type FormType, type ObjectSchema, type StepNumber } from '@loanmatch/domain';
+import { STATUS_OF, type HttpErrorCode } from '@loanmatch/http';
+import { toOpenApiSchema, type Schema } from './schema-translation';
+import type { SchemaSource } from './source';
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const uuid: Schema = { type: 'string', format: 'uuid' };
+
+const LOAN_TYPE_NAMES: Record<FormType, string> = { personal: 'Personal', car: 'Car', home: 'Home' };
+/** `PersonalLoanStep2` and so on: the component name of one step table. */
+export const stepComponent = (formType: FormType, step: StepNumber | 5): string =>
+  step === 5 ? 'ApplicantDetails' : `${LOAN_TYPE_NAMES[formType]}LoanStep${step}`;
+
+const NUMBERS_NOTE = 'Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.';
+
+// ---------------------------------------------------------------------------------------------
+// Request schemas: the domain's, translated
+// ---------------------------------------------------------------------------------------------
+
+/** The step tables as components; a step that is another's very schema (car steps 3-4) refers to it. */
+function stepSchemas(source: SchemaSource): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  const named = new Map<ObjectSchema, string>();
+  for (const formType of FORM_TYPES) {
+    for (const step of [1, 2, 3, 4] as const) {
+      const schema = source.steps[formType][step];
+      const name = stepComponent(formType, step);
+      const same = named.get(schema);
+      out[name] = same
+        ? { ...ref(same), description: `The same fields, types and bounds as ${same}.` }
+        : { title: `${LOAN_TYPE_NAMES[formType]} loan, step ${step}`, ...withNote(toOpenApiSchema(schema), NUMBERS_NOTE) };
+      if (!same) named.set(schema, name);
+    }
+  }
+  return out;
+}
+
+function withNote(schema: Schema, note: string): Schema {
+  return { ...schema, description: schema.description ? `${String(schema.description)} ${note}` : note };
+}
+
+/** One wrapper property replaced by a reference (the wrapper's own keywords, required list and order kept). */
+function wrap(wrapper: ObjectSchema, replace: Record<string, Schema>, extra: Schema = {}): Schema {
+  const base = toOpenApiSchema(wrapper);
+  return { ...base, properties: { ...(base.properties as Record<string, Schema>), ...replace }, ...extra };
+}
+
+/**
+ * Variant B's credit-check body: the security token, and step 5's fields that create did not carry.
+ * Which fields create carried is read from the schemas: the step-5 definitions that the flat create
+ * requires (names, e-mail, `phone` = `mobileNumber`) are ignored here; the rest of step 5 may be sent.
+ */
+export function variantBCreditCheckSchema(source: SchemaSource): Schema {
+  const applicant = toOpenApiSchema(source.applicant);
+  const createdWith = new Set(
+    (source.variantBCreate.required ?? []).flatMap((field) =>
+      Object.entries(source.applicant.properties)
+        .filter(([, schema]) => schema === source.variantBCreate.properties[field])
+        .map(([name]) => name),
+    ),
+  );
+  const properties = Object.fromEntries(Object.entries(applicant.properties as Record<string, Schema>).filter(([name]) => !createdWith.has(name)));
+  const token = toOpenApiSchema(source.securityTokenRequest);
+  return {
+    type: 'object',
+    description:
+      'The application\'s `securityToken` and the step-5 fields create did not carry. Step 5 is then the names, e-mail and phone given at create with these fields laid over them, checked as Variant A checks step 5 (age, consent). ' +
+      `Consent may have been given at create (\`consentCreditCheck: true\`); a consent field here overrides it. Names, e-mail and phone sent here are ignored. ${NUMBERS_NOTE}`,
+    properties: { ...(token.properties as Record<string, Schema>), ...properties },
+    required: [...(source.securityTokenRequest.required ?? []), ...(source.applicant.required ?? []).filter((name) => !createdWith.has(name))],
+  };
+}
+
+export function requestSchemas(source: SchemaSource): Record<string, Schema> {
+  const formTypes = (source.createRequest.properties.formType.enum ?? []) as FormType[];
+  const steps = (source.stepRequest.properties.step.enum ?? []) as Array<2 | 3 | 4>;
+  const createVariants = Object.fromEntries(
+    formTypes.map((formType) => [
+      `Create${LOAN_TYPE_NAMES[formType]}Application`,
+      wrap(source.createRequest, { formType: { type: 'string', const: formType }, data: ref(stepComponent(formType, 1)) }, { title: `Create a ${formType} loan application` }),
+    ]),
+  );
+  const stepVariants = Object.fromEntries(
+    steps.map((step) => {
+      // One reference per loan type (anyOf, not oneOf: car steps 3-4 are personal's very schemas).
+      const refs = formTypes.map((formType) => ref(stepComponent(formType, step)));
+      return [
+        `SaveStep${step}`,
+        wrap(
+          source.stepRequest,
+          { step: { type: 'integer', const: step }, data: { description: `Step ${step} of the application's loan type.`, anyOf: refs } },
+          { title: `Save step ${step}` },
+        ),
+      ];
+    }),
+  );
+  return {
+    ...stepSchemas(source),
+    ApplicantDetails: { title: 'Step 5: applicant details and consent', ...withNote(toOpenApiSchema(source.applicant), NUMBERS_NOTE) },
+    ...createVariants,
+    CreateApplicationRequest: {
+      description: '`formType` and the step-1 fields of that loan type.',
+      oneOf: Object.keys(createVariants).map(ref),
+      discriminator: { propertyName: 'formType', mapping: Object.fromEntries(formTypes.map((f) => [f, `#/components/schemas/Create${LOAN_TYPE_NAMES[f]}Application`])) },
+    },
+    ...stepVariants,
+    SaveStepRequest: {
+      description: '`step` (2, 3 or 4) and the fields of that step for the application\'s loan type.',
+      oneOf: Object.keys(stepVariants).map(ref),
+    },
+    CreditCheckRequest: wrap(source.creditCheckRequest, { data: ref('ApplicantDetails') }),
+    TokenRequest: toOpenApiSchema(source.tokenRequest),
+    CreateApplicationBRequest: withNote(toOpenApiSchema(source.variantBCreate), NUMBERS_NOTE),
+    CreditCheckBRequest: variantBCreditCheckSchema(source),
+    SecurityTokenRequest: toOpenApiSchema(source.securityTokenRequest),
+    WebhookRequest: {
+      ...toOpenApiSchema(source.webhookRequest),
+      description: 'Live accepts only `https` URLs whose host resolves to public addresses; the sandbox also accepts loopback `http`. Without `events`, every event type.',
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas (checked against real answers by the conformance test)
+// ---------------------------------------------------------------------------------------------
+
+const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties).filter((name) => !(extra.optional as string[] | undefined)?.includes(name)),
+  ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'optional')),
+});
+
+const statusSchema: Schema = { type: 'string', enum: [...STATUS_ORDER] };
+const reference: Schema = ref('Reference');
+
+export const RESPONSE_SCHEMAS: Record<string, Schema> = {
+  Error: object(
+    {
+      success: { const: false },
+      error: { type: 'string', enum: Object.keys(STATUS_OF), description: 'The code clients branch on.' },
+      message: { type: 'string', description: 'For people; a validation message reads `<field>: <rule text>`.' },
+      details: { type: 'array', items: ref('FieldViolation'), description: 'Every violated rule, for `VALIDATION_ERROR`.' },
+    },
+    { optional: ['details'] },
+  ),
+  FieldViolation: object({ field: { type: 'string' }, rule: { type: 'string' }, message: { type: 'string' } }),
+  CreatedApplication: object({ applicationId: uuid, formType: { type: 'string', enum: [...FORM_TYPES] }, status: statusSchema, lastStep: { type: 'integer', minimum: 1, maximum: 5 } }),
+  Application: object(
+    {
+      applicationId: uuid,
+      formType: { type: 'string', enum: [...FORM_TYPES] },
+      status: statusSchema,
+      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+      steps: {
+        type: 'object',
+        description: 'Steps 1-4 as stored (normalised: numbers as numbers, defaults applied), keyed `"1"` to `"4"`. Never step 5.',
+        propertyNames: { enum: ['1', '2', '3', '4'] },
+        additionalProperties: { type: 'object' },
+      },
+      creditCheckComplete: { type: 'boolean' },
+      creditCheckedAt: nullable(dateTime),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+    { description: 'What partners see of an application: never step 5, never a score.' },
+  ),
+  CreditCheckResult: object(
+    { applicationId: uuid, creditCheckComplete: { type: 'boolean' }, degraded_mode: { type: 'boolean' }, sandbox_mode: { type: 'boolean' } },
+    { description: 'The check ran. `degraded_mode` is true when the bureau was unavailable. Scores are never returned.' },
+  ),
+  Reference: object({ id: { type: 'string' }, name: { type: 'string' } }),
+  OfferDetails: object(
+    {
+      interestRate: { type: 'number', description: 'Percent a year.' },
+      comparisonRate: { type: 'number', description: 'Percent a year, on the benchmark loan of `comparisonRateExample`.' },
+      comparisonRateWarning: { type: 'string' },
+      comparisonRateExample: { type: 'string' },
+      loanAmount: { type: 'number' },
+      loanTermMonths: { type: 'integer' },
+      monthlyRepayment: { type: 'number', description: 'Interest and principal, without the monthly fee.' },
+      establishmentFee: { type: 'number' },
+      monthlyFee: { type: 'number' },
+      balloonAmount: { type: 'number', description: 'Car loans with a balloon: due at the end of the term.' },
+      repaymentType: { type: 'string' },
+      interestOnlyMonths: { type: 'integer' },
+      repaymentAfterInterestOnly: { type: 'number' },
+      lvr: { type: 'number', description: 'Home loans: loan-to-value ratio, percent.' },
+      lendersMortgageInsurance: { type: 'boolean' },
+    },
+    { optional: ['balloonAmount', 'repaymentType', 'interestOnlyMonths', 'repaymentAfterInterestOnly', 'lvr', 'lendersMortgageInsurance'] },
+  ),
+  Offer: object({
+    offerId: uuid,
+    lender: reference,
+    product: reference,
+    headline: { type: 'string' },
+    offerDetails: ref('OfferDetails'),
+    expiresAt: dateTime,
+    trackingUrl: { type: 'string', format: 'uri', description: 'Send the applicant\'s browser here: `GET /r/{token}` on Variant A\'s listener. About two hours.' },
+  }),
+  NearMissOffer: object({
+    lender: reference,
+    product: reference,
+    headline: { type: 'string' },
+    reasons: { type: 'array', items: object({ field: { type: 'string' }, rule: { type: 'string' }, actual: { type: ['number', 'string'] } }) },
+    wouldQualifyIf: { type: 'array', items: object({ field: { type: 'string' }, requirement: { type: 'string' } }) },
+  }),
+  MatchResult: object(
+    {
+      applicationId: uuid,
+      matchId: uuid,
+      generatedAt: dateTime,
+      degraded_mode: { type: 'boolean' },
+      assessment: object(
+        { basis: { type: 'string', enum: ['bureau', 'self_estimate'] }, notice: { type: 'string' } },
+        { optional: ['notice'], description: '`self_estimate` when the bureau was unavailable: matching used the applicant\'s own estimate.' },
+      ),
+      acceptedOffers: { type: 'array', items: ref('Offer'), description: 'Ranked by comparison rate.' },
+      nearMissOffers: { type: 'array', items: ref('NearMissOffer') },
+    },
+    { description: 'Each call is a fresh run with fresh tracking links.' },
+  ),
+  Referral: object({ referralId: uuid, applicationId: uuid, offerId: uuid, lender: reference, product: reference, referredAt: dateTime }),
+  ReferralList: object({
+    referrals: { type: 'array', items: ref('Referral'), description: 'Newest first.' },
+    nextCursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  }),
+  Webhook: object({
+    webhookId: uuid,
+    url: { type: 'string', format: 'uri' },
+    events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] } },
+    status: { type: 'string', enum: ['active', 'disabled'] },
+    disabledReason: nullable({ type: 'string' }),
+    disabledAt: nullable(dateTime),
+    failingSince: nullable(dateTime),
+    lastSuccessAt: nullable(dateTime),
+    previousSecretExpiresAt: nullable(dateTime),
+    createdAt: dateTime,
+  }),
+  RegisteredWebhook: {
+    allOf: [ref('Webhook'), object({ secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown this once.' } })],
+  },
+  WebhookList: object({ webhooks: { type: 'array', items: ref('Webhook') } }),
+  DeletedWebhook: object({ webhookId: uuid, deleted: { const: true } }),
+  RotatedSecret: object(
+    { webhookId: uuid, secret: { type: 'string', pattern: '^whsec_' }, previousSecretExpiresAt: dateTime },
+    { description: 'The new secret, shown this once; the old one keeps signing beside it until `previousSecretExpiresAt` (24 hours).' },
+  ),
+  QueuedTestEvent: object({ webhookId: uuid, eventId: { type: 'string', pattern: '^evt_' }, type: { const: 'webhook.test' } }),
+  DeliveryAttempt: object({
+    eventId: { type: 'string' },
+    eventType: { type: 'string' },
+    attempt: { type: 'integer', minimum: 1 },
+    attemptedAt: dateTime,
+    status: { type: 'string', enum: ['succeeded', 'failed'] },
+    responseStatus: nullable({ type: 'integer' }),
+    durationMs: { type: 'number' },
+    error: nullable({ type: 'string', description: 'A fixed code: `timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …' }),
+    nextRetryAt: nullable(dateTime),
+  }),
+  DeliveryList: object({
+    webhookId: uuid,
+    pending: { type: 'integer', minimum: 0 },
+    deliveries: { type: 'array', items: ref('DeliveryAttempt'), description: 'Newest first.' },
+  }),
+  AccessToken: object({
+    accessToken: { type: 'string', description: 'A JWT (HS256).' },
+    tokenType: { const: 'Bearer' },
+    expiresIn: { type: 'integer', description: 'Seconds (900).' },
+  }),
+  CreatedApplicationB: object({
+    applicationId: uuid,
+    securityToken: { type: 'string', pattern: '^st_', description: 'Shown this once: keep it. Credit check and match bodies carry it.' },
+  }),
+  Health: object({ status: { type: 'string', enum: ['ok', 'ready'] } }),
+  StatusChangedEvent: object({
+    type: { const: 'application.status_changed' },
+    timestamp: dateTime,
+    data: object({
+      applicationId: uuid,
+      status: statusSchema,
+      previousStatus: { ...statusSchema, type: ['string', 'null'], enum: [...STATUS_ORDER, null], description: 'null for the event of a new application.' },
+      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+    }),
+  }),
+  TestEvent: object({ type: { const: 'webhook.test' }, timestamp: dateTime, data: object({ webhookId: uuid }) }),
+};
+
+/** `{success: true, data: <schema>}`. */
+export const envelope = (data: Schema): Schema => ({
+  type: 'object',
+  properties: { success: { const: true }, data },
+  required: ['success', 'data'],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Headers and parameters
+// ---------------------------------------------------------------------------------------------
+
+/** `0`-`1200` as a string, leading zeros allowed, at most four digits: what `parseSandboxScore` takes. */
+const SCORE_DIGITS = '^(?=[0-9]{1,4}$)0*(?:[0-9]{1,3}|1[01][0-9]{2}|1200)$';
+const SANDBOX_WORDS = SANDBOX_SCORE_VALUES.filter((value) => value !== '0-1200');
+
+export const HEADERS: Record<string, Schema> = {
+  XRequestId: { description: 'On every response: the caller\'s `X-Request-Id` when it is 1-128 of `[A-Za-z0-9._:-]`, else a new UUID. Quote it to support.', schema: { type: 'string' }, required: true },
+  RateLimit: { description: 'IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`.', schema: { type: 'string' } },
+  RateLimitPolicy: { description: 'IETF draft-8: the quota (`q`) per window of `w` seconds, e.g. `"a"; q=120; w=60`.', schema: { type: 'string' } },
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' }, required: true },
+  IdempotencyReplayed: { description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.', schema: { const: 'true' } },
+  WWWAuthenticate: { description: 'The authentication scheme expected.', schema: { type: 'string' }, required: true },
+  CacheControlNoStore: { description: 'The answer holds a secret shown once: not to be stored by caches.', schema: { const: 'no-store' }, required: true },
+  Location: { description: 'The lender\'s address, with `lm_ref=<offerId>`.', schema: { type: 'string', format: 'uri' }, required: true },
+};
+
+export const PARAMETERS: Record<string, Schema> = {
+  XRequestId: {
+    name: 'X-Request-Id',
+    in: 'header',
+    description: 'Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one).',
+    schema: { type: 'string' },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    description:
+      'Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. 1-255 printable ASCII characters, scoped to your partner account, kept 24 hours.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+  },
+  SandboxScore: {
+    name: 'X-Sandbox-Score',
+    in: 'header',
+    description:
+      'Sandbox only (a live server refuses it): the simulated result. A word level, a whole number 0-1200 (Equifax Australia\'s scale), or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant\'s details.',
+    schema: { anyOf: [{ type: 'string', enum: SANDBOX_WORDS }, { type: 'string', pattern: SCORE_DIGITS }] },
+    examples: { level: { value: 'good' }, number: { value: '742' }, outage: { value: 'unavailable' } },
+  },
+  ApplicationId: { name: 'applicationId', in: 'path', required: true, description: 'The `applicationId` create answered.', schema: uuid },
+  WebhookId: { name: 'webhookId', in: 'path', required: true, schema: uuid },
+  Limit: { name: 'limit', in: 'query', description: 'Page size, 1-100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+  Cursor: { name: 'cursor', in: 'query', description: 'The `nextCursor` of the previous page.', schema: { type: 'string' } },
+  TrackingToken: { name: 'token', in: 'path', required: true, description: 'The signed token of an offer\'s `trackingUrl`.', schema: { type: 'string' } },
+};
+
+export const paramRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
+export const headerRef = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/** An example message for each code, in the words the service uses. */
+const EXAMPLE_MESSAGES: Record<HttpErrorCode, string> = {
+  VALIDATION_ERROR: 'loanAmount: must be between 1000 and 100000',
+  INVALID_JSON: 'The request body is not valid JSON',
+  UNAUTHORIZED: 'A valid API key is required: send Authorization: Bearer <API key>',
+  FORBIDDEN: 'Not allowed',
+  INVALID_SECURITY_TOKEN: 'securityToken: is not the security token of this application',
+  NOT_FOUND: 'Application not found',
+  STEP_OUT_OF_ORDER: 'step: step 3 cannot be saved before step 2',
+  STEPS_INCOMPLETE: 'Steps 1-4 must be saved before the credit check; missing step 4',
+  CREDIT_CHECK_REQUIRED: 'Run the credit check before matching: POST /applications/{applicationId}/credit-check',
+  CREDIT_CHECK_ALREADY_COMPLETED: 'The credit check for this application has already completed; an application has one soft check',
+  CREDIT_CHECK_IN_PROGRESS: 'A credit check for this application is running; retry shortly',
+  IDEMPOTENCY_IN_PROGRESS: 'The first request with this Idempotency-Key is still running; retry shortly',
+  IDEMPOTENCY_KEY_UNRESOLVED: 'The first request with this Idempotency-Key may have partly completed; check the application, then retry with a new key',
+  IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key was already used for a different request; use a new key for a new request',
+  WEBHOOK_DISABLED: 'This webhook is disabled (The endpoint answered 410 Gone at 2026-11-22T03:20:00.000Z); register the endpoint again once it is fixed',
+  WEBHOOK_LIMIT_REACHED: 'A partner may have 10 webhooks; delete one before registering another',
+  PERSONAL_DATA_ERASED: 'The personal data of this application was erased; it takes no personal data again. Start a new application',
+  LINK_EXPIRED: 'This offer link has expired; ask for a new match',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than 1 MB',
+  HEADERS_TOO_LARGE: 'The request headers are too large: keep them under 16 KB in all',
+  RATE_LIMITED: 'Rate limit exceeded: 120 requests per minute; retry after the time in Retry-After',
+  INTERNAL_ERROR: 'An internal error occurred; quote request id 3f0c2a9e-5b1d-4c61-9a57-0d6f3e2b8c41 to support',
+  SERVICE_UNAVAILABLE: 'The service is temporarily unavailable; retry shortly',
+};
+
+export function errorExample(code: HttpErrorCode): Schema {
+  const body: Schema = { success: false, error: code, message: EXAMPLE_MESSAGES[code] };
+  if (code === 'VALIDATION_ERROR') body.details = [{ field: 'loanAmount', rule: 'range', message: EXAMPLE_MESSAGES.VALIDATION_ERROR }];
+  return body;
+}
+
+/** How an operation is limited: its answers after authentication carry the rate-limit headers. */
+export interface ErrorOptions {
+  codes: readonly HttpErrorCode[];
+  /** Rate-limit headers on every answer after authentication (all but 401). */
+  rateLimited: boolean;
+  /** `WWW-Authenticate` value the 401 carries. */
+  authenticated: boolean;
+}
+
+/** The error responses of an operation: one per status, the body narrowed to that status's codes, an example each. */
+export function errorResponses({ codes, rateLimited, authenticated }: ErrorOptions): Record<string, Schema> {
+  const byStatus = new Map<number, HttpErrorCode[]>();
+  for (const code of codes) byStatus.set(STATUS_OF[code], [...(byStatus.get(STATUS_OF[code]) ?? []), code]);
+  const out: Record<string, Schema> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers: Record<string, Schema> = { 'X-Request-Id': headerRef('XRequestId') };
+    if (rateLimited && status !== 401) Object.assign(headers, { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy') });
+    if (status === 429 || (status === 503 && authenticated)) headers['Retry-After'] = headerRef('RetryAfter');
+    if (status === 401) headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
+    out[String(status)] = {
+      description: list.map((code) => `\`${code}\``).join(', '),
+      headers,
+      content: {
+        'application/json': {
+          schema: { allOf: [ref('Error'), { properties: { error: { enum: list } } }] },
+          examples: Object.fromEntries(list.map((code) => [code, { value: errorExample(code) }])),
+        },
+      },
+    };
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * `GET /openapi.json` and `GET /docs` at a listener's root. The page is Swagger UI (swagger-ui-dist),
+ * every asset served by this process from node_modules: no CDN, and a Content-Security-Policy that
+ * allows this origin only (no inline script or style), so the page can load nothing from elsewhere.
+ */
+import { dirname, join } from 'node:path';
+import { Router, type RequestHandler } from 'express';
+
+const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/** The files `/docs` uses, by the name it asks for; nothing else of the package is reachable. */
+const ASSETS: Readonly<Record<string, string>> = {
+  'swagger-ui.css': join(SWAGGER_UI, 'swagger-ui.css'),
+  'swagger-ui-bundle.js': join(SWAGGER_UI, 'swagger-ui-bundle.js'),
+  'favicon-32x32.png': join(SWAGGER_UI, 'favicon-32x32.png'),
+  'docs.js': join(__dirname, '..', 'assets', 'docs.js'),
+};
+
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  // swagger-ui.css draws its icons as data: SVGs.
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>LoanMatch API reference</title>
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/docs.js"></script>
+</body>
+</html>
+`;
+
+const serveAsset: RequestHandler = (req, res, next) => {
+  const file = Object.hasOwn(ASSETS, req.path.slice(1)) ? ASSETS[req.path.slice(1)] : undefined;
+  if (file === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // The path is ours, from the table above; pnpm's store lies under `node_modules/.pnpm`, a dot folder.
+  res.sendFile(file, { maxAge: '1h', dotfiles: 'allow' });
+};
+
+/** The document (built once, at start) and its reference page. */
+export function docsRoutes(document: object): Router {
+  const body = JSON.stringify(document);
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(body);
+  });
+  router.get('/docs', (_req, res) => {
+    res.setHeader('Content-Security-Policy', DOCS_CSP);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('html').send(PAGE);
+  });
+  router.use('/docs/assets', serveAsset);
+  return router;
+}

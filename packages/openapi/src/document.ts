@@ -1,0 +1,68 @@
+/**
+ * What the two documents share: the document's frame (version, server, tags, components) and the
+ * credit check's answer, which is the same on both contracts once the caller is verified.
+ */
+import { EXAMPLE_IDS, webhookEvents } from './operations';
+import { HEADERS, PARAMETERS, RESPONSE_SCHEMAS, headerRef, ref, requestSchemas } from './components';
+import type { Schema } from './schema-translation';
+import { DOMAIN_SCHEMAS, type SchemaSource } from './source';
+
+/** The credit check's success, as `operation()` takes it. */
+export const CREDIT_CHECK_SUCCESS = {
+  status: 200,
+  description: 'The check ran.',
+  data: ref('CreditCheckResult'),
+  headers: { 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
+  examples: { default: { applicationId: EXAMPLE_IDS.applicationId, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true } },
+};
+
+/** Why a credit check is refused after the caller and the application were verified (either contract). */
+export const CREDIT_CHECK_CONFLICTS = [
+  'STEPS_INCOMPLETE',
+  'CREDIT_CHECK_ALREADY_COMPLETED',
+  'CREDIT_CHECK_IN_PROGRESS',
+  'PERSONAL_DATA_ERASED',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_UNRESOLVED',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const;
+
+export const WEBHOOKS_TAG = { name: 'Webhooks', description: 'Status-change notifications: registration, and (section `webhooks`) what your endpoint receives.' };
+export const SERVICE_TAG = { name: 'Service', description: 'Health checks and this reference.' };
+
+/**
+ * A whole document of one contract: its own title, description, tags, security schemes (the first is
+ * the default) and paths; the webhook events and the components (request schemas from `source`) of both.
+ */
+export function contractDocument(options: {
+  title: string;
+  description: string;
+  basePath: string;
+  source?: SchemaSource;
+  security: Record<string, Schema>;
+  tags: Schema[];
+  paths: Record<string, Schema>;
+}): Schema {
+  const [scheme] = Object.keys(options.security);
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: options.title,
+      version: '1.0.0',
+      description:
+        `${options.description}\n\n` +
+        'Any operation may also answer 431 `HEADERS_TOO_LARGE` (headers over 16 KB in all) or 400 `VALIDATION_ERROR` for a request that is not valid HTTP/1.1 (a control character in a header value); the connection then closes.',
+    },
+    servers: [{ url: options.basePath, description: 'This listener (sandbox or live, as the server runs).' }],
+    security: [{ [scheme]: [] }],
+    tags: options.tags,
+    paths: options.paths,
+    webhooks: webhookEvents(),
+    components: {
+      securitySchemes: options.security,
+      schemas: { ...requestSchemas(options.source ?? DOMAIN_SCHEMAS), ...RESPONSE_SCHEMAS },
+      parameters: PARAMETERS,
+      headers: HEADERS,
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * OpenAPI 3.1 documents of the two partner front-ends, built from the domain's validation schemas,
+ * and the routes that serve them (`/openapi.json`) with their reference page (`/docs`).
+ */
+import type { Schema } from './schema-translation';
+import type { SchemaSource } from './source';
+import { buildVariantADocument } from './variant-a';
+import { buildVariantBDocument } from './variant-b';
+
+export { docsRoutes, DOCS_CSP } from './docs-routes';
+export { DOMAIN_SCHEMAS, type SchemaSource } from './source';
+export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schema-translation';
+export { EXAMPLES_A } from './variant-a';
+export { EXAMPLES_B } from './variant-b';
+
+type Options = { basePath: string; source?: SchemaSource };
+
+/** Variant A's document, without components it does not use. */
+export const variantADocument = (options: Options): Schema => pruneComponents(buildVariantADocument(options));
+/** Variant B's document, without components it does not use. */
+export const variantBDocument = (options: Options): Schema => pruneComponents(buildVariantBDocument(options));
+
+/**
+ * Both documents are built from one set of components; each keeps only those its paths and webhooks
+ * reach, so Variant B's reference does not list Variant A's request bodies and the reverse.
+ */
+function pruneComponents(document: Schema): Schema {
+  const components = document.components as Record<string, Record<string, unknown>>;
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !used.has(child)) {
+        used.add(child);
+        const [, , kind, name] = child.split('/');
+        visit(components[kind]?.[name]);
+      } else {
+        visit(child);
+      }
+    }
+  };
+  visit(document.paths);
+  visit(document.webhooks);
+  const kept = Object.fromEntries(
+    Object.entries(components).map(([kind, entries]) => [
+      kind,
+      kind === 'securitySchemes' ? entries : Object.fromEntries(Object.entries(entries).filter(([name]) => used.has(`#/components/${kind}/${name}`))),
+    ]),
+  );
+  return { ...document, components: kept };
+}

@@ -1,0 +1,72 @@
+/**
+ * The domain's validation schemas (packages/domain/src/validation/schemas.ts), translated into the
+ * JSON Schema 2020-12 dialect of OpenAPI 3.1. The domain's schemas are the only place a bound is
+ * written; this module copies them keyword by keyword and rewrites the few that only our ajv
+ * instance understands:
+ *
+ * - `x-message` (error text): a string becomes the schema's `description` (`<required fields>: <text>`
+ *   on a conditional rule), an object (texts of the wrappers' own type errors) is dropped;
+ * - `x-consent` (one of several booleans must be `true`): the equivalent `anyOf` of
+ *   `{required: [field], properties: {field: {const: true}}}` (inside `allOf`), with a description;
+ * - `x-minimumAge`: a description (an age on today's date is not expressible in JSON Schema);
+ * - the custom format of `dateOfBirth`: the domain's two date patterns as one `pattern`, and a
+ *   description (the calendar check is not expressible either);
+ * - `additionalProperties: false`: dropped. The validator uses it to *remove* unknown fields, which
+ *   the API then ignores (spec 2.1 rule 2); in a document it would say they are refused.
+ *
+ * A keyword this module does not know makes the translation throw, so a new custom keyword in the
+ * domain cannot slip into the documents untranslated.
+ */
+import { AU_DATE, DATE_FORMAT, ISO_DATE, type ConsentRule, type JsonSchema } from '@loanmatch/domain';
+
+/** A schema object of the OpenAPI document (JSON Schema 2020-12 plus OpenAPI's annotations). */
+export type Schema = { [keyword: string]: unknown };
+
+/** Keywords of the domain's schemas that mean the same in JSON Schema 2020-12, copied as they are. */
+const STANDARD = new Set(['type', 'minimum', 'maximum', 'minLength', 'maxLength', 'enum', 'const', 'default', 'format', 'minItems', 'maxItems', 'required']);
+/** Keywords whose value is a schema, or a list or map of schemas, translated recursively. */
+const SUBSCHEMA = new Set(['items', 'if', 'then']);
+const SUBSCHEMA_LIST = new Set(['anyOf', 'allOf']);
+
+/** `^(?:<ISO>|<AU>)$` from the domain's own two regular expressions. */
+export const DATE_PATTERN = `^(?:${ISO_DATE.source.slice(1, -1)}|${AU_DATE.source.slice(1, -1)})$`;
+
+export function toOpenApiSchema(schema: JsonSchema): Schema {
+  const out: Schema = {};
+  const notes: string[] = [];
+  const alsoAllOf: Schema[] = [];
+  for (const [keyword, value] of Object.entries(schema) as Array<[string, unknown]>) {
+    if (STANDARD.has(keyword)) {
+      if (keyword === 'format' && value === DATE_FORMAT) {
+        out.pattern = DATE_PATTERN;
+        notes.push('A real calendar date, written `YYYY-MM-DD` or `DD/MM/YYYY`.');
+      } else {
+        out[keyword] = Array.isArray(value) ? [...value] : value;
+      }
+    } else if (SUBSCHEMA.has(keyword)) {
+      out[keyword] = toOpenApiSchema(value as JsonSchema);
+    } else if (SUBSCHEMA_LIST.has(keyword)) {
+      out[keyword] = (value as JsonSchema[]).map(toOpenApiSchema);
+    } else if (keyword === 'properties') {
+      out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, sub]) => [name, toOpenApiSchema(sub)]));
+    } else if (keyword === 'additionalProperties') {
+      if (value !== false) throw new TypeError(`additionalProperties: ${JSON.stringify(value)} has no translation`);
+    } else if (keyword === 'x-message') {
+      // The rule's own words, as its error message reads: `<fields>: <text>`.
+      if (typeof value === 'string') notes.push(schema.required ? `${schema.required.join(', ')}: ${value}` : value);
+    } else if (keyword === 'x-consent') {
+      const rule = value as ConsentRule;
+      alsoAllOf.push({
+        description: `The ${rule.name} is required: one of ${rule.anyTrue.map((f) => `\`${f}\``).join(', ')} must be the JSON boolean \`true\`.`,
+        anyOf: rule.anyTrue.map((field) => ({ required: [field], properties: { [field]: { const: true } } })),
+      });
+    } else if (keyword === 'x-minimumAge') {
+      notes.push(`The applicant must be at least ${String(value)} years old on the day of the check.`);
+    } else {
+      throw new TypeError(`the schema keyword ${keyword} has no OpenAPI translation`);
+    }
+  }
+  if (alsoAllOf.length > 0) out.allOf = [...((out.allOf as Schema[] | undefined) ?? []), ...alsoAllOf];
+  if (notes.length > 0) out.description = notes.join(' ');
+  return out;
+}

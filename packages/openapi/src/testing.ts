@@ -1,0 +1,117 @@
+/**
+ * Test support (not loaded by the service): compare a built Express app's routes with its document,
+ * and check real answers against the document's responses. Used by the front-ends' own tests.
+ */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { Express } from 'express';
+import type { Schema } from './schema-translation';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface Layer {
+  route?: { path: string | string[]; methods: Record<string, boolean> };
+  rawPath?: string | string[];
+  handle?: { stack?: Layer[] };
+}
+
+const joinPath = (prefix: string, path: string): string => `${prefix}${path === '/' && prefix ? '' : path}`.replace(/\/+/g, '/');
+/** Express's `:param` as OpenAPI's `{param}`. */
+const templated = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/**
+ * Every route of the app as `METHOD /path/{param}`, walking Express 5's router stack (`app.router`)
+ * and the routers mounted in it. Middleware that is not a route (static assets, authentication) has
+ * no method and path of its own and is not listed.
+ */
+export function expressRoutes(app: Express): Set<string> {
+  const out = new Set<string>();
+  const walk = (stack: Layer[], prefix: string): void => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+        for (const path of paths) for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.add(`${method.toUpperCase()} ${templated(joinPath(prefix, path))}`);
+      } else if (layer.handle?.stack) {
+        const mount = typeof layer.rawPath === 'string' ? layer.rawPath : '/';
+        walk(layer.handle.stack, joinPath(prefix, mount === '/' ? '' : mount));
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
+  return out;
+}
+
+/** Every operation of the document as `METHOD /full/path/{param}`: its server's path (path-level first) and the path. */
+export function documentedRoutes(document: Schema): Set<string> {
+  const out = new Set<string>();
+  const topServer = (document.servers as Array<{ url: string }>)[0].url;
+  for (const [path, item] of Object.entries(document.paths as Record<string, Schema>)) {
+    const server = (item.servers as Array<{ url: string }> | undefined)?.[0].url ?? topServer;
+    for (const method of METHODS) if (item[method]) out.add(`${method.toUpperCase()} ${joinPath(server === '/' ? '' : server, path)}`);
+  }
+  return out;
+}
+
+/** An Ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect) holding the document, for schemas that refer into it. */
+export function documentAjv(document: Schema): { ajv: Ajv2020; compile(segments: readonly string[]): ValidateFunction } {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema(document as object, 'doc');
+  // JSON Pointer escaping, then URI escaping (ajv decodes the fragment before following the pointer).
+  const escape = (segment: string) => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+  return { ajv, compile: (segments) => ajv.compile({ $ref: `doc#/${segments.map(escape).join('/')}` }) };
+}
+
+export interface Answer {
+  method: string;
+  /** The request's path, without the query. */
+  path: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * Checks answers against the document: the operation exists, the status is documented, the body is
+ * valid against that response's schema, and the response's required headers were sent. Answers the
+ * problems found, as sentences, for `expect(...).toEqual([])`.
+ */
+export function createAnswerChecker(document: Schema) {
+  const { compile } = documentAjv(document);
+  const topServer = (document.servers as Array<{ url: string }>)[0].url;
+  const headerComponents = ((document.components as Schema).headers ?? {}) as Record<string, Schema>;
+  const templates = Object.entries(document.paths as Record<string, Schema>).map(([path, item]) => {
+    const server = (item.servers as Array<{ url: string }> | undefined)?.[0].url ?? topServer;
+    const full = joinPath(server === '/' ? '' : server, path);
+    return { path, item, pattern: new RegExp(`^${full.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) };
+  });
+  const compiled = new Map<string, ValidateFunction>();
+  const validator = (segments: string[]) => {
+    const key = JSON.stringify(segments);
+    let fn = compiled.get(key);
+    if (!fn) compiled.set(key, (fn = compile(segments)));
+    return fn;
+  };
+
+  return (answer: Answer): string[] => {
+    const method = answer.method.toLowerCase();
+    const found = templates.find((t) => t.pattern.test(answer.path) && t.item[method]);
+    const where = `${answer.method} ${answer.path} → ${answer.status}`;
+    if (!found) return [`${where}: no operation in the document`];
+    const responses = (found.item[method] as Schema).responses as Record<string, Schema>;
+    const key = String(answer.status) in responses ? String(answer.status) : 'default' in responses ? 'default' : undefined;
+    if (!key) return [`${where}: status not documented (documented: ${Object.keys(responses).join(', ')})`];
+    const problems: string[] = [];
+    const response = responses[key];
+    for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Schema>)) {
+      const resolved = typeof header.$ref === 'string' ? headerComponents[header.$ref.split('/').pop() as string] : header;
+      if (resolved.required && answer.headers[name.toLowerCase()] === undefined) problems.push(`${where}: header ${name} missing`);
+    }
+    const content = response.content as Record<string, Schema> | undefined;
+    if (content?.['application/json']) {
+      const validate = validator(['paths', found.path, method, 'responses', key, 'content', 'application/json', 'schema']);
+      if (!validate(answer.body)) problems.push(`${where}: body ${JSON.stringify(answer.body).slice(0, 300)} fails ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+    }
+    return problems;
+  };
+}

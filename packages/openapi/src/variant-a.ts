@@ -1,0 +1,238 @@
+/**
+ * The OpenAPI 3.1 document of Variant A (spec 4.1-4.5 and CONTRACT.md), served by its listener at
+ * `GET /openapi.json`. Paths are relative to the base path (`/api/partner/v1`); the tracking route,
+ * health checks and the reference itself sit at the listener's root (path-level `servers`).
+ */
+import { EXAMPLE_IDS, ROOT_SERVER, operation, rootPaths, webhookPaths } from './operations';
+import { PARAMETERS, headerRef, paramRef, ref } from './components';
+import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
+import type { Schema } from './schema-translation';
+import type { SchemaSource } from './source';
+
+const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
+const tags = ['Applications'];
+
+/** Request examples: each is checked against its schema and the domain's own validator by the tests. */
+export const EXAMPLES_A = {
+  create: {
+    personal: { formType: 'personal', data: { loanAmount: 15000 } },
+    car: { formType: 'car', data: { carLoanPurpose: 'used', hasFoundCar: 'yes', estimatedCarPrice: 25000, vehicleYear: 2020, usedCarSaleType: 'dealer' } },
+    home: { formType: 'home', data: { occupancyType: 'owner_occupied', loanPurpose: 'new_property', isFirstHomeBuyer: 'yes' } },
+  },
+  steps: {
+    personalStep2: { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' } },
+    personalStep3: { step: 3, data: { employmentType: 'full_time', employmentYears: 4, grossMonthlyIncome: 8000 } },
+    personalStep4: { step: 4, data: { livingSituation: 'renting', monthlyRent: 1800, dependents: 1 } },
+  },
+  creditCheck: {
+    default: {
+      data: {
+        firstName: 'Jordan',
+        lastName: 'Citizen',
+        email: 'jordan@example.com',
+        mobileNumber: '0412345678',
+        dateOfBirth: '14/07/1988',
+        consentCreditCheck: true,
+      },
+    },
+  },
+};
+
+const applicationView = {
+  applicationId: APPLICATION_ID,
+  formType: 'personal',
+  status: 'in_progress',
+  lastStep: 2,
+  steps: { '1': { loanAmount: 15000 }, '2': { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' } },
+  creditCheckComplete: false,
+  creditCheckedAt: null,
+  createdAt: AT,
+  updatedAt: AT,
+};
+
+const ref2 = (id: string, name: string) => ({ id, name });
+export const MATCH_EXAMPLE = {
+  applicationId: APPLICATION_ID,
+  matchId: '9a7b3c1d-2e4f-4a6b-8c0d-1e2f3a4b5c6d',
+  generatedAt: AT,
+  degraded_mode: false,
+  assessment: { basis: 'bureau' },
+  acceptedOffers: [
+    {
+      offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+      lender: ref2('harbour-credit', 'Harbour Credit'),
+      product: ref2('harbour-personal-fixed', 'Fixed Rate Personal Loan'),
+      headline: '9.49% p.a. fixed (comparison rate 10.12% p.a.)',
+      offerDetails: {
+        interestRate: 9.49,
+        comparisonRate: 10.12,
+        comparisonRateWarning: 'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges.',
+        comparisonRateExample: 'Based on a secured loan of $30,000 over 5 years.',
+        loanAmount: 15000,
+        loanTermMonths: 60,
+        monthlyRepayment: 314.9,
+        establishmentFee: 250,
+        monthlyFee: 5,
+      },
+      expiresAt: '2026-11-22T05:20:00.000Z',
+      trackingUrl: 'http://127.0.0.1:3000/r/DW2WgpMg0k3LC12OLgbn0bKRTCZ0UZ1bsJQ5ZrGBPm0yCPH8hmqk2BvJ8Ss',
+    },
+  ],
+  nearMissOffers: [
+    {
+      lender: ref2('southern-mutual', 'Southern Mutual'),
+      product: ref2('southern-personal-variable', 'Variable Personal Loan'),
+      headline: '8.99% p.a. variable',
+      reasons: [{ field: 'employmentYears', rule: 'at least 5 years in the current job', actual: 4 }],
+      wouldQualifyIf: [{ field: 'employmentYears', requirement: 'at least 5' }],
+    },
+  ],
+};
+
+function applicationPaths(): Record<string, Schema> {
+  const byId = [paramRef('ApplicationId')];
+  return {
+    '/applications': {
+      post: operation({
+        operationId: 'createApplication',
+        summary: 'Create an application (step 1)',
+        description: 'The loan type is fixed from here on. Send an `Idempotency-Key` so a retry cannot make a second application.',
+        tags,
+        parameters: [paramRef('IdempotencyKey')],
+        requestBody: { schema: ref('CreateApplicationRequest'), examples: EXAMPLES_A.create },
+        success: {
+          status: 201,
+          description: 'Created, in status `draft`.',
+          data: ref('CreatedApplication'),
+          headers: { 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
+          examples: { default: { applicationId: APPLICATION_ID, formType: 'personal', status: 'draft', lastStep: 1 } },
+        },
+        errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
+      }),
+    },
+    '/applications/{applicationId}': {
+      get: operation({
+        operationId: 'getApplication',
+        summary: 'Read an application',
+        description: 'Status, last step and steps 1-4. Never step 5, never a score.',
+        tags,
+        parameters: byId,
+        success: { status: 200, description: 'The application.', data: ref('Application'), examples: { default: applicationView } },
+        errors: ['NOT_FOUND'],
+      }),
+      patch: operation({
+        operationId: 'saveStep',
+        summary: 'Save step 2, 3 or 4',
+        description: 'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check.',
+        tags,
+        parameters: byId,
+        requestBody: { schema: ref('SaveStepRequest'), examples: EXAMPLES_A.steps },
+        success: { status: 200, description: 'Saved: the application as it now is.', data: ref('Application'), examples: { default: applicationView } },
+        errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER'],
+      }),
+    },
+    '/applications/{applicationId}/credit-check': {
+      post: operation({
+        operationId: 'runCreditCheck',
+        summary: 'Submit step 5 and run the soft credit check',
+        description:
+          'Needs steps 1-4. One check per application: a retry with the same `Idempotency-Key` answers the first result; a new key after a completed check answers 409.',
+        tags,
+        parameters: [...byId, { ...PARAMETERS.IdempotencyKey, required: true, description: `${String(PARAMETERS.IdempotencyKey.description)} Required here.` }, paramRef('SandboxScore')],
+        requestBody: { schema: ref('CreditCheckRequest'), examples: EXAMPLES_A.creditCheck },
+        success: CREDIT_CHECK_SUCCESS,
+        errors: ['VALIDATION_ERROR', 'NOT_FOUND', ...CREDIT_CHECK_CONFLICTS],
+      }),
+    },
+    '/applications/{applicationId}/match': {
+      post: operation({
+        operationId: 'matchApplication',
+        summary: 'Match offers',
+        description: 'No body. Each call is a fresh run with fresh tracking links (about two hours); call again after changing a step.',
+        tags,
+        parameters: byId,
+        success: { status: 200, description: 'Accepted offers and near-misses.', data: ref('MatchResult'), examples: { default: MATCH_EXAMPLE } },
+        errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE', 'INVALID_JSON', 'PAYLOAD_TOO_LARGE'],
+      }),
+    },
+    '/referrals': {
+      get: operation({
+        operationId: 'listReferrals',
+        summary: 'Referrals of your applicants',
+        description: 'Newest first, in pages; the cursor keeps pages stable while new clicks arrive.',
+        tags: ['Referrals'],
+        parameters: [paramRef('Limit'), paramRef('Cursor')],
+        success: {
+          status: 200,
+          description: 'A page of referrals.',
+          data: ref('ReferralList'),
+          examples: {
+            default: {
+              referrals: [
+                {
+                  referralId: '5e4d3c2b-1a09-4f8e-8d7c-6b5a4f3e2d1c',
+                  applicationId: APPLICATION_ID,
+                  offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+                  lender: ref2('harbour-credit', 'Harbour Credit'),
+                  product: ref2('harbour-personal-fixed', 'Fixed Rate Personal Loan'),
+                  referredAt: AT,
+                },
+              ],
+              nextCursor: null,
+            },
+          },
+        },
+        errors: ['VALIDATION_ERROR'],
+      }),
+    },
+  };
+}
+
+function trackingPath(): Record<string, Schema> {
+  return {
+    '/r/{token}': {
+      servers: ROOT_SERVER,
+      get: operation({
+        operationId: 'followTrackingLink',
+        summary: 'Follow an offer\'s tracking link',
+        description:
+          'For the applicant\'s browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender. No key.',
+        tags: ['Tracking'],
+        authenticated: false,
+        parameters: [paramRef('TrackingToken')],
+        success: {
+          status: 302,
+          description: 'To the lender.',
+          headers: { Location: headerRef('Location'), 'Cache-Control': { schema: { const: 'no-store' } }, 'Referrer-Policy': { schema: { const: 'no-referrer' } } },
+        },
+        errors: ['NOT_FOUND', 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
+      }),
+    },
+  };
+}
+
+/**
+ * Builds Variant A's document for a listener whose partner routes are under `basePath`, from `source`
+ * (the domain's schemas unless a test passes others).
+ */
+export function buildVariantADocument(options: { basePath: string; source?: SchemaSource }): Schema {
+  return contractDocument({
+    ...options,
+    title: 'LoanMatch partner API, Variant A',
+    description:
+      'Build a loan application in five steps, run a soft credit check, and get matched lender offers. Authenticate with `Authorization: Bearer <API key>`; keys carry their environment (`lm_sandbox_…`, `lm_live_…`).\n\n' +
+      'Every answer is `{success: true, data}` or `{success: false, error, message, details?}` and carries `X-Request-Id`. Numbers may be sent as JSON numbers or plain decimal strings; fields not listed are ignored. ' +
+      'Limit: 120 requests a minute per key by default (`RateLimit`, `RateLimit-Policy`, `Retry-After` on 429).',
+    security: {
+      apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'Your API key: `Authorization: Bearer lm_sandbox_…`. Keep it on your server.' },
+    },
+    tags: [
+      { name: 'Applications', description: 'Spec 4.1-4.5.' },
+      { name: 'Referrals' },
+      WEBHOOKS_TAG,
+      { name: 'Tracking', description: 'On this listener\'s root: the address of every `trackingUrl`.' },
+      SERVICE_TAG,
+    ],
+    paths: { ...applicationPaths(), ...webhookPaths(), ...trackingPath(), ...rootPaths() },
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * The OpenAPI 3.1 document of Variant B (spec 4.6 and CONTRACT.md), served by its listener at
+ * `GET /openapi.json`. Paths are relative to the base path (`/v1`); health checks and the reference
+ * sit at the listener's root.
+ */
+import { EXAMPLE_IDS, operation, rootPaths, webhookPaths } from './operations';
+import { headerRef, paramRef, ref } from './components';
+import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
+import { MATCH_EXAMPLE } from './variant-a';
+import type { Schema } from './schema-translation';
+import type { SchemaSource } from './source';
+
+const { applicationId: APPLICATION_ID } = EXAMPLE_IDS;
+const tags = ['Applications'];
+const SECURITY_TOKEN = 'st_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
+
+/** Request examples: each is checked against its schema and the domain's own validator by the tests. */
+export const EXAMPLES_B = {
+  token: { default: { grantType: 'api_key' } },
+  create: {
+    default: {
+      formType: 'personal',
+      loanAmount: 15000,
+      loanPurpose: 'debt_consolidation',
+      firstName: 'Jordan',
+      lastName: 'Citizen',
+      email: 'jordan@example.com',
+      phone: '0412345678',
+      consentCreditCheck: true,
+    },
+  },
+  creditCheck: { default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' } },
+  match: { default: { securityToken: SECURITY_TOKEN } },
+};
+
+function paths(): Record<string, Schema> {
+  const byId = [paramRef('ApplicationId')];
+  const securityTokenErrors = ['VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_SECURITY_TOKEN'] as const;
+  return {
+    '/auth/token': {
+      post: operation({
+        operationId: 'exchangeApiKey',
+        summary: 'Exchange your API key for an access token',
+        description: 'Send the key in `X-API-Key`. The token is a JWT that lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.',
+        tags: ['Authentication'],
+        security: [{ apiKeyHeader: [] }],
+        requestBody: { schema: ref('TokenRequest'), examples: EXAMPLES_B.token },
+        success: {
+          status: 200,
+          description: 'An access token.',
+          data: ref('AccessToken'),
+          headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
+          examples: { default: { accessToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6Ii4uLiJ9.e30.c2lnbmF0dXJl', tokenType: 'Bearer', expiresIn: 900 } },
+        },
+        errors: ['VALIDATION_ERROR'],
+      }),
+    },
+    '/applications': {
+      post: operation({
+        operationId: 'createApplicationB',
+        summary: 'Create an application with flat fields',
+        description:
+          'A personal loan. Answers the `applicationId` and the `securityToken`, shown this once: credit check and match bodies carry it. Steps 2-4 are saved through Variant A (`PATCH /api/partner/v1/applications/{applicationId}` with the same partner\'s API key) before the credit check.',
+        tags,
+        parameters: [paramRef('IdempotencyKey')],
+        requestBody: { schema: ref('CreateApplicationBRequest'), examples: EXAMPLES_B.create },
+        success: {
+          status: 201,
+          description: 'Created, in status `draft`.',
+          data: ref('CreatedApplicationB'),
+          headers: { 'Cache-Control': headerRef('CacheControlNoStore'), 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
+          examples: { default: { applicationId: APPLICATION_ID, securityToken: SECURITY_TOKEN } },
+        },
+        errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
+      }),
+    },
+    '/applications/{applicationId}/credit-check': {
+      post: operation({
+        operationId: 'runCreditCheckB',
+        summary: 'Run the soft credit check',
+        description: 'The security token first (404 for an application that is not yours, 403 for a wrong token), then Variant A\'s checks: steps 1-4 saved, one check per application.',
+        tags,
+        parameters: [...byId, paramRef('IdempotencyKey'), paramRef('SandboxScore')],
+        requestBody: { schema: ref('CreditCheckBRequest'), examples: EXAMPLES_B.creditCheck },
+        success: CREDIT_CHECK_SUCCESS,
+        errors: [...securityTokenErrors, ...CREDIT_CHECK_CONFLICTS],
+      }),
+    },
+    '/applications/{applicationId}/match': {
+      post: operation({
+        operationId: 'matchApplicationB',
+        summary: 'Match offers',
+        description: 'As Variant A\'s match, once the security token is verified.',
+        tags,
+        parameters: byId,
+        requestBody: { schema: ref('SecurityTokenRequest'), examples: EXAMPLES_B.match },
+        success: { status: 200, description: 'Accepted offers and near-misses.', data: ref('MatchResult'), examples: { default: MATCH_EXAMPLE } },
+        errors: [...securityTokenErrors, 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE'],
+      }),
+    },
+  };
+}
+
+/**
+ * Builds Variant B's document for a listener whose partner routes are under `basePath`, from `source`
+ * (the domain's schemas unless a test passes others).
+ */
+export function buildVariantBDocument(options: { basePath: string; source?: SchemaSource }): Schema {
+  return contractDocument({
+    ...options,
+    title: 'LoanMatch partner API, Variant B',
+    description:
+      'The token-exchange contract over the same applications as Variant A. Exchange your API key at `POST /auth/token` for a 15-minute access token, send it as `Authorization: Bearer <access token>`, and prove each later call on an application with its `securityToken`.\n\n' +
+      'Every answer is `{success: true, data}` or `{success: false, error, message, details?}` and carries `X-Request-Id`. Limits are per partner per hour by tier (Free 100, Standard 1000, Enterprise 10000 by default), token exchanges included.',
+    security: {
+      accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /auth/token`.' },
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, for the token exchange only.' },
+    },
+    tags: [{ name: 'Authentication' }, { name: 'Applications', description: 'Spec 4.6.' }, WEBHOOKS_TAG, SERVICE_TAG],
+    paths: { ...paths(), ...webhookPaths(), ...rootPaths() },
+  });
+}
