@@ -50,7 +50,8 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     logger: deps.logger,
     ping: deps.ping,
     metrics: deps.metrics,
-    routes: [{ router: trackingRoutes(deps) }, { router: docsRoutes(DOCUMENT_A) }, { path: BASE_PATH_A, router: partnerRoutes(deps) }],
+    // The partner API first: its requests (nearly all of them) then pass no other router on the way.
+    routes: [{ path: BASE_PATH_A, router: partnerRoutes(deps) }, { router: trackingRoutes(deps) }, { router: docsRoutes(DOCUMENT_A) }],
   });
 }
 

@@ -65,7 +65,7 @@ export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
 export function createPartnerBApp(deps: PartnerBDeps): Express {
-  return createServiceApp({ contract: 'B', logger: deps.logger, ping: deps.ping, metrics: deps.metrics, routes: [{ router: docsRoutes(DOCUMENT_B) }, { path: BASE_PATH_B, router: partnerRoutes(deps) }] });
+  return createServiceApp({ contract: 'B', logger: deps.logger, ping: deps.ping, metrics: deps.metrics, routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps) }, { router: docsRoutes(DOCUMENT_B) }] });
 }
 
 function partnerRoutes(deps: PartnerBDeps): Router {

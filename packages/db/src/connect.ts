@@ -7,7 +7,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaClient } from './generated/client';
 import { TimeoutClosingClient } from './connect-timeouts';
 import { applyMigrations } from './migrate';
-import { bindSql, pgliteSql, poolSql } from './sql';
+import { bindSql, pgliteSql, poolSql, type PGliteDriver, type PGliteLibrary } from './sql';
 
 export type Prisma = PrismaClient;
 
@@ -69,14 +69,15 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const lib = await import('@electric-sql/pglite');
+  const { PGlite } = lib;
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const inMemory = !dataDir || dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const pglite = inMemory ? new PGlite() : new PGlite(dataDir);
   await pglite.waitReady;
   const db = wrap('pglite', new PrismaPGlite(pglite), () => pglite.close());
-  bindSql(db.prisma, pgliteSql(pglite));
+  bindSql(db.prisma, pgliteSql(pglite as unknown as PGliteDriver, lib as unknown as PGliteLibrary));
   return db;
 }
 

@@ -48,12 +48,64 @@ export function poolSql(pool: { query(config: { name: string; text: string; valu
   };
 }
 
-/** PGlite: one connection in the process; a statement waits for any transaction Prisma holds on it. */
-export function pgliteSql(pglite: { query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }> }): Sql {
+/**
+ * PGlite: one connection in the process; a statement waits for any transaction Prisma holds on it, as
+ * PGlite's own `query` does. Each statement is parsed once, under its name, and then run with one
+ * Bind/Execute/Sync exchange, where `query` parses, plans and describes it again on every call (six
+ * exchanges with the WebAssembly PostgreSQL, about half of a read's time).
+ */
+export function pgliteSql(pglite: PGliteDriver, lib: PGliteLibrary): Sql {
+  const { serialize } = lib.protocol;
+  const parameterTypes = new Map<string, number[]>();
+  const message = (...parts: Uint8Array[]) => Buffer.concat(parts);
   return {
-    async rows<R>(s: Statement, values: readonly unknown[]) {
-      return (await pglite.query<R>(s.text, values as unknown[])).rows;
+    rows<R>(s: Statement, values: readonly unknown[]) {
+      return pglite._runExclusiveTransaction(() =>
+        pglite._runExclusiveQuery(async () => {
+          let types = parameterTypes.get(s.name);
+          if (!types) {
+            const described = await pglite.execProtocol(
+              message(serialize.parse({ name: s.name, text: s.text }), serialize.describe({ type: 'S', name: s.name }), serialize.sync()),
+              { syncToFs: false },
+            );
+            types = lib.parse.parseDescribeStatementResults(described.messages);
+            parameterTypes.set(s.name, types);
+          }
+          const params = values.map((v, i) => (v === null || v === undefined ? null : (pglite.serializers[types[i]] ?? String)(v)));
+          const { messages } = await pglite.execProtocol(
+            message(serialize.bind({ statement: s.name, values: params }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()),
+            {},
+          );
+          return (lib.parse.parseResults(messages, pglite.parsers)[0]?.rows ?? []) as R[];
+        }),
+      );
     },
+  };
+}
+
+/** What `pgliteSql` uses of a PGlite instance (its exclusive locks are how `query` itself waits its turn). */
+export interface PGliteDriver {
+  serializers: Record<number | string, (value: unknown) => string>;
+  parsers: Record<number | string, unknown>;
+  execProtocol(message: Uint8Array, options: { syncToFs?: boolean }): Promise<{ messages: unknown[] }>;
+  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** The wire-protocol helpers of `@electric-sql/pglite`, passed in so that PostgreSQL processes never load PGlite. */
+export interface PGliteLibrary {
+  protocol: {
+    serialize: {
+      parse(opts: { name?: string; text: string }): Uint8Array;
+      describe(opts: { type: 'S' | 'P'; name?: string }): Uint8Array;
+      bind(opts: { statement?: string; values?: Array<string | null> }): Uint8Array;
+      execute(opts: object): Uint8Array;
+      sync(): Uint8Array;
+    };
+  };
+  parse: {
+    parseDescribeStatementResults(messages: unknown[]): number[];
+    parseResults(messages: unknown[], parsers: Record<number | string, unknown>): Array<{ rows: unknown[] }>;
   };
 }
 

@@ -4,7 +4,7 @@ import type { DomainContext } from './context';
 import { bandOf } from './credit/bureau';
 import { parseSandboxScore } from './credit/sandbox';
 import { DomainError, fail, ok, type Result } from './errors';
-import { NEW_APPLICATION, advanceApplication, changeReadApplication, createAnnouncedApplication } from './events';
+import { NEW_APPLICATION, changeReadApplication, createAnnouncedApplication } from './events';
 import { checkIdempotencyKey, withIdempotency, withIdempotentWrite, type Replayable } from './idempotency';
 import { validateApplicantDetails, validateCreateRequest, validateStepData, validateStepEnvelope, type FormType } from './validation';
 import { canonicalUuid } from './ids';
@@ -186,7 +186,7 @@ export async function runCreditCheck(
         );
         // Erased while the bureau answered: nothing of the check is kept (thrown, so the transaction rolls back).
         if (!written) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
-        await advanceApplication(ctx, tx, { applicationId: app.id, to: 'credit_checked', lastStep: 5 });
+        await changeReadApplication(ctx, app, { to: 'credit_checked', lastStep: 5 }, tx);
         await seal(tx, view);
       });
       ctx.metrics?.creditCheck(answer.available ? 'completed' : 'degraded');

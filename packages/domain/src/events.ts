@@ -108,9 +108,9 @@ export async function createAnnouncedApplication(
 }
 
 /**
- * `advanceApplication` as one statement of its own, for an application the caller has just read
- * (`app`, with the status and last step it read): the step's data, the status moved forward to `to`,
- * `lastStep` raised, a match run, and the event when the status moved, written together. Nothing is
+ * `advanceApplication` in one statement, for an application the caller has read (`app`, with the
+ * status and last step it read): the step's data, the status moved forward to `to`, `lastStep`
+ * raised, a match run, and the event when the status moved, written together. Nothing is
  * locked in advance: the statement moves the status only if the application still holds what was
  * read, and when another change came first the decision is made again on what it holds now, so each
  * event names the status its change really left. Answers the application as written, or undefined
@@ -125,8 +125,10 @@ export async function changeReadApplication(
     step?: { number: 2 | 3 | 4; data: Json };
     matchRun?: { id: string; degradedMode: boolean; offers: Json; at: Date };
   },
+  /** A transaction of the caller's to make the change in; by default the statement is a transaction of its own. */
+  db: Queryable = ctx.db,
 ): Promise<ApplicationRow | undefined> {
-  return writeChange(ctx, ctx.db, app, change);
+  return writeChange(ctx, db, app, change);
 }
 
 /** The change, decided on the status and last step the caller read, made again on newer ones until it holds. */

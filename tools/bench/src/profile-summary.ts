@@ -1,8 +1,12 @@
 /**
- * `pnpm bench:profile <file.cpuprofile> [top]`: where a server's busy time went, from a profile written by
- * `pnpm bench -- --cpu-prof DIR`. Self time grouped by package (the `node_modules` package a function
- * is in, `node:` internals, or our own workspace package), then the top functions; idle and program
- * time are left out of the shares. A reading aid for docs/decisions.md "Performance".
+ * `pnpm bench:profile <file.cpuprofile> [top] [--last S]`: where a server's busy time went, from a profile
+ * written by `pnpm bench -- --cpu-prof DIR`. Self time grouped by package (the `node_modules` package a
+ * function is in, `node:` internals, or our own workspace package), then the top functions, then who
+ * called the write system calls; idle and program time are left out of the shares. `--last S` keeps the
+ * last S seconds only: the call the bench measured last. A reading aid for docs/decisions.md "Performance".
+ *
+ * V8's sampler counts the time a thread waits inside a system call as that call's self time: on a busy
+ * machine `writev` includes the wait for the CPU after waking the peer (PostgreSQL, Redis, the client).
  */
 import { readFileSync } from 'node:fs';
 

@@ -44,9 +44,18 @@ export async function completeCreditCheck(
 ): Promise<boolean> {
   const { applicationId, at, ...result } = check;
   if (!(await writeDetails(db, applicationId, applicantDetails))) return false;
-  await db.creditCheck.update({ where: { applicationId }, data: { ...result, status: 'completed', completedAt: at, ownerId: null } });
+  const { score, band, degradedMode, sandboxMode, source } = result;
+  const completed = await sqlOf(db).rows(COMPLETE_CREDIT_CHECK, [applicationId, score, band, degradedMode, sandboxMode, source, at]);
+  if (completed.length !== 1) throw new Error(`credit check of ${applicationId} to complete was not found`);
   return true;
 }
+
+const COMPLETE_CREDIT_CHECK = statement(
+  'complete_credit_check',
+  `UPDATE credit_checks SET score = $2::int, band = $3::text, degraded_mode = $4::boolean, sandbox_mode = $5::boolean, source = $6::text,
+          status = 'completed', completed_at = $7::timestamptz, owner_id = NULL
+    WHERE application_id = $1::uuid RETURNING 1`,
+);
 
 /**
  * Erasure keeps the check's outcome (band, degraded or not, when) for reporting and matching, and

@@ -1,0 +1,154 @@
+/**
+ * The writes of the busiest requests, each one statement (docs/decisions.md, "Performance"): a create
+ * stores its idempotency key completed with its answer in the statement that makes the application, and
+ * a status change is made only on the status it was decided from. On both storages, through the domain.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  changeReadApplication,
+  createApplication,
+  createPartner,
+  getApplication,
+  matchApplication,
+  registerWebhook,
+  requestFingerprint,
+  runCreditCheck,
+  saveStep,
+} from '../src';
+import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '@loanmatch/testing';
+
+describe.each(STORAGES)('one-statement writes on %s', (storage) => {
+  let t: TestContext;
+  let partnerId: string;
+
+  beforeAll(async () => {
+    t = await createTestContext(storage);
+    const created = await createPartner(t.ctx, { body: { name: 'Statement Partner' } });
+    if (!created.ok) throw created.error;
+    partnerId = created.value.partnerId;
+  });
+  afterAll(() => t.close());
+
+  const createBody = { formType: 'personal', data: VALID_STEPS.personal[1] };
+  const create = (key: string | undefined, body: unknown = createBody) => createApplication(t.ctx, { partnerId, body, idempotencyKey: key });
+  const keyRow = (key: string) => t.ctx.db.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId, key } } });
+  const statusEvents = async (applicationId: string) =>
+    (await t.ctx.db.webhookEvent.findMany({ where: { applicationId }, orderBy: { seq: 'asc' } })).map((e) => {
+      const { data } = JSON.parse(e.body) as { data: { previousStatus: string | null; status: string; lastStep: number } };
+      return [data.previousStatus, data.status, data.lastStep];
+    });
+
+  it('when a create succeeds under a key, then the key is stored completed with the answer, never left in progress', async () => {
+    const key = `done-${randomUUID()}`;
+    const created = await create(key);
+    if (!created.ok) throw created.error;
+    const row = await keyRow(key);
+    expect(row).toMatchObject({ state: 'completed', fingerprint: requestFingerprint({ operation: 'create-application', body: createBody }) });
+    expect(JSON.parse(row!.responseBody!)).toEqual(created.value.value);
+    expect(await statusEvents(created.value.value.applicationId)).toEqual([[null, 'draft', 1]]);
+  });
+
+  it('when a key has expired, then a create under it replaces it and makes a new application', async () => {
+    const key = `expired-${randomUUID()}`;
+    const old = await create(key);
+    if (!old.ok) throw old.error;
+    await t.ctx.db.idempotencyKey.update({ where: { partnerId_key: { partnerId, key } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const again = await create(key);
+    if (!again.ok) throw again.error;
+    expect(again.value.replayed).toBe(false);
+    expect(again.value.value.applicationId).not.toBe(old.value.value.applicationId);
+    expect(JSON.parse((await keyRow(key))!.responseBody!).applicationId).toBe(again.value.value.applicationId);
+  });
+
+  it('when an invalid create comes under a key held by another request, then the key answers first (422), as when keys were claimed before validating', async () => {
+    const key = `held-${randomUUID()}`;
+    expect((await create(key)).ok).toBe(true);
+    const invalid = await create(key, { formType: 'personal', data: { loanAmount: 5 } });
+    expect(invalid.ok || invalid.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('when an invalid create comes under a new key, then 400 and no key is stored, so the fixed request can use it', async () => {
+    const key = `refused-${randomUUID()}`;
+    const invalid = await create(key, { formType: 'personal', data: { loanAmount: 5 } });
+    expect(invalid.ok || invalid.error.code).toBe('VALIDATION_ERROR');
+    expect(await keyRow(key)).toBeNull();
+    const fixed = await create(key);
+    expect(fixed.ok && fixed.value.replayed).toBe(false);
+  });
+
+  it('when a key is held in progress by a live request, then a create under it is told so and writes nothing', async () => {
+    const key = `live-${randomUUID()}`;
+    const before = await t.ctx.db.application.count({ where: { partnerId } });
+    const release = t.ctx.instance.hold(`idem:${partnerId}:${key}`);
+    try {
+      await t.ctx.db.idempotencyKey.create({
+        data: {
+          partnerId,
+          key,
+          fingerprint: requestFingerprint({ operation: 'create-application', body: createBody }),
+          state: 'in_progress',
+          ownerId: t.ctx.instance.id,
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      });
+      const res = await create(key);
+      expect(res.ok || res.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+    } finally {
+      release();
+    }
+    expect(await t.ctx.db.application.count({ where: { partnerId } })).toBe(before);
+  });
+
+  it('when a status change was decided on a status read before another change came first, then it is decided again and announced once', async () => {
+    const created = await create(undefined);
+    if (!created.ok) throw created.error;
+    const id = created.value.value.applicationId;
+    const read = await t.ctx.db.application.findUniqueOrThrow({ where: { id } });
+    // Another request saves step 2 first: draft → in_progress.
+    expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step: 2, data: VALID_STEPS.personal[2] } })).ok).toBe(true);
+    // This one read `draft`, lastStep 1, before that, and saves step 2 again.
+    const row = await changeReadApplication(t.ctx, { id, partnerId, status: read.status, lastStep: read.lastStep }, {
+      to: 'in_progress',
+      lastStep: 2,
+      step: { number: 2, data: { ...VALID_STEPS.personal[2], loanTerm: 3 } },
+    });
+    expect(row).toMatchObject({ status: 'in_progress', lastStep: 2, steps: { 2: expect.objectContaining({ loanTerm: 3 }) } });
+    expect(await statusEvents(id)).toEqual([
+      [null, 'draft', 1],
+      ['draft', 'in_progress', 2],
+    ]);
+  });
+
+  it('when matches race, then each stores its run and the status moves and is announced once', async () => {
+    const created = await create(undefined);
+    if (!created.ok) throw created.error;
+    const id = created.value.value.applicationId;
+    for (const step of [2, 3, 4] as const) expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } })).ok).toBe(true);
+    expect((await runCreditCheck(t.ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `check-${id}`, sandboxScore: 'good' })).ok).toBe(true);
+    const matches = await Promise.all([1, 2, 3].map(() => matchApplication(t.ctx, { partnerId, applicationId: id })));
+    expect(matches.every((m) => m.ok)).toBe(true);
+    expect(await t.ctx.db.matchRun.count({ where: { applicationId: id } })).toBe(3);
+    expect((await statusEvents(id)).slice(-2)).toEqual([
+      ['in_progress', 'credit_checked', 5],
+      ['credit_checked', 'matched', 5],
+    ]);
+    const read = await getApplication(t.ctx, { partnerId, applicationId: id });
+    expect(read.ok && read.value.status).toBe('matched');
+  });
+
+  it('when the partner has an endpoint, then a change writes one pending delivery with its event; without one, the event alone', async () => {
+    const other = await createPartner(t.ctx, { body: { name: 'Subscribed Partner' } });
+    if (!other.ok) throw other.error;
+    const hook = await registerWebhook(t.ctx, { partnerId: other.value.partnerId, body: { url: 'http://127.0.0.1:9/hooks' } });
+    if (!hook.ok) throw hook.error;
+    const subscribed = await createApplication(t.ctx, { partnerId: other.value.partnerId, body: createBody, idempotencyKey: undefined });
+    const alone = await create(undefined);
+    if (!subscribed.ok || !alone.ok) throw new Error('create failed');
+    const deliveries = (applicationId: string) => t.ctx.db.webhookDelivery.findMany({ where: { applicationId } });
+    expect(await deliveries(subscribed.value.value.applicationId)).toEqual([
+      expect.objectContaining({ webhookId: hook.value.webhookId, state: 'pending', attempts: 0 }),
+    ]);
+    expect(await deliveries(alone.value.value.applicationId)).toEqual([]);
+    expect(await statusEvents(alone.value.value.applicationId)).toEqual([[null, 'draft', 1]]);
+  });
+});
