@@ -10,7 +10,7 @@ import { createPartnerAApp } from '@loanmatch/partner-a';
 import { TIERS } from '@loanmatch/domain';
 import { createTierUsage } from '@loanmatch/http';
 import {
-  STORAGES,
+  ONE_STORAGE,
   VALID_STEPS,
   assertFuzz,
   authorizationHeader,
@@ -27,20 +27,18 @@ import {
 } from '@loanmatch/testing';
 import { createAdminApp } from '../src/app';
 
-/** One storage: PostgreSQL when the run has it (it starts in about a second; PGlite is the same engine). */
-const STORAGE = STORAGES.includes('postgresql') ? 'postgresql' : STORAGES[0];
 const RUNS = 250;
 const TOKEN = 'lm_admin_fuzz-token-0123456789abcdef';
 const BASE = '/admin/v1';
 const FIELD_NAMES = ['name', 'tier', 'environment', 'requestsPerHour', 'version', 'effectiveFrom', 'lenders', 'products', 'settings'];
 
-describe(`admin API under fuzzing, on ${STORAGE}`, () => {
+describe(`admin API under fuzzing, on ${ONE_STORAGE}`, () => {
   let t: TestContext;
   let app: ReturnType<typeof createAdminApp>;
   const known = { partners: [] as string[], keys: [] as string[], applications: [] as string[], secrets: [TOKEN] as string[] };
 
   beforeAll(async () => {
-    t = await createTestContext(STORAGE);
+    t = await createTestContext(ONE_STORAGE);
     app = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN, usage: createTierUsage() });
     const auth = { Authorization: `Bearer ${TOKEN}` };
     for (const name of ['Fuzz One', 'Fuzz Two']) {

@@ -10,7 +10,7 @@ import jwt from 'jsonwebtoken';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { applicantSchema, schemaFor } from '@loanmatch/domain';
 import {
-  STORAGES,
+  ONE_STORAGE,
   VALID_STEPS,
   assertFuzz,
   authorizationHeader,
@@ -30,8 +30,6 @@ import {
 import { createPartnerBApp } from '../src/app';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 
-/** One storage: PostgreSQL when the run has it (it starts in about a second; PGlite is the same engine). */
-const STORAGE = STORAGES.includes('postgresql') ? 'postgresql' : STORAGES[0];
 const RUNS = 300;
 
 const FIELD_NAMES = [
@@ -51,7 +49,7 @@ interface KnownApplication {
   securityToken: string;
 }
 
-describe(`Variant B under fuzzing, on ${STORAGE}`, () => {
+describe(`Variant B under fuzzing, on ${ONE_STORAGE}`, () => {
   let t: TestContext;
   let app: ReturnType<typeof createPartnerBApp>;
   let mine: Awaited<ReturnType<typeof newPartner>>;
@@ -61,7 +59,7 @@ describe(`Variant B under fuzzing, on ${STORAGE}`, () => {
   const known = { applications: [] as KnownApplication[], webhooks: [] as string[], secrets: [] as string[] };
 
   beforeAll(async () => {
-    t = await createTestContext(STORAGE);
+    t = await createTestContext(ONE_STORAGE);
     app = createPartnerBApp({
       ctx: t.ctx,
       logger: silentLogger,

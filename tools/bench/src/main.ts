@@ -10,6 +10,8 @@
  *            --no-match-bench  --out results.json
  *            --statements (instead of the load: the SQL statements and Redis commands of one request of each call)
  *            --from-source (server and hello-world through tsx, as the tests run them; default: compiled, as `pnpm start`)
+ *            --paired (the hello-world measured again just before each call, and each call's ratio taken to that
+ *            measurement: steadier ratios on a machine whose load changes during the run; takes twice as long)
  *
  * It creates its own database and Redis key prefix and drops them at the end, and stops by itself:
  * every phase is bounded in time, and a watchdog ends the run if something hangs. A benchmark, not a test.
@@ -43,10 +45,11 @@ interface Options {
   out?: string;
   statements: boolean;
   fromSource: boolean;
+  paired: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { embedded: false, durationS: 10, warmupS: 3, connections: 32, memory: false, matchBench: true, statements: false, fromSource: false };
+  const options: Options = { embedded: false, durationS: 10, warmupS: 3, connections: 32, memory: false, matchBench: true, statements: false, fromSource: false, paired: false };
   const args = argv.filter((a) => a !== '--');
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -67,6 +70,7 @@ function parseOptions(argv: string[]): Options {
     else if (arg === '--out') options.out = resolve(value());
     else if (arg === '--statements') options.statements = true;
     else if (arg === '--from-source') options.fromSource = true;
+    else if (arg === '--paired') options.paired = true;
     else throw new Error(`unknown option ${arg}`);
   }
   if (!(options.durationS > 0 && options.warmupS >= 0 && options.connections > 0)) throw new Error('--duration, --warmup and --connections must be positive');
@@ -230,6 +234,8 @@ interface Measured {
   non2xx: number;
   errors: number;
   durationS: number;
+  /** `--paired`: the hello-world's req/s measured just before this call, which its ratio is taken to. */
+  helloRps?: number;
   /** CPU time per completed request, in µs, of the process that served it and of its PostgreSQL backends. */
   cpuUs?: { server: number; database?: number };
   note?: string;
@@ -431,27 +437,35 @@ async function main(): Promise<number> {
     const results: Measured[] = [];
     const report = (m: Measured, hello?: Measured) => {
       results.push(m);
-      process.stdout.write(`  ${m.label.padEnd(26)} ${fmt(m.rps, 0).padStart(7)} req/s${hello ? `  ${(m.rps / hello.rps).toFixed(2)}×` : ''}  p50 ${fmt(m.p50, 1)} ms  p99 ${fmt(m.p99, 1)} ms${m.non2xx || m.errors ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}${m.note ? `  [${m.note}]` : ''}\n`);
+      process.stdout.write(`  ${m.label.padEnd(26)} ${fmt(m.rps, 0).padStart(7)} req/s${hello ? `  ${(m.rps / (m.helloRps ?? hello.rps)).toFixed(2)}×` : ''}  p50 ${fmt(m.p50, 1)} ms  p99 ${fmt(m.p99, 1)} ms${m.non2xx || m.errors ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}${m.note ? `  [${m.note}]` : ''}\n`);
     };
 
     // CPU per request: the server process, and (production configuration) its PostgreSQL backends.
     const probe: CpuProbe = { server: server.child.pid, database: options.embedded ? undefined : () => backendPids(dbName) };
 
-    process.stdout.write(`\nLoanMatch HTTP bench, ${mode}: ${options.connections} connections, ${options.warmupS} s warm-up + ${options.durationS} s per call\n`);
-    const helloResult = await measure({ name: 'hello', label: 'Express hello-world', url: helloUrl, request: { method: 'GET', path: '/' } }, options, { server: hello.child.pid });
+    process.stdout.write(
+      `\nLoanMatch HTTP bench, ${mode}: ${options.connections} connections, ${options.warmupS} s warm-up + ${options.durationS} s per call${options.paired ? ', the hello-world again before each call' : ''}\n`,
+    );
+    const helloScenario: Scenario = { name: 'hello', label: 'Express hello-world', url: helloUrl, request: { method: 'GET', path: '/' } };
+    const helloResult = await measure(helloScenario, options, { server: hello.child.pid });
     report(helloResult);
+    /** Measures a call of the service; with `--paired`, the hello-world first, for that call's ratio. */
+    const measureCall = async (scenario: Scenario): Promise<Measured> => {
+      const before = options.paired ? await measure(helloScenario, options, { server: hello.child.pid }) : undefined;
+      const m = await measure(scenario, options, probe);
+      if (before) m.helloRps = before.rps;
+      return m;
+    };
 
     if (want('get')) {
       report(
-        await measure(
+        await measureCall(
           {
             name: 'get',
             label: 'A GET application',
             url: origin(A),
             request: { method: 'GET', path: `${BASE_A}/applications/${pool[0]}`, headers: auth, setupRequest: (r) => ({ ...r, path: `${BASE_A}/applications/${fromPool()}` }) },
           },
-          options,
-          probe,
         ),
         helloResult,
       );
@@ -470,7 +484,7 @@ async function main(): Promise<number> {
           if (status === 201) created.push(String((JSON.parse(body) as { data: { applicationId: string } }).data.applicationId));
         },
       };
-      const m = await measure({ name: 'create', label: 'A create', url: origin(A), request: createRequest }, options, probe);
+      const m = await measureCall({ name: 'create', label: 'A create', url: origin(A), request: createRequest });
       if (want('create')) report(m, helloResult);
       // The credit check uses one fresh application per request: make sure there are enough for a
       // check as fast as create (and a half more), so that the call is not cut short.
@@ -483,15 +497,13 @@ async function main(): Promise<number> {
 
     if (want('patch')) {
       report(
-        await measure(
+        await measureCall(
           {
             name: 'patch',
             label: 'A PATCH step',
             url: origin(A),
             request: { method: 'PATCH', path: `${BASE_A}/applications/${pool[0]}`, headers: auth, body: stepBody(2), setupRequest: (r) => ({ ...r, path: `${BASE_A}/applications/${fromPool()}` }) },
           },
-          options,
-          probe,
         ),
         helloResult,
       );
@@ -503,7 +515,7 @@ async function main(): Promise<number> {
       await throughStep4(fresh);
       let next = 0;
       report(
-        await measure(
+        await measureCall(
           {
             name: 'check',
             label: 'A credit check',
@@ -521,8 +533,6 @@ async function main(): Promise<number> {
               }),
             },
           },
-          options,
-          probe,
         ),
         helloResult,
       );
@@ -530,15 +540,13 @@ async function main(): Promise<number> {
 
     if (want('match')) {
       report(
-        await measure(
+        await measureCall(
           {
             name: 'match',
             label: 'A match',
             url: origin(A),
             request: { method: 'POST', path: `${BASE_A}/applications/${pool[0]}/match`, headers: auth, setupRequest: (r) => ({ ...r, path: `${BASE_A}/applications/${fromPool()}/match` }) },
           },
-          options,
-          probe,
         ),
         helloResult,
       );
@@ -548,15 +556,13 @@ async function main(): Promise<number> {
       const token = () => call(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } }).then((d) => String(d.accessToken));
       if (want('b-token')) {
         report(
-          await measure(
+          await measureCall(
             {
               name: 'b-token',
               label: 'B token exchange',
               url: origin(B),
               request: { method: 'POST', path: '/v1/auth/token', headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' }, body: json({ grantType: 'api_key' }) },
             },
-            options,
-            probe,
           ),
           helloResult,
         );
@@ -579,7 +585,7 @@ async function main(): Promise<number> {
         });
         let bCursor = 0;
         report(
-          await measure(
+          await measureCall(
             {
               name: 'b-match',
               label: 'B match',
@@ -595,8 +601,6 @@ async function main(): Promise<number> {
                 },
               },
             },
-            options,
-            probe,
           ),
           helloResult,
         );
@@ -625,7 +629,7 @@ async function main(): Promise<number> {
     const settled = options.memory ? await settledResidentMb(server.child.pid) : undefined;
 
     const byName = new Map(results.map((m) => [m.name, m]));
-    const ratio = (name: string) => (byName.has(name) ? byName.get(name)!.rps / helloResult.rps : undefined);
+    const ratio = (name: string) => (byName.has(name) ? byName.get(name)!.rps / (byName.get(name)!.helloRps ?? helloResult.rps) : undefined);
     const goals: Array<[string, number | undefined, number]> = options.embedded ? [['GET', ratio('get'), 0.25]] : [['GET', ratio('get'), 0.5], ['create', ratio('create'), 0.33], ['match', ratio('match'), 0.33]];
     const p99Goal = options.embedded ? [] : ['get', 'create', 'match'].filter((n) => byName.has(n)).map((n) => [n, byName.get(n)!.p99] as const);
     const goalText = goals

@@ -11,13 +11,15 @@
  *   except the workspace's, which point at their `dist/` copy;
  * - `dist/prisma`, linked: the migrations, read at start.
  *
- * Source stays the only truth: tests and `node --import tsx …` never read `dist/`, and each build
- * starts from an empty `dist/`. No source maps: a stack trace names `dist/<the same path>.js`, whose
+ * Source stays the only truth: tests and `node --import tsx …` never read `dist/`. A build starts from an
+ * empty `dist/`; it is skipped when nothing it depends on changed since the last one (`dist/.stamp`), and
+ * builds started together take turns (`dist.lock`). No source maps: a stack trace names `dist/<the same path>.js`, whose
  * lines follow the source's closely (compiled file by file, not minified); loading maps
  * (`--enable-source-maps`) kept about 40 MB more resident for the life of the process.
  */
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -60,9 +62,65 @@ function dependencies(dir: string): string[] {
     .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : [n]));
 }
 
+/**
+ * What a build depends on: every file of the packages (sources, manifests, linked assets) and every
+ * dependency link, by path, size and time of change. Equal stamps: `dist/` is up to date.
+ */
+function stamp(packages: WorkspacePackage[]): string {
+  const hash = createHash('sha256');
+  for (const pkg of packages) {
+    for (const entry of readdirSync(pkg.dir)) {
+      if (entry === 'node_modules' || entry === 'test') continue;
+      const path = join(pkg.dir, entry);
+      for (const file of statSync(path).isDirectory() ? filesUnder(path).map((f) => join(path, f)) : [path]) {
+        const { size, mtimeMs } = statSync(file);
+        hash.update(`${file}\0${size}\0${mtimeMs}\n`);
+      }
+    }
+    for (const dep of dependencies(pkg.dir)) hash.update(`${pkg.dir}\0${dep}\0${realpathSync(join(pkg.dir, 'node_modules', dep))}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Runs `work` holding the build lock (a directory, made atomically), so that processes started together
+ * (`pnpm start:a & pnpm start:b`) build once, one after the other, and never read a half-written `dist/`.
+ * A lock older than a minute is a build that died, and is taken over.
+ */
+async function withLock(work: () => Promise<void>): Promise<void> {
+  const lock = `${DIST}.lock`;
+  for (const deadline = Date.now() + 120_000; ; ) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 60_000) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`build: ${lock} is held by another build`);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const packages = workspacePackages();
+  await withLock(async () => {
+    const current = stamp(packages);
+    const stampFile = join(DIST, '.stamp');
+    if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === current) return;
+    await compile(packages);
+    writeFileSync(stampFile, current);
+    process.stdout.write(`built ${packages.length} packages into dist/ in ${Date.now() - started} ms\n`);
+  });
+}
+
+async function compile(packages: WorkspacePackage[]): Promise<void> {
   const distOf = new Map(packages.map((p) => [p.name, join(DIST, relative(ROOT, p.dir))]));
   rmSync(DIST, { recursive: true, force: true });
 
@@ -101,7 +159,6 @@ async function main(): Promise<void> {
     bundle: false,
     logLevel: 'warning',
   });
-  process.stdout.write(`built ${entryPoints.length} files of ${packages.length} packages into dist/ in ${Date.now() - started} ms\n`);
 }
 
 main().catch((err) => {
