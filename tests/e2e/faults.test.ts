@@ -307,11 +307,13 @@ describe('faults on processes sharing one PostgreSQL', () => {
   it('when SIGTERM arrives during a slow credit check, then new connections are refused, the check answers 200, and the process exits 0', async () => {
     const A = L.urls['Variant A'];
     const id = await prepared(A, liveKey);
-    bureau.behave(answers.slow(BUREAU_TIMEOUT_MS * 0.7));
-    const seen = bureau.requests.length;
+    // The bureau holds its answer until the test has seen new connections refused, so the check is
+    // certainly in flight at that moment, whatever the machine's load; it is answered well within the timeout.
+    let release: (() => void) | undefined;
+    bureau.behave((res) => (release = () => answers.score(700)(res, 1)));
     let answered = false;
     const inFlight = check(A, liveKey, id, 'drained').finally(() => (answered = true));
-    await waitFor(() => bureau.requests.length > seen, 'the check reaches the bureau');
+    await waitFor(() => release !== undefined, 'the check reaches the bureau');
 
     const exited = L.stop('SIGTERM');
     const signalledAt = performance.now();
@@ -321,6 +323,7 @@ describe('faults on processes sharing one PostgreSQL', () => {
     const refusedAfterMs = performance.now() - signalledAt;
     expect(refused).toBe(true);
     expect(answered).toBe(false); // refused while the check was still running
+    release!();
     const drained = await inFlight;
     figures.push(`SIGTERM: new connections refused ${Math.round(refusedAfterMs)} ms after the signal; the check in flight answered ${drained.status}`);
     expect(drained.status).toBe(200);
