@@ -9,7 +9,7 @@ module.exports = {
   // The compiled service (`pnpm build`) repeats every package.json; jest must see only the sources.
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   testTimeout: 30000,
-  // Most suites wait on a database or a started process rather than on the CPU: two workers on the
-  // 2-core CI machine halve the run (jest's default there is one).
+  // Many suites wait on a database or a started process rather than on the CPU, so two workers on the
+  // 2-core CI machine overlap that waiting (jest's default there is one worker).
   maxWorkers: 2,
 };
