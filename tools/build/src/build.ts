@@ -63,11 +63,12 @@ function dependencies(dir: string): string[] {
 }
 
 /**
- * What a build depends on: every file of the packages (sources, manifests, linked assets) and every
- * dependency link, by path, size and time of change. Equal stamps: `dist/` is up to date.
+ * What a build depends on: this file, every file of the packages (sources, manifests, linked assets) and
+ * every dependency link, by path, size and time of change. Equal stamps: `dist/` is up to date.
  */
 function stamp(packages: WorkspacePackage[]): string {
   const hash = createHash('sha256');
+  hash.update(readFileSync(__filename)); // this file: a change in how it builds is a change too
   for (const pkg of packages) {
     for (const entry of readdirSync(pkg.dir)) {
       if (entry === 'node_modules' || entry === 'test') continue;
