@@ -82,7 +82,7 @@ function adminRoutes({ ctx, adminToken, usage }: AdminDeps): Router {
   const router = Router();
   router.use(requireAdminToken(adminToken));
   // A catalogue of thousands of products is larger than a partner's request: 5 MB here, 1 MB elsewhere.
-  router.put('/catalogue', ...jsonBody('5mb'), async (req, res) => sendResult(res, await putCatalogue(ctx, { document: req.body })));
+  router.put('/catalogue', jsonBody('5mb'), async (req, res) => sendResult(res, await putCatalogue(ctx, { document: req.body })));
   router.get('/catalogue', async (_req, res) => sendResult(res, await getCatalogueSummary(ctx)));
   router.use(jsonBody());
 

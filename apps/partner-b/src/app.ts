@@ -108,7 +108,7 @@ function partnerRoutes(deps: PartnerBDeps): Router {
 
 function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler): Router {
   const router = Router();
-  router.post('/token', requireApiKeyHeader(ctx), rateLimit, ...jsonBody(), (req, res) => {
+  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(), (req, res) => {
     const grant = validateTokenRequest(req.body);
     if (!grant.ok) return sendResult(res, grant);
     res.setHeader('Cache-Control', 'no-store');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { idempotency, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
@@ -161,7 +161,7 @@ function claimName(id: { partnerId: string; key: string }): string {
 
 /** What identifies a request under an idempotency key (exported for tests that plant keys). */
 export function requestFingerprint(request: IdempotencyScope['request']): string {
-  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+  return hash('sha256', canonicalJson(request), 'hex');
 }
 
 /** JSON with object keys sorted, so that key order does not make two equal requests differ. */

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Express } from 'express';
 import { sendData, sendError } from './errors';
 
 /**
@@ -7,15 +7,16 @@ import { sendData, sendError } from './errors';
  */
 const READY_TIMEOUT_MS = 1500;
 
-/** `GET /healthz`: the process is alive. `GET /readyz`: it can reach its database, within READY_TIMEOUT_MS. */
-export function healthRoutes(ping: () => Promise<boolean>): Router {
-  const router = Router();
-  router.get('/healthz', (_req, res) => sendData(res, 200, { status: 'ok' }));
-  router.get('/readyz', async (_req, res) => {
+/**
+ * `GET /healthz`: the process is alive. `GET /readyz`: it can reach its database, within READY_TIMEOUT_MS.
+ * Two routes of the app itself, not a router of their own: every request would walk through that.
+ */
+export function addHealthRoutes(app: Express, ping: () => Promise<boolean>): void {
+  app.get('/healthz', (_req, res) => sendData(res, 200, { status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
     if (await within(ping(), READY_TIMEOUT_MS)) return sendData(res, 200, { status: 'ready' });
     sendError(res, 'SERVICE_UNAVAILABLE', 'The database is not reachable');
   });
-  return router;
 }
 
 /** The ping's answer, or false when it fails or has not answered in time. */

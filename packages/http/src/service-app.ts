@@ -1,9 +1,9 @@
 import express, { type Express, type Router } from 'express';
 import { errorHandler, notFound } from './errors';
-import { healthRoutes } from './health';
+import { addHealthRoutes } from './health';
 import type { Logger } from './logger';
 import type { HttpMetrics } from './metrics';
-import { accessLog, refuseUnroutable, requestId } from './middleware';
+import { frontDoor } from './middleware';
 
 /**
  * The shell every listener shares: request id and access log first, requests no route answers refused,
@@ -20,8 +20,11 @@ export function createServiceApp(options: {
 }): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestId, accessLog(options.logger, options.contract, options.metrics?.requests(options.contract)), refuseUnroutable);
-  app.use(healthRoutes(options.ping));
+  // No ETag: Express would hash every answer for it, and answer a matching If-None-Match with a bodyless
+  // 304, outside the envelope; the contract has no conditional requests (docs/decisions.md, "Issue 7").
+  app.set('etag', false);
+  app.use(frontDoor(options.logger, options.contract, options.metrics?.requests(options.contract)));
+  addHealthRoutes(app, options.ping);
   for (const { path, router } of options.routes) {
     if (path) app.use(path, router);
     else app.use(router);

@@ -112,3 +112,29 @@ describe('paths and methods no route answers', () => {
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
   });
 });
+
+describe('conditional requests', () => {
+  it('when a GET sends If-None-Match, then the answer is the whole envelope, with no ETag and no bodyless 304', async () => {
+    const first = await sendFuzzRequest(app, { method: 'GET', path: '/v1/things/one', headers: {} });
+    expect(first.headers.etag).toBeUndefined();
+    for (const tag of ['*', 'W/"anything"']) {
+      const res = await sendFuzzRequest(app, { method: 'GET', path: '/v1/things/one', headers: { 'If-None-Match': tag } });
+      expect(res.status).toBe(200);
+      expect(envelope(res)).toEqual({ success: true, data: { id: 'one' } });
+    }
+  });
+});
+
+describe('bodies on requests that name none', () => {
+  it('when a GET carries a JSON body, then it is still parsed and checked like any other', async () => {
+    const res = await sendFuzzRequest(app, { method: 'GET', path: '/v1/things/one', headers: {}, body: { raw: { data: '{"a":"x\\u0000"}', contentType: 'application/json' } } });
+    expect(res.status).toBe(400);
+    expect(envelope(res).error).toBe('INVALID_JSON');
+  });
+
+  it('when a POST sends Content-Length: 0 with no type, then the route sees no body', async () => {
+    const res = await sendFuzzRequest(app, { method: 'POST', path: '/v1/things', headers: { 'Content-Length': '0' } });
+    expect(res.status).toBe(200);
+    expect(envelope(res)).toEqual({ success: true, data: { keys: [] } });
+  });
+});

@@ -111,7 +111,7 @@ export async function changeApplication(
     ? `, mr AS (
         INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)
         SELECT ${p.add(matchRun.id)}::uuid, a.id, ${p.add(matchRun.partnerId)}::uuid, ${p.add(matchRun.degradedMode)}::boolean,
-               ${p.add(JSON.stringify(matchRun.offers))}::jsonb, ${p.add(matchRun.at)}::timestamptz FROM a
+               ${p.add(JSON.stringify(matchRun.offers))}::json, ${p.add(matchRun.at)}::timestamptz FROM a
       )`
     : '';
   const event = move?.event ? `, ${outboxCtes(p, 'a', move.event)}` : '';
