@@ -8,11 +8,6 @@ import type { RequestObserver } from './metrics';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every response carries `X-Request-Id`: the caller's, when it is a sane token, or a new one. */
-export const requestId: RequestHandler = (req, res, next) => {
-  assignRequestId(req, res);
-  next();
-};
-
 function assignRequestId(req: express.Request, res: express.Response): void {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
 import winston from 'winston';
-import { accessLog, requestId } from '../src/middleware';
+import { frontDoor } from '../src/middleware';
 import { createLogger, prettyFormat } from '../src/logger';
 
 /** A winston logger writing formatted lines into an array. */
@@ -74,7 +74,7 @@ describe('access log', () => {
     const { logger, lines } = capture(winston.format.json());
     const observed: Array<[string, number, number]> = [];
     const app = express();
-    app.use(requestId, accessLog(logger, 'A', { observe: (route, status, seconds) => observed.push([route, status, seconds]) }));
+    app.use(frontDoor(logger, 'A', { observe: (route, status, seconds) => observed.push([route, status, seconds]) }));
     app.get('/things/:thingId', (_req, res) => {
       res.locals.partner = { partnerId: 'partner-7', keyId: 'key-9', tier: 'free' };
       res.status(202).json({ ok: true });
