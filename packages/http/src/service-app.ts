@@ -21,7 +21,8 @@ export function createServiceApp(options: {
   const app = express();
   app.disable('x-powered-by');
   // No ETag: Express would hash every answer for it, and answer a matching If-None-Match with a bodyless
-  // 304, outside the envelope; the contract has no conditional requests (docs/decisions.md, "Issue 7").
+  // 304, outside the envelope; the contract has no conditional requests (docs/decisions.md, "Issue 7, third
+  // session: smaller layers on every request").
   app.set('etag', false);
   app.use(frontDoor(options.logger, options.contract, options.metrics?.requests(options.contract)));
   addHealthRoutes(app, options.ping);
