@@ -1,6 +1,7 @@
 export { openDatabase, type Database, type DatabaseOptions, type PoolStats } from './connect';
 export { applyMigrations } from './migrate';
 export type { Queryable, Json } from './repositories/types';
+export { transaction } from './sql';
 export * as partners from './repositories/partners';
 export * as applications from './repositories/applications';
 export * as creditChecks from './repositories/credit-checks';

@@ -19,6 +19,8 @@ export interface Statement {
 export interface Sql {
   /** Runs one statement, as a transaction of its own, and answers its rows. */
   rows<R>(statement: Statement, values: readonly unknown[]): Promise<R[]>;
+  /** Runs `work` as one transaction on one connection (`transaction` below); absent where Prisma's is used. */
+  transaction?<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
 }
 
 export const statement = (name: string, text: string): Statement => ({ name: `lm_${name}`, text });
@@ -39,11 +41,74 @@ export function sqlOf(db: Queryable): Sql {
   return drivers.get(db) ?? { rows: <R>(s: Statement, values: readonly unknown[]) => db.$queryRawUnsafe<R[]>(s.text, ...values) };
 }
 
+/**
+ * Runs `work` in one transaction and answers what it answers; anything it throws rolls the transaction
+ * back. On PostgreSQL the transaction runs on one pooled connection without Prisma, and `tx` serves only
+ * the statements of this file (`sqlOf(tx)`): any other use of it throws at once, so a Prisma call cannot
+ * silently run outside the transaction. Elsewhere (PGlite) it is Prisma's interactive transaction.
+ */
+export function transaction<T>(db: PrismaClient, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  const sql = drivers.get(db);
+  return sql?.transaction ? sql.transaction(work) : db.$transaction((tx) => work(tx));
+}
+
+/** A transaction's handle for `sqlOf`: nothing else may be asked of it. */
+function statementsOnlyHandle(): Queryable {
+  return new Proxy(Object.create(null) as object, {
+    get(_target, property) {
+      throw new Error(`this transaction runs the statements of sql.ts only; ${String(property)} was asked of it`);
+    },
+  }) as Queryable;
+}
+
+interface PgQueryable {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+interface PgPool extends PgQueryable {
+  connect(): Promise<
+    PgQueryable & {
+      query(text: string): Promise<unknown>;
+      release(destroy?: boolean): void;
+      on(event: 'error', listener: (err: Error) => void): unknown;
+      off(event: 'error', listener: (err: Error) => void): unknown;
+    }
+  >;
+}
+
 /** PostgreSQL: the pool Prisma's adapter uses too. */
-export function poolSql(pool: { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }): Sql {
+export function poolSql(pool: PgPool): Sql {
+  const on = (q: PgQueryable) => async <R>(s: Statement, values: readonly unknown[]) =>
+    (await q.query({ name: s.name, text: s.text, values: values as unknown[] })).rows as R[];
   return {
-    async rows<R>(s: Statement, values: readonly unknown[]) {
-      return (await pool.query({ name: s.name, text: s.text, values: values as unknown[] })).rows as R[];
+    rows: on(pool),
+    async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      // A connection whose rollback failed (closed after a timeout, say) may still hold the transaction: dropped.
+      let destroy = false;
+      // The pool stops listening to a connection it lends: one lost meanwhile (closed after a statement's
+      // timeout, or by the server) would otherwise raise an uncaught error. The work fails, and the
+      // connection is dropped.
+      const lost = () => {
+        destroy = true;
+      };
+      client.on('error', lost);
+      try {
+        await client.query('BEGIN');
+        const tx = statementsOnlyHandle();
+        drivers.set(tx, { rows: on(client) });
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {
+          destroy = true;
+        });
+        throw err;
+      } finally {
+        client.off('error', lost);
+        client.release(destroy);
+      }
     },
   };
 }

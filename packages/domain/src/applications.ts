@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { applications, creditChecks, type ApplicationRow, type Json } from '@loanmatch/db';
+import { applications, creditChecks, transaction, type ApplicationRow, type Json } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { bandOf } from './credit/bureau';
 import { parseSandboxScore } from './credit/sandbox';
@@ -170,7 +170,8 @@ export async function runCreditCheck(
         degraded_mode: !answer.available,
         sandbox_mode: ctx.bureau.sandbox,
       };
-      await ctx.db.$transaction(async (tx) => {
+      // Statements of sql.ts only, on one connection (no Prisma): the details, the check, the status, the key.
+      await transaction(ctx.db, async (tx) => {
         const written = await creditChecks.completeCreditCheck(
           tx,
           {

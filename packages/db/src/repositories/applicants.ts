@@ -1,4 +1,5 @@
 import { Prisma } from '../generated/client';
+import { sqlOf, statement } from '../sql';
 import type { Json, Queryable } from './types';
 
 /**
@@ -32,18 +33,25 @@ export async function insertIntake(db: Queryable, applicationId: string, sealed:
  * first always wins, and one that comes later waits for this write and then removes it.
  */
 export async function writeDetails(db: Queryable, applicationId: string, sealed: SealedDetails): Promise<boolean> {
-  const written = await db.$executeRaw`
-    INSERT INTO applicants (application_id, details_sealed, key_id) VALUES (${applicationId}::uuid, ${sealed.detailsSealed}, ${sealed.keyId})
-    ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id, details_legacy = NULL
-    WHERE applicants.erased_at IS NULL`;
-  return written === 1;
+  const written = await sqlOf(db).rows(WRITE_DETAILS, [applicationId, sealed.detailsSealed, sealed.keyId]);
+  return written.length === 1;
 }
+
+const WRITE_DETAILS = statement(
+  'write_details',
+  `INSERT INTO applicants (application_id, details_sealed, key_id) VALUES ($1::uuid, $2::text, $3::text)
+   ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id, details_legacy = NULL
+   WHERE applicants.erased_at IS NULL RETURNING 1`,
+);
 
 /** The applicant row of an application; null when it has none. */
 export async function findApplicant(db: Queryable, applicationId: string): Promise<ApplicantRecord | null> {
-  const row = await db.applicant.findUnique({ where: { applicationId }, select: { detailsSealed: true, detailsLegacy: true, erasedAt: true } });
-  return row ? { detailsSealed: row.detailsSealed, detailsLegacy: (row.detailsLegacy as Json | null) ?? null, erasedAt: row.erasedAt } : null;
+  const rows = await sqlOf(db).rows<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>(FIND_APPLICANT, [applicationId]);
+  const row = rows[0];
+  return row ? { detailsSealed: row.details_sealed, detailsLegacy: row.details_legacy ?? null, erasedAt: row.erased_at } : null;
 }
+
+const FIND_APPLICANT = statement('find_applicant', 'SELECT details_sealed, details_legacy, erased_at FROM applicants WHERE application_id = $1::uuid');
 
 /**
  * Erasure, in one statement: removes the personal details of an application and marks its row erased
