@@ -95,6 +95,8 @@ export async function saveStep(
   const found = await findOwnApplication(ctx, options);
   if (!found.ok) return found;
   const app = found.value;
+  // An erased application takes no personal data again, and every step may carry some (addresses, employer).
+  if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
   const envelope = validateStepEnvelope(options.body);
   if (!envelope.ok) return envelope;
   const { step } = envelope.value;

@@ -12,6 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { applications, statusChanges, webhooks, type ApplicationRow, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
 import type { DomainContext } from './context';
+import { DomainError } from './errors';
+import { PERSONAL_DATA_ERASED_MESSAGE } from './personal-data';
 import { laterStatus, type ApplicationStatus } from './status';
 
 export const STATUS_CHANGED_EVENT = 'application.status_changed';
@@ -156,6 +158,8 @@ async function writeChange(
       return outcome.row;
     }
     if (!outcome.current) return undefined;
+    // Erased after the caller read the application (a step save checks first): refused, nothing written.
+    if (change.step && outcome.current.erased) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
     current = outcome.current;
   }
   throw new Error(`application ${app.id}: concurrent changes did not settle`);

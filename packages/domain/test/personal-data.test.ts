@@ -12,7 +12,9 @@ import {
   createPersonalDataBox,
   createSandboxBureau,
   createSecretBox,
+  changeReadApplication,
   erasePersonalData,
+  findOwnApplication,
   getApplication,
   getDataKeyStatus,
   matchApplication,
@@ -319,6 +321,36 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(await t.ctx.db.creditCheck.findUnique({ where: { applicationId: id } })).toBeNull();
       const got = await getApplication(t.ctx, { partnerId, applicationId: id });
       expect(got.ok && got.value).toMatchObject({ status: 'in_progress', lastStep: 4, creditCheckComplete: false });
+    });
+
+    it('when a step is saved after the erasure, then 409 PERSONAL_DATA_ERASED, whatever the body, and the employer is not stored again', async () => {
+      const id = await throughStep4();
+      expect((await erasePersonalData(t.ctx, { applicationId: id })).ok).toBe(true);
+      for (const body of [{ step: 3, data: VALID_STEPS.personal[3] }, { step: 3, data: { employerName: 42 } }, 'not an object']) {
+        const saved = await saveStep(t.ctx, { partnerId, applicationId: id, body });
+        expect(saved).toMatchObject({ ok: false, error: { code: 'PERSONAL_DATA_ERASED' } });
+      }
+      const got = await getApplication(t.ctx, { partnerId, applicationId: id });
+      expect(got.ok && got.value.steps['3']).toMatchObject({ employmentType: 'full_time', grossMonthlyIncome: 8000 });
+      expect(got.ok && got.value.steps['3']).not.toHaveProperty('employerName');
+      expect(got.ok && JSON.stringify(got.value)).not.toContain('Acme');
+      // Another partner's or an unknown id still answers NOT_FOUND first.
+      expect(await saveStep(t.ctx, { partnerId: randomUUID(), applicationId: id, body: { step: 3, data: VALID_STEPS.personal[3] } })).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    });
+
+    it('when the erasure commits after a save read the application, then the save statement itself refuses and writes nothing', async () => {
+      const id = await throughStep4();
+      const read = await findOwnApplication(t.ctx, { partnerId, applicationId: id });
+      if (!read.ok) throw read.error;
+      expect(read.value.personalDataErased).toBe(false);
+      expect((await erasePersonalData(t.ctx, { applicationId: id })).ok).toBe(true);
+      const saving = changeReadApplication(t.ctx, read.value, { to: 'in_progress', lastStep: 3, step: { number: 3, data: VALID_STEPS.personal[3] } });
+      await expect(saving).rejects.toMatchObject({ code: 'PERSONAL_DATA_ERASED' });
+      const got = await getApplication(t.ctx, { partnerId, applicationId: id });
+      expect(got.ok && JSON.stringify(got.value)).not.toContain('Acme');
+      // A status move without a step is not personal data: matching still moves an erased application.
+      const again = await findOwnApplication(t.ctx, { partnerId, applicationId: id });
+      expect(again.ok && again.value.personalDataErased).toBe(true);
     });
   });
 });

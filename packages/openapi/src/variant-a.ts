@@ -123,12 +123,14 @@ function applicationPaths(): Record<string, Schema> {
       patch: operation({
         operationId: 'saveStep',
         summary: 'Save step 2, 3 or 4',
-        description: 'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check.',
+        description:
+          'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. ' +
+          'Once the applicant\'s personal data has been erased, the application takes no step again (409 `PERSONAL_DATA_ERASED`).',
         tags,
         parameters: byId,
         requestBody: { schema: ref('SaveStepRequest'), examples: EXAMPLES_A.steps },
         success: { status: 200, description: 'Saved: the application as it now is.', data: ref('Application'), examples: { default: applicationView } },
-        errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER'],
+        errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER', 'PERSONAL_DATA_ERASED'],
       }),
     },
     '/applications/{applicationId}/credit-check': {

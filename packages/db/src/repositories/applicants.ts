@@ -64,7 +64,8 @@ export async function eraseDetails(db: Queryable, applicationId: string, at: Dat
   const fields = Prisma.sql`ARRAY[${Prisma.join(stepFields)}]::text[]`;
   const rows = await db.$queryRaw<Array<{ erased_at: Date | string }>>`
     WITH stripped AS (
-      UPDATE applications SET step_1 = step_1 - ${fields}, step_2 = step_2 - ${fields}, step_3 = step_3 - ${fields}, step_4 = step_4 - ${fields}
+      UPDATE applications SET step_1 = step_1 - ${fields}, step_2 = step_2 - ${fields}, step_3 = step_3 - ${fields}, step_4 = step_4 - ${fields},
+        personal_data_erased_at = COALESCE(personal_data_erased_at, ${at})
       WHERE id = ${applicationId}::uuid RETURNING id
     )
     INSERT INTO applicants (application_id, erased_at) SELECT id, ${at} FROM stripped

@@ -21,6 +21,8 @@ export interface ApplicationRow {
   createdAt: Date;
   updatedAt: Date;
   creditCheck: CreditCheckSummary | null;
+  /** The applicant's personal data was erased: the application takes none again (no step is saved). */
+  personalDataErased: boolean;
 }
 
 type Raw = {
@@ -36,6 +38,7 @@ type Raw = {
   createdAt: Date;
   updatedAt: Date;
   creditCheck: { status: string; degradedMode: boolean; sandboxMode: boolean; completedAt: Date | null } | null;
+  personalDataErased: boolean;
 };
 
 function toRow(raw: Raw): ApplicationRow {
@@ -52,8 +55,8 @@ export async function insertApplication(
   app: { id: string; partnerId: string; formType: string; status: string; step1: Json; securityTokenHash?: string },
 ): Promise<ApplicationRow> {
   // A new application has no credit check: one INSERT … RETURNING, not a transaction of three queries.
-  const raw = await db.application.create({ data: { ...app, lastStep: 1, step1: app.step1 as object }, omit: { securityTokenHash: true } });
-  return toRow({ ...raw, creditCheck: null });
+  const raw = await db.application.create({ data: { ...app, lastStep: 1, step1: app.step1 as object }, omit: { securityTokenHash: true, personalDataErasedAt: true } });
+  return toRow({ ...raw, creditCheck: null, personalDataErased: false });
 }
 
 /** The partner's application, or null for another partner's or an unknown id (callers cannot tell which). */
@@ -84,7 +87,7 @@ export async function findApplicationForMatch(
 
 /** The application and its credit check's summary, read in one statement (`a` and `c`). */
 export const APPLICATION_COLUMNS_SQL = `a.id::text AS id, a.partner_id::text AS partner_id, a.form_type, a.status, a.last_step,
-   a.step_1, a.step_2, a.step_3, a.step_4, a.created_at, a.updated_at,
+   a.step_1, a.step_2, a.step_3, a.step_4, a.created_at, a.updated_at, a.personal_data_erased_at IS NOT NULL AS personal_data_erased,
    c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
 
 const FIND_APPLICATION_FOR_MATCH = statement(
@@ -111,6 +114,7 @@ export interface JoinedRow {
   step_4: unknown;
   created_at: Date;
   updated_at: Date;
+  personal_data_erased: boolean;
   check_status: string | null;
   degraded_mode: boolean | null;
   sandbox_mode: boolean | null;
@@ -130,6 +134,7 @@ export function fromJoined(r: JoinedRow): ApplicationRow {
     step4: r.step_4,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    personalDataErased: Boolean(r.personal_data_erased),
     creditCheck:
       r.check_status === null
         ? null

@@ -73,8 +73,11 @@ export async function insertApplication(
 
 export type ChangeOutcome =
   | { changed: true; row: ApplicationRow; deliveries: number }
-  /** Another change came first (`current` is what the application holds now), or the application is gone (null). */
-  | { changed: false; current: { status: string; lastStep: number } | null };
+  /**
+   * Another change came first (`current` is what the application holds now), or the application is gone
+   * (null). `current.erased`: its personal data was erased, so a step was not written.
+   */
+  | { changed: false; current: { status: string; lastStep: number; erased: boolean } | null };
 
 /**
  * Changes an application in one statement: writes a step's data, moves its status and last step, and
@@ -83,7 +86,9 @@ export type ChangeOutcome =
  * decided from: otherwise nothing is written and the answer says what it holds now, for the caller to
  * decide again. The row lock the update takes makes concurrent changes of one application take turns,
  * so each event names the status its change really left. Without a move, a step is written whatever
- * the status (statuses and last steps only grow, so "no move" stays true).
+ * the status (statuses and last steps only grow, so "no move" stays true). A step is never written to
+ * an application whose personal data was erased: checked on the row being updated, so an erasure that
+ * commits while this statement waits for the row is seen.
  */
 export async function changeApplication(
   db: Queryable,
@@ -99,10 +104,10 @@ export async function changeApplication(
   const id = p.add(change.id);
   const sets: string[] = [];
   if (step) sets.push(`${STEP_COLUMNS[step.number]} = ${p.add(JSON.stringify(step.data))}::jsonb`);
-  let guard = '';
+  let guard = step ? ' AND personal_data_erased_at IS NULL' : '';
   if (move) {
     sets.push(`status = ${p.add(move.status)}::text`, `last_step = ${p.add(move.lastStep)}::int`);
-    guard = ` AND status = ${p.add(move.from.status)}::text AND last_step = ${p.add(move.from.lastStep)}::int`;
+    guard += ` AND status = ${p.add(move.from.status)}::text AND last_step = ${p.add(move.from.lastStep)}::int`;
   }
   const target = sets.length
     ? `a AS (UPDATE applications SET ${sets.join(', ')}, updated_at = ${p.add(new Date())}::timestamptz WHERE id = ${id}::uuid${guard} RETURNING *)`
@@ -115,18 +120,18 @@ export async function changeApplication(
       )`
     : '';
   const event = move?.event ? `, ${outboxCtes(p, 'a', move.event)}` : '';
-  const text = `WITH cur AS (SELECT status, last_step FROM applications WHERE id = ${id}::uuid), ${target}${run}${event}
-    SELECT cur.status AS current_status, cur.last_step AS current_last_step, ${APPLICATION_COLUMNS_SQL},
+  const text = `WITH cur AS (SELECT status, last_step, personal_data_erased_at IS NOT NULL AS erased FROM applications WHERE id = ${id}::uuid), ${target}${run}${event}
+    SELECT cur.status AS current_status, cur.last_step AS current_last_step, cur.erased AS current_erased, ${APPLICATION_COLUMNS_SQL},
            ${event ? '(SELECT count(*) FROM dl)::int' : '0'} AS deliveries
       FROM cur LEFT JOIN a ON true LEFT JOIN credit_checks c ON c.application_id = a.id`;
   const name = `change_${sets.length ? 'u' : 'r'}${step ? step.number : ''}${move ? 'm' : ''}${matchRun ? 'r' : ''}${event ? 'e' : ''}`;
-  const rows = await sqlOf(db).rows<JoinedRow & { current_status: string; current_last_step: number; deliveries: number }>(
+  const rows = await sqlOf(db).rows<JoinedRow & { current_status: string; current_last_step: number; current_erased: boolean; deliveries: number }>(
     shaped(name, () => text),
     p.values,
   );
   const r = rows[0];
   if (!r) return { changed: false, current: null };
-  if (r.id === null) return { changed: false, current: { status: r.current_status, lastStep: Number(r.current_last_step) } };
+  if (r.id === null) return { changed: false, current: { status: r.current_status, lastStep: Number(r.current_last_step), erased: Boolean(r.current_erased) } };
   return { changed: true, row: fromJoined(r), deliveries: Number(r.deliveries) };
 }
 
