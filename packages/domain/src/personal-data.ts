@@ -7,7 +7,8 @@
  *
  * Erasure removes the details (and the addresses and employer of steps 1-4) and keeps the application's
  * non-personal record (the other step fields, status, the check's outcome, match runs, referrals) for
- * reporting. An erased application takes no step 5 again: a credit check answers PERSONAL_DATA_ERASED.
+ * reporting. An erased application takes no personal data again: a credit check or a step save answers
+ * PERSONAL_DATA_ERASED.
  * Matching reads steps 1-4 and the stored band only, so it still answers.
  */
 import { applicants, creditChecks, type Json, type SealedDetails } from '@loanmatch/db';
