@@ -290,7 +290,7 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
         data: {
           partnerId,
           key: 'orphaned',
-          fingerprint: fingerprintOf({ operation: 'create-application', body: { formType: 'personal', data: { loanAmount: 5000 } } }),
+          fingerprint: fingerprintOf(t.ctx, { operation: 'create-application', body: { formType: 'personal', data: { loanAmount: 5000 } } }),
           state: 'in_progress',
           ownerId: '00000000-0000-4000-8000-000000000000',
           expiresAt: new Date(Date.now() + 60_000),

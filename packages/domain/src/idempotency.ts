@@ -55,7 +55,8 @@ export async function withIdempotency<T extends Json>(
   }
   const id = { partnerId: scope.partnerId, key: scope.key };
   const now = ctx.clock();
-  const fingerprint = requestFingerprint(scope.request);
+  const request = canonicalJson(scope.request);
+  const fingerprint = ctx.personalData.digest(request);
   // Held before the row exists: a concurrent request that sees our row must find us alive.
   const release = ctx.instance.hold(claimName(id));
   let claim: Awaited<ReturnType<typeof idempotency.insertInProgress>>;
@@ -73,7 +74,7 @@ export async function withIdempotency<T extends Json>(
   }
   if (!claim.inserted) {
     release();
-    return answerExisting<T>(ctx, claim.existing, fingerprint);
+    return answerExisting<T>(ctx, claim.existing, request);
   }
 
   let sealed = false;
@@ -118,11 +119,12 @@ export async function withIdempotentWrite<T extends Json>(
   }
   const id = { partnerId: scope.partnerId, key: scope.key };
   const now = ctx.clock();
-  const fingerprint = requestFingerprint(scope.request);
+  const request = canonicalJson(scope.request);
   if (!planned.ok) {
     const existing = await idempotency.findLiveKey(ctx.db, id, now);
-    return existing ? answerExisting<T>(ctx, existing, fingerprint) : planned;
+    return existing ? answerExisting<T>(ctx, existing, request) : planned;
   }
+  const fingerprint = ctx.personalData.digest(request);
   const key: CompletedKey = {
     ...id,
     fingerprint,
@@ -134,14 +136,15 @@ export async function withIdempotentWrite<T extends Json>(
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await write(key)) return ok({ value: planned.value, replayed: false });
     const existing = await idempotency.findLiveKey(ctx.db, id, now);
-    if (existing) return answerExisting<T>(ctx, existing, fingerprint);
+    if (existing) return answerExisting<T>(ctx, existing, request);
     // Released or expired between the two statements: try again.
   }
   throw new Error('idempotency key contention did not settle');
 }
 
-async function answerExisting<T>(ctx: DomainContext, row: idempotency.IdempotencyRow, requestFingerprint: string): Promise<Result<Replayable<T>>> {
-  if (row.fingerprint !== requestFingerprint) {
+/** `request`: the request's canonical JSON, compared with what the key stored of the first request. */
+async function answerExisting<T>(ctx: DomainContext, row: idempotency.IdempotencyRow, request: string): Promise<Result<Replayable<T>>> {
+  if (!sameRequest(ctx, row.fingerprint, request)) {
     return fail('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used for a different request; use a new key for a new request');
   }
   if (row.state === 'completed') return ok({ value: JSON.parse(row.responseBody ?? 'null') as T, replayed: true });
@@ -159,9 +162,20 @@ function claimName(id: { partnerId: string; key: string }): string {
   return `idem:${id.partnerId}:${id.key}`;
 }
 
-/** What identifies a request under an idempotency key (exported for tests that plant keys). */
-export function requestFingerprint(request: IdempotencyScope['request']): string {
-  return hash('sha256', canonicalJson(request), 'hex');
+/**
+ * What a key stores to identify its request: a keyed digest of the request's canonical JSON under the data
+ * key (a credit check's request holds step 5, so no plain digest of it is stored). Exported for tests
+ * that plant keys.
+ */
+export function requestFingerprint(ctx: DomainContext, request: IdempotencyScope['request']): string {
+  return ctx.personalData.digest(canonicalJson(request));
+}
+
+/** A plain SHA-256 (hex): how fingerprints were stored before they were keyed; such keys live 24 hours at most. */
+const LEGACY_FINGERPRINT = /^[0-9a-f]{64}$/;
+
+function sameRequest(ctx: DomainContext, stored: string, request: string): boolean {
+  return LEGACY_FINGERPRINT.test(stored) ? stored === hash('sha256', request, 'hex') : ctx.personalData.digestMatches(stored, request);
 }
 
 /** JSON with object keys sorted, so that key order does not make two equal requests differ. */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Seals what must be kept and read again, so that the database alone never holds it in clear: Variant
@@ -11,6 +11,10 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
  *
  * An optional `context` (associated data: authenticated, not stored) binds a sealed text to where it is
  * kept, such as the row's id: a text copied to another row does not open there.
+ *
+ * A box also makes keyed digests (HMAC-SHA256, under a second key derived from the same secret): what
+ * must be compared later but never read back, such as an idempotency key's request fingerprint, which
+ * may hold personal data. A digest names its key, so one made before a rotation still compares.
  */
 export interface SecretBox {
   /** The id of the key that seals: the first secret's. */
@@ -22,9 +26,14 @@ export interface SecretBox {
   open(sealed: string, context?: string): string | undefined;
   /** The key id a sealed text names (whether or not a key here has that id); undefined for other text. */
   keyIdOf(sealed: string): string | undefined;
+  /** A keyed digest of `text` under the current key: `h1.<keyId>.<HMAC-SHA256, base64url>`. */
+  digest(text: string): string;
+  /** Whether `stored` is the digest of `text` under the key it names; false when no key here has that id. */
+  digestMatches(stored: string, text: string): boolean;
 }
 
 const VERSION = 'v1';
+const DIGEST_VERSION = 'h1';
 const KEY_ID = /^[A-Za-z0-9_-]{10}$/;
 
 /** A secret given as text (its UTF-8 bytes) or as raw key bytes. */
@@ -34,8 +43,10 @@ export function createSecretBox(secrets: readonly SecretMaterial[], purpose: str
   if (secrets.length === 0) throw new TypeError('createSecretBox needs at least one secret');
   const keys = secrets.map((secret) => {
     const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `loanmatch:${purpose}`, 32));
-    return { id: createHash('sha256').update(key).digest('base64url').slice(0, 10), key };
+    const digestKey = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `loanmatch:${purpose}:digest`, 32));
+    return { id: createHash('sha256').update(key).digest('base64url').slice(0, 10), key, digestKey };
   });
+  const mac = (digestKey: Buffer, text: string) => createHmac('sha256', digestKey).update(text, 'utf8').digest();
   // Without a context the associated data is what it was before contexts existed, so older texts still open.
   const associatedData = (id: string, context: string | undefined) => Buffer.from(context === undefined ? `${VERSION}.${id}` : `${VERSION}.${id}.${context}`);
   return {
@@ -67,6 +78,18 @@ export function createSecretBox(secrets: readonly SecretMaterial[], purpose: str
     keyIdOf(sealed) {
       const [version, id] = sealed.split('.', 2);
       return version === VERSION && id !== undefined && KEY_ID.test(id) ? id : undefined;
+    },
+    digest(text) {
+      const { id, digestKey } = keys[0];
+      return `${DIGEST_VERSION}.${id}.${mac(digestKey, text).toString('base64url')}`;
+    },
+    digestMatches(stored, text) {
+      const [version, id, given, ...rest] = stored.split('.');
+      const digestKey = keys.find((k) => k.id === id)?.digestKey;
+      if (version !== DIGEST_VERSION || digestKey === undefined || given === undefined || rest.length > 0) return false;
+      const expected = mac(digestKey, text);
+      const actual = Buffer.from(given, 'base64url');
+      return actual.length === expected.length && timingSafeEqual(actual, expected);
     },
   };
 }

@@ -43,7 +43,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const created = await create(key);
     if (!created.ok) throw created.error;
     const row = await keyRow(key);
-    expect(row).toMatchObject({ state: 'completed', fingerprint: requestFingerprint({ operation: 'create-application', body: createBody }) });
+    expect(row).toMatchObject({ state: 'completed', fingerprint: requestFingerprint(t.ctx, { operation: 'create-application', body: createBody }) });
     expect(JSON.parse(row!.responseBody!)).toEqual(created.value.value);
     expect(await statusEvents(created.value.value.applicationId)).toEqual([[null, 'draft', 1]]);
   });
@@ -85,7 +85,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
         data: {
           partnerId,
           key,
-          fingerprint: requestFingerprint({ operation: 'create-application', body: createBody }),
+          fingerprint: requestFingerprint(t.ctx, { operation: 'create-application', body: createBody }),
           state: 'in_progress',
           ownerId: t.ctx.instance.id,
           expiresAt: new Date(Date.now() + 60_000),
