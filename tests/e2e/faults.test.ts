@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { REDIS_URL, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '@loanmatch/testing';
 import { answers, startFakeBureau, type FakeBureau } from '../../packages/bureau/test/fake-bureau';
-import { clusterSecrets, startServer, tempDataDir, type Started } from './process';
+import { api, clusterSecrets, startServer, tempDataDir, type Started } from './process';
 import { startTcpProxy, type Cut, type TcpProxy } from './tcp-proxy';
 
 jest.setTimeout(90_000);
@@ -33,18 +33,8 @@ interface Answer {
 async function call(base: string, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
   const started = performance.now();
   try {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...(options.key ? { Authorization: `Bearer ${options.key}` } : {}),
-        ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        ...options.headers,
-      },
-      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers, ms: performance.now() - started };
+    const res = await api(base, method, path, { ...options, timeoutMs: 10_000 });
+    return { status: res.status, body: res.body ?? {}, headers: res.headers, ms: performance.now() - started };
   } catch {
     return { status: 0, body: {}, headers: new Headers(), ms: performance.now() - started };
   }

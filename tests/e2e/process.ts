@@ -75,7 +75,12 @@ export function run(args: string[], env: Record<string, string>): Promise<{ code
   });
 }
 
-export async function api(base: string, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+) {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -84,6 +89,7 @@ export async function api(base: string, method: string, path: string, options: {
       ...options.headers,
     },
     body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    signal: options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
