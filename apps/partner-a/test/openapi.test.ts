@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { EXAMPLES_A, variantADocument } from '@loanmatch/openapi';
-import { createAnswerChecker, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
+import { createConformance, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
 import { createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
 import { BASE_PATH_A, createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
@@ -10,17 +10,9 @@ describe('Variant A\'s OpenAPI document against the app', () => {
   let app: ReturnType<typeof createPartnerAApp>;
   let key: string;
   const document = variantADocument({ basePath: BASE_PATH_A });
-  const check = createAnswerChecker(document);
-  const problems: string[] = [];
-  let answers = 0;
-
   /** Every answer of this suite is checked against the document; problems are collected and asserted last. */
-  const conform = (res: request.Response): request.Response => {
-    const { method, path } = (res as unknown as { req: { method: string; path: string } }).req;
-    answers++;
-    problems.push(...check({ method, path: path.split('?')[0], status: res.status, headers: res.headers, body: res.body }));
-    return res;
-  };
+  const conformance = createConformance(document);
+  const conform = <R extends request.Response>(res: R): R => conformance.conform(res);
 
   beforeAll(async () => {
     t = await createTestContext('pglite');
@@ -112,7 +104,7 @@ describe('Variant A\'s OpenAPI document against the app', () => {
     expect(conform(await request(limited).get(`${BASE}/webhooks`).set(auth)).status).toBe(429);
     expect(conform(await request(limited).get('/readyz')).status).toBe(503);
 
-    expect(answers).toBeGreaterThan(35);
-    expect(problems).toEqual([]);
+    expect(conformance.answers).toBeGreaterThan(35);
+    expect(conformance.problems).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { EXAMPLES_B, variantBDocument } from '@loanmatch/openapi';
-import { createAnswerChecker, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
+import { createConformance, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
 import { VALID_STEPS, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
 import { BASE_PATH_B, createPartnerBApp } from '../src/app';
 import { BASE, JWT_SECRET, newPartner } from './helpers';
@@ -12,17 +12,9 @@ describe('Variant B\'s OpenAPI document against the app', () => {
   let appA: ReturnType<typeof createPartnerAApp>;
   let apiKey: string;
   const document = variantBDocument({ basePath: BASE_PATH_B });
-  const check = createAnswerChecker(document);
-  const problems: string[] = [];
-  let answers = 0;
-
   /** Every answer of B in this suite is checked against the document; problems are collected and asserted last. */
-  const conform = (res: request.Response): request.Response => {
-    const { method, path } = (res as unknown as { req: { method: string; path: string } }).req;
-    answers++;
-    problems.push(...check({ method, path: path.split('?')[0], status: res.status, headers: res.headers, body: res.body }));
-    return res;
-  };
+  const conformance = createConformance(document);
+  const conform = <R extends request.Response>(res: R): R => conformance.conform(res);
 
   beforeAll(async () => {
     t = await createTestContext('pglite');
@@ -90,7 +82,7 @@ describe('Variant B\'s OpenAPI document against the app', () => {
     conform(await request(limited).get(`${BASE}/webhooks`).set(auth));
     expect(conform(await request(limited).get(`${BASE}/webhooks`).set(auth)).status).toBe(429);
 
-    expect(answers).toBeGreaterThan(20);
-    expect(problems).toEqual([]);
+    expect(conformance.answers).toBeGreaterThan(20);
+    expect(conformance.problems).toEqual([]);
   });
 });

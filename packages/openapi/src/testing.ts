@@ -115,3 +115,23 @@ export function createAnswerChecker(document: Schema) {
     return problems;
   };
 }
+
+/**
+ * For a suite whose every answer is checked against `document`: pass each supertest response through
+ * `conform` (it answers the response, so it wraps a request in place); `problems` collects what was
+ * found and `answers` counts the responses seen, for the suite's last test to assert.
+ */
+export function createConformance(document: Schema) {
+  const check = createAnswerChecker(document);
+  const conformance = {
+    answers: 0,
+    problems: [] as string[],
+    conform<R extends { status: number; headers: Record<string, unknown>; body: unknown }>(res: R): R {
+      const { method, path } = (res as unknown as { req: { method: string; path: string } }).req;
+      conformance.answers++;
+      conformance.problems.push(...check({ method, path: path.split('?')[0], status: res.status, headers: res.headers as Answer['headers'], body: res.body }));
+      return res;
+    },
+  };
+  return conformance;
+}
