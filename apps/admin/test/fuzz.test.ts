@@ -21,6 +21,7 @@ import {
   requestIdHeader,
   silentLogger,
   storedProblems,
+  strayRequests,
   validApplicant,
   type FuzzRequest,
   type TestContext,
@@ -70,16 +71,13 @@ describe(`admin API under fuzzing, on ${ONE_STORAGE}`, () => {
     const withId = (ids: () => readonly string[], method: FuzzRequest['method'], path: (id: string) => string, body?: fc.Arbitrary<FuzzRequest['body']>) =>
       fc.record({ headers, id: pathId(ids), body: body ?? fc.constant(undefined) }).map(({ headers, id, body }): FuzzRequest => ({ method, path: `${BASE}${path(id)}`, headers, body }));
     const tier = fc.oneof(fc.constantFrom(...TIERS), pathId(() => TIERS), pathId(() => TIERS));
-    const stray = fc
-      .record({
-        headers,
-        method: fc.constantFrom<FuzzRequest['method']>('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'),
-        path: fc.constantFrom('/partners', '/partners/:id', '/partners/:id/keys', '/keys/:id', '/tiers', '/tiers/:id', '/catalogue', '/applications/:id/personal-data', '/data-key', '/unknown', '/'),
-        id: pathId(() => known.partners),
-        prefix: fc.constantFrom(BASE, BASE, '/admin/v2', '/ADMIN/V1', `${BASE}/`, '/admin'),
-        body: fc.option(around({}), { nil: undefined }),
-      })
-      .map(({ headers, method, path, id, prefix, body }): FuzzRequest => ({ method, path: `${prefix}${path.replace(/:id/g, id)}`, headers, body }));
+    const stray = strayRequests({
+      headers,
+      paths: ['/partners', '/partners/:id', '/partners/:id/keys', '/keys/:id', '/tiers', '/tiers/:id', '/catalogue', '/applications/:id/personal-data', '/data-key', '/unknown', '/'],
+      knownIds: () => known.partners,
+      prefixes: [BASE, BASE, '/admin/v2', '/ADMIN/V1', `${BASE}/`, '/admin'],
+      body: around({}),
+    });
     return fc.oneof(
       { weight: 3, arbitrary: send('POST', '/partners', around({ name: 'Acme Loans', tier: 'standard', environment: 'sandbox' })) },
       { weight: 1, arbitrary: send('GET', '/partners') },

@@ -9,8 +9,8 @@ import request from 'supertest';
 import { FORM_TYPES, applicantSchema, schemaFor, type FormType } from '@loanmatch/domain';
 import {
   ONE_STORAGE,
-  applicationSnapshot,
   VALID_STEPS,
+  applicationSnapshot,
   assertFuzz,
   authorizationHeader,
   bodyAround,
@@ -22,6 +22,7 @@ import {
   sandboxScoreHeader,
   silentLogger,
   storedProblems,
+  strayRequests,
   validApplicant,
   type FuzzRequest,
   type TestContext,
@@ -149,16 +150,13 @@ describe(`Variant A under fuzzing, on ${ONE_STORAGE}`, () => {
       })
       .map(({ token, requestId }): FuzzRequest => ({ target: matched, method: 'GET', path: `/r/${token}`, headers: { 'X-Request-Id': requestId } }));
     // Any method on any path of the contract, with anything: method mismatches, OPTIONS, HEAD, unknown routes.
-    const stray = fc
-      .record({
-        headers,
-        method: fc.constantFrom<FuzzRequest['method']>('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'),
-        path: fc.constantFrom('/applications', '/applications/:id', '/applications/:id/credit-check', '/applications/:id/match', '/referrals', '/webhooks', '/webhooks/:id', '/unknown', '/', '/applications/:id/:id'),
-        id: pathId(applicationIds),
-        prefix: fc.constantFrom(BASE, BASE, '/api/partner/v2', '/API/PARTNER/V1', `${BASE}/`, '', '/r'),
-        body: fc.option(around({}), { nil: undefined }),
-      })
-      .map(({ headers, method, path, id, prefix, body }): FuzzRequest => ({ method, path: `${prefix}${path.replace(/:id/g, id)}`, headers, body }));
+    const stray = strayRequests({
+      headers,
+      paths: ['/applications', '/applications/:id', '/applications/:id/credit-check', '/applications/:id/match', '/referrals', '/webhooks', '/webhooks/:id', '/unknown', '/', '/applications/:id/:id'],
+      knownIds: applicationIds,
+      prefixes: [BASE, BASE, '/api/partner/v2', '/API/PARTNER/V1', `${BASE}/`, '', '/r'],
+      body: around({}),
+    });
     return fc.oneof(
       { weight: 3, arbitrary: create },
       { weight: 3, arbitrary: patch },

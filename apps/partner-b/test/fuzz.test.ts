@@ -24,6 +24,7 @@ import {
   sandboxScoreHeader,
   silentLogger,
   storedProblems,
+  strayRequests,
   type FuzzRequest,
   type TestContext,
 } from '@loanmatch/testing';
@@ -170,16 +171,13 @@ describe(`Variant B under fuzzing, on ${ONE_STORAGE}`, () => {
         .map(({ headers, id, op: [method, suffix], query }): FuzzRequest => ({ method, path: `${BASE}/webhooks${suffix.replace(':id', id)}${suffix.endsWith('deliveries') ? query : ''}`, headers })),
     );
     // Any method on any path of the contract: Variant A's paths (no PATCH here), OPTIONS, HEAD, unknown routes.
-    const stray = fc
-      .record({
-        headers,
-        method: fc.constantFrom<FuzzRequest['method']>('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'),
-        path: fc.constantFrom('/auth/token', '/auth', '/applications', '/applications/:id', '/applications/:id/credit-check', '/applications/:id/match', '/referrals', '/webhooks/:id', '/unknown', '/'),
-        id: pathId(() => known.applications.map((a) => a.id)),
-        prefix: fc.constantFrom(BASE, BASE, '/v2', '/V1', `${BASE}/`, '', '/api/partner/v1'),
-        body: fc.option(around({}), { nil: undefined }),
-      })
-      .map(({ headers, method, path, id, prefix, body }): FuzzRequest => ({ method, path: `${prefix}${path.replace(/:id/g, id)}`, headers, body }));
+    const stray = strayRequests({
+      headers,
+      paths: ['/auth/token', '/auth', '/applications', '/applications/:id', '/applications/:id/credit-check', '/applications/:id/match', '/referrals', '/webhooks/:id', '/unknown', '/'],
+      knownIds: () => known.applications.map((a) => a.id),
+      prefixes: [BASE, BASE, '/v2', '/V1', `${BASE}/`, '', '/api/partner/v1'],
+      body: around({}),
+    });
     return fc.oneof(
       { weight: 2, arbitrary: token },
       { weight: 3, arbitrary: create },

@@ -456,6 +456,30 @@ export function pathId(known: () => readonly string[]): fc.Arbitrary<string> {
   );
 }
 
+/**
+ * Any method on any path of a contract, with anything: method mismatches, OPTIONS, HEAD, unknown routes,
+ * near-miss prefixes. `paths` are templates whose `:id` takes a `pathId` of `knownIds`; `body` (sometimes
+ * left out) is a body generator of the suite's.
+ */
+export function strayRequests(options: {
+  headers: fc.Arbitrary<Record<string, string | undefined>>;
+  paths: readonly string[];
+  prefixes: readonly string[];
+  knownIds: () => readonly string[];
+  body: fc.Arbitrary<FuzzRequest['body']>;
+}): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .record({
+      headers: options.headers,
+      method: fc.constantFrom<FuzzRequest['method']>('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'),
+      path: fc.constantFrom(...options.paths),
+      id: pathId(options.knownIds),
+      prefix: fc.constantFrom(...options.prefixes),
+      body: fc.option(options.body, { nil: undefined }),
+    })
+    .map(({ headers, method, path, id, prefix, body }): FuzzRequest => ({ method, path: `${prefix}${path.replace(/:id/g, id)}`, headers, body }));
+}
+
 /** encodeURIComponent, or its raw bytes for strings it refuses (lone surrogates). */
 export function encodeURIComponentLoosely(value: string): string {
   try {
