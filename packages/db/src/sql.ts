@@ -19,11 +19,32 @@ export interface Statement {
 export interface Sql {
   /** Runs one statement, as a transaction of its own, and answers its rows. */
   rows<R>(statement: Statement, values: readonly unknown[]): Promise<R[]>;
+  /** Runs a read gathered with the others asked for in the same turn of the event loop (`batchedRows`). */
+  batched?<R>(read: BatchedRead, values: readonly unknown[]): Promise<R[]>;
   /** Runs `work` as one transaction on one connection (`transaction` below); absent where Prisma's is used. */
   transaction?<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
 }
 
 export const statement = (name: string, text: string): Statement => ({ name: `lm_${name}`, text });
+
+/**
+ * A read that many requests make at once, each for its own key: `one` reads one key; `many` takes, for
+ * each of `one`'s parameters, an array of every read's value (`$1::uuid[]` for `$1::uuid`), and answers
+ * each row with `batch_index`, the 1-based position of the read it belongs to (`unnest(...) WITH
+ * ORDINALITY`).
+ */
+export interface BatchedRead {
+  readonly one: Statement;
+  readonly many: Statement;
+}
+
+export const batchedRead = (name: string, one: string, many: string): BatchedRead => ({
+  one: statement(name, one),
+  many: statement(`${name}_many`, many),
+});
+
+/** At most this many reads go in one statement; more wait for the next. */
+export const BATCH_LIMIT = 64;
 
 const drivers = new WeakMap<object, Sql>();
 
@@ -39,6 +60,79 @@ export function bindSql(prisma: PrismaClient, sql: Sql): void {
  */
 export function sqlOf(db: Queryable): Sql {
   return drivers.get(db) ?? { rows: <R>(s: Statement, values: readonly unknown[]) => db.$queryRawUnsafe<R[]>(s.text, ...values) };
+}
+
+/**
+ * Answers what `read.one` answers for `values`. Outside a transaction the read waits for the end of the
+ * current turn of the event loop (`setImmediate`), and every read of the same kind asked for meanwhile
+ * goes with it in one statement: under load, the requests whose rate-limit answers arrived together
+ * read their rows with one round trip instead of one each (docs/decisions.md, "Issue 7, fourth
+ * session"). Each read still starts after its request arrived, so what it answers is as fresh as a read
+ * of its own. Inside a transaction it is `read.one` on the transaction's connection, at once.
+ */
+export function batchedRows<R>(db: Queryable, read: BatchedRead, values: readonly unknown[]): Promise<R[]> {
+  const sql = sqlOf(db);
+  return sql.batched ? sql.batched<R>(read, values) : sql.rows<R>(read.one, values);
+}
+
+interface PendingRead {
+  values: readonly unknown[];
+  resolve(rows: unknown[]): void;
+  reject(err: unknown): void;
+}
+
+/** SQLSTATE class 22, data exception: a value the statement could not take (not the server's state). */
+const isDataException = (err: unknown): boolean => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('22');
+
+/** `Sql.batched` over a driver's `rows`: gathers reads until `setImmediate`, then sends each kind's. */
+export function batching(rows: Sql['rows']): NonNullable<Sql['batched']> {
+  const pending = new Map<BatchedRead, PendingRead[]>();
+  let scheduled = false;
+
+  const one = (read: BatchedRead, call: PendingRead) => rows(read.one, call.values).then(call.resolve, call.reject);
+
+  async function send(read: BatchedRead, calls: PendingRead[]): Promise<void> {
+    if (calls.length === 1) return one(read, calls[0]!);
+    const columns = read.one.text.match(/\$\d+/g) ? calls[0]!.values.map((_, j) => calls.map((c) => c.values[j])) : [];
+    let answered: Array<Record<string, unknown>>;
+    try {
+      answered = await rows<Record<string, unknown>>(read.many, columns);
+    } catch (err) {
+      // One read's value may be what the statement refused: each read then runs alone, and only its own
+      // caller hears of it. Anything else (a timeout, a lost server) is every read's failure.
+      if (isDataException(err)) {
+        await Promise.all(calls.map((call) => one(read, call)));
+        return;
+      }
+      for (const call of calls) call.reject(err);
+      return;
+    }
+    const byRead: unknown[][] = calls.map(() => []);
+    for (const row of answered) {
+      const { batch_index: index, ...rest } = row;
+      byRead[Number(index) - 1]?.push(rest);
+    }
+    calls.forEach((call, i) => call.resolve(byRead[i]!));
+  }
+
+  function flush(): void {
+    scheduled = false;
+    for (const [read, calls] of pending) {
+      pending.delete(read);
+      for (let start = 0; start < calls.length; start += BATCH_LIMIT) void send(read, calls.slice(start, start + BATCH_LIMIT));
+    }
+  }
+
+  return <R>(read: BatchedRead, values: readonly unknown[]) =>
+    new Promise<R[]>((resolve, reject) => {
+      let calls = pending.get(read);
+      if (!calls) pending.set(read, (calls = []));
+      calls.push({ values, resolve: resolve as (rows: unknown[]) => void, reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
 }
 
 /**
@@ -82,6 +176,7 @@ export function poolSql(pool: PgPool): Sql {
     (await q.query({ name: s.name, text: s.text, values: values as unknown[] })).rows as R[];
   return {
     rows: on(pool),
+    batched: batching(on(pool)),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A connection whose rollback failed (closed after a timeout, say) may still hold the transaction: dropped.
@@ -123,29 +218,28 @@ export function pgliteSql(pglite: PGliteDriver, lib: PGliteLibrary): Sql {
   const { serialize } = lib.protocol;
   const parameterTypes = new Map<string, number[]>();
   const message = (...parts: Uint8Array[]) => Buffer.concat(parts);
-  return {
-    rows<R>(s: Statement, values: readonly unknown[]) {
-      return pglite._runExclusiveTransaction(() =>
-        pglite._runExclusiveQuery(async () => {
-          let types = parameterTypes.get(s.name);
-          if (!types) {
-            const described = await pglite.execProtocol(
-              message(serialize.parse({ name: s.name, text: s.text }), serialize.describe({ type: 'S', name: s.name }), serialize.sync()),
-              { syncToFs: false },
-            );
-            types = lib.parse.parseDescribeStatementResults(described.messages);
-            parameterTypes.set(s.name, types);
-          }
-          const params = values.map((v, i) => (v === null || v === undefined ? null : (pglite.serializers[types[i]] ?? String)(v)));
-          const { messages } = await pglite.execProtocol(
-            message(serialize.bind({ statement: s.name, values: params }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()),
-            {},
+  function rows<R>(s: Statement, values: readonly unknown[]): Promise<R[]> {
+    return pglite._runExclusiveTransaction(() =>
+      pglite._runExclusiveQuery(async () => {
+        let types = parameterTypes.get(s.name);
+        if (!types) {
+          const described = await pglite.execProtocol(
+            message(serialize.parse({ name: s.name, text: s.text }), serialize.describe({ type: 'S', name: s.name }), serialize.sync()),
+            { syncToFs: false },
           );
-          return (lib.parse.parseResults(messages, pglite.parsers)[0]?.rows ?? []) as R[];
-        }),
-      );
-    },
-  };
+          types = lib.parse.parseDescribeStatementResults(described.messages);
+          parameterTypes.set(s.name, types);
+        }
+        const params = values.map((v, i) => (v === null || v === undefined ? null : (pglite.serializers[types[i]] ?? String)(v)));
+        const { messages } = await pglite.execProtocol(
+          message(serialize.bind({ statement: s.name, values: params }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()),
+          {},
+        );
+        return (lib.parse.parseResults(messages, pglite.parsers)[0]?.rows ?? []) as R[];
+      }),
+    );
+  }
+  return { rows, batched: batching(rows) };
 }
 
 /** What `pgliteSql` uses of a PGlite instance (its exclusive locks are how `query` itself waits its turn). */

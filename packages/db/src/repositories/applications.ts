@@ -1,4 +1,4 @@
-import { sqlOf, statement } from '../sql';
+import { batchedRead, batchedRows, sqlOf, statement } from '../sql';
 import type { Json, Queryable } from './types';
 
 export type StepNumber = 1 | 2 | 3 | 4;
@@ -61,7 +61,7 @@ export async function insertApplication(
 
 /** The partner's application, or null for another partner's or an unknown id (callers cannot tell which). */
 export async function findApplication(db: Queryable, id: string, partnerId: string): Promise<ApplicationRow | null> {
-  const rows = await sqlOf(db).rows<JoinedRow>(FIND_APPLICATION, [id, partnerId]);
+  const rows = await batchedRows<JoinedRow>(db, FIND_APPLICATION, [id, partnerId]);
   return rows[0] ? fromJoined(rows[0]) : null;
 }
 
@@ -75,7 +75,7 @@ export async function findApplicationForMatch(
   id: string,
   partnerId: string,
 ): Promise<{ row: ApplicationRow; credit: { band: string | null; degradedMode: boolean } | null; securityTokenHash: string | null } | null> {
-  const rows = await sqlOf(db).rows<JoinedRow & { band: string | null; security_token_hash: string | null }>(FIND_APPLICATION_FOR_MATCH, [id, partnerId]);
+  const rows = await batchedRows<JoinedRow & { band: string | null; security_token_hash: string | null }>(db, FIND_APPLICATION_FOR_MATCH, [id, partnerId]);
   const r = rows[0];
   if (!r) return null;
   return {
@@ -90,16 +90,22 @@ export const APPLICATION_COLUMNS_SQL = `a.id::text AS id, a.partner_id::text AS 
    a.step_1, a.step_2, a.step_3, a.step_4, a.created_at, a.updated_at, a.personal_data_erased_at IS NOT NULL AS personal_data_erased,
    c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
 
-const FIND_APPLICATION_FOR_MATCH = statement(
+/** The applications of several reads at once (`batchedRead`): each read's id and partner, by position. */
+const FROM_READS = `unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS r(id, partner_id, batch_index)
+   JOIN applications a ON a.id = r.id AND a.partner_id = r.partner_id LEFT JOIN credit_checks c ON c.application_id = a.id`;
+
+const FIND_APPLICATION_FOR_MATCH = batchedRead(
   'find_application_for_match',
   `SELECT ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
    WHERE a.id = $1::uuid AND a.partner_id = $2::uuid`,
+  `SELECT r.batch_index, ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash FROM ${FROM_READS}`,
 );
 
-const FIND_APPLICATION = statement(
+const FIND_APPLICATION = batchedRead(
   'find_application',
   `SELECT ${APPLICATION_COLUMNS_SQL} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
    WHERE a.id = $1::uuid AND a.partner_id = $2::uuid`,
+  `SELECT r.batch_index, ${APPLICATION_COLUMNS_SQL} FROM ${FROM_READS}`,
 );
 
 export interface JoinedRow {
