@@ -90,22 +90,34 @@ export const APPLICATION_COLUMNS_SQL = `a.id::text AS id, a.partner_id::text AS 
    a.step_1, a.step_2, a.step_3, a.step_4, a.created_at, a.updated_at, a.personal_data_erased_at IS NOT NULL AS personal_data_erased,
    c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
 
-/** The applications of several reads at once (`batchedRead`): each read's id and partner, by position. */
-const FROM_READS = `unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS r(id, partner_id, batch_index)
-   JOIN applications a ON a.id = r.id AND a.partner_id = r.partner_id LEFT JOIN credit_checks c ON c.application_id = a.id`;
+/**
+ * The partner's application by its id: found by the primary key, then compared with the partner. The
+ * comparison is written `(…) IS TRUE` so that no plan can look the row up through the partner's index
+ * instead: PostgreSQL's generic plan of a prepared statement, made while the table was nearly empty, did
+ * exactly that and then read every application of the partner on each call (tested in
+ * packages/domain/test/generic-plans.test.ts).
+ */
+const OWN_APPLICATION = `FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
+   WHERE a.id = $1::uuid AND (a.partner_id = $2::uuid) IS TRUE`;
+
+/**
+ * The applications of several reads at once (`batchedRead`): each read's id and partner, by position,
+ * each application found by its primary key (a lateral lookup, so that no plan joins by scanning them).
+ */
+const OWN_APPLICATIONS = `unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS r(id, partner_id, batch_index)
+   JOIN LATERAL (SELECT * FROM applications WHERE id = r.id LIMIT 1) a ON a.partner_id = r.partner_id
+   LEFT JOIN credit_checks c ON c.application_id = a.id`;
 
 const FIND_APPLICATION_FOR_MATCH = batchedRead(
   'find_application_for_match',
-  `SELECT ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
-   WHERE a.id = $1::uuid AND a.partner_id = $2::uuid`,
-  `SELECT r.batch_index, ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash FROM ${FROM_READS}`,
+  `SELECT ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash ${OWN_APPLICATION}`,
+  `SELECT r.batch_index, ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash FROM ${OWN_APPLICATIONS}`,
 );
 
 const FIND_APPLICATION = batchedRead(
   'find_application',
-  `SELECT ${APPLICATION_COLUMNS_SQL} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
-   WHERE a.id = $1::uuid AND a.partner_id = $2::uuid`,
-  `SELECT r.batch_index, ${APPLICATION_COLUMNS_SQL} FROM ${FROM_READS}`,
+  `SELECT ${APPLICATION_COLUMNS_SQL} ${OWN_APPLICATION}`,
+  `SELECT r.batch_index, ${APPLICATION_COLUMNS_SQL} FROM ${OWN_APPLICATIONS}`,
 );
 
 export interface JoinedRow {
@@ -169,5 +181,5 @@ export async function findSecurityTokenHash(db: Queryable, id: string, partnerId
 
 const FIND_SECURITY_TOKEN_HASH = statement(
   'find_security_token_hash',
-  'SELECT security_token_hash FROM applications WHERE id = $1::uuid AND partner_id = $2::uuid',
+  'SELECT security_token_hash FROM applications a WHERE a.id = $1::uuid AND (a.partner_id = $2::uuid) IS TRUE',
 );
