@@ -47,6 +47,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     url: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
+    pipelineConnections: config.dbPipelineConnections,
     connectionTimeoutMs: config.dbConnectTimeoutMs,
     queryTimeoutMs: config.dbQueryTimeoutMs,
   });

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/client';
 import { TimeoutClosingClient } from './connect-timeouts';
+import { createPipeline } from './pipeline';
 import { applyMigrations } from './migrate';
 import { bindSql, pgliteSql, poolSql, type PGliteDriver, type PGliteLibrary } from './sql';
 
@@ -18,6 +19,11 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Pool size for a PostgreSQL server. */
   poolSize?: number;
+  /**
+   * Connections in pg's pipeline mode for the statements of sql.ts that stand alone (pipeline.ts); 0
+   * sends them through the pool. Default 2.
+   */
+  pipelineConnections?: number;
   /** Time to wait for a pooled connection before failing, in ms. */
   connectionTimeoutMs?: number;
   /**
@@ -58,10 +64,22 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // The pool is ours, not the adapter's, so that its use can be read; it closes with the database.
   // A statement past the query timeout closes its connection rather than handing it back (connect-timeouts.ts).
   const queries = new Pool({ ...pool, query_timeout: options.queryTimeoutMs, Client: TimeoutClosingClient });
+  // The busiest statements go to the driver directly, as prepared statements (sql.ts): those that stand
+  // alone over pipelined connections of their own (pipeline.ts), transactions through the pool.
+  const lanes = options.pipelineConnections ?? 2;
+  const pipeline =
+    lanes > 0
+      ? createPipeline(
+          () => new TimeoutClosingClient({ connectionString: url, connectionTimeoutMillis: pool.connectionTimeoutMillis, query_timeout: options.queryTimeoutMs, pipeline: true, options: process.env.LM_PCM ? '-c plan_cache_mode=force_custom_plan' : undefined }),
+          lanes,
+        )
+      : undefined;
   // Migrations get their own connections without the statement limit: building an index may take minutes.
-  const db = wrap('postgresql', new PrismaPg(queries), () => queries.end(), new PrismaPg(pool));
-  // The busiest statements go to the same pool directly, as prepared statements (sql.ts).
-  bindSql(db.prisma, poolSql(queries));
+  const db = wrap('postgresql', new PrismaPg(queries), async () => {
+    await pipeline?.end();
+    await queries.end();
+  }, new PrismaPg(pool));
+  bindSql(db.prisma, poolSql(queries, pipeline));
   // An idle connection the server ends (a restart, a dropped database) leaves the pool by itself; without
   // a listener its 'error' would end the process. Prisma's adapter listens only while it is connected.
   queries.on('error', () => undefined);

@@ -170,13 +170,16 @@ interface PgPool extends PgQueryable {
   >;
 }
 
-/** PostgreSQL: the pool Prisma's adapter uses too. */
-export function poolSql(pool: PgPool): Sql {
+/**
+ * PostgreSQL: transactions on the pool Prisma's adapter uses too; statements that stand alone on
+ * `single`, the pipelined connections (pipeline.ts), or the pool when there are none.
+ */
+export function poolSql(pool: PgPool, single: PgQueryable = pool): Sql {
   const on = (q: PgQueryable) => async <R>(s: Statement, values: readonly unknown[]) =>
     (await q.query({ name: s.name, text: s.text, values: values as unknown[] })).rows as R[];
   return {
-    rows: on(pool),
-    batched: batching(on(pool)),
+    rows: on(single),
+    batched: batching(on(single)),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A connection whose rollback failed (closed after a timeout, say) may still hold the transaction: dropped.

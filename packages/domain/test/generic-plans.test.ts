@@ -11,7 +11,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Client } from 'pg';
 import {
   createApplication,
   createApplicationB,
@@ -29,6 +28,12 @@ import { VALID_STEPS, createTestContext, flatApplication, validApplicant, type T
 
 /** Tables with a row (or more) per application: a scan of one of them grows with the business. */
 const GROWING = ['applications', 'credit_checks', 'applicants', 'idempotency_keys', 'match_runs', 'referrals', 'webhook_events', 'webhook_deliveries'];
+
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string): Promise<{ rows: Array<Record<string, unknown>> }>;
+  end(): Promise<void>;
+}
 
 interface PlanNode {
   'Node Type': string;
@@ -56,7 +61,10 @@ export function planProblems(plan: PlanNode): string[] {
 describe('generic plans of the request path on PostgreSQL', () => {
   let t: TestContext & { url?: string };
   const sent = new Map<string, string>();
-  const pg = createRequire(require.resolve('@loanmatch/db'))('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  // pg is the db package's dependency, not this one's: loaded from there (the same module the service uses).
+  const pg = createRequire(require.resolve('@loanmatch/db'))('pg') as {
+    Client: { prototype: { query: (...args: unknown[]) => unknown } } & (new (config: { connectionString?: string }) => PgClient);
+  };
   const query = pg.Client.prototype.query;
 
   beforeAll(async () => {
@@ -82,7 +90,7 @@ describe('generic plans of the request path on PostgreSQL', () => {
   });
 
   it('when each statement is planned once for all values on empty tables, then no plan scans a growing table or finds applications by partner', async () => {
-    const client = new Client({ connectionString: t.url });
+    const client = new pg.Client({ connectionString: t.url });
     await client.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');

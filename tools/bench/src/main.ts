@@ -6,6 +6,7 @@
  *   pnpm bench                       production configuration: PostgreSQL (127.0.0.1:5432) + Redis
  *   pnpm bench -- --embedded         the embedded default (PGlite in a temporary DATA_DIR, no Redis)
  *   options: --duration 10  --warmup 3  --connections 32  --only get,create  --pool-size N (DB_POOL_SIZE)
+ *            --pipeline N (DB_PIPELINE_CONNECTIONS; 0: every statement through the pool)
  *            --cpu-prof DIR (profile the server)  --memory (fill to 100,000 applications, then read RSS)
  *            --no-match-bench  --out results.json
  *            --statements (instead of the load: the SQL statements and Redis commands of one request of each call)
@@ -39,6 +40,7 @@ interface Options {
   connections: number;
   only?: Set<string>;
   poolSize?: number;
+  pipelineConnections?: number;
   cpuProfDir?: string;
   memory: boolean;
   matchBench: boolean;
@@ -64,6 +66,7 @@ function parseOptions(argv: string[]): Options {
     else if (arg === '--connections') options.connections = Number(value());
     else if (arg === '--only') options.only = new Set(value().split(','));
     else if (arg === '--pool-size') options.poolSize = Number(value());
+    else if (arg === '--pipeline') options.pipelineConnections = Number(value());
     else if (arg === '--cpu-prof') options.cpuProfDir = resolve(value());
     else if (arg === '--memory') options.memory = true;
     else if (arg === '--no-match-bench') options.matchBench = false;
@@ -351,6 +354,7 @@ async function main(): Promise<number> {
       RATE_LIMIT_A_PER_MINUTE: '100000000',
     };
     if (options.poolSize) env.DB_POOL_SIZE = String(options.poolSize);
+    if (options.pipelineConnections !== undefined) env.DB_PIPELINE_CONNECTIONS = String(options.pipelineConnections);
     if (!options.embedded) {
       await adminQuery(`CREATE DATABASE ${dbName}`);
       dropDb = true;

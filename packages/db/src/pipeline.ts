@@ -1,0 +1,177 @@
+/**
+ * Statements that stand alone (each a transaction of its own: the busiest reads and one-statement
+ * writes of sql.ts), sent over a few connections in pg's pipeline mode instead of one pooled connection
+ * per statement (docs/decisions.md, "Issue 7, fourth session").
+ *
+ * The statements asked for in one turn of the event loop go to one connection in one write (its socket
+ * is corked until `setImmediate`), and PostgreSQL answers them in order. Each still ends with its own
+ * Sync, so each is its own transaction: one that fails is that caller's failure only, and the server
+ * goes on with the next. Transactions of several statements never come here: they take a connection of
+ * the pool, which pipelined statements do not use.
+ *
+ * A connection that fails (the server restarted, a statement past the query timeout, which pg answers
+ * by closing a pipelined connection) fails what was sent on it and is replaced on the next use.
+ */
+import type { Client } from 'pg';
+
+interface PgResult {
+  rows: unknown[];
+}
+
+interface Lane {
+  client?: Client;
+  connecting?: Promise<Client>;
+  /** Statements sent and not yet answered. */
+  pending: number;
+}
+
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+  destroy(): void;
+  destroyed: boolean;
+}
+
+/**
+ * A failure of the connection rather than of the statement: no SQLSTATE (pg's own errors: a timeout, a
+ * closed socket), a FATAL or PANIC one, or class 08 (connection exception) or 57 (operator intervention).
+ */
+function connectionLost(err: unknown): boolean {
+  const e = err as { code?: unknown; severity?: unknown };
+  if (typeof e?.code !== 'string') return true;
+  return e.severity === 'FATAL' || e.severity === 'PANIC' || e.code.startsWith('08') || e.code.startsWith('57');
+}
+
+/** pg's own state of a client (not in its types): the socket and whether it still takes queries. */
+interface ClientState {
+  connection: { stream: Corkable };
+  _queryable?: boolean;
+  _ending?: boolean;
+}
+
+const streamOf = (client: Client) => (client as unknown as ClientState).connection.stream;
+
+/**
+ * False once the connection is closing, even before its 'end' arrives: a statement timed out a moment ago
+ * (pg destroys a pipelined connection then) must not be sent on it.
+ */
+function usable(client: Client): boolean {
+  const state = client as unknown as ClientState;
+  return state._queryable !== false && !state._ending && !streamOf(client).destroyed;
+}
+
+/**
+ * pg's Client says `timeout expired` when it cannot connect in time; its Pool says `timeout exceeded when
+ * trying to connect`, which is what the service answers 503 for (packages/http/src/errors.ts): the same here.
+ */
+function connectFailure(err: unknown): unknown {
+  return err instanceof Error && err.message === 'timeout expired' ? new Error('timeout exceeded when trying to connect', { cause: err }) : err;
+}
+
+export interface Pipeline {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<PgResult>;
+  end(): Promise<void>;
+}
+
+/**
+ * `lanes` connections made by `connect` (not yet connected), each opened on first use. A turn's
+ * statements go to the lane with the fewest statements waiting, so a statement held up by a lock
+ * (a row another transaction holds) delays only what was sent behind it, and the next turn goes elsewhere.
+ */
+export function createPipeline(connect: () => Client, lanes: number): Pipeline {
+  const all: Lane[] = Array.from({ length: Math.max(1, lanes) }, () => ({ pending: 0 }));
+  let turn: Lane | undefined;
+  let ended = false;
+
+  function open(lane: Lane): Promise<Client> {
+    if (lane.client && !usable(lane.client)) lane.client = undefined;
+    if (lane.client) return Promise.resolve(lane.client);
+    if (!lane.connecting) {
+      const client = connect();
+      const drop = () => {
+        if (lane.client === client) lane.client = undefined;
+      };
+      // A lost connection fails what it had been sent (pg does), and the lane opens a new one next time.
+      client.on('error', drop);
+      client.on('end', drop);
+      lane.connecting = client.connect().then(
+        () => {
+          lane.connecting = undefined;
+          if (ended) {
+            void client.end().catch(() => undefined);
+            throw new Error('the database was closed');
+          }
+          lane.client = client;
+          return client;
+        },
+        (err: unknown) => {
+          lane.connecting = undefined;
+          throw connectFailure(err);
+        },
+      );
+    }
+    return lane.connecting;
+  }
+
+  function laneOfThisTurn(): Lane {
+    if (!turn) {
+      turn = all.reduce((best, lane) => (lane.pending < best.pending ? lane : best));
+      setImmediate(() => {
+        turn = undefined;
+      });
+    }
+    return turn;
+  }
+
+  /** Holds the lane's writes until the end of the turn, so that its statements leave in one write. */
+  const corked = new WeakSet<Client>();
+  function cork(client: Client): void {
+    if (corked.has(client)) return;
+    const stream = streamOf(client);
+    corked.add(client);
+    stream.cork();
+    setImmediate(() => {
+      corked.delete(client);
+      stream.uncork();
+    });
+  }
+
+  async function send(lane: Lane, config: { name: string; text: string; values: unknown[] }): Promise<PgResult> {
+    const client = lane.client && usable(lane.client) ? lane.client : await open(lane);
+    cork(client);
+    try {
+      return (await client.query(config)) as PgResult;
+    } catch (err) {
+      // The connection itself failed (not the statement): it is not used again, even if its socket has
+      // not closed yet (a server that ended the session sends its error first).
+      if (connectionLost(err) && lane.client === client) {
+        lane.client = undefined;
+        streamOf(client).destroy();
+      }
+      throw err;
+    }
+  }
+
+  return {
+    async query(config) {
+      if (ended) throw new Error('the database was closed');
+      const lane = laneOfThisTurn();
+      lane.pending++;
+      try {
+        return await send(lane, config);
+      } finally {
+        lane.pending--;
+      }
+    },
+    async end() {
+      ended = true;
+      await Promise.all(
+        all.map(async (lane) => {
+          const client = lane.client ?? (await lane.connecting?.catch(() => undefined));
+          lane.client = undefined;
+          await client?.end().catch(() => undefined);
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Statements that stand alone go over pipelined connections (pipeline.ts). What must hold is what a
+ * pooled connection per statement gave: each statement is its own transaction, one caller's failure is
+ * not another's, a statement held up by a lock does not hold up the next turn's, and a lost or timed-out
+ * connection is replaced. On PostgreSQL, through a TCP proxy the test can cut (proxied-database.ts).
+ */
+import { sqlOf, statement, transaction } from '../src/sql';
+import { proxiedDatabase, sql, type ProxiedDatabase } from './proxied-database';
+
+const INSERT = statement('test_pipe_insert', 'INSERT INTO probe (id) VALUES ($1::text) RETURNING id');
+const UPDATE = statement('test_pipe_update', `UPDATE probe SET id = $2::text WHERE id = $1::text RETURNING id`);
+const BACKEND = statement('test_pipe_backend', 'SELECT pg_backend_pid() AS pid');
+const SLEEP = statement('test_pipe_sleep', 'SELECT pg_sleep($1::float8)');
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('pipelined statements on PostgreSQL', () => {
+  let t: ProxiedDatabase;
+  const rows = <R>(s: ReturnType<typeof statement>, values: unknown[]) => sqlOf(t.db.prisma).rows<R>(s, values);
+  const pid = async () => (await rows<{ pid: number }>(BACKEND, []))[0]!.pid;
+
+  beforeAll(async () => {
+    t = await proxiedDatabase();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await sql(t.url, 'DELETE FROM probe');
+  });
+
+  it('when statements are asked for in one turn, then they share one connection, and each is a transaction of its own: a failing one fails alone', async () => {
+    const [pids, first, duplicate, second] = await Promise.all([
+      Promise.all([pid(), pid(), pid()]),
+      rows(INSERT, ['a']).then(
+        () => 'ok',
+        (err: Error) => err.message,
+      ),
+      rows(INSERT, ['a']).then(
+        () => 'ok',
+        (err: Error) => err.message,
+      ),
+      rows(INSERT, ['b']).then(
+        () => 'ok',
+        (err: Error) => err.message,
+      ),
+    ]);
+    expect(new Set(pids).size).toBe(1);
+    expect([first, second]).toEqual(['ok', 'ok']);
+    expect(duplicate).toMatch(/duplicate key/);
+    expect(await t.probes()).toEqual(['a', 'b']);
+  });
+
+  it('when a statement waits for a lock a transaction holds, then the next turn’s statements go to another connection and are answered meanwhile', async () => {
+    await rows(INSERT, ['locked']);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = transaction(t.db.prisma, async (tx) => {
+      await sqlOf(tx).rows(UPDATE, ['locked', 'locked-by-transaction']);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const blocked = rows(UPDATE, ['locked', 'never']); // waits for the transaction's row lock
+    await nextTurn();
+    await nextTurn();
+    const answered = await Promise.race([rows(INSERT, ['meanwhile']).then(() => 'answered'), new Promise((r) => setTimeout(() => r('held up'), 2000))]);
+    expect(answered).toBe('answered');
+    release();
+    await holder;
+    expect(await blocked).toEqual([]); // the row it waited for was renamed by the transaction
+    expect(await t.probes()).toEqual(['locked-by-transaction', 'meanwhile']);
+  });
+
+  it('when a pipelined connection is lost, then what was in flight on it fails and the next statements run on a new one', async () => {
+    const before = await pid();
+    const inFlight = rows(SLEEP, [0.5]).catch((err: Error) => err);
+    await new Promise((r) => setTimeout(r, 100));
+    await sql(t.url, `SELECT pg_terminate_backend(${before})`);
+    expect(await inFlight).toBeInstanceOf(Error);
+    await rows(INSERT, ['after-loss']);
+    expect(await t.probes()).toEqual(['after-loss']);
+  });
+
+  /** What the service answers 503 for (packages/http/src/errors.ts), as the pipeline says it. */
+  const UNAVAILABLE = /Query read timeout|Connection terminated|timeout exceeded when trying to connect/;
+
+  it('when a statement is not answered within the query timeout, then it fails, and the next statements are answered once the network is back', async () => {
+    await pid();
+    await t.proxy.cut('blackhole');
+    try {
+      await expect(rows(SLEEP, [0])).rejects.toThrow(UNAVAILABLE);
+    } finally {
+      await t.proxy.restore({ heal: true });
+    }
+    await rows(INSERT, ['after-timeout']);
+    expect(await t.probes()).toEqual(['after-timeout']);
+  });
+
+  it('when the server cannot be reached, then every statement fails as unavailable, in flight or still to connect, and the next are answered once it can be', async () => {
+    await t.proxy.cut('blackhole');
+    let answers: string[];
+    try {
+      const failure = () => rows(SLEEP, [0]).then(() => 'answered', (err: Error) => err.message);
+      const first = [failure(), failure()];
+      await nextTurn();
+      const second = failure();
+      answers = await Promise.all([...first, second]);
+    } finally {
+      await t.proxy.restore();
+    }
+    for (const answer of answers) expect(answer).toMatch(UNAVAILABLE);
+    await rows(INSERT, ['after-cut']);
+    expect(await t.probes()).toEqual(['after-cut']);
+  });
+});
