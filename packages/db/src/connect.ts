@@ -70,7 +70,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pipeline =
     lanes > 0
       ? createPipeline(
-          () => new TimeoutClosingClient({ connectionString: url, connectionTimeoutMillis: pool.connectionTimeoutMillis, query_timeout: options.queryTimeoutMs, pipeline: true, options: process.env.LM_PCM ? '-c plan_cache_mode=force_custom_plan' : undefined }),
+          () => new TimeoutClosingClient({ connectionString: url, connectionTimeoutMillis: pool.connectionTimeoutMillis, query_timeout: options.queryTimeoutMs, pipeline: true }),
           lanes,
         )
       : undefined;

@@ -93,7 +93,8 @@ export function batching(rows: Sql['rows']): NonNullable<Sql['batched']> {
 
   async function send(read: BatchedRead, calls: PendingRead[]): Promise<void> {
     if (calls.length === 1) return one(read, calls[0]!);
-    const columns = read.one.text.match(/\$\d+/g) ? calls[0]!.values.map((_, j) => calls.map((c) => c.values[j])) : [];
+    // `many`'s parameters: for each of `one`'s, the array of every read's value, in the reads' order.
+    const columns = calls[0]!.values.map((_, j) => calls.map((call) => call.values[j]));
     let answered: Array<Record<string, unknown>>;
     try {
       answered = await rows<Record<string, unknown>>(read.many, columns);
