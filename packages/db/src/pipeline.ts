@@ -33,13 +33,13 @@ interface Corkable {
 }
 
 /**
- * A failure of the connection rather than of the statement: no SQLSTATE (pg's own errors: a timeout, a
- * closed socket), a FATAL or PANIC one, or class 08 (connection exception) or 57 (operator intervention).
+ * A failure the server reports for the session rather than the statement: FATAL or PANIC (the session was
+ * ended, as by `pg_terminate_backend` or a shutdown), or class 08 (connection exception). A statement's
+ * own failure (a constraint, a cancelled statement: ERROR) leaves the session as it was.
  */
-function connectionLost(err: unknown): boolean {
+function sessionEnded(err: unknown): boolean {
   const e = err as { code?: unknown; severity?: unknown };
-  if (typeof e?.code !== 'string') return true;
-  return e.severity === 'FATAL' || e.severity === 'PANIC' || e.code.startsWith('08') || e.code.startsWith('57');
+  return e?.severity === 'FATAL' || e?.severity === 'PANIC' || (typeof e?.code === 'string' && e.code.startsWith('08'));
 }
 
 /** pg's own state of a client (not in its types): the socket and whether it still takes queries. */
@@ -136,19 +136,39 @@ export function createPipeline(connect: () => Client, lanes: number): Pipeline {
     });
   }
 
+  /** Statements sent on each connection and not yet answered, and connections to close once they are. */
+  const inFlight = new Map<Client, number>();
+  const retiring = new WeakSet<Client>();
+
   async function send(lane: Lane, config: { name: string; text: string; values: unknown[] }): Promise<PgResult> {
     const client = lane.client && usable(lane.client) ? lane.client : await open(lane);
     cork(client);
+    inFlight.set(client, (inFlight.get(client) ?? 0) + 1);
     try {
       return (await client.query(config)) as PgResult;
     } catch (err) {
-      // The connection itself failed (not the statement): it is not used again, even if its socket has
-      // not closed yet (a server that ended the session sends its error first).
-      if (connectionLost(err) && lane.client === client) {
-        lane.client = undefined;
-        streamOf(client).destroy();
+      if (lane.client === client) {
+        if (sessionEnded(err) || !usable(client)) {
+          // The connection failed: not used again, even if its socket has not closed yet (a server that
+          // ends the session sends its error first).
+          lane.client = undefined;
+          streamOf(client).destroy();
+        } else if (typeof (err as { code?: unknown })?.code !== 'string') {
+          // pg refused to send the statement (a value it could not serialise): the statements sent before
+          // it are answered, but pg's record of what this connection has prepared may no longer be true,
+          // so new statements go to a new connection and this one closes once its last answer is in.
+          lane.client = undefined;
+          retiring.add(client);
+        }
       }
       throw err;
+    } finally {
+      const left = (inFlight.get(client) ?? 1) - 1;
+      if (left > 0) inFlight.set(client, left);
+      else {
+        inFlight.delete(client);
+        if (retiring.has(client)) void client.end().catch(() => undefined);
+      }
     }
   }
 

@@ -51,6 +51,26 @@ describe('pipelined statements on PostgreSQL', () => {
     expect(await t.probes()).toEqual(['a', 'b']);
   });
 
+  it('when pg cannot send one statement’s value, then it fails alone, and from the next turn its statement runs on a fresh connection', async () => {
+    const before = await pid();
+    const [refused, sameTurn] = await Promise.all([
+      rows(INSERT, [{ cannot: 1n }]).then(
+        () => 'sent',
+        (err: Error) => err.name,
+      ),
+      rows(BACKEND, []),
+    ]);
+    expect(refused).toBe('TypeError');
+    expect(sameTurn).toEqual([{ pid: before }]);
+    // pg closes the statement it had just prepared for the refused one but still counts it as prepared on
+    // that connection (a later use would fail with "prepared statement does not exist", as it would on a
+    // pooled connection): the statement is sent again from the next turn, on a new connection.
+    await nextTurn();
+    expect(await rows(INSERT, ['next-turn'])).toEqual([{ id: 'next-turn' }]);
+    expect(await pid()).not.toBe(before);
+    expect(await t.probes()).toEqual(['next-turn']);
+  });
+
   it('when a statement waits for a lock a transaction holds, then the next turn’s statements go to another connection and are answered meanwhile', async () => {
     await rows(INSERT, ['locked']);
     let release!: () => void;
