@@ -5,7 +5,7 @@
  * connection is replaced. On PostgreSQL, through a TCP proxy the test can cut (proxied-database.ts).
  */
 import { sqlOf, statement, transaction } from '../src/sql';
-import { proxiedDatabase, sql, type ProxiedDatabase } from './proxied-database';
+import { proxiedDatabaseForSuite, sql } from './proxied-database';
 
 const INSERT = statement('test_pipe_insert', 'INSERT INTO probe (id) VALUES ($1::text) RETURNING id');
 const UPDATE = statement('test_pipe_update', `UPDATE probe SET id = $2::text WHERE id = $1::text RETURNING id`);
@@ -15,19 +15,10 @@ const SLEEP = statement('test_pipe_sleep', 'SELECT pg_sleep($1::float8)');
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('pipelined statements on PostgreSQL', () => {
-  let t: ProxiedDatabase;
-  const rows = <R>(s: ReturnType<typeof statement>, values: unknown[]) => sqlOf(t.db.prisma).rows<R>(s, values);
+  const suite = proxiedDatabaseForSuite();
+  const rows = <R>(s: ReturnType<typeof statement>, values: unknown[]) => sqlOf(suite().db.prisma).rows<R>(s, values);
   const pid = async () => (await rows<{ pid: number }>(BACKEND, []))[0]!.pid;
 
-  beforeAll(async () => {
-    t = await proxiedDatabase();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  beforeEach(async () => {
-    await sql(t.url, 'DELETE FROM probe');
-  });
 
   it('when statements are asked for in one turn, then they share one connection, and each is a transaction of its own: a failing one fails alone', async () => {
     const [pids, first, duplicate, second] = await Promise.all([
@@ -48,7 +39,7 @@ describe('pipelined statements on PostgreSQL', () => {
     expect(new Set(pids).size).toBe(1);
     expect([first, second]).toEqual(['ok', 'ok']);
     expect(duplicate).toMatch(/duplicate key/);
-    expect(await t.probes()).toEqual(['a', 'b']);
+    expect(await suite().probes()).toEqual(['a', 'b']);
   });
 
   it('when pg cannot send one statement’s value, then it fails alone, and from the next turn its statement runs on a fresh connection', async () => {
@@ -68,7 +59,7 @@ describe('pipelined statements on PostgreSQL', () => {
     await nextTurn();
     expect(await rows(INSERT, ['next-turn'])).toEqual([{ id: 'next-turn' }]);
     expect(await pid()).not.toBe(before);
-    expect(await t.probes()).toEqual(['next-turn']);
+    expect(await suite().probes()).toEqual(['next-turn']);
   });
 
   it('when a statement waits for a lock a transaction holds, then the next turn’s statements go to another connection and are answered meanwhile', async () => {
@@ -77,7 +68,7 @@ describe('pipelined statements on PostgreSQL', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = transaction(t.db.prisma, async (tx) => {
+    const holder = transaction(suite().db.prisma, async (tx) => {
       await sqlOf(tx).rows(UPDATE, ['locked', 'locked-by-transaction']);
       locked();
       await held;
@@ -91,17 +82,17 @@ describe('pipelined statements on PostgreSQL', () => {
     release();
     await holder;
     expect(await blocked).toEqual([]); // the row it waited for was renamed by the transaction
-    expect(await t.probes()).toEqual(['locked-by-transaction', 'meanwhile']);
+    expect(await suite().probes()).toEqual(['locked-by-transaction', 'meanwhile']);
   });
 
   it('when a pipelined connection is lost, then what was in flight on it fails and the next statements run on a new one', async () => {
     const before = await pid();
     const inFlight = rows(SLEEP, [0.5]).catch((err: Error) => err);
     await new Promise((r) => setTimeout(r, 100));
-    await sql(t.url, `SELECT pg_terminate_backend(${before})`);
+    await sql(suite().url, `SELECT pg_terminate_backend(${before})`);
     expect(await inFlight).toBeInstanceOf(Error);
     await rows(INSERT, ['after-loss']);
-    expect(await t.probes()).toEqual(['after-loss']);
+    expect(await suite().probes()).toEqual(['after-loss']);
   });
 
   /** What the service answers 503 for (packages/http/src/errors.ts), as the pipeline says it. */
@@ -109,18 +100,18 @@ describe('pipelined statements on PostgreSQL', () => {
 
   it('when a statement is not answered within the query timeout, then it fails, and the next statements are answered once the network is back', async () => {
     await pid();
-    await t.proxy.cut('blackhole');
+    await suite().proxy.cut('blackhole');
     try {
       await expect(rows(SLEEP, [0])).rejects.toThrow(UNAVAILABLE);
     } finally {
-      await t.proxy.restore({ heal: true });
+      await suite().proxy.restore({ heal: true });
     }
     await rows(INSERT, ['after-timeout']);
-    expect(await t.probes()).toEqual(['after-timeout']);
+    expect(await suite().probes()).toEqual(['after-timeout']);
   });
 
   it('when the server cannot be reached, then every statement fails as unavailable, in flight or still to connect, and the next are answered once it can be', async () => {
-    await t.proxy.cut('blackhole');
+    await suite().proxy.cut('blackhole');
     let answers: string[];
     try {
       const failure = () => rows(SLEEP, [0]).then(() => 'answered', (err: Error) => err.message);
@@ -129,10 +120,10 @@ describe('pipelined statements on PostgreSQL', () => {
       const second = failure();
       answers = await Promise.all([...first, second]);
     } finally {
-      await t.proxy.restore();
+      await suite().proxy.restore();
     }
     for (const answer of answers) expect(answer).toMatch(UNAVAILABLE);
     await rows(INSERT, ['after-cut']);
-    expect(await t.probes()).toEqual(['after-cut']);
+    expect(await suite().probes()).toEqual(['after-cut']);
   });
 });

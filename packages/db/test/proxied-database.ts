@@ -52,3 +52,21 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
     },
   };
 }
+
+/**
+ * A suite's database: made before its tests, its `probe` table emptied before each, dropped after them.
+ * Answers the database of the test running now.
+ */
+export function proxiedDatabaseForSuite(): () => ProxiedDatabase {
+  let t: ProxiedDatabase | undefined;
+  beforeAll(async () => {
+    t = await proxiedDatabase();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await sql(t!.url, 'DELETE FROM probe');
+  });
+  return () => t!;
+}

@@ -5,27 +5,18 @@
  */
 import { transaction } from '../src';
 import { sqlOf, statement } from '../src/sql';
-import { proxiedDatabase, sql, type ProxiedDatabase } from './proxied-database';
+import { proxiedDatabaseForSuite } from './proxied-database';
 
 const INSERT = statement('test_insert_probe', 'INSERT INTO probe (id) VALUES ($1::text) RETURNING id');
 const SLEEP = statement('test_sleep', 'SELECT pg_sleep($1::float8)');
 
 describe('transaction on PostgreSQL', () => {
-  let t: ProxiedDatabase;
-  const probes = () => t.probes();
+  const suite = proxiedDatabaseForSuite();
+  const probes = () => suite().probes();
 
-  beforeAll(async () => {
-    t = await proxiedDatabase();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  beforeEach(async () => {
-    await sql(t.url, 'DELETE FROM probe');
-  });
 
   it('when the work succeeds, then its statements commit together and its answer is returned', async () => {
-    const answer = await transaction(t.db.prisma, async (tx) => {
+    const answer = await transaction(suite().db.prisma, async (tx) => {
       await sqlOf(tx).rows(INSERT, ['a']);
       await sqlOf(tx).rows(INSERT, ['b']);
       expect(await probes()).toEqual([]); // not visible outside before the commit
@@ -36,7 +27,7 @@ describe('transaction on PostgreSQL', () => {
   });
 
   it('when the work throws after a write, then nothing is kept and the error is the one thrown', async () => {
-    const failing = transaction(t.db.prisma, async (tx) => {
+    const failing = transaction(suite().db.prisma, async (tx) => {
       await sqlOf(tx).rows(INSERT, ['a']);
       throw new Error('refused halfway');
     });
@@ -46,18 +37,18 @@ describe('transaction on PostgreSQL', () => {
 
   it('when a statement fails, then the earlier ones roll back and the connection serves the next caller', async () => {
     await expect(
-      transaction(t.db.prisma, async (tx) => {
+      transaction(suite().db.prisma, async (tx) => {
         await sqlOf(tx).rows(INSERT, ['a']);
         await sqlOf(tx).rows(INSERT, ['a']); // duplicate key
       }),
     ).rejects.toThrow(/duplicate key/);
-    await sqlOf(t.db.prisma).rows(INSERT, ['after']);
+    await sqlOf(suite().db.prisma).rows(INSERT, ['after']);
     expect(await probes()).toEqual(['after']);
   });
 
   it('when Prisma is asked of the handle, then it throws at once instead of running outside the transaction', async () => {
     await expect(
-      transaction(t.db.prisma, async (tx) => {
+      transaction(suite().db.prisma, async (tx) => {
         await sqlOf(tx).rows(INSERT, ['a']);
         await tx.$executeRawUnsafe(`INSERT INTO probe (id) VALUES ('outside')`);
       }),
@@ -68,15 +59,15 @@ describe('transaction on PostgreSQL', () => {
   // Also the case of a lent connection's 'error' event: unheard, it was an uncaught error in the process.
   it('when a statement times out mid-transaction, then that connection is dropped and later writes commit', async () => {
     await expect(
-      transaction(t.db.prisma, async (tx) => {
+      transaction(suite().db.prisma, async (tx) => {
         await sqlOf(tx).rows(INSERT, ['in-transaction']);
-        await t.proxy.cut('blackhole');
+        await suite().proxy.cut('blackhole');
         await sqlOf(tx).rows(SLEEP, [0]);
       }),
     ).rejects.toThrow(/Query read timeout|Connection terminated/);
-    await t.proxy.restore({ heal: true });
+    await suite().proxy.restore({ heal: true });
     // One connection in the pool: this write takes whichever connection the pool has now.
-    await sqlOf(t.db.prisma).rows(INSERT, ['after']);
+    await sqlOf(suite().db.prisma).rows(INSERT, ['after']);
     expect(await probes()).toEqual(['after']);
   });
 });
