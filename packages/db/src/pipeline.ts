@@ -113,27 +113,36 @@ export function createPipeline(connect: () => Client, lanes: number): Pipeline {
     return lane.connecting;
   }
 
+  /** The turn's lane, and the sockets corked in it: both let go at the end of the turn, in one `setImmediate`. */
+  const corked = new Set<Corkable>();
+  let endScheduled = false;
+  function endOfTurn(): void {
+    endScheduled = false;
+    turn = undefined;
+    for (const stream of corked) stream.uncork();
+    corked.clear();
+  }
+  function atEndOfTurn(): void {
+    if (endScheduled) return;
+    endScheduled = true;
+    setImmediate(endOfTurn);
+  }
+
   function laneOfThisTurn(): Lane {
     if (!turn) {
       turn = all.reduce((best, lane) => (lane.pending < best.pending ? lane : best));
-      setImmediate(() => {
-        turn = undefined;
-      });
+      atEndOfTurn();
     }
     return turn;
   }
 
-  /** Holds the lane's writes until the end of the turn, so that its statements leave in one write. */
-  const corked = new WeakSet<Client>();
+  /** Holds the connection's writes until the end of the turn, so that its statements leave in one write. */
   function cork(client: Client): void {
-    if (corked.has(client)) return;
     const stream = streamOf(client);
-    corked.add(client);
+    if (corked.has(stream)) return;
+    corked.add(stream);
     stream.cork();
-    setImmediate(() => {
-      corked.delete(client);
-      stream.uncork();
-    });
+    atEndOfTurn();
   }
 
   /** Statements sent on each connection and not yet answered, and connections to close once they are. */

@@ -48,7 +48,7 @@ function* nodes(plan: PlanNode): Generator<PlanNode> {
 }
 
 /** What is wrong with a plan, or nothing. */
-export function planProblems(plan: PlanNode): string[] {
+function planProblems(plan: PlanNode): string[] {
   const problems: string[] = [];
   for (const node of nodes(plan)) {
     const relation = node['Relation Name'];
