@@ -101,7 +101,11 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     const newId = createPersonalDataBox([newKey]).keyId;
     const before = await request(rotated).get('/admin/v1/data-key').set(auth);
     expect(before.status).toBe(200);
-    expect(before.body.data).toEqual({ currentKeyId: newId, keys: [{ keyId: oldId, rows: 2, current: false, configured: true }], remaining: 2 });
+    const { idempotencyKeys, idempotencyKeysRemaining, ...rows } = before.body.data;
+    expect(rows).toEqual({ currentKeyId: newId, keys: [{ keyId: oldId, rows: 2, current: false, configured: true }], remaining: 2 });
+    // The two checks' idempotency keys hold a digest made under the old key (this suite's earlier ones are under its own).
+    expect(idempotencyKeys).toContainEqual({ keyId: oldId, live: 2, current: false, configured: true });
+    expect(idempotencyKeysRemaining).toBe(idempotencyKeys.reduce((sum: number, k: { live: number }) => sum + k.live, 0));
 
     const moved = await request(rotated).post('/admin/v1/data-key/re-encrypt').set(auth);
     expect(moved.status).toBe(200);
@@ -109,6 +113,9 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
       currentKeyId: newId,
       keys: [{ keyId: newId, rows: 2, current: true, configured: true }],
       remaining: 0,
+      // Re-encryption moves rows, not the digests of requests: those stay under the old key until they expire.
+      idempotencyKeys,
+      idempotencyKeysRemaining,
       reencrypted: 2,
       unreadable: 0,
       complete: true,

@@ -186,15 +186,21 @@ interface DataKeyReport {
   currentKeyId: string;
   keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
   remaining: number;
+  idempotencyKeys: Array<{ keyId: string; live: number; current: boolean; configured: boolean }>;
+  idempotencyKeysRemaining: number;
 }
 
 function dataKeyLines(data: DataKeyReport): string[] {
+  const state = (k: { current: boolean; configured: boolean }, lost: string) => (k.current ? 'current' : k.configured ? 'earlier key, configured' : `earlier key, NOT configured: ${lost}`);
   return [
     `Current data key: ${data.currentKeyId}.`,
-    ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} row(s)  ${k.current ? 'current' : k.configured ? 'earlier key, configured' : 'earlier key, NOT configured: these rows cannot be read'}`),
-    data.remaining === 0
-      ? 'No rows under earlier keys: DATA_PREVIOUS_KEYS can be emptied.'
-      : `${data.remaining} row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`,
+    ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} row(s)  ${state(k, 'these rows cannot be read')}`),
+    ...data.idempotencyKeys.map((k) => `    ${k.keyId}  ${k.live} live idempotency key(s)  ${state(k, 'their retries cannot be compared')}`),
+    data.remaining > 0
+      ? `${data.remaining} row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`
+      : data.idempotencyKeysRemaining > 0
+        ? `No rows under earlier keys, but ${data.idempotencyKeysRemaining} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`
+        : 'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
   ];
 }
 

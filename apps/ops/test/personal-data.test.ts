@@ -76,10 +76,15 @@ describe('pnpm ops application erase and data-key', () => {
 
     const before = await ops(url, ['data-key', 'status']);
     expect(before.code).toBe(0);
+    const live = (JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out) as { idempotencyKeys: Array<{ keyId: string; live: number }> }).idempotencyKeys;
+    const liveLines = live.map((k) => `    ${k.keyId}  ${k.live} live idempotency key(s)  earlier key, ${k.keyId === oldId ? 'configured' : 'NOT configured: their retries cannot be compared'}`);
+    const liveUnderEarlier = live.reduce((sum, k) => sum + k.live, 0);
+    expect(live.find((k) => k.keyId === oldId)?.live).toBeGreaterThanOrEqual(2); // the two checks' keys, at least
     expect(before.out).toBe(
       [
         `Current data key: ${newId}.`,
         `    ${oldId}  2 row(s)  earlier key, configured`,
+        ...liveLines,
         '2 row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.',
         '',
       ].join('\n'),
@@ -88,14 +93,28 @@ describe('pnpm ops application erase and data-key', () => {
     const rotated = await ops(url, ['data-key', 'rotate']);
     expect(rotated.code).toBe(0);
     expect(rotated.out).toBe(
-      [`Re-encrypted 2 row(s) under data key ${newId}.`, `Current data key: ${newId}.`, `    ${newId}  2 row(s)  current`, 'No rows under earlier keys: DATA_PREVIOUS_KEYS can be emptied.', ''].join('\n'),
+      [
+        `Re-encrypted 2 row(s) under data key ${newId}.`,
+        `Current data key: ${newId}.`,
+        `    ${newId}  2 row(s)  current`,
+        ...liveLines,
+        `No rows under earlier keys, but ${liveUnderEarlier} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`,
+        '',
+      ].join('\n'),
     );
     const newOnly = createPersonalDataBox([newKey]);
     for (const id of ids) {
       const row = await t.ctx.db.applicant.findUnique({ where: { applicationId: id } });
       expect(newOnly.open(row!.detailsSealed!, id)).toContain('Jordan');
     }
-    expect(JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out)).toMatchObject({ currentKeyId: newId, remaining: 0 });
+    expect(JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out)).toMatchObject({ currentKeyId: newId, remaining: 0, idempotencyKeysRemaining: liveUnderEarlier });
+
+    // Once those idempotency keys have expired, nothing is left under an earlier key.
+    await t.ctx.db.idempotencyKey.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    const after = await ops(url, ['data-key', 'status']);
+    expect(after.out).toBe(
+      [`Current data key: ${newId}.`, `    ${newId}  2 row(s)  current`, 'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.', ''].join('\n'),
+    );
   });
 
   it('when rows are under a key the server lacks, then rotate says so and exits 1', async () => {

@@ -207,6 +207,12 @@ async function preparePersonalData(ctx: DomainContext, logger: Logger): Promise<
       keys: missing.map((k) => ({ keyId: k.keyId, rows: k.rows })),
     });
   }
+  const unmatched = status.ok ? status.value.idempotencyKeys.filter((k) => !k.configured) : [];
+  if (unmatched.length) {
+    logger.warn('live idempotency keys were stored under data keys this process does not have: their retries cannot be compared; add the keys to DATA_PREVIOUS_KEYS', {
+      keys: unmatched.map((k) => ({ keyId: k.keyId, live: k.live })),
+    });
+  }
 }
 
 /**

@@ -11,7 +11,7 @@
  * PERSONAL_DATA_ERASED.
  * Matching reads steps 1-4 and the stored band only, so it still answers.
  */
-import { applicants, creditChecks, type Json, type SealedDetails } from '@loanmatch/db';
+import { applicants, creditChecks, idempotency, type Json, type SealedDetails } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
@@ -90,18 +90,28 @@ export interface DataKeyStatus {
   currentKeyId: string;
   /** Rows by the key that sealed them; `configured` false means no key of this process opens them. */
   keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
-  /** Rows under another key than the current one: when 0, every earlier key may be removed. */
+  /** Rows under another key than the current one: `rotate` moves them. */
   remaining: number;
+  /**
+   * Live idempotency keys by the data key their request's digest was made under: a retry is compared
+   * under that key, so it must stay configured until they expire (24 hours at most).
+   */
+  idempotencyKeys: Array<{ keyId: string; live: number; current: boolean; configured: boolean }>;
+  /** Live idempotency keys under another data key than the current one. When this and `remaining` are 0, every earlier key may be removed. */
+  idempotencyKeysRemaining: number;
 }
 
 /** `GET /admin/v1/data-key`: which keys seal how many rows. */
 export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataKeyStatus>> {
   const box = ctx.personalData;
-  const counts = await applicants.countByKey(ctx.db);
+  const [counts, live] = await Promise.all([applicants.countByKey(ctx.db), idempotency.countLiveByDataKey(ctx.db, ctx.clock())]);
+  const described = <T extends { keyId: string }>(c: T) => ({ ...c, current: c.keyId === box.keyId, configured: box.keyIds.includes(c.keyId) });
   return ok({
     currentKeyId: box.keyId,
-    keys: counts.map((c) => ({ ...c, current: c.keyId === box.keyId, configured: box.keyIds.includes(c.keyId) })),
+    keys: counts.map(described),
     remaining: counts.filter((c) => c.keyId !== box.keyId).reduce((sum, c) => sum + c.rows, 0),
+    idempotencyKeys: live.map(described),
+    idempotencyKeysRemaining: live.filter((c) => c.keyId !== box.keyId).reduce((sum, c) => sum + c.live, 0),
   });
 }
 

@@ -80,3 +80,15 @@ export async function deleteExpiredKeys(db: Queryable, now: Date): Promise<numbe
   const { count } = await db.idempotencyKey.deleteMany({ where: { expiresAt: { lte: now } } });
   return count;
 }
+
+/**
+ * Live idempotency keys by the data key their request's fingerprint was made under (`h1.<keyId>.<mac>`;
+ * fingerprints of the earlier, unkeyed format name none and are left out). For `GET /admin/v1/data-key`:
+ * a retry compares its request under the key named here, so that key must stay configured until these expire.
+ */
+export async function countLiveByDataKey(db: Queryable, now: Date): Promise<Array<{ keyId: string; live: number }>> {
+  const rows = await db.$queryRaw<Array<{ key_id: string; live: number }>>`
+    SELECT split_part(fingerprint, '.', 2) AS key_id, count(*)::int AS live FROM idempotency_keys
+    WHERE fingerprint LIKE 'h1.%' AND expires_at > ${now} GROUP BY 1 ORDER BY 1`;
+  return rows.map((r) => ({ keyId: r.key_id, live: Number(r.live) }));
+}
