@@ -129,7 +129,7 @@ describe('personal data on started processes over PostgreSQL', () => {
     expect(rotated.err).toBe('');
     expect(rotated.code).toBe(0);
     expect(rotated.out).toContain('Re-encrypted 2 row(s)');
-    expect(rotated.out).toContain('No rows under earlier keys: DATA_PREVIOUS_KEYS can be emptied.');
+    expect(rotated.out).toContain('No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.');
     expect(await server.stop()).toBe(0);
 
     server = await start({ DATA_KEY: newKey, ADMIN_HOST: '0.0.0.0' });
