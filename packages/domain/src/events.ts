@@ -89,7 +89,8 @@ export async function advanceApplication(
 ): Promise<ApplicationRow | undefined> {
   const current = await applications.lockApplication(tx, change.applicationId);
   if (!current) return undefined;
-  return writeChange(ctx, tx, { id: change.applicationId, ...current }, change);
+  const written = await writeChange(ctx, tx, { id: change.applicationId, ...current }, change, true);
+  return written ? written.row! : undefined;
 }
 
 /**
@@ -121,25 +122,43 @@ export async function createAnnouncedApplication(
 export async function changeReadApplication(
   ctx: DomainContext,
   app: { id: string; partnerId: string; status: string; lastStep: number },
-  change: {
-    to: ApplicationStatus;
-    lastStep?: number;
-    step?: { number: 2 | 3 | 4; data: Json };
-    matchRun?: { id: string; degradedMode: boolean; offers: Json; at: Date };
-  },
+  change: { to: ApplicationStatus; lastStep?: number; step?: { number: 2 | 3 | 4; data: Json } },
   /** A transaction of the caller's to make the change in; by default the statement is a transaction of its own. */
   db: Queryable = ctx.db,
 ): Promise<ApplicationRow | undefined> {
-  return writeChange(ctx, db, app, change);
+  const written = await writeChange(ctx, db, app, change, true);
+  return written ? written.row! : undefined;
 }
 
-/** The change, decided on the status and last step the caller read, made again on newer ones until it holds. */
+/**
+ * A match run stored with the move to `matched` (and its event), as `changeReadApplication` makes a
+ * change, in one statement of its own. `offersJson` is the run's `offers` as JSON text. Answers whether
+ * it was written (false: the application no longer exists); the application is not read back.
+ */
+export async function recordMatchRun(
+  ctx: DomainContext,
+  app: { id: string; partnerId: string; status: string; lastStep: number },
+  run: { id: string; degradedMode: boolean; offersJson: string; at: Date },
+): Promise<boolean> {
+  return (await writeChange(ctx, ctx.db, app, { to: 'matched', matchRun: run }, false)) !== undefined;
+}
+
+/**
+ * The change, decided on the status and last step the caller read, made again on newer ones until it
+ * holds. Answers the application as written (`row`, when `withRow`), or undefined when it no longer exists.
+ */
 async function writeChange(
   ctx: DomainContext,
   db: Queryable,
   app: { id: string; partnerId: string; status: string; lastStep: number },
-  change: { to: ApplicationStatus; lastStep?: number; step?: { number: 2 | 3 | 4; data: Json }; matchRun?: { id: string; degradedMode: boolean; offers: Json; at: Date } },
-): Promise<ApplicationRow | undefined> {
+  change: {
+    to: ApplicationStatus;
+    lastStep?: number;
+    step?: { number: 2 | 3 | 4; data: Json };
+    matchRun?: { id: string; degradedMode: boolean; offersJson: string; at: Date };
+  },
+  withRow: boolean,
+): Promise<{ row: ApplicationRow | null } | undefined> {
   let current = { status: app.status, lastStep: app.lastStep };
   for (let attempt = 0; attempt < 10; attempt++) {
     const status = laterStatus(current.status as ApplicationStatus, change.to);
@@ -152,10 +171,11 @@ async function writeChange(
       move: moves ? { from: current, status, lastStep, event } : undefined,
       step: change.step,
       matchRun: change.matchRun && { ...change.matchRun, partnerId: app.partnerId },
+      withRow,
     });
     if (outcome.changed) {
       if (outcome.deliveries > 0) ctx.webhooks.notify();
-      return outcome.row;
+      return { row: outcome.row };
     }
     if (!outcome.current) return undefined;
     // Erased after the caller read the application (a step save checks first): refused, nothing written.

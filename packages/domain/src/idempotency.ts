@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { idempotency, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
+import { withJsonText } from './json-text';
 
 /** Keys are kept 24 hours (CONTRACT.md). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -134,7 +135,7 @@ export async function withIdempotentWrite<T extends Json>(
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await write(key)) return ok({ value: planned.value, replayed: false });
+    if (await write(key)) return ok({ value: withJsonText(planned.value, key.responseBody), replayed: false });
     const existing = await idempotency.findLiveKey(ctx.db, id, now);
     if (existing) return answerExisting<T>(ctx, existing, request);
     // Released or expired between the two statements: try again.
@@ -147,7 +148,11 @@ async function answerExisting<T>(ctx: DomainContext, row: idempotency.Idempotenc
   if (!sameRequest(ctx, row.fingerprint, request)) {
     return fail('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used for a different request; use a new key for a new request');
   }
-  if (row.state === 'completed') return ok({ value: JSON.parse(row.responseBody ?? 'null') as T, replayed: true });
+  if (row.state === 'completed') {
+    // The stored text is sent as it is: a replay is the first answer byte for byte.
+    const text = row.responseBody ?? 'null';
+    return ok({ value: withJsonText(JSON.parse(text) as T, text), replayed: true });
+  }
   if (row.state === 'in_progress' && (await ctx.instance.isAlive(row.ownerId, claimName(row)))) {
     return fail('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly');
   }

@@ -3,8 +3,9 @@ import { applications, matches, type Json } from '@loanmatch/db';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
-import { advanceApplication, changeReadApplication } from './events';
+import { advanceApplication, recordMatchRun } from './events';
 import { canonicalUuid } from './ids';
+import { withJsonText } from './json-text';
 import { matchOffers, type AcceptedOffer, type NearMissOffer } from './matching';
 import { signTrackingToken, verifyTrackingToken } from './tracking';
 
@@ -103,14 +104,18 @@ export async function matchApplication(
     nearMissOffers: result.nearMissOffers.map(nearMissView),
   };
 
-  // The run, the status it moves and the status's event: one statement.
-  const stored = await changeReadApplication(ctx, app, {
-    to: 'matched',
-    matchRun: { id: matchId, degradedMode: credit.degradedMode, offers: { offers: snapshot, view } as unknown as Json, at: now },
+  // The run, the status it moves and the status's event: one statement. The answer is serialised once,
+  // for the stored run and for the response alike (`withJsonText`).
+  const viewJson = JSON.stringify(view);
+  const written = await recordMatchRun(ctx, app, {
+    id: matchId,
+    degradedMode: credit.degradedMode,
+    offersJson: `{"offers":${JSON.stringify(snapshot)},"view":${viewJson}}`,
+    at: now,
   });
-  if (!stored) return fail('NOT_FOUND', 'Application not found');
+  if (!written) return fail('NOT_FOUND', 'Application not found');
   ctx.metrics?.matched(acceptedOffers.length, view.nearMissOffers.length);
-  return ok(view);
+  return ok(withJsonText(view, viewJson));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { DomainError, type ErrorCode, type FieldViolation, type Result } from '@loanmatch/domain';
+import { DomainError, jsonTextOf, type ErrorCode, type FieldViolation, type Result } from '@loanmatch/domain';
 import type { Logger } from './logger';
 
 /** Error codes that the HTTP layer adds to the domain's. */
@@ -55,8 +55,18 @@ export function sendError(res: Response, code: HttpErrorCode, message: string, d
   res.status(STATUS_OF[code]).json({ success: false, error: code, message, ...(details ? { details } : {}) });
 }
 
+/**
+ * The success envelope. A value whose JSON text the domain already made (`withJsonText`: a match's answer,
+ * an idempotent answer) is sent as that text, in the envelope `res.json` would have made around it.
+ */
 export function sendData(res: Response, status: number, data: unknown): void {
-  res.status(status).json({ success: true, data });
+  const text = jsonTextOf(data);
+  if (text === undefined) {
+    res.status(status).json({ success: true, data });
+    return;
+  }
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.status(status).send(`{"success":true,"data":${text}}`);
 }
 
 /** Renders a domain result: the value in the success envelope, an expected failure in the error body. */

@@ -72,7 +72,8 @@ export async function insertApplication(
 }
 
 export type ChangeOutcome =
-  | { changed: true; row: ApplicationRow; deliveries: number }
+  /** `row`: the application as written; null when the change was asked `withRow: false`. */
+  | { changed: true; row: ApplicationRow | null; deliveries: number }
   /**
    * Another change came first (`current` is what the application holds now), or the application is gone
    * (null). `current.erased`: its personal data was erased, so a step was not written.
@@ -96,10 +97,14 @@ export async function changeApplication(
     id: string;
     move?: { from: { status: string; lastStep: number }; status: string; lastStep: number; event?: OutboxEvent };
     step?: { number: 2 | 3 | 4; data: Json };
-    matchRun?: { id: string; partnerId: string; degradedMode: boolean; offers: Json; at: Date };
+    /** `offersJson`: the run's `offers` as JSON text. */
+    matchRun?: { id: string; partnerId: string; degradedMode: boolean; offersJson: string; at: Date };
+    /** False: the application is not read back (a match needs only to know it was written). Default true. */
+    withRow?: boolean;
   },
 ): Promise<ChangeOutcome> {
   const { move, step, matchRun } = change;
+  const withRow = change.withRow !== false;
   const p = new Params();
   const id = p.add(change.id);
   const sets: string[] = [];
@@ -116,15 +121,15 @@ export async function changeApplication(
     ? `, mr AS (
         INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)
         SELECT ${p.add(matchRun.id)}::uuid, a.id, ${p.add(matchRun.partnerId)}::uuid, ${p.add(matchRun.degradedMode)}::boolean,
-               ${p.add(JSON.stringify(matchRun.offers))}::json, ${p.add(matchRun.at)}::timestamptz FROM a
+               ${p.add(matchRun.offersJson)}::json, ${p.add(matchRun.at)}::timestamptz FROM a
       )`
     : '';
   const event = move?.event ? `, ${outboxCtes(p, 'a', move.event)}` : '';
   const text = `WITH cur AS (SELECT status, last_step, personal_data_erased_at IS NOT NULL AS erased FROM applications WHERE id = ${id}::uuid), ${target}${run}${event}
-    SELECT cur.status AS current_status, cur.last_step AS current_last_step, cur.erased AS current_erased, ${APPLICATION_COLUMNS_SQL},
-           ${event ? '(SELECT count(*) FROM dl)::int' : '0'} AS deliveries
-      FROM cur LEFT JOIN a ON true LEFT JOIN credit_checks c ON c.application_id = a.id`;
-  const name = `change_${sets.length ? 'u' : 'r'}${step ? step.number : ''}${move ? 'm' : ''}${matchRun ? 'r' : ''}${event ? 'e' : ''}`;
+    SELECT cur.status AS current_status, cur.last_step AS current_last_step, cur.erased AS current_erased,
+           ${withRow ? APPLICATION_COLUMNS_SQL : 'a.id'}, ${event ? '(SELECT count(*) FROM dl)::int' : '0'} AS deliveries
+      FROM cur LEFT JOIN a ON true${withRow ? ' LEFT JOIN credit_checks c ON c.application_id = a.id' : ''}`;
+  const name = `change_${sets.length ? 'u' : 'r'}${step ? step.number : ''}${move ? 'm' : ''}${matchRun ? 'r' : ''}${event ? 'e' : ''}${withRow ? '' : 'n'}`;
   const rows = await sqlOf(db).rows<JoinedRow & { current_status: string; current_last_step: number; current_erased: boolean; deliveries: number }>(
     shaped(name, () => text),
     p.values,
@@ -132,7 +137,7 @@ export async function changeApplication(
   const r = rows[0];
   if (!r) return { changed: false, current: null };
   if (r.id === null) return { changed: false, current: { status: r.current_status, lastStep: Number(r.current_last_step), erased: Boolean(r.current_erased) } };
-  return { changed: true, row: fromJoined(r), deliveries: Number(r.deliveries) };
+  return { changed: true, row: withRow ? fromJoined(r) : null, deliveries: Number(r.deliveries) };
 }
 
 const STEP_COLUMNS = { 2: 'step_2', 3: 'step_3', 4: 'step_4' } as const;
