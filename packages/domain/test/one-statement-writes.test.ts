@@ -9,6 +9,7 @@ import {
   createApplication,
   createPartner,
   getApplication,
+  jsonTextOf,
   matchApplication,
   registerWebhook,
   requestFingerprint,
@@ -134,6 +135,23 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     ]);
     const read = await getApplication(t.ctx, { partnerId, applicationId: id });
     expect(read.ok && read.value.status).toBe('matched');
+  });
+
+  it('when a match is stored, then its run keeps the answer as sent (the text the response reuses) and an offer snapshot per accepted offer', async () => {
+    const created = await create(undefined);
+    if (!created.ok) throw created.error;
+    const id = created.value.value.applicationId;
+    for (const step of [2, 3, 4] as const) expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } })).ok).toBe(true);
+    expect((await runCreditCheck(t.ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `check-${id}`, sandboxScore: 'good' })).ok).toBe(true);
+    const matched = await matchApplication(t.ctx, { partnerId, applicationId: id });
+    if (!matched.ok) throw matched.error;
+    expect(matched.value.acceptedOffers.length).toBeGreaterThan(0);
+    expect(jsonTextOf(matched.value)).toBe(JSON.stringify(matched.value));
+    const run = await t.ctx.db.matchRun.findUniqueOrThrow({ where: { id: matched.value.matchId } });
+    const stored = run.offers as { offers: Array<{ offerId: string; lenderId: string; productId: string }>; view: unknown };
+    expect(stored.view).toEqual(matched.value);
+    expect(stored.offers.map((o) => [o.offerId, o.lenderId, o.productId])).toEqual(matched.value.acceptedOffers.map((o) => [o.offerId, o.lender.id, o.product.id]));
+    expect(run).toMatchObject({ applicationId: id, partnerId, degradedMode: false });
   });
 
   it('when the partner has an endpoint, then a change writes one pending delivery with its event; without one, the event alone', async () => {
