@@ -1,4 +1,5 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { HmacSha256 } from './hmac';
 
 /**
  * Tracking tokens: unguessable, signed, self-contained links to one offer of one match run.
@@ -19,38 +20,17 @@ const bytesUuid = (b: Buffer) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };
 
-/**
- * HMAC-SHA256 (RFC 2104) as two one-shot hashes over pads made once per secret:
- * SHA-256((K ⊕ opad) ‖ SHA-256((K ⊕ ipad) ‖ body)). The same bytes as `createHmac`'s (tested), at about a
- * third of its cost: a match signs a link per offer (docs/decisions.md, "Issue 7, fifth session").
- * `inner` and `outer` are scratch space behind their pads; each use fills and hashes them synchronously.
- */
-const BLOCK = 64;
-interface Pads {
-  inner: Buffer;
-  outer: Buffer;
-}
-const padsBySecret = new WeakMap<Buffer, Pads>();
-function padsOf(secret: Buffer): Pads {
-  let pads = padsBySecret.get(secret);
-  if (!pads) {
-    const key = secret.length > BLOCK ? hash('sha256', secret, 'buffer') : secret;
-    pads = { inner: Buffer.alloc(BLOCK + BODY, 0x36), outer: Buffer.alloc(BLOCK + 32, 0x5c) };
-    for (let i = 0; i < key.length; i++) {
-      pads.inner[i] ^= key[i];
-      pads.outer[i] ^= key[i];
-    }
-    padsBySecret.set(secret, pads);
-  }
-  return pads;
+/** A signer per secret (pads made once; `HmacSha256`): a match signs a link per offer. */
+const signers = new WeakMap<Buffer, HmacSha256>();
+function signerOf(secret: Buffer): HmacSha256 {
+  let signer = signers.get(secret);
+  if (!signer) signers.set(secret, (signer = new HmacSha256(secret)));
+  return signer;
 }
 
 /** Writes the MAC of `token`'s first BODY bytes into its last MAC bytes. */
 function sign(secret: Buffer, token: Buffer): void {
-  const { inner, outer } = padsOf(secret);
-  token.copy(inner, BLOCK, 0, BODY);
-  outer.write(hash('sha256', inner, 'binary'), BLOCK, 32, 'binary');
-  token.write(hash('sha256', outer, 'binary'), BODY, MAC, 'binary');
+  token.write(signerOf(secret).mac(token.subarray(0, BODY), 'binary'), BODY, MAC, 'binary');
 }
 
 const writeUuid = (to: Buffer, offset: number, id: string) => to.write(id.replace(/-/g, ''), offset, 16, 'hex');

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import winston from 'winston';
 import { frontDoor } from '../src/middleware';
-import { createLogger, prettyFormat } from '../src/logger';
+import { accessLineWriter, createLogger, jsonAccessLine, prettyFormat } from '../src/logger';
 
 /** A winston logger writing formatted lines into an array. */
 function capture(format: winston.Logform.Format) {
@@ -109,5 +109,71 @@ describe('access log', () => {
       ['unmatched', 404, expect.any(Number)],
     ]);
     expect(observed[0][2]).toBeCloseTo(entries[0].durationMs / 1000, 6);
+  });
+});
+
+describe('access lines written directly', () => {
+  const MESSAGE = Symbol.for('message');
+  const line = (partnerId?: string) => ({
+    requestId: 'req-"1"',
+    contract: 'A',
+    method: 'PATCH',
+    route: '/api/partner/v1/applications/:applicationId',
+    status: 422,
+    durationMs: 12.345678,
+    ...(partnerId === undefined ? {} : { partnerId }),
+  });
+
+  /** Captures what is written to stdout while `run` runs. */
+  function stdoutOf(run: () => void): string {
+    const original = process.stdout.write;
+    let out = '';
+    process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      run();
+    } finally {
+      process.stdout.write = original;
+    }
+    return out;
+  }
+
+  it('when a line is made directly, then it is byte for byte the line winston\'s json format makes of the same fields', () => {
+    const at = new Date('2026-11-22T03:20:01.234Z');
+    for (const partnerId of [undefined, 'partner-\u00e9']) {
+      const info = { level: 'info', message: 'request', service: 'loanmatch-a', ...line(partnerId), timestamp: at.toISOString() };
+      const json = winston.format.json();
+      const winstonLine = (json.transform(info, json.options) as Record<symbol, string>)[MESSAGE];
+      expect(jsonAccessLine('loanmatch-a', line(partnerId), at)).toBe(winstonLine);
+    }
+  });
+
+  it('when the logger is createLogger\'s with JSON lines, then the access line goes to stdout, once, as JSON; below its level, nothing', () => {
+    const logger = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
+    const out = stdoutOf(() => accessLineWriter(logger)(line('p-1')));
+    expect(out.endsWith('\n')).toBe(true);
+    expect(out.trimEnd().split('\n')).toHaveLength(1);
+    expect(JSON.parse(out)).toEqual({ level: 'info', message: 'request', service: 'loanmatch-test', ...line('p-1'), timestamp: expect.any(String) });
+    for (const level of ['warn', 'silent']) {
+      const quiet = createLogger({ level, service: 'loanmatch-test', format: 'json' });
+      expect(stdoutOf(() => accessLineWriter(quiet)(line('p-1')))).toBe('');
+    }
+  });
+
+  it('when the logger is any other (pretty, its transports changed, or not createLogger\'s), then the line goes through winston', () => {
+    const { logger, lines } = capture(winston.format.json());
+    expect(stdoutOf(() => accessLineWriter(logger)(line()))).toBe('');
+    expect(JSON.parse(lines[0])).toMatchObject({ message: 'request', ...line() });
+
+    const swapped = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
+    const out: string[] = [];
+    swapped.clear().add(new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (out.push(String(chunk)), done()) }) }));
+    expect(stdoutOf(() => accessLineWriter(swapped)(line()))).toBe('');
+    expect(out).toHaveLength(1);
+
+    const pretty = createLogger({ level: 'info', service: 'loanmatch-test', format: 'pretty' });
+    const prettyOut: string[] = [];
+    pretty.clear().add(new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (prettyOut.push(String(chunk)), done()) }) }));
+    accessLineWriter(pretty)(line());
+    expect(prettyOut[0]).toMatch(/INFO {2}A PATCH \/api\/partner\/v1\/applications\/:applicationId 422 12\.3 ms/);
   });
 });
