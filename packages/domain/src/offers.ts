@@ -7,7 +7,7 @@ import { advanceApplication, recordMatchRun } from './events';
 import { canonicalUuid } from './ids';
 import { withJsonText } from './json-text';
 import { matchOffers, type AcceptedOffer, type NearMissOffer } from './matching';
-import { signTrackingToken, verifyTrackingToken } from './tracking';
+import { trackingSigner, verifyTrackingToken } from './tracking';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
 export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
@@ -80,17 +80,19 @@ export async function matchApplication(
   const matchId = randomUUID();
   const expiresAt = new Date(now.getTime() + ctx.tracking.lifetimeMs);
   const snapshot: SnapshotOffer[] = [];
+  const signToken = trackingSigner(ctx.tracking.secret, matchId, expiresAt);
+  const expiry = expiresAt.toISOString();
   const acceptedOffers = result.acceptedOffers.map((offer: AcceptedOffer): OfferView => {
     const offerId = randomUUID();
     snapshot.push({ offerId, lenderId: offer.lender.id, productId: offer.product.id, lenderUrl: offer.lenderUrl });
-    const token = signTrackingToken(ctx.tracking.secret, { offerId, matchRunId: matchId, expiresAt });
+    const token = signToken(offerId);
     return {
       offerId,
       lender: { ...offer.lender },
       product: { ...offer.product },
       headline: offer.headline,
       offerDetails: { ...offer.offerDetails },
-      expiresAt: expiresAt.toISOString(),
+      expiresAt: expiry,
       trackingUrl: `${ctx.tracking.publicBaseUrl}/r/${token}`,
     };
   });

@@ -33,15 +33,42 @@ function sign(secret: Buffer, token: Buffer): void {
   token.write(signerOf(secret).mac(token.subarray(0, BODY), 'binary'), BODY, MAC, 'binary');
 }
 
-const writeUuid = (to: Buffer, offset: number, id: string) => to.write(id.replace(/-/g, ''), offset, 16, 'hex');
+/** Writes a UUID's 16 bytes (its 32 hex digits, dashes skipped) at `offset`. */
+function writeUuid(to: Buffer, offset: number, id: string): void {
+  if (id.length !== 36) throw new TypeError('not a UUID');
+  let at = offset;
+  for (let i = 0; i < id.length; i++) {
+    const high = id.charCodeAt(i);
+    if (high === 45) continue; // '-'
+    to[at++] = (hexValue(high) << 4) | hexValue(id.charCodeAt(++i));
+  }
+  if (at !== offset + 16) throw new TypeError('not a UUID');
+}
+/** The value of a hex digit's character code; a tracking claim is always a UUID we made. */
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  if (code >= 65 && code <= 70) return code - 55;
+  throw new TypeError('not a UUID');
+}
 
 export function signTrackingToken(secret: Buffer, claims: TrackingClaims): string {
-  const token = Buffer.alloc(BODY + MAC);
-  writeUuid(token, 0, claims.offerId);
-  writeUuid(token, 16, claims.matchRunId);
-  token.writeUInt32BE(Math.floor(claims.expiresAt.getTime() / 1000), 32);
-  sign(secret, token);
-  return token.toString('base64url');
+  return trackingSigner(secret, claims.matchRunId, claims.expiresAt)(claims.offerId);
+}
+
+/**
+ * Signs the tokens of one match run: the run's id and the expiry are written once, each offer's id and
+ * MAC per token (a match signs a link per offer).
+ */
+export function trackingSigner(secret: Buffer, matchRunId: string, expiresAt: Date): (offerId: string) => string {
+  const template = Buffer.alloc(BODY + MAC);
+  writeUuid(template, 16, matchRunId);
+  template.writeUInt32BE(Math.floor(expiresAt.getTime() / 1000), 32);
+  return (offerId) => {
+    writeUuid(template, 0, offerId);
+    sign(secret, template);
+    return template.toString('base64url');
+  };
 }
 
 /** The claims of a genuine token (expired or not), or null for anything forged or malformed. */

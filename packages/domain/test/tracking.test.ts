@@ -5,7 +5,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { signTrackingToken, verifyTrackingToken } from '../src/tracking';
+import { signTrackingToken, trackingSigner, verifyTrackingToken } from '../src/tracking';
 
 const claimsArb = fc.record({
   offerId: fc.uuid(),
@@ -60,5 +60,23 @@ describe('tracking tokens', () => {
     }
     expect(verifyTrackingToken(secret, token.slice(0, -1))).toBeNull();
     expect(verifyTrackingToken(secret, `${token}A`)).toBeNull();
+  });
+
+  it('when a run\'s signer signs several offers, then each token is the one signTrackingToken makes for that offer', () => {
+    fc.assert(
+      fc.property(secretArb, fc.uuid(), claimsArb.map((c) => c.expiresAt), fc.array(fc.uuid(), { minLength: 1, maxLength: 12 }), (secret, matchRunId, expiresAt, offerIds) => {
+        const sign = trackingSigner(secret, matchRunId, expiresAt);
+        for (const offerId of offerIds) expect(sign(offerId)).toBe(signTrackingToken(secret, { offerId, matchRunId, expiresAt }));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('when an id is not a UUID, then signing refuses it', () => {
+    const sign = trackingSigner(Buffer.from('s'), randomUUID(), new Date());
+    for (const bad of ['', 'not-a-uuid', `${randomUUID()}0`, randomUUID().replace(/[0-9a-f]$/, 'g'), randomUUID().replace(/-/g, '')]) {
+      expect(() => sign(bad)).toThrow(TypeError);
+    }
+    expect(sign(randomUUID().toUpperCase())).toMatch(/^[A-Za-z0-9_-]{70}$/);
   });
 });
