@@ -211,6 +211,12 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       const dropped = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, jwt: { secret: NEW_SECRET } });
       expect((await clientB(dropped, oldToken).create(flatApplication())).status).toBe(401);
     });
+
+    it('when a token is issued, then it is HS256 over the secret\'s UTF-8 bytes: jsonwebtoken given the secret as text verifies it, as a process of an earlier version would', async () => {
+      const issued = await accessTokenFor(app, mine.apiKey);
+      expect(jwt.verify(issued, JWT_SECRET, { algorithms: ['HS256'], issuer: jwtIssuer('sandbox'), audience: JWT_AUDIENCE })).toMatchObject({ sub: mine.partnerId, api_key_id: mine.keyId });
+      expect(() => jwt.verify(issued, `${JWT_SECRET}x`, { algorithms: ['HS256'] })).toThrow(/invalid signature/);
+    });
   });
 
   describe('create', () => {
