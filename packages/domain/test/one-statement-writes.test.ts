@@ -33,6 +33,15 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   const createBody = { formType: 'personal', data: VALID_STEPS.personal[1] };
   const create = (key: string | undefined, body: unknown = createBody) => createApplication(t.ctx, { partnerId, body, idempotencyKey: key });
   const keyRow = (key: string) => t.ctx.db.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId, key } } });
+  /** A new application with steps 2-4 saved and its credit check run: ready to match. */
+  const throughCreditCheck = async () => {
+    const created = await create(undefined);
+    if (!created.ok) throw created.error;
+    const id = created.value.value.applicationId;
+    for (const step of [2, 3, 4] as const) expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } })).ok).toBe(true);
+    expect((await runCreditCheck(t.ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `check-${id}`, sandboxScore: 'good' })).ok).toBe(true);
+    return id;
+  };
   const statusEvents = async (applicationId: string) =>
     (await t.ctx.db.webhookEvent.findMany({ where: { applicationId }, orderBy: { seq: 'asc' } })).map((e) => {
       const { data } = JSON.parse(e.body) as { data: { previousStatus: string | null; status: string; lastStep: number } };
@@ -121,11 +130,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   });
 
   it('when matches race, then each stores its run and the status moves and is announced once', async () => {
-    const created = await create(undefined);
-    if (!created.ok) throw created.error;
-    const id = created.value.value.applicationId;
-    for (const step of [2, 3, 4] as const) expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } })).ok).toBe(true);
-    expect((await runCreditCheck(t.ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `check-${id}`, sandboxScore: 'good' })).ok).toBe(true);
+    const id = await throughCreditCheck();
     const matches = await Promise.all([1, 2, 3].map(() => matchApplication(t.ctx, { partnerId, applicationId: id })));
     expect(matches.every((m) => m.ok)).toBe(true);
     expect(await t.ctx.db.matchRun.count({ where: { applicationId: id } })).toBe(3);
@@ -138,11 +143,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   });
 
   it('when a match is stored, then its run keeps the answer as sent (the text the response reuses) and an offer snapshot per accepted offer', async () => {
-    const created = await create(undefined);
-    if (!created.ok) throw created.error;
-    const id = created.value.value.applicationId;
-    for (const step of [2, 3, 4] as const) expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } })).ok).toBe(true);
-    expect((await runCreditCheck(t.ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `check-${id}`, sandboxScore: 'good' })).ok).toBe(true);
+    const id = await throughCreditCheck();
     const matched = await matchApplication(t.ctx, { partnerId, applicationId: id });
     if (!matched.ok) throw matched.error;
     expect(matched.value.acceptedOffers.length).toBeGreaterThan(0);
