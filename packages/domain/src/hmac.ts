@@ -10,7 +10,8 @@ const DIGEST = 32;
  * (tested), at about a third of its cost for short messages, since nothing is set up per message: the
  * hot paths make one a request (an idempotency fingerprint) or one an offer (a tracking link)
  * (docs/decisions.md, "Issue 7, fifth session").
- * The inner and outer inputs are scratch buffers behind their pads, filled and hashed synchronously.
+ * The inner and outer inputs are scratch buffers behind their pads, filled and hashed synchronously; the
+ * message's copy is cleared once hashed.
  */
 export class HmacSha256 {
   private inner: Buffer;
@@ -37,6 +38,8 @@ export class HmacSha256 {
     if (typeof message === 'string') this.inner.write(message, BLOCK, length, 'utf8');
     else this.inner.set(message, BLOCK);
     this.outer.write(hash('sha256', this.inner.subarray(0, BLOCK + length), 'binary'), BLOCK, DIGEST, 'binary');
+    // The message may hold personal data (a credit check's request, fingerprinted): not kept after.
+    this.inner.fill(0, BLOCK, BLOCK + length);
     return hash('sha256', this.outer, encoding);
   }
 

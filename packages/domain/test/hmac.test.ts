@@ -39,4 +39,13 @@ describe('HmacSha256', () => {
       expect(b.macBytes(message).equals(reference(Buffer.alloc(100, 7), message))).toBe(true);
     }
   });
+
+  it('when a message is signed, then the instance keeps no copy of it', () => {
+    const hmac = new HmacSha256(Buffer.from('key'));
+    const message = 'Jordan Citizen, 1 Example Street, jordan.citizen@example.com';
+    hmac.mac(message, 'base64url');
+    const buffers = Object.values(hmac).filter((v): v is Buffer => Buffer.isBuffer(v));
+    expect(buffers.length).toBeGreaterThan(0);
+    for (const b of buffers) expect(b.includes(Buffer.from('jordan.citizen'))).toBe(false);
+  });
 });
