@@ -12,21 +12,21 @@ export type LogFormat = 'json' | 'pretty';
  */
 export function createLogger(options: { level: string; service: string; format?: LogFormat }): Logger {
   const pretty = (options.format ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
-  const console = new winston.transports.Console();
+  const transport = new winston.transports.Console();
   const logger = winston.createLogger({
     level: options.level === 'silent' ? 'error' : options.level,
     silent: options.level === 'silent',
     defaultMeta: { service: options.service },
     format: winston.format.combine(winston.format.timestamp(), pretty ? prettyFormat({ colors: Boolean(process.stdout.isTTY) }) : winston.format.json()),
-    transports: [console],
+    transports: [transport],
   });
-  if (!pretty) (logger as JsonConsoleLogger)[JSON_CONSOLE] = { console, service: options.service };
+  if (!pretty) (logger as JsonConsoleLogger)[JSON_CONSOLE] = { transport, service: options.service };
   return logger;
 }
 
 /** A logger of `createLogger`'s writing JSON lines: its console transport and its service, for `accessLineWriter`. */
 const JSON_CONSOLE = Symbol('loanmatch.jsonConsole');
-type JsonConsoleLogger = Logger & { [JSON_CONSOLE]?: { console: winston.transport; service: string } };
+type JsonConsoleLogger = Logger & { [JSON_CONSOLE]?: { transport: winston.transport; service: string } };
 
 /** What the access log says of a request (`accessLog`). */
 export interface AccessLine {
@@ -49,7 +49,7 @@ export interface AccessLine {
 export function accessLineWriter(logger: Logger): (line: AccessLine) => void {
   const own = (logger as JsonConsoleLogger)[JSON_CONSOLE];
   return (line) => {
-    if (own && !logger.silent && logger.transports.length === 1 && logger.transports[0] === own.console && logger.isInfoEnabled()) {
+    if (own && !logger.silent && logger.transports.length === 1 && logger.transports[0] === own.transport && logger.isInfoEnabled()) {
       process.stdout.write(`${jsonAccessLine(own.service, line, new Date())}\n`);
     } else {
       logger.info('request', line);
