@@ -29,8 +29,8 @@ function signerOf(secret: Buffer): HmacSha256 {
 }
 
 /** Writes the MAC of `token`'s first BODY bytes into its last MAC bytes. */
-function sign(secret: Buffer, token: Buffer): void {
-  token.write(signerOf(secret).mac(token.subarray(0, BODY), 'binary'), BODY, MAC, 'binary');
+function sign(signer: HmacSha256, token: Buffer): void {
+  token.write(signer.mac(token.subarray(0, BODY), 'binary'), BODY, MAC, 'binary');
 }
 
 /** Writes a UUID's 16 bytes (its 32 hex digits, dashes skipped) at `offset`. */
@@ -57,16 +57,17 @@ export function signTrackingToken(secret: Buffer, claims: TrackingClaims): strin
 }
 
 /**
- * Signs the tokens of one match run: the run's id and the expiry are written once, each offer's id and
- * MAC per token (a match signs a link per offer).
+ * Signs the tokens of one match run: the secret's signer is found and the run's id and the expiry are
+ * written once, each offer's id and MAC per token (a match signs a link per offer).
  */
 export function trackingSigner(secret: Buffer, matchRunId: string, expiresAt: Date): (offerId: string) => string {
+  const signer = signerOf(secret);
   const template = Buffer.alloc(BODY + MAC);
   writeUuid(template, 16, matchRunId);
   template.writeUInt32BE(Math.floor(expiresAt.getTime() / 1000), 32);
   return (offerId) => {
     writeUuid(template, 0, offerId);
-    sign(secret, template);
+    sign(signer, template);
     return template.toString('base64url');
   };
 }
@@ -77,7 +78,7 @@ export function verifyTrackingToken(secret: Buffer, token: string): TrackingClai
   const raw = Buffer.from(token, 'base64url');
   if (raw.length !== BODY + MAC) return null;
   const expected = Buffer.from(raw);
-  sign(secret, expected);
+  sign(signerOf(secret), expected);
   if (!timingSafeEqual(raw.subarray(BODY), expected.subarray(BODY))) return null;
   const body = raw.subarray(0, BODY);
   return { offerId: bytesUuid(body.subarray(0, 16)), matchRunId: bytesUuid(body.subarray(16, 32)), expiresAt: new Date(body.readUInt32BE(32) * 1000) };
