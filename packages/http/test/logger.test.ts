@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import express from 'express';
 import winston from 'winston';
 import { frontDoor } from '../src/middleware';
-import { accessLineWriter, createLogger, jsonAccessLine, prettyFormat } from '../src/logger';
+import { accessLineWriter, createLogger, jsonAccessLine, prettyFormat, stdoutLines } from '../src/logger';
 
 /** A winston logger writing formatted lines into an array. */
 function capture(format: winston.Logform.Format) {
@@ -149,13 +151,21 @@ describe('access lines written directly', () => {
 
   it('when the logger is createLogger\'s with JSON lines, then the access line goes to stdout, once, as JSON; below its level, nothing', () => {
     const logger = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
-    const out = stdoutOf(() => accessLineWriter(logger)(line('p-1')));
+    const out = stdoutOf(() => {
+      accessLineWriter(logger)(line('p-1'));
+      stdoutLines.flush();
+    });
     expect(out.endsWith('\n')).toBe(true);
     expect(out.trimEnd().split('\n')).toHaveLength(1);
     expect(JSON.parse(out)).toEqual({ level: 'info', message: 'request', service: 'loanmatch-test', ...line('p-1'), timestamp: expect.any(String) });
     for (const level of ['warn', 'silent']) {
       const quiet = createLogger({ level, service: 'loanmatch-test', format: 'json' });
-      expect(stdoutOf(() => accessLineWriter(quiet)(line('p-1')))).toBe('');
+      expect(
+        stdoutOf(() => {
+          accessLineWriter(quiet)(line('p-1'));
+          stdoutLines.flush();
+        }),
+      ).toBe('');
     }
   });
 
@@ -175,5 +185,45 @@ describe('access lines written directly', () => {
     pretty.clear().add(new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (prettyOut.push(String(chunk)), done()) }) }));
     accessLineWriter(pretty)(line());
     expect(prettyOut[0]).toMatch(/INFO {2}A PATCH \/api\/partner\/v1\/applications\/:applicationId 422 12\.3 ms/);
+  });
+});
+
+describe('stdout lines', () => {
+  it('when lines are logged in one turn of the event loop, then nothing is written until it ends, then one write holds them all, in order', async () => {
+    const writes: string[] = [];
+    const original = process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array) => (writes.push(String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      const logger = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
+      const access = accessLineWriter(logger);
+      logger.warn('first');
+      access({ requestId: 'r-2', contract: 'A', method: 'GET', route: '/x', status: 200, durationMs: 1 });
+      logger.info('third');
+      expect(writes).toEqual([]);
+      await new Promise((done) => setImmediate(done));
+      expect(writes).toHaveLength(1);
+      expect(writes[0].endsWith('\n')).toBe(true);
+      expect(writes[0].trimEnd().split('\n').map((l) => JSON.parse(l).message)).toEqual(['first', 'request', 'third']);
+      logger.info('next turn');
+      await new Promise((done) => setImmediate(done));
+      expect(writes).toHaveLength(2);
+      expect(JSON.parse(writes[1]).message).toBe('next turn');
+    } finally {
+      process.stdout.write = original;
+    }
+  });
+
+  it('when the process exits with lines still pending, then they are written before it ends', () => {
+    const logger = resolve(__dirname, '../src/logger.ts');
+    const script = `
+      const { createLogger, accessLineWriter } = require(${JSON.stringify(logger)});
+      const log = createLogger({ level: 'info', service: 'exit-test', format: 'json' });
+      log.info('before exit');
+      accessLineWriter(log)({ requestId: 'r-exit', contract: 'B', method: 'POST', route: '/v1/x', status: 201, durationMs: 2 });
+      process.exit(3);`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.status).toBe(3);
+    const lines = child.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.message, l.requestId])).toEqual([['before exit', undefined], ['request', 'r-exit']]);
   });
 });
