@@ -1,12 +1,13 @@
 /**
- * The success envelope: a value whose JSON text the domain remembered (`withJsonText`) is sent as that
- * text, byte for byte what `res.json` makes of the same value; any other value through `res.json`.
+ * The envelopes: a value whose JSON text the domain remembered (`withJsonText`) is sent as that text, any
+ * other value serialised; either way, and for errors, byte for byte and header for header what Express's
+ * `res.json` makes of the same envelope.
  */
 import { Router } from 'express';
 import request from 'supertest';
 import { withJsonText } from '@loanmatch/domain';
 import { silentLogger } from '@loanmatch/testing';
-import { sendData } from '../src/errors';
+import { sendData, sendError } from '../src/errors';
 import { createServiceApp } from '../src/service-app';
 
 const value = () => ({ id: 'a1', amount: 12_500.5, note: 'quote " and \u00e9', list: [1, null, { deep: true }], nested: { empty: {} } });
@@ -14,6 +15,12 @@ const value = () => ({ id: 'a1', amount: 12_500.5, note: 'quote " and \u00e9', l
 function testApp() {
   const router = Router();
   router.get('/plain', (_req, res) => sendData(res, 200, value()));
+  // What Express itself makes of the same envelopes: the reference.
+  router.get('/express', (_req, res) => res.status(200).json({ success: true, data: value() }));
+  router.get('/error', (_req, res) => sendError(res, 'VALIDATION_ERROR', 'bad "step" \u00e9', [{ field: 'step', rule: 'enum', message: 'step: must be 2' }]));
+  router.get('/express-error', (_req, res) =>
+    res.status(400).json({ success: false, error: 'VALIDATION_ERROR', message: 'bad "step" \u00e9', details: [{ field: 'step', rule: 'enum', message: 'step: must be 2' }] }),
+  );
   router.get('/remembered', (_req, res) => {
     const v = value();
     sendData(res, 201, withJsonText(v, JSON.stringify(v)));
@@ -39,6 +46,28 @@ describe('sendData', () => {
     expect(remembered.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(remembered.headers['content-type']).toBe(plain.headers['content-type']);
     expect(remembered.headers['content-length']).toBe(plain.headers['content-length']);
+  });
+
+  it('when a value or an error is sent, then status, content type, length and bytes are what res.json makes of it', async () => {
+    for (const [ours, express] of [
+      ['/v1/plain', '/v1/express'],
+      ['/v1/error', '/v1/express-error'],
+    ]) {
+      const a = await request(app).get(ours);
+      const b = await request(app).get(express);
+      expect(a.status).toBe(b.status);
+      expect(a.text).toBe(b.text);
+      for (const header of ['content-type', 'content-length']) expect(a.headers[header]).toBe(b.headers[header]);
+    }
+  });
+
+  it('when the request is HEAD, then the same headers as res.json sends, and no body', async () => {
+    const a = await request(app).head('/v1/plain');
+    const b = await request(app).head('/v1/express');
+    expect(a.status).toBe(200);
+    for (const header of ['content-type', 'content-length']) expect(a.headers[header]).toBe(b.headers[header]);
+    expect(a.text).toBeUndefined();
+    expect(b.text).toBeUndefined();
   });
 
   it('when a value carries a text, then that text is sent, not the value serialised again', async () => {
