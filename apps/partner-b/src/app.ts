@@ -4,7 +4,7 @@
  * and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
  * and logs as Variant A; routes parse, call one domain function, and render.
  */
-import { Router, type Express, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
@@ -33,6 +33,7 @@ import {
   type TierUsage,
   webhookRoutes,
   createServiceApp,
+  DirectRoutes,
 } from '@loanmatch/http';
 import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
 
@@ -65,10 +66,18 @@ export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
 export function createPartnerBApp(deps: PartnerBDeps): Express {
-  return createServiceApp({ contract: 'B', logger: deps.logger, ping: deps.ping, metrics: deps.metrics, routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps) }, { router: docsRoutes(DOCUMENT_B) }] });
+  const direct = new DirectRoutes();
+  return createServiceApp({
+    contract: 'B',
+    logger: deps.logger,
+    ping: deps.ping,
+    metrics: deps.metrics,
+    routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps, direct) }, { router: docsRoutes(DOCUMENT_B) }],
+    direct,
+  });
 }
 
-function partnerRoutes(deps: PartnerBDeps): Router {
+function partnerRoutes(deps: PartnerBDeps, direct: DirectRoutes): Router {
   const { ctx } = deps;
   const tokens: AccessTokens = createAccessTokens({
     secret: deps.jwt.secret,
@@ -101,14 +110,16 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     : limiter;
 
   const router = Router();
-  router.use('/auth', tokenRoutes(ctx, tokens, rateLimit));
-  router.use(applicationRoutes(ctx, tokens, rateLimit, secretBox));
+  router.use('/auth', tokenRoutes(ctx, tokens, rateLimit, direct));
+  router.use(applicationRoutes(ctx, tokens, rateLimit, secretBox, direct));
   return router;
 }
 
-function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler): Router {
+// The routes below are also answered from `direct` in their plain form, through the same middleware.
+
+function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, direct: DirectRoutes): Router {
   const router = Router();
-  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(), (req, res) => {
+  direct.add(router, { baseUrl: `${BASE_PATH_B}/auth`, method: 'post', path: '/token' }, requireApiKeyHeader(ctx), rateLimit, jsonBody(), (req, res) => {
     const grant = validateTokenRequest(req.body);
     if (!grant.ok) return sendResult(res, grant);
     res.setHeader('Cache-Control', 'no-store');
@@ -117,13 +128,14 @@ function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: Reques
   return router;
 }
 
-function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, secretBox: SecretBox): Router {
+function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, secretBox: SecretBox, direct: DirectRoutes): Router {
   const router = Router();
-  router.use(requireAccessToken(ctx, tokens));
-  router.use(rateLimit);
-  router.use(jsonBody());
+  const gate = [requireAccessToken(ctx, tokens), rateLimit, jsonBody()];
+  router.use(...gate);
+  const route = (path: string, handler: (req: Request<Record<string, string>>, res: Response) => Promise<void>) =>
+    direct.add(router, { baseUrl: BASE_PATH_B, method: 'post', path, gate }, handler);
 
-  router.post('/applications', async (req, res) => {
+  route('/applications', async (req, res) => {
     const result = await createApplicationB(ctx, {
       partnerId: partnerOf(res).partnerId,
       body: req.body,
@@ -134,7 +146,7 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
     sendResult(res, result, 201);
   });
 
-  router.post('/applications/:applicationId/credit-check', async (req, res) => {
+  route('/applications/:applicationId/credit-check', async (req, res) => {
     const result = await runCreditCheckB(ctx, {
       partnerId: partnerOf(res).partnerId,
       applicationId: req.params.applicationId,
@@ -145,7 +157,7 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
     sendResult(res, result);
   });
 
-  router.post('/applications/:applicationId/match', async (req, res) => {
+  route('/applications/:applicationId/match', async (req, res) => {
     const result = await matchApplicationB(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
     sendResult(res, result);
   });

@@ -10,3 +10,4 @@ export * from './webhook-routes';
 export * from './service-app';
 export * from './metrics';
 export * from './tier-usage';
+export * from './direct-routes';

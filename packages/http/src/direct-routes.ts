@@ -1,0 +1,110 @@
+import type { IRoute, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { notFound } from './errors';
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/** A route's last handler; Express 5 passes a rejected promise to the error middleware, and so does the table. */
+export type DirectHandler = (req: Request<Record<string, string>>, res: Response, next: NextFunction) => unknown;
+
+interface Entry {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  baseUrl: string;
+  route: IRoute;
+  chain: DirectHandler[];
+}
+
+/** A parameter in a path the table takes: characters no URL needs to encode, and no `%` (nothing to decode). */
+const PARAMETER = '([A-Za-z0-9._~-]+)';
+
+/**
+ * The busiest routes answered straight from a table, before Express's router: a request walks the
+ * router's layers one by one (the app's, then the mounted router's, its middleware and each route in
+ * turn), which cost a match or a GET about 20 µs (docs/decisions.md, "Issue 7, seventh session").
+ *
+ * The routes stay registered with Express as before, and the table runs the same handlers in the same
+ * order. It takes a request only in the one form that Express's router would certainly send to that
+ * route, and leaves every other form to Express, so each request is routed the same way. The paths must
+ * match exactly, with the same case and no trailing slash. Parameters must be unencoded, using the
+ * characters [A-Za-z0-9._~-]. The method must be the route's own; HEAD goes to Express.
+ * Before the handlers run, the table sets `req.params`, `req.baseUrl` and `req.route` as the router
+ * would. A middleware in a chain must call `next()` or `next(err)`. It must never call `next('route')`
+ * or `next('router')`, which the table does not handle (none of ours does).
+ */
+export class DirectRoutes {
+  private readonly byMethod = new Map<string, Entry[]>();
+
+  /**
+   * Registers `path` under `router` (mounted at `baseUrl` from the app's root) with `handlers`. When
+   * `gate` is given, its middleware runs first. For Express, `gate` is the router's own `use`: it runs
+   * before every route of that router, and the caller has registered it there. A request the table
+   * takes runs the gate, then `handlers`.
+   */
+  add(router: Router, options: { baseUrl: string; method: Method; path: string; gate?: RequestHandler[] }, ...handlers: DirectHandler[]): void {
+    const route = router.route(options.path);
+    (route[options.method] as (...h: DirectHandler[]) => IRoute)(...handlers);
+    const names: string[] = [];
+    const source = `${options.baseUrl}${options.path}`
+      .split('/')
+      .map((segment) => {
+        if (!segment.startsWith(':')) {
+          if (!/^[A-Za-z0-9._~-]*$/.test(segment)) throw new Error(`DirectRoutes: segment ${segment} is not a plain one`);
+          return segment.replace(/\./g, '\\.');
+        }
+        names.push(segment.slice(1));
+        return PARAMETER;
+      })
+      .join('/');
+    const method = options.method.toUpperCase();
+    const entries = this.byMethod.get(method) ?? [];
+    entries.push({ method, pattern: new RegExp(`^${source}$`), names, baseUrl: options.baseUrl, route, chain: [...(options.gate ?? []), ...handlers] });
+    this.byMethod.set(method, entries);
+  }
+
+  /** The middleware that answers the table's requests and passes every other request on. */
+  handler(): RequestHandler {
+    return (req, res, next) => {
+      const entries = this.byMethod.get(req.method);
+      if (entries === undefined) return next();
+      const url = req.url;
+      const query = url.indexOf('?');
+      const path = query < 0 ? url : url.slice(0, query);
+      for (const entry of entries) {
+        const found = entry.pattern.exec(path);
+        if (found === null) continue;
+        const params: Record<string, string> = {};
+        for (let i = 0; i < entry.names.length; i++) params[entry.names[i]] = found[i + 1];
+        req.params = params;
+        req.baseUrl = entry.baseUrl;
+        req.route = entry.route;
+        return run(entry.chain, req as Request<Record<string, string>>, res, next);
+      }
+      next();
+    };
+  }
+}
+
+/**
+ * Runs `chain` as Express runs a route's stack: each handler's `next()` calls the following one, and an
+ * error (thrown, passed or rejected) goes to `done`, the error middleware. Were the last handler to call
+ * `next()` (none of ours does), Express would find no later route for these paths and answer 404; so does this.
+ */
+function run(chain: DirectHandler[], req: Request<Record<string, string>>, res: Response, done: (err?: unknown) => void): void {
+  let at = 0;
+  const step = (err?: unknown): void => {
+    if (err) return done(err); // as Express's route: a falsy value is no error
+    const handler = chain[at++];
+    if (handler === undefined) {
+      notFound(req, res, done);
+      return;
+    }
+    try {
+      const returned = handler(req, res, step) as PromiseLike<unknown> | undefined;
+      if (typeof returned?.then === 'function') returned.then(undefined, (error: unknown) => done(error || new Error('Rejected promise')));
+    } catch (error) {
+      done(error);
+    }
+  };
+  step();
+}
