@@ -13,7 +13,12 @@ interface Entry {
   baseUrl: string;
   route: IRoute;
   chain: DirectHandler[];
+  /** Where the route's own handlers start in `chain`, after the gate. */
+  routeAt: number;
 }
+
+/** Passed on when a route's last handler called `next()`: the table's middleware answers 404 (see `run`). */
+const NO_LATER_ROUTE = Symbol('no later route');
 
 /** A parameter in a path the table takes: characters no URL needs to encode, and no `%` (nothing to decode). */
 const PARAMETER = '([A-Za-z0-9._~-]+)';
@@ -28,8 +33,7 @@ const PARAMETER = '([A-Za-z0-9._~-]+)';
  * route, and leaves every other form to Express, so each request is routed the same way. The paths must
  * match exactly, with the same case and no trailing slash. Parameters must be unencoded, using the
  * characters [A-Za-z0-9._~-]. The method must be the route's own; HEAD goes to Express.
- * Before the handlers run, the table sets `req.params`, `req.baseUrl` and `req.route` as the router
- * would. A middleware in a chain must call `next()` or `next(err)`. It must never call `next('route')`
+ * It sets `req.params`, `req.baseUrl` and `req.route` as the router would, at the same points. A middleware in a chain must call `next()` or `next(err)`. It must never call `next('route')`
  * or `next('router')`, which the table does not handle (none of ours does).
  */
 export class DirectRoutes {
@@ -58,7 +62,8 @@ export class DirectRoutes {
       .join('/');
     const method = options.method.toUpperCase();
     const entries = this.byMethod.get(method) ?? [];
-    entries.push({ method, pattern: new RegExp(`^${source}$`), names, baseUrl: options.baseUrl, route, chain: [...(options.gate ?? []), ...handlers] });
+    const gate = options.gate ?? [];
+    entries.push({ method, pattern: new RegExp(`^${source}$`), names, baseUrl: options.baseUrl, route, chain: [...gate, ...handlers], routeAt: gate.length });
     this.byMethod.set(method, entries);
   }
 
@@ -73,12 +78,14 @@ export class DirectRoutes {
       for (const entry of entries) {
         const found = entry.pattern.exec(path);
         if (found === null) continue;
-        const params: Record<string, string> = {};
-        for (let i = 0; i < entry.names.length; i++) params[entry.names[i]] = found[i + 1];
-        req.params = params;
+        // As the mounted router does: its base while it runs, the caller's again once it is left.
+        const outer = req.baseUrl;
         req.baseUrl = entry.baseUrl;
-        req.route = entry.route;
-        return run(entry.chain, req as Request<Record<string, string>>, res, next);
+        return run(entry, found, req as Request<Record<string, string>>, res, (err) => {
+          req.baseUrl = outer;
+          if (err === NO_LATER_ROUTE) notFound(req, res, next);
+          else next(err);
+        });
       }
       next();
     };
@@ -90,13 +97,23 @@ export class DirectRoutes {
  * error (thrown, passed or rejected) goes to `done`, the error middleware. Were the last handler to call
  * `next()` (none of ours does), Express would find no later route for these paths and answer 404; so does this.
  */
-function run(chain: DirectHandler[], req: Request<Record<string, string>>, res: Response, done: (err?: unknown) => void): void {
+function run(entry: Entry, found: RegExpExecArray, req: Request<Record<string, string>>, res: Response, done: (err?: unknown) => void): void {
+  const { chain, routeAt } = entry;
+  // The gate runs as the router's own middleware does: no parameters, no route yet (so a refusal there is
+  // logged and counted as "unmatched", as before); the route's parameters and the route come with its handlers.
+  req.params = {};
   let at = 0;
   const step = (err?: unknown): void => {
     if (err) return done(err); // as Express's route: a falsy value is no error
+    if (at === routeAt) {
+      const params: Record<string, string> = {};
+      for (let i = 0; i < entry.names.length; i++) params[entry.names[i]] = found[i + 1];
+      req.params = params;
+      req.route = entry.route;
+    }
     const handler = chain[at++];
     if (handler === undefined) {
-      notFound(req, res, done);
+      done(NO_LATER_ROUTE);
       return;
     }
     try {

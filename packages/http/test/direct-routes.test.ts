@@ -6,20 +6,25 @@
 import { Router, type RequestHandler } from 'express';
 import request from 'supertest';
 import { silentLogger } from '@loanmatch/testing';
-import { HttpError, sendData } from '../src/errors';
+import { HttpError, sendData, sendError } from '../src/errors';
 import { DirectRoutes } from '../src/direct-routes';
 import { jsonBody } from '../src/middleware';
 import { createServiceApp } from '../src/service-app';
 
 function testApp(options: { direct: boolean }) {
   const direct = new DirectRoutes();
+  // What the access log and the request metric name each request by: the route template, or "unmatched".
+  const labels: string[] = [];
+  const metrics = { requests: () => ({ observe: (route: string, status: number) => labels.push(`${route} ${status}`) }), rateLimited: () => undefined };
   const router = Router();
   const walked: string[] = [];
   const gateRuns: string[] = [];
   const tag: RequestHandler = (req, res, next) => {
     gateRuns.push(req.method);
     res.locals.tagged = true;
+    res.locals.gateSaw = { params: req.params, route: req.route?.path ?? null, baseUrl: req.baseUrl };
     if (req.get('X-Refuse') === 'yes') return next(new HttpError('UNAUTHORIZED', 'refused by the gate'));
+    if (req.get('X-Refuse') === 'answer') return sendError(res, 'UNAUTHORIZED', 'answered by the gate');
     next();
   };
   // Express walks this one; a request the table takes never passes it.
@@ -30,7 +35,7 @@ function testApp(options: { direct: boolean }) {
   const gate = [tag, jsonBody()];
   router.use(...gate);
   const echo: RequestHandler = (req, res) =>
-    sendData(res, 200, { params: req.params, baseUrl: req.baseUrl, route: req.route?.path, tagged: res.locals.tagged, body: req.body ?? null, query: req.query });
+    sendData(res, 200, { params: req.params, baseUrl: req.baseUrl, route: req.route?.path, tagged: res.locals.tagged, gateSaw: res.locals.gateSaw, body: req.body ?? null, query: req.query });
   direct.add(router, { baseUrl: '/v1', method: 'get', path: '/things/:thingId', gate }, echo);
   direct.add(router, { baseUrl: '/v1', method: 'post', path: '/things/:thingId/parts/:partId', gate }, echo);
   direct.add(router, { baseUrl: '/v1', method: 'post', path: '/throws', gate }, () => {
@@ -41,8 +46,8 @@ function testApp(options: { direct: boolean }) {
   });
   direct.add(router, { baseUrl: '/v1', method: 'post', path: '/passes', gate }, (_req, _res, next) => next());
   direct.add(router, { baseUrl: '/v1', method: 'post', path: '/fails', gate }, (_req, _res, next) => next(new HttpError('IDEMPOTENCY_IN_PROGRESS', 'passed on')));
-  const app = createServiceApp({ contract: 'test', logger: silentLogger, ping: async () => true, routes: [{ path: '/v1', router }], direct: options.direct ? direct : undefined });
-  return { app, walked, gateRuns };
+  const app = createServiceApp({ contract: 'test', logger: silentLogger, ping: async () => true, routes: [{ path: '/v1', router }], direct: options.direct ? direct : undefined, metrics });
+  return { app, walked, gateRuns, labels };
 }
 
 const plain: Array<[string, string, object?]> = [
@@ -83,6 +88,7 @@ describe('DirectRoutes', () => {
     for (const t of [withTable, expressOnly]) {
       t.walked.length = 0;
       t.gateRuns.length = 0;
+      t.labels.length = 0;
     }
   });
 
@@ -107,7 +113,10 @@ describe('DirectRoutes', () => {
     const plainAnswer = await send(withTable.app, ['GET', '/v1/things/abc-123']);
     const upper = await send(withTable.app, ['GET', '/V1/things/abc-123/']);
     expect(withTable.walked).toEqual(['GET /V1/things/abc-123/']);
-    expect(plainAnswer.body).toEqual({ success: true, data: { params: { thingId: 'abc-123' }, baseUrl: '/v1', route: '/things/:thingId', tagged: true, body: null, query: {} } });
+    expect(plainAnswer.body).toEqual({
+      success: true,
+      data: { params: { thingId: 'abc-123' }, baseUrl: '/v1', route: '/things/:thingId', tagged: true, gateSaw: { params: {}, route: null, baseUrl: '/v1' }, body: null, query: {} },
+    });
     expect(upper.body).toMatchObject({ data: { params: { thingId: 'abc-123' }, route: '/things/:thingId' } });
   });
 
@@ -137,6 +146,35 @@ describe('DirectRoutes', () => {
       [404, expect.any(String)],
     ]);
     expect(withTable.walked).toEqual([]);
+  });
+
+  it('when requests succeed, are refused by the gate, fail or fall through, then the log and metrics name them as Express does', async () => {
+    const cases: Array<[[string, string, object?], Record<string, string>]> = [
+      [['GET', '/v1/things/abc'], {}],
+      [['POST', '/v1/things/a/parts/b', { n: 1 }], { 'X-Refuse': 'answer' }],
+      [['POST', '/v1/things/a/parts/b', { n: 1 }], { 'X-Refuse': 'yes' }],
+      [['POST', '/v1/throws'], {}],
+      [['POST', '/v1/rejects'], {}],
+      [['POST', '/v1/passes'], {}],
+    ];
+    for (const [req, headers] of cases) {
+      await send(withTable.app, req, headers);
+      await send(expressOnly.app, req, headers);
+    }
+    const bad = (app: typeof withTable.app) => request(app).post('/v1/things/a/parts/b').set('Content-Type', 'application/json').send('{"n":');
+    await bad(withTable.app);
+    await bad(expressOnly.app);
+    expect(withTable.walked).toEqual([]);
+    expect(withTable.labels).toEqual(expressOnly.labels);
+    expect(withTable.labels).toEqual([
+      '/v1/things/:thingId 200',
+      'unmatched 401',
+      'unmatched 401',
+      '/throws 409',
+      '/rejects 409',
+      '/passes 404',
+      'unmatched 400',
+    ]);
   });
 
   it('when a path segment is not plain, then the route cannot be added', () => {
