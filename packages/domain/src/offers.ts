@@ -198,12 +198,26 @@ function constantText(s: string): string {
   return text;
 }
 
-/** An offer's details, keys in the order the matcher writes them (types.ts's order); any other key: `JSON.stringify`. */
+/**
+ * An offer's details, keys in the order the matcher writes them (types.ts's order). Details of another
+ * shape go through `JSON.stringify`: a key this function does not know, or a value not of its type (an
+ * `undefined` that stringify would leave out, say).
+ */
 function detailsText(d: OfferDetails): string {
+  const isNumber = (v: unknown) => typeof v === 'number';
+  const optional = (v: unknown, type: 'number' | 'string' | 'boolean') => v === undefined || typeof v === type;
+  if (
+    !(isNumber(d.interestRate) && isNumber(d.comparisonRate) && isNumber(d.loanAmount) && isNumber(d.loanTermMonths) && isNumber(d.monthlyRepayment)) ||
+    !(isNumber(d.establishmentFee) && isNumber(d.monthlyFee) && typeof d.comparisonRateWarning === 'string' && typeof d.comparisonRateExample === 'string') ||
+    !(optional(d.balloonAmount, 'number') && optional(d.repaymentType, 'string') && optional(d.interestOnlyMonths, 'number')) ||
+    !(optional(d.repaymentAfterInterestOnly, 'number') && optional(d.lvr, 'number') && optional(d.lendersMortgageInsurance, 'boolean'))
+  ) {
+    return JSON.stringify(d);
+  }
   let keys = 9;
-  let text = `{"interestRate":${numberText(d.interestRate)},"comparisonRate":${numberText(d.comparisonRate)},"comparisonRateWarning":${
-    constantText(d.comparisonRateWarning)
-  },"comparisonRateExample":${constantText(d.comparisonRateExample)},"loanAmount":${numberText(d.loanAmount)},"loanTermMonths":${numberText(
+  let text = `{"interestRate":${numberText(d.interestRate)},"comparisonRate":${numberText(d.comparisonRate)},"comparisonRateWarning":${constantText(
+    d.comparisonRateWarning,
+  )},"comparisonRateExample":${constantText(d.comparisonRateExample)},"loanAmount":${numberText(d.loanAmount)},"loanTermMonths":${numberText(
     d.loanTermMonths,
   )},"monthlyRepayment":${numberText(d.monthlyRepayment)},"establishmentFee":${numberText(d.establishmentFee)},"monthlyFee":${numberText(d.monthlyFee)}`;
   if (d.balloonAmount !== undefined) (keys++, (text += `,"balloonAmount":${numberText(d.balloonAmount)}`));
@@ -212,6 +226,7 @@ function detailsText(d: OfferDetails): string {
   if (d.repaymentAfterInterestOnly !== undefined) (keys++, (text += `,"repaymentAfterInterestOnly":${numberText(d.repaymentAfterInterestOnly)}`));
   if (d.lvr !== undefined) (keys++, (text += `,"lvr":${numberText(d.lvr)}`));
   if (d.lendersMortgageInsurance !== undefined) (keys++, (text += `,"lendersMortgageInsurance":${d.lendersMortgageInsurance}`));
+  // A key present with `undefined` counts here and not above: stringify then, which leaves it out.
   return keys === Object.keys(d).length ? `${text}}` : JSON.stringify(d);
 }
 

@@ -109,9 +109,16 @@ describe('the text of a match answer', () => {
     expect(matchViewText(view)).toBe(JSON.stringify(view));
   });
 
-  it('when an offer carries a detail the writer does not know, then its details go through JSON.stringify', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['a detail the writer does not know', { promotion: 'first month free' }],
+    ['an optional detail present as undefined', { balloonAmount: undefined }],
+    ['a detail missing (undefined)', { comparisonRateExample: undefined }],
+    ['a number that is not finite', { monthlyRepayment: Number.NaN, lvr: Number.POSITIVE_INFINITY }],
+    ['a detail of another type', { loanAmount: '15000', lendersMortgageInsurance: 'no' }],
+  ])('when an offer carries %s, then the text is still JSON.stringify of the answer', (_case, change) => {
     const view = viewOf(application('personal', {}, 'excellent'), defaultCatalogue());
-    const changed: MatchView = { ...view, acceptedOffers: view.acceptedOffers.map((o) => ({ ...o, offerDetails: { ...(o.offerDetails as object), promotion: 'first month free' } })) };
+    const changed: MatchView = { ...view, acceptedOffers: view.acceptedOffers.map((o) => ({ ...o, offerDetails: { ...(o.offerDetails as object), ...change } as never })) };
+    expect(changed.acceptedOffers.length).toBeGreaterThan(0);
     expect(matchViewText(changed)).toBe(JSON.stringify(changed));
   });
 });
