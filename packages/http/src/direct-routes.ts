@@ -3,7 +3,7 @@ import { notFound } from './errors';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
-/** A route's last handler; Express 5 passes a rejected promise to the error middleware, and so does the table. */
+/** A middleware or handler of a route; as in Express 5, a promise it returns that rejects goes to the error middleware. */
 export type DirectHandler = (req: Request<Record<string, string>>, res: Response, next: NextFunction) => unknown;
 
 interface Entry {
@@ -33,7 +33,8 @@ const PARAMETER = '([A-Za-z0-9._~-]+)';
  * route, and leaves every other form to Express, so each request is routed the same way. The paths must
  * match exactly, with the same case and no trailing slash. Parameters must be unencoded, using the
  * characters [A-Za-z0-9._~-]. The method must be the route's own; HEAD goes to Express.
- * It sets `req.params`, `req.baseUrl` and `req.route` as the router would, at the same points. A middleware in a chain must call `next()` or `next(err)`. It must never call `next('route')`
+ * It sets `req.params`, `req.baseUrl`, `req.url` and `req.route` as the router would, at the same
+ * points. A middleware in a chain must call `next()` or `next(err)`. It must never call `next('route')`
  * or `next('router')`, which the table does not handle (none of ours does).
  */
 export class DirectRoutes {
@@ -78,11 +79,13 @@ export class DirectRoutes {
       for (const entry of entries) {
         const found = entry.pattern.exec(path);
         if (found === null) continue;
-        // As the mounted router does: its base while it runs, the caller's again once it is left.
+        // As the mounted router does: its base, and the URL below it, while it runs; the caller's again once it is left.
         const outer = req.baseUrl;
         req.baseUrl = entry.baseUrl;
+        req.url = url.slice(entry.baseUrl.length);
         return run(entry, found, req as Request<Record<string, string>>, res, (err) => {
           req.baseUrl = outer;
+          req.url = url;
           if (err === NO_LATER_ROUTE) notFound(req, res, next);
           else next(err);
         });

@@ -22,7 +22,7 @@ function testApp(options: { direct: boolean }) {
   const tag: RequestHandler = (req, res, next) => {
     gateRuns.push(req.method);
     res.locals.tagged = true;
-    res.locals.gateSaw = { params: req.params, route: req.route?.path ?? null, baseUrl: req.baseUrl };
+    res.locals.gateSaw = { params: req.params, route: req.route?.path ?? null, baseUrl: req.baseUrl, url: req.url, path: req.path };
     if (req.get('X-Refuse') === 'yes') return next(new HttpError('UNAUTHORIZED', 'refused by the gate'));
     if (req.get('X-Refuse') === 'answer') return sendError(res, 'UNAUTHORIZED', 'answered by the gate');
     next();
@@ -35,7 +35,7 @@ function testApp(options: { direct: boolean }) {
   const gate = [tag, jsonBody()];
   router.use(...gate);
   const echo: RequestHandler = (req, res) =>
-    sendData(res, 200, { params: req.params, baseUrl: req.baseUrl, route: req.route?.path, tagged: res.locals.tagged, gateSaw: res.locals.gateSaw, body: req.body ?? null, query: req.query });
+    sendData(res, 200, { params: req.params, baseUrl: req.baseUrl, url: req.url, path: req.path, originalUrl: req.originalUrl, route: req.route?.path, tagged: res.locals.tagged, gateSaw: res.locals.gateSaw, body: req.body ?? null, query: req.query });
   direct.add(router, { baseUrl: '/v1', method: 'get', path: '/things/:thingId', gate }, echo);
   direct.add(router, { baseUrl: '/v1', method: 'post', path: '/things/:thingId/parts/:partId', gate }, echo);
   direct.add(router, { baseUrl: '/v1', method: 'post', path: '/throws', gate }, () => {
@@ -115,7 +115,18 @@ describe('DirectRoutes', () => {
     expect(withTable.walked).toEqual(['GET /V1/things/abc-123/']);
     expect(plainAnswer.body).toEqual({
       success: true,
-      data: { params: { thingId: 'abc-123' }, baseUrl: '/v1', route: '/things/:thingId', tagged: true, gateSaw: { params: {}, route: null, baseUrl: '/v1' }, body: null, query: {} },
+      data: {
+        params: { thingId: 'abc-123' },
+        baseUrl: '/v1',
+        url: '/things/abc-123',
+        path: '/things/abc-123',
+        originalUrl: '/v1/things/abc-123',
+        route: '/things/:thingId',
+        tagged: true,
+        gateSaw: { params: {}, route: null, baseUrl: '/v1', url: '/things/abc-123', path: '/things/abc-123' },
+        body: null,
+        query: {},
+      },
     });
     expect(upper.body).toMatchObject({ data: { params: { thingId: 'abc-123' }, route: '/things/:thingId' } });
   });
