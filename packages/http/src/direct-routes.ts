@@ -7,7 +7,6 @@ type Method = 'get' | 'post' | 'patch' | 'delete';
 export type DirectHandler = (req: Request<Record<string, string>>, res: Response, next: NextFunction) => unknown;
 
 interface Entry {
-  method: string;
   pattern: RegExp;
   names: string[];
   baseUrl: string;
@@ -64,7 +63,7 @@ export class DirectRoutes {
     const method = options.method.toUpperCase();
     const entries = this.byMethod.get(method) ?? [];
     const gate = options.gate ?? [];
-    entries.push({ method, pattern: new RegExp(`^${source}$`), names, baseUrl: options.baseUrl, route, chain: [...gate, ...handlers], routeAt: gate.length });
+    entries.push({ pattern: new RegExp(`^${source}$`), names, baseUrl: options.baseUrl, route, chain: [...gate, ...handlers], routeAt: gate.length });
     this.byMethod.set(method, entries);
   }
 
