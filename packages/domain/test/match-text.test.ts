@@ -67,18 +67,21 @@ describe('the text of a match answer', () => {
   it.each(catalogues)('when applications of every kind are matched against %s, then the text is JSON.stringify of the answer', (_name, catalogue) => {
     let offers = 0;
     let nearMisses = 0;
+    let selfEstimates = 0;
     fc.assert(
       fc.property(inputs, (x) => {
         const view = viewOf(inputOf(x), catalogue);
         offers += view.acceptedOffers.length;
         nearMisses += view.nearMissOffers.length;
+        if (view.assessment.basis === 'self_estimate') selfEstimates++;
         expect(matchViewText(view)).toBe(JSON.stringify(view));
       }),
       { numRuns: 300 },
     );
-    // The runs did reach answers with offers and near misses, not only empty ones.
+    // The runs did reach answers with offers, near misses and a self-estimate's notice, not only empty ones.
     expect(offers).toBeGreaterThan(100);
     expect(nearMisses).toBeGreaterThan(20);
+    expect(selfEstimates).toBeGreaterThan(10);
   });
 
   it('when every shape of offer details is present, then each is written as JSON.stringify writes it', () => {
