@@ -19,8 +19,13 @@ interface Entry {
 /** Passed on when a route's last handler called `next()`: the table's middleware answers 404 (see `run`). */
 const NO_LATER_ROUTE = Symbol('no later route');
 
-/** A parameter in a path the table takes: characters no URL needs to encode, and no `%` (nothing to decode). */
-const PARAMETER = '([A-Za-z0-9._~-]+)';
+/**
+ * The characters of a path the table takes, in its own segments and in parameters: none a URL needs to
+ * encode, and no `%` (nothing to decode).
+ */
+const PLAIN = 'A-Za-z0-9._~-';
+const PARAMETER = `([${PLAIN}]+)`;
+const PLAIN_SEGMENT = new RegExp(`^[${PLAIN}]*$`);
 
 /**
  * The busiest routes answered straight from a table, before Express's router: a request walks the
@@ -53,7 +58,7 @@ export class DirectRoutes {
       .split('/')
       .map((segment) => {
         if (!segment.startsWith(':')) {
-          if (!/^[A-Za-z0-9._~-]*$/.test(segment)) throw new Error(`DirectRoutes: segment ${segment} is not a plain one`);
+          if (!PLAIN_SEGMENT.test(segment)) throw new Error(`DirectRoutes: segment ${segment} is not a plain one`);
           return segment.replace(/\./g, '\\.');
         }
         names.push(segment.slice(1));
