@@ -59,16 +59,8 @@ export function bindSql(prisma: PrismaClient, sql: Sql): void {
  * statement joins the transaction it is called in.
  */
 export function sqlOf(db: Queryable): Sql {
-  return drivers.get(db) ?? { rows: <R>(s: Statement, values: readonly unknown[]) => db.$queryRawUnsafe<R[]>(s.text, ...values.map(textOfBytes)) };
+  return drivers.get(db) ?? { rows: <R>(s: Statement, values: readonly unknown[]) => db.$queryRawUnsafe<R[]>(s.text, ...values) };
 }
-
-/**
- * A statement's values may hold UTF-8 text as bytes (a `Buffer`), where the caller encoded it anyway
- * (a match run's 8 KB answer, `runBytes`): pg sends a Buffer as it is, in binary format, which is the
- * same bytes for a `text` or `json` parameter. Drivers that take text (PGlite's, Prisma's) get the string.
- * There is no `bytea` parameter in this file's statements.
- */
-const textOfBytes = (v: unknown): unknown => (Buffer.isBuffer(v) ? v.toString('utf8') : v);
 
 /**
  * Answers what `read.one` answers for `values`. Outside a transaction the read waits for the end of the
@@ -242,7 +234,7 @@ export function pgliteSql(pglite: PGliteDriver, lib: PGliteLibrary): Sql {
           types = lib.parse.parseDescribeStatementResults(described.messages);
           parameterTypes.set(s.name, types);
         }
-        const params = values.map((v, i) => (v === null || v === undefined ? null : (pglite.serializers[types[i]] ?? String)(textOfBytes(v))));
+        const params = values.map((v, i) => (v === null || v === undefined ? null : (pglite.serializers[types[i]] ?? String)(v)));
         const { messages } = await pglite.execProtocol(
           message(serialize.bind({ statement: s.name, values: params }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()),
           {},
@@ -283,7 +275,6 @@ export interface PGliteLibrary {
 /**
  * Numbers the parameters of a statement being composed: `add(value)` answers its placeholder (`$3`).
  * Composing the same shape again gives the same text, so a composed statement can be prepared too.
- * A `Buffer` value is UTF-8 text, for a `text` or `json` parameter (`textOfBytes`).
  */
 export class Params {
   readonly values: unknown[] = [];

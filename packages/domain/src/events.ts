@@ -132,13 +132,13 @@ export async function changeReadApplication(
 
 /**
  * A match run stored with the move to `matched` (and its event), as `changeReadApplication` makes a
- * change, in one statement of its own. `offersJson` is the run's `offers` as JSON text, or its UTF-8 bytes. Answers whether
+ * change, in one statement of its own. `offersJson` is the run's `offers` as JSON text. Answers whether
  * it was written (false: the application no longer exists); the application is not read back.
  */
 export async function recordMatchRun(
   ctx: DomainContext,
   app: { id: string; partnerId: string; status: string; lastStep: number },
-  run: { id: string; degradedMode: boolean; offersJson: string | Buffer; at: Date },
+  run: { id: string; degradedMode: boolean; offersJson: string; at: Date },
 ): Promise<boolean> {
   return (await writeChange(ctx, ctx.db, app, { to: 'matched', matchRun: run }, false)) !== undefined;
 }
@@ -155,7 +155,7 @@ async function writeChange(
     to: ApplicationStatus;
     lastStep?: number;
     step?: { number: 2 | 3 | 4; data: Json };
-    matchRun?: { id: string; degradedMode: boolean; offersJson: string | Buffer; at: Date };
+    matchRun?: { id: string; degradedMode: boolean; offersJson: string; at: Date };
   },
   withRow: boolean,
 ): Promise<{ row: ApplicationRow | null } | undefined> {

@@ -4,21 +4,15 @@
  * instead of serialising the value a second time (docs/decisions.md, "Issue 7, fifth session").
  * Only for values that are not changed after: the text is what was true when it was made.
  */
-const texts = new WeakMap<object, JsonText>();
+const texts = new WeakMap<object, string>();
 
-/**
- * A value's JSON text, or that text's UTF-8 bytes where the domain encoded it anyway (a match's answer,
- * encoded once for the stored run and the response: docs/decisions.md, "Issue 7, eighth session").
- */
-export type JsonText = string | Buffer;
-
-/** Answers `value`, remembering `text` (its `JSON.stringify`, or that text's UTF-8 bytes) for `jsonTextOf`. */
-export function withJsonText<T>(value: T, text: JsonText): T {
+/** Answers `value`, remembering `text` (its `JSON.stringify`) for `jsonTextOf`. */
+export function withJsonText<T>(value: T, text: string): T {
   if (typeof value === 'object' && value !== null) texts.set(value, text);
   return value;
 }
 
 /** The text remembered for `value` by `withJsonText`, if any. */
-export function jsonTextOf(value: unknown): JsonText | undefined {
+export function jsonTextOf(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? texts.get(value) : undefined;
 }

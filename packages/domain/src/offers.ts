@@ -33,7 +33,7 @@ export interface MatchView extends Json {
 }
 
 /** What a match run keeps of each accepted offer, to forward and record a click later. */
-export interface SnapshotOffer {
+interface SnapshotOffer {
   offerId: string;
   lenderId: string;
   productId: string;
@@ -89,25 +89,18 @@ export async function matchApplication(
     publicBaseUrl: ctx.tracking.publicBaseUrl,
   });
 
-  // The run, the status it moves and the status's event: one statement. The answer is serialised and
-  // encoded once, for the stored run and for the response alike (`runBytes`, `withJsonText`).
-  const { stored, answer } = runBytes(snapshot, matchViewText(view));
-  const written = await recordMatchRun(ctx, app, { id: matchId, degradedMode: credit.degradedMode, offersJson: stored, at: now });
+  // The run, the status it moves and the status's event: one statement. The answer is serialised once,
+  // for the stored run and for the response alike (`withJsonText`).
+  const viewJson = matchViewText(view);
+  const written = await recordMatchRun(ctx, app, {
+    id: matchId,
+    degradedMode: credit.degradedMode,
+    offersJson: `{"offers":${JSON.stringify(snapshot)},"view":${viewJson}}`,
+    at: now,
+  });
   if (!written) return fail('NOT_FOUND', 'Application not found');
   ctx.metrics?.matched(view.acceptedOffers.length, view.nearMissOffers.length);
-  return ok(withJsonText(view, answer));
-}
-
-/**
- * What a match run stores, `{"offers":<snapshot>,"view":<answer>}`, as UTF-8 bytes, and the answer's own
- * bytes within them (a view of the same memory, not a copy). The 8 KB answer is encoded once: the
- * statement sends these bytes as they are, and the response sends the answer's. As text, it was made
- * flat and encoded twice, once for each (docs/decisions.md, "Issue 7, eighth session").
- */
-export function runBytes(snapshot: readonly SnapshotOffer[], answerText: string): { stored: Buffer; answer: Buffer } {
-  const head = `{"offers":${JSON.stringify(snapshot)},"view":`;
-  const stored = Buffer.from(`${head}${answerText}}`);
-  return { stored, answer: stored.subarray(Buffer.byteLength(head), stored.length - 1) };
+  return ok(withJsonText(view, viewJson));
 }
 
 /**

@@ -5,7 +5,7 @@
  * and catalogue text that needs escaping.
  */
 import fc from 'fast-check';
-import { matchView, matchViewText, runBytes, type MatchView } from '../src/offers';
+import { matchView, matchViewText, type MatchView } from '../src/offers';
 import { generateCatalogue, loadDefaultCatalogue, matchOffers, type Catalogue, type MatchInput, type ScoreBand } from '../src/matching';
 import { TEST_CATALOGUE_FILE, application, testCatalogue } from './matching/fixtures';
 
@@ -123,22 +123,5 @@ describe('the text of a match answer', () => {
     const changed: MatchView = { ...view, acceptedOffers: view.acceptedOffers.map((o) => ({ ...o, offerDetails: { ...(o.offerDetails as object), ...change } as never })) };
     expect(changed.acceptedOffers.length).toBeGreaterThan(0);
     expect(matchViewText(changed)).toBe(JSON.stringify(changed));
-  });
-
-  it('when the run is encoded, then the answer within its bytes is the text, and the whole is the stored document, whatever the characters', () => {
-    const snapshots = [
-      [],
-      [{ offerId: 'o1', lenderId: 'l1', productId: 'p1', lenderUrl: 'https://lender.example/apply' }],
-      [{ offerId: 'o2', lenderId: 'Zoë', productId: 'p"2', lenderUrl: 'https://lender.example/é/😀?q=\u2028' }],
-    ];
-    const texts = [JSON.stringify({ a: 1 }), JSON.stringify({ name: 'Crédit 😀 \u2028 "q" \\' }), matchViewText(viewOf(application('personal', {}, 'excellent'), defaultCatalogue()))];
-    for (const snapshot of snapshots) {
-      for (const text of texts) {
-        const { stored, answer } = runBytes(snapshot, text);
-        expect(answer.toString()).toBe(text);
-        expect(stored.toString()).toBe(`{"offers":${JSON.stringify(snapshot)},"view":${text}}`);
-        expect(JSON.parse(stored.toString())).toEqual({ offers: snapshot, view: JSON.parse(text) });
-      }
-    }
   });
 });

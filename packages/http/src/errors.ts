@@ -61,13 +61,8 @@ export function sendError(res: Response, code: HttpErrorCode, message: string, d
  */
 export function sendData(res: Response, status: number, data: unknown): void {
   const text = jsonTextOf(data);
-  if (text === undefined) sendJson(res, status, JSON.stringify({ success: true, data }));
-  else if (typeof text === 'string') sendJson(res, status, `{"success":true,"data":${text}}`);
-  else sendJson(res, status, Buffer.concat([DATA_OPEN, text, DATA_CLOSE]));
+  sendJson(res, status, text === undefined ? JSON.stringify({ success: true, data }) : `{"success":true,"data":${text}}`);
 }
-
-const DATA_OPEN = Buffer.from('{"success":true,"data":');
-const DATA_CLOSE = Buffer.from('}');
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -78,10 +73,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * sixth session"). A route that set its own content type goes through `send`, which keeps it. A HEAD
  * request gets the headers only: Node's response drops the body of a HEAD answer, as Express would.
  */
-function sendJson(res: Response, status: number, text: string | Buffer): void {
+function sendJson(res: Response, status: number, text: string): void {
   res.statusCode = status;
   if (res.getHeader('Content-Type') !== undefined) {
-    res.send(typeof text === 'string' ? text : text.toString()); // as text, which `send` gives its charset
+    res.send(text);
     return;
   }
   res.setHeader('Content-Type', JSON_TYPE);

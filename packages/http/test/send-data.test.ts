@@ -25,15 +25,6 @@ function testApp() {
     const v = value();
     sendData(res, 201, withJsonText(v, JSON.stringify(v)));
   });
-  // The text's UTF-8 bytes, as a match remembers them: a view within a larger buffer (`runBytes`).
-  router.get('/remembered-bytes', (_req, res) => {
-    const v = value();
-    sendData(res, 201, withJsonText(v, Buffer.from(`[${JSON.stringify(v)}]`).subarray(1, -1)));
-  });
-  router.get('/typed-bytes', (_req, res) => {
-    res.type('application/problem+json');
-    sendData(res, 200, withJsonText({ a: 'é' }, Buffer.from('{"a":"é"}')));
-  });
   // A remembered text that is not the value's: the text is what is sent (the value is not serialised again).
   router.get('/text-wins', (_req, res) => sendData(res, 200, withJsonText({ stale: true }, '{"fresh":true}')));
   router.get('/typed', (_req, res) => {
@@ -55,20 +46,6 @@ describe('sendData', () => {
     expect(remembered.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(remembered.headers['content-type']).toBe(plain.headers['content-type']);
     expect(remembered.headers['content-length']).toBe(plain.headers['content-length']);
-  });
-
-  it('when a value carries its JSON text as UTF-8 bytes, then the answer is the same as for the text', async () => {
-    const plain = await request(app).get('/v1/plain');
-    const bytes = await request(app).get('/v1/remembered-bytes');
-    expect(bytes.status).toBe(201);
-    expect(bytes.text).toBe(plain.text);
-    for (const header of ['content-type', 'content-length']) expect(bytes.headers[header]).toBe(plain.headers[header]);
-    const head = await request(app).head('/v1/remembered-bytes');
-    for (const header of ['content-type', 'content-length']) expect(head.headers[header]).toBe(plain.headers[header]);
-    expect(head.text).toBeUndefined();
-    const typed = await request(app).get('/v1/typed-bytes');
-    expect(typed.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(typed.text).toBe('{"success":true,"data":{"a":"é"}}');
   });
 
   it('when a value or an error is sent, then status, content type, length and bytes are what res.json makes of it', async () => {

@@ -97,8 +97,8 @@ export async function changeApplication(
     id: string;
     move?: { from: { status: string; lastStep: number }; status: string; lastStep: number; event?: OutboxEvent };
     step?: { number: 2 | 3 | 4; data: Json };
-    /** `offersJson`: the run's `offers` as JSON text, or its UTF-8 bytes (sent as they are: `Params`). */
-    matchRun?: { id: string; partnerId: string; degradedMode: boolean; offersJson: string | Buffer; at: Date };
+    /** `offersJson`: the run's `offers` as JSON text. */
+    matchRun?: { id: string; partnerId: string; degradedMode: boolean; offersJson: string; at: Date };
     /** False: the application is not read back (a match needs only to know it was written). Default true. */
     withRow?: boolean;
   },
