@@ -153,6 +153,9 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     expect(stored.view).toEqual(matched.value);
     expect(stored.offers.map((o) => [o.offerId, o.lenderId, o.productId])).toEqual(matched.value.acceptedOffers.map((o) => [o.offerId, o.lender.id, o.product.id]));
     expect(run).toMatchObject({ applicationId: id, partnerId, degradedMode: false });
+    // Stored as the text it was sent as: the answer's characters, not a re-serialisation of them.
+    const [raw] = await t.ctx.db.$queryRawUnsafe<Array<{ text: string }>>('SELECT offers::text AS text FROM match_runs WHERE id = $1::uuid', matched.value.matchId);
+    expect(raw.text).toBe(`{"offers":${JSON.stringify(stored.offers)},"view":${JSON.stringify(matched.value)}}`);
   });
 
   it('when the partner has an endpoint, then a change writes one pending delivery with its event; without one, the event alone', async () => {
