@@ -13,15 +13,17 @@
  *            --from-source (server and hello-world through tsx, as the tests run them; default: compiled, as `pnpm start`)
  *            --paired (the hello-world measured again just before each call, and each call's ratio taken to that
  *            measurement: steadier ratios on a machine whose load changes during the run; takes twice as long)
+ *            --instructions (server and hello-world under valgrind's callgrind: the instructions each spends a request,
+ *            which do not move with the machine's speed as CPU time does; about 50 times slower, so give --duration 30)
  *
  * It creates its own database and Redis key prefix and drops them at the end, and stops by itself:
  * every phase is bounded in time, and a watchdog ends the run if something hangs. A benchmark, not a test.
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { transform } from 'esbuild';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -44,6 +46,8 @@ interface Options {
   cpuProfDir?: string;
   memory: boolean;
   matchBench: boolean;
+  /** Server and hello-world under callgrind, which counts the instructions of each measured call. */
+  instructions?: boolean;
   out?: string;
   statements: boolean;
   fromSource: boolean;
@@ -74,6 +78,7 @@ function parseOptions(argv: string[]): Options {
     else if (arg === '--statements') options.statements = true;
     else if (arg === '--from-source') options.fromSource = true;
     else if (arg === '--paired') options.paired = true;
+    else if (arg === '--instructions') options.instructions = true;
     else throw new Error(`unknown option ${arg}`);
   }
   if (!(options.durationS > 0 && options.warmupS >= 0 && options.connections > 0)) throw new Error('--duration, --warmup and --connections must be positive');
@@ -91,10 +96,17 @@ interface Child {
 
 const children: Child[] = [];
 
-/** Starts `node <argv>` and waits until its output matches `ready`. */
-async function startChild(argv: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
+/**
+ * Starts `node <argv>` and waits until its output matches `ready`. `callgrindOut`: under valgrind's
+ * callgrind, instrumentation off until `countInstructions` turns it on, dumps written to that folder.
+ */
+async function startChild(argv: string[], env: Record<string, string>, ready: RegExp, callgrindOut?: string): Promise<Child> {
   const script = argv.find((a) => /\.[jt]s$/.test(a) && !a.startsWith('-')) ?? argv.join(' ');
-  const child = spawn(process.execPath, argv, {
+  const [command, args] = callgrindOut
+    ? ['valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${callgrindOut}/callgrind.%p`, process.execPath, ...argv]]
+    : [process.execPath, argv];
+  const readyWithinS = callgrindOut ? 600 : 60;
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,7 +122,7 @@ async function startChild(argv: string[], env: Record<string, string>, ready: Re
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start within 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within ${readyWithinS} s:\n${out}`)), readyWithinS * 1000);
     const check = () => {
       if (ready.test(out)) {
         started = true;
@@ -241,6 +253,8 @@ interface Measured {
   helloRps?: number;
   /** CPU time per completed request, in µs, of the process that served it and of its PostgreSQL backends. */
   cpuUs?: { server: number; database?: number };
+  /** `--instructions`: instructions the serving process executed per completed request (callgrind). */
+  instructions?: number;
   note?: string;
 }
 
@@ -248,6 +262,32 @@ interface Measured {
 interface CpuProbe {
   server: number | undefined;
   database?: () => Promise<number[]>;
+  /** `--instructions`: the folder of the server's callgrind dumps. */
+  callgrindDir?: string;
+}
+
+/** Runs `callgrind_control <args> <pid>`. */
+const callgrindControl = (args: string[], pid: number) =>
+  new Promise<void>((resolveRun, reject) => execFile('callgrind_control', [...args, String(pid)], (err) => (err ? reject(err) : resolveRun())));
+
+/**
+ * The instructions process `pid` (under callgrind, instrumentation off) executes while `run` runs:
+ * instrumentation on, `run`, off, then a dump (which also zeroes the counts), whose total is read.
+ */
+async function countInstructions<T>(pid: number, dir: string, run: () => Promise<T>): Promise<{ result: T; instructions: number }> {
+  await callgrindControl(['-i', 'on'], pid);
+  const result = await run();
+  await callgrindControl(['-i', 'off'], pid);
+  await callgrindControl(['-d'], pid);
+  const prefix = `callgrind.${pid}.`;
+  const last = readdirSync(dir)
+    .filter((f) => f.startsWith(prefix))
+    .sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)))
+    .at(-1);
+  // `summary:` near the top holds 0 for a dump asked for while running; `totals:` at the end holds the count.
+  const total = last ? /^totals:\s+(\d+)/m.exec(readFileSync(join(dir, last), 'utf8')) : null;
+  if (!total) throw new Error(`no callgrind dump of process ${pid} in ${dir}`);
+  return { result, instructions: Number(total[1]) };
 }
 
 /** CPU time (user + system) of these processes so far, in µs; processes that are gone count nothing. */
@@ -284,7 +324,9 @@ async function measure(scenario: Scenario, options: Options, probe: CpuProbe): P
   if (options.warmupS > 0) await runAutocannon({ ...base, duration: options.warmupS }, scenario.remaining);
   const dbPids = (await probe.database?.()) ?? [];
   const cpuBefore = { server: cpuUs([probe.server]), database: dbPids.map((pid) => cpuUs([pid])) };
-  const result = await runAutocannon({ ...base, duration: options.durationS }, scenario.remaining);
+  const load = () => runAutocannon({ ...base, duration: options.durationS }, scenario.remaining);
+  const counted = probe.callgrindDir && probe.server !== undefined ? await countInstructions(probe.server, probe.callgrindDir, load) : undefined;
+  const result = counted ? counted.result : await load();
   const served = Math.max(result['2xx'], 1);
   // A backend that ended meanwhile (the pool closes idle connections) counts nothing, rather than minus its past.
   const dbDelta = dbPids.reduce((sum, pid, i) => {
@@ -305,6 +347,7 @@ async function measure(scenario: Scenario, options: Options, probe: CpuProbe): P
     errors: result.errors + result.timeouts,
     durationS: result.duration,
     cpuUs: cpu,
+    instructions: counted && counted.instructions / served,
   };
   if (scenario.remaining && scenario.remaining() <= 0) measured.note = `ran out of prepared applications after ${result.duration.toFixed(1)} s`;
   return measured;
@@ -322,7 +365,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const mode = options.embedded ? 'embedded default (PGlite, in-memory limits)' : 'production configuration (PostgreSQL + Redis)';
   const scenarioCount = 9;
-  const budgetMs = (scenarioCount * (options.durationS + options.warmupS) + (options.memory ? 600 : 0) + 420) * 1000;
+  const budgetMs = (scenarioCount * (options.durationS + options.warmupS) + (options.memory ? 600 : 0) + (options.instructions ? 1800 : 0) + 420) * 1000;
   const watchdog = setTimeout(() => {
     process.stderr.write(`bench: still running after ${Math.round(budgetMs / 1000)} s; stopping\n`);
     void cleanup().finally(() => process.exit(2));
@@ -377,7 +420,9 @@ async function main(): Promise<number> {
       ? { hello: ['--import', 'tsx', 'tools/bench/src/hello.ts'], server: ['--import', 'tsx', 'apps/server/src/main.ts'] }
       : { hello: [await compileHello()], server: ['dist/apps/server/src/main.js'] };
     if (!options.fromSource) await runToEnd(['--import', 'tsx', 'tools/build/src/build.ts'], {}, 'pnpm build');
-    const hello = await startChild([...nodeArgs, ...runs.hello], {}, /listening on \d+/);
+    const callgrindDir = options.instructions ? join(dataDir, 'callgrind') : undefined;
+    if (callgrindDir) mkdirSync(callgrindDir);
+    const hello = await startChild([...nodeArgs, ...runs.hello], {}, /listening on \d+/, callgrindDir);
     const helloUrl = `http://127.0.0.1:${/listening on (\d+)/.exec(hello.output())![1]}/`;
     const statementLog = join(dataDir, 'statements.log');
     if (options.statements) env.BENCH_STATEMENT_LOG = statementLog;
@@ -389,7 +434,7 @@ async function main(): Promise<number> {
       ...runs.server,
       'all',
     ];
-    const server = await startChild(serverArgs, env, /is running[\s\S]*\n\n/);
+    const server = await startChild(serverArgs, env, /is running[\s\S]*\n\n/, callgrindDir);
     const urls: Record<string, string> = {};
     for (const m of server.output().matchAll(/^ {2}(Variant A|Variant B|Admin API)\s+(http\S+)/gm)) urls[m[1]] = m[2];
     const A = urls['Variant A'];
@@ -445,17 +490,18 @@ async function main(): Promise<number> {
     };
 
     // CPU per request: the server process, and (production configuration) its PostgreSQL backends.
-    const probe: CpuProbe = { server: server.child.pid, database: options.embedded ? undefined : () => backendPids(dbName) };
+    const probe: CpuProbe = { server: server.child.pid, database: options.embedded ? undefined : () => backendPids(dbName), callgrindDir };
+    const helloProbe: CpuProbe = { server: hello.child.pid, callgrindDir };
 
     process.stdout.write(
       `\nLoanMatch HTTP bench, ${mode}: ${options.connections} connections, ${options.warmupS} s warm-up + ${options.durationS} s per call${options.paired ? ', the hello-world again before each call' : ''}\n`,
     );
     const helloScenario: Scenario = { name: 'hello', label: 'Express hello-world', url: helloUrl, request: { method: 'GET', path: '/' } };
-    const helloResult = await measure(helloScenario, options, { server: hello.child.pid });
+    const helloResult = await measure(helloScenario, options, helloProbe);
     report(helloResult);
     /** Measures a call of the service; with `--paired`, the hello-world first, for that call's ratio. */
     const measureCall = async (scenario: Scenario): Promise<Measured> => {
-      const before = options.paired ? await measure(helloScenario, options, { server: hello.child.pid }) : undefined;
+      const before = options.paired ? await measure(helloScenario, options, helloProbe) : undefined;
       const m = await measure(scenario, options, probe);
       if (before) m.helloRps = before.rps;
       return m;
@@ -653,6 +699,14 @@ async function main(): Promise<number> {
     process.stdout.write(
       `\n  CPU time per request, µs (server process${options.embedded ? '' : ' + its PostgreSQL backends'}); steadier than req/s on a busy machine:\n${results.map((m) => `    ${cpuLine(m)}\n`).join('')}`,
     );
+    if (options.instructions) {
+      const millions = (m: Measured) => fmt((m.instructions ?? NaN) / 1e6, 2).padStart(6);
+      process.stdout.write(
+        `\n  Instructions per request, millions (server process, callgrind), and as a multiple of the hello-world's:\n${results
+          .map((m) => `    ${m.label.padEnd(26)} ${millions(m)}${m === helloResult ? '' : `  ${((m.instructions ?? NaN) / (helloResult.instructions ?? NaN)).toFixed(2)}×`}\n`)
+          .join('')}  Under callgrind both run about 50 times slower: the req/s, latencies and goals here are not the service's.\n`,
+      );
+    }
     const machine = `${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}`;
     process.stdout.write(
       `\nbench summary: ${options.embedded ? 'embedded' : 'postgresql+redis'}, ${machine}, hello-world ${fmt(helloResult.rps, 0)} req/s; ${goalText.join('; ')}; took ${Math.round((Date.now() - started) / 1000)} s\n`,
