@@ -14,7 +14,8 @@
  *            --paired (the hello-world measured again just before each call, and each call's ratio taken to that
  *            measurement: steadier ratios on a machine whose load changes during the run; takes twice as long)
  *            --instructions (server and hello-world under valgrind's callgrind: the instructions each spends a request,
- *            which do not move with the machine's speed as CPU time does; about 50 times slower, so give --duration 30)
+ *            which do not move with the machine's speed as CPU time does; about 50 times slower, so give
+ *            --connections 4 --warmup 40 --duration 30: V8 must finish compiling before the count starts)
  *
  * It creates its own database and Redis key prefix and drops them at the end, and stops by itself:
  * every phase is bounded in time, and a watchdog ends the run if something hangs. A benchmark, not a test.
@@ -704,7 +705,7 @@ async function main(): Promise<number> {
       process.stdout.write(
         `\n  Instructions per request, millions (server process, callgrind), and as a multiple of the hello-world's:\n${results
           .map((m) => `    ${m.label.padEnd(26)} ${millions(m)}${m === helloResult ? '' : `  ${((m.instructions ?? NaN) / (helloResult.instructions ?? NaN)).toFixed(2)}×`}\n`)
-          .join('')}  Under callgrind both run about 50 times slower: the req/s, latencies and goals here are not the service's.\n`,
+          .join('')}  Under callgrind both run about 50 times slower: the req/s, latencies, CPU times and goals here are not the service's.\n`,
       );
     }
     const machine = `${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}`;
