@@ -14,7 +14,7 @@
  *            --paired (the hello-world measured again just before each call, and each call's ratio taken to that
  *            measurement: steadier ratios on a machine whose load changes during the run; takes twice as long)
  *            --instructions (server and hello-world under valgrind's callgrind: the instructions each spends a request,
- *            which do not move with the machine's speed as CPU time does; about 50 times slower, so give
+ *            which move much less with the machine's speed than CPU time does; about 50 times slower, so give
  *            --connections 4 --warmup 40 --duration 30: V8 must finish compiling before the count starts)
  *
  * It creates its own database and Redis key prefix and drops them at the end, and stops by itself:
