@@ -198,14 +198,15 @@ function constantText(s: string): string {
   return text;
 }
 
+const isNumber = (v: unknown): boolean => typeof v === 'number';
+const optional = (v: unknown, type: 'number' | 'string' | 'boolean'): boolean => v === undefined || typeof v === type;
+
 /**
  * An offer's details, keys in the order the matcher writes them (types.ts's order). Details of another
  * shape go through `JSON.stringify`: a key this function does not know, or a value not of its type (an
  * `undefined` that stringify would leave out, say).
  */
 function detailsText(d: OfferDetails): string {
-  const isNumber = (v: unknown) => typeof v === 'number';
-  const optional = (v: unknown, type: 'number' | 'string' | 'boolean') => v === undefined || typeof v === type;
   if (
     !(isNumber(d.interestRate) && isNumber(d.comparisonRate) && isNumber(d.loanAmount) && isNumber(d.loanTermMonths) && isNumber(d.monthlyRepayment)) ||
     !(isNumber(d.establishmentFee) && isNumber(d.monthlyFee) && typeof d.comparisonRateWarning === 'string' && typeof d.comparisonRateExample === 'string') ||
