@@ -1,7 +1,8 @@
 /**
  * Time per match, for the real catalogue and for a generated one of 10,000 products:
  *
- *   pnpm exec tsx packages/domain/src/matching/bench.ts
+ *   pnpm build && node dist/packages/domain/src/matching/bench.js   (compiled, as the server runs it; `pnpm bench` runs it so)
+ *   pnpm exec tsx packages/domain/src/matching/bench.ts             (through tsx, which adds a call to every closure it makes)
  *
  * For each of a small set of applications (each loan type, a strong and a weak credit band), the
  * median over 7 rounds of the mean time of one `matchOffers` call, after a warm-up; then their mean
