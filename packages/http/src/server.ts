@@ -32,8 +32,8 @@ export function listen(name: string, app: Express, port: number, host: string, p
  * Node's HTTP code, Express and ours, missed their inline caches (docs/decisions.md, "Issue 7, ninth
  * session"). The constructors are called on the new object (`IncomingMessage.call(this, socket)`), as
  * Node's `ServerResponse` calls its own base, `OutgoingMessage`: `Reflect.construct` with our function as
- * `new.target` made a new map for every object on Node 20, which is the very cost avoided here. Should a Node make them classes, which
- * cannot be called so, this is plain `http.createServer(app)`.
+ * `new.target` made a new map for every object on Node 20, which is the very cost avoided here. Should a
+ * Node make them classes, which cannot be called so, this is plain `http.createServer(app)`.
  */
 export function appServer(app: Express): Server {
   const callable = (f: Function) => !/^class\b/.test(Function.prototype.toString.call(f));

@@ -16,9 +16,8 @@ app.get('/', (_req, res) => {
   res.json({ success: true, data: { ok: true } });
 });
 const at = process.argv.indexOf('--app-server');
-const make = at >= 0 ? (require(process.argv[at + 1]) as { appServer: (app: Express) => Server }).appServer : undefined;
-const server = make ? make(app) : undefined;
-const listening = server ? server.listen(0, '127.0.0.1') : app.listen(0, '127.0.0.1');
+const appServer = at >= 0 ? (require(process.argv[at + 1]) as { appServer: (app: Express) => Server }).appServer : undefined;
+const listening = appServer ? appServer(app).listen(0, '127.0.0.1') : app.listen(0, '127.0.0.1');
 listening.once('listening', () => {
   const address = listening.address();
   listening.keepAliveTimeout = 65_000;
