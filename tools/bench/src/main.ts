@@ -367,7 +367,7 @@ async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const started = Date.now();
   const mode = options.embedded ? 'embedded default (PGlite, in-memory limits)' : 'production configuration (PostgreSQL + Redis)';
-  const scenarioCount = 9;
+  const scenarioCount = 10;
   const budgetMs = (scenarioCount * (options.durationS + options.warmupS) + (options.memory ? 600 : 0) + (options.instructions ? 1800 : 0) + 420) * 1000;
   const watchdog = setTimeout(() => {
     process.stderr.write(`bench: still running after ${Math.round(budgetMs / 1000)} s; stopping\n`);
