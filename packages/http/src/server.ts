@@ -39,7 +39,7 @@ export function appServer(app: Express): Server {
   const callable = (f: Function) => !/^class\b/.test(Function.prototype.toString.call(f));
   if (!callable(IncomingMessage) || !callable(ServerResponse)) return createServer(app);
   // Named as Node's own, since a stack trace names an object by the function that made it.
-  const made = {
+  const { IncomingMessage: AppRequest, ServerResponse: AppResponse } = {
     IncomingMessage: function (this: IncomingMessage, socket: unknown) {
       Reflect.apply(IncomingMessage, this, [socket]);
     },
@@ -47,7 +47,6 @@ export function appServer(app: Express): Server {
       Reflect.apply(ServerResponse, this, [req, options]);
     },
   };
-  const { IncomingMessage: AppRequest, ServerResponse: AppResponse } = made;
   AppRequest.prototype = app.request;
   AppResponse.prototype = app.response;
   return createServer(
