@@ -426,11 +426,13 @@ async function main(): Promise<number> {
     const callgrindDir = options.instructions ? join(dataDir, 'callgrind') : undefined;
     if (callgrindDir) mkdirSync(callgrindDir);
     const hello = await startChild([...nodeArgs, ...runs.hello], {}, /listening on \d+/, callgrindDir);
-    const helloUrl = `http://127.0.0.1:${/listening on (\d+)/.exec(hello.output())![1]}/`;
+    /** The address a hello-world printed it listens on. */
+    const helloUrlOf = (child: Child) => `http://127.0.0.1:${/listening on (\d+)/.exec(child.output())![1]}/`;
+    const helloUrl = helloUrlOf(hello);
     // The same hello-world with its server made as the service's are (`appServer`): a second yardstick.
     const appServerModule = options.fromSource ? join(ROOT, 'packages/http/src/server.ts') : join(ROOT, 'dist/packages/http/src/server.js');
     const helloApp = await startChild([...nodeArgs, ...runs.hello, '--app-server', appServerModule], {}, /listening on \d+/, callgrindDir);
-    const helloAppUrl = `http://127.0.0.1:${/listening on (\d+)/.exec(helloApp.output())![1]}/`;
+    const helloAppUrl = helloUrlOf(helloApp);
     const statementLog = join(dataDir, 'statements.log');
     if (options.statements) env.BENCH_STATEMENT_LOG = statementLog;
     const serverArgs = [
