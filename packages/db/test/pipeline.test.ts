@@ -11,6 +11,7 @@ const INSERT = statement('test_pipe_insert', 'INSERT INTO probe (id) VALUES ($1:
 const UPDATE = statement('test_pipe_update', `UPDATE probe SET id = $2::text WHERE id = $1::text RETURNING id`);
 const BACKEND = statement('test_pipe_backend', 'SELECT pg_backend_pid() AS pid');
 const SLEEP = statement('test_pipe_sleep', 'SELECT pg_sleep($1::float8)');
+const PLAN_MODE = statement('test_pipe_plan_mode', `SELECT current_setting('plan_cache_mode') AS mode`);
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -40,6 +41,12 @@ describe('pipelined statements on PostgreSQL', () => {
     expect([first, second]).toEqual(['ok', 'ok']);
     expect(duplicate).toMatch(/duplicate key/);
     expect(await suite().probes()).toEqual(['a', 'b']);
+  });
+
+  it('when a statement stands alone, then its connection plans it once for all values; a transaction’s connection keeps the server’s choice', async () => {
+    expect(await rows(PLAN_MODE, [])).toEqual([{ mode: 'force_generic_plan' }]);
+    const inTransaction = await transaction(suite().db.prisma, (tx) => sqlOf(tx).rows(PLAN_MODE, []));
+    expect(inTransaction).toEqual([{ mode: 'auto' }]);
   });
 
   it('when pg cannot send one statement’s value, then it fails alone, and from the next turn its statement runs on a fresh connection', async () => {

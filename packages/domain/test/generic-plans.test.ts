@@ -1,8 +1,9 @@
 /**
  * The prepared statements of the request path keep a good plan as the tables grow. PostgreSQL plans a
  * prepared statement once for all values (its generic plan) after a few executions, with the statistics
- * of that moment, and keeps it for the life of the connection: a plan made while the tables were empty
- * (a new deployment, this test) must still look each row up by its key once there are millions.
+ * of that moment, and keeps it for the life of the connection; on the pipelined connections, from the
+ * first execution (`plan_cache_mode = force_generic_plan`, connect.ts). A plan made while the tables
+ * were empty (a new deployment, this test) must still look each row up by its key once there are millions.
  * One did not: the application's read by id and partner was planned as a scan of the partner's index,
  * filtering on the id, and read every application of the partner (docs/decisions.md, "Issue 7, fourth
  * session"). Here every named statement sent during the busiest calls of both contracts, on an empty
@@ -83,7 +84,7 @@ describe('generic plans of the request path on PostgreSQL', () => {
   afterAll(() => t.close());
 
   it('when the busiest calls run, then their statements are named (prepared) ones, the ones checked below', () => {
-    for (const name of ['lm_find_application', 'lm_find_application_many', 'lm_find_application_for_match', 'lm_insert_application_keyed']) {
+    for (const name of ['lm_find_application', 'lm_find_application_many', 'lm_find_application_for_match', 'lm_find_application_for_match_many', 'lm_insert_application_keyed', 'lm_find_live_key']) {
       expect([...sent.keys()]).toContain(name);
     }
     expect([...sent.keys()].some((name) => name.startsWith('lm_change_'))).toBe(true);
@@ -131,12 +132,15 @@ async function busiestCalls(t: TestContext): Promise<void> {
   };
   // Several times each, so that pg prepares and PostgreSQL may settle on its generic plan meanwhile.
   for (let round = 0; round < 6; round++) {
-    const created = must(await createApplication(t.ctx, { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: `p-${randomUUID()}` }));
+    const create = { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: `p-${randomUUID()}` };
+    const created = must(await createApplication(t.ctx, create));
+    must(await createApplication(t.ctx, create)); // a replay: the key is read back
     const applicationId = created.value.applicationId;
     for (const step of [2, 3, 4] as const) must(await saveStep(t.ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } }));
     must(await runCreditCheck(t.ctx, { partnerId, applicationId, body: { data: validApplicant() }, idempotencyKey: `c-${applicationId}`, sandboxScore: 'good' }));
     must(await matchApplication(t.ctx, { partnerId, applicationId }));
-    must(await matchApplication(t.ctx, { partnerId, applicationId }));
+    // Two at once: their reads go in one statement (the batched read).
+    for (const matched of await Promise.all([1, 2].map(() => matchApplication(t.ctx, { partnerId, applicationId })))) must(matched);
     await Promise.all([1, 2, 3].map(() => getApplication(t.ctx, { partnerId, applicationId })));
 
     const secretBox = createSecretBox([randomBytes(32)], 'plans');
