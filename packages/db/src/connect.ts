@@ -57,6 +57,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(options.dataDir);
 }
 
+/**
+ * Sent on each pipelined connection once it is open. Its statements are the named ones of sql.ts, planned
+ * once per connection for all values: PostgreSQL does that by itself after five executions for a statement
+ * whose generic plan it finds no dearer than the plans it makes for each call's values. A batched read's it
+ * finds dearer (`unnest` of an array parameter is estimated at 10 rows, of a known array at its length), so
+ * without this the batched read was planned again on every call: 0.34 ms a bind against 0.04 for the single
+ * read (docs/decisions.md, "Issue 7, tenth session"). Every statement the busiest calls send is checked
+ * planned this way on empty tables (packages/domain/test/generic-plans.test.ts). A `SET` rather than an
+ * `options` startup parameter in the URL: the operator's URL stays as it is, and a pooler such as
+ * PgBouncer may refuse that parameter.
+ */
+const GENERIC_PLANS = 'SET plan_cache_mode = force_generic_plan';
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const { PrismaPg } = await import('@prisma/adapter-pg');
   const { Pool } = await import('pg');
@@ -70,14 +83,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pipeline =
     lanes > 0
       ? createPipeline(
-          () =>
-            new TimeoutClosingClient({
-              ...withGenericPlans(url),
-              connectionTimeoutMillis: pool.connectionTimeoutMillis,
-              query_timeout: options.queryTimeoutMs,
-              pipeline: true,
-            }),
+          () => new TimeoutClosingClient({ connectionString: url, connectionTimeoutMillis: pool.connectionTimeoutMillis, query_timeout: options.queryTimeoutMs, pipeline: true }),
           lanes,
+          (client) => client.query(GENERIC_PLANS),
         )
       : undefined;
   // Migrations get their own connections without the statement limit: building an index may take minutes.
@@ -90,32 +98,6 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // a listener its 'error' would end the process. Prisma's adapter listens only while it is connected.
   queries.on('error', () => undefined);
   return { ...db, poolStats: () => ({ total: queries.totalCount, idle: queries.idleCount, waiting: queries.waitingCount, max: pool.max }) };
-}
-
-const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
-
-/**
- * How the pipelined connections connect: with `plan_cache_mode = force_generic_plan` added to any
- * `options` the URL already gives (PostgreSQL takes the last setting of a name). Their statements are the
- * named ones of sql.ts, planned once per connection for all values: PostgreSQL does that by itself after
- * five executions for a statement whose generic plan it finds no dearer than the plans it makes for each
- * call's values. A batched read's it finds dearer (`unnest` of an array parameter is estimated at 10
- * rows, of a known array at its length), so without this it was planned again on every call: 0.34 ms a
- * bind against 0.04 for the single read (docs/decisions.md, "Issue 7, tenth session"). Every statement the
- * busiest calls send is checked planned this way on empty tables (packages/domain/test/generic-plans.test.ts).
- * A URL that `URL` cannot read (no host, say) keeps its text, and the setting goes as pg's `options`,
- * which pg uses unless that URL gives its own.
- */
-export function withGenericPlans(url: string): { connectionString: string; options?: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { connectionString: url, options: GENERIC_PLANS };
-  }
-  const given = parsed.searchParams.get('options');
-  parsed.searchParams.set('options', given ? `${given} ${GENERIC_PLANS}` : GENERIC_PLANS);
-  return { connectionString: parsed.toString() };
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {

@@ -77,8 +77,10 @@ export interface Pipeline {
  * `lanes` connections made by `connect` (not yet connected), each opened on first use. A turn's
  * statements go to the lane with the fewest statements waiting, so a statement held up by a lock
  * (a row another transaction holds) delays only what was sent behind it, and the next turn goes elsewhere.
+ * `setup`, when given, runs on each connection once it is open, before any statement is sent on it; if it
+ * fails, the connection is closed and what waited for it fails as a connection that could not be opened.
  */
-export function createPipeline(connect: () => Client, lanes: number): Pipeline {
+export function createPipeline(connect: () => Client, lanes: number, setup?: (client: Client) => Promise<unknown>): Pipeline {
   const all: Lane[] = Array.from({ length: Math.max(1, lanes) }, () => ({ pending: 0 }));
   let turn: Lane | undefined;
   let ended = false;
@@ -95,7 +97,14 @@ export function createPipeline(connect: () => Client, lanes: number): Pipeline {
       client.on('error', drop);
       client.on('end', drop);
       lane.connecting = client.connect().then(
-        () => {
+        async () => {
+          try {
+            await setup?.(client);
+          } catch (err) {
+            lane.connecting = undefined;
+            void client.end().catch(() => undefined);
+            throw err;
+          }
           lane.connecting = undefined;
           if (ended) {
             void client.end().catch(() => undefined);

@@ -4,6 +4,8 @@
  * not another's, a statement held up by a lock does not hold up the next turn's, and a lost or timed-out
  * connection is replaced. On PostgreSQL, through a TCP proxy the test can cut (proxied-database.ts).
  */
+import { Client } from 'pg';
+import { createPipeline } from '../src/pipeline';
 import { sqlOf, statement, transaction } from '../src/sql';
 import { proxiedDatabaseForSuite, sql } from './proxied-database';
 
@@ -47,6 +49,36 @@ describe('pipelined statements on PostgreSQL', () => {
     expect(await rows(PLAN_MODE, [])).toEqual([{ mode: 'force_generic_plan' }]);
     const inTransaction = await transaction(suite().db.prisma, (tx) => sqlOf(tx).rows(PLAN_MODE, []));
     expect(inTransaction).toEqual([{ mode: 'auto' }]);
+  });
+
+  it('when a connection’s setup fails, then what waited for it fails with that error, the connection is closed, and the next use opens another', async () => {
+    const opened: Client[] = [];
+    let setups = 0;
+    const pipeline = createPipeline(
+      () => {
+        const client = new Client({ connectionString: suite().url });
+        opened.push(client);
+        return client;
+      },
+      1,
+      async (client) => {
+        setups += 1;
+        if (setups === 1) await client.query('SET plan_cache_mode = no_such_mode');
+        else await client.query('SET plan_cache_mode = force_generic_plan');
+      },
+    );
+    try {
+      const failed = await pipeline.query({ ...PLAN_MODE, values: [] }).then(
+        () => 'answered',
+        (err: Error) => err.message,
+      );
+      expect(failed).toMatch(/invalid value for parameter "plan_cache_mode"/);
+      expect((opened[0] as unknown as { _ending: boolean })._ending).toBe(true);
+      expect((await pipeline.query({ ...PLAN_MODE, values: [] })).rows).toEqual([{ mode: 'force_generic_plan' }]);
+      expect(opened).toHaveLength(2);
+    } finally {
+      await pipeline.end();
+    }
   });
 
   it('when pg cannot send one statement’s value, then it fails alone, and from the next turn its statement runs on a fresh connection', async () => {
