@@ -116,7 +116,12 @@ describe('pipelined statements on PostgreSQL', () => {
     const blocked = rows(UPDATE, ['locked', 'never']); // waits for the transaction's row lock
     await nextTurn();
     await nextTurn();
-    const answered = await Promise.race([rows(INSERT, ['meanwhile']).then(() => 'answered'), new Promise((r) => setTimeout(() => r('held up'), 2000))]);
+    let giveUp: NodeJS.Timeout | undefined;
+    const heldUp = new Promise((r) => {
+      giveUp = setTimeout(() => r('held up'), 2000);
+    });
+    const answered = await Promise.race([rows(INSERT, ['meanwhile']).then(() => 'answered'), heldUp]);
+    clearTimeout(giveUp); // else it keeps Jest waiting for it after the last test
     expect(answered).toBe('answered');
     release();
     await holder;
