@@ -100,16 +100,14 @@ export function createPipeline(connect: () => Client, lanes: number, setup?: (cl
         async () => {
           try {
             await setup?.(client);
+            if (ended) throw new Error('the database was closed');
           } catch (err) {
+            // Not to be used: its setup failed, or the database was closed while it opened.
             lane.connecting = undefined;
             void client.end().catch(() => undefined);
             throw err;
           }
           lane.connecting = undefined;
-          if (ended) {
-            void client.end().catch(() => undefined);
-            throw new Error('the database was closed');
-          }
           lane.client = client;
           return client;
         },
