@@ -83,7 +83,7 @@ export async function createApplication(
   };
   const valid = validateCreateRequest(options.body);
   const app = valid.ok ? { id: randomUUID(), partnerId: options.partnerId, formType: valid.value.formType, step1: valid.value.data } : undefined;
-  const planned: Result<CreatedApplication> = app ? ok({ applicationId: app.id, formType: app.formType, ...NEW_APPLICATION }) : (valid as Result<never>);
+  const planned: Result<CreatedApplication> = app ? ok({ applicationId: app.id, formType: app.formType, status: NEW_APPLICATION.status, lastStep: NEW_APPLICATION.lastStep }) : (valid as Result<never>);
   // The application, its event and the key completed with this answer: one statement.
   return withIdempotentWrite<CreatedApplication>(ctx, scope, planned, (key) => createAnnouncedApplication(ctx, app!, key));
 }

@@ -103,7 +103,7 @@ export async function createAnnouncedApplication(
   app: { id: string; partnerId: string; formType: string; step1: Json },
   key: CompletedKey | undefined,
 ): Promise<boolean> {
-  const created = { ...app, ...NEW_APPLICATION };
+  const created = { id: app.id, partnerId: app.partnerId, formType: app.formType, step1: app.step1, status: NEW_APPLICATION.status, lastStep: NEW_APPLICATION.lastStep };
   const event = statusEvent(ctx, app.partnerId, { applicationId: app.id, status: created.status, previousStatus: null, lastStep: created.lastStep });
   const { inserted, deliveries } = await statusChanges.insertApplication(ctx.db, { app: created, event, key });
   if (deliveries > 0) ctx.webhooks.notify();
@@ -170,7 +170,13 @@ async function writeChange(
       id: app.id,
       move: moves ? { from: current, status, lastStep, event } : undefined,
       step: change.step,
-      matchRun: change.matchRun && { ...change.matchRun, partnerId: app.partnerId },
+      matchRun: change.matchRun && {
+        id: change.matchRun.id,
+        partnerId: app.partnerId,
+        degradedMode: change.matchRun.degradedMode,
+        offersJson: change.matchRun.offersJson,
+        at: change.matchRun.at,
+      },
       withRow,
     });
     if (outcome.changed) {

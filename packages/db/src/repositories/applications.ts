@@ -46,8 +46,20 @@ function toRow(raw: Raw): ApplicationRow {
   if (raw.step2) steps[2] = raw.step2 as Json;
   if (raw.step3) steps[3] = raw.step3 as Json;
   if (raw.step4) steps[4] = raw.step4 as Json;
-  const { step1: _1, step2: _2, step3: _3, step4: _4, creditCheck, ...rest } = raw;
-  return { ...rest, steps, creditCheck: creditCheck as CreditCheckSummary | null };
+  // Each field named: every row has exactly these, in this order (one shape for V8), and nothing else a
+  // caller's object carried comes along.
+  return {
+    id: raw.id,
+    partnerId: raw.partnerId,
+    formType: raw.formType,
+    status: raw.status,
+    lastStep: raw.lastStep,
+    steps,
+    createdAt: raw.createdAt,
+    updatedAt: raw.updatedAt,
+    creditCheck: raw.creditCheck as CreditCheckSummary | null,
+    personalDataErased: raw.personalDataErased,
+  };
 }
 
 export async function insertApplication(
