@@ -21,8 +21,10 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'loanmatch-e2e-'));
 }
 
-export async function startServer(options: { mode?: string; env?: Record<string, string> } = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', options.mode ?? 'all'], {
+/** `compiled`: the build's `dist/apps/server/src/main.js`, as `pnpm start` runs it (built by the caller); by default the source through tsx. */
+export async function startServer(options: { mode?: string; env?: Record<string, string>; compiled?: boolean } = {}): Promise<Started> {
+  const entry = options.compiled ? ['dist/apps/server/src/main.js'] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+  const child = spawn(process.execPath, [...entry, options.mode ?? 'all'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT_A: '0', PORT_B: '0', PORT_ADMIN: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
