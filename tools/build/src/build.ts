@@ -174,8 +174,8 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
  * Appended to every compiled file. Once the module has run, its exports are copied, as plain data
  * properties that cannot change, onto a new object, which becomes `module.exports`: later `require`s get
  * that one. esbuild's CommonJS output keeps ES modules' live bindings as getters, two deep through a
- * re-export (`export *`), and V8 does not inline calls made through them; the matching engine ran about
- * 40% faster without them (docs/decisions.md, "Issue 7, twelfth session"). Live bindings are given up: an
+ * re-export (`export *`), and V8 does not inline calls made through them; without them the matching
+ * engine took about 45% less time (docs/decisions.md, "Issue 7, twelfth session"). Live bindings are given up: an
  * export reassigned after its module ran would keep its first value, so `compile` refuses `export let`
  * and `export var`. A module keeps its getters when one of its exports cannot be read yet (an import
  * cycle in which a module it re-exports has not finished) or reads `undefined` (a `var` not yet set).
