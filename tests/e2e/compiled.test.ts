@@ -1,5 +1,5 @@
 /**
- * `pnpm start` runs the build's output (`dist/`), not the source the other suites run through tsx. The
+ * `pnpm start` runs the build's output (`dist/`), not the sources the other suites run. The
  * build compiles each file on its own and then turns each module's exports into plain values
  * (tools/build/src/build.ts, `FLAT_EXPORTS`): checked here on the modules the request paths use, and the
  * compiled server is taken through a whole application on the embedded database.

@@ -55,6 +55,9 @@ function link(target: string, at: string): void {
   symlinkSync(target, at);
 }
 
+/** A TypeScript source the build compiles (not a declaration file). */
+const isSource = (file: string): boolean => file.endsWith('.ts') && !file.endsWith('.d.ts');
+
 /** `node_modules/<name>` and `node_modules/@scope/<name>` entries of a package. */
 function dependencies(dir: string): string[] {
   const modules = join(dir, 'node_modules');
@@ -125,6 +128,19 @@ async function main(): Promise<void> {
 
 async function compile(packages: WorkspacePackage[]): Promise<void> {
   const distOf = new Map(packages.map((p) => [p.name, join(DIST, relative(ROOT, p.dir))]));
+  // FLAT_EXPORTS fixes each export at the value it has once its module ran, so no export may change after
+  // that. Checked before dist/ is touched: a refused build leaves the last one as it was.
+  for (const pkg of packages) {
+    if (!existsSync(join(pkg.dir, 'src'))) continue;
+    for (const file of filesUnder(join(pkg.dir, 'src')).filter(isSource)) {
+      const reassignable = /^\s*export\s+(let|var)\b/m.exec(readFileSync(join(pkg.dir, 'src', file), 'utf8'));
+      if (reassignable) {
+        throw new Error(
+          `${relative(ROOT, join(pkg.dir, 'src', file))}: "export ${reassignable[1]}" can change after its module ran, which the build's plain exports do not follow; export a const, or a function that reads it`,
+        );
+      }
+    }
+  }
   rmSync(DIST, { recursive: true, force: true });
 
   const entryPoints: string[] = [];
@@ -137,7 +153,7 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
     }
     if (existsSync(join(pkg.dir, 'src'))) {
       for (const file of filesUnder(join(pkg.dir, 'src'))) {
-        if (file.endsWith('.ts') && !file.endsWith('.d.ts')) entryPoints.push(join(pkg.dir, 'src', file));
+        if (isSource(file)) entryPoints.push(join(pkg.dir, 'src', file));
         else link(join(pkg.dir, 'src', file), join(out, 'src', file));
       }
     }
@@ -152,11 +168,6 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
   }
   link(join(ROOT, 'prisma'), join(DIST, 'prisma'));
 
-  // FLAT_EXPORTS fixes each export at the value it has once its module ran: no export may change after.
-  for (const file of entryPoints) {
-    const reassignable = /^\s*export\s+(let|var)\b/m.exec(readFileSync(file, 'utf8'));
-    if (reassignable) throw new Error(`${relative(ROOT, file)}: "export ${reassignable[1]}" can change after its module ran, which the build's plain exports do not follow; export a const, or a function that reads it`);
-  }
   await build({
     entryPoints,
     outdir: DIST,
@@ -175,12 +186,12 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
  * properties that cannot change, onto a new object, which becomes `module.exports`: later `require`s get
  * that one. esbuild's CommonJS output keeps ES modules' live bindings as getters, two deep through a
  * re-export (`export *`), and V8 does not inline calls made through them; without them the matching
- * engine took about 45% less time (docs/decisions.md, "Issue 7, twelfth session"). Live bindings are given up: an
- * export reassigned after its module ran would keep its first value, so `compile` refuses `export let`
- * and `export var`. A module keeps its getters when one of its exports cannot be read yet (an import
- * cycle in which a module it re-exports has not finished) or reads `undefined` (a `var` not yet set).
- * Files that are not esbuild's output of an ES module are left as they are. tests/e2e/compiled.test.ts
- * checks the modules of the request paths.
+ * engine took about 45% less time (docs/decisions.md, "Issue 7, twelfth session"). Live bindings are
+ * given up: an export reassigned after its module ran would keep its first value, so `compile` refuses
+ * `export let` and `export var`. A module keeps its getters when one of its exports cannot be read yet
+ * (an import cycle in which a module it re-exports has not finished) or reads `undefined` (a `var` not
+ * yet set). Files that are not esbuild's output of an ES module are left as they are.
+ * tests/e2e/compiled.test.ts checks the modules of the request paths.
  */
 const FLAT_EXPORTS = `;(function flatExports(m) {
   const e = m.exports;
