@@ -128,22 +128,22 @@ async function main(): Promise<void> {
 
 async function compile(packages: WorkspacePackage[]): Promise<void> {
   const distOf = new Map(packages.map((p) => [p.name, join(DIST, relative(ROOT, p.dir))]));
+  const entryPoints = packages.flatMap((pkg) => {
+    const src = join(pkg.dir, 'src');
+    return existsSync(src) ? filesUnder(src).filter(isSource).map((file) => join(src, file)) : [];
+  });
   // FLAT_EXPORTS fixes each export at the value it has once its module ran, so no export may change after
   // that. Checked before dist/ is touched: a refused build leaves the last one as it was.
-  for (const pkg of packages) {
-    if (!existsSync(join(pkg.dir, 'src'))) continue;
-    for (const file of filesUnder(join(pkg.dir, 'src')).filter(isSource)) {
-      const reassignable = /^\s*export\s+(let|var)\b/m.exec(readFileSync(join(pkg.dir, 'src', file), 'utf8'));
-      if (reassignable) {
-        throw new Error(
-          `${relative(ROOT, join(pkg.dir, 'src', file))}: "export ${reassignable[1]}" can change after its module ran, which the build's plain exports do not follow; export a const, or a function that reads it`,
-        );
-      }
+  for (const file of entryPoints) {
+    const reassignable = /^\s*export\s+(let|var)\b/m.exec(readFileSync(file, 'utf8'));
+    if (reassignable) {
+      throw new Error(
+        `${relative(ROOT, file)}: "export ${reassignable[1]}" can change after its module ran, which the build's plain exports do not follow; export a const, or a function that reads it`,
+      );
     }
   }
   rmSync(DIST, { recursive: true, force: true });
 
-  const entryPoints: string[] = [];
   for (const pkg of packages) {
     const out = distOf.get(pkg.name)!;
     mkdirSync(out, { recursive: true });
@@ -153,8 +153,7 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
     }
     if (existsSync(join(pkg.dir, 'src'))) {
       for (const file of filesUnder(join(pkg.dir, 'src'))) {
-        if (isSource(file)) entryPoints.push(join(pkg.dir, 'src', file));
-        else link(join(pkg.dir, 'src', file), join(out, 'src', file));
+        if (!isSource(file)) link(join(pkg.dir, 'src', file), join(out, 'src', file));
       }
     }
     const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as { main?: string };
