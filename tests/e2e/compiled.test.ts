@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { VALID_STEPS } from '@loanmatch/testing';
 import { applicant, createRequest, partnerA } from './clients';
-import { ROOT, startServer, tempDataDir, type Started } from './process';
+import { ROOT, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -42,9 +42,9 @@ function compiledExports(): Record<string, { names: string[]; getters: string[] 
 describe('the compiled service (pnpm start)', () => {
   let server: Started | undefined;
 
-  beforeAll(() => {
-    const built = spawnSync(process.execPath, ['--import', 'tsx', 'tools/build/src/build.ts'], { cwd: ROOT, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`pnpm build failed: ${built.stderr}`);
+  beforeAll(async () => {
+    const built = await run(['tools/build/src/build.ts'], {});
+    if (built.code !== 0) throw new Error(`pnpm build failed: ${built.err}`);
   });
 
   afterAll(async () => {
