@@ -8,4 +8,3 @@ export { generateCatalogue } from './generate';
 export { COST_RATE_CAP_PERCENT, annuityFactor, comparisonRate, monthlyRepayment, type LoanTerms } from './finance';
 export { SELF_ESTIMATE_BANDS_DOWN, UNKNOWN_ESTIMATE_BAND } from './applicant';
 export * from './types';
-export type { ProductTable } from './table';

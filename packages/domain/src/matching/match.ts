@@ -19,7 +19,7 @@
 import { readApplicant, assessCredit, type Applicant } from './applicant';
 import { COMPARISON_RATE_WARNING } from './catalogue';
 import { COST_RATE_CAP_PERCENT, annuityFactor, formatAmount, round2 } from './finance';
-import { CAPPED, NOT_OFFERED, OFFERED, type ProductTable } from './table';
+import { CAPPED, NOT_OFFERED, OFFERED } from './table';
 import {
   BANDS_BEST_FIRST,
   HOME_PURPOSES,
@@ -36,6 +36,7 @@ import {
   type NearMissReason,
   type NearMissRequirement,
   type OfferDetails,
+  type ProductTable,
 } from './types';
 
 type RuleId =
