@@ -3,33 +3,14 @@
  * quote `requestId` to LoanMatch support. Neither error ever holds the API key, an access token or
  * the request body.
  */
+import type { ServiceErrorCode } from '@loanmatch/contract';
 
-/** Codes the service answers with (README "Walk-through"); new ones may appear, so `code` stays a string. */
+/**
+ * Codes the service answers with (the contract's list, `@loanmatch/contract`; README "Walk-through"),
+ * and the client's own; new ones may appear, so `code` stays a string.
+ */
 export type KnownErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'INVALID_JSON'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'INVALID_SECURITY_TOKEN'
-  | 'NOT_FOUND'
-  | 'STEP_OUT_OF_ORDER'
-  | 'STEPS_INCOMPLETE'
-  | 'CREDIT_CHECK_REQUIRED'
-  | 'CREDIT_CHECK_ALREADY_COMPLETED'
-  | 'CREDIT_CHECK_IN_PROGRESS'
-  | 'IDEMPOTENCY_IN_PROGRESS'
-  | 'IDEMPOTENCY_KEY_UNRESOLVED'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'WEBHOOK_DISABLED'
-  | 'WEBHOOK_LIMIT_REACHED'
-  /** An operator erased the applicant's personal details: no credit check can run on this application. */
-  | 'PERSONAL_DATA_ERASED'
-  | 'LINK_EXPIRED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'HEADERS_TOO_LARGE'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE'
+  | ServiceErrorCode
   /** Set by this client: the answer was not the contract's JSON envelope (a proxy's error page, say). */
   | 'UNEXPECTED_RESPONSE';
 

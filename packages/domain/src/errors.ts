@@ -1,25 +1,12 @@
 /**
  * The one error type of the domain. Front-ends branch on `code` (a documented, stable union) and map
- * it to an HTTP status in their own table; the domain knows nothing of HTTP.
+ * it to an HTTP status in their own table; the domain knows nothing of HTTP. The codes are the
+ * contract's list (`@loanmatch/contract`), the rows it marks as raised by the domain: only their
+ * names are read here.
  */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'UNAUTHORIZED'
-  | 'NOT_FOUND'
-  | 'STEP_OUT_OF_ORDER'
-  | 'STEPS_INCOMPLETE'
-  | 'CREDIT_CHECK_REQUIRED'
-  | 'CREDIT_CHECK_ALREADY_COMPLETED'
-  | 'CREDIT_CHECK_IN_PROGRESS'
-  | 'IDEMPOTENCY_IN_PROGRESS'
-  | 'IDEMPOTENCY_KEY_UNRESOLVED'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'INVALID_SECURITY_TOKEN'
-  | 'LINK_EXPIRED'
-  | 'WEBHOOK_DISABLED'
-  | 'WEBHOOK_LIMIT_REACHED'
-  | 'PERSONAL_DATA_ERASED'
-  | 'SERVICE_UNAVAILABLE';
+import type { DomainErrorCode } from '@loanmatch/contract';
+
+export type ErrorCode = DomainErrorCode;
 
 /** One violated rule: `field` is the path (`homeAddressComponents.postcode`), `message` reads `<field>: <rule text>`. */
 export interface FieldViolation {

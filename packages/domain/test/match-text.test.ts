@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { matchView, matchViewText, type MatchView } from '../src/offers';
-import { generateCatalogue, loadDefaultCatalogue, matchOffers, type Catalogue, type MatchInput, type ScoreBand } from '../src/matching';
+import { generateCatalogue } from '@loanmatch/catalogue-generator';
+import { loadDefaultCatalogue, matchOffers, type Catalogue, type MatchInput, type ScoreBand } from '../src/matching';
 import { TEST_CATALOGUE_FILE, application, testCatalogue } from './matching/fixtures';
 
 function defaultCatalogue(): Catalogue {

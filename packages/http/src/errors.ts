@@ -1,44 +1,15 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { DomainError, jsonTextOf, type ErrorCode, type FieldViolation, type Result } from '@loanmatch/domain';
+import { ERROR_CODES, type ServiceErrorCode } from '@loanmatch/contract';
+import { DomainError, jsonTextOf, type FieldViolation, type Result } from '@loanmatch/domain';
 import type { Logger } from './logger';
 
-/** Error codes that the HTTP layer adds to the domain's. */
-export type HttpErrorCode =
-  | ErrorCode
-  | 'INVALID_JSON'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'HEADERS_TOO_LARGE'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'INVALID_SECURITY_TOKEN'
-  | 'FORBIDDEN';
+/** Every code the HTTP layer answers: the domain's and its own, as the contract lists them. */
+export type HttpErrorCode = ServiceErrorCode;
 
-/** The one table from error code to HTTP status. */
-export const STATUS_OF: Record<HttpErrorCode, number> = {
-  VALIDATION_ERROR: 400,
-  INVALID_JSON: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  INVALID_SECURITY_TOKEN: 403,
-  NOT_FOUND: 404,
-  STEP_OUT_OF_ORDER: 409,
-  STEPS_INCOMPLETE: 409,
-  CREDIT_CHECK_REQUIRED: 409,
-  CREDIT_CHECK_ALREADY_COMPLETED: 409,
-  CREDIT_CHECK_IN_PROGRESS: 409,
-  IDEMPOTENCY_IN_PROGRESS: 409,
-  IDEMPOTENCY_KEY_UNRESOLVED: 409,
-  WEBHOOK_DISABLED: 409,
-  WEBHOOK_LIMIT_REACHED: 409,
-  PERSONAL_DATA_ERASED: 409,
-  LINK_EXPIRED: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  HEADERS_TOO_LARGE: 431,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
+/** The one table from error code to HTTP status, read from the contract's list. */
+export const STATUS_OF: Readonly<Record<HttpErrorCode, number>> = Object.freeze(
+  Object.fromEntries(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status])) as Record<HttpErrorCode, number>,
+);
 
 /** An error raised by the HTTP layer itself (bad JSON, a missing key), rendered like a domain error. */
 export class HttpError extends Error {

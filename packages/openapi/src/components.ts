@@ -1,12 +1,14 @@
 /**
  * What both documents share: the request schemas translated from the domain's, the response schemas,
- * the headers and parameters, and the error responses built from the HTTP layer's code → status table.
+ * the headers and parameters, and the error responses built from the contract's list of codes (status,
+ * example message).
  *
  * Request schemas come from `SchemaSource` only. Response schemas are written here: the domain has no
  * schema of its answers, only TypeScript types; `test/conformance.test.ts` checks them against real
  * answers of both front-ends, so a drift fails a test.
  */
 import { FORM_TYPES, SANDBOX_SCORE_VALUES, STATUS_ORDER, WEBHOOK_EVENT_TYPES, type FormType, type ObjectSchema, type StepNumber } from '@loanmatch/domain';
+import { ERROR_CODES } from '@loanmatch/contract';
 import { STATUS_OF, type HttpErrorCode } from '@loanmatch/http';
 import { toOpenApiSchema, type Schema } from './schema-translation';
 import type { SchemaSource } from './source';
@@ -359,36 +361,9 @@ export const headerRef = (name: string): Schema => ({ $ref: `#/components/header
 // Errors
 // ---------------------------------------------------------------------------------------------
 
-/** An example message for each code, in the words the service uses. */
-const EXAMPLE_MESSAGES: Record<HttpErrorCode, string> = {
-  VALIDATION_ERROR: 'loanAmount: must be between 1000 and 100000',
-  INVALID_JSON: 'The request body is not valid JSON',
-  UNAUTHORIZED: 'A valid API key is required: send Authorization: Bearer <API key>',
-  FORBIDDEN: 'Not allowed',
-  INVALID_SECURITY_TOKEN: 'securityToken: is not the security token of this application',
-  NOT_FOUND: 'Application not found',
-  STEP_OUT_OF_ORDER: 'step: step 3 cannot be saved before step 2',
-  STEPS_INCOMPLETE: 'Steps 1-4 must be saved before the credit check; missing step 4',
-  CREDIT_CHECK_REQUIRED: 'Run the credit check before matching: POST /applications/{applicationId}/credit-check',
-  CREDIT_CHECK_ALREADY_COMPLETED: 'The credit check for this application has already completed; an application has one soft check',
-  CREDIT_CHECK_IN_PROGRESS: 'A credit check for this application is running; retry shortly',
-  IDEMPOTENCY_IN_PROGRESS: 'The first request with this Idempotency-Key is still running; retry shortly',
-  IDEMPOTENCY_KEY_UNRESOLVED: 'The first request with this Idempotency-Key may have partly completed; check the application, then retry with a new key',
-  IDEMPOTENCY_KEY_REUSED: 'Idempotency-Key was already used for a different request; use a new key for a new request',
-  WEBHOOK_DISABLED: 'This webhook is disabled (The endpoint answered 410 Gone at 2026-11-22T03:20:00.000Z); register the endpoint again once it is fixed',
-  WEBHOOK_LIMIT_REACHED: 'A partner may have 10 webhooks; delete one before registering another',
-  PERSONAL_DATA_ERASED: 'The personal data of this application was erased; it takes no personal data again. Start a new application',
-  LINK_EXPIRED: 'This offer link has expired; ask for a new match',
-  PAYLOAD_TOO_LARGE: 'The request body is larger than 1 MB',
-  HEADERS_TOO_LARGE: 'The request headers are too large: keep them under 16 KB in all',
-  RATE_LIMITED: 'Rate limit exceeded: 120 requests per minute; retry after the time in Retry-After',
-  INTERNAL_ERROR: 'An internal error occurred; quote request id 3f0c2a9e-5b1d-4c61-9a57-0d6f3e2b8c41 to support',
-  SERVICE_UNAVAILABLE: 'The service is temporarily unavailable; retry shortly',
-};
-
 export function errorExample(code: HttpErrorCode): Schema {
-  const body: Schema = { success: false, error: code, message: EXAMPLE_MESSAGES[code] };
-  if (code === 'VALIDATION_ERROR') body.details = [{ field: 'loanAmount', rule: 'range', message: EXAMPLE_MESSAGES.VALIDATION_ERROR }];
+  const body: Schema = { success: false, error: code, message: ERROR_CODES[code].example };
+  if (code === 'VALIDATION_ERROR') body.details = [{ field: 'loanAmount', rule: 'range', message: ERROR_CODES.VALIDATION_ERROR.example }];
   return body;
 }
 

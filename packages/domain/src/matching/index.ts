@@ -4,8 +4,6 @@
  */
 export { CATALOGUE_PATH, COMPARISON_RATE_BENCHMARKS, COMPARISON_RATE_WARNING, loadCatalogue, loadDefaultCatalogue } from './catalogue';
 export { matchOffers } from './match';
-export { generateCatalogue } from './generate';
 export { COST_RATE_CAP_PERCENT, annuityFactor, comparisonRate, monthlyRepayment, type LoanTerms } from './finance';
 export { SELF_ESTIMATE_BANDS_DOWN, UNKNOWN_ESTIMATE_BAND } from './applicant';
 export * from './types';
-export type { ProductTable } from './table';

@@ -2,10 +2,8 @@
  * The products of one loan type as columns of typed arrays, built once when the catalogue is loaded.
  * The matching loop reads a product's rules and its price at the applicant's band from contiguous
  * arrays by index instead of following pointers through objects: at 10,000 products the time of a
- * match is mostly memory reads, and this is what keeps it well under 2 ms.
- *
- * Row `i` is `catalogue.productsByType[type][i]`; price columns have `slots` entries per row, indexed
- * like `CatalogueProduct.prices` (variant × 6 + band rank).
+ * match is mostly memory reads, and this is what keeps it well under 2 ms. The columns' shape,
+ * `ProductTable`, is in types.ts with the rest of the loaded catalogue.
  */
 import {
   BANDS_BEST_FIRST,
@@ -17,63 +15,14 @@ import {
   SALE_TYPES,
   type CatalogueProduct,
   type FormType,
-  type Ref,
+  type ProductTable,
 } from './types';
 
-/** `priceState` values. */
+/** `ProductTable.priceState` values. */
 export const NOT_OFFERED = 0;
 export const OFFERED = 1;
 /** Priced, but above the cost-rate cap: never offered. */
 export const CAPPED = 2;
-
-export interface ProductTable {
-  readonly size: number;
-  readonly slots: number;
-  // Rules, one entry per product
-  readonly minAmount: Float64Array;
-  readonly maxAmount: Float64Array;
-  readonly minTermYears: Float64Array;
-  readonly maxTermYears: Float64Array;
-  readonly minBandRank: Int32Array;
-  readonly minMonthlyIncome: Float64Array;
-  readonly minMonthsInJob: Float64Array;
-  readonly purposeMask: Int32Array;
-  readonly employmentMask: Int32Array;
-  readonly establishmentFee: Float64Array;
-  readonly monthlyFee: Float64Array;
-  readonly netIncomeShare: Float64Array;
-  readonly otherIncomeShare: Float64Array;
-  readonly livingBase: Float64Array;
-  readonly livingPerDependant: Float64Array;
-  /** `LIVING_SITUATIONS.length` entries per product. */
-  readonly housingFloor: Float64Array;
-  readonly saleTypeMask: Int32Array;
-  readonly maxVehicleAgeYears: Float64Array;
-  readonly balloonMaxPercent: Float64Array;
-  readonly balloonMaxTermYears: Float64Array;
-  /** `OCCUPANCY_TYPES.length` entries per product; `NaN` where the occupancy is not allowed. */
-  readonly maxLvr: Float64Array;
-  readonly lmiAboveLvrPercent: Float64Array;
-  readonly firstHomeBuyerOnly: Uint8Array;
-  readonly repaymentTypeMask: Int32Array;
-  readonly interestOnlyMonths: Int32Array;
-  // Prices, `slots` entries per product (see `BandPrice`)
-  readonly priceState: Uint8Array;
-  readonly comparisonRate: Float64Array;
-  readonly monthlyRate: Float64Array;
-  readonly growthLog: Float64Array;
-  readonly bufferedMonthlyRate: Float64Array;
-  readonly bufferedGrowthLog: Float64Array;
-  readonly position: Int32Array;
-  readonly rate: Float64Array;
-  readonly headline: readonly string[];
-  // What an offer repeats from its product, one entry per product
-  readonly productId: readonly string[];
-  readonly lender: readonly Ref[];
-  readonly product: readonly Ref[];
-  readonly lenderUrl: readonly string[];
-  readonly comparisonRateExample: readonly string[];
-}
 
 const maskOf = (values: readonly string[], universe: readonly string[]): number => values.reduce((mask, v) => mask | (1 << universe.indexOf(v)), 0);
 

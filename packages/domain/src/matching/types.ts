@@ -5,7 +5,6 @@
 import type { ScoreBand } from '../credit/bureau';
 import type { FormType } from '../validation/schemas';
 import { EMPLOYMENT_TYPES, HOME_LOAN_PURPOSES, LIVING_SITUATIONS, OCCUPANCY_TYPES, PERSONAL_LOAN_PURPOSES, REPAYMENT_TYPES, USED_CAR_SALE_TYPES } from '../validation/schemas';
-import type { ProductTable } from './table';
 
 export type { ScoreBand } from '../credit/bureau';
 export type { FormType } from '../validation/schemas';
@@ -214,6 +213,60 @@ export interface CatalogueProduct {
   readonly benchmark: { readonly amount: number; readonly termMonths: number };
   /** The benchmark in words, e.g. "a $30,000 unsecured loan over 5 years". */
   readonly comparisonRateExample: string;
+}
+
+/**
+ * The products of one loan type as columns of typed arrays (built by `buildTable` in table.ts). Row `i`
+ * is `productsByType[type][i]`; price columns have `slots` entries per row, indexed like
+ * `CatalogueProduct.prices` (variant × 6 + band rank).
+ */
+export interface ProductTable {
+  readonly size: number;
+  readonly slots: number;
+  // Rules, one entry per product
+  readonly minAmount: Float64Array;
+  readonly maxAmount: Float64Array;
+  readonly minTermYears: Float64Array;
+  readonly maxTermYears: Float64Array;
+  readonly minBandRank: Int32Array;
+  readonly minMonthlyIncome: Float64Array;
+  readonly minMonthsInJob: Float64Array;
+  readonly purposeMask: Int32Array;
+  readonly employmentMask: Int32Array;
+  readonly establishmentFee: Float64Array;
+  readonly monthlyFee: Float64Array;
+  readonly netIncomeShare: Float64Array;
+  readonly otherIncomeShare: Float64Array;
+  readonly livingBase: Float64Array;
+  readonly livingPerDependant: Float64Array;
+  /** `LIVING_SITUATIONS.length` entries per product. */
+  readonly housingFloor: Float64Array;
+  readonly saleTypeMask: Int32Array;
+  readonly maxVehicleAgeYears: Float64Array;
+  readonly balloonMaxPercent: Float64Array;
+  readonly balloonMaxTermYears: Float64Array;
+  /** `OCCUPANCY_TYPES.length` entries per product; `NaN` where the occupancy is not allowed. */
+  readonly maxLvr: Float64Array;
+  readonly lmiAboveLvrPercent: Float64Array;
+  readonly firstHomeBuyerOnly: Uint8Array;
+  readonly repaymentTypeMask: Int32Array;
+  readonly interestOnlyMonths: Int32Array;
+  // Prices, `slots` entries per product (see `BandPrice`)
+  readonly priceState: Uint8Array;
+  readonly comparisonRate: Float64Array;
+  readonly monthlyRate: Float64Array;
+  readonly growthLog: Float64Array;
+  readonly bufferedMonthlyRate: Float64Array;
+  readonly bufferedGrowthLog: Float64Array;
+  readonly position: Int32Array;
+  readonly rate: Float64Array;
+  readonly headline: readonly string[];
+  // What an offer repeats from its product, one entry per product
+  readonly productId: readonly string[];
+  readonly lender: readonly Ref[];
+  readonly product: readonly Ref[];
+  readonly lenderUrl: readonly string[];
+  readonly comparisonRateExample: readonly string[];
 }
 
 export interface Catalogue {

@@ -4,7 +4,7 @@
  * test). The real catalogue is tested in its own right in catalogue.test.ts.
  */
 import { loadCatalogue, type Catalogue, type CatalogueFile, type MatchInput, type ScoreBand } from '../../src/matching';
-import { STANDARD_NEAR_MISS } from '../../src/matching/generate';
+import { STANDARD_NEAR_MISS } from '@loanmatch/catalogue-generator';
 
 type Data = Record<string, unknown>;
 

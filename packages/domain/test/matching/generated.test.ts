@@ -1,6 +1,6 @@
 /**
  * Volume: a generated catalogue of 10,000 products, matched once per applicant for correctness (time
- * is measured by `src/matching/bench.ts`, never asserted here). The matching loop works on columns
+ * is measured by `tools/bench/src/engine.ts`, never asserted here). The matching loop works on columns
  * and precomputed rankings; these tests check its answers against a plain restatement of the rules
  * written product by product, and against the ordering the offers must have.
  */
@@ -8,13 +8,13 @@ import {
   BANDS_BEST_FIRST,
   COST_RATE_CAP_PERCENT,
   comparisonRate,
-  generateCatalogue,
   matchOffers,
   monthlyRepayment,
   type CatalogueProduct,
   type MatchInput,
   type ScoreBand,
 } from '../../src/matching';
+import { generateCatalogue } from '@loanmatch/catalogue-generator';
 import { application } from './fixtures';
 
 const catalogue = generateCatalogue(10000, 7);

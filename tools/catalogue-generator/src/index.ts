@@ -3,22 +3,17 @@
  * types, drawn from plausible ranges by a seeded generator (the same `n` and `seed` give the same
  * catalogue), and loaded through `loadCatalogue` like the real file, so every one is valid.
  */
-import { loadCatalogue } from './catalogue';
-import {
-  BANDS_BEST_FIRST,
-  CAR_PURPOSES,
-  EMPLOYMENT_TYPES,
-  HOME_PURPOSES,
-  PERSONAL_PURPOSES,
-  type BandRate,
-  type Catalogue,
-  type CatalogueFile,
-  type EmploymentType,
-  type LenderDefinition,
-  type ProductDefinition,
-  type ScoreBand,
-  type ServiceabilityPolicy,
-} from './types';
+import { matching } from '@loanmatch/domain';
+
+type BandRate = matching.BandRate;
+type Catalogue = matching.Catalogue;
+type CatalogueFile = matching.CatalogueFile;
+type EmploymentType = matching.EmploymentType;
+type LenderDefinition = matching.LenderDefinition;
+type ProductDefinition = matching.ProductDefinition;
+type ScoreBand = matching.ScoreBand;
+type ServiceabilityPolicy = matching.ServiceabilityPolicy;
+const { BANDS_BEST_FIRST, CAR_PURPOSES, EMPLOYMENT_TYPES, HOME_PURPOSES, PERSONAL_PURPOSES, loadCatalogue } = matching;
 
 /** mulberry32: a small, fast, seeded generator of numbers in [0, 1). */
 function seeded(seed: number): () => number {

@@ -1,0 +1,1 @@
+export { ERROR_CODES, type DomainErrorCode, type ErrorCodeEntry, type ServiceErrorCode } from './error-codes';

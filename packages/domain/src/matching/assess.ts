@@ -1,0 +1,297 @@
+/**
+ * The assessment of one product for one application, rule by rule, on the loan type's columns:
+ * - category rules (purpose, employment type, sale type, occupancy, first home buyer, repayment type)
+ *   either pass or rule the product out: no margin makes a wrong category "nearly right";
+ * - measured rules (credit band, amount, term, income, time in job, vehicle age, balloon, LVR,
+ *   serviceability) pass, or miss by a distance; a miss within the catalogue's margin keeps the
+ *   product as a near-miss candidate, a miss beyond it rules the product out;
+ * - a product missed by more than `maxMissedRules` rules is ruled out;
+ * - a band priced above the cost-rate cap, or a loan whose own annual cost rate would exceed it, is
+ *   ruled out (never accepted, never near-missed).
+ * What a near-miss would need is computed on the terms that would qualify: the amount, term and
+ * balloon brought within the product's limits (the amount also within its LVR), at the rate of the
+ * band that would qualify. Serviceability is assessed on that amount, so "at most 23,400" is the
+ * largest amount that passes every rule together.
+ */
+import type { Applicant } from './applicant';
+import { COST_RATE_CAP_PERCENT, annuityFactor, round2 } from './finance';
+import { CAPPED, NOT_OFFERED, OFFERED } from './table';
+import { LIVING_SITUATIONS, OCCUPANCY_TYPES, type CatalogueProduct, type NearMissMargins, type ProductTable } from './types';
+
+export type RuleId =
+  | 'creditBand'
+  | 'maxLoanAmount'
+  | 'minLoanAmount'
+  | 'maxLoanTerm'
+  | 'minLoanTerm'
+  | 'minIncome'
+  | 'timeInJob'
+  | 'vehicleAge'
+  | 'balloonPercent'
+  | 'balloonTerm'
+  | 'lvr'
+  | 'serviceability';
+
+/** One missed rule, in numbers; the words are written only for the near-misses returned. */
+export interface Miss {
+  readonly rule: RuleId;
+  /** How much of the margin the miss uses, in (0, 1]. */
+  readonly distance: number;
+  /** The product's bound (serviceability: the amount assessed, i.e. asked for or capped by another rule). */
+  readonly bound: number;
+  /** The value that would pass (serviceability: the largest loan the income services). */
+  readonly needed: number;
+  /** The applicant's value (serviceability: the monthly surplus, negative). */
+  readonly actual: number;
+  /** Serviceability: the gross monthly income that would service the amount assessed. */
+  readonly alternative?: number;
+}
+
+/** A product that passed (no misses) or nearly passed, by its row in the loan type's table. */
+export interface Candidate {
+  /** Row in the table (and in `catalogue.productsByType`). */
+  readonly row: number;
+  /** Index of the price in the table's price columns (row × slots + slot). */
+  readonly priceIndex: number;
+  /** The slot within the product's `prices`. */
+  readonly slot: number;
+  /** The product's place in the catalogue's ranking at this price (see `BandPrice.position`). */
+  readonly position: number;
+  readonly comparisonRate: number;
+  readonly productId: string;
+  /** The loan's repayment and, for interest only, the repayment after the period: both rounded to cents. */
+  readonly repayment: number;
+  readonly afterInterestOnly: number;
+  readonly interestOnlyMonths: number;
+  /** Percent, 2 decimals. */
+  readonly lvr: number;
+  readonly misses: Miss[] | null;
+  readonly closeness: number;
+}
+
+/** Per application: what every product's assessment shares. */
+export interface Context {
+  readonly a: Applicant;
+  readonly products: readonly CatalogueProduct[];
+  readonly bandRank: number;
+  /** Index into a product's `prices`: the price variant (home: bit 0 interest only, bit 1 investment) × 6 + band rank. */
+  readonly priceSlot: number;
+  readonly margins: NearMissMargins;
+  readonly maxMisses: number;
+  readonly referenceYear: number;
+  readonly termMonths: number;
+  readonly replacesHousing: boolean;
+  readonly isCar: boolean;
+  readonly isHome: boolean;
+  /** Car: the balloon asked for, in dollars (2 decimals). */
+  readonly balloonAmount: number;
+}
+
+const CAP_MONTHLY = COST_RATE_CAP_PERCENT / 1200;
+/** Annuity factor and discount at the cost-rate cap for 0-600 months, computed once at module load. */
+const CAP_FACTORS = Float64Array.from({ length: 601 }, (_, n) => annuityFactor(CAP_MONTHLY, n));
+const CAP_DISCOUNTS = Float64Array.from({ length: 601 }, (_, n) => Math.pow(1 + CAP_MONTHLY, -n));
+const capFactor = (months: number): number => (Number.isInteger(months) && months <= 600 ? CAP_FACTORS[months] : annuityFactor(CAP_MONTHLY, months));
+const capDiscount = (months: number): number => (Number.isInteger(months) && months <= 600 ? CAP_DISCOUNTS[months] : Math.pow(1 + CAP_MONTHLY, -months));
+
+function addMiss(misses: Miss[] | null, miss: Miss): Miss[] {
+  if (misses === null) return [miss];
+  misses.push(miss);
+  return misses;
+}
+
+/** Assesses row `i` of the loan type's table (`t`) for the application (`x`). */
+export function assess(t: ProductTable, i: number, x: Context): Candidate | null {
+  const a = x.a;
+  if ((t.purposeMask[i] & a.purposeBit) === 0 || (t.employmentMask[i] & a.employmentBit) === 0) return null;
+  const m = x.margins;
+  let maxLvr = 0;
+  if (x.isCar) {
+    if (a.saleTypeBit !== 0 && (t.saleTypeMask[i] & a.saleTypeBit) === 0) return null;
+  } else if (x.isHome) {
+    maxLvr = t.maxLvr[i * OCCUPANCY_TYPES.length + a.occupancyIndex];
+    if (Number.isNaN(maxLvr)) return null;
+    if (t.firstHomeBuyerOnly[i] === 1 && !a.firstHomeBuyer) return null;
+    if ((t.repaymentTypeMask[i] & a.repaymentTypeBit) === 0) return null;
+  }
+
+  // Credit band: priced, or declined within the margin of the product's minimum band.
+  let slot = x.priceSlot;
+  let k = i * t.slots + slot;
+  let misses: Miss[] | null = null;
+  const state = t.priceState[k];
+  if (state === NOT_OFFERED) {
+    const minBandRank = t.minBandRank[i];
+    const gap = x.bandRank - minBandRank;
+    if (gap <= 0 || gap > m.creditBands) return null;
+    slot -= gap;
+    k -= gap;
+    if (t.priceState[k] !== OFFERED) return null;
+    misses = addMiss(misses, { rule: 'creditBand', distance: gap / m.creditBands, bound: minBandRank, needed: minBandRank, actual: x.bandRank });
+  } else if (state === CAPPED) return null;
+
+  // The amount that would qualify (the one asked for, unless an amount rule is missed).
+  const asked = a.loanAmount;
+  let amount = asked;
+  const minAmount = t.minAmount[i];
+  const maxAmount = t.maxAmount[i];
+  if (asked > maxAmount) {
+    const over = ((asked - maxAmount) / maxAmount) * 100;
+    if (over > m.loanAmountPercent) return null;
+    misses = addMiss(misses, { rule: 'maxLoanAmount', distance: over / m.loanAmountPercent, bound: maxAmount, needed: maxAmount, actual: asked });
+    amount = maxAmount;
+  } else if (asked < minAmount) {
+    const under = ((minAmount - asked) / minAmount) * 100;
+    if (under > m.loanAmountPercent) return null;
+    misses = addMiss(misses, { rule: 'minLoanAmount', distance: under / m.loanAmountPercent, bound: minAmount, needed: minAmount, actual: asked });
+    amount = minAmount;
+  }
+
+  // The term that would qualify (the one asked for, unless a term rule is missed).
+  let termYears = a.termYears;
+  const minTerm = t.minTermYears[i];
+  const maxTerm = t.maxTermYears[i];
+  if (termYears > maxTerm) {
+    const over = termYears - maxTerm;
+    if (over > m.loanTermYears) return null;
+    misses = addMiss(misses, { rule: 'maxLoanTerm', distance: over / m.loanTermYears, bound: maxTerm, needed: maxTerm, actual: termYears });
+    termYears = maxTerm;
+  } else if (termYears < minTerm) {
+    const under = minTerm - termYears;
+    if (under > m.loanTermYears) return null;
+    misses = addMiss(misses, { rule: 'minLoanTerm', distance: under / m.loanTermYears, bound: minTerm, needed: minTerm, actual: termYears });
+    termYears = minTerm;
+  }
+  if (misses !== null && misses.length > x.maxMisses) return null;
+
+  const countedOther = a.otherIncome * t.otherIncomeShare[i];
+  const assessable = a.grossMonthlyIncome + countedOther;
+  const minIncome = t.minMonthlyIncome[i];
+  if (assessable < minIncome) {
+    const short = ((minIncome - assessable) / minIncome) * 100;
+    if (short > m.incomePercent) return null;
+    misses = addMiss(misses, { rule: 'minIncome', distance: short / m.incomePercent, bound: minIncome, needed: minIncome - countedOther, actual: assessable });
+  }
+  const minMonths = t.minMonthsInJob[i];
+  if (a.monthsInJob < minMonths) {
+    const short = minMonths - a.monthsInJob;
+    if (short > m.timeInJobMonths) return null;
+    misses = addMiss(misses, { rule: 'timeInJob', distance: short / m.timeInJobMonths, bound: minMonths, needed: minMonths, actual: a.monthsInJob });
+  }
+
+  // The balloon that would qualify.
+  let balloonPercent = 0;
+  if (x.isCar) {
+    const maxAge = t.maxVehicleAgeYears[i];
+    if (a.vehicleAge > maxAge) {
+      const over = a.vehicleAge - maxAge;
+      if (over > m.vehicleAgeYears) return null;
+      misses = addMiss(misses, { rule: 'vehicleAge', distance: over / m.vehicleAgeYears, bound: maxAge, needed: x.referenceYear - maxAge, actual: a.vehicleAge });
+    }
+    balloonPercent = a.balloonPercent;
+    const maxBalloon = t.balloonMaxPercent[i];
+    if (balloonPercent > maxBalloon) {
+      const over = balloonPercent - maxBalloon;
+      if (over > m.balloonPercentPoints) return null;
+      misses = addMiss(misses, { rule: 'balloonPercent', distance: over / m.balloonPercentPoints, bound: maxBalloon, needed: maxBalloon, actual: balloonPercent });
+      balloonPercent = maxBalloon;
+    }
+    const maxBalloonTerm = t.balloonMaxTermYears[i];
+    if (balloonPercent > 0 && termYears > maxBalloonTerm) {
+      const over = termYears - maxBalloonTerm;
+      if (over > m.balloonTermYears) return null;
+      misses = addMiss(misses, { rule: 'balloonTerm', distance: over / m.balloonTermYears, bound: maxBalloonTerm, needed: maxBalloonTerm, actual: a.termYears });
+      termYears = maxBalloonTerm;
+    }
+  }
+
+  const termMonths = termYears * 12;
+  let lvr = 0;
+  let interestOnlyMonths = 0;
+  if (x.isHome) {
+    lvr = (asked / a.propertyValue) * 100;
+    if (asked * 100 > maxLvr * a.propertyValue) {
+      const over = lvr - maxLvr;
+      if (over > m.lvrPercentPoints) return null;
+      const largest = Math.floor((a.propertyValue * maxLvr) / 100);
+      misses = addMiss(misses, { rule: 'lvr', distance: over / m.lvrPercentPoints, bound: maxLvr, needed: largest, actual: lvr });
+      amount = Math.min(amount, largest);
+      if (amount < minAmount) return null;
+    }
+    if (a.interestOnly) {
+      interestOnlyMonths = Math.min(t.interestOnlyMonths[i], termMonths - 12);
+      if (interestOnlyMonths <= 0) return null;
+    }
+  }
+  if (misses !== null && misses.length > x.maxMisses) return null;
+
+  // Serviceability: income after tax, less housing, living costs and the monthly fee, must carry the
+  // repayment at the rate plus the buffer (interest-only loans: principal and interest after the period).
+  const monthlyFee = t.monthlyFee[i];
+  const housing = x.replacesHousing ? 0 : Math.max(a.monthlyRent, t.housingFloor[i * LIVING_SITUATIONS.length + a.livingIndex]);
+  const outgoings = housing + t.livingBase[i] + t.livingPerDependant[i] * a.dependants + monthlyFee;
+  const netIncomeShare = t.netIncomeShare[i];
+  const capacity = assessable * netIncomeShare - outgoings;
+  const amortisedMonths = termMonths - interestOnlyMonths;
+  const bufferedMonthly = t.bufferedMonthlyRate[k];
+  const balloonShare = balloonPercent / 100;
+  const bufferedDiscount = Math.exp(-amortisedMonths * t.bufferedGrowthLog[k]);
+  /** The buffered repayment per dollar borrowed. */
+  const perDollar =
+    bufferedMonthly === 0 ? (1 - balloonShare) / amortisedMonths : ((1 - balloonShare * bufferedDiscount) * bufferedMonthly) / (1 - bufferedDiscount);
+  const buffered = amount * perDollar;
+  if (buffered > capacity) {
+    const largest = capacity > 0 ? capacity / perDollar : 0;
+    const short = ((amount - largest) / amount) * 100;
+    if (short > m.serviceabilityPercent) return null;
+    const needed = Math.floor(largest / 100) * 100;
+    if (needed < minAmount) return null;
+    misses = addMiss(misses, {
+      rule: 'serviceability',
+      distance: short / m.serviceabilityPercent,
+      bound: amount,
+      needed,
+      actual: capacity - buffered,
+      alternative: Math.ceil((outgoings + buffered) / netIncomeShare - countedOther),
+    });
+    if (misses.length > x.maxMisses) return null;
+  }
+
+  // The loan's own repayment, and the cost-rate cap on the loan itself: its annual cost rate (the IRR
+  // of the advance less the establishment fee against repayments plus fees) exceeds the cap exactly
+  // when the payments' present value at the cap exceeds the advance.
+  const monthly = t.monthlyRate[k];
+  const balloon = amount * balloonShare;
+  let repayment: number;
+  let afterInterestOnly = 0;
+  let valueAtCap: number;
+  if (interestOnlyMonths > 0) {
+    repayment = amount * monthly;
+    afterInterestOnly = monthly === 0 ? amount / amortisedMonths : (amount * monthly) / (1 - Math.exp(-amortisedMonths * t.growthLog[k]));
+    valueAtCap =
+      (repayment + monthlyFee) * capFactor(interestOnlyMonths) +
+      (afterInterestOnly + monthlyFee) * capFactor(amortisedMonths) * capDiscount(interestOnlyMonths);
+  } else {
+    const discount = Math.exp(-termMonths * t.growthLog[k]);
+    repayment = monthly === 0 ? (amount - balloon) / termMonths : ((amount - balloon * discount) * monthly) / (1 - discount);
+    valueAtCap = (repayment + monthlyFee) * capFactor(termMonths) + balloon * capDiscount(termMonths);
+  }
+  if (valueAtCap > amount - t.establishmentFee[i]) return null;
+
+  let closeness = 0;
+  if (misses !== null) for (const miss of misses) closeness += miss.distance;
+  return {
+    row: i,
+    priceIndex: k,
+    slot,
+    position: t.position[k],
+    comparisonRate: t.comparisonRate[k],
+    productId: t.productId[i],
+    repayment: round2(repayment),
+    afterInterestOnly: round2(afterInterestOnly),
+    interestOnlyMonths,
+    lvr: round2(lvr),
+    misses,
+    closeness,
+  };
+}

@@ -1,0 +1,117 @@
+/** What the database must hold after fuzzing, and a snapshot to show that a refused request changed nothing. */
+import {
+  FORM_TYPES,
+  STATUS_ORDER,
+  readApplicantDetails,
+  validateApplicantDetails,
+  validateStepData,
+  validateVariantBCreate,
+  type DomainContext,
+  type FormType,
+} from '@loanmatch/domain';
+import { findKey } from './answers';
+import { PROTOTYPE_KEYS } from './values';
+
+const isPrototypeKey = (key: string) => (PROTOTYPE_KEYS as readonly string[]).includes(key);
+
+/**
+ * A snapshot of everything a request could change about one application: its row, its check, how many
+ * match runs, referrals and applicant rows it has. Two equal snapshots: the request changed nothing.
+ */
+export async function applicationSnapshot(ctx: DomainContext, applicationId: string): Promise<string> {
+  const row = await ctx.db.application.findUnique({
+    where: { id: applicationId },
+    include: { creditCheck: true, applicant: true, _count: { select: { matchRuns: true, referrals: true } } },
+  });
+  return JSON.stringify(row);
+}
+
+/**
+ * Every application of these partners, read back from the database, obeys the domain's rules: each
+ * stored step validates as it stands (and is already in normalised form), steps 1..lastStep are there
+ * and no later ones, the status is legal and matches what exists (a completed check from
+ * `credit_checked` on, a match run from `matched`, a referral at `referred`), applicant details
+ * validate, no JSON holds a prototype key, and nothing is left half-done (a running check, a key in
+ * progress). Answers the list of problems, empty when all is well.
+ */
+export async function storedProblems(ctx: DomainContext, partnerIds: readonly string[]): Promise<string[]> {
+  const problems: string[] = [];
+  const rows = await ctx.db.application.findMany({
+    where: { partnerId: { in: [...partnerIds] } },
+    include: { creditCheck: true, _count: { select: { matchRuns: true, referrals: true } } },
+  });
+  for (const app of rows) {
+    const at = (what: string) => problems.push(`application ${app.id} (${app.formType}, ${app.status}, last step ${app.lastStep}): ${what}`);
+    if (!(FORM_TYPES as readonly string[]).includes(app.formType)) {
+      at('unknown form type');
+      continue;
+    }
+    const formType = app.formType as FormType;
+    if (!(STATUS_ORDER as readonly string[]).includes(app.status)) at('unknown status');
+    if (!Number.isInteger(app.lastStep) || app.lastStep < 1 || app.lastStep > 5) at('last step out of range');
+
+    const steps = [app.step1, app.step2, app.step3, app.step4] as unknown[];
+    steps.forEach((stored, index) => {
+      const step = (index + 1) as 1 | 2 | 3 | 4;
+      const expected = step <= Math.min(app.lastStep, 4);
+      if (stored === null || stored === undefined) {
+        if (expected) at(`step ${step} missing`);
+        return;
+      }
+      if (!expected) at(`step ${step} stored beyond the last step`);
+      const valid = validateStepData(formType, step, stored);
+      if (!valid.ok) at(`step ${step} does not validate: ${valid.error.message}`);
+      else if (JSON.stringify(sortKeys(valid.value)) !== JSON.stringify(sortKeys(stored))) at(`step ${step} is not in normalised form`);
+      if (findKey(stored, isPrototypeKey)) at(`step ${step} holds a prototype key`);
+    });
+
+    const statusIndex = STATUS_ORDER.indexOf(app.status as (typeof STATUS_ORDER)[number]);
+    const checked = app.creditCheck?.status === 'completed';
+    if (app.creditCheck && app.creditCheck.status !== 'completed') at(`credit check left ${app.creditCheck.status}`);
+    if (statusIndex >= STATUS_ORDER.indexOf('credit_checked') && (!checked || app.lastStep !== 5)) at('checked status without a completed check at step 5');
+    if (statusIndex < STATUS_ORDER.indexOf('credit_checked') && checked) at('a completed check under an earlier status');
+    if (app.status === 'draft' && app.lastStep !== 1) at('draft beyond step 1');
+    if (app.status === 'in_progress' && (app.lastStep < 2 || app.lastStep > 4)) at('in_progress outside steps 2-4');
+    if (statusIndex >= STATUS_ORDER.indexOf('matched') && app._count.matchRuns === 0) at('matched without a match run');
+    if (app.status === 'referred' && app._count.referrals === 0) at('referred without a referral');
+
+    const applicant = await readApplicantDetails(ctx, app.id);
+    if (applicant.state === 'kept') {
+      const details = applicant.details as Record<string, unknown>;
+      if (findKey(details, isPrototypeKey)) at('applicant details hold a prototype key');
+      if (checked) {
+        const valid = validateApplicantDetails({ data: details });
+        if (!valid.ok) at(`applicant details do not validate: ${valid.error.message}`);
+      } else {
+        // Variant B's intake, before its check: the flat create fields it came from must validate again.
+        const intake = validateVariantBCreate({
+          formType,
+          loanAmount: (app.step1 as Record<string, unknown>).loanAmount,
+          loanPurpose: details.loanPurpose,
+          firstName: details.firstName,
+          lastName: details.lastName,
+          email: details.email,
+          phone: details.mobileNumber,
+          ...(details.consentCreditCheck === undefined ? {} : { consentCreditCheck: details.consentCreditCheck }),
+        });
+        if (!intake.ok) at(`applicant intake does not validate: ${intake.error.message}`);
+      }
+    } else if (checked && applicant.state === 'none') {
+      at('a completed check without applicant details');
+    }
+    if (app.securityTokenHash !== null && applicant.state === 'none') at('a Variant B application without its intake');
+  }
+  const stuck = await ctx.db.idempotencyKey.count({ where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' } });
+  if (stuck > 0) problems.push(`${stuck} idempotency keys left in progress`);
+  return problems;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}
