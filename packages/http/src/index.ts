@@ -10,4 +10,3 @@ export * from './webhook-routes';
 export * from './service-app';
 export * from './metrics';
 export * from './tier-usage';
-export * from './direct-routes';
