@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import { HttpError, notFound } from './errors';
 import type { AccessLine, Logger } from './logger';
-import type { RequestObserver } from './metrics';
+import type { RequestObserver } from './observers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
