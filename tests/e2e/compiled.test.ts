@@ -1,43 +1,12 @@
 /**
- * `pnpm start` runs the build's output (`dist/`), not the sources the other suites run. The
- * build compiles each file on its own and then turns each module's exports into plain values
- * (tools/build/src/build.ts, `FLAT_EXPORTS`): checked here on the modules the request paths use, and the
- * compiled server is taken through a whole application on the embedded database.
+ * `pnpm start` runs the build's output (`dist/`), not the sources the other suites run: the compiled
+ * server is taken through a whole application on the embedded database.
  */
-import { spawnSync } from 'node:child_process';
 import { VALID_STEPS } from '@loanmatch/testing';
 import { applicant, createRequest, partnerA } from './clients';
-import { ROOT, run, startServer, tempDataDir, type Started } from './process';
+import { run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);
-
-/** Modules of the request paths, and the packages' entries that re-export them (`export *`). */
-const MODULES = [
-  'packages/domain/src/index',
-  'packages/domain/src/offers',
-  'packages/domain/src/matching/index',
-  'packages/domain/src/matching/match',
-  'packages/domain/src/matching/finance',
-  'packages/db/src/index',
-  'packages/db/src/sql',
-  'packages/http/src/index',
-  'packages/config/src/index',
-];
-
-/** What a compiled module exports, read in a process of its own: each name, and whether it is read through a getter. */
-function compiledExports(): Record<string, { names: string[]; getters: string[] }> {
-  const script = `
-    const out = {};
-    for (const m of ${JSON.stringify(MODULES)}) {
-      const e = require('./dist/' + m + '.js');
-      const names = Object.keys(e);
-      out[m] = { names, getters: Object.getOwnPropertyNames(e).filter((k) => Object.getOwnPropertyDescriptor(e, k).get) };
-    }
-    process.stdout.write(JSON.stringify(out));`;
-  const res = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-  if (res.status !== 0) throw new Error(`reading dist/ failed: ${res.stderr}`);
-  return JSON.parse(res.stdout) as Record<string, { names: string[]; getters: string[] }>;
-}
 
 describe('the compiled service (pnpm start)', () => {
   let server: Started | undefined;
@@ -49,15 +18,6 @@ describe('the compiled service (pnpm start)', () => {
 
   afterAll(async () => {
     await server?.stop('SIGKILL');
-  });
-
-  it('when built, then each module exports the names its source exports, as plain values, not getters', () => {
-    const compiled = compiledExports();
-    for (const m of MODULES) {
-      const source = Object.keys(require(`${ROOT}/${m}`) as object).sort();
-      expect({ module: m, names: [...compiled[m].names].sort() }).toEqual({ module: m, names: source });
-      expect({ module: m, getters: compiled[m].getters }).toEqual({ module: m, getters: [] });
-    }
   });
 
   it('when started, then it takes an application through the credit check, matches it, forwards a click, and stops on SIGTERM', async () => {

@@ -2,7 +2,7 @@
  * Variant A: the partner contract of spec sections 4.1-4.5, at /api/partner/v1, authenticated with
  * `Authorization: Bearer <API key>`. Routes parse, call one domain function, and render.
  */
-import { Router, type Express, type Request, type Response } from 'express';
+import { Router, type Express, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   createApplication,
@@ -24,7 +24,6 @@ import {
   type Logger,
   webhookRoutes,
   createServiceApp,
-  DirectRoutes,
 } from '@loanmatch/http';
 import { docsRoutes, variantADocument } from '@loanmatch/openapi';
 
@@ -46,31 +45,25 @@ export interface PartnerADeps {
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
 
 export function createPartnerAApp(deps: PartnerADeps): Express {
-  const direct = new DirectRoutes();
   return createServiceApp({
     contract: 'A',
     logger: deps.logger,
     ping: deps.ping,
     metrics: deps.metrics,
     // The partner API first: its requests (nearly all of them) then pass no other router on the way.
-    routes: [{ path: BASE_PATH_A, router: partnerRoutes(deps, direct) }, { router: trackingRoutes(deps) }, { router: docsRoutes(DOCUMENT_A) }],
-    direct,
+    routes: [{ path: BASE_PATH_A, router: partnerRoutes(deps) }, { router: trackingRoutes(deps) }, { router: docsRoutes(DOCUMENT_A) }],
   });
 }
 
-function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, metrics }: PartnerADeps, direct: DirectRoutes): Router {
+function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, metrics }: PartnerADeps): Router {
   const router = Router();
-  const gate = [
+  router.use(
     requireApiKey(ctx),
     createRateLimiter({ name: 'a', limit: rateLimitPerMinute, windowMs: 60_000, keyOf: (res) => partnerOf(res).keyId, redis, redisPrefix, logger, metrics }),
     jsonBody(),
-  ];
-  router.use(...gate);
-  // The calls of an application's flow, also answered from `direct` in their plain form (after the same gate).
-  const route = (method: 'get' | 'post' | 'patch', path: string, handler: (req: Request<Record<string, string>>, res: Response) => Promise<void>) =>
-    direct.add(router, { baseUrl: BASE_PATH_A, method, path, gate }, handler);
+  );
 
-  route('post', '/applications', async (req, res) => {
+  router.post('/applications', async (req, res) => {
     const result = await createApplication(ctx, {
       partnerId: partnerOf(res).partnerId,
       body: req.body,
@@ -79,12 +72,12 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
     sendResult(res, result, 201);
   });
 
-  route('patch', '/applications/:applicationId', async (req, res) => {
+  router.patch('/applications/:applicationId', async (req, res) => {
     const result = await saveStep(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
     sendResult(res, result);
   });
 
-  route('post', '/applications/:applicationId/credit-check', async (req, res) => {
+  router.post('/applications/:applicationId/credit-check', async (req, res) => {
     const result = await runCreditCheck(ctx, {
       partnerId: partnerOf(res).partnerId,
       applicationId: req.params.applicationId,
@@ -95,17 +88,17 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
     sendResult(res, result);
   });
 
-  route('get', '/applications/:applicationId', async (req, res) => {
+  router.get('/applications/:applicationId', async (req, res) => {
     const result = await getApplication(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId });
     sendResult(res, result);
   });
 
-  route('post', '/applications/:applicationId/match', async (req, res) => {
+  router.post('/applications/:applicationId/match', async (req, res) => {
     const result = await matchApplication(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId });
     sendResult(res, result);
   });
 
-  route('get', '/referrals', async (req, res) => {
+  router.get('/referrals', async (req, res) => {
     const query = req.query as Record<string, unknown>;
     const result = await listReferrals(ctx, {
       partnerId: partnerOf(res).partnerId,

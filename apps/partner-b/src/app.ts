@@ -4,7 +4,7 @@
  * and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
  * and logs as Variant A; routes parse, call one domain function, and render.
  */
-import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type RequestHandler, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
@@ -33,7 +33,6 @@ import {
   type TierUsage,
   webhookRoutes,
   createServiceApp,
-  DirectRoutes,
 } from '@loanmatch/http';
 import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
 
@@ -66,18 +65,16 @@ export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
 export function createPartnerBApp(deps: PartnerBDeps): Express {
-  const direct = new DirectRoutes();
   return createServiceApp({
     contract: 'B',
     logger: deps.logger,
     ping: deps.ping,
     metrics: deps.metrics,
-    routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps, direct) }, { router: docsRoutes(DOCUMENT_B) }],
-    direct,
+    routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps) }, { router: docsRoutes(DOCUMENT_B) }],
   });
 }
 
-function partnerRoutes(deps: PartnerBDeps, direct: DirectRoutes): Router {
+function partnerRoutes(deps: PartnerBDeps): Router {
   const { ctx } = deps;
   const tokens: AccessTokens = createAccessTokens({
     secret: deps.jwt.secret,
@@ -110,16 +107,14 @@ function partnerRoutes(deps: PartnerBDeps, direct: DirectRoutes): Router {
     : limiter;
 
   const router = Router();
-  router.use('/auth', tokenRoutes(ctx, tokens, rateLimit, direct));
-  router.use(applicationRoutes(ctx, tokens, rateLimit, secretBox, direct));
+  router.use('/auth', tokenRoutes(ctx, tokens, rateLimit));
+  router.use(applicationRoutes(ctx, tokens, rateLimit, secretBox));
   return router;
 }
 
-// The routes below are also answered from `direct` in their plain form, through the same middleware.
-
-function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, direct: DirectRoutes): Router {
+function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler): Router {
   const router = Router();
-  direct.add(router, { baseUrl: `${BASE_PATH_B}/auth`, method: 'post', path: '/token' }, requireApiKeyHeader(ctx), rateLimit, jsonBody(), (req, res) => {
+  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(), (req, res) => {
     const grant = validateTokenRequest(req.body);
     if (!grant.ok) return sendResult(res, grant);
     res.setHeader('Cache-Control', 'no-store');
@@ -128,14 +123,11 @@ function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: Reques
   return router;
 }
 
-function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, secretBox: SecretBox, direct: DirectRoutes): Router {
+function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, secretBox: SecretBox): Router {
   const router = Router();
-  const gate = [requireAccessToken(ctx, tokens), rateLimit, jsonBody()];
-  router.use(...gate);
-  const route = (path: string, handler: (req: Request<Record<string, string>>, res: Response) => Promise<void>) =>
-    direct.add(router, { baseUrl: BASE_PATH_B, method: 'post', path, gate }, handler);
+  router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody());
 
-  route('/applications', async (req, res) => {
+  router.post('/applications', async (req, res) => {
     const result = await createApplicationB(ctx, {
       partnerId: partnerOf(res).partnerId,
       body: req.body,
@@ -146,7 +138,7 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
     sendResult(res, result, 201);
   });
 
-  route('/applications/:applicationId/credit-check', async (req, res) => {
+  router.post('/applications/:applicationId/credit-check', async (req, res) => {
     const result = await runCreditCheckB(ctx, {
       partnerId: partnerOf(res).partnerId,
       applicationId: req.params.applicationId,
@@ -157,7 +149,7 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
     sendResult(res, result);
   });
 
-  route('/applications/:applicationId/match', async (req, res) => {
+  router.post('/applications/:applicationId/match', async (req, res) => {
     const result = await matchApplicationB(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
     sendResult(res, result);
   });

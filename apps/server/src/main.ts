@@ -3,7 +3,6 @@
  * SIGTERM and SIGINT drain requests in flight, then exit 0.
  */
 import { ConfigError, loadConfig } from '@loanmatch/config';
-import { stdoutLines } from '@loanmatch/http';
 import { startRuntime, type Mode } from './runtime';
 
 const MODES: Mode[] = ['all', 'a', 'b', 'admin'];
@@ -22,8 +21,7 @@ async function main(): Promise<void> {
   if (runtime.firstStart.adminToken) {
     lines.push('', `Admin token, shown this once (also kept in ${config.dataDir}/admin-token for pnpm ops):`, `  ${runtime.firstStart.adminToken}`);
   }
-  // After the start's log lines, which wait for the end of the turn in the same queue.
-  stdoutLines.write(`${lines.join('\n')}\n\n`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

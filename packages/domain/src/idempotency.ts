@@ -2,7 +2,6 @@ import { hash } from 'node:crypto';
 import { idempotency, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
-import { withJsonText } from './json-text';
 
 /** Keys are kept 24 hours (CONTRACT.md). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -127,8 +126,6 @@ export async function withIdempotentWrite<T extends Json>(
     return existing ? answerExisting<T>(ctx, existing, request) : planned;
   }
   const fingerprint = ctx.personalData.digest(request);
-  // Written out rather than spread from `id`: on Node 20 (V8 11.3) each property added after a spread costs
-  // about a microsecond (docs/decisions.md, "Issue 7, eleventh session: no spread on the hot paths").
   const key: CompletedKey = {
     partnerId: id.partnerId,
     key: id.key,
@@ -139,7 +136,7 @@ export async function withIdempotentWrite<T extends Json>(
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await write(key)) return ok({ value: withJsonText(planned.value, key.responseBody), replayed: false });
+    if (await write(key)) return ok({ value: planned.value, replayed: false });
     const existing = await idempotency.findLiveKey(ctx.db, id, now);
     if (existing) return answerExisting<T>(ctx, existing, request);
     // Released or expired between the two statements: try again.
@@ -153,9 +150,8 @@ async function answerExisting<T>(ctx: DomainContext, row: idempotency.Idempotenc
     return fail('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used for a different request; use a new key for a new request');
   }
   if (row.state === 'completed') {
-    // The stored text is sent as it is: a replay is the first answer byte for byte.
-    const text = row.responseBody ?? 'null';
-    return ok({ value: withJsonText(JSON.parse(text) as T, text), replayed: true });
+    // The stored text is JSON.stringify's of the first answer: parsed and serialised again, the same bytes.
+    return ok({ value: JSON.parse(row.responseBody ?? 'null') as T, replayed: true });
   }
   if (row.state === 'in_progress' && (await ctx.instance.isAlive(row.ownerId, claimName(row)))) {
     return fail('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly');

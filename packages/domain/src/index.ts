@@ -16,7 +16,6 @@ export * from './offers';
 export * from './catalogue-store';
 export { STATUS_ORDER, laterStatus } from './status';
 export { signTrackingToken, verifyTrackingToken } from './tracking';
-export { jsonTextOf, withJsonText } from './json-text';
 export * as matching from './matching';
 export * from './events';
 export * from './webhooks';

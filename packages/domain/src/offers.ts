@@ -5,7 +5,6 @@ import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { advanceApplication, recordMatchRun } from './events';
 import { canonicalUuid } from './ids';
-import { withJsonText } from './json-text';
 import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferDetails } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
 
@@ -89,24 +88,22 @@ export async function matchApplication(
     publicBaseUrl: ctx.tracking.publicBaseUrl,
   });
 
-  // The run, the status it moves and the status's event: one statement. The answer is serialised once,
-  // for the stored run and for the response alike (`withJsonText`).
-  const viewJson = matchViewText(view);
+  // The run, the status it moves and the status's event: one statement.
   const written = await recordMatchRun(ctx, app, {
     id: matchId,
     degradedMode: credit.degradedMode,
-    offersJson: `{"offers":${JSON.stringify(snapshot)},"view":${viewJson}}`,
+    offersJson: JSON.stringify({ offers: snapshot, view }),
     at: now,
   });
   if (!written) return fail('NOT_FOUND', 'Application not found');
   ctx.metrics?.matched(view.acceptedOffers.length, view.nearMissOffers.length);
-  return ok(withJsonText(view, viewJson));
+  return ok(view);
 }
 
 /**
  * A match's answer, and the snapshot of its accepted offers that a click on a tracking link reads. Each
  * accepted offer gets an id and a signed tracking link; lender and product are the catalogue's own
- * (frozen) objects, so that their text is made once (`matchViewText`).
+ * (frozen) objects.
  */
 export function matchView(
   result: Extract<MatchResult, { outcome: 'assessed' }>,
@@ -145,90 +142,6 @@ export function matchView(
     nearMissOffers: result.nearMissOffers.map(nearMissView),
   };
   return { view, snapshot };
-}
-
-/**
- * `JSON.stringify(view)` for a match's answer: the same characters, made about twice as fast. The offers
- * are most of the answer (8 KB with 8 of them), and V8's stringify spends most of its time on their
- * numbers and on lender and product objects that are the same in every match. Here the keys are written
- * out, numbers go through the engine's number-to-text cache, and the text of a frozen catalogue object
- * is made once. Near misses, which are few, go through `JSON.stringify`. An offer's details with a key
- * this function does not know go through `JSON.stringify` as well. Tested equal to `JSON.stringify` over
- * every loan type, band and repayment type (packages/domain/test/match-text.test.ts). The view's key
- * order must stay the order written here; that test fails if it does not.
- */
-export function matchViewText(view: MatchView): string {
-  let text = `{"applicationId":${plainText(view.applicationId)},"matchId":${plainText(view.matchId)},"generatedAt":${plainText(view.generatedAt)},"degraded_mode":${view.degraded_mode},"assessment":${JSON.stringify(view.assessment)},"acceptedOffers":[`;
-  const offers = view.acceptedOffers;
-  for (let i = 0; i < offers.length; i++) {
-    const o = offers[i];
-    if (i > 0) text += ',';
-    text += `{"offerId":${plainText(o.offerId)},"lender":${refText(o.lender)},"product":${refText(o.product)},"headline":${constantText(o.headline)},"offerDetails":${detailsText(o.offerDetails as unknown as OfferDetails)},"expiresAt":${plainText(o.expiresAt)},"trackingUrl":${plainText(o.trackingUrl)}}`;
-  }
-  return `${text}],"nearMissOffers":${JSON.stringify(view.nearMissOffers)}}`;
-}
-
-/** A finite number as `JSON.stringify` writes it; the template literal goes through V8's number-to-text cache. */
-const numberText = (n: number): string => (Number.isFinite(n) ? `${n}` : 'null');
-
-/** The text of a catalogue's lender or product, kept for frozen objects (the catalogue's are). */
-const refTexts = new WeakMap<object, string>();
-function refText(ref: object): string {
-  let text = refTexts.get(ref);
-  if (text === undefined) {
-    text = JSON.stringify(ref);
-    if (Object.isFrozen(ref)) refTexts.set(ref, text);
-  }
-  return text;
-}
-
-/** Characters `JSON.stringify` escapes in a string: quote, backslash, controls, surrogates (a lone one is escaped). */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-/** A string as `JSON.stringify` writes it; ids, times and links have nothing to escape, and are quoted as they are. */
-const plainText = (s: string): string => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`);
-
-/** The text of a string that recurs from match to match (a catalogue's headline, its benchmark loan, the warning). */
-const constantTexts = new Map<string, string>();
-function constantText(s: string): string {
-  let text = constantTexts.get(s);
-  if (text === undefined) {
-    if (constantTexts.size >= 4096) constantTexts.clear(); // a catalogue has far fewer; a bound all the same
-    constantTexts.set(s, (text = JSON.stringify(s)));
-  }
-  return text;
-}
-
-const isNumber = (v: unknown): boolean => typeof v === 'number';
-const optional = (v: unknown, type: 'number' | 'string' | 'boolean'): boolean => v === undefined || typeof v === type;
-
-/**
- * An offer's details, keys in the order the matcher writes them (types.ts's order). Details of another
- * shape go through `JSON.stringify`: a key this function does not know, or a value not of its type (an
- * `undefined` that stringify would leave out, say).
- */
-function detailsText(d: OfferDetails): string {
-  if (
-    !(isNumber(d.interestRate) && isNumber(d.comparisonRate) && isNumber(d.loanAmount) && isNumber(d.loanTermMonths) && isNumber(d.monthlyRepayment)) ||
-    !(isNumber(d.establishmentFee) && isNumber(d.monthlyFee) && typeof d.comparisonRateWarning === 'string' && typeof d.comparisonRateExample === 'string') ||
-    !(optional(d.balloonAmount, 'number') && optional(d.repaymentType, 'string') && optional(d.interestOnlyMonths, 'number')) ||
-    !(optional(d.repaymentAfterInterestOnly, 'number') && optional(d.lvr, 'number') && optional(d.lendersMortgageInsurance, 'boolean'))
-  ) {
-    return JSON.stringify(d);
-  }
-  let keys = 9;
-  let text = `{"interestRate":${numberText(d.interestRate)},"comparisonRate":${numberText(d.comparisonRate)},"comparisonRateWarning":${constantText(
-    d.comparisonRateWarning,
-  )},"comparisonRateExample":${constantText(d.comparisonRateExample)},"loanAmount":${numberText(d.loanAmount)},"loanTermMonths":${numberText(
-    d.loanTermMonths,
-  )},"monthlyRepayment":${numberText(d.monthlyRepayment)},"establishmentFee":${numberText(d.establishmentFee)},"monthlyFee":${numberText(d.monthlyFee)}`;
-  if (d.balloonAmount !== undefined) (keys++, (text += `,"balloonAmount":${numberText(d.balloonAmount)}`));
-  if (d.repaymentType !== undefined) (keys++, (text += `,"repaymentType":${JSON.stringify(d.repaymentType)}`));
-  if (d.interestOnlyMonths !== undefined) (keys++, (text += `,"interestOnlyMonths":${numberText(d.interestOnlyMonths)}`));
-  if (d.repaymentAfterInterestOnly !== undefined) (keys++, (text += `,"repaymentAfterInterestOnly":${numberText(d.repaymentAfterInterestOnly)}`));
-  if (d.lvr !== undefined) (keys++, (text += `,"lvr":${numberText(d.lvr)}`));
-  if (d.lendersMortgageInsurance !== undefined) (keys++, (text += `,"lendersMortgageInsurance":${d.lendersMortgageInsurance}`));
-  // A key present with `undefined` counts here and not above: stringify then, which leaves it out.
-  return keys === Object.keys(d).length ? `${text}}` : JSON.stringify(d);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { HmacSha256 } from './hmac';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Seals what must be kept and read again, so that the database alone never holds it in clear: Variant
@@ -45,7 +44,7 @@ export function createSecretBox(secrets: readonly SecretMaterial[], purpose: str
   const keys = secrets.map((secret) => {
     const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `loanmatch:${purpose}`, 32));
     const digestKey = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `loanmatch:${purpose}:digest`, 32));
-    return { id: createHash('sha256').update(key).digest('base64url').slice(0, 10), key, digestKey: new HmacSha256(digestKey) };
+    return { id: createHash('sha256').update(key).digest('base64url').slice(0, 10), key, digestKey };
   });
   // Without a context the associated data is what it was before contexts existed, so older texts still open.
   const associatedData = (id: string, context: string | undefined) => Buffer.from(context === undefined ? `${VERSION}.${id}` : `${VERSION}.${id}.${context}`);
@@ -81,13 +80,13 @@ export function createSecretBox(secrets: readonly SecretMaterial[], purpose: str
     },
     digest(text) {
       const { id, digestKey } = keys[0];
-      return `${DIGEST_VERSION}.${id}.${digestKey.mac(text, 'base64url')}`;
+      return `${DIGEST_VERSION}.${id}.${createHmac('sha256', digestKey).update(text, 'utf8').digest('base64url')}`;
     },
     digestMatches(stored, text) {
       const [version, id, given, ...rest] = stored.split('.');
       const digestKey = keys.find((k) => k.id === id)?.digestKey;
       if (version !== DIGEST_VERSION || digestKey === undefined || given === undefined || rest.length > 0) return false;
-      const expected = digestKey.macBytes(text);
+      const expected = createHmac('sha256', digestKey).update(text, 'utf8').digest();
       const actual = Buffer.from(given, 'base64url');
       return actual.length === expected.length && timingSafeEqual(actual, expected);
     },

@@ -1,5 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import { HmacSha256 } from './hmac';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Tracking tokens: unguessable, signed, self-contained links to one offer of one match run.
@@ -20,17 +19,9 @@ const bytesUuid = (b: Buffer) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };
 
-/** A signer per secret (pads made once; `HmacSha256`): a match signs a link per offer. */
-const signers = new WeakMap<Buffer, HmacSha256>();
-function signerOf(secret: Buffer): HmacSha256 {
-  let signer = signers.get(secret);
-  if (!signer) signers.set(secret, (signer = new HmacSha256(secret)));
-  return signer;
-}
-
-/** Writes the MAC of `token`'s first BODY bytes into its last MAC bytes. */
-function sign(signer: HmacSha256, token: Buffer): void {
-  token.write(signer.mac(token.subarray(0, BODY), 'binary'), BODY, MAC, 'binary');
+/** Writes the HMAC-SHA256 of `token`'s first BODY bytes, truncated, into its last MAC bytes. */
+function sign(secret: Buffer, token: Buffer): void {
+  createHmac('sha256', secret).update(token.subarray(0, BODY)).digest().copy(token, BODY, 0, MAC);
 }
 
 /** Writes a UUID's 16 bytes (its 32 hex digits, dashes skipped) at `offset`. */
@@ -57,17 +48,16 @@ export function signTrackingToken(secret: Buffer, claims: TrackingClaims): strin
 }
 
 /**
- * Signs the tokens of one match run: the secret's signer is found and the run's id and the expiry are
- * written once, each offer's id and MAC per token (a match signs a link per offer).
+ * Signs the tokens of one match run: the run's id and the expiry are written once, each offer's id and
+ * MAC per token (a match signs a link per offer).
  */
 export function trackingSigner(secret: Buffer, matchRunId: string, expiresAt: Date): (offerId: string) => string {
-  const signer = signerOf(secret);
   const template = Buffer.alloc(BODY + MAC);
   writeUuid(template, 16, matchRunId);
   template.writeUInt32BE(Math.floor(expiresAt.getTime() / 1000), 32);
   return (offerId) => {
     writeUuid(template, 0, offerId);
-    sign(signer, template);
+    sign(secret, template);
     return template.toString('base64url');
   };
 }
@@ -78,7 +68,7 @@ export function verifyTrackingToken(secret: Buffer, token: string): TrackingClai
   const raw = Buffer.from(token, 'base64url');
   if (raw.length !== BODY + MAC) return null;
   const expected = Buffer.from(raw);
-  sign(signerOf(secret), expected);
+  sign(secret, expected);
   if (!timingSafeEqual(raw.subarray(BODY), expected.subarray(BODY))) return null;
   const body = raw.subarray(0, BODY);
   return { offerId: bytesUuid(body.subarray(0, 16)), matchRunId: bytesUuid(body.subarray(16, 32)), expiresAt: new Date(body.readUInt32BE(32) * 1000) };

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ERROR_CODES, type ServiceErrorCode } from '@loanmatch/contract';
-import { DomainError, jsonTextOf, type FieldViolation, type Result } from '@loanmatch/domain';
+import { DomainError, type FieldViolation, type Result } from '@loanmatch/domain';
 import type { Logger } from './logger';
 
 /** Every code the HTTP layer answers: the domain's and its own, as the contract lists them. */
@@ -23,36 +23,12 @@ export class HttpError extends Error {
 }
 
 export function sendError(res: Response, code: HttpErrorCode, message: string, details?: FieldViolation[]): void {
-  sendJson(res, STATUS_OF[code], JSON.stringify({ success: false, error: code, message, ...(details ? { details } : {}) }));
+  res.status(STATUS_OF[code]).json({ success: false, error: code, message, ...(details ? { details } : {}) });
 }
 
-/**
- * The success envelope. A value whose JSON text the domain already made (`withJsonText`: a match's answer,
- * an idempotent answer) is sent as that text, in the envelope `res.json` would have made around it.
- */
+/** The success envelope. */
 export function sendData(res: Response, status: number, data: unknown): void {
-  const text = jsonTextOf(data);
-  sendJson(res, status, text === undefined ? JSON.stringify({ success: true, data }) : `{"success":true,"data":${text}}`);
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * A JSON text answered as `res.json` answers it (the same status line, `Content-Type`, `Content-Length`
- * and bytes; tested), without Express's `send`: it would parse and rebuild the content type to add the
- * charset, and check freshness against an ETag we never make, on every request (docs/decisions.md, "Issue 7,
- * sixth session"). A route that set its own content type goes through `send`, which keeps it. A HEAD
- * request gets the headers only: Node's response drops the body of a HEAD answer, as Express would.
- */
-function sendJson(res: Response, status: number, text: string): void {
-  res.statusCode = status;
-  if (res.getHeader('Content-Type') !== undefined) {
-    res.send(text);
-    return;
-  }
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.status(status).json({ success: true, data });
 }
 
 /** Renders a domain result: the value in the success envelope, an expected failure in the error body. */

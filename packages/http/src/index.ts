@@ -9,5 +9,5 @@ export * from './server';
 export * from './webhook-routes';
 export * from './service-app';
 export * from './metrics';
+export * from './observers';
 export * from './tier-usage';
-export * from './direct-routes';

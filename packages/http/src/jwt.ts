@@ -52,10 +52,8 @@ export function jwtKeyId(secret: string): string {
 
 export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  // Secret key objects made once: given a string, jsonwebtoken first tries to read it as a PEM key
-  // (createPrivateKey when signing, createPublicKey when verifying) and only then makes a secret key of it,
-  // on every call; that failed attempt was about 40% of a Variant B match's CPU (docs/decisions.md,
-  // "Issue 7, fifth session"). A key object of type "secret" is also exactly what HS256 asks for.
+  // Secret key objects made once: given a string, jsonwebtoken first tries to read it as a PEM key on
+  // every call, a costly failed attempt. A key object of type "secret" is exactly what HS256 asks for.
   const keyOf = (secret: string) => createSecretKey(Buffer.from(secret, 'utf8'));
   const secrets = new Map<string, KeyObject>();
   for (const secret of [options.secret, ...(options.previousSecrets ?? [])]) if (!secrets.has(jwtKeyId(secret))) secrets.set(jwtKeyId(secret), keyOf(secret));

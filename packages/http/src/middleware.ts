@@ -2,8 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import { HttpError, notFound } from './errors';
-import { accessLineWriter, type Logger } from './logger';
-import type { RequestObserver } from './metrics';
+import type { AccessLine, Logger } from './logger';
+import type { RequestObserver } from './observers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -37,7 +37,6 @@ export function frontDoor(logger: Logger, contract: string, requests?: RequestOb
  * the request-duration metric, when the listener has one, so a request costs one `finish` listener.
  */
 export function accessLog(logger: Logger, contract: string, requests?: RequestObserver): RequestHandler {
-  const write = accessLineWriter(logger);
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -45,7 +44,7 @@ export function accessLog(logger: Logger, contract: string, requests?: RequestOb
       // Refused before a route matched (401, 429) or no route at all (404): no template to name.
       const route = req.route ? `${req.baseUrl}${req.route.path}` : 'unmatched';
       requests?.observe(route, res.statusCode, durationMs / 1000);
-      write({
+      const line: AccessLine = {
         requestId: res.locals.requestId,
         contract,
         method: req.method,
@@ -53,7 +52,8 @@ export function accessLog(logger: Logger, contract: string, requests?: RequestOb
         status: res.statusCode,
         durationMs,
         partnerId: res.locals.partner?.partnerId,
-      });
+      };
+      logger.info('request', line);
     });
     next();
   };

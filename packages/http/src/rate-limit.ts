@@ -3,7 +3,7 @@ import { RedisStore } from 'rate-limit-redis';
 import type { Redis } from 'ioredis';
 import { sendError } from './errors';
 import type { Logger } from './logger';
-import type { HttpMetrics } from './metrics';
+import type { HttpMetrics } from './observers';
 
 export interface RateLimitOptions {
   /** Requests allowed per window, for the key being limited (a function is asked on every request). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { STATUS_OF, type HttpErrorCode } from './errors';
@@ -12,7 +12,7 @@ export interface Listener {
 
 export function listen(name: string, app: Express, port: number, host: string, path = ''): Promise<Listener> {
   return new Promise((resolve, reject) => {
-    const server = appServer(app).listen(port, host);
+    const server = createServer(app).listen(port, host);
     server.on('clientError', refuseMalformed);
     server.once('error', reject);
     server.once('listening', () => {
@@ -22,37 +22,6 @@ export function listen(name: string, app: Express, port: number, host: string, p
       resolve({ name, server, url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}${path}` });
     });
   });
-}
-
-/**
- * `http.createServer(app)`, as `app.listen` makes it, except that each request and response is made with
- * the prototype Express gives it (`app.request`, `app.response`), so that Express's
- * `Object.setPrototypeOf` on every request finds it already there and changes nothing. On Node 20 (V8
- * 11.3) that call gave each request's two objects maps never seen before, so property accesses on them, in
- * Node's HTTP code, Express and ours, missed their inline caches (docs/decisions.md, "Issue 7, ninth
- * session"). The constructors are called on the new object (`IncomingMessage.call(this, socket)`), as
- * Node's `ServerResponse` calls its own base, `OutgoingMessage`: `Reflect.construct` with our function as
- * `new.target` made a new map for every object on Node 20, which is the very cost avoided here. Should a
- * Node make them classes, which cannot be called so, this is plain `http.createServer(app)`.
- */
-export function appServer(app: Express): Server {
-  const callable = (f: Function) => !/^class\b/.test(Function.prototype.toString.call(f));
-  if (!callable(IncomingMessage) || !callable(ServerResponse)) return createServer(app);
-  // Named as Node's own, since a stack trace names an object by the function that made it.
-  const { IncomingMessage: AppRequest, ServerResponse: AppResponse } = {
-    IncomingMessage: function (this: IncomingMessage, socket: unknown) {
-      Reflect.apply(IncomingMessage, this, [socket]);
-    },
-    ServerResponse: function (this: ServerResponse, req: IncomingMessage, options?: unknown) {
-      Reflect.apply(ServerResponse, this, [req, options]);
-    },
-  };
-  AppRequest.prototype = app.request;
-  AppResponse.prototype = app.response;
-  return createServer(
-    { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse },
-    app,
-  );
 }
 
 /**

@@ -2,33 +2,28 @@ import express, { type Express, type Router } from 'express';
 import { errorHandler, notFound } from './errors';
 import { addHealthRoutes } from './health';
 import type { Logger } from './logger';
-import type { HttpMetrics } from './metrics';
-import type { DirectRoutes } from './direct-routes';
+import type { HttpMetrics } from './observers';
 import { frontDoor } from './middleware';
 
 /**
  * The shell every listener shares: request id and access log first, requests no route answers refused,
- * the busiest routes in their plain form, health checks, the listener's own routers (each at its path,
- * or at the root), then the 404 and the error middleware last.
+ * health checks, the listener's own routers (each at its path, or at the root), then the 404 and the
+ * error middleware last.
  */
 export function createServiceApp(options: {
   contract: string;
   logger: Logger;
   ping: () => Promise<boolean>;
   routes: Array<{ path?: string; router: Router }>;
-  /** The busiest of those routes, answered before Express's router when a request is in their plain form (`DirectRoutes`). */
-  direct?: DirectRoutes;
   /** Request durations by route and status, for `GET /metrics`; none when absent. */
   metrics?: HttpMetrics;
 }): Express {
   const app = express();
   app.disable('x-powered-by');
-  // No ETag: Express would hash every answer for it, and answer a matching If-None-Match with a bodyless
-  // 304, outside the envelope; the contract has no conditional requests (docs/decisions.md, "Issue 7, third
-  // session: smaller layers on every request").
+  // No ETag: Express would answer a matching If-None-Match with a bodyless 304, outside the envelope;
+  // the contract has no conditional requests.
   app.set('etag', false);
   app.use(frontDoor(options.logger, options.contract, options.metrics?.requests(options.contract)));
-  if (options.direct) app.use(options.direct.handler());
   addHealthRoutes(app, options.ping);
   for (const { path, router } of options.routes) {
     if (path) app.use(path, router);

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import winston from 'winston';
 import { frontDoor } from '../src/middleware';
-import { accessLineWriter, createLogger, jsonAccessLine, prettyFormat, stdoutLines } from '../src/logger';
+import { createLogger, prettyFormat } from '../src/logger';
 
 /** A winston logger writing formatted lines into an array. */
 function capture(format: winston.Logform.Format) {
@@ -114,8 +114,7 @@ describe('access log', () => {
   });
 });
 
-describe('access lines written directly', () => {
-  const MESSAGE = Symbol.for('message');
+describe('log lines on stdout', () => {
   const line = (partnerId?: string) => ({
     requestId: 'req-"1"',
     contract: 'A',
@@ -139,87 +138,35 @@ describe('access lines written directly', () => {
     return out;
   }
 
-  it('when a line is made directly, then it is byte for byte the line winston\'s json format makes of the same fields', () => {
-    const at = new Date('2026-11-22T03:20:01.234Z');
-    for (const partnerId of [undefined, 'partner-\u00e9']) {
-      const info = { level: 'info', message: 'request', service: 'loanmatch-a', ...line(partnerId), timestamp: at.toISOString() };
-      const json = winston.format.json();
-      const winstonLine = (json.transform(info, json.options) as Record<symbol, string>)[MESSAGE];
-      expect(jsonAccessLine('loanmatch-a', line(partnerId), at)).toBe(winstonLine);
-    }
-  });
-
-  it('when the logger is createLogger\'s with JSON lines, then the access line goes to stdout, once, as JSON; below its level, nothing', () => {
+  it('when the logger is createLogger\'s with JSON lines, then an access line goes to stdout, once, as JSON; below its level, nothing', () => {
     const logger = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
-    const out = stdoutOf(() => {
-      accessLineWriter(logger)(line('p-1'));
-      stdoutLines.flush();
-    });
+    const out = stdoutOf(() => logger.info('request', line('p-1')));
     expect(out.endsWith('\n')).toBe(true);
     expect(out.trimEnd().split('\n')).toHaveLength(1);
     expect(JSON.parse(out)).toEqual({ level: 'info', message: 'request', service: 'loanmatch-test', ...line('p-1'), timestamp: expect.any(String) });
     for (const level of ['warn', 'silent']) {
       const quiet = createLogger({ level, service: 'loanmatch-test', format: 'json' });
-      expect(
-        stdoutOf(() => {
-          accessLineWriter(quiet)(line('p-1'));
-          stdoutLines.flush();
-        }),
-      ).toBe('');
+      expect(stdoutOf(() => quiet.info('request', line('p-1')))).toBe('');
     }
   });
 
-  it('when the logger is any other (pretty, its transports changed, or not createLogger\'s), then the line goes through winston', () => {
-    const { logger, lines } = capture(winston.format.json());
-    expect(stdoutOf(() => accessLineWriter(logger)(line()))).toBe('');
-    expect(JSON.parse(lines[0])).toMatchObject({ message: 'request', ...line() });
-
-    const swapped = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
-    const out: string[] = [];
-    swapped.clear().add(new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (out.push(String(chunk)), done()) }) }));
-    expect(stdoutOf(() => accessLineWriter(swapped)(line()))).toBe('');
-    expect(out).toHaveLength(1);
-
-    const pretty = createLogger({ level: 'info', service: 'loanmatch-test', format: 'pretty' });
-    const prettyOut: string[] = [];
-    pretty.clear().add(new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (prettyOut.push(String(chunk)), done()) }) }));
-    accessLineWriter(pretty)(line());
-    expect(prettyOut[0]).toMatch(/INFO {2}A PATCH \/api\/partner\/v1\/applications\/:applicationId 422 12\.3 ms/);
-  });
-});
-
-describe('stdout lines', () => {
-  it('when lines are logged in one turn of the event loop, then nothing is written until it ends, then one write holds them all, in order', async () => {
-    const writes: string[] = [];
-    const original = process.stdout.write;
-    process.stdout.write = ((chunk: string | Uint8Array) => (writes.push(String(chunk)), true)) as typeof process.stdout.write;
-    try {
-      const logger = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
-      const access = accessLineWriter(logger);
+  it('when lines are logged one after another, then they are written in that order', () => {
+    const logger = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
+    const out = stdoutOf(() => {
       logger.warn('first');
-      access({ requestId: 'r-2', contract: 'A', method: 'GET', route: '/x', status: 200, durationMs: 1 });
+      logger.info('request', line());
       logger.info('third');
-      expect(writes).toEqual([]);
-      await new Promise((done) => setImmediate(done));
-      expect(writes).toHaveLength(1);
-      expect(writes[0].endsWith('\n')).toBe(true);
-      expect(writes[0].trimEnd().split('\n').map((l) => JSON.parse(l).message)).toEqual(['first', 'request', 'third']);
-      logger.info('next turn');
-      await new Promise((done) => setImmediate(done));
-      expect(writes).toHaveLength(2);
-      expect(JSON.parse(writes[1]).message).toBe('next turn');
-    } finally {
-      process.stdout.write = original;
-    }
+    });
+    expect(out.trimEnd().split('\n').map((l) => JSON.parse(l).message)).toEqual(['first', 'request', 'third']);
   });
 
-  it('when the process exits with lines still pending, then they are written before it ends', () => {
+  it('when the process exits right after logging, then its lines are written before it ends', () => {
     const logger = resolve(__dirname, '../src/logger.ts');
     const script = `
-      const { createLogger, accessLineWriter } = require(${JSON.stringify(logger)});
+      const { createLogger } = require(${JSON.stringify(logger)});
       const log = createLogger({ level: 'info', service: 'exit-test', format: 'json' });
       log.info('before exit');
-      accessLineWriter(log)({ requestId: 'r-exit', contract: 'B', method: 'POST', route: '/v1/x', status: 201, durationMs: 2 });
+      log.info('request', { requestId: 'r-exit', contract: 'B', method: 'POST', route: '/v1/x', status: 201, durationMs: 2 });
       process.exit(3);`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 30_000 });
     expect(child.status).toBe(3);

@@ -1,9 +1,8 @@
 /**
  * `pnpm build`: the workspace's TypeScript as plain JavaScript under `dist/`, which `pnpm start` runs
  * with `node` alone (docs/decisions.md, "Performance"). Each file is compiled on its own by esbuild, as
- * tsx compiles it on the fly (no type check: `pnpm typecheck` does that), its exports then made plain
- * values (`FLAT_EXPORTS`), and `dist/` mirrors the repository so that everything a file finds beside it
- * is still there:
+ * tsx compiles it on the fly (no type check: `pnpm typecheck` does that), and written as esbuild makes
+ * it; `dist/` mirrors the repository so that everything a file finds beside it is still there:
  *
  * - `dist/<package>/src/**.js` for each `.ts` of every package under `apps/` and `packages/`; every other
  *   file of the package (catalogues, static assets) is linked, not copied;
@@ -132,16 +131,6 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
     const src = join(pkg.dir, 'src');
     return existsSync(src) ? filesUnder(src).filter(isSource).map((file) => join(src, file)) : [];
   });
-  // FLAT_EXPORTS fixes each export at the value it has once its module ran, so no export may change after
-  // that. Checked before dist/ is touched: a refused build leaves the last one as it was.
-  for (const file of entryPoints) {
-    const reassignable = /^\s*export\s+(let|var)\b/m.exec(readFileSync(file, 'utf8'));
-    if (reassignable) {
-      throw new Error(
-        `${relative(ROOT, file)}: "export ${reassignable[1]}" can change after its module ran, which the build's plain exports do not follow; export a const, or a function that reads it`,
-      );
-    }
-  }
   rmSync(DIST, { recursive: true, force: true });
 
   for (const pkg of packages) {
@@ -176,34 +165,8 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
     target: 'node20',
     bundle: false,
     logLevel: 'warning',
-    footer: { js: FLAT_EXPORTS },
   });
 }
-
-/**
- * Appended to every compiled file. Once the module has run, its exports are copied, as plain data
- * properties that cannot change, onto a new object, which becomes `module.exports`: later `require`s get
- * that one. esbuild's CommonJS output keeps ES modules' live bindings as getters, two deep through a
- * re-export (`export *`), and V8 does not inline calls made through them; without them the matching
- * engine took about 45% less time (docs/decisions.md, "Issue 7, twelfth session"). Live bindings are
- * given up: an export reassigned after its module ran would keep its first value, so `compile` refuses
- * `export let` and `export var`. A module keeps its getters when one of its exports cannot be read yet
- * (an import cycle in which a module it re-exports has not finished) or reads `undefined` (a `var` not
- * yet set). Files that are not esbuild's output of an ES module are left as they are.
- * tests/e2e/compiled.test.ts checks the modules of the request paths.
- */
-const FLAT_EXPORTS = `;(function flatExports(m) {
-  const e = m.exports;
-  if (e === null || typeof e !== 'object' || e.__esModule !== true) return;
-  const flat = {};
-  for (const key of Object.getOwnPropertyNames(e)) {
-    let value;
-    try { value = e[key]; } catch { return; }
-    if (value === undefined) return;
-    Object.defineProperty(flat, key, { value, enumerable: key !== '__esModule', writable: false, configurable: false });
-  }
-  m.exports = flat;
-})(module);`;
 
 main().catch((err) => {
   process.stderr.write(`build failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
