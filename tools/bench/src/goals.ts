@@ -1,0 +1,29 @@
+/**
+ * The calls `pnpm bench` measures and the goals each is held to: the one list that the options, the
+ * phases and the report read.
+ */
+
+export const CALLS = [
+  { name: 'get', label: 'A GET application', p99GoalMs: 10, cpuGoalX: 3 },
+  { name: 'create', label: 'A create', p99GoalMs: 10, cpuGoalX: 6 },
+  { name: 'patch', label: 'A PATCH step', p99GoalMs: 10 },
+  { name: 'check', label: 'A credit check', p99GoalMs: 20 },
+  { name: 'match', label: 'A match', p99GoalMs: 10, cpuGoalX: 8 },
+  { name: 'b-match', label: 'B match', p99GoalMs: 10 },
+] as const satisfies ReadonlyArray<{ name: string; label: string; p99GoalMs: number; cpuGoalX?: number }>;
+
+export type CallName = (typeof CALLS)[number]['name'];
+export type CallInfo = { name: CallName; label: string; p99GoalMs: number; cpuGoalX?: number };
+
+export const callInfo = (name: CallName): CallInfo => CALLS.find((c) => c.name === name)!;
+
+/** Cost as data grows: the sizes compared, the calls read at each, and the bounds. */
+export const GROWTH = {
+  sizes: [10_000, 1_000_000] as const,
+  calls: ['get', 'match'] as const satisfies readonly CallName[],
+  p50RatioGoal: 1.25,
+  residentGoalMb: 300,
+};
+
+/** Matching one application against 10,000 products, average and slowest application, in ms. */
+export const ENGINE_GOAL_MS = 2;

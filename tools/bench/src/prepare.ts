@@ -1,0 +1,153 @@
+/**
+ * The measured calls as request factories, with the applications each needs made beforehand: a pool
+ * through the credit check for GET and match, applications at step 1 for PATCH (which then saves steps
+ * 2, 3 and 4 in turn, as a partner does), fresh applications with steps 1-4 saved for the credit check
+ * (each checked once, so copied in bulk by fill.ts from one the API made), and Variant B applications
+ * through the credit check for B match.
+ */
+import { randomBytes } from 'node:crypto';
+import { VALID_STEPS, flatApplication, validApplicant } from '@loanmatch/testing';
+import { call, inParallel } from './client';
+import { fillApplications } from './fill';
+import type { CallName } from './goals';
+import type { HttpRequest } from './open-load';
+import { withDatabase, type Service } from './service';
+
+export interface Call {
+  name: CallName | 'hello';
+  origin: string;
+  /** The request of the i-th call (each phase counts from 0). */
+  request: (i: number) => HttpRequest;
+  /** For a call that uses an application up (one credit check each): how many are left. */
+  remaining?: () => number;
+}
+
+const CONCURRENCY = 16;
+const runId = randomBytes(4).toString('hex');
+let keySeq = 0;
+const newKey = (what: string) => `bench-${runId}-${what}-${++keySeq}`;
+const json = JSON.stringify;
+const STEP_BODIES = ([2, 3, 4] as const).map((step) => json({ step, data: VALID_STEPS.personal[step] }));
+const CREATE_BODY = json({ formType: 'personal', data: VALID_STEPS.personal[1] });
+const CHECK_BODY = json({ data: validApplicant() });
+
+/** A call of the service (not the hello-world). */
+export type ServiceCall = Call & { name: CallName };
+
+export const helloCall = (url: string): Call => ({ name: 'hello', origin: new URL(url).origin, request: () => ({ method: 'GET', path: '/', headers: {} }) });
+
+/** Set-up requests of Variant A for one service. */
+export function partnerA(service: Service) {
+  const { A, apiKey } = service;
+  const create = async () =>
+    String((await call(A, 'POST', '/applications', { auth: apiKey, headers: { 'Idempotency-Key': newKey('prep') }, body: JSON.parse(CREATE_BODY) })).applicationId);
+  const throughStep4 = (id: string) => inSequence(STEP_BODIES.map((body) => () => call(A, 'PATCH', `/applications/${id}`, { auth: apiKey, body: JSON.parse(body) })));
+  const creditCheck = (id: string) =>
+    call(A, 'POST', `/applications/${id}/credit-check`, { auth: apiKey, headers: { 'Idempotency-Key': newKey('prep'), 'X-Sandbox-Score': 'good' }, body: JSON.parse(CHECK_BODY) });
+  const match = (id: string) => call(A, 'POST', `/applications/${id}/match`, { auth: apiKey });
+  /** `count` applications through the credit check. */
+  const checkedPool = async (count: number) => {
+    const ids: string[] = [];
+    await inParallel(Array.from({ length: count }), CONCURRENCY, async () => {
+      const id = await create();
+      await throughStep4(id);
+      await creditCheck(id);
+      ids.push(id);
+    });
+    return ids;
+  };
+  return { create, throughStep4, creditCheck, match, checkedPool };
+}
+
+/** `count` copies of the partner's application `template` (fill.ts), made now. */
+const copies = (service: Service, template: string, count: number): Promise<string[]> =>
+  withDatabase(service.databaseUrl, (db) =>
+    fillApplications(db, { templates: [{ id: template, share: 1 }], partnerIds: [service.partnerId], count, spreadOverYear: false, dataKey: service.dataKey, keepIds: true }),
+  );
+
+async function inSequence(steps: Array<() => Promise<unknown>>): Promise<void> {
+  for (const step of steps) await step();
+}
+
+/**
+ * The wanted calls, ready to send. `rate`: the open model's offered rate; `checkBudget`: how many credit
+ * checks the phases may send in all (each needs a fresh application).
+ */
+export async function prepareCalls(service: Service, want: readonly CallName[], rate: number, checkBudget: number, log: (what: string) => void): Promise<ServiceCall[]> {
+  const { A, B, apiKey } = service;
+  const a = partnerA(service);
+  const originA = new URL(A).origin;
+  const basePath = new URL(A).pathname.replace(/\/$/, '');
+  const auth = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
+  const calls: ServiceCall[] = [];
+  const has = (name: CallName) => want.includes(name);
+
+  let pool: string[] = [];
+  if (has('get') || has('match')) {
+    log('256 applications through the credit check (GET, match)');
+    pool = await a.checkedPool(256);
+  }
+  if (has('get')) calls.push({ name: 'get', origin: originA, request: (i) => ({ method: 'GET', path: `${basePath}/applications/${pool[i % pool.length]}`, headers: auth }) });
+  if (has('create')) {
+    calls.push({
+      name: 'create',
+      origin: originA,
+      request: () => ({ method: 'POST', path: `${basePath}/applications`, headers: { ...auth, 'Idempotency-Key': newKey('create') }, body: CREATE_BODY }),
+    });
+  }
+  if (has('patch')) {
+    // Pass after pass over the pool: step 2 (which moves the application to in_progress), 3, 4, 2, …; a
+    // pass takes ten seconds at the offered rate, so each step was answered before the next is sent.
+    const size = Math.max(1000, Math.ceil(rate * 10));
+    log(`${size.toLocaleString('en')} applications at step 1 (PATCH)`);
+    const drafts = await copies(service, await a.create(), size);
+    calls.push({
+      name: 'patch',
+      origin: originA,
+      request: (i) => ({ method: 'PATCH', path: `${basePath}/applications/${drafts[i % drafts.length]}`, headers: auth, body: STEP_BODIES[Math.floor(i / drafts.length) % 3] }),
+    });
+  }
+  if (has('check')) {
+    log(`${checkBudget.toLocaleString('en')} applications with steps 1-4 saved (credit check)`);
+    const template = await a.create();
+    await a.throughStep4(template);
+    const fresh = await copies(service, template, checkBudget);
+    let next = 0;
+    calls.push({
+      name: 'check',
+      origin: originA,
+      remaining: () => fresh.length - next,
+      request: () => ({
+        method: 'POST',
+        path: `${basePath}/applications/${fresh[Math.min(next++, fresh.length - 1)]}/credit-check`,
+        headers: { ...auth, 'Idempotency-Key': newKey('check'), 'X-Sandbox-Score': 'good' },
+        body: CHECK_BODY,
+      }),
+    });
+  }
+  if (has('match')) calls.push({ name: 'match', origin: originA, request: (i) => ({ method: 'POST', path: `${basePath}/applications/${pool[i % pool.length]}/match`, headers: auth }) });
+  if (has('b-match')) {
+    log('64 Variant B applications through the credit check (B match)');
+    const token = String((await call(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } })).accessToken);
+    const bAuth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const bPool: Array<{ id: string; securityToken: string }> = [];
+    await inParallel(Array.from({ length: 64 }), CONCURRENCY, async () => {
+      const d = await call(B, 'POST', '/applications', { headers: bAuth, body: flatApplication() });
+      const b = { id: String(d.applicationId), securityToken: String(d.securityToken) };
+      await a.throughStep4(b.id);
+      await call(B, 'POST', `/applications/${b.id}/credit-check`, { headers: { ...bAuth, 'X-Sandbox-Score': 'good' }, body: { securityToken: b.securityToken, dateOfBirth: '1988-07-14' } });
+      bPool.push(b);
+    });
+    const originB = new URL(B).origin;
+    const bBase = new URL(B).pathname.replace(/\/$/, '');
+    calls.push({
+      name: 'b-match',
+      origin: originB,
+      request: (i) => {
+        const b = bPool[i % bPool.length];
+        return { method: 'POST', path: `${bBase}/applications/${b.id}/match`, headers: bAuth, body: json({ securityToken: b.securityToken }) };
+      },
+    });
+  }
+  return calls;
+}

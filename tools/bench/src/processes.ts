@@ -1,0 +1,120 @@
+/**
+ * The processes the bench starts: the service built and started as `pnpm build` and `pnpm start` do
+ * (their commands are read from the root package.json, so the bench follows them), the hello-world, and
+ * one-shot commands (migrations). Every process started is stopped by `stopAll`, whatever happened.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { transform } from 'esbuild';
+
+export const ROOT = resolve(__dirname, '../../..');
+
+export interface Child {
+  child: ChildProcess;
+  pid: number;
+  /** What it printed until it was ready (its banner), then its error output. */
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+const running: Child[] = [];
+
+/** A clean environment: the machine's PATH with the workspace's tools first, and what the caller adds. */
+function environment(env: Record<string, string>): Record<string, string> {
+  const path = [join(ROOT, 'node_modules/.bin'), dirname(process.execPath), process.env.PATH ?? ''].join(delimiter);
+  return { PATH: path, HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env };
+}
+
+/** Starts `node <argv>` and waits until its output matches `ready`. */
+export async function startNode(argv: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: environment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let started = false;
+  // Until it is ready, keep what it prints (the banner); after that, read and drop (the access log).
+  child.stdout!.on('data', (d: Buffer) => {
+    if (!started) out += d;
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    if (out.length < 100_000) out += d;
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const handle: Child = {
+    child,
+    pid: child.pid!,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+  running.push(handle);
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node ${argv.join(' ')} did not start within 60 s:\n${out}`)), 60_000);
+    child.stdout!.on('data', () => {
+      if (!started && ready.test(out)) {
+        started = true;
+        clearTimeout(timer);
+        resolveReady();
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`node ${argv.join(' ')} exited before it was ready:\n${out}`));
+    });
+  });
+  return handle;
+}
+
+/** Runs a shell command to its end (`limitS` at most); its errors go to our stderr. */
+export function runToEnd(command: string, env: Record<string, string>, limitS = 300): Promise<void> {
+  return new Promise<void>((resolveRun, reject) => {
+    const child = spawn('sh', ['-c', command], { cwd: ROOT, env: environment(env), stdio: ['ignore', 'ignore', 'inherit'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitS * 1000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolveRun();
+      else reject(new Error(`${command} exited with ${code}`));
+    });
+  });
+}
+
+export async function stopAll(): Promise<void> {
+  for (const c of running.splice(0).reverse()) await c.stop().catch(() => undefined);
+}
+
+function rootScript(name: string): string {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const script = scripts[name];
+  if (!script) throw new Error(`package.json has no "${name}" script`);
+  return script;
+}
+
+/** `pnpm build`'s command, run as it is. */
+export const buildService = (): Promise<void> => runToEnd(rootScript('build'), {});
+
+/** `pnpm db:migrate`'s command against this database. */
+export const migrate = (databaseUrl: string): Promise<void> => runToEnd(rootScript('db:migrate'), { DATABASE_URL: databaseUrl });
+
+/**
+ * What `pnpm start` runs once built: the last command of its script (`… && exec node dist/…/main.js all`),
+ * without `exec` and `node`, as arguments for this node: the runtime the bench itself runs on.
+ */
+export function serviceArgv(): string[] {
+  const last = rootScript('start').split('&&').at(-1)!.trim().split(/\s+/);
+  const words = last[0] === 'exec' ? last.slice(1) : last;
+  if (words[0] !== 'node') throw new Error(`the start script does not end with a node command: ${rootScript('start')}`);
+  return words.slice(1);
+}
+
+/** The hello-world compiled as one plain file (esbuild, as tsx would compile it), beside the bench's dependencies. */
+export async function compileHello(): Promise<string> {
+  const { code } = await transform(readFileSync(join(ROOT, 'tools/bench/src/hello.ts'), 'utf8'), { loader: 'ts', format: 'cjs', platform: 'node', target: 'node24' });
+  const file = join(ROOT, 'tools/bench/node_modules/.cache/hello.js');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, code);
+  return file;
+}
