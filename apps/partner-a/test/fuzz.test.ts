@@ -82,7 +82,7 @@ describe(`Variant A under fuzzing, on ${ONE_STORAGE}`, () => {
     known.webhooks.push(registered.body.data.webhookId);
     known.secrets.push(registered.body.data.secret);
 
-    const keys = await t.ctx.db.apiKey.findMany({ select: { keyHash: true } });
+    const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
     known.secrets.push(mine.apiKey, other.apiKey, ...keys.map((k) => k.keyHash));
     // The applicant's details: stored at the check, never answered.
     known.secrets.push(String(validApplicant().email), String(validApplicant().mobileNumber), String(validApplicant().dateOfBirth));
@@ -177,12 +177,12 @@ describe(`Variant A under fuzzing, on ${ONE_STORAGE}`, () => {
       ['a lone surrogate', 'Acme \\ud800'],
     ])('when a step field holds %s, then 400 INVALID_JSON (it was a 500 from the database) and the application is unchanged', async (_case, employer) => {
       const target = known.applications[1]; // personal, through step 4
-      const before = await applicationSnapshot(t.ctx, target.id);
+      const before = await applicationSnapshot(t.db, target.id);
       const body = JSON.stringify({ step: 3, data: { ...VALID_STEPS.personal[3], employerName: 'EMPLOYER' } }).replace('EMPLOYER', employer);
       const res = await request(app).patch(`${BASE}/applications/${target.id}`).set(auth()).set('Content-Type', 'application/json').send(body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('INVALID_JSON');
-      expect(await applicationSnapshot(t.ctx, target.id)).toBe(before);
+      expect(await applicationSnapshot(t.db, target.id)).toBe(before);
     });
 
     it('when a create under an Idempotency-Key nests 10,000 levels, then 400 (it was a 500: the fingerprint recursed) and the key stays free', async () => {
@@ -190,7 +190,7 @@ describe(`Variant A under fuzzing, on ${ONE_STORAGE}`, () => {
       const res = await request(app).post(`${BASE}/applications`).set(auth()).set('Idempotency-Key', 'deep-create').set('Content-Type', 'application/json').send(deep);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('INVALID_JSON');
-      expect(await t.ctx.db.idempotencyKey.count({ where: { partnerId: mine.partnerId, key: 'deep-create' } })).toBe(0);
+      expect(await t.db.prisma.idempotencyKey.count({ where: { partnerId: mine.partnerId, key: 'deep-create' } })).toBe(0);
     });
 
     it('when an application id in the path is not percent-encoded UTF-8, then 404 NOT_FOUND (it was a 500)', async () => {
@@ -205,7 +205,7 @@ describe(`Variant A under fuzzing, on ${ONE_STORAGE}`, () => {
   it('when any request is sent, then no 5xx, the envelope with a request id, no secret or stack, no prototype change, and a refusal changes nothing', async () => {
     await assertFuzz({
       app,
-      ctx: t.ctx,
+      db: t.db,
       requests: requests(),
       numRuns: RUNS,
       expect: { secrets: () => known.secrets, redirects: /^\/r\// },
@@ -221,7 +221,7 @@ describe(`Variant A under fuzzing, on ${ONE_STORAGE}`, () => {
   }, 120_000);
 
   it('when the fuzzing is over, then every stored application of the partners validates and nothing is left half-done', async () => {
-    expect(await storedProblems(t.ctx, [mine.partnerId, other.partnerId])).toEqual([]);
+    expect(await storedProblems(t, [mine.partnerId, other.partnerId])).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -91,8 +91,8 @@ describe(`Variant B under fuzzing, on ${ONE_STORAGE}`, () => {
     const registered = await request(app).post(`${BASE}/webhooks`).set('Authorization', c.authorization).send({ url: 'http://127.0.0.1:9/fuzz' });
     known.webhooks.push(registered.body.data.webhookId);
 
-    const hashes = await t.ctx.db.application.findMany({ select: { securityTokenHash: true } });
-    const keys = await t.ctx.db.apiKey.findMany({ select: { keyHash: true } });
+    const hashes = await t.db.prisma.application.findMany({ select: { securityTokenHash: true } });
+    const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
     known.secrets.push(
       JWT_SECRET,
       mine.apiKey,
@@ -189,18 +189,18 @@ describe(`Variant B under fuzzing, on ${ONE_STORAGE}`, () => {
   };
 
   it('when a flat create field holds U+0000, then 400 INVALID_JSON as on every route (names are stored sealed, so this was a 201), and no application is made', async () => {
-    const before = await t.ctx.db.application.count({ where: { partnerId: mine.partnerId } });
+    const before = await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } });
     const body = JSON.stringify(flatApplication({ firstName: 'Jor\u0000dan' }));
     const res = await request(app).post(`${BASE}/applications`).set('Authorization', `Bearer ${accessToken}`).set('Content-Type', 'application/json').send(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
-    expect(await t.ctx.db.application.count({ where: { partnerId: mine.partnerId } })).toBe(before);
+    expect(await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } })).toBe(before);
   });
 
   it('when any request is sent, then no 5xx, the envelope with a request id, no secret or stack, no prototype change, and a refusal changes nothing', async () => {
     await assertFuzz({
       app,
-      ctx: t.ctx,
+      db: t.db,
       requests: requests(),
       numRuns: RUNS,
       expect: { secrets: () => known.secrets },
@@ -211,7 +211,7 @@ describe(`Variant B under fuzzing, on ${ONE_STORAGE}`, () => {
   }, 120_000);
 
   it('when the fuzzing is over, then every stored application of the partners validates and nothing is left half-done', async () => {
-    expect(await storedProblems(t.ctx, [mine.partnerId, other.partnerId])).toEqual([]);
+    expect(await storedProblems(t, [mine.partnerId, other.partnerId])).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

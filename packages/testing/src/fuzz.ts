@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { Database } from '@loanmatch/db';
 import {
   FORM_TYPES,
   STATUS_ORDER,
@@ -672,8 +673,8 @@ const isPrototypeKey = (key: string) => (PROTOTYPE_KEYS as readonly string[]).in
  * A snapshot of everything a request could change about one application: its row, its check, how many
  * match runs, referrals and applicant rows it has. Two equal snapshots: the request changed nothing.
  */
-export async function applicationSnapshot(ctx: DomainContext, applicationId: string): Promise<string> {
-  const row = await ctx.db.application.findUnique({
+export async function applicationSnapshot(db: Database, applicationId: string): Promise<string> {
+  const row = await db.prisma.application.findUnique({
     where: { id: applicationId },
     include: { creditCheck: true, applicant: true, _count: { select: { matchRuns: true, referrals: true } } },
   });
@@ -688,9 +689,10 @@ export async function applicationSnapshot(ctx: DomainContext, applicationId: str
  * validate, no JSON holds a prototype key, and nothing is left half-done (a running check, a key in
  * progress). Answers the list of problems, empty when all is well.
  */
-export async function storedProblems(ctx: DomainContext, partnerIds: readonly string[]): Promise<string[]> {
+export async function storedProblems(t: { ctx: DomainContext; db: Database }, partnerIds: readonly string[]): Promise<string[]> {
+  const { ctx, db } = t;
   const problems: string[] = [];
-  const rows = await ctx.db.application.findMany({
+  const rows = await db.prisma.application.findMany({
     where: { partnerId: { in: [...partnerIds] } },
     include: { creditCheck: true, _count: { select: { matchRuns: true, referrals: true } } },
   });
@@ -755,7 +757,7 @@ export async function storedProblems(ctx: DomainContext, partnerIds: readonly st
     }
     if (app.securityTokenHash !== null && applicant.state === 'none') at('a Variant B application without its intake');
   }
-  const stuck = await ctx.db.idempotencyKey.count({ where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' } });
+  const stuck = await db.prisma.idempotencyKey.count({ where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' } });
   if (stuck > 0) problems.push(`${stuck} idempotency keys left in progress`);
   return problems;
 }
@@ -782,7 +784,8 @@ function sortKeys(value: unknown): unknown {
  */
 export async function assertFuzz(options: {
   app: Express;
-  ctx: DomainContext;
+  /** The app's database, to see that a refused request changed nothing. */
+  db: Database;
   requests: fc.Arbitrary<FuzzRequest>;
   expect: AnswerExpectations;
   numRuns: number;
@@ -792,11 +795,11 @@ export async function assertFuzz(options: {
   // fast-check prints a counterexample with this method: one short line instead of a 1 MB body.
   const requests = options.requests.map((req) => Object.defineProperty(req, fc.toStringMethod, { value: () => describeRequest(req) }));
   const property = fc.asyncProperty(requests, async (req) => {
-    const before = req.target ? await applicationSnapshot(options.ctx, req.target) : undefined;
+    const before = req.target ? await applicationSnapshot(options.db, req.target) : undefined;
     const res = await sendFuzzRequest(options.app, req);
     checkAnswer(req, res, options.expect);
     checkPrototypes(prototypes);
-    if (req.target && res.status >= 400 && res.status < 500 && (await applicationSnapshot(options.ctx, req.target)) !== before) {
+    if (req.target && res.status >= 400 && res.status < 500 && (await applicationSnapshot(options.db, req.target)) !== before) {
       throw new Error(`a refused request (${res.status} ${res.text.slice(0, 200)}) changed its application\n  request: ${describeRequest(req)}`);
     }
     options.onAnswer?.(req, res);
