@@ -23,7 +23,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     const apiKey: string = res.body.data.apiKey;
     expect(apiKey).toMatch(/^lm_sandbox_[A-Za-z0-9_-]{43}$/);
 
-    const stored = await t.ctx.db.apiKey.findMany({ where: { partnerId: res.body.data.partnerId } });
+    const stored = await t.db.prisma.apiKey.findMany({ where: { partnerId: res.body.data.partnerId } });
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(apiKey.slice(15));
     expect((await authenticateApiKey(t.ctx, { apiKey })).ok).toBe(true);
@@ -75,7 +75,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
   });
 
   it('when the admin token is missing or wrong, then 401 and nothing is created', async () => {
-    const before = await t.ctx.db.partner.count();
+    const before = await t.db.prisma.partner.count();
     for (const res of [
       await request(app).post('/admin/v1/partners').send({ name: 'Sneaky' }),
       await request(app).post('/admin/v1/partners').set('Authorization', 'Bearer wrong').send({ name: 'Sneaky' }),
@@ -85,7 +85,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
       expect(res.body.error).toBe('UNAUTHORIZED');
       expect(res.headers['x-request-id']).toBeTruthy();
     }
-    expect(await t.ctx.db.partner.count()).toBe(before);
+    expect(await t.db.prisma.partner.count()).toBe(before);
   });
 
   describe('tiers', () => {
@@ -108,7 +108,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
       const res = await request(app).put('/admin/v1/tiers/enterprise').set(auth).send({ requestsPerHour: 25000 });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, data: { tier: 'enterprise', requestsPerHour: 25000, updatedAt: expect.any(String) } });
-      expect(await t.ctx.db.tier.findUnique({ where: { name: 'enterprise' } })).toMatchObject({ requestsPerHour: 25000 });
+      expect(await t.db.prisma.tier.findUnique({ where: { name: 'enterprise' } })).toMatchObject({ requestsPerHour: 25000 });
       const listed = await request(app).get('/admin/v1/tiers').set(auth);
       expect(listed.body.data.tiers.find((x: { tier: string }) => x.tier === 'enterprise').requestsPerHour).toBe(25000);
       await request(app).put('/admin/v1/tiers/enterprise').set(auth).send({ requestsPerHour: 10000 });
@@ -124,7 +124,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
       const res = await request(app).put('/admin/v1/tiers/free').set(auth).send(body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: 'VALIDATION_ERROR', message });
-      expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
+      expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
     });
 
     it('when the tier is unknown, then 404 NOT_FOUND naming the tiers; without the admin token, 401', async () => {
@@ -134,7 +134,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
       const anonymous = await request(app).put('/admin/v1/tiers/free').send({ requestsPerHour: 1 });
       expect(anonymous.status).toBe(401);
       expect((await request(app).get('/admin/v1/tiers')).status).toBe(401);
-      expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
+      expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
     });
   });
 });

@@ -43,7 +43,7 @@ describe('operators change the lender catalogue without a code change', () => {
     if (!partner.ok) throw partner.error;
     const { apiKey } = partner.value;
     // A second "process": its own catalogue source over the same database.
-    const otherProcess = createPartnerAApp({ ctx: { ...t.ctx, catalogue: createCatalogueSource(t.ctx.db, { refreshMs: 0 }) }, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1000 });
+    const otherProcess = createPartnerAApp({ ctx: { ...t.ctx, catalogue: createCatalogueSource(t.ctx.repos, { refreshMs: 0 }) }, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1000 });
     const a = (path: string) => request(otherProcess).post(`/api/partner/v1${path}`).set('Authorization', `Bearer ${apiKey}`);
     const created = await a('/applications').send({ formType: 'personal', data: VALID_STEPS.personal[1] });
     const id = created.body.data.applicationId;

@@ -56,7 +56,7 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
     for (const step of [2, 3, 4] as const) await request(appA).patch(`/api/partner/v1/applications/${id}`).set(partnerAuth).send({ step, data: VALID_STEPS.personal[step] });
     await request(appA).post(`/api/partner/v1/applications/${id}/credit-check`).set(partnerAuth).set('Idempotency-Key', 'setup').send({ data: validApplicant() });
   }
-  const keys = await t.ctx.db.apiKey.findMany({ select: { keyHash: true } });
+  const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
   known.secrets.push(...keys.map((k) => k.keyHash), String(validApplicant().email), String(validApplicant().mobileNumber));
   return {
     app,
@@ -76,15 +76,15 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
 /** Partners and tiers in the database are valid, and so is every application of the partners. */
 async function storedAdminProblems(): Promise<string[]> {
   const problems: string[] = [];
-  for (const p of await t.ctx.db.partner.findMany()) {
+  for (const p of await t.db.prisma.partner.findMany()) {
     if (p.name.length < 1 || p.name.length > 100 || p.name !== p.name.trim()) problems.push(`partner ${p.id}: name ${JSON.stringify(p.name.slice(0, 40))}`);
     if (!(TIERS as readonly string[]).includes(p.tier)) problems.push(`partner ${p.id}: tier ${p.tier}`);
     if (!['sandbox', 'live'].includes(p.environment)) problems.push(`partner ${p.id}: environment ${p.environment}`);
   }
-  for (const tier of await t.ctx.db.tier.findMany()) {
+  for (const tier of await t.db.prisma.tier.findMany()) {
     if (!(TIERS as readonly string[]).includes(tier.name) || !Number.isInteger(tier.requestsPerHour) || tier.requestsPerHour < 1) problems.push(`tier ${tier.name}: ${tier.requestsPerHour}`);
   }
-  problems.push(...(await storedProblems(t.ctx, known.partners)));
+  problems.push(...(await storedProblems(t, known.partners)));
   return problems;
 }
 
@@ -129,21 +129,21 @@ function foundCases(): void {
   const auth = { Authorization: `Bearer ${TOKEN}` };
 
   it('when a tier name in the path holds an encoded NUL, then 404 NOT_FOUND (it was a 500 from the database) and no tier changes', async () => {
-    const before = JSON.stringify(await t.ctx.db.tier.findMany({ orderBy: { name: 'asc' } }));
+    const before = JSON.stringify(await t.db.prisma.tier.findMany({ orderBy: { name: 'asc' } }));
     for (const tier of ['%00', 'free%00']) {
       const res = await request(app).put(`${BASE}/tiers/${tier}`).set(auth).send({ requestsPerHour: 5 });
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('NOT_FOUND');
     }
-    expect(JSON.stringify(await t.ctx.db.tier.findMany({ orderBy: { name: 'asc' } }))).toBe(before);
+    expect(JSON.stringify(await t.db.prisma.tier.findMany({ orderBy: { name: 'asc' } }))).toBe(before);
   });
 
   it('when a partner name holds U+0000, then 400 INVALID_JSON (it was a 500 from the database) and no partner is made', async () => {
-    const before = await t.ctx.db.partner.count();
+    const before = await t.db.prisma.partner.count();
     const res = await request(app).post(`${BASE}/partners`).set(auth).set('Content-Type', 'application/json').send('{"name":"Acme\\u0000"}');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
-    expect(await t.ctx.db.partner.count()).toBe(before);
+    expect(await t.db.prisma.partner.count()).toBe(before);
   });
 }
 

@@ -51,7 +51,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     const got = await request(partnerA).get(`/api/partner/v1/applications/${id}`).set(a());
     expect(got.body.data).toMatchObject({ status: 'credit_checked', lastStep: 5, creditCheckComplete: true });
     expect((await request(partnerA).post(`/api/partner/v1/applications/${id}/match`).set(a())).status).toBe(200);
-    const row = await t.ctx.db.applicant.findUnique({ where: { applicationId: id } });
+    const row = await t.db.prisma.applicant.findUnique({ where: { applicationId: id } });
     expect(row).toMatchObject({ detailsSealed: null, keyId: null, erasedAt: new Date(erased.body.data.erasedAt) });
   });
 
@@ -81,7 +81,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
       expect(res.body.error).toBe('UNAUTHORIZED');
       expect((await request(admin).get('/admin/v1/data-key').set(headers)).status).toBe(401);
     }
-    expect(await t.ctx.db.applicant.findUnique({ where: { applicationId: id } })).toBeNull();
+    expect(await t.db.prisma.applicant.findUnique({ where: { applicationId: id } })).toBeNull();
     expect((await creditCheck(id)).status).toBe(200);
   });
 
@@ -90,7 +90,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     const newKey = randomBytes(32);
     const withKeys = (keys: Buffer[]): DomainContext => ({ ...t.ctx, personalData: createPersonalDataBox(keys) });
     // Start from a table whose rows are all under the old key: this suite's other rows are erased first.
-    const earlier = await t.ctx.db.applicant.findMany({ where: { detailsSealed: { not: null } }, select: { applicationId: true } });
+    const earlier = await t.db.prisma.applicant.findMany({ where: { detailsSealed: { not: null } }, select: { applicationId: true } });
     for (const { applicationId } of earlier) await request(admin).delete(`/admin/v1/applications/${applicationId}/personal-data`).set(auth);
     const oldApp = createPartnerAApp({ ctx: withKeys([oldKey]), logger: silentLogger, ping: async () => true, rateLimitPerMinute: 10_000 });
     const ids = [await throughStep4(oldApp), await throughStep4(oldApp)];
@@ -122,7 +122,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     });
     // The old key can go: a process with the new key alone reads every row (a Variant B check would open it).
     for (const id of ids) {
-      const row = await t.ctx.db.applicant.findUnique({ where: { applicationId: id } });
+      const row = await t.db.prisma.applicant.findUnique({ where: { applicationId: id } });
       expect(createPersonalDataBox([newKey]).open(row!.detailsSealed!, id)).toContain('jordan.citizen@example.com');
     }
   });

@@ -73,7 +73,7 @@ describe('pnpm ops against a running admin API', () => {
     expect(set.code).toBe(0);
     expect(set.out).toBe('Tier free now allows 250 requests per hour.\n');
     expect(JSON.parse((await ops(['tier', 'list', '--json'])).out).tiers[0]).toMatchObject({ tier: 'free', requestsPerHour: 250 });
-    expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
+    expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
 
     const unknown = await ops(['tier', 'set', 'gold', '--per-hour', '5']);
     expect(unknown.code).toBe(1);
@@ -81,6 +81,6 @@ describe('pnpm ops against a running admin API', () => {
     const zero = await ops(['tier', 'set', 'free', '--per-hour', '0']);
     expect(zero.code).not.toBe(0);
     expect(zero.err).toContain('must be a whole number of at least 1');
-    expect(await t.ctx.db.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
+    expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
   });
 });

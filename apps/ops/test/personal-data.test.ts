@@ -61,7 +61,7 @@ describe('pnpm ops application erase and data-key', () => {
     const json = await ops(url, ['application', 'erase', id, '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out)).toEqual({ applicationId: id, erasedAt: first.out.match(/erased at (\S+)\)/)![1] });
-    expect(await t.ctx.db.applicant.findUnique({ where: { applicationId: id } })).toMatchObject({ detailsSealed: null });
+    expect(await t.db.prisma.applicant.findUnique({ where: { applicationId: id } })).toMatchObject({ detailsSealed: null });
 
     const unknown = await ops(url, ['application', 'erase', randomUUID()]);
     expect(unknown.code).toBe(1);
@@ -104,13 +104,13 @@ describe('pnpm ops application erase and data-key', () => {
     );
     const newOnly = createPersonalDataBox([newKey]);
     for (const id of ids) {
-      const row = await t.ctx.db.applicant.findUnique({ where: { applicationId: id } });
+      const row = await t.db.prisma.applicant.findUnique({ where: { applicationId: id } });
       expect(newOnly.open(row!.detailsSealed!, id)).toContain('Jordan');
     }
     expect(JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out)).toMatchObject({ currentKeyId: newId, remaining: 0, idempotencyKeysRemaining: liveUnderEarlier });
 
     // Once those idempotency keys have expired, nothing is left under an earlier key.
-    await t.ctx.db.idempotencyKey.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.db.prisma.idempotencyKey.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
     const after = await ops(url, ['data-key', 'status']);
     expect(after.out).toBe(
       [`Current data key: ${newId}.`, `    ${newId}  2 row(s)  current`, 'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.', ''].join('\n'),

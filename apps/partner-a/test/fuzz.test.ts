@@ -80,7 +80,7 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
   known.webhooks.push(registered.body.data.webhookId);
   known.secrets.push(registered.body.data.secret);
 
-  const keys = await t.ctx.db.apiKey.findMany({ select: { keyHash: true } });
+  const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
   known.secrets.push(mine.apiKey, other.apiKey, ...keys.map((k) => k.keyHash));
   // The applicant's details: stored at the check, never answered.
   known.secrets.push(String(validApplicant().email), String(validApplicant().mobileNumber), String(validApplicant().dateOfBirth));
@@ -96,7 +96,7 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
       }
       if (req.method === 'POST' && req.path === `${BASE}/webhooks` && res.status === 201) known.webhooks.push(JSON.parse(res.text).data.webhookId);
     },
-    storedProblems: () => storedProblems(t.ctx, [mine.partnerId, other.partnerId]),
+    storedProblems: () => storedProblems(t, [mine.partnerId, other.partnerId]),
   };
 }
 
@@ -188,12 +188,12 @@ function foundCases(): void {
     ['a lone surrogate', 'Acme \\ud800'],
   ])('when a step field holds %s, then 400 INVALID_JSON (it was a 500 from the database) and the application is unchanged', async (_case, employer) => {
     const target = known.applications[1]; // personal, through step 4
-    const before = await applicationSnapshot(t.ctx, target.id);
+    const before = await applicationSnapshot(t.db, target.id);
     const body = JSON.stringify({ step: 3, data: { ...VALID_STEPS.personal[3], employerName: 'EMPLOYER' } }).replace('EMPLOYER', employer);
     const res = await request(app).patch(`${BASE}/applications/${target.id}`).set(auth()).set('Content-Type', 'application/json').send(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
-    expect(await applicationSnapshot(t.ctx, target.id)).toBe(before);
+    expect(await applicationSnapshot(t.db, target.id)).toBe(before);
   });
 
   it('when a create under an Idempotency-Key nests 10,000 levels, then 400 (it was a 500: the fingerprint recursed) and the key stays free', async () => {
@@ -201,7 +201,7 @@ function foundCases(): void {
     const res = await request(app).post(`${BASE}/applications`).set(auth()).set('Idempotency-Key', 'deep-create').set('Content-Type', 'application/json').send(deep);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
-    expect(await t.ctx.db.idempotencyKey.count({ where: { partnerId: mine.partnerId, key: 'deep-create' } })).toBe(0);
+    expect(await t.db.prisma.idempotencyKey.count({ where: { partnerId: mine.partnerId, key: 'deep-create' } })).toBe(0);
   });
 
   it('when an application id in the path is not percent-encoded UTF-8, then 404 NOT_FOUND (it was a 500)', async () => {

@@ -42,7 +42,7 @@ describe('Variant A on a live server', () => {
     const res = await c.check(id, applicantBody(), `live-${id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ applicationId: id, creditCheckComplete: true, degraded_mode: false, sandbox_mode: false });
-    expect((await t.ctx.db.creditCheck.findUnique({ where: { applicationId: id } }))?.score).toBe(840);
+    expect((await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } }))?.score).toBe(840);
     expect(res.text).not.toContain('840');
   });
 

@@ -115,7 +115,7 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     expect(second.acceptedOffers.every((o: { offerDetails: { loanTermMonths: number } }) => o.offerDetails.loanTermMonths === 36)).toBe(true);
     const firstIds = new Set(first.acceptedOffers.map((o: { offerId: string }) => o.offerId));
     expect(second.acceptedOffers.some((o: { offerId: string }) => firstIds.has(o.offerId))).toBe(false);
-    expect(await t.ctx.db.matchRun.count({ where: { applicationId: id } })).toBe(2);
+    expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(2);
   });
 
   it('when a tracking link is followed twice, then one referral is recorded, the application is referred, and both clicks reach the lender', async () => {
@@ -128,7 +128,7 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     expect(new URL(first.headers.location).searchParams.get('lm_ref')).toBe(offer.offerId);
     const second = await request(app).get(path);
     expect(second.status).toBe(302);
-    expect(await t.ctx.db.referral.count({ where: { offerId: offer.offerId } })).toBe(1);
+    expect(await t.db.prisma.referral.count({ where: { offerId: offer.offerId } })).toBe(1);
     expect((await c.get(id)).body.data.status).toBe('referred');
   });
 
@@ -146,7 +146,7 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     const expired = await request(later).get(`/r/${token}`);
     expect(expired.status).toBe(410);
     expect(expired.body.error).toBe('LINK_EXPIRED');
-    expect(await t.ctx.db.referral.count({ where: { offerId: offer.offerId } })).toBe(0);
+    expect(await t.db.prisma.referral.count({ where: { offerId: offer.offerId } })).toBe(0);
   });
 
   it('when a partner lists its referrals, then newest first, paged by cursor, with lender, product, application and time', async () => {

@@ -44,7 +44,7 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
     control.state.fail = undefined;
   });
 
-  const countApplications = () => t.ctx.db.application.count({ where: { partnerId } });
+  const countApplications = () => t.db.prisma.application.count({ where: { partnerId } });
 
   describe('the whole flow', () => {
     it.each(LOAN_TYPES)('when a %s application goes through every step, then its status and last step follow', async (type) => {
@@ -215,7 +215,7 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       const second = await applicationThroughStep4(c, 'personal');
       await c.check(first, applicantBody(), `stable-${first}`);
       await c.check(second, applicantBody(), `stable-${second}`);
-      const rows = await t.ctx.db.creditCheck.findMany({ where: { applicationId: { in: [first, second] } } });
+      const rows = await t.db.prisma.creditCheck.findMany({ where: { applicationId: { in: [first, second] } } });
       expect(rows).toHaveLength(2);
       expect(rows[0].score).toBe(rows[1].score);
       expect(rows[0].score).toBeGreaterThanOrEqual(0);
@@ -286,7 +286,7 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
     });
 
     it('when the process that held a key died, then the key answers 409 IDEMPOTENCY_KEY_UNRESOLVED', async () => {
-      await t.ctx.db.idempotencyKey.create({
+      await t.db.prisma.idempotencyKey.create({
         data: {
           partnerId,
           key: 'orphaned',

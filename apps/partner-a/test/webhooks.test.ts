@@ -56,7 +56,7 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     expect(listed.text).not.toContain(res.body.data.secret);
     expect(listed.text).not.toMatch(/secret"/i);
     // The database holds it sealed, never in clear.
-    const row = await t.ctx.db.webhook.findUnique({ where: { id: res.body.data.webhookId } });
+    const row = await t.db.prisma.webhook.findUnique({ where: { id: res.body.data.webhookId } });
     expect(JSON.stringify(row)).not.toContain(res.body.data.secret.slice(6));
     expect((await as(otherKey).list()).body.data.webhooks.map((w: { webhookId: string }) => w.webhookId)).not.toContain(res.body.data.webhookId);
   });
@@ -161,7 +161,7 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     const hook = (await as(partner.apiKey).register({ url: `${receiver.origin}/queued` })).body.data;
     const created = await request(app).post(`${BASE}/applications`).set('Authorization', `Bearer ${partner.apiKey}`).send({ formType: 'car', data: VALID_STEPS.car[1] });
     expect(created.status).toBe(201);
-    const deliveries = await t.ctx.db.webhookDelivery.findMany({ where: { webhookId: hook.webhookId }, include: { event: true } });
+    const deliveries = await t.db.prisma.webhookDelivery.findMany({ where: { webhookId: hook.webhookId }, include: { event: true } });
     expect(deliveries).toHaveLength(1);
     expect(JSON.parse(deliveries[0].event.body)).toMatchObject({ type: 'application.status_changed', data: { applicationId: created.body.data.applicationId, status: 'draft', previousStatus: null, lastStep: 1 } });
   });

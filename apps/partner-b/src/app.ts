@@ -83,7 +83,7 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     audience: JWT_AUDIENCE,
   });
   const secretBox = createSecretBox([deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])], SECURITY_TOKEN_REPLAY_PURPOSE);
-  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
+  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.repos);
   const { usage } = deps;
   // One counter per partner for every Variant B request, token exchanges included.
   const limiter = createRateLimiter({

@@ -89,8 +89,8 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
   const registered = await request(app).post(`${BASE}/webhooks`).set('Authorization', c.authorization).send({ url: 'http://127.0.0.1:9/fuzz' });
   known.webhooks.push(registered.body.data.webhookId);
 
-  const hashes = await t.ctx.db.application.findMany({ select: { securityTokenHash: true } });
-  const keys = await t.ctx.db.apiKey.findMany({ select: { keyHash: true } });
+  const hashes = await t.db.prisma.application.findMany({ select: { securityTokenHash: true } });
+  const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
   known.secrets.push(
     JWT_SECRET,
     mine.apiKey,
@@ -111,7 +111,7 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
     onAnswer: (req, res) => {
       if (req.method === 'POST' && req.path === `${BASE}/webhooks` && res.status === 201) known.webhooks.push(JSON.parse(res.text).data.webhookId);
     },
-    storedProblems: () => storedProblems(t.ctx, [mine.partnerId, other.partnerId]),
+    storedProblems: () => storedProblems(t, [mine.partnerId, other.partnerId]),
   };
 }
 
@@ -196,12 +196,12 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
 
 function foundCases(): void {
   it('when a flat create field holds U+0000, then 400 INVALID_JSON as on every route (names are stored sealed, so this was a 201), and no application is made', async () => {
-    const before = await t.ctx.db.application.count({ where: { partnerId: mine.partnerId } });
+    const before = await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } });
     const body = JSON.stringify(flatApplication({ firstName: 'Jor\u0000dan' }));
     const res = await request(app).post(`${BASE}/applications`).set('Authorization', `Bearer ${accessToken}`).set('Content-Type', 'application/json').send(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
-    expect(await t.ctx.db.application.count({ where: { partnerId: mine.partnerId } })).toBe(before);
+    expect(await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } })).toBe(before);
   });
 }
 

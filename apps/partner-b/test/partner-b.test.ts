@@ -54,7 +54,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
   });
   afterAll(() => t.close());
 
-  const countApplications = (partnerId = mine.partnerId) => t.ctx.db.application.count({ where: { partnerId } });
+  const countApplications = (partnerId = mine.partnerId) => t.db.prisma.application.count({ where: { partnerId } });
   const viaA = (apiKey = mine.apiKey) => ({
     get: (id: string) => request(appA).get(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`),
     patch: (id: string, body: object) => request(appA).patch(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`).send(body),
@@ -226,7 +226,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(res.body).toEqual({ success: true, data: { applicationId: expect.any(String), securityToken: expect.stringMatching(/^st_[A-Za-z0-9_-]{43}$/) } });
       expect(res.headers['cache-control']).toBe('no-store');
       const { applicationId, securityToken } = res.body.data;
-      const row = await t.ctx.db.application.findUnique({ where: { id: applicationId } });
+      const row = await t.db.prisma.application.findUnique({ where: { id: applicationId } });
       expect(row).toMatchObject({ partnerId: mine.partnerId, formType: 'personal', status: 'draft', lastStep: 1, securityTokenHash: sha256(securityToken) });
       expect(JSON.stringify(row)).not.toContain(securityToken);
     });
@@ -289,10 +289,10 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(again.status).toBe(201);
       expect(again.headers['idempotency-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
-      const stored = await t.ctx.db.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId: mine.partnerId, key } } });
+      const stored = await t.db.prisma.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId: mine.partnerId, key } } });
       expect(stored!.responseBody).toContain(first.body.data.applicationId);
       expect(stored!.responseBody).not.toContain(first.body.data.securityToken);
-      expect(await t.ctx.db.application.count({ where: { id: first.body.data.applicationId } })).toBe(1);
+      expect(await t.db.prisma.application.count({ where: { id: first.body.data.applicationId } })).toBe(1);
 
       const changed = await c.create(flatApplication({ loanAmount: 20000 }), key);
       expect(changed.status).toBe(422);
@@ -426,7 +426,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(noKey.status).toBe(409);
       expect(noKey.body.error).toBe('CREDIT_CHECK_ALREADY_COMPLETED');
       expect(counting.state.calls).toBe(calls);
-      const stored = await t.ctx.db.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId: mine.partnerId, key: `check-${app.applicationId}` } } });
+      const stored = await t.db.prisma.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId: mine.partnerId, key: `check-${app.applicationId}` } } });
       expect(stored!.state).toBe('completed');
     });
 
@@ -461,7 +461,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(wrong.body.error).toBe('INVALID_SECURITY_TOKEN');
       expect((await match(made.applicationId, {})).status).toBe(400);
       expect((await match(made.applicationId, { securityToken: made.securityToken }, otherClient)).status).toBe(404);
-      expect(await t.ctx.db.matchRun.count({ where: { applicationId: made.applicationId } })).toBe(0);
+      expect(await t.db.prisma.matchRun.count({ where: { applicationId: made.applicationId } })).toBe(0);
     });
 
     it('when the check has not run, then 409 CREDIT_CHECK_REQUIRED', async () => {

@@ -32,11 +32,11 @@ describe.each(STORAGES)('webhooks through Variant B on %s', (storage) => {
 
     const created = await clientB(app, token).create(flatApplication());
     expect(created.status).toBe(201);
-    const event = await t.ctx.db.webhookEvent.findFirst({ where: { applicationId: created.body.data.applicationId } });
+    const event = await t.db.prisma.webhookEvent.findFirst({ where: { applicationId: created.body.data.applicationId } });
     const body = JSON.parse(event!.body);
     expect(body.data).toEqual({ applicationId: created.body.data.applicationId, status: 'draft', previousStatus: null, lastStep: 1 });
     for (const personal of ['Jordan', 'Citizen', 'jordan.citizen@example.com', '0412345678', created.body.data.securityToken]) expect(event!.body).not.toContain(personal);
-    expect(await t.ctx.db.webhookDelivery.count({ where: { webhookId, eventId: event!.id } })).toBe(1);
+    expect(await t.db.prisma.webhookDelivery.count({ where: { webhookId, eventId: event!.id } })).toBe(1);
 
     for (const path of ['/rotate-secret', '/test']) expect((await request(app).post(`${BASE}/webhooks/${webhookId}${path}`).set('Authorization', `Bearer ${token}`)).status).toBe(200);
     expect((await request(app).get(`${BASE}/webhooks/${webhookId}/deliveries`).set('Authorization', `Bearer ${token}`)).body.data).toMatchObject({ webhookId, pending: 2 });

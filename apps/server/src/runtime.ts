@@ -4,7 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import { ConfigError, parseDataKey, type Config } from '@loanmatch/config';
-import { idempotency, openDatabase } from '@loanmatch/db';
+import { createRepositories, openDatabase } from '@loanmatch/db';
 import { readFileSync } from 'node:fs';
 import { createLiveBureau } from '@loanmatch/bureau';
 import {
@@ -47,15 +47,15 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     url: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
-    pipelineConnections: config.dbPipelineConnections,
     connectionTimeoutMs: config.dbConnectTimeoutMs,
     queryTimeoutMs: config.dbQueryTimeoutMs,
   });
   const applied = await db.migrate();
   if (applied.length) logger.info('migrations applied', { migrations: applied });
 
+  const repos = createRepositories(db);
   const registry = createInstanceRegistry({
-    db: db.prisma,
+    repos,
     embedded: db.kind === 'pglite',
     heartbeatMs: config.instanceHeartbeatMs,
     staleAfterMs: config.instanceStaleMs,
@@ -66,7 +66,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const metrics = createMetrics({ database: { kind: db.kind, pool: db.poolStats } });
   const usage = createTierUsage({ redis, redisPrefix: config.redisPrefix, logger });
   const clock = () => new Date();
-  const seeded = await seedCatalogue({ db: db.prisma, clock }, { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) });
+  const seeded = await seedCatalogue({ repos, clock }, { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) });
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
   if (seeded.value) logger.info('catalogue loaded', { ...seeded.value });
   const trackingSecret = loadOrCreateSecret(config.dataDir, 'tracking-secret', config.trackingSecret).value;
@@ -83,12 +83,12 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     notify: () => dispatcher?.wake(),
   });
   const ctx: DomainContext = {
-    db: db.prisma,
+    repos,
     env: config.env,
     clock,
     instance: registry,
     bureau: bureauFor(config, logger),
-    catalogue: createCatalogueSource(db.prisma),
+    catalogue: createCatalogueSource(repos),
     tracking: { secret: Buffer.from(trackingSecret, 'utf8'), publicBaseUrl: config.publicBaseUrl, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
     webhooks,
     metrics,
@@ -154,7 +154,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 
   // Keys are kept 24 hours, webhook history 30 days; sweep what expired now and then.
   const sweep = setInterval(() => {
-    idempotency.deleteExpiredKeys(db.prisma, new Date()).catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
+    repos.idempotency.deleteExpiredKeys(new Date()).catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
     sweepWebhookHistory(ctx).catch((err) => logger.warn('webhook history sweep failed', { error: String(err) }));
   }, 10 * 60_000);
   sweep.unref();

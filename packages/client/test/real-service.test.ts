@@ -49,7 +49,7 @@ describe('the clients against the real service', () => {
 
   const clientA = (options: Partial<ClientAOptions> = {}) => new LoanMatchClientA({ baseUrl: urlA, apiKey: partner.apiKey, fetch: net.fetch, sleep: recordingSleep().sleep, ...options });
   const clientB = () => new LoanMatchClientB({ baseUrl: urlB, apiKey: partner.apiKey, fetch: net.fetch, sleep: recordingSleep().sleep });
-  const applicationsOf = (partnerId: string) => t.ctx.db.application.count({ where: { partnerId } });
+  const applicationsOf = (partnerId: string) => t.db.prisma.application.count({ where: { partnerId } });
 
   beforeAll(async () => {
     const sandbox = createSandboxBureau();

@@ -15,8 +15,6 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly dbPoolSize: number;
-  /** Connections in pg's pipeline mode for statements that stand alone (0: they use the pool too). */
-  readonly dbPipelineConnections: number;
   /** Longest wait for a PostgreSQL connection (a pool slot or a new connection); then the request answers 503. */
   readonly dbConnectTimeoutMs: number;
   /** Longest wait for PostgreSQL's answer to one statement, so a server that stopped answering cannot hang a request. */
@@ -221,7 +219,6 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgresql:', 'postgres:']),
     dataDir: str(env, 'DATA_DIR', './data'),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
-    dbPipelineConnections: int(env, 'DB_PIPELINE_CONNECTIONS', 2, 0, 64),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 1500, 100, 60_000),
     dbQueryTimeoutMs: int(env, 'DB_QUERY_TIMEOUT_MS', 5000, 100, 600_000),
     ...instanceTiming(env),

@@ -6,8 +6,9 @@
  * transaction, with the transaction still open on the server. Prisma's adapter gives a transaction's
  * connection back to the pool after its rollback, and the rollback too timed out: once the network came
  * back, the next caller's statements ran inside the abandoned transaction and were never committed (the
- * test in packages/db/test/query-timeout.test.ts saw exactly that). This client closes the connection
- * instead, so the server rolls the transaction back and the pool drops the connection.
+ * test in packages/db/test/query-timeout.test.ts saw exactly that). This client ends the connection
+ * instead, so the server rolls the transaction back and the pool drops the connection. pg's `end()`
+ * closes the socket at once while a statement is still awaited, so a partition cannot hold it open.
  */
 import { Client } from 'pg';
 
@@ -33,6 +34,6 @@ export class TimeoutClosingClient extends Client {
   }
 
   private closeOnTimeout(err: Error | null | undefined): void {
-    if (err?.message === READ_TIMEOUT) this.connection.stream.destroy();
+    if (err?.message === READ_TIMEOUT) void this.end().catch(() => undefined);
   }
 }

@@ -1,10 +1,11 @@
 /**
- * `transaction` on PostgreSQL: one pooled connection, no Prisma, the statements of sql.ts only. What
- * must hold is what Prisma's interactive transaction gave the credit check: all or nothing, and a
- * connection that may still hold an open transaction never goes back to the pool.
+ * A transaction of the repositories on PostgreSQL (`databaseHandle(db).transaction`): Prisma's interactive
+ * transaction, with the statements of sql.ts on its connection. What must hold: all or nothing, Prisma's
+ * calls and the statements in one transaction, and a connection that may still hold an open transaction
+ * never goes back to the pool.
  */
-import { transaction } from '../src';
-import { sqlOf, statement } from '../src/sql';
+import { databaseHandle } from '../src/repositories';
+import { statement } from '../src/sql';
 import { proxiedDatabaseForSuite } from './proxied-database';
 
 const INSERT = statement('test_insert_probe', 'INSERT INTO probe (id) VALUES ($1::text) RETURNING id');
@@ -13,12 +14,12 @@ const SLEEP = statement('test_sleep', 'SELECT pg_sleep($1::float8)');
 describe('transaction on PostgreSQL', () => {
   const suite = proxiedDatabaseForSuite();
   const probes = () => suite().probes();
-
+  const db = () => databaseHandle(suite().db);
 
   it('when the work succeeds, then its statements commit together and its answer is returned', async () => {
-    const answer = await transaction(suite().db.prisma, async (tx) => {
-      await sqlOf(tx).rows(INSERT, ['a']);
-      await sqlOf(tx).rows(INSERT, ['b']);
+    const answer = await db().transaction(async (tx) => {
+      await tx.rows(INSERT, ['a']);
+      await tx.rows(INSERT, ['b']);
       expect(await probes()).toEqual([]); // not visible outside before the commit
       return 'done';
     });
@@ -27,8 +28,8 @@ describe('transaction on PostgreSQL', () => {
   });
 
   it('when the work throws after a write, then nothing is kept and the error is the one thrown', async () => {
-    const failing = transaction(suite().db.prisma, async (tx) => {
-      await sqlOf(tx).rows(INSERT, ['a']);
+    const failing = db().transaction(async (tx) => {
+      await tx.rows(INSERT, ['a']);
       throw new Error('refused halfway');
     });
     await expect(failing).rejects.toThrow('refused halfway');
@@ -37,37 +38,55 @@ describe('transaction on PostgreSQL', () => {
 
   it('when a statement fails, then the earlier ones roll back and the connection serves the next caller', async () => {
     await expect(
-      transaction(suite().db.prisma, async (tx) => {
-        await sqlOf(tx).rows(INSERT, ['a']);
-        await sqlOf(tx).rows(INSERT, ['a']); // duplicate key
+      db().transaction(async (tx) => {
+        await tx.rows(INSERT, ['a']);
+        await tx.rows(INSERT, ['a']); // duplicate key
       }),
-    ).rejects.toThrow(/duplicate key/);
-    await sqlOf(suite().db.prisma).rows(INSERT, ['after']);
+    ).rejects.toThrow(/duplicate key|Unique constraint/);
+    await db().rows(INSERT, ['after']);
     expect(await probes()).toEqual(['after']);
   });
 
-  it('when Prisma is asked of the handle, then it throws at once instead of running outside the transaction', async () => {
+  it('when Prisma is called in the transaction beside a statement, then both commit or roll back together', async () => {
+    const rolledBack = new Error('rolled back on purpose');
     await expect(
-      transaction(suite().db.prisma, async (tx) => {
-        await sqlOf(tx).rows(INSERT, ['a']);
-        await tx.$executeRawUnsafe(`INSERT INTO probe (id) VALUES ('outside')`);
+      db().transaction(async (tx) => {
+        await tx.rows(INSERT, ['statement']);
+        await tx.prisma.$executeRawUnsafe(`INSERT INTO probe (id) VALUES ('prisma')`);
+        throw rolledBack;
       }),
-    ).rejects.toThrow(/statements of sql.ts only; \$executeRawUnsafe/);
+    ).rejects.toBe(rolledBack);
+    expect(await probes()).toEqual([]);
+    await db().transaction(async (tx) => {
+      await tx.rows(INSERT, ['statement']);
+      await tx.prisma.$executeRawUnsafe(`INSERT INTO probe (id) VALUES ('prisma')`);
+    });
+    expect(await probes()).toEqual(['prisma', 'statement']);
+  });
+
+  it('when a transaction is asked for inside one, then its work runs in the outer one', async () => {
+    const rolledBack = new Error('rolled back on purpose');
+    await expect(
+      db().transaction(async (tx) => {
+        await tx.transaction((inner) => inner.rows(INSERT, ['inner']));
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
     expect(await probes()).toEqual([]);
   });
 
   // Also the case of a lent connection's 'error' event: unheard, it was an uncaught error in the process.
   it('when a statement times out mid-transaction, then that connection is dropped and later writes commit', async () => {
     await expect(
-      transaction(suite().db.prisma, async (tx) => {
-        await sqlOf(tx).rows(INSERT, ['in-transaction']);
+      db().transaction(async (tx) => {
+        await tx.rows(INSERT, ['in-transaction']);
         await suite().proxy.cut('blackhole');
-        await sqlOf(tx).rows(SLEEP, [0]);
+        await tx.rows(SLEEP, [0]);
       }),
     ).rejects.toThrow(/Query read timeout|Connection terminated/);
     await suite().proxy.restore({ heal: true });
     // One connection in the pool: this write takes whichever connection the pool has now.
-    await sqlOf(suite().db.prisma).rows(INSERT, ['after']);
+    await db().rows(INSERT, ['after']);
     expect(await probes()).toEqual(['after']);
   });
 });

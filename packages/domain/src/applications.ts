@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { applications, creditChecks, transaction, type ApplicationRow, type Json } from '@loanmatch/db';
+import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { bandOf } from './credit/bureau';
 import { parseSandboxScore } from './credit/sandbox';
@@ -61,7 +61,7 @@ export function toApplicationView(row: ApplicationRow): ApplicationView {
 /** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
 export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<ApplicationRow>> {
   const id = canonicalUuid(options.applicationId);
-  const row = id ? await applications.findApplication(ctx.db, id, options.partnerId) : null;
+  const row = id ? await ctx.repos.applications.findApplication(id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 
@@ -172,10 +172,9 @@ export async function runCreditCheck(
         degraded_mode: !answer.available,
         sandbox_mode: ctx.bureau.sandbox,
       };
-      // Statements of sql.ts only, on one connection (no Prisma): the details, the check, the status, the key.
-      await transaction(ctx.db, async (tx) => {
-        const written = await creditChecks.completeCreditCheck(
-          tx,
+      // One transaction: the details, the check, the status, the key.
+      await ctx.repos.transaction(async (tx) => {
+        const written = await tx.creditChecks.completeCreditCheck(
           {
             applicationId: app.id,
             score: answer.available ? answer.score : null,
@@ -196,7 +195,7 @@ export async function runCreditCheck(
       return ok(view);
     } catch (err) {
       ctx.metrics?.creditCheck('failed');
-      await creditChecks.releaseCreditCheck(ctx.db, app.id, ctx.instance.id).catch(() => undefined);
+      await ctx.repos.creditChecks.releaseCreditCheck(app.id, ctx.instance.id).catch(() => undefined);
       throw err;
     } finally {
       release();
@@ -214,7 +213,7 @@ function sandboxScoreFor(ctx: DomainContext, header: string | undefined) {
 
 /** One credit check per application: claim it, or say why not. */
 async function claimCheck(ctx: DomainContext, applicationId: string): Promise<Result<void>> {
-  const claim = await creditChecks.claimCreditCheck(ctx.db, applicationId, ctx.instance.id);
+  const claim = await ctx.repos.creditChecks.claimCreditCheck(applicationId, ctx.instance.id);
   if (claim.claimed) return ok(undefined);
   if (claim.status === 'completed') {
     return fail('CREDIT_CHECK_ALREADY_COMPLETED', 'The credit check for this application has already completed; an application has one soft check');
@@ -223,7 +222,7 @@ async function claimCheck(ctx: DomainContext, applicationId: string): Promise<Re
   if (await ctx.instance.isAlive(owner, checkClaimName(applicationId))) {
     return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
   }
-  return (await creditChecks.takeOverCreditCheck(ctx.db, applicationId, owner, ctx.instance.id))
+  return (await ctx.repos.creditChecks.takeOverCreditCheck(applicationId, owner, ctx.instance.id))
     ? ok(undefined)
     : fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
 }

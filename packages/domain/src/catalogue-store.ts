@@ -1,4 +1,4 @@
-import { catalogue as repo, type PrismaClient } from '@loanmatch/db';
+import type { Repositories } from '@loanmatch/db';
 import { fail, ok, type Result } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
 
@@ -11,7 +11,7 @@ export interface CatalogueSource {
  * Checks the catalogue's stamp at most every `refreshMs`, and reloads only when it changed, so an
  * operator's change reaches every process within that time without a restart.
  */
-export function createCatalogueSource(db: PrismaClient, options: { refreshMs?: number; clock?: () => number } = {}): CatalogueSource {
+export function createCatalogueSource(repos: Repositories, options: { refreshMs?: number; clock?: () => number } = {}): CatalogueSource {
   const refreshMs = options.refreshMs ?? 2000;
   const now = options.clock ?? Date.now;
   let cached: { stamp: number; catalogue: Catalogue } | undefined;
@@ -19,10 +19,10 @@ export function createCatalogueSource(db: PrismaClient, options: { refreshMs?: n
   let pending: Promise<Catalogue> | undefined;
 
   async function refresh(): Promise<Catalogue> {
-    const stamp = (await repo.catalogueStamp(db))?.getTime();
+    const stamp = (await repos.catalogue.catalogueStamp())?.getTime();
     checkedAt = now();
     if (cached && cached.stamp === stamp) return cached.catalogue;
-    const stored = await repo.readCatalogue(db);
+    const stored = await repos.catalogue.readCatalogue();
     if (!stored) throw new Error('no lender catalogue is loaded');
     const loaded = loadCatalogue({ ...stored.settings, lenders: stored.lenders, products: stored.products });
     // The stored catalogue passed this same check when it was put in force; failing now is a bug.
@@ -54,14 +54,13 @@ export interface CatalogueSummary {
  * Puts a catalogue document in force after checking every rule of it; a broken catalogue is refused
  * with a message naming the product and the rule, and the old one stays.
  */
-export async function putCatalogue(ctx: { db: PrismaClient; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary>> {
+export async function putCatalogue(ctx: { repos: Repositories; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary>> {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
   const doc = options.document as Record<string, unknown> & { lenders: Array<{ id: string; name: string; url: string }>; products: Array<Record<string, unknown>> };
   const { lenders, products, ...settings } = doc;
   const effectiveFrom = String(doc.effectiveFrom);
-  await repo.replaceCatalogue(
-    ctx.db,
+  await ctx.repos.catalogue.replaceCatalogue(
     {
       version: effectiveFrom,
       settings,
@@ -73,8 +72,8 @@ export async function putCatalogue(ctx: { db: PrismaClient; clock: () => Date },
   return ok({ effectiveFrom, lenders: lenders.length, products: products.length });
 }
 
-export async function getCatalogueSummary(ctx: { db: PrismaClient }): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
-  const stored = await repo.readCatalogue(ctx.db);
+export async function getCatalogueSummary(ctx: { repos: Repositories }): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
+  const stored = await ctx.repos.catalogue.readCatalogue();
   if (!stored) return fail('NOT_FOUND', 'No catalogue is loaded');
   return ok({ effectiveFrom: stored.version, lenders: stored.lenders.length, products: stored.products.length, updatedAt: stored.updatedAt.toISOString() });
 }
@@ -83,8 +82,8 @@ export async function getCatalogueSummary(ctx: { db: PrismaClient }): Promise<Re
  * At start: load the repository's catalogue file when the database has none, or one effective from an
  * earlier date (an operator's newer catalogue is kept). Answers what was loaded, or null.
  */
-export async function seedCatalogue(ctx: { db: PrismaClient; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary | null>> {
-  const stored = await repo.readCatalogue(ctx.db);
+export async function seedCatalogue(ctx: { repos: Repositories; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary | null>> {
+  const stored = await ctx.repos.catalogue.readCatalogue();
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
   if (stored && stored.version >= fileEffectiveFrom) return ok(null);
   return putCatalogue(ctx, options);

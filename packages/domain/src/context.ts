@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@loanmatch/db';
+import type { Repositories } from '@loanmatch/db';
 import type { CatalogueSource } from './catalogue-store';
 import type { CreditBureau } from './credit/bureau';
 import type { SecretBox } from './sealing';
@@ -10,7 +10,8 @@ export type Environment = 'sandbox' | 'live';
  * and every front-end share one domain.
  */
 export interface DomainContext {
-  readonly db: PrismaClient;
+  /** The database, as its repositories. */
+  readonly repos: Repositories;
   readonly env: Environment;
   readonly clock: () => Date;
   /** This process, as registered in the instances table. */

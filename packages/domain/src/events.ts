@@ -10,7 +10,7 @@
  * Payloads carry identifiers, statuses and the last step only: no personal information, no score.
  */
 import { randomUUID } from 'node:crypto';
-import { applications, statusChanges, webhooks, type ApplicationRow, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
+import type { ApplicationRow, CompletedKey, Json, OutboxEvent, Repositories } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { DomainError } from './errors';
 import { PERSONAL_DATA_ERASED_MESSAGE } from './personal-data';
@@ -40,34 +40,34 @@ export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
  */
 export async function enqueueEvent(
   ctx: DomainContext,
-  tx: Queryable,
+  tx: Repositories,
   event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string },
 ): Promise<string> {
   const outbox = outboxEvent(ctx, event);
-  const deliveries = await webhooks.insertEvent(tx, outbox);
+  const deliveries = await tx.webhooks.insertEvent(outbox);
   // Before the commit, so the nudge is a hint: the dispatcher looks again shortly, and polls anyway.
   if (deliveries > 0) ctx.webhooks.notify();
   return outbox.id;
 }
 
 /** The event as the outbox keeps it: a new id, and the body `{type, timestamp, data}` fixed now. */
-function outboxEvent(ctx: DomainContext, event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string }): webhooks.OutboxEvent {
+function outboxEvent(ctx: DomainContext, event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string }): OutboxEvent {
   const at = ctx.clock();
   const body = JSON.stringify({ type: event.type, timestamp: at.toISOString(), data: event.data });
   return { id: newEventId(), partnerId: event.partnerId, applicationId: event.applicationId, type: event.type, body, at, webhookId: event.webhookId };
 }
 
-function statusEvent(ctx: DomainContext, partnerId: string, data: StatusChangedData): webhooks.OutboxEvent {
+function statusEvent(ctx: DomainContext, partnerId: string, data: StatusChangedData): OutboxEvent {
   return outboxEvent(ctx, { partnerId, applicationId: data.applicationId, type: STATUS_CHANGED_EVENT, data });
 }
 
 /** Creates an application in `draft` and announces it (`previousStatus: null`), in the caller's transaction. */
 export async function insertApplicationWithEvent(
   ctx: DomainContext,
-  tx: Queryable,
+  tx: Repositories,
   app: { id: string; partnerId: string; formType: string; step1: Json; securityTokenHash?: string },
 ): Promise<ApplicationRow> {
-  const row = await applications.insertApplication(tx, { ...app, status: 'draft' });
+  const row = await tx.applications.insertApplication({ ...app, status: 'draft' });
   await announce(ctx, tx, row.partnerId, { applicationId: row.id, status: row.status, previousStatus: null, lastStep: row.lastStep });
   return row;
 }
@@ -84,10 +84,10 @@ export async function insertApplicationWithEvent(
  */
 export async function advanceApplication(
   ctx: DomainContext,
-  tx: Queryable,
+  tx: Repositories,
   change: { applicationId: string; to: ApplicationStatus; lastStep?: number; step?: { number: 2 | 3 | 4; data: Json } },
 ): Promise<ApplicationRow | undefined> {
-  const current = await applications.lockApplication(tx, change.applicationId);
+  const current = await tx.applications.lockApplication(change.applicationId);
   if (!current) return undefined;
   const written = await writeChange(ctx, tx, { id: change.applicationId, ...current }, change, true);
   return written ? written.row! : undefined;
@@ -105,7 +105,7 @@ export async function createAnnouncedApplication(
 ): Promise<boolean> {
   const created = { id: app.id, partnerId: app.partnerId, formType: app.formType, step1: app.step1, status: NEW_APPLICATION.status, lastStep: NEW_APPLICATION.lastStep };
   const event = statusEvent(ctx, app.partnerId, { applicationId: app.id, status: created.status, previousStatus: null, lastStep: created.lastStep });
-  const { inserted, deliveries } = await statusChanges.insertApplication(ctx.db, { app: created, event, key });
+  const { inserted, deliveries } = await ctx.repos.statusChanges.insertApplication({ app: created, event, key });
   if (deliveries > 0) ctx.webhooks.notify();
   return inserted;
 }
@@ -124,9 +124,9 @@ export async function changeReadApplication(
   app: { id: string; partnerId: string; status: string; lastStep: number },
   change: { to: ApplicationStatus; lastStep?: number; step?: { number: 2 | 3 | 4; data: Json } },
   /** A transaction of the caller's to make the change in; by default the statement is a transaction of its own. */
-  db: Queryable = ctx.db,
+  repos: Repositories = ctx.repos,
 ): Promise<ApplicationRow | undefined> {
-  const written = await writeChange(ctx, db, app, change, true);
+  const written = await writeChange(ctx, repos, app, change, true);
   return written ? written.row! : undefined;
 }
 
@@ -140,7 +140,7 @@ export async function recordMatchRun(
   app: { id: string; partnerId: string; status: string; lastStep: number },
   run: { id: string; degradedMode: boolean; offersJson: string; at: Date },
 ): Promise<boolean> {
-  return (await writeChange(ctx, ctx.db, app, { to: 'matched', matchRun: run }, false)) !== undefined;
+  return (await writeChange(ctx, ctx.repos, app, { to: 'matched', matchRun: run }, false)) !== undefined;
 }
 
 /**
@@ -149,7 +149,7 @@ export async function recordMatchRun(
  */
 async function writeChange(
   ctx: DomainContext,
-  db: Queryable,
+  repos: Repositories,
   app: { id: string; partnerId: string; status: string; lastStep: number },
   change: {
     to: ApplicationStatus;
@@ -166,7 +166,7 @@ async function writeChange(
     const moves = status !== current.status || lastStep !== current.lastStep;
     const event =
       status !== current.status ? statusEvent(ctx, app.partnerId, { applicationId: app.id, status, previousStatus: current.status, lastStep }) : undefined;
-    const outcome = await statusChanges.changeApplication(db, {
+    const outcome = await repos.statusChanges.changeApplication({
       id: app.id,
       move: moves ? { from: current, status, lastStep, event } : undefined,
       step: change.step,
@@ -191,6 +191,6 @@ async function writeChange(
   throw new Error(`application ${app.id}: concurrent changes did not settle`);
 }
 
-function announce(ctx: DomainContext, tx: Queryable, partnerId: string, data: StatusChangedData): Promise<string> {
+function announce(ctx: DomainContext, tx: Repositories, partnerId: string, data: StatusChangedData): Promise<string> {
   return enqueueEvent(ctx, tx, { partnerId, applicationId: data.applicationId, type: STATUS_CHANGED_EVENT, data });
 }

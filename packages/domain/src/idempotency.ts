@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { idempotency, type CompletedKey, type Json, type Queryable } from '@loanmatch/db';
+import type { CompletedKey, IdempotencyRow, Json, Repositories } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 
@@ -22,7 +22,7 @@ export interface Replayable<T> {
 }
 
 /** Called by the operation inside its own transaction, so that the outcome and the stored answer commit together. */
-export type Seal<T> = (tx: Queryable, value: T) => Promise<void>;
+export type Seal<T> = (tx: Repositories, value: T) => Promise<void>;
 
 export function checkIdempotencyKey(key: string | undefined, required: boolean): Result<void> {
   if (key === undefined) {
@@ -59,9 +59,9 @@ export async function withIdempotency<T extends Json>(
   const fingerprint = ctx.personalData.digest(request);
   // Held before the row exists: a concurrent request that sees our row must find us alive.
   const release = ctx.instance.hold(claimName(id));
-  let claim: Awaited<ReturnType<typeof idempotency.insertInProgress>>;
+  let claim: Awaited<ReturnType<Repositories['idempotency']['insertInProgress']>>;
   try {
-    claim = await idempotency.insertInProgress(ctx.db, {
+    claim = await ctx.repos.idempotency.insertInProgress({
       partnerId: id.partnerId,
       key: id.key,
       fingerprint,
@@ -81,17 +81,17 @@ export async function withIdempotency<T extends Json>(
   let sealed = false;
   try {
     const result = await operation(async (tx, value) => {
-      await idempotency.completeKey(tx, id, value);
+      await tx.idempotency.completeKey(id, value);
       sealed = true;
     });
     if (!result.ok) {
-      await idempotency.releaseKey(ctx.db, id, ctx.instance.id);
+      await ctx.repos.idempotency.releaseKey(id, ctx.instance.id);
       return result;
     }
-    if (!sealed) await idempotency.completeKey(ctx.db, id, result.value);
+    if (!sealed) await ctx.repos.idempotency.completeKey(id, result.value);
     return ok({ value: result.value, replayed: false });
   } catch (err) {
-    await idempotency.markUnresolved(ctx.db, id, ctx.instance.id).catch(() => undefined);
+    await ctx.repos.idempotency.markUnresolved(id, ctx.instance.id).catch(() => undefined);
     throw err;
   } finally {
     release();
@@ -122,7 +122,7 @@ export async function withIdempotentWrite<T extends Json>(
   const now = ctx.clock();
   const request = canonicalJson(scope.request);
   if (!planned.ok) {
-    const existing = await idempotency.findLiveKey(ctx.db, id, now);
+    const existing = await ctx.repos.idempotency.findLiveKey(id, now);
     return existing ? answerExisting<T>(ctx, existing, request) : planned;
   }
   const fingerprint = ctx.personalData.digest(request);
@@ -137,7 +137,7 @@ export async function withIdempotentWrite<T extends Json>(
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await write(key)) return ok({ value: planned.value, replayed: false });
-    const existing = await idempotency.findLiveKey(ctx.db, id, now);
+    const existing = await ctx.repos.idempotency.findLiveKey(id, now);
     if (existing) return answerExisting<T>(ctx, existing, request);
     // Released or expired between the two statements: try again.
   }
@@ -145,7 +145,7 @@ export async function withIdempotentWrite<T extends Json>(
 }
 
 /** `request`: the request's canonical JSON, compared with what the key stored of the first request. */
-async function answerExisting<T>(ctx: DomainContext, row: idempotency.IdempotencyRow, request: string): Promise<Result<Replayable<T>>> {
+async function answerExisting<T>(ctx: DomainContext, row: IdempotencyRow, request: string): Promise<Result<Replayable<T>>> {
   if (!sameRequest(ctx, row.fingerprint, request)) {
     return fail('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used for a different request; use a new key for a new request');
   }
@@ -156,7 +156,7 @@ async function answerExisting<T>(ctx: DomainContext, row: idempotency.Idempotenc
   if (row.state === 'in_progress' && (await ctx.instance.isAlive(row.ownerId, claimName(row)))) {
     return fail('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly');
   }
-  if (row.state === 'in_progress') await idempotency.markUnresolved(ctx.db, row, row.ownerId);
+  if (row.state === 'in_progress') await ctx.repos.idempotency.markUnresolved(row, row.ownerId);
   return fail(
     'IDEMPOTENCY_KEY_UNRESOLVED',
     'The first request with this Idempotency-Key may have partly completed; check the application before retrying with a new key',

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { instances, type PrismaClient } from '@loanmatch/db';
+import type { Repositories } from '@loanmatch/db';
 import type { InstanceRegistry } from './context';
 
 export interface InstanceRegistryOptions {
-  db: PrismaClient;
+  repos: Repositories;
   /** Embedded storage admits one process only, so any other owner is certainly gone. */
   embedded: boolean;
   clock?: () => Date;
@@ -17,7 +17,7 @@ export interface InstanceRegistryOptions {
  * flight here are tracked in memory, so a claim of ours that is not held belongs to a request that failed.
  */
 export function createInstanceRegistry(options: InstanceRegistryOptions): InstanceRegistry & { start(): Promise<void>; stop(): Promise<void> } {
-  const { db, embedded } = options;
+  const { repos, embedded } = options;
   const clock = options.clock ?? (() => new Date());
   const heartbeatMs = options.heartbeatMs ?? 2000;
   const staleAfterMs = options.staleAfterMs ?? 10_000;
@@ -30,7 +30,7 @@ export function createInstanceRegistry(options: InstanceRegistryOptions): Instan
     async isAlive(ownerId, claim) {
       if (ownerId === id) return held.has(claim);
       if (embedded) return false;
-      return instances.isInstanceAlive(db, ownerId, new Date(clock().getTime() - staleAfterMs));
+      return repos.instances.isInstanceAlive(ownerId, new Date(clock().getTime() - staleAfterMs));
     },
     hold(claim) {
       held.set(claim, (held.get(claim) ?? 0) + 1);
@@ -44,16 +44,16 @@ export function createInstanceRegistry(options: InstanceRegistryOptions): Instan
       };
     },
     async start() {
-      if (embedded) await instances.removeOtherInstances(db, id);
-      await instances.heartbeat(db, id, clock());
+      if (embedded) await repos.instances.removeOtherInstances(id);
+      await repos.instances.heartbeat(id, clock());
       timer = setInterval(() => {
-        instances.heartbeat(db, id, clock()).catch(() => undefined);
+        repos.instances.heartbeat(id, clock()).catch(() => undefined);
       }, heartbeatMs);
       timer.unref();
     },
     async stop() {
       if (timer) clearInterval(timer);
-      await instances.removeInstance(db, id).catch(() => undefined);
+      await repos.instances.removeInstance(id).catch(() => undefined);
     },
   };
 }

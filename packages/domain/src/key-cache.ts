@@ -10,9 +10,9 @@
  *   every entry at once; another process refuses the key within `KEY_CACHE_MS` (docs/decisions.md,
  *   "Performance").
  * - Concurrent requests for one key share one lookup. A failed lookup is not remembered.
- * - One cache per database client, so tests and processes over other databases never share entries.
+ * - One cache per database (its repositories), so tests and processes over other databases never share entries.
  */
-import { partners, type KeyOwner, type PrismaClient } from '@loanmatch/db';
+import type { KeyOwner, Repositories } from '@loanmatch/db';
 
 /** How long a process trusts an active key it looked up: the longest a revocation takes to reach another process. */
 export const KEY_CACHE_MS = 2000;
@@ -29,13 +29,13 @@ interface KeyCache {
   byId: Map<string, Entry>;
 }
 
-const caches = new WeakMap<PrismaClient, KeyCache>();
+const caches = new WeakMap<Repositories, KeyCache>();
 
-function cacheOf(db: PrismaClient): KeyCache {
-  let cache = caches.get(db);
+function cacheOf(repos: Repositories): KeyCache {
+  let cache = caches.get(repos);
   if (!cache) {
     cache = { byDigest: new Map(), byId: new Map() };
-    caches.set(db, cache);
+    caches.set(repos, cache);
   }
   return cache;
 }
@@ -56,18 +56,18 @@ function remembered(map: Map<string, Entry>, key: string, load: () => Promise<Ke
 }
 
 /** The active key with this SHA-256 digest and its partner, or null. */
-export function activeKeyByDigest(db: PrismaClient, keyDigest: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(db).byDigest, keyDigest, () => partners.findActiveKeyOwner(db, keyDigest));
+export function activeKeyByDigest(repos: Repositories, keyDigest: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(repos).byDigest, keyDigest, () => repos.partners.findActiveKeyOwner(keyDigest));
 }
 
 /** The active key with this id and its partner, or null (Variant B's access tokens name their key by id). */
-export function activeKeyById(db: PrismaClient, keyId: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(db).byId, keyId, () => partners.findActiveKeyById(db, keyId));
+export function activeKeyById(repos: Repositories, keyId: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(repos).byId, keyId, () => repos.partners.findActiveKeyById(keyId));
 }
 
-/** Forgets every remembered key of this database client: called when a key is revoked here. */
-export function forgetKeys(db: PrismaClient): void {
-  const cache = caches.get(db);
+/** Forgets every remembered key of this database: called when a key is revoked here. */
+export function forgetKeys(repos: Repositories): void {
+  const cache = caches.get(repos);
   cache?.byDigest.clear();
   cache?.byId.clear();
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { applications, matches, type Json } from '@loanmatch/db';
+import type { Json } from '@loanmatch/db';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
@@ -54,7 +54,7 @@ export async function matchApplication(
 ): Promise<Result<MatchView>> {
   // The application, its check's result and its token digest, read together; another partner's is NOT_FOUND, as everywhere.
   const id = canonicalUuid(options.applicationId);
-  const found = id ? await applications.findApplicationForMatch(ctx.db, id, options.partnerId) : null;
+  const found = id ? await ctx.repos.applications.findApplicationForMatch(id, options.partnerId) : null;
   if (!found) return fail('NOT_FOUND', 'Application not found');
   const authorized = options.authorize?.(found.securityTokenHash);
   if (authorized && !authorized.ok) return authorized;
@@ -168,12 +168,12 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
   const claims = verifyTrackingToken(ctx.tracking.secret, options.token);
   if (!claims) return fail('NOT_FOUND', 'Unknown link');
   if (claims.expiresAt.getTime() <= ctx.clock().getTime()) return fail('LINK_EXPIRED', 'This offer link has expired; ask for a new match');
-  const run = await matches.findMatchRun(ctx.db, claims.matchRunId);
+  const run = await ctx.repos.matches.findMatchRun(claims.matchRunId);
   const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find((o) => o.offerId === claims.offerId);
   if (!run || !offer) return fail('NOT_FOUND', 'Unknown link');
 
-  const recorded = await ctx.db.$transaction(async (tx) => {
-    const inserted = await matches.insertReferral(tx, {
+  const recorded = await ctx.repos.transaction(async (tx) => {
+    const inserted = await tx.matches.insertReferral({
       id: randomUUID(),
       offerId: offer.offerId,
       matchRunId: run.id,
@@ -220,7 +220,7 @@ export async function listReferrals(
     }
     before = { createdAt: new Date(Number(ms)), id };
   }
-  const rows = await matches.listReferrals(ctx.db, { partnerId: options.partnerId, limit: limit + 1, before });
+  const rows = await ctx.repos.matches.listReferrals({ partnerId: options.partnerId, limit: limit + 1, before });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return ok({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { partners, type ApiKeyRow, type PartnerRow } from '@loanmatch/db';
+import type { ApiKeyRow, PartnerRow } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
 import { fail, ok, type FieldViolation, type Result } from './errors';
 import { activeKeyByDigest, forgetKeys } from './key-cache';
@@ -57,7 +57,7 @@ export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: 
     return fail('UNAUTHORIZED', `This is a ${claimed} key; this server is the ${ctx.env} environment`);
   }
   const hash = digest(apiKey);
-  const owner = await activeKeyByDigest(ctx.db, hash);
+  const owner = await activeKeyByDigest(ctx.repos, hash);
   if (!owner || !digestsEqual(owner.keyHash, hash) || owner.partner.environment !== ctx.env) {
     return fail('UNAUTHORIZED', 'The API key is not valid or has been revoked');
   }
@@ -85,8 +85,7 @@ export async function createPartner(
 
   const key = newApiKey(environment as Environment);
   const keyId = randomUUID();
-  const partner = await partners.insertPartnerWithKey(
-    ctx.db,
+  const partner = await ctx.repos.partners.insertPartnerWithKey(
     { id: randomUUID(), name: name!, tier: tier as string, environment: environment as string },
     { id: keyId, keyHash: key.keyHash, prefix: key.prefix },
   );
@@ -94,23 +93,23 @@ export async function createPartner(
 }
 
 export async function listPartners(ctx: DomainContext): Promise<Result<{ partners: PartnerView[] }>> {
-  return ok({ partners: (await partners.listPartners(ctx.db)).map(partnerView) });
+  return ok({ partners: (await ctx.repos.partners.listPartners()).map(partnerView) });
 }
 
 export async function issueApiKey(ctx: DomainContext, options: { partnerId: string }): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
   const partnerId = canonicalUuid(options.partnerId);
-  const partner = partnerId ? await partners.findPartner(ctx.db, partnerId) : null;
+  const partner = partnerId ? await ctx.repos.partners.findPartner(partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
   const key = newApiKey(partner.environment as Environment);
-  const row = await partners.insertApiKey(ctx.db, { id: randomUUID(), partnerId: partner.id, keyHash: key.keyHash, prefix: key.prefix });
+  const row = await ctx.repos.partners.insertApiKey({ id: randomUUID(), partnerId: partner.id, keyHash: key.keyHash, prefix: key.prefix });
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
 export async function revokeApiKey(ctx: DomainContext, options: { keyId: string }): Promise<Result<{ keyId: string; revokedAt: string }>> {
   const keyId = canonicalUuid(options.keyId);
-  const row = keyId ? await partners.revokeApiKey(ctx.db, keyId, ctx.clock()) : null;
+  const row = keyId ? await ctx.repos.partners.revokeApiKey(keyId, ctx.clock()) : null;
   if (!row) return fail('NOT_FOUND', 'Key not found');
-  forgetKeys(ctx.db); // this process refuses the key at once; others within KEY_CACHE_MS
+  forgetKeys(ctx.repos); // this process refuses the key at once; others within KEY_CACHE_MS
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
 
@@ -119,11 +118,10 @@ export async function revokeApiKey(ctx: DomainContext, options: { keyId: string 
  * once. Answers its key (to be printed once), or null when partners already exist.
  */
 export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId: string; apiKey: string } | null> {
-  if ((await partners.countPartners(ctx.db)) > 0) return null;
+  if ((await ctx.repos.partners.countPartners()) > 0) return null;
   const key = newApiKey('sandbox');
   const partnerId = randomUUID();
-  const created = await partners.insertFirstPartner(
-    ctx.db,
+  const created = await ctx.repos.partners.insertFirstPartner(
     { id: partnerId, name: 'Demo Partner', tier: 'standard', environment: 'sandbox' },
     { id: randomUUID(), keyHash: key.keyHash, prefix: key.prefix },
   );

@@ -11,7 +11,7 @@
  * PERSONAL_DATA_ERASED.
  * Matching reads steps 1-4 and the stored band only, so it still answers.
  */
-import { applicants, creditChecks, idempotency, type Json, type SealedDetails } from '@loanmatch/db';
+import type { Json, SealedDetails } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
@@ -57,7 +57,7 @@ export type ApplicantDetails = { state: 'none' } | { state: 'erased'; erasedAt: 
 
 /** The details kept for an application, opened: the only place they are decrypted. */
 export async function readApplicantDetails(ctx: DomainContext, applicationId: string): Promise<ApplicantDetails> {
-  const row = await applicants.findApplicant(ctx.db, applicationId);
+  const row = await ctx.repos.applicants.findApplicant(applicationId);
   if (!row) return { state: 'none' };
   if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
   if (row.detailsSealed !== null) {
@@ -77,9 +77,9 @@ export async function readApplicantDetails(ctx: DomainContext, applicationId: st
 export async function erasePersonalData(ctx: DomainContext, options: { applicationId: string }): Promise<Result<{ applicationId: string; erasedAt: string }>> {
   const applicationId = canonicalUuid(options.applicationId);
   if (!applicationId) return fail('NOT_FOUND', 'Application not found');
-  const erasedAt = await ctx.db.$transaction(async (tx) => {
-    const at = await applicants.eraseDetails(tx, applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
-    if (at) await creditChecks.forgetScore(tx, applicationId);
+  const erasedAt = await ctx.repos.transaction(async (tx) => {
+    const at = await tx.applicants.eraseDetails(applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
+    if (at) await tx.creditChecks.forgetScore(applicationId);
     return at;
   });
   return erasedAt ? ok({ applicationId, erasedAt: erasedAt.toISOString() }) : fail('NOT_FOUND', 'Application not found');
@@ -104,7 +104,7 @@ export interface DataKeyStatus {
 /** `GET /admin/v1/data-key`: which keys seal how many rows. */
 export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataKeyStatus>> {
   const box = ctx.personalData;
-  const [counts, live] = await Promise.all([applicants.countByKey(ctx.db), idempotency.countLiveByDataKey(ctx.db, ctx.clock())]);
+  const [counts, live] = await Promise.all([ctx.repos.applicants.countByKey(), ctx.repos.idempotency.countLiveByDataKey(ctx.clock())]);
   const described = <T extends { keyId: string }>(c: T) => ({ ...c, current: c.keyId === box.keyId, configured: box.keyIds.includes(c.keyId) });
   return ok({
     currentKeyId: box.keyId,
@@ -139,7 +139,7 @@ export async function reencryptPersonalData(ctx: DomainContext, options: { batch
   let unreadable = 0;
   let complete = false;
   while (!complete && Date.now() < deadline) {
-    const rows = await applicants.listSealedNotUnder(ctx.db, box.keyId, { after, limit: batchSize });
+    const rows = await ctx.repos.applicants.listSealedNotUnder(box.keyId, { after, limit: batchSize });
     for (const row of rows) {
       const plain = box.open(row.detailsSealed, row.applicationId);
       if (plain === undefined) {
@@ -147,7 +147,7 @@ export async function reencryptPersonalData(ctx: DomainContext, options: { batch
         continue;
       }
       const rewrapped = { detailsSealed: box.seal(plain, row.applicationId), keyId: box.keyId };
-      if (await applicants.replaceSealed(ctx.db, row.applicationId, row.detailsSealed, rewrapped)) reencrypted++;
+      if (await ctx.repos.applicants.replaceSealed(row.applicationId, row.detailsSealed, rewrapped)) reencrypted++;
     }
     complete = rows.length < batchSize;
     after = rows.at(-1)?.applicationId;
@@ -164,10 +164,10 @@ export async function reencryptPersonalData(ctx: DomainContext, options: { batch
 export async function sealLegacyApplicantDetails(ctx: DomainContext): Promise<number> {
   let sealed = 0;
   for (;;) {
-    const rows = await applicants.listLegacy(ctx.db, 200);
+    const rows = await ctx.repos.applicants.listLegacy(200);
     if (rows.length === 0) return sealed;
     for (const row of rows) {
-      if (await applicants.sealLegacy(ctx.db, row.applicationId, sealApplicantDetails(ctx, row.applicationId, row.details))) sealed++;
+      if (await ctx.repos.applicants.sealLegacy(row.applicationId, sealApplicantDetails(ctx, row.applicationId, row.details))) sealed++;
     }
   }
 }

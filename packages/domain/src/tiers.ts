@@ -4,7 +4,7 @@
  * change them at run time; every process reads them through a cache of at most two seconds, so a
  * change is in force everywhere within that, without a restart.
  */
-import { tiers as tierRows, type PrismaClient, type TierRow } from '@loanmatch/db';
+import type { Repositories, TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type FieldViolation, type Result } from './errors';
 import { TIERS } from './partners';
@@ -29,7 +29,7 @@ const order = (name: string): number => {
 
 /** `GET /admin/v1/tiers`: every tier, in the order free, standard, enterprise. */
 export async function listTiers(ctx: DomainContext): Promise<Result<{ tiers: TierView[] }>> {
-  const rows = await tierRows.listTiers(ctx.db);
+  const rows = await ctx.repos.tiers.listTiers();
   return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
 }
 
@@ -47,7 +47,7 @@ export async function setTierLimit(ctx: DomainContext, options: { tier: string; 
     problem = violation('range', `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`);
   }
   if (problem) return fail('VALIDATION_ERROR', problem.message, [problem]);
-  const row = await tierRows.setTierLimit(ctx.db, options.tier, perHour as number, ctx.clock());
+  const row = await ctx.repos.tiers.setTierLimit(options.tier, perHour as number, ctx.clock());
   return row ? ok(view(row)) : fail('NOT_FOUND', `Tier not found; the tiers are ${TIERS.join(', ')}`);
 }
 
@@ -62,14 +62,14 @@ export interface TierLimits {
  * propagates (the database is down, and so is the request). A tier missing from the table gets the
  * smallest limit there is.
  */
-export function createTierLimits(db: PrismaClient, options: { maxAgeMs?: number; now?: () => number } = {}): TierLimits {
+export function createTierLimits(repos: Repositories, options: { maxAgeMs?: number; now?: () => number } = {}): TierLimits {
   const maxAgeMs = options.maxAgeMs ?? TIER_CACHE_MS;
   const now = options.now ?? Date.now;
   let cached: { at: number; limits: Map<string, number> } | undefined;
   let loading: Promise<void> | undefined;
 
   const load = async () => {
-    const rows = await tierRows.listTiers(db);
+    const rows = await repos.tiers.listTiers();
     cached = { at: now(), limits: new Map(rows.map((r) => [r.name, r.requestsPerHour])) };
   };
   const refresh = () => {

@@ -10,7 +10,7 @@
  * the full step 5 over them. Steps 2-4 are not made up: a partial step 2 would be invalid step data.
  */
 import { randomUUID } from 'node:crypto';
-import { applicants, applications, type Json } from '@loanmatch/db';
+import type { Json } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
 import { fail, ok, type Result } from './errors';
 import { insertApplicationWithEvent } from './events';
@@ -61,7 +61,7 @@ export async function authenticateTokenExchange(ctx: DomainContext, options: { a
  */
 export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }): Promise<Result<AuthenticatedPartner>> {
   const keyId = canonicalUuid(options.keyId);
-  const owner = keyId ? await activeKeyById(ctx.db, keyId) : null;
+  const owner = keyId ? await activeKeyById(ctx.repos, keyId) : null;
   if (!owner || owner.partner.id !== options.partnerId || owner.partner.environment !== ctx.env) {
     return fail('UNAUTHORIZED', 'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token');
   }
@@ -95,7 +95,7 @@ export async function createApplicationB(
 
     const token = newSecurityToken();
     const applicationId = randomUUID();
-    await ctx.db.$transaction(async (tx) => {
+    await ctx.repos.transaction(async (tx) => {
       await insertApplicationWithEvent(ctx, tx, {
         id: applicationId,
         partnerId: options.partnerId,
@@ -103,7 +103,7 @@ export async function createApplicationB(
         step1,
         securityTokenHash: token.hash,
       });
-      await applicants.insertIntake(tx, applicationId, sealApplicantDetails(ctx, applicationId, intake));
+      await tx.applicants.insertIntake(applicationId, sealApplicantDetails(ctx, applicationId, intake));
       await seal(tx, { applicationId, securityToken: options.secretBox.seal(token.securityToken) });
     });
     return ok({ applicationId, securityToken: token.securityToken });
@@ -128,7 +128,7 @@ export async function createApplicationB(
  */
 export async function verifySecurityToken(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<void>> {
   const applicationId = canonicalUuid(options.applicationId);
-  const stored = applicationId ? await applications.findSecurityTokenHash(ctx.db, applicationId, options.partnerId) : undefined;
+  const stored = applicationId ? await ctx.repos.applications.findSecurityTokenHash(applicationId, options.partnerId) : undefined;
   if (stored === undefined) return fail('NOT_FOUND', 'Application not found');
   return checkSecurityToken(stored, options.body);
 }

@@ -4,7 +4,7 @@
  * endpoint (retry on the schedule, honour `Retry-After`, disable on 410 or after days of failures).
  */
 import { randomUUID } from 'node:crypto';
-import { webhooks, type DeliveryState } from '@loanmatch/db';
+import type { DeliveryState } from '@loanmatch/db';
 import type { DomainContext } from './context';
 
 const SECOND = 1000;
@@ -72,12 +72,12 @@ export interface AttemptOutcome {
  */
 export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }): Promise<DeliveryJob[]> {
   const now = ctx.clock();
-  const claimed = await webhooks.claimDueDeliveries(ctx.db, { now, leaseUntil: new Date(now.getTime() + options.leaseMs), claimToken: randomUUID(), limit: options.limit });
+  const claimed = await ctx.repos.webhooks.claimDueDeliveries({ now, leaseUntil: new Date(now.getTime() + options.leaseMs), claimToken: randomUUID(), limit: options.limit });
   const jobs: DeliveryJob[] = [];
   for (const row of claimed) {
     const { webhook, event } = row;
     if (webhook.deleted || webhook.status !== 'active') {
-      await webhooks.settleDelivery(ctx.db, { id: row.id, claimToken: row.claimToken, state: 'cancelled', attempts: row.attempts, at: now });
+      await ctx.repos.webhooks.settleDelivery({ id: row.id, claimToken: row.claimToken, state: 'cancelled', attempts: row.attempts, at: now });
       continue;
     }
     const sealed = [webhook.secretSealed];
@@ -117,26 +117,26 @@ export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: 
  */
 export async function recordDeliveryAttempt(ctx: DomainContext, job: DeliveryJob, result: AttemptResult, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<AttemptOutcome> {
   const now = ctx.clock();
-  return ctx.db.$transaction(async (tx) => {
+  return ctx.repos.transaction(async (tx) => {
     const settle = (state: DeliveryState, nextAttemptAt?: Date) =>
-      webhooks.settleDelivery(tx, { id: job.deliveryId, claimToken: job.claimToken, state, attempts: job.attempt, nextAttemptAt, at: now });
+      tx.webhooks.settleDelivery({ id: job.deliveryId, claimToken: job.claimToken, state, attempts: job.attempt, nextAttemptAt, at: now });
     let outcome: AttemptOutcome;
     if (result.ok) {
       await settle('succeeded');
-      await webhooks.markWebhookAnswered(tx, job.webhookId, now);
+      await tx.webhooks.markWebhookAnswered(job.webhookId, now);
       outcome = { state: 'succeeded' };
     } else if (result.status === 410) {
       await settle('failed');
       const reason = `The endpoint answered 410 Gone at ${now.toISOString()}; register it again to receive events`;
-      await webhooks.disableWebhook(tx, job.webhookId, reason, now);
+      await tx.webhooks.disableWebhook(job.webhookId, reason, now);
       outcome = { state: 'failed', disabled: reason };
     } else {
-      const failingSince = await webhooks.markWebhookFailing(tx, job.webhookId, now);
+      const failingSince = await tx.webhooks.markWebhookFailing(job.webhookId, now);
       const delay = retryDelay(policy, job.attempt, result.retryAfterMs);
       if (now.getTime() - failingSince.getTime() >= policy.disableAfterMs) {
         await settle('failed');
         const reason = `No 2xx answer since ${failingSince.toISOString()} (${describeDuration(policy.disableAfterMs)}); disabled at ${now.toISOString()}. Register the endpoint again once it is fixed`;
-        await webhooks.disableWebhook(tx, job.webhookId, reason, now);
+        await tx.webhooks.disableWebhook(job.webhookId, reason, now);
         outcome = { state: 'failed', disabled: reason };
       } else if (delay === undefined) {
         await settle('failed');
@@ -146,7 +146,7 @@ export async function recordDeliveryAttempt(ctx: DomainContext, job: DeliveryJob
         outcome = (await settle('pending', nextAttemptAt)) ? { state: 'pending', nextAttemptAt } : { state: 'pending' };
       }
     }
-    await webhooks.insertAttempt(tx, {
+    await tx.webhooks.insertAttempt({
       id: randomUUID(),
       deliveryId: job.deliveryId,
       webhookId: job.webhookId,
@@ -166,7 +166,7 @@ export async function recordDeliveryAttempt(ctx: DomainContext, job: DeliveryJob
 
 /** Forgets webhook history older than `WEBHOOK_HISTORY_MS`; what is still pending stays. */
 export async function sweepWebhookHistory(ctx: DomainContext): Promise<void> {
-  await webhooks.deleteHistoryBefore(ctx.db, new Date(ctx.clock().getTime() - WEBHOOK_HISTORY_MS));
+  await ctx.repos.webhooks.deleteHistoryBefore(new Date(ctx.clock().getTime() - WEBHOOK_HISTORY_MS));
 }
 
 function describeDuration(ms: number): string {

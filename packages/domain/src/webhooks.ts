@@ -6,7 +6,7 @@
  * so they cannot be kept only as digests: they are sealed (AES-256-GCM, `ctx.webhooks.secrets`) at rest.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { webhooks, type AttemptRow, type Json, type WebhookRow } from '@loanmatch/db';
+import type { AttemptRow, Json, WebhookRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { TEST_EVENT, enqueueEvent } from './events';
@@ -93,12 +93,12 @@ export async function registerWebhook(ctx: DomainContext, options: { partnerId: 
     const message = `url: ${destination.text}`;
     return fail('VALIDATION_ERROR', message, [{ field: 'url', rule: destination.rule, message }]);
   }
-  if ((await webhooks.countWebhooks(ctx.db, options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
+  if ((await ctx.repos.webhooks.countWebhooks(options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
     return fail('WEBHOOK_LIMIT_REACHED', `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`);
   }
   const secret = newWebhookSecret();
   const now = ctx.clock();
-  const row = await webhooks.insertWebhook(ctx.db, {
+  const row = await ctx.repos.webhooks.insertWebhook({
     id: randomUUID(),
     partnerId: options.partnerId,
     url: destination.url,
@@ -112,13 +112,13 @@ export async function registerWebhook(ctx: DomainContext, options: { partnerId: 
 /** `GET /webhooks`: the partner's webhooks, oldest first, never a secret. A disabled one says why. */
 export async function listWebhooks(ctx: DomainContext, options: { partnerId: string }): Promise<Result<{ webhooks: WebhookView[] }>> {
   const now = ctx.clock();
-  return ok({ webhooks: (await webhooks.listWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
+  return ok({ webhooks: (await ctx.repos.webhooks.listWebhooks(options.partnerId)).map((row) => toView(row, now)) });
 }
 
 /** The partner's own webhook; another partner's, a deleted, an unknown and a malformed id are all NOT_FOUND. */
 async function findOwnWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }): Promise<Result<WebhookRow>> {
   const webhookId = canonicalUuid(options.webhookId);
-  const row = webhookId ? await webhooks.findWebhook(ctx.db, webhookId, options.partnerId) : null;
+  const row = webhookId ? await ctx.repos.webhooks.findWebhook(webhookId, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
 }
 
@@ -126,7 +126,7 @@ async function findOwnWebhook(ctx: DomainContext, options: { partnerId: string; 
 export async function deleteWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }): Promise<Result<{ webhookId: string; deleted: true }>> {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
-  const deleted = await ctx.db.$transaction((tx) => webhooks.deleteWebhook(tx, found.value.id, options.partnerId, ctx.clock()));
+  const deleted = await ctx.repos.transaction((tx) => tx.webhooks.deleteWebhook(found.value.id, options.partnerId, ctx.clock()));
   return deleted ? ok({ webhookId: found.value.id, deleted: true }) : fail('NOT_FOUND', 'Webhook not found');
 }
 
@@ -143,7 +143,7 @@ export async function rotateWebhookSecret(
   if (!found.ok) return found;
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = new Date(ctx.clock().getTime() + SECRET_ROTATION_OVERLAP_MS);
-  await webhooks.rotateSecret(ctx.db, found.value.id, {
+  await ctx.repos.webhooks.rotateSecret(found.value.id, {
     secretSealed: ctx.webhooks.secrets.seal(secret),
     previousSecretSealed: found.value.secretSealed,
     previousSecretExpiresAt,
@@ -165,7 +165,7 @@ export async function sendTestEvent(
   if (webhook.status !== 'active') {
     return fail('WEBHOOK_DISABLED', `This webhook is disabled (${webhook.disabledReason ?? 'no reason recorded'}); register the endpoint again once it is fixed`);
   }
-  const eventId = await ctx.db.$transaction((tx) =>
+  const eventId = await ctx.repos.transaction((tx) =>
     enqueueEvent(ctx, tx, { partnerId: options.partnerId, applicationId: null, type: TEST_EVENT, data: { webhookId: webhook.id }, webhookId: webhook.id }),
   );
   return ok({ webhookId: webhook.id, eventId, type: TEST_EVENT });
@@ -197,6 +197,6 @@ export async function listWebhookDeliveries(
     const message = 'limit: must be a whole number between 1 and 100';
     return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
   }
-  const [rows, pending] = await Promise.all([webhooks.listAttempts(ctx.db, found.value.id, limit), webhooks.countPendingDeliveries(ctx.db, found.value.id)]);
+  const [rows, pending] = await Promise.all([ctx.repos.webhooks.listAttempts(found.value.id, limit), ctx.repos.webhooks.countPendingDeliveries(found.value.id)]);
   return ok({ webhookId: found.value.id, pending, deliveries: rows.map(attemptView) });
 }

@@ -1,17 +1,17 @@
 /**
- * The prepared statements of the request path keep a good plan as the tables grow. PostgreSQL plans a
+ * The prepared statements of the request path keep a good plan as the tables grow. PostgreSQL may plan a
  * prepared statement once for all values (its generic plan) after a few executions, with the statistics
- * of that moment, and keeps it for the life of the connection; on the pipelined connections, from the
- * first execution (`plan_cache_mode = force_generic_plan`, connect.ts). A plan made while the tables
- * were empty (a new deployment, this test) must still look each row up by its key once there are millions.
+ * of that moment, and keep it for the life of the pooled connection. A plan made while the tables were
+ * empty (a new deployment, this test) must still look each row up by its key once there are millions.
  * One did not: the application's read by id and partner was planned as a scan of the partner's index,
- * filtering on the id, and read every application of the partner (docs/decisions.md, "Issue 7, fourth
- * session"). Here every named statement sent during the busiest calls of both contracts, on an empty
- * database, is planned generically and its plan checked: no sequential scan of a table that grows with
- * applications, and no application looked up through the partner's index.
+ * filtering on the id, and read every application of the partner. Here every named statement of sql.ts
+ * made once the busiest calls of both contracts ran on an empty database is planned generically and its
+ * plan checked: no sequential scan of a table that grows with applications, and no application looked
+ * up through the partner's index.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { namedStatements } from '@loanmatch/db/src/sql';
 import {
   createApplication,
   createApplicationB,
@@ -63,28 +63,17 @@ describe('generic plans of the request path on PostgreSQL', () => {
   let t: TestContext & { url?: string };
   const sent = new Map<string, string>();
   // pg is the db package's dependency, not this one's: loaded from there (the same module the service uses).
-  const pg = createRequire(require.resolve('@loanmatch/db'))('pg') as {
-    Client: { prototype: { query: (...args: unknown[]) => unknown } } & (new (config: { connectionString?: string }) => PgClient);
-  };
-  const query = pg.Client.prototype.query;
+  const pg = createRequire(require.resolve('@loanmatch/db'))('pg') as { Client: new (config: { connectionString?: string }) => PgClient };
 
   beforeAll(async () => {
     t = await createTestContext('postgresql');
-    pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-      const config = args[0] as { name?: string; text?: string } | string;
-      if (typeof config === 'object' && config.name && config.text) sent.set(config.name, config.text);
-      return query.apply(this, args);
-    };
-    try {
-      await busiestCalls(t);
-    } finally {
-      pg.Client.prototype.query = query;
-    }
+    await busiestCalls(t);
+    for (const s of namedStatements()) sent.set(s.name, s.text);
   });
   afterAll(() => t.close());
 
   it('when the busiest calls run, then their statements are named (prepared) ones, the ones checked below', () => {
-    for (const name of ['lm_find_application', 'lm_find_application_many', 'lm_find_application_for_match', 'lm_find_application_for_match_many', 'lm_insert_application_keyed', 'lm_find_live_key']) {
+    for (const name of ['lm_find_application', 'lm_find_application_for_match', 'lm_insert_application_keyed', 'lm_find_live_key']) {
       expect([...sent.keys()]).toContain(name);
     }
     expect([...sent.keys()].some((name) => name.startsWith('lm_change_'))).toBe(true);
@@ -139,7 +128,7 @@ async function busiestCalls(t: TestContext): Promise<void> {
     for (const step of [2, 3, 4] as const) must(await saveStep(t.ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } }));
     must(await runCreditCheck(t.ctx, { partnerId, applicationId, body: { data: validApplicant() }, idempotencyKey: `c-${applicationId}`, sandboxScore: 'good' }));
     must(await matchApplication(t.ctx, { partnerId, applicationId }));
-    // Two at once: their reads go in one statement (the batched read).
+    // Two at once, as partners' requests come.
     for (const matched of await Promise.all([1, 2].map(() => matchApplication(t.ctx, { partnerId, applicationId })))) must(matched);
     await Promise.all([1, 2, 3].map(() => getApplication(t.ctx, { partnerId, applicationId })));
 

@@ -31,7 +31,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
 
   const createBody = { formType: 'personal', data: VALID_STEPS.personal[1] };
   const create = (key: string | undefined, body: unknown = createBody) => createApplication(t.ctx, { partnerId, body, idempotencyKey: key });
-  const keyRow = (key: string) => t.ctx.db.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId, key } } });
+  const keyRow = (key: string) => t.db.prisma.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId, key } } });
   /** A new application with steps 2-4 saved and its credit check run: ready to match. */
   const throughCreditCheck = async () => {
     const created = await create(undefined);
@@ -42,7 +42,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     return id;
   };
   const statusEvents = async (applicationId: string) =>
-    (await t.ctx.db.webhookEvent.findMany({ where: { applicationId }, orderBy: { seq: 'asc' } })).map((e) => {
+    (await t.db.prisma.webhookEvent.findMany({ where: { applicationId }, orderBy: { seq: 'asc' } })).map((e) => {
       const { data } = JSON.parse(e.body) as { data: { previousStatus: string | null; status: string; lastStep: number } };
       return [data.previousStatus, data.status, data.lastStep];
     });
@@ -61,7 +61,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const key = `expired-${randomUUID()}`;
     const old = await create(key);
     if (!old.ok) throw old.error;
-    await t.ctx.db.idempotencyKey.update({ where: { partnerId_key: { partnerId, key } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.db.prisma.idempotencyKey.update({ where: { partnerId_key: { partnerId, key } }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const again = await create(key);
     if (!again.ok) throw again.error;
     expect(again.value.replayed).toBe(false);
@@ -87,10 +87,10 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
 
   it('when a key is held in progress by a live request, then a create under it is told so and writes nothing', async () => {
     const key = `live-${randomUUID()}`;
-    const before = await t.ctx.db.application.count({ where: { partnerId } });
+    const before = await t.db.prisma.application.count({ where: { partnerId } });
     const release = t.ctx.instance.hold(`idem:${partnerId}:${key}`);
     try {
-      await t.ctx.db.idempotencyKey.create({
+      await t.db.prisma.idempotencyKey.create({
         data: {
           partnerId,
           key,
@@ -105,14 +105,14 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     } finally {
       release();
     }
-    expect(await t.ctx.db.application.count({ where: { partnerId } })).toBe(before);
+    expect(await t.db.prisma.application.count({ where: { partnerId } })).toBe(before);
   });
 
   it('when a status change was decided on a status read before another change came first, then it is decided again and announced once', async () => {
     const created = await create(undefined);
     if (!created.ok) throw created.error;
     const id = created.value.value.applicationId;
-    const read = await t.ctx.db.application.findUniqueOrThrow({ where: { id } });
+    const read = await t.db.prisma.application.findUniqueOrThrow({ where: { id } });
     // Another request saves step 2 first: draft → in_progress.
     expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step: 2, data: VALID_STEPS.personal[2] } })).ok).toBe(true);
     // This one read `draft`, lastStep 1, before that, and saves step 2 again.
@@ -132,7 +132,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const id = await throughCreditCheck();
     const matches = await Promise.all([1, 2, 3].map(() => matchApplication(t.ctx, { partnerId, applicationId: id })));
     expect(matches.every((m) => m.ok)).toBe(true);
-    expect(await t.ctx.db.matchRun.count({ where: { applicationId: id } })).toBe(3);
+    expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(3);
     expect((await statusEvents(id)).slice(-2)).toEqual([
       ['in_progress', 'credit_checked', 5],
       ['credit_checked', 'matched', 5],
@@ -146,13 +146,13 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const matched = await matchApplication(t.ctx, { partnerId, applicationId: id });
     if (!matched.ok) throw matched.error;
     expect(matched.value.acceptedOffers.length).toBeGreaterThan(0);
-    const run = await t.ctx.db.matchRun.findUniqueOrThrow({ where: { id: matched.value.matchId } });
+    const run = await t.db.prisma.matchRun.findUniqueOrThrow({ where: { id: matched.value.matchId } });
     const stored = run.offers as { offers: Array<{ offerId: string; lenderId: string; productId: string }>; view: unknown };
     expect(stored.view).toEqual(matched.value);
     expect(stored.offers.map((o) => [o.offerId, o.lenderId, o.productId])).toEqual(matched.value.acceptedOffers.map((o) => [o.offerId, o.lender.id, o.product.id]));
     expect(run).toMatchObject({ applicationId: id, partnerId, degradedMode: false });
     // Stored as the text it was sent as: the answer's characters, not a re-serialisation of them.
-    const [raw] = await t.ctx.db.$queryRawUnsafe<Array<{ text: string }>>('SELECT offers::text AS text FROM match_runs WHERE id = $1::uuid', matched.value.matchId);
+    const [raw] = await t.db.prisma.$queryRawUnsafe<Array<{ text: string }>>('SELECT offers::text AS text FROM match_runs WHERE id = $1::uuid', matched.value.matchId);
     expect(raw.text).toBe(`{"offers":${JSON.stringify(stored.offers)},"view":${JSON.stringify(matched.value)}}`);
   });
 
@@ -164,7 +164,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const subscribed = await createApplication(t.ctx, { partnerId: other.value.partnerId, body: createBody, idempotencyKey: undefined });
     const alone = await create(undefined);
     if (!subscribed.ok || !alone.ok) throw new Error('create failed');
-    const deliveries = (applicationId: string) => t.ctx.db.webhookDelivery.findMany({ where: { applicationId } });
+    const deliveries = (applicationId: string) => t.db.prisma.webhookDelivery.findMany({ where: { applicationId } });
     expect(await deliveries(subscribed.value.value.applicationId)).toEqual([
       expect.objectContaining({ webhookId: hook.value.webhookId, state: 'pending', attempts: 0 }),
     ]);

@@ -3,7 +3,7 @@
  * their application, rotated to a new key and erased, on both storages, read through the raw tables.
  */
 import { hash, randomBytes, randomUUID } from 'node:crypto';
-import { applicants } from '@loanmatch/db';
+import type { Database } from '@loanmatch/db';
 import {
   PersonalDataUnreadable,
   createApplication,
@@ -42,20 +42,20 @@ const STEP_4 = {
 };
 
 /** Every row of every table of the database, as JSON text. */
-async function everyRow(ctx: DomainContext): Promise<string> {
-  const tables = await ctx.db.$queryRawUnsafe<Array<{ name: string }>>(
+async function everyRow(db: Database): Promise<string> {
+  const tables = await db.prisma.$queryRawUnsafe<Array<{ name: string }>>(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
   );
   const texts: string[] = [];
   for (const { name } of tables) {
-    const rows = await ctx.db.$queryRawUnsafe<Array<{ j: string }>>(`SELECT row_to_json(t)::text AS j FROM "${name}" t`);
+    const rows = await db.prisma.$queryRawUnsafe<Array<{ j: string }>>(`SELECT row_to_json(t)::text AS j FROM "${name}" t`);
     texts.push(...rows.map((r) => r.j));
   }
   return texts.join('\n');
 }
 
-async function rawApplicant(ctx: DomainContext, applicationId: string) {
-  const rows = await ctx.db.$queryRawUnsafe<Array<Record<string, unknown>>>(
+async function rawApplicant(db: Database, applicationId: string) {
+  const rows = await db.prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(
     'SELECT row_to_json(a)::text AS j, details_sealed, key_id, details_legacy::text AS legacy, erased_at FROM applicants a WHERE application_id = $1::uuid',
     applicationId,
   );
@@ -113,12 +113,12 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     if (!b.ok) throw b.error;
 
     for (const id of [a, b.value.value.applicationId]) {
-      const row = await rawApplicant(t.ctx, id);
+      const row = await rawApplicant(t.db, id);
       expect(row?.details_sealed).toMatch(new RegExp(`^v1\\.${t.ctx.personalData.keyId}\\.`));
       expect(row?.key_id).toBe(t.ctx.personalData.keyId);
       expect(row?.legacy).toBeNull();
     }
-    const dump = await everyRow(t.ctx);
+    const dump = await everyRow(t.db);
     expect(dump).toContain(a); // the scan does read the tables: the application id is there in clear
     expect(dump).toContain('application.status_changed');
     for (const value of CLEAR_VALUES) expect(dump).not.toContain(value);
@@ -134,14 +134,14 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
   it('when a sealed text is altered, or moved to another application’s row, then it is refused, never read', async () => {
     const first = await checked();
     const second = await checked();
-    const sealed = (await rawApplicant(t.ctx, first))!.details_sealed!;
+    const sealed = (await rawApplicant(t.db, first))!.details_sealed!;
     const parts = sealed.split('.');
     parts[3] = (parts[3].startsWith('A') ? 'B' : 'A') + parts[3].slice(1);
-    await t.ctx.db.$executeRawUnsafe('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', parts.join('.'), first);
+    await t.db.prisma.$executeRawUnsafe('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', parts.join('.'), first);
     await expect(readApplicantDetails(t.ctx, first)).rejects.toThrow(PersonalDataUnreadable);
 
     // Intact text, wrong row: the application id is the associated data.
-    await t.ctx.db.$executeRawUnsafe('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', sealed, second);
+    await t.db.prisma.$executeRawUnsafe('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', sealed, second);
     const refusal = await readApplicantDetails(t.ctx, second).catch((err: Error) => err);
     expect(refusal).toBeInstanceOf(PersonalDataUnreadable);
     expect((refusal as Error).message).toContain(second);
@@ -149,7 +149,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
   });
 
   describe('idempotency fingerprints', () => {
-    const keyRow = (key: string) => t.ctx.db.idempotencyKey.findUniqueOrThrow({ where: { partnerId_key: { partnerId, key } } });
+    const keyRow = (key: string) => t.db.prisma.idempotencyKey.findUniqueOrThrow({ where: { partnerId_key: { partnerId, key } } });
     const checkUnder = (ctx: DomainContext, applicationId: string, key: string) =>
       runCreditCheck(ctx, { partnerId, applicationId, body: { data: validApplicant(PERSON) }, idempotencyKey: key, sandboxScore: '742' });
 
@@ -181,7 +181,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const body = { formType: 'personal', data: VALID_STEPS.personal[1] };
       const key = `fp-legacy-${randomUUID()}`;
       const answer = { applicationId: randomUUID(), formType: 'personal', status: 'draft', lastStep: 1 };
-      await t.ctx.db.idempotencyKey.create({
+      await t.db.prisma.idempotencyKey.create({
         data: {
           partnerId,
           key,
@@ -210,7 +210,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       for (const id of old) expect(await readApplicantDetails(during, id)).toMatchObject({ state: 'kept', details: { email: PERSON.email } });
       await expect(readApplicantDetails(after, old[0])).rejects.toThrow(PersonalDataUnreadable);
       const fresh = await checked(during);
-      expect((await rawApplicant(t.ctx, fresh))!.key_id).toBe(during.personalData.keyId);
+      expect((await rawApplicant(t.db, fresh))!.key_id).toBe(during.personalData.keyId);
 
       const status = await getDataKeyStatus(during);
       expect(status.ok && status.value.keys.find((k) => k.keyId === before.personalData.keyId)).toEqual({
@@ -227,7 +227,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(moved.value).toMatchObject({ currentKeyId: during.personalData.keyId, reencrypted: 3, complete: true });
       expect(moved.value.keys.find((k) => k.keyId === before.personalData.keyId)).toBeUndefined();
       for (const id of [...old, fresh]) {
-        expect((await rawApplicant(t.ctx, id))!.key_id).toBe(after.personalData.keyId);
+        expect((await rawApplicant(t.db, id))!.key_id).toBe(after.personalData.keyId);
         expect(await readApplicantDetails(after, id)).toMatchObject({ state: 'kept', details: { email: PERSON.email, dateOfBirth: PERSON.dateOfBirth } });
       }
       const again = await reencryptPersonalData(during);
@@ -237,11 +237,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     it('when a row changed after the pass read it, then the pass leaves the newer text alone', async () => {
       const oldKey = randomBytes(32);
       const id = await checked({ ...t.ctx, personalData: createPersonalDataBox([oldKey]) });
-      const stale = (await rawApplicant(t.ctx, id))!.details_sealed!;
+      const stale = (await rawApplicant(t.db, id))!.details_sealed!;
       await erasePersonalData(t.ctx, { applicationId: id });
       const box = createPersonalDataBox([randomBytes(32), oldKey]);
-      expect(await applicants.replaceSealed(t.ctx.db, id, stale, { detailsSealed: box.seal('{}', id), keyId: box.keyId })).toBe(false);
-      expect(await rawApplicant(t.ctx, id)).toMatchObject({ details_sealed: null, key_id: null });
+      expect(await t.ctx.repos.applicants.replaceSealed(id, stale, { detailsSealed: box.seal('{}', id), keyId: box.keyId })).toBe(false);
+      expect(await rawApplicant(t.db, id)).toMatchObject({ details_sealed: null, key_id: null });
     });
 
     it('when rows are sealed under a key that is no longer configured, then the pass counts them and the status says so', async () => {
@@ -254,18 +254,18 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(result.value.complete).toBe(true);
       expect(result.value.remaining).toBeGreaterThanOrEqual(1);
       expect(result.value.keys.find((k) => k.keyId === lostId)).toEqual({ keyId: lostId, rows: 1, current: false, configured: false });
-      expect((await rawApplicant(t.ctx, id))!.key_id).toBe(lostId);
+      expect((await rawApplicant(t.db, id))!.key_id).toBe(lostId);
       await erasePersonalData(t.ctx, { applicationId: id }); // leave no unreadable row for the other tests
     });
   });
 
   it('when a database from before sealing holds details in clear, then reads still work and start-up seals them', async () => {
     const id = await throughStep4();
-    await t.ctx.db.$executeRawUnsafe('INSERT INTO applicants (application_id, details_legacy) VALUES ($1::uuid, $2::jsonb)', id, JSON.stringify(validApplicant(PERSON)));
+    await t.db.prisma.$executeRawUnsafe('INSERT INTO applicants (application_id, details_legacy) VALUES ($1::uuid, $2::jsonb)', id, JSON.stringify(validApplicant(PERSON)));
     expect(await readApplicantDetails(t.ctx, id)).toEqual({ state: 'kept', details: validApplicant(PERSON) });
 
     expect(await sealLegacyApplicantDetails(t.ctx)).toBe(1);
-    const row = (await rawApplicant(t.ctx, id))!;
+    const row = (await rawApplicant(t.db, id))!;
     expect(row).toMatchObject({ legacy: null, key_id: t.ctx.personalData.keyId });
     for (const value of CLEAR_VALUES) expect(row.j).not.toContain(value);
     expect(await readApplicantDetails(t.ctx, id)).toEqual({ state: 'kept', details: validApplicant(PERSON) });
@@ -280,17 +280,17 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const before = await getApplication(t.ctx, { partnerId, applicationId: id });
       if (!before.ok) throw before.error;
       expect(before.value.steps).toMatchObject({ 3: { employerName: 'Acme Pty Ltd' }, 4: { homeAddress: STEP_4.homeAddress } });
-      const events = await t.ctx.db.webhookEvent.count();
+      const events = await t.db.prisma.webhookEvent.count();
 
       const erased = await erasePersonalData(t.ctx, { applicationId: id });
       if (!erased.ok) throw erased.error;
       expect(erased.value).toEqual({ applicationId: id, erasedAt: expect.any(String) });
-      const row = (await rawApplicant(t.ctx, id))!;
+      const row = (await rawApplicant(t.db, id))!;
       expect(row).toMatchObject({ details_sealed: null, key_id: null, legacy: null });
       expect(new Date(row.erased_at!).toISOString()).toBe(erased.value.erasedAt);
       expect(await readApplicantDetails(t.ctx, id)).toEqual({ state: 'erased', erasedAt: new Date(erased.value.erasedAt) });
 
-      const credit = await t.ctx.db.creditCheck.findUnique({ where: { applicationId: id } });
+      const credit = await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } });
       expect(credit).toMatchObject({ status: 'completed', score: null, band: 'very_good', degradedMode: false });
       const got = await getApplication(t.ctx, { partnerId, applicationId: id });
       if (!got.ok) throw got.error;
@@ -298,9 +298,9 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const { homeAddress: _address, homeAddressComponents: _components, ...step4 } = before.value.steps[4];
       expect(step4).toMatchObject({ livingSituation: 'renting', monthlyRent: 1800 });
       expect(got.value).toEqual({ ...before.value, steps: { ...before.value.steps, 3: step3, 4: step4 } });
-      for (const value of ['Acme', 'Quill', 'Hobart', '7000']) expect(JSON.stringify(await t.ctx.db.application.findUnique({ where: { id } }))).not.toContain(value);
-      expect(await t.ctx.db.matchRun.count({ where: { applicationId: id } })).toBe(1);
-      expect(await t.ctx.db.webhookEvent.count()).toBe(events); // not a status change: no event
+      for (const value of ['Acme', 'Quill', 'Hobart', '7000']) expect(JSON.stringify(await t.db.prisma.application.findUnique({ where: { id } }))).not.toContain(value);
+      expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(1);
+      expect(await t.db.prisma.webhookEvent.count()).toBe(events); // not a status change: no event
 
       // Matching reads steps 1-4 and the stored band only: it still answers.
       const rematched = await matchApplication(t.ctx, { partnerId, applicationId: id });
@@ -341,8 +341,8 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       });
       expect(!refusedB.ok && refusedB.error.code).toBe('PERSONAL_DATA_ERASED');
       expect(calls).toEqual([]);
-      expect(await rawApplicant(t.ctx, a)).toMatchObject({ details_sealed: null });
-      expect(await t.ctx.db.creditCheck.count({ where: { applicationId: { in: [a, bId] } } })).toBe(0);
+      expect(await rawApplicant(t.db, a)).toMatchObject({ details_sealed: null });
+      expect(await t.db.prisma.creditCheck.count({ where: { applicationId: { in: [a, bId] } } })).toBe(0);
     });
 
     it('when the erasure lands while the bureau answers, then the check keeps nothing and is refused', async () => {
@@ -368,8 +368,8 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       release();
       const outcome = await running;
       expect(outcome).toMatchObject({ code: 'PERSONAL_DATA_ERASED' });
-      expect(await rawApplicant(t.ctx, id)).toMatchObject({ details_sealed: null, key_id: null });
-      expect(await t.ctx.db.creditCheck.findUnique({ where: { applicationId: id } })).toBeNull();
+      expect(await rawApplicant(t.db, id)).toMatchObject({ details_sealed: null, key_id: null });
+      expect(await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } })).toBeNull();
       const got = await getApplication(t.ctx, { partnerId, applicationId: id });
       expect(got.ok && got.value).toMatchObject({ status: 'in_progress', lastStep: 4, creditCheckComplete: false });
     });

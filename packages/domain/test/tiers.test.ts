@@ -8,17 +8,15 @@ describe('tier limits', () => {
   });
   afterAll(() => t.close());
 
-  /** The real table behind a switch that makes every read fail, and a count of reads. */
+  /** The real repositories behind a switch that makes every read of the tiers fail, and a count of reads. */
   function flakyDb() {
     const state = { down: false, reads: 0 };
-    const db = {
-      tier: {
-        findMany: (args: object) => {
-          state.reads++;
-          return state.down ? Promise.reject(new Error('database down')) : t.ctx.db.tier.findMany(args);
-        },
-      },
-    } as unknown as typeof t.ctx.db;
+    const { repos } = t.ctx;
+    const listTiers = () => {
+      state.reads++;
+      return state.down ? Promise.reject(new Error('database down')) : repos.tiers.listTiers();
+    };
+    const db: typeof repos = { ...repos, tiers: { ...repos.tiers, listTiers } };
     return { db, state };
   }
 
@@ -60,7 +58,7 @@ describe('tier limits', () => {
   });
 
   it('when a partner’s tier is not in the table, then the smallest limit applies', async () => {
-    expect(await createTierLimits(t.ctx.db).perHour('platinum')).toBe(100);
+    expect(await createTierLimits(t.ctx.repos).perHour('platinum')).toBe(100);
   });
 
   it.each([
@@ -73,6 +71,6 @@ describe('tier limits', () => {
     const set = await setTierLimit(t.ctx, { tier: 'free', body });
     expect(set.ok).toBe(false);
     expect(!set.ok && set.error).toMatchObject({ code: 'VALIDATION_ERROR', message });
-    expect(await createTierLimits(t.ctx.db).perHour('free')).toBe(100);
+    expect(await createTierLimits(t.ctx.repos).perHour('free')).toBe(100);
   });
 });

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
-import { openDatabase, type Database } from '@loanmatch/db';
+import { createRepositories, openDatabase, type Database } from '@loanmatch/db';
 import {
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
@@ -106,18 +106,19 @@ export async function createTestContext(
   } = {},
 ): Promise<TestContext & { url?: string }> {
   const test = await openTestDatabase(kind);
-  const registry = createInstanceRegistry({ db: test.db.prisma, embedded: kind === 'pglite' });
+  const repos = createRepositories(test.db);
+  const registry = createInstanceRegistry({ repos, embedded: kind === 'pglite' });
   await registry.start();
   const clock = options.clock ?? (() => new Date());
-  const seeded = await seedCatalogue({ db: test.db.prisma, clock }, { document: defaultCatalogueDocument() });
+  const seeded = await seedCatalogue({ repos, clock }, { document: defaultCatalogueDocument() });
   if (!seeded.ok) throw seeded.error;
   const ctx: DomainContext = {
-    db: test.db.prisma,
+    repos,
     env: options.env ?? 'sandbox',
     clock,
     instance: registry,
     bureau: options.bureau ?? createSandboxBureau(),
-    catalogue: createCatalogueSource(test.db.prisma),
+    catalogue: createCatalogueSource(repos),
     tracking: { secret: randomBytes(32), publicBaseUrl: TEST_PUBLIC_BASE_URL, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
     webhooks: createWebhookServices({
       env: options.env ?? 'sandbox',

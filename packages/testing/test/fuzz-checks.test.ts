@@ -58,7 +58,7 @@ describe(`storedProblems on ${STORAGE}`, () => {
 
   it('when what is stored is valid, then no problem', async () => {
     await newApplication();
-    expect(await storedProblems(t.ctx, [partnerId])).toEqual([]);
+    expect(await storedProblems(t, [partnerId])).toEqual([]);
   });
 
   // Each case plants its fault in an application of its own, written with SQL as a bug would write it.
@@ -72,7 +72,7 @@ describe(`storedProblems on ${STORAGE}`, () => {
     ['a checked status without a check', `status = 'credit_checked'`, /without a completed check/],
   ])('when the database holds %s, then it is reported', async (_case, change, problem) => {
     const id = await newApplication();
-    await t.ctx.db.$executeRawUnsafe(`UPDATE applications SET ${change} WHERE id = $1::uuid`, id);
-    expect((await storedProblems(t.ctx, [partnerId])).filter((p) => p.includes(id)).join('\n')).toMatch(problem);
+    await t.db.prisma.$executeRawUnsafe(`UPDATE applications SET ${change} WHERE id = $1::uuid`, id);
+    expect((await storedProblems(t, [partnerId])).filter((p) => p.includes(id)).join('\n')).toMatch(problem);
   });
 });

@@ -16,7 +16,7 @@ import {
   sendTestEvent,
   type DomainContext,
 } from '@loanmatch/domain';
-import { openDatabase } from '@loanmatch/db';
+import { createRepositories, openDatabase } from '@loanmatch/db';
 import { STORAGES, VALID_STEPS, createTestContext, startWebhookReceiver, validApplicant, type TestContext, type WebhookReceiver } from '@loanmatch/testing';
 import { createDispatcher, type Dispatcher } from '../src';
 
@@ -187,17 +187,17 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
   it('when a status change rolls back, then no event exists for it', async () => {
     const { partnerId } = await partnerWithWebhook('/rollback');
     const id = await create(partnerId);
-    const events = () => ctx.db.webhookEvent.count({ where: { applicationId: id } });
+    const events = () => t.db.prisma.webhookEvent.count({ where: { applicationId: id } });
     expect(await events()).toBe(1);
     await expect(
-      ctx.db.$transaction(async (tx) => {
+      ctx.repos.transaction(async (tx) => {
         await advanceApplication(ctx, tx, { applicationId: id, to: 'in_progress', lastStep: 2, step: { number: 2, data: VALID_STEPS.personal[2] } });
         throw new Error('something after the change failed');
       }),
     ).rejects.toThrow('something after the change failed');
     expect(await events()).toBe(1);
-    expect((await ctx.db.application.findUnique({ where: { id } }))?.status).toBe('draft');
-    expect(await ctx.db.webhookDelivery.count({ where: { applicationId: id } })).toBe(1);
+    expect((await t.db.prisma.application.findUnique({ where: { id } }))?.status).toBe('draft');
+    expect(await t.db.prisma.webhookDelivery.count({ where: { applicationId: id } })).toBe(1);
   });
 
   it('when several requests change one application at once, then each transition is announced once, naming the status it left', async () => {
@@ -210,7 +210,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     // Concurrent matches insert match runs (a key-share lock on the application) and then lock it for the status.
     const matches = await Promise.all([1, 2, 3, 4].map(() => matchApplication(ctx, { partnerId, applicationId: id })));
     expect(matches.every((r) => r.ok)).toBe(true);
-    const events = await ctx.db.webhookEvent.findMany({ where: { applicationId: id }, orderBy: { seq: 'asc' } });
+    const events = await t.db.prisma.webhookEvent.findMany({ where: { applicationId: id }, orderBy: { seq: 'asc' } });
     expect(events.map((e) => [JSON.parse(e.body).data.previousStatus, JSON.parse(e.body).data.status])).toEqual([
       [null, 'draft'],
       ['draft', 'in_progress'],
@@ -327,7 +327,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
         for (const id of ids) await step(partnerId, id, 2);
         const counts = [0, 0];
         // Another process: its own connections, the same sealing key (as WEBHOOK_SEALING_SECRET would give it).
-        const otherCtx: DomainContext = { ...ctx, db: second.prisma };
+        const otherCtx: DomainContext = { ...ctx, repos: createRepositories(second) };
         const a = createDispatcher({ ctx, pollMs: 20, concurrency: 2, retry: FAST, onAttempt: () => counts[0]++ });
         const b = createDispatcher({ ctx: otherCtx, pollMs: 20, concurrency: 2, retry: FAST, onAttempt: () => counts[1]++ });
         a.start();

@@ -1,6 +1,6 @@
 import { Prisma } from '../generated/client';
-import { sqlOf, statement } from '../sql';
-import type { Json, Queryable } from './types';
+import { statement } from '../sql';
+import type { Db, Json } from './types';
 
 /**
  * The applicant row: step 5, or before the check Variant B's intake (names, e-mail, phone, consent,
@@ -23,8 +23,8 @@ export interface ApplicantRecord {
 }
 
 /** Variant B's intake, written with its new application: no earlier row can exist. */
-export async function insertIntake(db: Queryable, applicationId: string, sealed: SealedDetails): Promise<void> {
-  await db.applicant.create({ data: { applicationId, ...sealed } });
+export async function insertIntake(db: Db, applicationId: string, sealed: SealedDetails): Promise<void> {
+  await db.prisma.applicant.create({ data: { applicationId, ...sealed } });
 }
 
 /**
@@ -32,8 +32,8 @@ export async function insertIntake(db: Queryable, applicationId: string, sealed:
  * erased: then nothing is written and the answer is false. One statement, so an erasure that commits
  * first always wins, and one that comes later waits for this write and then removes it.
  */
-export async function writeDetails(db: Queryable, applicationId: string, sealed: SealedDetails): Promise<boolean> {
-  const written = await sqlOf(db).rows(WRITE_DETAILS, [applicationId, sealed.detailsSealed, sealed.keyId]);
+export async function writeDetails(db: Db, applicationId: string, sealed: SealedDetails): Promise<boolean> {
+  const written = await db.rows(WRITE_DETAILS, [applicationId, sealed.detailsSealed, sealed.keyId]);
   return written.length === 1;
 }
 
@@ -45,8 +45,8 @@ const WRITE_DETAILS = statement(
 );
 
 /** The applicant row of an application; null when it has none. */
-export async function findApplicant(db: Queryable, applicationId: string): Promise<ApplicantRecord | null> {
-  const rows = await sqlOf(db).rows<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>(FIND_APPLICANT, [applicationId]);
+export async function findApplicant(db: Db, applicationId: string): Promise<ApplicantRecord | null> {
+  const rows = await db.rows<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>(FIND_APPLICANT, [applicationId]);
   const row = rows[0];
   return row ? { detailsSealed: row.details_sealed, detailsLegacy: row.details_legacy ?? null, erasedAt: row.erased_at } : null;
 }
@@ -60,9 +60,9 @@ const FIND_APPLICANT = statement('find_applicant', 'SELECT details_sealed, detai
  * application stays, its `updated_at` too. The first erasure's time is kept: erasing again answers the
  * same time. Null when there is no such application.
  */
-export async function eraseDetails(db: Queryable, applicationId: string, at: Date, stepFields: readonly string[]): Promise<Date | null> {
+export async function eraseDetails(db: Db, applicationId: string, at: Date, stepFields: readonly string[]): Promise<Date | null> {
   const fields = Prisma.sql`ARRAY[${Prisma.join(stepFields)}]::text[]`;
-  const rows = await db.$queryRaw<Array<{ erased_at: Date | string }>>`
+  const rows = await db.prisma.$queryRaw<Array<{ erased_at: Date | string }>>`
     WITH stripped AS (
       UPDATE applications SET step_1 = step_1 - ${fields}, step_2 = step_2 - ${fields}, step_3 = step_3 - ${fields}, step_4 = step_4 - ${fields},
         personal_data_erased_at = COALESCE(personal_data_erased_at, ${at})
@@ -76,8 +76,8 @@ export async function eraseDetails(db: Queryable, applicationId: string, at: Dat
 }
 
 /** Rows sealed under another key than `keyId`, in application-id order after `after`: a re-encryption pass. */
-export async function listSealedNotUnder(db: Queryable, keyId: string, options: { after?: string; limit: number }) {
-  return db.applicant.findMany({
+export async function listSealedNotUnder(db: Db, keyId: string, options: { after?: string; limit: number }) {
+  return db.prisma.applicant.findMany({
     where: { detailsSealed: { not: null }, NOT: { keyId }, ...(options.after ? { applicationId: { gt: options.after } } : {}) },
     orderBy: { applicationId: 'asc' },
     take: options.limit,
@@ -89,28 +89,28 @@ export async function listSealedNotUnder(db: Queryable, keyId: string, options: 
  * Replaces a sealed text by the same details sealed under another key, only if the row still holds
  * `from`: a write or an erasure that came in meanwhile is kept, never overwritten. True when replaced.
  */
-export async function replaceSealed(db: Queryable, applicationId: string, from: string, to: SealedDetails): Promise<boolean> {
-  const { count } = await db.applicant.updateMany({ where: { applicationId, detailsSealed: from, erasedAt: null }, data: to });
+export async function replaceSealed(db: Db, applicationId: string, from: string, to: SealedDetails): Promise<boolean> {
+  const { count } = await db.prisma.applicant.updateMany({ where: { applicationId, detailsSealed: from, erasedAt: null }, data: to });
   return count === 1;
 }
 
 /** How many rows each key id seals. */
-export async function countByKey(db: Queryable): Promise<Array<{ keyId: string; rows: number }>> {
-  const groups = await db.applicant.groupBy({ by: ['keyId'], where: { detailsSealed: { not: null } }, _count: { _all: true }, orderBy: { keyId: 'asc' } });
+export async function countByKey(db: Db): Promise<Array<{ keyId: string; rows: number }>> {
+  const groups = await db.prisma.applicant.groupBy({ by: ['keyId'], where: { detailsSealed: { not: null } }, _count: { _all: true }, orderBy: { keyId: 'asc' } });
   return groups.map((g) => ({ keyId: g.keyId ?? '', rows: g._count._all }));
 }
 
 /** Rows still holding details in clear (written before sealing existed), a batch at a time. */
-export async function listLegacy(db: Queryable, limit: number): Promise<Array<{ applicationId: string; details: Json }>> {
-  const rows = await db.$queryRaw<Array<{ application_id: string; details: string }>>`
+export async function listLegacy(db: Db, limit: number): Promise<Array<{ applicationId: string; details: Json }>> {
+  const rows = await db.prisma.$queryRaw<Array<{ application_id: string; details: string }>>`
     SELECT application_id::text AS application_id, details_legacy::text AS details FROM applicants
     WHERE details_legacy IS NOT NULL ORDER BY application_id LIMIT ${limit}`;
   return rows.map((r) => ({ applicationId: r.application_id, details: JSON.parse(r.details) as Json }));
 }
 
 /** Moves a row's clear details to their sealed form, unless another process did it first. */
-export async function sealLegacy(db: Queryable, applicationId: string, sealed: SealedDetails): Promise<boolean> {
-  const written = await db.$executeRaw`
+export async function sealLegacy(db: Db, applicationId: string, sealed: SealedDetails): Promise<boolean> {
+  const written = await db.prisma.$executeRaw`
     UPDATE applicants SET details_sealed = ${sealed.detailsSealed}, key_id = ${sealed.keyId}, details_legacy = NULL
     WHERE application_id = ${applicationId}::uuid AND details_legacy IS NOT NULL`;
   return written === 1;

@@ -1,5 +1,4 @@
-import type { PrismaClient } from '../generated/client';
-import type { Json, Queryable } from './types';
+import type { Db, Json } from './types';
 
 /** The catalogue as stored: the document's settings, its lenders and its active products. */
 export interface StoredCatalogue {
@@ -18,17 +17,17 @@ export interface CatalogueDocumentParts {
 }
 
 /** When the catalogue in force last changed, or null when none was ever loaded. */
-export async function catalogueStamp(db: Queryable): Promise<Date | null> {
-  const row = await db.catalogueMeta.findUnique({ where: { id: 'current' }, select: { updatedAt: true } });
+export async function catalogueStamp(db: Db): Promise<Date | null> {
+  const row = await db.prisma.catalogueMeta.findUnique({ where: { id: 'current' }, select: { updatedAt: true } });
   return row?.updatedAt ?? null;
 }
 
-export async function readCatalogue(db: Queryable): Promise<StoredCatalogue | null> {
-  const meta = await db.catalogueMeta.findUnique({ where: { id: 'current' } });
+export async function readCatalogue(db: Db): Promise<StoredCatalogue | null> {
+  const meta = await db.prisma.catalogueMeta.findUnique({ where: { id: 'current' } });
   if (!meta) return null;
   const [lenders, products] = await Promise.all([
-    db.lender.findMany({ where: { active: true }, orderBy: { id: 'asc' }, select: { id: true, name: true, url: true } }),
-    db.product.findMany({ where: { active: true }, orderBy: { id: 'asc' }, select: { definition: true } }),
+    db.prisma.lender.findMany({ where: { active: true }, orderBy: { id: 'asc' }, select: { id: true, name: true, url: true } }),
+    db.prisma.product.findMany({ where: { active: true }, orderBy: { id: 'asc' }, select: { definition: true } }),
   ]);
   return { version: meta.version, settings: meta.settings as Json, updatedAt: meta.updatedAt, lenders, products: products.map((p) => p.definition as Json) };
 }
@@ -37,9 +36,9 @@ export async function readCatalogue(db: Queryable): Promise<StoredCatalogue | nu
  * Puts a whole catalogue in force in one transaction: lenders and products upserted, those no longer
  * listed deactivated (kept, so past referrals still name them).
  */
-export async function replaceCatalogue(db: PrismaClient, doc: CatalogueDocumentParts, at: Date): Promise<void> {
-  await db.$transaction(
-    async (tx) => {
+export async function replaceCatalogue(db: Db, doc: CatalogueDocumentParts, at: Date): Promise<void> {
+  await db.transaction(
+    async ({ prisma: tx }) => {
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('loanmatch:catalogue'))`);
       await tx.lender.updateMany({ data: { active: false } });
       await tx.product.updateMany({ data: { active: false } });
@@ -54,6 +53,6 @@ export async function replaceCatalogue(db: PrismaClient, doc: CatalogueDocumentP
       const meta = { version: doc.version, settings: doc.settings as object, updatedAt: at };
       await tx.catalogueMeta.upsert({ where: { id: 'current' }, create: { id: 'current', ...meta }, update: meta });
     },
-    { timeout: 60_000 },
+    { timeoutMs: 60_000 },
   );
 }

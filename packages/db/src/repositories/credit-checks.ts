@@ -1,6 +1,6 @@
 import { writeDetails, type SealedDetails } from './applicants';
-import { sqlOf, statement } from '../sql';
-import type { Queryable } from './types';
+import { statement } from '../sql';
+import type { Db } from './types';
 
 export type ClaimOutcome =
   | { claimed: true }
@@ -10,9 +10,9 @@ export type ClaimOutcome =
  * Claims the one credit check an application may have: the row's primary key admits a single
  * claimant, so two concurrent requests can never both reach the bureau.
  */
-export async function claimCreditCheck(db: Queryable, applicationId: string, ownerId: string): Promise<ClaimOutcome> {
-  if ((await sqlOf(db).rows(CLAIM_CREDIT_CHECK, [applicationId, ownerId])).length === 1) return { claimed: true };
-  const row = await db.creditCheck.findUnique({ where: { applicationId }, select: { status: true, ownerId: true } });
+export async function claimCreditCheck(db: Db, applicationId: string, ownerId: string): Promise<ClaimOutcome> {
+  if ((await db.rows(CLAIM_CREDIT_CHECK, [applicationId, ownerId])).length === 1) return { claimed: true };
+  const row = await db.prisma.creditCheck.findUnique({ where: { applicationId }, select: { status: true, ownerId: true } });
   if (!row) return claimCreditCheck(db, applicationId, ownerId);
   return { claimed: false, status: row.status as 'running' | 'completed', ownerId: row.ownerId };
 }
@@ -24,13 +24,13 @@ const CLAIM_CREDIT_CHECK = statement(
 );
 
 /** Takes over a running claim whose owner has died; true when this caller now holds it. */
-export async function takeOverCreditCheck(db: Queryable, applicationId: string, deadOwnerId: string, ownerId: string): Promise<boolean> {
-  const { count } = await db.creditCheck.updateMany({ where: { applicationId, status: 'running', ownerId: deadOwnerId }, data: { ownerId } });
+export async function takeOverCreditCheck(db: Db, applicationId: string, deadOwnerId: string, ownerId: string): Promise<boolean> {
+  const { count } = await db.prisma.creditCheck.updateMany({ where: { applicationId, status: 'running', ownerId: deadOwnerId }, data: { ownerId } });
   return count === 1;
 }
 
-export async function releaseCreditCheck(db: Queryable, applicationId: string, ownerId: string): Promise<void> {
-  await db.creditCheck.deleteMany({ where: { applicationId, status: 'running', ownerId } });
+export async function releaseCreditCheck(db: Db, applicationId: string, ownerId: string): Promise<void> {
+  await db.prisma.creditCheck.deleteMany({ where: { applicationId, status: 'running', ownerId } });
 }
 
 /**
@@ -38,14 +38,14 @@ export async function releaseCreditCheck(db: Queryable, applicationId: string, o
  * written, when the applicant's personal data was erased meanwhile: the caller must roll back.
  */
 export async function completeCreditCheck(
-  db: Queryable,
+  db: Db,
   check: { applicationId: string; score: number | null; band: string | null; degradedMode: boolean; sandboxMode: boolean; source: string; at: Date },
   applicantDetails: SealedDetails,
 ): Promise<boolean> {
   const { applicationId, at, ...result } = check;
   if (!(await writeDetails(db, applicationId, applicantDetails))) return false;
   const { score, band, degradedMode, sandboxMode, source } = result;
-  const completed = await sqlOf(db).rows(COMPLETE_CREDIT_CHECK, [applicationId, score, band, degradedMode, sandboxMode, source, at]);
+  const completed = await db.rows(COMPLETE_CREDIT_CHECK, [applicationId, score, band, degradedMode, sandboxMode, source, at]);
   if (completed.length !== 1) throw new Error(`credit check of ${applicationId} to complete was not found`);
   return true;
 }
@@ -61,6 +61,6 @@ const COMPLETE_CREDIT_CHECK = statement(
  * Erasure keeps the check's outcome (band, degraded or not, when) for reporting and matching, and
  * forgets the exact score the bureau gave for the person.
  */
-export async function forgetScore(db: Queryable, applicationId: string): Promise<void> {
-  await db.creditCheck.updateMany({ where: { applicationId }, data: { score: null } });
+export async function forgetScore(db: Db, applicationId: string): Promise<void> {
+  await db.prisma.creditCheck.updateMany({ where: { applicationId }, data: { score: null } });
 }

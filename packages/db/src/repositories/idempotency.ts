@@ -1,5 +1,5 @@
-import { sqlOf, statement } from '../sql';
-import type { Json, Queryable } from './types';
+import { statement } from '../sql';
+import type { Db, Json } from './types';
 
 export type IdempotencyState = 'in_progress' | 'completed' | 'unresolved';
 
@@ -18,11 +18,11 @@ export interface IdempotencyRow {
  * concurrent requests in; the others get the row that beat them. An expired row is replaced.
  */
 export async function insertInProgress(
-  db: Queryable,
+  db: Db,
   row: { partnerId: string; key: string; fingerprint: string; ownerId: string; now: Date; expiresAt: Date },
 ): Promise<{ inserted: true } | { inserted: false; existing: IdempotencyRow }> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await sqlOf(db).rows(INSERT_IN_PROGRESS, [row.partnerId, row.key, row.fingerprint, row.ownerId, row.now, row.expiresAt]);
+    const claimed = await db.rows(INSERT_IN_PROGRESS, [row.partnerId, row.key, row.fingerprint, row.ownerId, row.now, row.expiresAt]);
     if (claimed.length === 1) return { inserted: true };
     const existing = await findLiveKey(db, row, row.now);
     if (existing) return { inserted: false, existing };
@@ -44,8 +44,8 @@ const INSERT_IN_PROGRESS = statement(
 );
 
 /** The key's row, unless it has expired at `now` (an expired key is as good as none). */
-export async function findLiveKey(db: Queryable, id: { partnerId: string; key: string }, now: Date): Promise<IdempotencyRow | null> {
-  const rows = await sqlOf(db).rows<IdempotencyRow>(FIND_LIVE_KEY, [id.partnerId, id.key, now]);
+export async function findLiveKey(db: Db, id: { partnerId: string; key: string }, now: Date): Promise<IdempotencyRow | null> {
+  const rows = await db.rows<IdempotencyRow>(FIND_LIVE_KEY, [id.partnerId, id.key, now]);
   return rows[0] ?? null;
 }
 
@@ -55,8 +55,8 @@ const FIND_LIVE_KEY = statement(
      FROM idempotency_keys WHERE partner_id = $1::uuid AND key = $2::text AND expires_at > $3::timestamptz`,
 );
 
-export async function completeKey(db: Queryable, id: { partnerId: string; key: string }, responseBody: Json): Promise<void> {
-  const updated = await sqlOf(db).rows(COMPLETE_KEY, [id.partnerId, id.key, JSON.stringify(responseBody)]);
+export async function completeKey(db: Db, id: { partnerId: string; key: string }, responseBody: Json): Promise<void> {
+  const updated = await db.rows(COMPLETE_KEY, [id.partnerId, id.key, JSON.stringify(responseBody)]);
   // The request's own key, held since it began: gone means something is badly wrong; the change rolls back.
   if (updated.length !== 1) throw new Error('idempotency key to complete was not found');
 }
@@ -67,17 +67,17 @@ const COMPLETE_KEY = statement(
 );
 
 /** Releases a key whose request was refused (4xx), so the fixed request can reuse it. */
-export async function releaseKey(db: Queryable, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
-  await db.idempotencyKey.deleteMany({ where: { ...id, ownerId, state: 'in_progress' } });
+export async function releaseKey(db: Db, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
+  await db.prisma.idempotencyKey.deleteMany({ where: { ...id, ownerId, state: 'in_progress' } });
 }
 
 /** Marks a key whose request failed unexpectedly or whose process died: the caller must check before retrying. */
-export async function markUnresolved(db: Queryable, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
-  await db.idempotencyKey.updateMany({ where: { ...id, ownerId, state: 'in_progress' }, data: { state: 'unresolved' } });
+export async function markUnresolved(db: Db, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
+  await db.prisma.idempotencyKey.updateMany({ where: { ...id, ownerId, state: 'in_progress' }, data: { state: 'unresolved' } });
 }
 
-export async function deleteExpiredKeys(db: Queryable, now: Date): Promise<number> {
-  const { count } = await db.idempotencyKey.deleteMany({ where: { expiresAt: { lte: now } } });
+export async function deleteExpiredKeys(db: Db, now: Date): Promise<number> {
+  const { count } = await db.prisma.idempotencyKey.deleteMany({ where: { expiresAt: { lte: now } } });
   return count;
 }
 
@@ -86,8 +86,8 @@ export async function deleteExpiredKeys(db: Queryable, now: Date): Promise<numbe
  * fingerprints of the earlier, unkeyed format name none and are left out). For `GET /admin/v1/data-key`:
  * a retry compares its request under the key named here, so that key must stay configured until these expire.
  */
-export async function countLiveByDataKey(db: Queryable, now: Date): Promise<Array<{ keyId: string; live: number }>> {
-  const rows = await db.$queryRaw<Array<{ key_id: string; live: number }>>`
+export async function countLiveByDataKey(db: Db, now: Date): Promise<Array<{ keyId: string; live: number }>> {
+  const rows = await db.prisma.$queryRaw<Array<{ key_id: string; live: number }>>`
     SELECT split_part(fingerprint, '.', 2) AS key_id, count(*)::int AS live FROM idempotency_keys
     WHERE fingerprint LIKE 'h1.%' AND expires_at > ${now} GROUP BY 1 ORDER BY 1`;
   return rows.map((r) => ({ keyId: r.key_id, live: Number(r.live) }));

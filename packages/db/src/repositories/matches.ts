@@ -1,18 +1,18 @@
-import type { Queryable } from './types';
+import type { Db } from './types';
 import { isUniqueViolation } from './types';
 
-export async function findMatchRun(db: Queryable, id: string) {
-  return db.matchRun.findUnique({ where: { id }, select: { id: true, applicationId: true, partnerId: true, offers: true, createdAt: true } });
+export async function findMatchRun(db: Db, id: string) {
+  return db.prisma.matchRun.findUnique({ where: { id }, select: { id: true, applicationId: true, partnerId: true, offers: true, createdAt: true } });
 }
 
 /** Records a followed link once per offer; false when it was recorded before. */
 export async function insertReferral(
-  db: Queryable,
+  db: Db,
   referral: { id: string; offerId: string; matchRunId: string; applicationId: string; partnerId: string; lenderId: string; productId: string; at: Date },
 ): Promise<boolean> {
   const { at, ...data } = referral;
   try {
-    await db.referral.create({ data: { ...data, createdAt: at } });
+    await db.prisma.referral.create({ data: { ...data, createdAt: at } });
     return true;
   } catch (err) {
     if (isUniqueViolation(err)) return false;
@@ -33,11 +33,11 @@ export interface ReferralRow {
 
 /** A partner's referrals, newest first, after the (createdAt, id) cursor when given. */
 export async function listReferrals(
-  db: Queryable,
+  db: Db,
   options: { partnerId: string; limit: number; before?: { createdAt: Date; id: string } },
 ): Promise<ReferralRow[]> {
   const { before } = options;
-  const rows = await db.referral.findMany({
+  const rows = await db.prisma.referral.findMany({
     where: {
       partnerId: options.partnerId,
       ...(before ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] } : {}),
@@ -47,8 +47,8 @@ export async function listReferrals(
     select: { id: true, offerId: true, applicationId: true, lenderId: true, productId: true, createdAt: true },
   });
   const [lenders, products] = await Promise.all([
-    db.lender.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.lenderId))] } }, select: { id: true, name: true } }),
-    db.product.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.productId))] } }, select: { id: true, name: true } }),
+    db.prisma.lender.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.lenderId))] } }, select: { id: true, name: true } }),
+    db.prisma.product.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.productId))] } }, select: { id: true, name: true } }),
   ]);
   const lenderName = new Map(lenders.map((l) => [l.id, l.name]));
   const productName = new Map(products.map((p) => [p.id, p.name]));

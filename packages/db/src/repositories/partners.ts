@@ -1,5 +1,4 @@
-import type { PrismaClient } from '../generated/client';
-import type { Queryable } from './types';
+import type { Db } from './types';
 
 export interface PartnerRow {
   id: string;
@@ -25,11 +24,11 @@ export interface KeyOwner {
 }
 
 export async function insertPartnerWithKey(
-  db: Queryable,
+  db: Db,
   partner: Omit<PartnerRow, 'createdAt'>,
   key: { id: string; keyHash: string; prefix: string },
 ): Promise<PartnerRow> {
-  return db.partner.create({
+  return db.prisma.partner.create({
     data: { ...partner, apiKeys: { create: { id: key.id, keyHash: key.keyHash, prefix: key.prefix } } },
   });
 }
@@ -39,54 +38,54 @@ export async function insertPartnerWithKey(
  * serialise on an advisory lock, so an empty database gets exactly one first partner.
  */
 export async function insertFirstPartner(
-  db: PrismaClient,
+  db: Db,
   partner: Omit<PartnerRow, 'createdAt'>,
   key: { id: string; keyHash: string; prefix: string },
 ): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('loanmatch:first-partner'))`);
-    if ((await tx.partner.count()) > 0) return false;
+  return db.transaction(async (tx) => {
+    await tx.prisma.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('loanmatch:first-partner'))`);
+    if ((await tx.prisma.partner.count()) > 0) return false;
     await insertPartnerWithKey(tx, partner, key);
     return true;
   });
 }
 
-export async function insertApiKey(db: Queryable, key: { id: string; partnerId: string; keyHash: string; prefix: string }): Promise<ApiKeyRow> {
-  return db.apiKey.create({ data: key, select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true } });
+export async function insertApiKey(db: Db, key: { id: string; partnerId: string; keyHash: string; prefix: string }): Promise<ApiKeyRow> {
+  return db.prisma.apiKey.create({ data: key, select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true } });
 }
 
-export async function findPartner(db: Queryable, id: string): Promise<PartnerRow | null> {
-  return db.partner.findUnique({ where: { id } });
+export async function findPartner(db: Db, id: string): Promise<PartnerRow | null> {
+  return db.prisma.partner.findUnique({ where: { id } });
 }
 
-export async function listPartners(db: Queryable): Promise<Array<PartnerRow & { keys: ApiKeyRow[] }>> {
-  const rows = await db.partner.findMany({
+export async function listPartners(db: Db): Promise<Array<PartnerRow & { keys: ApiKeyRow[] }>> {
+  const rows = await db.prisma.partner.findMany({
     orderBy: { createdAt: 'asc' },
     include: { apiKeys: { orderBy: { createdAt: 'asc' }, select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true } } },
   });
   return rows.map(({ apiKeys, ...partner }) => ({ ...partner, keys: apiKeys }));
 }
 
-export async function countPartners(db: Queryable): Promise<number> {
-  return db.partner.count();
+export async function countPartners(db: Db): Promise<number> {
+  return db.prisma.partner.count();
 }
 
-export async function findActiveKeyOwner(db: Queryable, keyHash: string): Promise<KeyOwner | null> {
-  const row = await db.apiKey.findUnique({ where: { keyHash }, include: { partner: true } });
+export async function findActiveKeyOwner(db: Db, keyHash: string): Promise<KeyOwner | null> {
+  const row = await db.prisma.apiKey.findUnique({ where: { keyHash }, include: { partner: true } });
   if (!row || row.revokedAt) return null;
   return { keyId: row.id, keyHash: row.keyHash, partner: row.partner };
 }
 
 /** Variant B's access tokens name their API key by id: the key, if it is still active, with its partner. */
-export async function findActiveKeyById(db: Queryable, keyId: string): Promise<KeyOwner | null> {
-  const row = await db.apiKey.findUnique({ where: { id: keyId }, include: { partner: true } });
+export async function findActiveKeyById(db: Db, keyId: string): Promise<KeyOwner | null> {
+  const row = await db.prisma.apiKey.findUnique({ where: { id: keyId }, include: { partner: true } });
   if (!row || row.revokedAt) return null;
   return { keyId: row.id, keyHash: row.keyHash, partner: row.partner };
 }
 
 /** Revokes a key once; answers the key as it now stands, or null when there is no such key. */
-export async function revokeApiKey(db: Queryable, keyId: string, at: Date): Promise<ApiKeyRow | null> {
+export async function revokeApiKey(db: Db, keyId: string, at: Date): Promise<ApiKeyRow | null> {
   const select = { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true };
-  await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: at } });
-  return db.apiKey.findUnique({ where: { id: keyId }, select });
+  await db.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: at } });
+  return db.prisma.apiKey.findUnique({ where: { id: keyId }, select });
 }

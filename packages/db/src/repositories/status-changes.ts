@@ -6,10 +6,10 @@
  * commit together or not at all. What changes is the domain's decision (`packages/domain/src/events.ts`);
  * this file only writes it.
  */
-import { Params, sqlOf, statement, type Statement } from '../sql';
-import { APPLICATION_COLUMNS_SQL, fromJoined, type ApplicationRow, type JoinedRow } from './applications';
-import type { Json, Queryable } from './types';
-import { outboxCtes, type OutboxEvent } from './webhooks';
+import { Params, shaped } from '../sql';
+import { APPLICATION_COLUMNS_SQL, fromJoined, type ApplicationRow, type JoinedRow } from './application-row';
+import { outboxCtes, type OutboxEvent } from './outbox';
+import type { Db, Json } from './types';
 
 /** An idempotency key stored completed, with the answer of the request that made it, by the statement of its change. */
 export interface CompletedKey {
@@ -23,21 +23,13 @@ export interface CompletedKey {
   expiresAt: Date;
 }
 
-/** Composed statements by shape: the same shape always has the same text, so each is prepared once. */
-const shapes = new Map<string, Statement>();
-function shaped(name: string, compose: () => string): Statement {
-  let s = shapes.get(name);
-  if (!s) shapes.set(name, (s = statement(name, compose())));
-  return s;
-}
-
 /**
  * Inserts an application and its creation event. Under `key`, the key is inserted completed in the same
  * statement, and the application only if the key was: false, with nothing written, when the key is
  * already held (the caller reads it and answers as the key says). A key that expired is replaced.
  */
 export async function insertApplication(
-  db: Queryable,
+  db: Db,
   input: {
     app: { id: string; partnerId: string; formType: string; status: string; lastStep: number; step1: Json; securityTokenHash?: string };
     event: OutboxEvent;
@@ -67,7 +59,7 @@ export async function insertApplication(
     ),`;
   const text = `WITH ${claim} ${insert} ${outboxCtes(p, 'app', input.event)}
     SELECT EXISTS (SELECT 1 FROM app) AS inserted, (SELECT count(*) FROM dl)::int AS deliveries`;
-  const rows = await sqlOf(db).rows<{ inserted: boolean; deliveries: number }>(shaped(key ? 'insert_application_keyed' : 'insert_application', () => text), p.values);
+  const rows = await db.rows<{ inserted: boolean; deliveries: number }>(shaped(key ? 'insert_application_keyed' : 'insert_application', () => text), p.values);
   return { inserted: rows[0].inserted, deliveries: Number(rows[0].deliveries) };
 }
 
@@ -92,7 +84,7 @@ export type ChangeOutcome =
  * commits while this statement waits for the row is seen.
  */
 export async function changeApplication(
-  db: Queryable,
+  db: Db,
   change: {
     id: string;
     move?: { from: { status: string; lastStep: number }; status: string; lastStep: number; event?: OutboxEvent };
@@ -130,7 +122,7 @@ export async function changeApplication(
            ${withRow ? APPLICATION_COLUMNS_SQL : 'a.id'}, ${event ? '(SELECT count(*) FROM dl)::int' : '0'} AS deliveries
       FROM cur LEFT JOIN a ON true${withRow ? ' LEFT JOIN credit_checks c ON c.application_id = a.id' : ''}`;
   const name = `change_${sets.length ? 'u' : 'r'}${step ? step.number : ''}${move ? 'm' : ''}${matchRun ? 'r' : ''}${event ? 'e' : ''}${withRow ? '' : 'n'}`;
-  const rows = await sqlOf(db).rows<JoinedRow & { current_status: string; current_last_step: number; current_erased: boolean; deliveries: number }>(
+  const rows = await db.rows<JoinedRow & { current_status: string; current_last_step: number; current_erased: boolean; deliveries: number }>(
     shaped(name, () => text),
     p.values,
   );

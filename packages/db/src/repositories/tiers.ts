@@ -1,4 +1,4 @@
-import type { Queryable } from './types';
+import type { Db } from './types';
 
 export interface TierRow {
   name: string;
@@ -6,12 +6,12 @@ export interface TierRow {
   updatedAt: Date;
 }
 
-export async function listTiers(db: Queryable): Promise<TierRow[]> {
-  return db.tier.findMany({ orderBy: { requestsPerHour: 'asc' } });
+export async function listTiers(db: Db): Promise<TierRow[]> {
+  return db.prisma.tier.findMany({ orderBy: { requestsPerHour: 'asc' } });
 }
 
 /** Sets a tier's hourly limit; null when there is no such tier. */
-export async function setTierLimit(db: Queryable, name: string, requestsPerHour: number, at: Date): Promise<TierRow | null> {
-  const { count } = await db.tier.updateMany({ where: { name }, data: { requestsPerHour, updatedAt: at } });
-  return count ? db.tier.findUnique({ where: { name } }) : null;
+export async function setTierLimit(db: Db, name: string, requestsPerHour: number, at: Date): Promise<TierRow | null> {
+  const { count } = await db.prisma.tier.updateMany({ where: { name }, data: { requestsPerHour, updatedAt: at } });
+  return count ? db.prisma.tier.findUnique({ where: { name } }) : null;
 }

@@ -1,5 +1,6 @@
-import { Params, sqlOf, statement } from '../sql';
-import type { Queryable } from './types';
+import { Params, statement } from '../sql';
+import { outboxCtes, type OutboxEvent } from './outbox';
+import type { Db } from './types';
 
 /**
  * Webhook endpoints, the event outbox, deliveries and their attempts.
@@ -46,62 +47,62 @@ const WEBHOOK_FIELDS = {
 } as const;
 
 export async function insertWebhook(
-  db: Queryable,
+  db: Db,
   webhook: { id: string; partnerId: string; url: string; events: string[]; secretSealed: string; at: Date },
 ): Promise<WebhookRow> {
   const { at, ...data } = webhook;
-  return db.webhook.create({ data: { ...data, status: 'active', createdAt: at }, select: WEBHOOK_FIELDS });
+  return db.prisma.webhook.create({ data: { ...data, status: 'active', createdAt: at }, select: WEBHOOK_FIELDS });
 }
 
 /** A partner's webhooks that are not deleted, oldest first. */
-export async function listWebhooks(db: Queryable, partnerId: string): Promise<WebhookRow[]> {
-  return db.webhook.findMany({ where: { partnerId, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: WEBHOOK_FIELDS });
+export async function listWebhooks(db: Db, partnerId: string): Promise<WebhookRow[]> {
+  return db.prisma.webhook.findMany({ where: { partnerId, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: WEBHOOK_FIELDS });
 }
 
-export async function countWebhooks(db: Queryable, partnerId: string): Promise<number> {
-  return db.webhook.count({ where: { partnerId, deletedAt: null } });
+export async function countWebhooks(db: Db, partnerId: string): Promise<number> {
+  return db.prisma.webhook.count({ where: { partnerId, deletedAt: null } });
 }
 
 /** The partner's webhook, or null for another partner's, a deleted or an unknown one. */
-export async function findWebhook(db: Queryable, id: string, partnerId: string): Promise<WebhookRow | null> {
-  return db.webhook.findFirst({ where: { id, partnerId, deletedAt: null }, select: WEBHOOK_FIELDS });
+export async function findWebhook(db: Db, id: string, partnerId: string): Promise<WebhookRow | null> {
+  return db.prisma.webhook.findFirst({ where: { id, partnerId, deletedAt: null }, select: WEBHOOK_FIELDS });
 }
 
 /** Hides the webhook and cancels what it had pending; false when there was no such webhook. */
-export async function deleteWebhook(db: Queryable, id: string, partnerId: string, at: Date): Promise<boolean> {
-  const { count } = await db.webhook.updateMany({ where: { id, partnerId, deletedAt: null }, data: { deletedAt: at } });
+export async function deleteWebhook(db: Db, id: string, partnerId: string, at: Date): Promise<boolean> {
+  const { count } = await db.prisma.webhook.updateMany({ where: { id, partnerId, deletedAt: null }, data: { deletedAt: at } });
   if (count === 1) await cancelPendingDeliveries(db, id, at);
   return count === 1;
 }
 
 export async function rotateSecret(
-  db: Queryable,
+  db: Db,
   id: string,
   secrets: { secretSealed: string; previousSecretSealed: string; previousSecretExpiresAt: Date },
 ): Promise<void> {
-  await db.webhook.update({ where: { id }, data: secrets });
+  await db.prisma.webhook.update({ where: { id }, data: secrets });
 }
 
 /** Disables an active webhook and cancels its pending deliveries; false when it was not active. */
-export async function disableWebhook(db: Queryable, id: string, reason: string, at: Date): Promise<boolean> {
-  const { count } = await db.webhook.updateMany({ where: { id, status: 'active' }, data: { status: 'disabled', disabledReason: reason, disabledAt: at } });
+export async function disableWebhook(db: Db, id: string, reason: string, at: Date): Promise<boolean> {
+  const { count } = await db.prisma.webhook.updateMany({ where: { id, status: 'active' }, data: { status: 'disabled', disabledReason: reason, disabledAt: at } });
   await cancelPendingDeliveries(db, id, at);
   return count === 1;
 }
 
-export async function markWebhookAnswered(db: Queryable, id: string, at: Date): Promise<void> {
-  await db.webhook.update({ where: { id }, data: { failingSince: null, lastSuccessAt: at } });
+export async function markWebhookAnswered(db: Db, id: string, at: Date): Promise<void> {
+  await db.prisma.webhook.update({ where: { id }, data: { failingSince: null, lastSuccessAt: at } });
 }
 
 /** Notes a failed attempt; answers since when the endpoint has been failing without a success. */
-export async function markWebhookFailing(db: Queryable, id: string, at: Date): Promise<Date> {
-  await db.webhook.updateMany({ where: { id, failingSince: null }, data: { failingSince: at } });
-  const row = await db.webhook.findUnique({ where: { id }, select: { failingSince: true } });
+export async function markWebhookFailing(db: Db, id: string, at: Date): Promise<Date> {
+  await db.prisma.webhook.updateMany({ where: { id, failingSince: null }, data: { failingSince: at } });
+  const row = await db.prisma.webhook.findUnique({ where: { id }, select: { failingSince: true } });
   return row?.failingSince ?? at;
 }
 
-async function cancelPendingDeliveries(db: Queryable, webhookId: string, at: Date): Promise<void> {
-  await db.webhookDelivery.updateMany({
+async function cancelPendingDeliveries(db: Db, webhookId: string, at: Date): Promise<void> {
+  await db.prisma.webhookDelivery.updateMany({
     where: { webhookId, state: 'pending' },
     data: { state: 'cancelled', completedAt: at, leaseUntil: null, claimToken: null },
   });
@@ -111,58 +112,15 @@ async function cancelPendingDeliveries(db: Queryable, webhookId: string, at: Dat
 // The outbox
 // ---------------------------------------------------------------------------------------------
 
-/** An event to write to the outbox: its body is the exact JSON every attempt sends. */
-export interface OutboxEvent {
-  id: string;
-  partnerId: string;
-  applicationId: string | null;
-  type: string;
-  body: string;
-  at: Date;
-  /** Only this endpoint (a test event); otherwise every active endpoint of the partner subscribed to `type`. */
-  webhookId?: string;
-}
-
-/**
- * The CTEs that write `event` to the outbox as part of a larger statement, when `source` (the name of an
- * earlier CTE) yields a row, that is when the change it announces was made: `ev`, the event (written
- * whether or not an endpoint subscribed: the outbox is also the record of every status change), and
- * `dl`, a pending delivery due at once for each endpoint it goes to. The statement can answer
- * `(SELECT count(*) FROM dl)`, the number of deliveries. One statement: the event commits exactly
- * when the change does, and the endpoints are those registered when it ran.
- */
-export function outboxCtes(p: Params, source: string, event: OutboxEvent): string {
-  const partner = p.add(event.partnerId);
-  const type = p.add(event.type);
-  const id = p.add(event.id);
-  const application = p.add(event.applicationId);
-  const at = p.add(event.at);
-  const only = event.webhookId === undefined ? `${type}::text = ANY (w.events)` : `w.id = ${p.add(event.webhookId)}::uuid`;
-  return `targets AS (
-      SELECT w.id FROM webhooks w
-       WHERE w.partner_id = ${partner}::uuid AND w.status = 'active' AND w.deleted_at IS NULL AND ${only}
-    ),
-    ev AS (
-      INSERT INTO webhook_events (id, partner_id, application_id, type, body, created_at)
-      SELECT ${id}::text, ${partner}::uuid, ${application}::uuid, ${type}::text, ${p.add(event.body)}::text, ${at}::timestamptz FROM ${source}
-      RETURNING seq
-    ),
-    dl AS (
-      INSERT INTO webhook_deliveries (id, event_id, webhook_id, application_id, seq, state, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), ${id}::text, t.id, ${application}::uuid, ev.seq, 'pending', ${at}::timestamptz, ${at}::timestamptz FROM ev CROSS JOIN targets t
-      RETURNING 1
-    )`;
-}
-
 /**
  * Writes an event and a pending delivery, due at once, for each active endpoint of the partner that
  * subscribed to its type, or only for `webhookId` when given (a test event), in one statement. Answers
  * the number of deliveries. Meant to run inside the transaction of the change the event announces.
  */
-export async function insertEvent(db: Queryable, event: OutboxEvent): Promise<number> {
+export async function insertEvent(db: Db, event: OutboxEvent): Promise<number> {
   const p = new Params();
   const text = `WITH now_ AS (SELECT 1), ${outboxCtes(p, 'now_', event)} SELECT (SELECT count(*) FROM dl)::int AS deliveries`;
-  const rows = await sqlOf(db).rows<{ deliveries: number }>(statement(event.webhookId ? 'insert_test_event' : 'insert_event', text), p.values);
+  const rows = await db.rows<{ deliveries: number }>(statement(event.webhookId ? 'insert_test_event' : 'insert_event', text), p.values);
   return Number(rows[0]?.deliveries ?? 0);
 }
 
@@ -183,11 +141,11 @@ export interface ClaimedDelivery {
  * A delivery whose lease ran out (its dispatcher died mid-attempt) is due again.
  */
 export async function claimDueDeliveries(
-  db: Queryable,
+  db: Db,
   options: { now: Date; leaseUntil: Date; claimToken: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
   const { now, leaseUntil, claimToken, limit } = options;
-  const claimed = await db.$queryRaw<Array<{ id: string }>>`
+  const claimed = await db.prisma.$queryRaw<Array<{ id: string }>>`
     UPDATE webhook_deliveries AS d
        SET lease_until = ${leaseUntil}, claim_token = ${claimToken}::uuid
       FROM (
@@ -209,7 +167,7 @@ export async function claimDueDeliveries(
      WHERE d.id = due.id
     RETURNING d.id`;
   if (claimed.length === 0) return [];
-  const rows = await db.webhookDelivery.findMany({
+  const rows = await db.prisma.webhookDelivery.findMany({
     where: { id: { in: claimed.map((c) => c.id) }, claimToken },
     orderBy: [{ seq: 'asc' }, { id: 'asc' }],
     select: {
@@ -227,11 +185,11 @@ export async function claimDueDeliveries(
  * may; false when the claim was lost (its lease ran out and another dispatcher took the delivery).
  */
 export async function settleDelivery(
-  db: Queryable,
+  db: Db,
   delivery: { id: string; claimToken: string; state: DeliveryState; attempts: number; nextAttemptAt?: Date; at: Date },
 ): Promise<boolean> {
   const final = delivery.state !== 'pending';
-  const { count } = await db.webhookDelivery.updateMany({
+  const { count } = await db.prisma.webhookDelivery.updateMany({
     where: { id: delivery.id, claimToken: delivery.claimToken, state: 'pending' },
     data: {
       state: delivery.state,
@@ -260,26 +218,26 @@ export interface AttemptRow {
   nextAttemptAt: Date | null;
 }
 
-export async function insertAttempt(db: Queryable, attempt: AttemptRow): Promise<void> {
-  await db.webhookAttempt.create({ data: attempt });
+export async function insertAttempt(db: Db, attempt: AttemptRow): Promise<void> {
+  await db.prisma.webhookAttempt.create({ data: attempt });
 }
 
 /** A webhook's attempts, newest first. */
-export async function listAttempts(db: Queryable, webhookId: string, limit: number): Promise<AttemptRow[]> {
-  return db.webhookAttempt.findMany({ where: { webhookId }, orderBy: [{ attemptedAt: 'desc' }, { attempt: 'desc' }, { id: 'desc' }], take: limit });
+export async function listAttempts(db: Db, webhookId: string, limit: number): Promise<AttemptRow[]> {
+  return db.prisma.webhookAttempt.findMany({ where: { webhookId }, orderBy: [{ attemptedAt: 'desc' }, { attempt: 'desc' }, { id: 'desc' }], take: limit });
 }
 
 /** How many deliveries of a webhook are still pending (for its view). */
-export async function countPendingDeliveries(db: Queryable, webhookId: string): Promise<number> {
-  return db.webhookDelivery.count({ where: { webhookId, state: 'pending' } });
+export async function countPendingDeliveries(db: Db, webhookId: string): Promise<number> {
+  return db.prisma.webhookDelivery.count({ where: { webhookId, state: 'pending' } });
 }
 
 /**
  * Forgets history older than `before`: attempts, finished deliveries, and events with nothing left
  * pending. Pending deliveries are never removed.
  */
-export async function deleteHistoryBefore(db: Queryable, before: Date): Promise<void> {
-  await db.webhookAttempt.deleteMany({ where: { attemptedAt: { lt: before } } });
-  await db.webhookDelivery.deleteMany({ where: { state: { not: 'pending' }, createdAt: { lt: before } } });
-  await db.webhookEvent.deleteMany({ where: { createdAt: { lt: before }, deliveries: { none: {} } } });
+export async function deleteHistoryBefore(db: Db, before: Date): Promise<void> {
+  await db.prisma.webhookAttempt.deleteMany({ where: { attemptedAt: { lt: before } } });
+  await db.prisma.webhookDelivery.deleteMany({ where: { state: { not: 'pending' }, createdAt: { lt: before } } });
+  await db.prisma.webhookEvent.deleteMany({ where: { createdAt: { lt: before }, deliveries: { none: {} } } });
 }

@@ -1,4 +1,5 @@
 /** What the database must hold after fuzzing, and a snapshot to show that a refused request changed nothing. */
+import type { Database } from '@loanmatch/db';
 import {
   FORM_TYPES,
   STATUS_ORDER,
@@ -18,8 +19,8 @@ const isPrototypeKey = (key: string) => (PROTOTYPE_KEYS as readonly string[]).in
  * A snapshot of everything a request could change about one application: its row, its check, how many
  * match runs, referrals and applicant rows it has. Two equal snapshots: the request changed nothing.
  */
-export async function applicationSnapshot(ctx: DomainContext, applicationId: string): Promise<string> {
-  const row = await ctx.db.application.findUnique({
+export async function applicationSnapshot(db: Database, applicationId: string): Promise<string> {
+  const row = await db.prisma.application.findUnique({
     where: { id: applicationId },
     include: { creditCheck: true, applicant: true, _count: { select: { matchRuns: true, referrals: true } } },
   });
@@ -34,9 +35,10 @@ export async function applicationSnapshot(ctx: DomainContext, applicationId: str
  * validate, no JSON holds a prototype key, and nothing is left half-done (a running check, a key in
  * progress). Answers the list of problems, empty when all is well.
  */
-export async function storedProblems(ctx: DomainContext, partnerIds: readonly string[]): Promise<string[]> {
+export async function storedProblems(t: { ctx: DomainContext; db: Database }, partnerIds: readonly string[]): Promise<string[]> {
+  const { ctx, db } = t;
   const problems: string[] = [];
-  const rows = await ctx.db.application.findMany({
+  const rows = await db.prisma.application.findMany({
     where: { partnerId: { in: [...partnerIds] } },
     include: { creditCheck: true, _count: { select: { matchRuns: true, referrals: true } } },
   });
@@ -101,7 +103,7 @@ export async function storedProblems(ctx: DomainContext, partnerIds: readonly st
     }
     if (app.securityTokenHash !== null && applicant.state === 'none') at('a Variant B application without its intake');
   }
-  const stuck = await ctx.db.idempotencyKey.count({ where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' } });
+  const stuck = await db.prisma.idempotencyKey.count({ where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' } });
   if (stuck > 0) problems.push(`${stuck} idempotency keys left in progress`);
   return problems;
 }

@@ -50,7 +50,7 @@ export function runFuzzSuite(contract: FuzzContract): void {
     it('when any request is sent, then no 5xx, the envelope with a request id, no secret or stack, no prototype change, and a refusal changes nothing', async () => {
       await assertFuzz({
         app: listener.app,
-        ctx: t.ctx,
+        db: t.db,
         requests: listener.requests(),
         numRuns: contract.runs,
         expect: listener.expect,

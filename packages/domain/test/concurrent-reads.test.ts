@@ -1,19 +1,13 @@
 /**
- * Reads gathered into one statement (`batchedRows`, docs/decisions.md "Issue 7, fourth session"): many
- * requests reading at once each get exactly what a read of its own would give, on both storages: its
- * own application, NOT_FOUND for another partner's or an unknown one, and a value the statement refuses
- * fails its own read only.
+ * Many requests reading at once, on both storages: each gets exactly what a read of its own would give
+ * (its own application, NOT_FOUND for another partner's or an unknown one), a value the statement
+ * refuses fails its own read only, and a read inside a transaction sees that transaction's writes.
  */
 import { randomUUID } from 'node:crypto';
-import { applications, transaction } from '@loanmatch/db';
 import { createApplication, createPartner, getApplication, matchApplication, runCreditCheck, saveStep } from '../src';
-import { sqlOf, statement } from '@loanmatch/db/src/sql';
 import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '@loanmatch/testing';
 
-/** Marks the application inside the test's transaction (a write no other connection can see before it commits). */
-const TOUCH = statement('test_touch_application', "UPDATE applications SET form_type = 'home' WHERE id = $1::uuid");
-
-describe.each(STORAGES)('batched reads on %s', (storage) => {
+describe.each(STORAGES)('concurrent reads on %s', (storage) => {
   let t: TestContext;
   const partners: string[] = [];
   /** Two applications per partner, the first taken through its credit check. */
@@ -89,9 +83,9 @@ describe.each(STORAGES)('batched reads on %s', (storage) => {
     const [a] = partners as [string];
     const [id] = ids.get(a)! as [string];
     const reads = await Promise.allSettled([
-      applications.findApplication(t.ctx.db, id, a),
-      applications.findApplication(t.ctx.db, 'not-a-uuid', a),
-      applications.findApplication(t.ctx.db, id, a),
+      t.ctx.repos.applications.findApplication(id, a),
+      t.ctx.repos.applications.findApplication('not-a-uuid', a),
+      t.ctx.repos.applications.findApplication(id, a),
     ]);
     expect(reads.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(reads[0]!.status === 'fulfilled' && reads[0]!.value?.id).toBe(id);
@@ -102,14 +96,16 @@ describe.each(STORAGES)('batched reads on %s', (storage) => {
     const [, id] = ids.get(a)! as [string, string];
     const rolledBack = new Error('rolled back on purpose');
     const seen: unknown[] = [];
+    const before = await t.ctx.repos.applications.findApplication(id, a);
     await expect(
-      transaction(t.ctx.db, async (tx) => {
-        await sqlOf(tx).rows(TOUCH, [id]);
-        seen.push((await applications.findApplication(tx, id, a))?.formType);
+      t.ctx.repos.transaction(async (tx) => {
+        // A write no other connection can see before it commits: step 3 saved.
+        await tx.statusChanges.changeApplication({ id, step: { number: 3, data: VALID_STEPS.car[3] } });
+        seen.push(Object.keys((await tx.applications.findApplication(id, a))?.steps ?? {}));
         throw rolledBack;
       }),
     ).rejects.toBe(rolledBack);
-    expect(seen).toEqual(['home']);
-    expect((await applications.findApplication(t.ctx.db, id, a))?.formType).toBe('car');
+    expect(seen).toEqual([[...Object.keys(before!.steps), '3']]);
+    expect((await t.ctx.repos.applications.findApplication(id, a))?.steps).toEqual(before!.steps);
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * The repositories bound to one database: what the domain is given instead of a database client. Every
+ * repository function takes the database (or an open transaction) as its first parameter; here that
+ * parameter is bound once, for the database and for each transaction.
+ */
+import type { Database } from '../connect';
+import type { TransactionClient } from '../generated/internal/prismaNamespace';
+import { prismaRows } from '../sql';
+import * as applicants from './applicants';
+import * as applications from './applications';
+import * as catalogue from './catalogue';
+import * as creditChecks from './credit-checks';
+import * as idempotency from './idempotency';
+import * as instances from './instances';
+import * as matches from './matches';
+import * as partners from './partners';
+import * as statusChanges from './status-changes';
+import * as tiers from './tiers';
+import * as webhooks from './webhooks';
+import type { Db } from './types';
+
+const MODULES = { partners, applications, creditChecks, idempotency, instances, tiers, applicants, catalogue, matches, webhooks, statusChanges };
+
+type Modules = typeof MODULES;
+
+/** A repository module's functions, without their first parameter (the database it is bound to). */
+type Bound<M> = { readonly [K in keyof M]: M[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
+
+export type Repositories = { readonly [N in keyof Modules]: Bound<Modules[N]> } & {
+  /**
+   * Runs `work` in one transaction, with the repositories bound to it, and answers what it answers;
+   * anything it throws rolls the transaction back. Inside a transaction already, `work` runs in that one.
+   */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+};
+
+export function createRepositories(database: Pick<Database, 'prisma' | 'rows'>): Repositories {
+  return bind(databaseHandle(database));
+}
+
+/** The database as repository functions take it, outside any transaction. */
+export function databaseHandle(database: Pick<Database, 'prisma' | 'rows'>): Db {
+  const { prisma, rows } = database;
+  return {
+    prisma,
+    rows,
+    transaction: (work, options) => prisma.$transaction((tx) => work(transactionHandle(tx)), options?.timeoutMs ? { timeout: options.timeoutMs } : undefined),
+  };
+}
+
+/** An open transaction: Prisma's calls and the statements of sql.ts both run on its connection. */
+function transactionHandle(tx: TransactionClient): Db {
+  const handle: Db = { prisma: tx, rows: prismaRows(tx), transaction: (work) => work(handle) };
+  return handle;
+}
+
+function bind(db: Db): Repositories {
+  const repositories: Record<string, unknown> = {};
+  for (const [name, module] of Object.entries(MODULES)) {
+    const bound: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(module)) if (typeof value === 'function') bound[key] = value.bind(undefined, db);
+    repositories[name] = bound;
+  }
+  repositories.transaction = <T>(work: (tx: Repositories) => Promise<T>) => db.transaction((tx) => work(bind(tx)));
+  return repositories as Repositories;
+}
