@@ -64,12 +64,20 @@ export interface OfferDetails {
   lendersMortgageInsurance?: boolean;
 }
 
+/** `pre_qualified`: every rule of the product was assessed; `indicative`: some await data the lender will check (`conditions`). */
+export type OfferCertainty = 'pre_qualified' | 'indicative';
+
 export interface Offer {
   offerId: string;
   lender: Ref;
   product: Ref;
   headline: string;
+  certainty: OfferCertainty;
   offerDetails: OfferDetails;
+  /** What the lender will need to see; empty for a pre-qualified offer. */
+  conditions: { field: string; requirement: string }[];
+  /** Only when the application gave no loan term: the term this offer assumed (also `offerDetails.loanTermMonths`). */
+  assumedLoanTermMonths?: number;
   expiresAt: string;
   /** Where the applicant's browser goes; about two hours. */
   trackingUrl: string;

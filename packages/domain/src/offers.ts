@@ -6,7 +6,7 @@ import { fail, ok, type Result } from './errors';
 import { advanceApplication, recordMatchRun } from './events';
 import { canonicalUuid } from './ids';
 import { withJsonText } from './json-text';
-import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferDetails } from './matching';
+import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferCertainty, type OfferDetails } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
@@ -17,7 +17,13 @@ export interface OfferView extends Json {
   lender: { id: string; name: string };
   product: { id: string; name: string };
   headline: string;
+  /** CONTRACT.md "Offers: certainty": `pre_qualified` or `indicative`. */
+  certainty: OfferCertainty;
   offerDetails: Json;
+  /** What the lender will need to see (`{field, requirement}`); empty for a pre-qualified offer. */
+  conditions: Json[];
+  /** Only when the application gave no term: the term the offer assumed. */
+  assumedLoanTermMonths?: number;
   expiresAt: string;
   trackingUrl: string;
 }
@@ -130,7 +136,10 @@ export function matchView(
       lender: offer.lender,
       product: offer.product,
       headline: offer.headline,
+      certainty: offer.certainty,
       offerDetails: offer.offerDetails as OfferDetails & Json,
+      conditions: offer.conditions.map((c) => ({ field: c.field, requirement: c.requirement })),
+      ...(offer.assumedLoanTermMonths === undefined ? {} : { assumedLoanTermMonths: offer.assumedLoanTermMonths }),
       expiresAt: expiry,
       trackingUrl: `${run.publicBaseUrl}/r/${run.signToken(offerId)}`,
     };
@@ -163,7 +172,9 @@ export function matchViewText(view: MatchView): string {
   for (let i = 0; i < offers.length; i++) {
     const o = offers[i];
     if (i > 0) text += ',';
-    text += `{"offerId":${plainText(o.offerId)},"lender":${refText(o.lender)},"product":${refText(o.product)},"headline":${constantText(o.headline)},"offerDetails":${detailsText(o.offerDetails as unknown as OfferDetails)},"expiresAt":${plainText(o.expiresAt)},"trackingUrl":${plainText(o.trackingUrl)}}`;
+    const assumed = o.assumedLoanTermMonths === undefined ? '' : `,"assumedLoanTermMonths":${numberText(o.assumedLoanTermMonths)}`;
+    const conditions = o.conditions.length === 0 ? '[]' : JSON.stringify(o.conditions);
+    text += `{"offerId":${plainText(o.offerId)},"lender":${refText(o.lender)},"product":${refText(o.product)},"headline":${constantText(o.headline)},"certainty":${plainText(o.certainty)},"offerDetails":${detailsText(o.offerDetails as unknown as OfferDetails)},"conditions":${conditions}${assumed},"expiresAt":${plainText(o.expiresAt)},"trackingUrl":${plainText(o.trackingUrl)}}`;
   }
   return `${text}],"nearMissOffers":${JSON.stringify(view.nearMissOffers)}}`;
 }

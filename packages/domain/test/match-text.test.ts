@@ -101,6 +101,28 @@ describe('the text of a match answer', () => {
     expect(keysSeen).toEqual(new Set(['interestRate', 'comparisonRate', 'comparisonRateWarning', 'comparisonRateExample', 'loanAmount', 'loanTermMonths', 'monthlyRepayment', 'establishmentFee', 'monthlyFee', 'balloonAmount', 'repaymentType', 'interestOnlyMonths', 'repaymentAfterInterestOnly', 'lvr', 'lendersMortgageInsurance']));
   });
 
+  it('when thin applications get indicative offers, then their certainty, conditions and assumed term are written as JSON.stringify writes them', () => {
+    const thin: Array<Partial<Record<1 | 2 | 3 | 4, Record<string, unknown>>>> = [
+      { 2: { loanTerm: undefined }, 3: { employmentType: undefined, grossMonthlyIncome: undefined }, 4: { livingSituation: undefined } },
+      { 2: { loanTerm: undefined } },
+      { 3: { grossMonthlyIncome: undefined } },
+      { 3: { employmentType: undefined } },
+      { 4: { livingSituation: undefined } },
+      { 3: { grossMonthlyIncome: undefined }, 4: { livingSituation: undefined } },
+    ];
+    let indicative = 0;
+    for (const catalogue of [defaultCatalogue(), testCatalogue()]) {
+      for (const changes of thin) {
+        for (const band of BANDS) {
+          const view = viewOf(application('personal', changes, band), catalogue);
+          indicative += view.acceptedOffers.filter((o) => o.certainty === 'indicative').length;
+          expect(matchViewText(view)).toBe(JSON.stringify(view));
+        }
+      }
+    }
+    expect(indicative).toBeGreaterThan(20);
+  });
+
   it('when catalogue names and the public address hold characters JSON escapes, then the text still is JSON.stringify of the answer', () => {
     const odd = ['Quote "Bank"', 'Back\\slash', 'Tab\there', 'Line\u2028sep', 'Emoji 😀 Loans', 'Zoë & Søn'];
     const file = {
