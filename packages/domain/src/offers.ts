@@ -8,6 +8,7 @@ import { canonicalUuid } from './ids';
 import { withJsonText } from './json-text';
 import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferCertainty, type OfferDetails } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
+import { stepsForMatching } from './variant-b-intake';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
 export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
@@ -72,7 +73,7 @@ export async function matchApplication(
   const result = matchOffers(
     {
       formType: app.formType as 'personal' | 'car' | 'home',
-      steps: { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] },
+      steps: await stepsForMatching(ctx, app, found.securityTokenHash !== null),
       credit: { band: (credit.band as ScoreBand | null) ?? null, degradedMode: credit.degradedMode },
       referenceYear: now.getUTCFullYear(),
     },
