@@ -1,12 +1,17 @@
 /** What the database must hold after fuzzing, and a snapshot to show that a refused request changed nothing. */
 import type { Database } from '@loanmatch/db';
 import {
+  FLAT_FIELDS,
   FORM_TYPES,
   STATUS_ORDER,
+  flatFieldsOf,
   readApplicantDetails,
+  readIntake,
   validateApplicantDetails,
+  validateApplicantDetailsB,
   validateStepData,
   validateVariantBCreate,
+  validateVariantBPatch,
   type DomainContext,
   type FormType,
 } from '@loanmatch/domain';
@@ -78,25 +83,24 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
     if (app.status === 'referred' && app._count.referrals === 0) at('referred without a referral');
 
     const applicant = await readApplicantDetails(ctx, app.id);
+    const variantB = app.securityTokenHash !== null;
     if (applicant.state === 'kept') {
       const details = applicant.details as Record<string, unknown>;
       if (findKey(details, isPrototypeKey)) at('applicant details hold a prototype key');
+      const intake = readIntake(details);
       if (checked) {
-        const valid = validateApplicantDetails({ data: details });
+        // Variant B's check takes step 5 without a date of birth; otherwise as Variant A's.
+        const valid = variantB ? validateApplicantDetailsB(intake.applicant, new Date()) : validateApplicantDetails({ data: details });
         if (!valid.ok) at(`applicant details do not validate: ${valid.error.message}`);
-      } else {
-        // Variant B's intake, before its check: the flat create fields it came from must validate again.
-        const intake = validateVariantBCreate({
-          formType,
-          loanAmount: (app.step1 as Record<string, unknown>).loanAmount,
-          loanPurpose: details.loanPurpose,
-          firstName: details.firstName,
-          lastName: details.lastName,
-          email: details.email,
-          phone: details.mobileNumber,
-          ...(details.consentCreditCheck === undefined ? {} : { consentCreditCheck: details.consentCreditCheck }),
-        });
-        if (!intake.ok) at(`applicant intake does not validate: ${intake.error.message}`);
+      }
+      if (variantB) {
+        // Variant B's intake: the flat fields it came from must validate again (create's before the check, PATCH's after).
+        const flat = flatFieldsOf(intake);
+        const step2 = (app.step2 ?? {}) as Record<string, unknown>;
+        const again = checked
+          ? validateVariantBPatch({ securityToken: 'st_', ...Object.fromEntries(Object.entries(flat).filter(([name]) => FLAT_FIELDS[name].step !== 5)) })
+          : validateVariantBCreate({ formType, loanAmount: (app.step1 as Record<string, unknown>).loanAmount, loanPurpose: step2.loanPurpose, ...flat });
+        if (!again.ok) at(`applicant intake does not validate: ${again.error.message}`);
       }
     } else if (checked && applicant.state === 'none') {
       at('a completed check without applicant details');
