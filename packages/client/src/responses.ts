@@ -133,6 +133,16 @@ export interface CreatedApplicationB {
   securityToken: string;
 }
 
+/** `PATCH /v1/applications/{id}`: where the application stands. */
+export interface UpdatedApplicationB {
+  applicationId: string;
+  status: ApplicationStatus;
+  lastStep: number;
+  creditCheckComplete: boolean;
+  /** Required fields of steps 2-4 not given yet; while any is, offers are `indicative`. */
+  missingFields: string[];
+}
+
 // Webhooks -----------------------------------------------------------------------------------------
 
 export interface Webhook {
