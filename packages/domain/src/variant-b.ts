@@ -216,11 +216,11 @@ export async function updateApplicationB(ctx: DomainContext, options: { partnerI
     const intake = readIntake(kept.state === 'kept' ? kept.details : null);
     const plan = planSteps(app.steps, intake.knownSteps, given.steps);
     if (!plan.ok) return plan;
-    const next = { applicant: { ...intake.applicant, ...given.applicant }, knownSteps: plan.value.knownSteps };
-    await tx.applicants.writeDetails(applicationId, sealApplicantDetails(ctx, applicationId, intakeJson(next)));
+    const next = intakeJson({ applicant: { ...intake.applicant, ...given.applicant }, knownSteps: plan.value.knownSteps });
+    if (JSON.stringify(next) !== JSON.stringify(intakeJson(intake))) await tx.applicants.writeDetails(applicationId, sealApplicantDetails(ctx, applicationId, next));
     let row: ApplicationRow = app;
     for (const step of plan.value.save) row = (await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step })) ?? row;
-    return ok(updatedView(row, next.knownSteps));
+    return ok(updatedView(row, plan.value.knownSteps));
   });
 }
 
