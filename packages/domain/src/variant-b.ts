@@ -201,7 +201,7 @@ export async function updateApplicationB(ctx: DomainContext, options: { partnerI
   const given = splitFlatFields(valid.value);
   const applicationId = canonicalUuid(options.applicationId)!;
   return ctx.repos.transaction(async (tx): Promise<Result<UpdatedApplicationB>> => {
-    // The intake, then the application: the order a credit check writes them in, so the two never wait on each other.
+    // The intake, then the application: the order a credit check writes them in, so the two cannot deadlock.
     const kept = await readApplicantDetails(ctx, applicationId, { repos: tx, lock: true });
     await tx.applications.lockApplication(applicationId);
     const app = await tx.applications.findApplication(applicationId, options.partnerId);
