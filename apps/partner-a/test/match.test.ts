@@ -59,6 +59,8 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
         lender: { id: expect.any(String), name: expect.any(String) },
         product: { id: expect.any(String), name: expect.any(String) },
         headline: expect.any(String),
+        // Variant A's application gave steps 1-4 before its check: every rule was assessed.
+        certainty: 'pre_qualified',
         offerDetails: {
           interestRate: expect.any(Number),
           comparisonRate: expect.any(Number),
@@ -68,8 +70,10 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
           establishmentFee: expect.any(Number),
           monthlyFee: expect.any(Number),
         },
+        conditions: [],
         trackingUrl: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_BASE_URL}/r/[A-Za-z0-9_-]+$`)),
       });
+      expect(offer).not.toHaveProperty('assumedLoanTermMonths');
       expect(offer.offerDetails.comparisonRate).toBeLessThanOrEqual(48);
       const expires = Date.parse(offer.expiresAt) - Date.now();
       expect(expires).toBeGreaterThan(TWO_HOURS - 60_000);

@@ -1,7 +1,7 @@
 /**
  * Variant B: the token-exchange contract of spec section 4.6, at /v1. A partner exchanges its API key
- * (`X-API-Key`) for a 15-minute JWT, then sends `Authorization: Bearer <access token>`; credit check
- * and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
+ * (`X-API-Key`) for a 15-minute JWT, then sends `Authorization: Bearer <access token>`; PATCH, credit
+ * check and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
  * and logs as Variant A; routes parse, call one domain function, and render.
  */
 import { Router, type Express, type RequestHandler, type Response } from 'express';
@@ -18,6 +18,7 @@ import {
   type SecretBox,
   type TierLimits,
   matchApplicationB,
+  updateApplicationB,
 } from '@loanmatch/domain';
 import {
   createAccessTokens,
@@ -146,6 +147,11 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
       idempotencyKey: req.get('Idempotency-Key'),
       sandboxScore: req.get('X-Sandbox-Score'),
     });
+    sendResult(res, result);
+  });
+
+  router.patch('/applications/:applicationId', async (req, res) => {
+    const result = await updateApplicationB(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
     sendResult(res, result);
   });
 

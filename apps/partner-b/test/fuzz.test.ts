@@ -1,6 +1,6 @@
 /**
- * Variant B under property-based fuzzing: the token exchange, flat create, credit check, match and the
- * webhook routes get generated bodies, headers and ids; each answer must keep the contract's envelope,
+ * Variant B under property-based fuzzing: the token exchange, flat create, PATCH, credit check, match and
+ * the webhook routes get generated bodies, headers and ids; each answer must keep the contract's envelope,
  * never a 5xx or a secret, and the database must hold only valid applications afterwards. Failures
  * print the fast-check seed: replay one with `FUZZ_SEED=<seed> pnpm test -- apps/partner-b/test/fuzz`.
  */
@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { applicantSchema, schemaFor } from '@loanmatch/domain';
+import { FLAT_FIELDS, applicantSchema, schemaFor } from '@loanmatch/domain';
 import {
   VALID_STEPS,
   authorizationHeader,
@@ -27,7 +27,7 @@ import {
 } from '@loanmatch/testing';
 import { runFuzzSuite, type FuzzListener } from '@loanmatch/testing/src/fuzz/suite';
 import { createPartnerBApp } from '../src/app';
-import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
+import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner, richFlatApplication } from './helpers';
 
 const RUNS = 300;
 
@@ -36,6 +36,7 @@ const FIELD_NAMES = [
     ...Object.keys(flatApplication()),
     ...Object.keys(schemaFor('personal', 1).properties),
     ...Object.keys(applicantSchema.properties),
+    ...Object.keys(FLAT_FIELDS),
     'securityToken',
     'grantType',
     'url',
@@ -73,14 +74,21 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
   otherToken = await accessTokenFor(app, other.apiKey);
   const c = clientB(app, accessToken);
 
-  // Applications made through B: one at step 1, six through step 4 (saved through A), the last checked and matched.
+  // Applications made through B: one at step 1, one with a part of step 3 by B's PATCH, three through step 4
+  // saved through A, three through B's PATCH (or its richer create), the last checked and matched.
   for (let i = 0; i < 8; i++) {
-    const created = await c.create(flatApplication());
+    const created = await c.create(i === 5 ? richFlatApplication() : flatApplication());
     const application = { id: created.body.data.applicationId as string, securityToken: created.body.data.securityToken as string };
     known.applications.push(application);
-    if (i === 0) continue;
-    for (const step of [2, 3, 4] as const) {
-      await request(appA).patch(`/api/partner/v1/applications/${application.id}`).set('Authorization', `Bearer ${mine.apiKey}`).send({ step, data: VALID_STEPS.personal[step] });
+    if (i === 0 || i === 5) continue;
+    if (i === 1) {
+      expect((await c.patch(application.id, { securityToken: application.securityToken, grossMonthlyIncome: 8000 })).status).toBe(200);
+    } else if (i < 5) {
+      for (const step of [2, 3, 4] as const) {
+        await request(appA).patch(`/api/partner/v1/applications/${application.id}`).set('Authorization', `Bearer ${mine.apiKey}`).send({ step, data: VALID_STEPS.personal[step] });
+      }
+    } else {
+      expect((await c.patch(application.id, { securityToken: application.securityToken, ...VALID_STEPS.personal[2], ...VALID_STEPS.personal[3], ...VALID_STEPS.personal[4] })).status).toBe(200);
     }
   }
   const checked = known.applications[7];
@@ -158,6 +166,13 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
         body,
       })),
     );
+  const patch = fc
+    .record({ app: target, headers, dob: fc.constantFrom('1988-07-14', '14/07/1988') })
+    .chain(({ app, headers, dob }) =>
+      around({ securityToken: app.securityToken, loanTerm: 5, employmentType: 'full_time', grossMonthlyIncome: 8000, livingSituation: 'renting', dependents: 1, dateOfBirth: dob }).map(
+        (body): FuzzRequest => ({ target: app.known ? app.id : undefined, method: 'PATCH', path: `${BASE}/applications/${app.id}`, headers, body }),
+      ),
+    );
   const match = fc
     .record({ app: target, headers })
     .chain(({ app, headers }) =>
@@ -176,7 +191,7 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
       })
       .map(({ headers, id, op: [method, suffix], query }): FuzzRequest => ({ method, path: `${BASE}/webhooks${suffix.replace(':id', id)}${suffix.endsWith('deliveries') ? query : ''}`, headers })),
   );
-  // Any method on any path of the contract: Variant A's paths (no PATCH here), OPTIONS, HEAD, unknown routes.
+  // Any method on any path of the contract, Variant A's paths, OPTIONS, HEAD, unknown routes.
   const stray = strayRequests({
     headers,
     paths: ['/auth/token', '/auth', '/applications', '/applications/:id', '/applications/:id/credit-check', '/applications/:id/match', '/referrals', '/webhooks/:id', '/unknown', '/'],
@@ -187,6 +202,7 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
   return fc.oneof(
     { weight: 2, arbitrary: token },
     { weight: 3, arbitrary: create },
+    { weight: 3, arbitrary: patch },
     { weight: 3, arbitrary: check },
     { weight: 2, arbitrary: match },
     { weight: 2, arbitrary: webhooks },

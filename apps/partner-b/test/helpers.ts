@@ -14,7 +14,7 @@ export async function newPartner(
   return created.value;
 }
 
-export { flatApplication } from '@loanmatch/testing';
+export { flatApplication, richFlatApplication } from '@loanmatch/testing';
 
 export function exchange(app: Express, apiKey: string | undefined, body: unknown = { grantType: 'api_key' }) {
   const req = request(app).post(`${BASE}/auth/token`);
@@ -45,6 +45,16 @@ export function clientB(app: Express, accessToken: string) {
         .set(auth)
         .set(options.key ? { 'Idempotency-Key': options.key } : {})
         .set(options.score !== undefined ? { 'X-Sandbox-Score': options.score } : {})
+        .send(body as object),
+    patch: (id: string, body: unknown) =>
+      request(app)
+        .patch(`${BASE}/applications/${id}`)
+        .set(auth)
+        .send(body as object),
+    match: (id: string, body: unknown) =>
+      request(app)
+        .post(`${BASE}/applications/${id}/match`)
+        .set(auth)
         .send(body as object),
   };
 }

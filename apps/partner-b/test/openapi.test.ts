@@ -56,19 +56,33 @@ describe('Variant B\'s OpenAPI document against the app', () => {
     expect(conform(await api.post(`${BASE}/applications`).send(EXAMPLES_B.create.default)).status).toBe(401);
     const { applicationId: id, securityToken } = created.body.data as { applicationId: string; securityToken: string };
 
-    // Credit check and match: wrong token, unknown application, missing token, before the steps, then for real.
+    // Credit check and match: wrong token, unknown application, missing token, match before the check, then for real
+    // on spec 4.6's fields alone (indicative offers).
     const checkBody = { ...EXAMPLES_B.creditCheck.default, securityToken };
     expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).send({ ...checkBody, securityToken: 'st_wrong' })).status).toBe(403);
     expect(conform(await api.post(`${BASE}/applications/00000000-0000-4000-8000-000000000000/credit-check`).set(auth).send(checkBody)).status).toBe(404);
     expect(conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({})).status).toBe(400);
     expect(conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({ securityToken })).status).toBe(409);
-    expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).send(checkBody)).status).toBe(409);
-    for (const step of [2, 3, 4] as const) {
-      const saved = await request(appA).patch(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`).send({ step, data: VALID_STEPS.personal[step] });
-      expect(saved.status).toBe(200);
-    }
     expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).set('X-Sandbox-Score', 'good').send(checkBody)).status).toBe(200);
-    expect(conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({ securityToken })).status).toBe(200);
+    const indicative = conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({ securityToken }));
+    expect(indicative.status).toBe(200);
+    expect(indicative.body.data.acceptedOffers[0]).toMatchObject({ certainty: 'indicative', assumedLoanTermMonths: expect.any(Number) });
+
+    // PATCH: the example, a wrong token, an unknown application, a bad field, a step-5 field after the check; then pre-qualified offers.
+    const patch = (path: string, body: object) => api.patch(`${BASE}/applications/${path}`).set(auth).send(body);
+    expect(conform(await patch(id, { ...EXAMPLES_B.update.default, securityToken })).status).toBe(200);
+    expect(conform(await patch(id, { ...EXAMPLES_B.update.default, securityToken: 'st_wrong' })).status).toBe(403);
+    expect(conform(await patch('00000000-0000-4000-8000-000000000000', { ...EXAMPLES_B.update.default, securityToken })).status).toBe(404);
+    expect(conform(await patch(id, { securityToken, dependents: 99 })).status).toBe(400);
+    expect(conform(await patch(id, { securityToken, dateOfBirth: '1980-01-01' })).status).toBe(409);
+    expect(conform(await patch(id, { securityToken, ...VALID_STEPS.personal[3], ...VALID_STEPS.personal[4] })).body.data.missingFields).toEqual([]);
+    const prequalified = conform(await api.post(`${BASE}/applications/${id}/match`).set(auth).send({ securityToken }));
+    expect(prequalified.body.data.acceptedOffers[0]).toMatchObject({ certainty: 'pre_qualified', conditions: [] });
+
+    // The richer create: every example is accepted.
+    for (const example of Object.values(EXAMPLES_B.create)) expect(conform(await api.post(`${BASE}/applications`).set(auth).send(example)).status).toBe(201);
+    // Variant A reads the same application.
+    expect((await request(appA).get(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`)).body.data.lastStep).toBe(5);
 
     // Webhooks, the service routes.
     const hook = conform(await api.post(`${BASE}/webhooks`).set(auth).send({ url: 'http://127.0.0.1:9/hook' }));

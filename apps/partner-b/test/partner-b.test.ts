@@ -239,15 +239,16 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(Object.keys(got.body.data.steps)).toEqual(['1']);
       for (const personal of ['Jordan', 'Citizen', 'jordan.citizen@example.com', '0412345678', 'debt_consolidation', 'securityToken']) expect(got.text).not.toContain(personal);
       expect((await viaA(other.apiKey).get(applicationId)).status).toBe(404);
-      // The names, e-mail, phone, consent and loan purpose wait in the applicant row for the check.
+      // The names, e-mail, phone and consent wait in the applicant row for the check; the loan purpose, known
+      // of a step 2 that is not complete (no term), waits beside them.
       const intake = await readApplicantDetails(t.ctx, applicationId);
       expect(intake.state === 'kept' && intake.details).toEqual({
-        loanPurpose: 'debt_consolidation',
         firstName: 'Jordan',
         lastName: 'Citizen',
         email: 'jordan.citizen@example.com',
         mobileNumber: '0412345678',
         consentCreditCheck: true,
+        knownSteps: { 2: { loanPurpose: 'debt_consolidation' } },
       });
     });
 
@@ -395,22 +396,33 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(res.body.message).toMatch(/^consentCreditCheck: credit check consent is required/);
     });
 
-    it('when the date of birth is missing or under 18, then 400 names it; names sent in the body do not replace those of create', async () => {
+    it('when the date of birth is under 18 or no real date, then 400 names it; names sent in the body do not replace those of create', async () => {
       const app = await throughStep4();
-      expect((await check(c, app.applicationId, { securityToken: app.securityToken })).body.message).toBe('dateOfBirth: is required');
       const young = new Date();
       const dob = `${young.getUTCFullYear() - 10}-01-01`;
       expect((await check(c, app.applicationId, { securityToken: app.securityToken, dateOfBirth: dob })).body.message).toBe('dateOfBirth: applicant must be at least 18 years old');
+      expect((await check(c, app.applicationId, { securityToken: app.securityToken, dateOfBirth: '31/02/1988' })).body.message).toBe('dateOfBirth: must be a real date written YYYY-MM-DD or DD/MM/YYYY');
       const res = await check(c, app.applicationId, { securityToken: app.securityToken, dateOfBirth: '1988-07-14', firstName: 'Somebody', phone: '0499999999' });
       expect(res.status).toBe(200);
       expect(counting.state.last!.applicant).toMatchObject({ firstName: 'Jordan', mobileNumber: '0412345678' });
     });
 
-    it('when steps 2-4 are not saved, then 409 STEPS_INCOMPLETE as for Variant A', async () => {
+    it('when neither the date of birth nor steps 2-4 are given, then the check runs all the same (spec 4.6), and Variant A\'s own check still needs steps 1-4', async () => {
       const app = await created();
-      const res = await check(c, app.applicationId, { securityToken: app.securityToken, dateOfBirth: '1988-07-14' });
-      expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ error: 'STEPS_INCOMPLETE', message: expect.stringContaining('missing step 2, 3, 4') });
+      const calls = counting.state.calls;
+      const res = await check(c, app.applicationId, { securityToken: app.securityToken });
+      expect(res.status).toBe(200);
+      expect(counting.state.calls).toBe(calls + 1);
+      expect(counting.state.last!.applicant).not.toHaveProperty('dateOfBirth');
+      expect((await viaA().get(app.applicationId)).body.data).toMatchObject({ status: 'credit_checked', lastStep: 5, steps: { '1': { loanAmount: 15000 } } });
+      const throughA = await request(appA).post('/api/partner/v1/applications').set('Authorization', `Bearer ${mine.apiKey}`).send({ formType: 'personal', data: { loanAmount: 5000 } });
+      const checkA = await request(appA)
+        .post(`/api/partner/v1/applications/${throughA.body.data.applicationId}/credit-check`)
+        .set('Authorization', `Bearer ${mine.apiKey}`)
+        .set('Idempotency-Key', `a-${throughA.body.data.applicationId}`)
+        .send({ data: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', mobileNumber: '0412345678', dateOfBirth: '1990-01-01', consentCreditCheck: true } });
+      expect(checkA.status).toBe(409);
+      expect(checkA.body).toMatchObject({ error: 'STEPS_INCOMPLETE', message: expect.stringContaining('missing step 2, 3, 4') });
     });
 
     it('when the check is retried with the same Idempotency-Key it is replayed; with none, a second check is 409 and the bureau is not called again', async () => {

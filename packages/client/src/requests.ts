@@ -201,8 +201,19 @@ export type SandboxScore = 'excellent' | 'very_good' | 'good' | 'average' | 'bel
 
 // Variant B (4.6) ----------------------------------------------------------------------------------
 
-/** `POST /v1/applications`: a personal loan's step 1 and purpose, and the applicant's names and contact. */
-export interface FlatApplication {
+/** Step 5 beside the identity fixed at create (names, e-mail, phone). */
+type ApplicantRest = Omit<ApplicantDetails, 'firstName' | 'lastName' | 'email' | 'mobileNumber'>;
+
+/**
+ * The fields of personal steps 2-5 that Variant B takes flat, each optional, under their table names:
+ * step 5's `mobileNumber` is `phone`; `homeAddress` is step 4's. A step's fields, once all known and
+ * valid, are saved as the step; offers are `indicative` until the term, employment, income and living
+ * situation are known.
+ */
+export type FlatFields = Partial<PersonalStep2 & EmploymentStep & LivingStep & ApplicantRest & { firstName: string; lastName: string; email: string; phone: string }>;
+
+/** `POST /v1/applications`: spec 4.6's fields (a personal loan's amount and purpose, the applicant's names and contact), and any other flat field. */
+export interface FlatApplication extends FlatFields {
   formType: 'personal';
   loanAmount: number;
   loanPurpose: PersonalLoanPurpose;
@@ -215,10 +226,11 @@ export interface FlatApplication {
 }
 
 /**
- * Variant B's credit check: the step-5 fields create did not carry (`dateOfBirth`, and the consent if
- * it was not given at create). Names, e-mail and phone are always those of create.
+ * Variant B's credit check: step-5 fields to lay over those given at create and by PATCH (all optional:
+ * no date of birth is needed; consent, if it was not given before). Names, e-mail and phone are always
+ * those of create.
  */
-export type CreditCheckDetailsB = Omit<ApplicantDetails, 'firstName' | 'lastName' | 'email' | 'mobileNumber'>;
+export type CreditCheckDetailsB = Partial<ApplicantRest>;
 
 // Webhooks -----------------------------------------------------------------------------------------
 

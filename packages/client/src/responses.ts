@@ -64,12 +64,20 @@ export interface OfferDetails {
   lendersMortgageInsurance?: boolean;
 }
 
+/** `pre_qualified`: every rule of the product was assessed; `indicative`: some await data the lender will check (`conditions`). */
+export type OfferCertainty = 'pre_qualified' | 'indicative';
+
 export interface Offer {
   offerId: string;
   lender: Ref;
   product: Ref;
   headline: string;
+  certainty: OfferCertainty;
   offerDetails: OfferDetails;
+  /** What the lender will need to see; empty for a pre-qualified offer. */
+  conditions: { field: string; requirement: string }[];
+  /** Only when the application gave no loan term: the term this offer assumed (also `offerDetails.loanTermMonths`). */
+  assumedLoanTermMonths?: number;
   expiresAt: string;
   /** Where the applicant's browser goes; about two hours. */
   trackingUrl: string;
@@ -123,6 +131,16 @@ export interface AccessTokenGrant {
 export interface CreatedApplicationB {
   applicationId: string;
   securityToken: string;
+}
+
+/** `PATCH /v1/applications/{id}`: where the application stands. */
+export interface UpdatedApplicationB {
+  applicationId: string;
+  status: ApplicationStatus;
+  lastStep: number;
+  creditCheckComplete: boolean;
+  /** Required fields of steps 2-4 not given yet; while any is, offers are `indicative`. */
+  missingFields: string[];
 }
 
 // Webhooks -----------------------------------------------------------------------------------------

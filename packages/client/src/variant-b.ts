@@ -1,11 +1,11 @@
 /**
  * Variant B (spec 4.6), at `…/v1`: the API key is exchanged for a 15-minute access token, which this
- * client renews by itself; credit check and match carry the application's `securityToken`. Steps 2-4
- * are saved through Variant A (`LoanMatchClientA`) with the same partner's API key.
+ * client renews by itself; PATCH, credit check and match carry the application's `securityToken`.
+ * Variant B is complete on its own: no call of Variant A is needed.
  */
 import { LoanMatchApiError } from './errors';
-import type { CreditCheckDetailsB, FlatApplication } from './requests';
-import type { AccessTokenGrant, CreatedApplicationB, CreditCheckResult, MatchResult } from './responses';
+import type { CreditCheckDetailsB, FlatApplication, FlatFields } from './requests';
+import type { AccessTokenGrant, CreatedApplicationB, CreditCheckResult, MatchResult, UpdatedApplicationB } from './responses';
 import { AccessTokenCache } from './tokens';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { requireKey, type CreditCheckOptions, type IdempotentCallOptions } from './variant-a';
@@ -52,8 +52,16 @@ export class LoanMatchClientB {
     return this.call({ method: 'POST', path: '/applications', body: application, idempotencyKey, repeatable: true });
   }
 
-  /** Needs steps 2-4 saved (through Variant A); `details` holds at least `dateOfBirth`. */
-  runCreditCheck(applicationId: string, securityToken: string, details: CreditCheckDetailsB, options: CreditCheckOptions = {}): Promise<CreditCheckResult> {
+  /**
+   * Adds or replaces flat fields of steps 2-5 (step 5's until the credit check). Repeatable: the same
+   * fields sent twice leave the application as once, so it is retried like a read.
+   */
+  updateApplication(applicationId: string, securityToken: string, fields: FlatFields): Promise<UpdatedApplicationB> {
+    return this.call({ method: 'PATCH', path: `/applications/${segment(applicationId)}`, body: { ...fields, securityToken }, repeatable: true });
+  }
+
+  /** Runs on what create and PATCH gave; `details` adds step-5 fields (the consent, if not given before). */
+  runCreditCheck(applicationId: string, securityToken: string, details: CreditCheckDetailsB = {}, options: CreditCheckOptions = {}): Promise<CreditCheckResult> {
     const idempotencyKey = options.idempotencyKey ?? this.transport.newIdempotencyKey();
     return this.call({
       method: 'POST',

@@ -15,19 +15,22 @@ import {
   validateCreateRequest,
   validateStepRequest,
   validateVariantBCreate,
+  validateVariantBPatch,
   validateWebhookRequest,
+  variantBCreateSchema,
+  variantBPatchSchema,
   type ApplicationStatus as DomainApplicationStatus,
   type ApplicationView,
   type AttemptView,
   type CreatedApplication as DomainCreatedApplication,
   type CreatedApplicationB as DomainCreatedApplicationB,
+  type UpdatedApplicationB as DomainUpdatedApplicationB,
   type CreditCheckView,
   type JsonSchema,
   type MatchView,
   type OfferView,
   type ReferralView,
   type RegisteredWebhook as DomainRegisteredWebhook,
-  type VariantBCreateRequest,
   type WebhookView,
   type matching,
 } from '@loanmatch/domain';
@@ -43,6 +46,9 @@ import type {
   CarStep2,
   CreatedApplication,
   CreatedApplicationB,
+  CreditCheckDetailsB,
+  FlatFields,
+  UpdatedApplicationB,
   CreditCheckResult,
   CreditScoreEstimate,
   DeliveryAttempt,
@@ -164,15 +170,17 @@ const FULL_APPLICANT: Required<ApplicantDetails> = {
   termsConsent: true,
 };
 
+const { mobileNumber, ...APPLICANT_REST } = FULL_APPLICANT;
+/** Every flat field of Variant B's create: spec 4.6's, and steps 2-5 under their table names (`phone` for `mobileNumber`). */
 const FULL_FLAT: Required<FlatApplication> = {
   formType: 'personal',
   loanAmount: 15000,
-  loanPurpose: 'wedding',
-  firstName: 'Jordan',
-  lastName: 'Citizen',
-  email: 'jordan@example.com',
-  phone: '0412345678',
-  consentCreditCheck: true,
+  ...FULL_STEPS.personal[2],
+  ...FULL_STEPS.personal[3],
+  ...FULL_STEPS.personal[4],
+  ...APPLICANT_REST,
+  dateOfBirth: '1988-07-14',
+  phone: mobileNumber,
 };
 
 /** Each value list of the SDK types beside the schema that holds the service's list. */
@@ -226,8 +234,17 @@ describe('request types against the service\'s schemas', () => {
   });
 
   it('when Variant B\'s flat create and the webhook registration are compared, then a full payload of each is valid', () => {
-    expect(Object.keys(FULL_FLAT).sort()).toEqual(fieldsOf<VariantBCreateRequest>({ formType: true, loanAmount: true, loanPurpose: true, firstName: true, lastName: true, email: true, phone: true, consentCreditCheck: true }));
+    expect(Object.keys(FULL_FLAT).sort()).toEqual(schemaFields(variantBCreateSchema));
+    expect(requiredOf<FlatApplication>({ formType: true, loanAmount: true, loanPurpose: true, firstName: true, lastName: true, email: true, phone: true })).toEqual([...(variantBCreateSchema.required ?? [])].sort());
     expect(validateVariantBCreate(FULL_FLAT)).toMatchObject({ ok: true, value: FULL_FLAT });
+    // PATCH takes every flat field but step 1's amount and the loan type; CreditCheckDetailsB every step-5 field beside the identity.
+    const { formType: _type, loanAmount: _amount, ...fields } = FULL_FLAT;
+    const patchFields: Required<FlatFields> = fields;
+    expect(Object.keys(patchFields).sort()).toEqual(schemaFields(variantBPatchSchema).filter((name) => name !== 'securityToken'));
+    expect(validateVariantBPatch({ ...patchFields, securityToken: 'st_x' })).toMatchObject({ ok: true, value: patchFields });
+    const { firstName: _first, lastName: _last, email: _email, ...checkRest } = APPLICANT_REST;
+    const checkDetails: Required<CreditCheckDetailsB> = checkRest;
+    expect([...Object.keys(checkDetails), 'firstName', 'lastName', 'email', 'mobileNumber'].sort()).toEqual(schemaFields(applicantSchema));
     const webhook: Required<RegisterWebhookRequest> = { url: 'https://partner.example/hooks', events: ['application.status_changed'] };
     expect(validateWebhookRequest(webhook)).toMatchObject({ ok: true, value: webhook });
   });
@@ -260,6 +277,7 @@ type ResponseFieldsMatch = AllTrue<
     SameKeys<DeliveryAttempt, AttemptView>,
     SameKeys<AccessTokenGrant, DomainAccessTokenGrant>,
     SameKeys<CreatedApplicationB, DomainCreatedApplicationB>,
+    SameKeys<UpdatedApplicationB, DomainUpdatedApplicationB>,
     Equal<ApplicationStatus, DomainApplicationStatus>,
     // Every code the service can send is a known code of the client (UNEXPECTED_RESPONSE is the client's own).
     Equal<Exclude<KnownErrorCode, 'UNEXPECTED_RESPONSE'>, HttpErrorCode>,

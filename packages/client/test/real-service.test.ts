@@ -101,7 +101,8 @@ describe('the clients against the real service', () => {
     expect(keysOf(matched)).toEqual(['acceptedOffers', 'applicationId', 'assessment', 'degraded_mode', 'generatedAt', 'matchId', 'nearMissOffers']);
     expect(matched.acceptedOffers.length).toBeGreaterThan(0);
     const [offer] = matched.acceptedOffers;
-    expect(keysOf(offer)).toEqual(['expiresAt', 'headline', 'lender', 'offerDetails', 'offerId', 'product', 'trackingUrl']);
+    expect(keysOf(offer)).toEqual(['certainty', 'conditions', 'expiresAt', 'headline', 'lender', 'offerDetails', 'offerId', 'product', 'trackingUrl']);
+    expect(offer).toMatchObject({ certainty: 'pre_qualified', conditions: [] });
     expect(offer.offerDetails).toMatchObject({ interestRate: expect.any(Number), comparisonRate: expect.any(Number), loanTermMonths: 60, balloonAmount: expect.any(Number) });
     for (const miss of matched.nearMissOffers) expect(keysOf(miss)).toEqual(['headline', 'lender', 'product', 'reasons', 'wouldQualifyIf']);
 
@@ -211,6 +212,23 @@ describe('the clients against the real service', () => {
     expect((await b.webhooks.list()).webhooks).toEqual([]);
     expect(net.sent.filter((r) => r.path === `${BASE_PATH_B}/auth/token`)).toHaveLength(1);
     expect(await a.getApplication(applicationId)).toMatchObject({ status: 'matched', lastStep: 5 });
+  });
+
+  it('when a partner uses client B alone, then the spec\'s calls reach indicative offers and updateApplication makes them pre-qualified', async () => {
+    const b = clientB();
+    const { applicationId, securityToken } = await b.createApplication({ formType: 'personal', loanAmount: 15000, loanPurpose: 'debt_consolidation', firstName: 'Jordan', lastName: 'Citizen', email: 'jordan@example.com', phone: '0412345678', consentCreditCheck: true });
+    await expect(b.runCreditCheck(applicationId, securityToken, {}, { sandboxScore: 'excellent' })).resolves.toMatchObject({ creditCheckComplete: true });
+    const thin = await b.match(applicationId, securityToken);
+    expect(thin.acceptedOffers.length).toBeGreaterThan(0);
+    for (const offer of thin.acceptedOffers) expect(offer).toMatchObject({ certainty: 'indicative', assumedLoanTermMonths: offer.offerDetails.loanTermMonths });
+
+    await expect(b.updateApplication(applicationId, 'st_not-it', { loanTerm: 5 })).rejects.toMatchObject({ status: 403, code: 'INVALID_SECURITY_TOKEN' });
+    await expect(b.updateApplication(applicationId, securityToken, { dateOfBirth: '1970-01-01' })).rejects.toMatchObject({ status: 409, code: 'CREDIT_CHECK_ALREADY_COMPLETED' });
+    const updated = await b.updateApplication(applicationId, securityToken, { ...VALID_STEPS.personal[2], ...VALID_STEPS.personal[3], ...VALID_STEPS.personal[4] });
+    expect(updated).toEqual({ applicationId, status: 'matched', lastStep: 5, creditCheckComplete: true, missingFields: [] });
+    const full = await b.match(applicationId, securityToken);
+    expect(full.acceptedOffers.length).toBeGreaterThan(0);
+    for (const offer of full.acceptedOffers) expect(offer).toMatchObject({ certainty: 'pre_qualified', conditions: [] });
   });
 
   it('when the key behind client B is revoked, then its next call fails with the exchange\'s 401 after one renewal', async () => {

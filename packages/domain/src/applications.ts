@@ -122,8 +122,13 @@ export async function runCreditCheck(
     operation?: string;
     /** Whether `Idempotency-Key` must be sent (default true: spec 4.3; Variant B's contract lists no such header). */
     requireIdempotencyKey?: boolean;
-    /** Variant B: builds the step-5 request `{data}` from the details the application keeps (its intake) and the body; default `body`. */
-    applicantRequest?: (kept: Json | null) => unknown;
+    /** Whether steps 1-4 must be saved first (default true: Variant A; Variant B matches on what is known). */
+    requireSteps?: boolean;
+    /**
+     * Variant B: step 5 (validated) made from the details the application keeps (its intake) and the body,
+     * and what the applicant row holds after the check. Default: the body's `data`, validated, kept as is.
+     */
+    applicant?: (kept: Json | null, app: ApplicationRow) => Result<ApplicantForCheck>;
   },
 ): Promise<Result<Replayable<CreditCheckView>>> {
   const keyCheck = checkIdempotencyKey(options.idempotencyKey, options.requireIdempotencyKey ?? true);
@@ -142,15 +147,11 @@ export async function runCreditCheck(
     const found = await findOwnApplication(ctx, options);
     if (!found.ok) return found;
     const app = found.value;
-    // Before anything reaches the bureau: an application whose personal data was erased takes none again.
-    const kept = await readApplicantDetails(ctx, app.id);
-    if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
-    const applicantRequest = options.applicantRequest ? options.applicantRequest(kept.state === 'kept' ? kept.details : null) : options.body;
-    const applicant = validateApplicantDetails(applicantRequest, ctx.clock());
-    if (!applicant.ok) return applicant;
+    const prepared = await applicantForCheck(ctx, app, options);
+    if (!prepared.ok) return prepared;
     const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
     if (!sandboxScore.ok) return sandboxScore;
-    if (!app.steps[2] || !app.steps[3] || !app.steps[4]) {
+    if ((options.requireSteps ?? true) && (!app.steps[2] || !app.steps[3] || !app.steps[4])) {
       const missing = [2, 3, 4].filter((n) => !app.steps[n as 2 | 3 | 4]);
       return fail('STEPS_INCOMPLETE', `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`);
     }
@@ -165,7 +166,18 @@ export async function runCreditCheck(
       return claimed;
     }
     try {
-      const answer = await ctx.bureau.requestScore({ applicationId: app.id, applicant: applicant.value, sandboxScore: sandboxScore.value });
+      let applicant = prepared.value;
+      if (options.applicant) {
+        // Variant B's intake may have changed since it was read (a PATCH commits; later ones wait for
+        // this check): read it again once every write in flight has committed.
+        const again = await applicantForCheck(ctx, app, options, true);
+        if (!again.ok) {
+          await ctx.repos.creditChecks.releaseCreditCheck(app.id, ctx.instance.id);
+          return again;
+        }
+        applicant = again.value;
+      }
+      const answer = await ctx.bureau.requestScore({ applicationId: app.id, applicant: applicant.details, sandboxScore: sandboxScore.value });
       const view: CreditCheckView = {
         applicationId: app.id,
         creditCheckComplete: true,
@@ -184,7 +196,7 @@ export async function runCreditCheck(
             source: answer.source,
             at: ctx.clock(),
           },
-          sealApplicantDetails(ctx, app.id, applicant.value),
+          sealApplicantDetails(ctx, app.id, applicant.stored),
         );
         // Erased while the bureau answered: nothing of the check is kept (thrown, so the transaction rolls back).
         if (!written) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
@@ -201,6 +213,26 @@ export async function runCreditCheck(
       release();
     }
   });
+}
+
+/** Step 5 as the bureau gets it, and what the applicant row holds once the check has run. */
+export interface ApplicantForCheck {
+  details: Json;
+  stored: Json;
+}
+
+/** The check's step 5, refused for an application whose personal data was erased (it takes none again). */
+async function applicantForCheck(
+  ctx: DomainContext,
+  app: ApplicationRow,
+  options: { body: unknown; applicant?: (kept: Json | null, app: ApplicationRow) => Result<ApplicantForCheck> },
+  afterWriters = false,
+): Promise<Result<ApplicantForCheck>> {
+  const kept = await readApplicantDetails(ctx, app.id, { lock: afterWriters });
+  if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  if (options.applicant) return options.applicant(kept.state === 'kept' ? kept.details : null, app);
+  const valid = validateApplicantDetails(options.body, ctx.clock());
+  return valid.ok ? ok({ details: valid.value, stored: valid.value }) : valid;
 }
 
 function sandboxScoreFor(ctx: DomainContext, header: string | undefined) {

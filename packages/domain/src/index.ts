@@ -9,6 +9,7 @@ export { SANDBOX_SCORE_VALUES, createSandboxBureau, createUnconfiguredBureau, pa
 export type { CreditBureau, BureauAnswer, BureauRequest } from './credit/bureau';
 export * from './validation';
 export * from './variant-b';
+export { flatFieldsOf, readIntake, type Intake } from './variant-b-intake';
 export * from './tiers';
 export * from './sealing';
 export * from './personal-data';

@@ -5,8 +5,9 @@ import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { advanceApplication, recordMatchRun } from './events';
 import { canonicalUuid } from './ids';
-import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferDetails } from './matching';
+import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferCertainty, type OfferDetails } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
+import { stepsForMatching } from './variant-b-intake';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
 export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
@@ -16,7 +17,13 @@ export interface OfferView extends Json {
   lender: { id: string; name: string };
   product: { id: string; name: string };
   headline: string;
+  /** CONTRACT.md "Offers: certainty": `pre_qualified` or `indicative`. */
+  certainty: OfferCertainty;
   offerDetails: Json;
+  /** What the lender will need to see (`{field, requirement}`); empty for a pre-qualified offer. */
+  conditions: Json[];
+  /** Only when the application gave no term: the term the offer assumed. */
+  assumedLoanTermMonths?: number;
   expiresAt: string;
   trackingUrl: string;
 }
@@ -65,7 +72,7 @@ export async function matchApplication(
   const result = matchOffers(
     {
       formType: app.formType as 'personal' | 'car' | 'home',
-      steps: { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] },
+      steps: await stepsForMatching(ctx, app, found.securityTokenHash !== null),
       credit: { band: (credit.band as ScoreBand | null) ?? null, degradedMode: credit.degradedMode },
       referenceYear: now.getUTCFullYear(),
     },
@@ -127,7 +134,10 @@ export function matchView(
       lender: offer.lender,
       product: offer.product,
       headline: offer.headline,
+      certainty: offer.certainty,
       offerDetails: offer.offerDetails as OfferDetails & Json,
+      conditions: offer.conditions.map((c) => ({ field: c.field, requirement: c.requirement })),
+      ...(offer.assumedLoanTermMonths === undefined ? {} : { assumedLoanTermMonths: offer.assumedLoanTermMonths }),
       expiresAt: expiry,
       trackingUrl: `${run.publicBaseUrl}/r/${run.signToken(offerId)}`,
     };

@@ -11,7 +11,7 @@
  * PERSONAL_DATA_ERASED.
  * Matching reads steps 1-4 and the stored band only, so it still answers.
  */
-import type { Json, SealedDetails } from '@loanmatch/db';
+import type { Json, Repositories, SealedDetails } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
@@ -55,9 +55,17 @@ export const PERSONAL_DATA_ERASED_MESSAGE = 'The personal data of this applicati
 
 export type ApplicantDetails = { state: 'none' } | { state: 'erased'; erasedAt: Date } | { state: 'kept'; details: Json };
 
-/** The details kept for an application, opened: the only place they are decrypted. */
-export async function readApplicantDetails(ctx: DomainContext, applicationId: string): Promise<ApplicantDetails> {
-  const row = await ctx.repos.applicants.findApplicant(applicationId);
+/**
+ * The details kept for an application, opened: the only place they are decrypted. `lock`: the row is
+ * locked in `repos`'s transaction (outside one, read once every write in flight has committed).
+ */
+export async function readApplicantDetails(
+  ctx: DomainContext,
+  applicationId: string,
+  options: { repos?: Repositories; lock?: boolean } = {},
+): Promise<ApplicantDetails> {
+  const repos = options.repos ?? ctx.repos;
+  const row = options.lock ? await repos.applicants.lockApplicant(applicationId) : await repos.applicants.findApplicant(applicationId);
   if (!row) return { state: 'none' };
   if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
   if (row.detailsSealed !== null) {

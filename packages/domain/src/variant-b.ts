@@ -4,25 +4,26 @@
  * per-application security token); every rule of the application itself is Variant A's, reached
  * through the same functions, so an application made through B is the same application through A.
  *
- * Where B's flat create goes: `loanAmount` is step 1, stored as Variant A stores it. The names,
- * e-mail, phone (step 5's `mobileNumber`) and an optional consent are applicant details, kept in the
- * applicant row (never read by GET), together with the loan purpose, until the credit check writes
- * the full step 5 over them. Steps 2-4 are not made up: a partial step 2 would be invalid step data.
+ * Variant B is complete on its own: its flat fields (create, then PATCH) are laid over the application
+ * as variant-b-intake.ts says (`loanAmount` is step 1; a step whose fields are all valid and complete
+ * is saved as Variant A saves it; the rest, with step 5's fields, is kept sealed in the applicant row),
+ * its credit check needs no steps 2-4, and its match offers on what is known.
  */
 import { randomUUID } from 'node:crypto';
-import type { Json } from '@loanmatch/db';
+import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
 import { fail, ok, type Result } from './errors';
-import { insertApplicationWithEvent } from './events';
+import { advanceApplication, insertApplicationWithEvent } from './events';
 import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempotency';
 import { activeKeyById } from './key-cache';
 import { apiKeyEnvironment, digest, digestsEqual, randomSecret } from './keys';
 import { authenticateApiKey, type AuthenticatedPartner } from './partners';
-import { runCreditCheck, type CreditCheckView } from './applications';
+import { runCreditCheck, type ApplicantForCheck, type CreditCheckView } from './applications';
 import { matchApplication, type MatchView } from './offers';
 import type { SecretBox } from './sealing';
-import { sealApplicantDetails } from './personal-data';
-import { schemaFor, validateSecurityTokenRequest, validateVariantBCreate } from './validation';
+import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
+import { FLAT_FIELDS, schemaFor, validateApplicantDetailsB, validateSecurityTokenRequest, validateVariantBCreate, validateVariantBPatch } from './validation';
+import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './variant-b-intake';
 import { canonicalUuid } from './ids';
 
 /** Idempotency operations of Variant B, apart from Variant A's so that a key never crosses contracts. */
@@ -32,9 +33,8 @@ export const B_OPERATIONS = { create: 'b.create-application', creditCheck: 'b.cr
 export const SECURITY_TOKEN_REPLAY_PURPOSE = 'variant-b/security-token-replay';
 
 
-/** Step-5 fields that a flat create fills, by their Variant B name. */
-const INTAKE_APPLICANT_FIELDS = { firstName: 'firstName', lastName: 'lastName', email: 'email', phone: 'mobileNumber' } as const;
-const IDENTITY_FIELDS: readonly string[] = Object.values(INTAKE_APPLICANT_FIELDS);
+/** Step 5's identity, fixed at create: what the applicant is checked as (credit-check bodies do not change it). */
+const IDENTITY_FIELDS: readonly string[] = ['firstName', 'lastName', 'email', 'mobileNumber'];
 
 export interface CreatedApplicationB extends Json {
   applicationId: string;
@@ -85,24 +85,20 @@ export async function createApplicationB(
   if (!keyCheck.ok) return keyCheck;
   const scope = { partnerId: options.partnerId, key: options.idempotencyKey, request: { operation: B_OPERATIONS.create, body: options.body } };
   const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {
-    const valid = validateVariantBCreate(options.body);
+    const valid = validateVariantBCreate(options.body, ctx.clock());
     if (!valid.ok) return valid;
-    const request = valid.value as unknown as Record<string, unknown>;
-    const step1 = pick(request, Object.keys(schemaFor('personal', 1).properties));
-    const intake: Json = { loanPurpose: valid.value.loanPurpose };
-    for (const [from, to] of Object.entries(INTAKE_APPLICANT_FIELDS)) intake[to] = request[from];
-    if (valid.value.consentCreditCheck !== undefined) intake.consentCreditCheck = valid.value.consentCreditCheck;
+    const { formType, ...flat } = valid.value;
+    const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
+    const given = splitFlatFields(flat);
+    const plan = planSteps({ 1: step1 }, {}, given.steps);
+    if (!plan.ok) return plan;
+    const intake = intakeJson({ applicant: given.applicant, knownSteps: plan.value.knownSteps });
 
     const token = newSecurityToken();
     const applicationId = randomUUID();
     await ctx.repos.transaction(async (tx) => {
-      await insertApplicationWithEvent(ctx, tx, {
-        id: applicationId,
-        partnerId: options.partnerId,
-        formType: valid.value.formType,
-        step1,
-        securityTokenHash: token.hash,
-      });
+      await insertApplicationWithEvent(ctx, tx, { id: applicationId, partnerId: options.partnerId, formType, step1, securityTokenHash: token.hash });
+      for (const step of plan.value.save) await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step });
       await tx.applicants.insertIntake(applicationId, sealApplicantDetails(ctx, applicationId, intake));
       await seal(tx, { applicationId, securityToken: options.secretBox.seal(token.securityToken) });
     });
@@ -145,9 +141,9 @@ function checkSecurityToken(stored: string | null, body: unknown): Result<void> 
 
 /**
  * `POST /v1/applications/{id}/credit-check`: Variant A's credit check (same order of checks, same
- * one-check rule, same idempotency), once the security token is verified. Step 5 is the names, e-mail
- * and phone given at create, with the body's other step-5 fields (`dateOfBirth`, the consent, …) laid
- * over the create's consent. Steps 1-4 must be saved, as for Variant A.
+ * one-check rule, same idempotency), once the security token is verified, with no steps 2-4 required.
+ * Step 5 is what create and PATCH gave, with the body's step-5 fields (`dateOfBirth`, a consent, …)
+ * laid over it; the identity given at create stays. `dateOfBirth` is optional, checked as A checks it.
  */
 export async function runCreditCheckB(
   ctx: DomainContext,
@@ -166,10 +162,77 @@ export async function runCreditCheckB(
     sandboxScore: options.sandboxScore,
     operation: B_OPERATIONS.creditCheck,
     requireIdempotencyKey: false,
-    applicantRequest: (kept) => ({ data: { ...pick(kept ?? {}, [...IDENTITY_FIELDS, 'consentCreditCheck']), ...bodyStep5 } }),
+    requireSteps: false,
+    applicant: (kept, app) => applicantForCheckB(kept, app, bodyStep5, ctx.clock()),
   });
 }
 
+/** Step 5 from the intake and the body, checked; the row then holds it with the known fields of steps not saved. */
+function applicantForCheckB(kept: Json | null, app: ApplicationRow, bodyStep5: Json, now: Date): Result<ApplicantForCheck> {
+  const intake = readIntake(kept);
+  const details = validateApplicantDetailsB({ ...intake.applicant, ...bodyStep5 }, now);
+  if (!details.ok) return details;
+  const knownSteps: KnownSteps = {};
+  for (const step of [2, 3, 4] as const) if (app.steps[step] === undefined && intake.knownSteps[step]) knownSteps[step] = intake.knownSteps[step];
+  return ok({ details: details.value as Json, stored: intakeJson({ applicant: details.value, knownSteps }) });
+}
+
+/** What `PATCH /v1/applications/{id}` answers: where the application stands, and what pre-qualified offers still need. */
+export interface UpdatedApplicationB extends Json {
+  applicationId: string;
+  status: string;
+  lastStep: number;
+  creditCheckComplete: boolean;
+  /** Required fields of personal steps 2-4 not given yet (B's names); empty when every rule can be assessed. */
+  missingFields: string[];
+}
+
+/**
+ * `PATCH /v1/applications/{id}`: adds or replaces flat fields of personal steps 2-5 (the security token
+ * first, as for B's other calls; then each field by its table's rule). Steps that become complete are
+ * saved as Variant A saves them, also after the credit check (the next match uses them); step 5's fields
+ * may change until the check, not after (they are what it ran on). Nothing changes on a refusal.
+ */
+export async function updateApplicationB(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<UpdatedApplicationB>> {
+  const verified = await verifySecurityToken(ctx, options);
+  if (!verified.ok) return verified;
+  const valid = validateVariantBPatch(options.body, ctx.clock());
+  if (!valid.ok) return valid;
+  const given = splitFlatFields(valid.value);
+  const applicationId = canonicalUuid(options.applicationId)!;
+  return ctx.repos.transaction(async (tx): Promise<Result<UpdatedApplicationB>> => {
+    // The intake, then the application: the order a credit check writes them in, so the two cannot deadlock.
+    const kept = await readApplicantDetails(ctx, applicationId, { repos: tx, lock: true });
+    await tx.applications.lockApplication(applicationId);
+    const app = await tx.applications.findApplication(applicationId, options.partnerId);
+    if (!app) return fail('NOT_FOUND', 'Application not found');
+    if (kept.state === 'erased' || app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    const check = app.creditCheck?.status;
+    if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
+    const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
+    if (check === 'completed' && changedApplicant.length > 0) {
+      return fail('CREDIT_CHECK_ALREADY_COMPLETED', `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`);
+    }
+    const intake = readIntake(kept.state === 'kept' ? kept.details : null);
+    const plan = planSteps(app.steps, intake.knownSteps, given.steps);
+    if (!plan.ok) return plan;
+    const next = intakeJson({ applicant: { ...intake.applicant, ...given.applicant }, knownSteps: plan.value.knownSteps });
+    if (JSON.stringify(next) !== JSON.stringify(intakeJson(intake))) await tx.applicants.writeDetails(applicationId, sealApplicantDetails(ctx, applicationId, next));
+    let row: ApplicationRow = app;
+    for (const step of plan.value.save) row = (await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step })) ?? row;
+    return ok(updatedView(row, plan.value.knownSteps));
+  });
+}
+
+function updatedView(row: ApplicationRow, knownSteps: KnownSteps): UpdatedApplicationB {
+  return {
+    applicationId: row.id,
+    status: row.status,
+    lastStep: row.lastStep,
+    creditCheckComplete: row.creditCheck?.status === 'completed',
+    missingFields: missingFields(row.steps, knownSteps),
+  };
+}
 
 function pick(source: Record<string, unknown>, keys: readonly string[]): Json {
   const out: Json = {};

@@ -24,6 +24,9 @@ export const stepComponent = (formType: FormType, step: StepNumber | 5): string 
   step === 5 ? 'ApplicantDetails' : `${LOAN_TYPE_NAMES[formType]}LoanStep${step}`;
 
 const NUMBERS_NOTE = 'Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.';
+const FLAT_FIELDS_NOTE =
+  'Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5\'s `mobileNumber`; `homeAddress` is step 4\'s). ' +
+  'A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known.';
 
 // ---------------------------------------------------------------------------------------------
 // Request schemas: the domain's, translated
@@ -58,9 +61,9 @@ function wrap(wrapper: ObjectSchema, replace: Record<string, Schema>, extra: Sch
 }
 
 /**
- * Variant B's credit-check body: the security token, and step 5's fields that create did not carry.
- * Which fields create carried is read from the schemas: the step-5 definitions that the flat create
- * requires (names, e-mail, `phone` = `mobileNumber`) are ignored here; the rest of step 5 may be sent.
+ * Variant B's credit-check body: the security token, and step 5's fields other than the identity given
+ * at create. Which fields those are is read from the schemas: the step-5 definitions that the flat
+ * create requires (names, e-mail, `phone` = `mobileNumber`) are ignored here; the rest of step 5 may be sent.
  */
 export function variantBCreditCheckSchema(source: SchemaSource): Schema {
   const applicant = toOpenApiSchema(source.applicant);
@@ -76,10 +79,10 @@ export function variantBCreditCheckSchema(source: SchemaSource): Schema {
   return {
     type: 'object',
     description:
-      'The application\'s `securityToken` and the step-5 fields create did not carry. Step 5 is then the names, e-mail and phone given at create with these fields laid over them, checked as Variant A checks step 5 (age, consent). ' +
-      `Consent may have been given at create (\`consentCreditCheck: true\`); a consent field here overrides it. Names, e-mail and phone sent here are ignored. ${NUMBERS_NOTE}`,
+      'The application\'s `securityToken`, and any step-5 fields to lay over those given at create and by PATCH; checked as Variant A checks step 5 (age, consent), except that `dateOfBirth` is optional. ' +
+      `Consent may have been given at create or by PATCH (\`consentCreditCheck: true\`); a consent field here overrides it. Names, e-mail and phone sent here are ignored. ${NUMBERS_NOTE}`,
     properties: { ...(token.properties as Record<string, Schema>), ...properties },
-    required: [...(source.securityTokenRequest.required ?? []), ...(source.applicant.required ?? []).filter((name) => !createdWith.has(name))],
+    required: [...(source.securityTokenRequest.required ?? [])],
   };
 }
 
@@ -122,7 +125,11 @@ export function requestSchemas(source: SchemaSource): Record<string, Schema> {
     },
     CreditCheckRequest: wrap(source.creditCheckRequest, { data: ref('ApplicantDetails') }),
     TokenRequest: toOpenApiSchema(source.tokenRequest),
-    CreateApplicationBRequest: withNote(toOpenApiSchema(source.variantBCreate), NUMBERS_NOTE),
+    CreateApplicationBRequest: withNote(
+      { ...toOpenApiSchema(source.variantBCreate), description: FLAT_FIELDS_NOTE },
+      'Spec 4.6 requires the first seven fields; the others are optional. Optional fields have no defaults here: a step\'s defaults apply when its fields are saved as the step.',
+    ),
+    UpdateApplicationBRequest: withNote({ ...toOpenApiSchema(source.variantBPatch), description: FLAT_FIELDS_NOTE }, 'Each field sent is added or replaces the one given before; `loanAmount` is fixed at create.'),
     CreditCheckBRequest: variantBCreditCheckSchema(source),
     SecurityTokenRequest: toOpenApiSchema(source.securityTokenRequest),
     WebhookRequest: {
@@ -202,15 +209,32 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     },
     { optional: ['balloonAmount', 'repaymentType', 'interestOnlyMonths', 'repaymentAfterInterestOnly', 'lvr', 'lendersMortgageInsurance'] },
   ),
-  Offer: object({
-    offerId: uuid,
-    lender: reference,
-    product: reference,
-    headline: { type: 'string' },
-    offerDetails: ref('OfferDetails'),
-    expiresAt: dateTime,
-    trackingUrl: { type: 'string', format: 'uri', description: 'Send the applicant\'s browser here: `GET /r/{token}` on Variant A\'s listener. About two hours.' },
-  }),
+  Offer: object(
+    {
+      offerId: uuid,
+      lender: reference,
+      product: reference,
+      headline: { type: 'string' },
+      certainty: {
+        type: 'string',
+        enum: ['pre_qualified', 'indicative'],
+        description: '`pre_qualified`: every rule of the product was assessed on the application\'s data and the credit result. `indicative`: some could not be (the data was not given); `conditions` says what the lender will need to see.',
+      },
+      offerDetails: ref('OfferDetails'),
+      conditions: {
+        type: 'array',
+        items: object({ field: { type: 'string' }, requirement: { type: 'string' } }),
+        description: 'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least 4,924 a month"}`; together they are enough to qualify.',
+      },
+      assumedLoanTermMonths: {
+        type: 'integer',
+        description: 'Only when the application gave no `loanTerm`: the term this offer is priced over (the product\'s comparison-rate benchmark term, within its limits); also `offerDetails.loanTermMonths`.',
+      },
+      expiresAt: dateTime,
+      trackingUrl: { type: 'string', format: 'uri', description: 'Send the applicant\'s browser here: `GET /r/{token}` on Variant A\'s listener. About two hours.' },
+    },
+    { optional: ['assumedLoanTermMonths'] },
+  ),
   NearMissOffer: object({
     lender: reference,
     product: reference,
@@ -228,7 +252,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
         { basis: { type: 'string', enum: ['bureau', 'self_estimate'] }, notice: { type: 'string' } },
         { optional: ['notice'], description: '`self_estimate` when the bureau was unavailable: matching used the applicant\'s own estimate.' },
       ),
-      acceptedOffers: { type: 'array', items: ref('Offer'), description: 'Ranked by comparison rate.' },
+      acceptedOffers: { type: 'array', items: ref('Offer'), description: 'Pre-qualified offers first, then indicative ones; each group ranked by comparison rate.' },
       nearMissOffers: { type: 'array', items: ref('NearMissOffer') },
     },
     { description: 'Each call is a fresh run with fresh tracking links.' },
@@ -281,6 +305,20 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     tokenType: { const: 'Bearer' },
     expiresIn: { type: 'integer', description: 'Seconds (900).' },
   }),
+  UpdatedApplicationB: object(
+    {
+      applicationId: uuid,
+      status: statusSchema,
+      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+      creditCheckComplete: { type: 'boolean' },
+      missingFields: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Required fields of steps 2-4 not given yet (`loanTerm`, `employmentType`, `grossMonthlyIncome`, `livingSituation`): until none is missing, offers are `indicative`.',
+      },
+    },
+    { description: 'Where the application stands after the change.' },
+  ),
   CreatedApplicationB: object({
     applicationId: uuid,
     securityToken: { type: 'string', pattern: '^st_', description: 'Shown this once: keep it. Credit check and match bodies carry it.' },

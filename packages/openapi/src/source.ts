@@ -12,6 +12,7 @@ import {
   stepRequestSchema,
   tokenRequestSchema,
   variantBCreateSchema,
+  variantBPatchSchema,
   webhookRequestSchema,
   type FormType,
   type ObjectSchema,
@@ -27,9 +28,10 @@ export interface SchemaSource {
   readonly createRequest: ObjectSchema;
   readonly stepRequest: ObjectSchema;
   readonly creditCheckRequest: ObjectSchema;
-  /** Variant B: token exchange, flat create, the security token of credit check and match. */
+  /** Variant B: token exchange, flat create and PATCH, the security token of credit check and match. */
   readonly tokenRequest: ObjectSchema;
   readonly variantBCreate: ObjectSchema;
+  readonly variantBPatch: ObjectSchema;
   readonly securityTokenRequest: ObjectSchema;
   /** `POST /webhooks` on either front-end. */
   readonly webhookRequest: ObjectSchema;
@@ -43,6 +45,7 @@ export const DOMAIN_SCHEMAS: SchemaSource = Object.freeze({
   creditCheckRequest: creditCheckRequestSchema,
   tokenRequest: tokenRequestSchema,
   variantBCreate: variantBCreateSchema,
+  variantBPatch: variantBPatchSchema,
   securityTokenRequest: securityTokenRequestSchema,
   webhookRequest: webhookRequestSchema,
 });

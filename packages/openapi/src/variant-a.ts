@@ -63,6 +63,7 @@ export const MATCH_EXAMPLE = {
       lender: ref2('harbour-credit', 'Harbour Credit'),
       product: ref2('harbour-personal-fixed', 'Fixed Rate Personal Loan'),
       headline: '9.49% p.a. fixed (comparison rate 10.12% p.a.)',
+      certainty: 'pre_qualified',
       offerDetails: {
         interestRate: 9.49,
         comparisonRate: 10.12,
@@ -74,6 +75,7 @@ export const MATCH_EXAMPLE = {
         establishmentFee: 250,
         monthlyFee: 5,
       },
+      conditions: [],
       expiresAt: '2026-11-22T05:20:00.000Z',
       trackingUrl: 'http://127.0.0.1:3000/r/DW2WgpMg0k3LC12OLgbn0bKRTCZ0UZ1bsJQ5ZrGBPm0yCPH8hmqk2BvJ8Ss',
     },

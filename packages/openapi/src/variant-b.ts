@@ -14,23 +14,56 @@ const { applicationId: APPLICATION_ID } = EXAMPLE_IDS;
 const tags = ['Applications'];
 const SECURITY_TOKEN = 'st_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
 
+const SPEC_CREATE = {
+  formType: 'personal',
+  loanAmount: 15000,
+  loanPurpose: 'debt_consolidation',
+  firstName: 'Jordan',
+  lastName: 'Citizen',
+  email: 'jordan@example.com',
+  phone: '0412345678',
+};
+
 /** Request examples: each is checked against its schema and the domain's own validator by the tests. */
 export const EXAMPLES_B = {
   token: { default: { grantType: 'api_key' } },
   create: {
-    default: {
-      formType: 'personal',
-      loanAmount: 15000,
-      loanPurpose: 'debt_consolidation',
-      firstName: 'Jordan',
-      lastName: 'Citizen',
-      email: 'jordan@example.com',
-      phone: '0412345678',
+    default: { ...SPEC_CREATE, consentCreditCheck: true },
+    spec: SPEC_CREATE,
+    complete: {
+      ...SPEC_CREATE,
       consentCreditCheck: true,
+      loanTerm: 5,
+      employmentType: 'full_time',
+      employerName: 'Acme Pty Ltd',
+      employmentYears: 4,
+      grossMonthlyIncome: 8000,
+      livingSituation: 'renting',
+      monthlyRent: 1800,
+      dependents: 1,
+      dateOfBirth: '1988-07-14',
     },
   },
-  creditCheck: { default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' } },
+  update: { default: { securityToken: SECURITY_TOKEN, grossMonthlyIncome: 8000, employmentType: 'full_time', loanTerm: 5 } },
+  creditCheck: { default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' }, consent: { securityToken: SECURITY_TOKEN, consentCreditCheck: true } },
   match: { default: { securityToken: SECURITY_TOKEN } },
+};
+
+/** A match of an application that gave only spec 4.6's fields: indicative offers, with their conditions and the term assumed. */
+const INDICATIVE_MATCH_EXAMPLE = {
+  ...MATCH_EXAMPLE,
+  acceptedOffers: MATCH_EXAMPLE.acceptedOffers.map((offer) => ({
+    ...offer,
+    certainty: 'indicative',
+    conditions: [
+      { field: 'loanTerm', requirement: 'between 1 and 7 years; this offer assumes 5 years' },
+      { field: 'employmentType', requirement: 'one of full_time, part_time, self_employed' },
+      { field: 'grossMonthlyIncome', requirement: 'at least 4,311 a month (with housing costs of at most 1,650 a month and no dependants)' },
+      { field: 'livingSituation', requirement: 'housing costs of at most 1,650 a month and no dependants, at the income above' },
+    ],
+    assumedLoanTermMonths: 60,
+  })),
+  nearMissOffers: [],
 };
 
 function paths(): Record<string, Schema> {
@@ -60,13 +93,13 @@ function paths(): Record<string, Schema> {
         operationId: 'createApplicationB',
         summary: 'Create an application with flat fields',
         description:
-          'A personal loan. Answers the `applicationId` and the `securityToken`, shown this once: credit check and match bodies carry it. Steps 2-4 are saved through Variant A (`PATCH /api/partner/v1/applications/{applicationId}` with the same partner\'s API key) before the credit check.',
+          'A personal loan. Answers the `applicationId` and the `securityToken`, shown this once: PATCH, credit check and match bodies carry it. Spec 4.6\'s fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.',
         tags,
         parameters: [paramRef('IdempotencyKey')],
         requestBody: { schema: ref('CreateApplicationBRequest'), examples: EXAMPLES_B.create },
         success: {
           status: 201,
-          description: 'Created, in status `draft`.',
+          description: 'Created, in status `draft` (`in_progress` when fields of steps 2-4 made complete steps).',
           data: ref('CreatedApplicationB'),
           headers: { 'Cache-Control': headerRef('CacheControlNoStore'), 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
           examples: { default: { applicationId: APPLICATION_ID, securityToken: SECURITY_TOKEN } },
@@ -74,28 +107,54 @@ function paths(): Record<string, Schema> {
         errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
       }),
     },
+    '/applications/{applicationId}': {
+      patch: operation({
+        operationId: 'updateApplicationB',
+        summary: 'Add or replace fields',
+        description:
+          'The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes), then each field by its table\'s rule. ' +
+          'Fields of steps 2-4 may change at any time (after the credit check, the next match uses them, as Variant A\'s step save does); step 5\'s fields until the credit check (409 `CREDIT_CHECK_ALREADY_COMPLETED` after it, 409 `CREDIT_CHECK_IN_PROGRESS` while it runs).',
+        tags,
+        parameters: byId,
+        requestBody: { schema: ref('UpdateApplicationBRequest'), examples: EXAMPLES_B.update },
+        success: {
+          status: 200,
+          description: 'Changed.',
+          data: ref('UpdatedApplicationB'),
+          examples: { default: { applicationId: APPLICATION_ID, status: 'in_progress', lastStep: 3, creditCheckComplete: false, missingFields: ['livingSituation'] } },
+        },
+        errors: [...securityTokenErrors, 'CREDIT_CHECK_ALREADY_COMPLETED', 'CREDIT_CHECK_IN_PROGRESS', 'PERSONAL_DATA_ERASED'],
+      }),
+    },
     '/applications/{applicationId}/credit-check': {
       post: operation({
         operationId: 'runCreditCheckB',
         summary: 'Run the soft credit check',
-        description: 'The security token first (404 for an application that is not yours, 403 for a wrong token), then Variant A\'s checks: steps 1-4 saved, one check per application.',
+        description:
+          'The security token first (404 for an application that is not yours, 403 for a wrong token), then Variant A\'s checks, except that steps 2-4 and `dateOfBirth` are not needed: step 5 is what create and PATCH gave, with this body\'s step-5 fields laid over it. One check per application.',
         tags,
         parameters: [...byId, paramRef('IdempotencyKey'), paramRef('SandboxScore')],
         requestBody: { schema: ref('CreditCheckBRequest'), examples: EXAMPLES_B.creditCheck },
         success: CREDIT_CHECK_SUCCESS,
-        errors: [...securityTokenErrors, ...CREDIT_CHECK_CONFLICTS],
+        errors: [...securityTokenErrors, ...CREDIT_CHECK_CONFLICTS.filter((code) => code !== 'STEPS_INCOMPLETE')],
       }),
     },
     '/applications/{applicationId}/match': {
       post: operation({
         operationId: 'matchApplicationB',
         summary: 'Match offers',
-        description: 'As Variant A\'s match, once the security token is verified.',
+        description:
+          'As Variant A\'s match, once the security token is verified, on what the application tells: offers are `pre_qualified` when every rule was assessed, `indicative` (with `conditions`, and `assumedLoanTermMonths` when no term was given) when some could not be.',
         tags,
         parameters: byId,
         requestBody: { schema: ref('SecurityTokenRequest'), examples: EXAMPLES_B.match },
-        success: { status: 200, description: 'Accepted offers and near-misses.', data: ref('MatchResult'), examples: { default: MATCH_EXAMPLE } },
-        errors: [...securityTokenErrors, 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE'],
+        success: {
+          status: 200,
+          description: 'Accepted offers, pre-qualified first, and near-misses.',
+          data: ref('MatchResult'),
+          examples: { default: MATCH_EXAMPLE, indicative: INDICATIVE_MATCH_EXAMPLE },
+        },
+        errors: [...securityTokenErrors, 'CREDIT_CHECK_REQUIRED'],
       }),
     },
   };
@@ -110,7 +169,7 @@ export function buildVariantBDocument(options: { basePath: string; source?: Sche
     ...options,
     title: 'LoanMatch partner API, Variant B',
     description:
-      'The token-exchange contract over the same applications as Variant A. Exchange your API key at `POST /auth/token` for a 15-minute access token, send it as `Authorization: Bearer <access token>`, and prove each later call on an application with its `securityToken`.\n\n' +
+      'The token-exchange contract over the same applications as Variant A, complete on its own. Exchange your API key at `POST /auth/token` for a 15-minute access token, send it as `Authorization: Bearer <access token>`, create an application with flat fields, run the credit check and match, proving each call on an application with its `securityToken`. `PATCH /applications/{applicationId}` adds fields later.\n\n' +
       'Every answer is `{success: true, data}` or `{success: false, error, message, details?}` and carries `X-Request-Id`. Limits are per partner per hour by tier (Free 100, Standard 1000, Enterprise 10000 by default), token exchanges included.',
     security: {
       accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /auth/token`.' },

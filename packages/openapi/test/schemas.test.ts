@@ -8,6 +8,8 @@ import {
   validateStepRequest,
   validateTokenRequest,
   validateVariantBCreate,
+  validateVariantBPatch,
+  validateApplicantDetailsB,
   validateSecurityTokenRequest,
   type FieldViolation,
   type FormType,
@@ -75,6 +77,7 @@ describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
     }
     cases.push(['step 5', components(buildA()).ApplicantDetails, validApplicant(), (data) => validateApplicantDetails({ data })]);
     cases.push(['Variant B create', components(buildB()).CreateApplicationBRequest, flatApplication(), (data) => validateVariantBCreate(data)]);
+    cases.push(['Variant B PATCH', components(buildB()).UpdateApplicationBRequest, { securityToken: 'st_x' }, (data) => validateVariantBPatch(data)]);
 
     const violationsOf = (result: Result<unknown>, field: string): FieldViolation[] => (result.ok ? [] : (result.error.details ?? []).filter((v) => v.field === field));
 
@@ -134,6 +137,7 @@ describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
     }
     pairs.push([components(before).ApplicantDetails, components(after).ApplicantDetails, source.applicant.properties]);
     pairs.push([components(beforeB).CreateApplicationBRequest, components(afterB).CreateApplicationBRequest, source.variantBCreate.properties]);
+    pairs.push([components(beforeB).UpdateApplicationBRequest, components(afterB).UpdateApplicationBRequest, source.variantBPatch.properties]);
     pairs.push([components(beforeB).CreditCheckBRequest, components(afterB).CreditCheckBRequest, { ...source.applicant.properties, ...source.securityTokenRequest.properties }]);
 
     let compared = 0;
@@ -191,11 +195,13 @@ describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
       for (const body of Object.values(EXAMPLES_A.creditCheck)) expect(validateApplicantDetails(body)).toMatchObject({ ok: true });
       for (const body of Object.values(EXAMPLES_B.token)) expect(validateTokenRequest(body)).toMatchObject({ ok: true });
       for (const body of Object.values(EXAMPLES_B.create)) expect(validateVariantBCreate(body)).toMatchObject({ ok: true });
+      for (const body of Object.values(EXAMPLES_B.update)) expect(validateVariantBPatch(body)).toMatchObject({ ok: true });
       for (const body of [...Object.values(EXAMPLES_B.creditCheck), ...Object.values(EXAMPLES_B.match)]) expect(validateSecurityTokenRequest(body)).toMatchObject({ ok: true });
-      // B's credit check: the example's step-5 fields over the create example's identity make a valid step 5.
-      const { securityToken: _token, ...fields } = EXAMPLES_B.creditCheck.default;
-      const { firstName, lastName, email, phone, consentCreditCheck } = EXAMPLES_B.create.default;
-      expect(validateApplicantDetails({ data: { firstName, lastName, email, mobileNumber: phone, consentCreditCheck, ...fields } })).toMatchObject({ ok: true });
+      // B's credit check: each example's step-5 fields over the create example's identity make a valid step 5 (B's: no date of birth needed).
+      for (const { securityToken: _token, ...fields } of Object.values(EXAMPLES_B.creditCheck)) {
+        const { firstName, lastName, email, phone } = EXAMPLES_B.create.spec;
+        expect(validateApplicantDetailsB({ firstName, lastName, email, mobileNumber: phone, consentCreditCheck: true, ...fields }, new Date())).toMatchObject({ ok: true });
+      }
     });
   });
 

@@ -49,3 +49,18 @@ export function flatApplication(overrides: Record<string, unknown> = {}): Record
     ...overrides,
   };
 }
+
+/** Variant B's create with every step known: spec 4.6's fields and, flat, personal steps 2-4 and more of step 5. */
+export function richFlatApplication(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    ...flatApplication(),
+    ...VALID_STEPS.personal[2],
+    ...VALID_STEPS.personal[3],
+    ...VALID_STEPS.personal[4],
+    dateOfBirth: '1988-07-14',
+    suburb: 'Newtown',
+    state: 'NSW',
+    postcode: '2042',
+    ...overrides,
+  };
+}

@@ -3,8 +3,8 @@ import { statement } from '../sql';
 import type { Db, Json } from './types';
 
 /**
- * The applicant row: step 5, or before the check Variant B's intake (names, e-mail, phone, consent,
- * loan purpose). This layer stores and returns the sealed text only; sealing and opening are the
+ * The applicant row: step 5, or before the check Variant B's intake (step 5's fields given so far), and
+ * for Variant B the fields of steps 2-4 not saved as steps yet. This layer stores and returns the sealed text only; sealing and opening are the
  * domain's (`packages/domain/src/personal-data.ts`), so nothing here ever sees the details in clear,
  * apart from the legacy column that start-up seals. The row is never read by Variant A's GET.
  */
@@ -52,6 +52,17 @@ export async function findApplicant(db: Db, applicationId: string): Promise<Appl
 }
 
 const FIND_APPLICANT = statement('find_applicant', 'SELECT details_sealed, details_legacy, erased_at FROM applicants WHERE application_id = $1::uuid');
+
+/**
+ * The applicant row, locked until the transaction ends (outside one: read once every write in flight
+ * has committed), for a read-modify-write of Variant B's intake; null when there is none.
+ */
+export async function lockApplicant(db: Db, applicationId: string): Promise<ApplicantRecord | null> {
+  const rows = await db.prisma.$queryRaw<Array<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>>`
+    SELECT details_sealed, details_legacy, erased_at FROM applicants WHERE application_id = ${applicationId}::uuid FOR UPDATE`;
+  const row = rows[0];
+  return row ? { detailsSealed: row.details_sealed, detailsLegacy: row.details_legacy ?? null, erasedAt: row.erased_at } : null;
+}
 
 /**
  * Erasure, in one statement: removes the personal details of an application and marks its row erased

@@ -1,9 +1,11 @@
 /**
- * What a match answers for each product it kept: an accepted offer with its details, or a near-miss
- * with its reasons and what would qualify (worded by `NEAR_MISS_WORDING`).
+ * What a match answers for each product it kept: an accepted offer with its details (and, when it is
+ * indicative, its conditions), or a near-miss with its reasons and what would qualify (worded by
+ * `NEAR_MISS_WORDING`).
  */
 import type { Candidate, Context } from './assess';
 import { COMPARISON_RATE_WARNING } from './catalogue';
+import { offerConditions } from './conditions';
 import { NEAR_MISS_WORDING, type WordingFacts } from './near-miss-wording';
 import type { AcceptedOffer, NearMissOffer, NearMissReason, NearMissRequirement, OfferDetails, ProductTable } from './types';
 
@@ -19,7 +21,7 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
       comparisonRateWarning: COMPARISON_RATE_WARNING,
       comparisonRateExample: t.comparisonRateExample[i],
       loanAmount: a.loanAmount,
-      loanTermMonths: x.termMonths,
+      loanTermMonths: c.termMonths,
       monthlyRepayment: c.repayment,
       establishmentFee: t.establishmentFee[i],
       monthlyFee: t.monthlyFee[i],
@@ -32,7 +34,7 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
       comparisonRateWarning: COMPARISON_RATE_WARNING,
       comparisonRateExample: t.comparisonRateExample[i],
       loanAmount: a.loanAmount,
-      loanTermMonths: x.termMonths,
+      loanTermMonths: c.termMonths,
       monthlyRepayment: c.repayment,
       establishmentFee: t.establishmentFee[i],
       monthlyFee: t.monthlyFee[i],
@@ -48,12 +50,24 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
       comparisonRateWarning: COMPARISON_RATE_WARNING,
       comparisonRateExample: t.comparisonRateExample[i],
       loanAmount: a.loanAmount,
-      loanTermMonths: x.termMonths,
+      loanTermMonths: c.termMonths,
       monthlyRepayment: c.repayment,
       establishmentFee: t.establishmentFee[i],
       monthlyFee: t.monthlyFee[i],
     };
-  return { lender: t.lender[i], product: t.product[i], headline: t.headline[k], offerDetails, lenderUrl: t.lenderUrl[i] };
+  if (!c.indicative) {
+    return { lender: t.lender[i], product: t.product[i], headline: t.headline[k], certainty: 'pre_qualified', offerDetails, conditions: [], lenderUrl: t.lenderUrl[i] };
+  }
+  return {
+    lender: t.lender[i],
+    product: t.product[i],
+    headline: t.headline[k],
+    certainty: 'indicative',
+    offerDetails,
+    conditions: offerConditions(c, t, x),
+    ...(a.termKnown ? {} : { assumedLoanTermMonths: c.termMonths }),
+    lenderUrl: t.lenderUrl[i],
+  };
 }
 
 interface Requirement {

@@ -22,13 +22,24 @@ import { NUMERIC_STRING } from '../validation/validate';
 export interface Applicant {
   readonly formType: FormType;
   readonly loanAmount: number;
+  /** `NaN` when not known (`termKnown` false): each product is then assessed over an assumed term. */
   readonly termYears: number;
   readonly purposeBit: number;
+  /** Every bit when the employment type is not known, so that no product is ruled out on it. */
   readonly employmentBit: number;
   readonly monthsInJob: number;
+  /** `NaN` when not known (`incomeKnown` false). */
   readonly grossMonthlyIncome: number;
   readonly otherIncome: number;
+  /** `-1` when not known (`livingKnown` false). */
   readonly livingIndex: number;
+  /** What the application does not tell (a Variant B application may be thin); all true when complete. */
+  readonly termKnown: boolean;
+  readonly employmentKnown: boolean;
+  readonly incomeKnown: boolean;
+  readonly livingKnown: boolean;
+  /** All four known: every rule can be assessed on the application's data. */
+  readonly complete: boolean;
   readonly monthlyRent: number;
   readonly dependants: number;
   /** Car: the sale type's bit (a new car: dealer), 0 when not known (car not found yet, a refinance). */
@@ -99,7 +110,6 @@ export function readApplicant(input: MatchInput): { ok: true; applicant: Applica
     if (value === undefined) missing.push({ step, field });
     return value as T;
   };
-  const numeric = (step: 1 | 2 | 3 | 4, field: string) => need(step, field, numberOf(stepOf(step)[field]));
   const optional = (step: 1 | 2 | 3 | 4, field: string) => numberOf(stepOf(step)[field]) ?? 0;
   /** The bit of a value within its list of allowed values (`0` marks it missing). */
   const bitOf = (step: 1 | 2 | 3 | 4, field: string, universe: readonly string[], aliases: Readonly<Record<string, string>> = {}) => {
@@ -110,19 +120,30 @@ export function readApplicant(input: MatchInput): { ok: true; applicant: Applica
 
   const { formType } = input;
   const f = FIELDS[formType];
-  const positive = (step: 1 | 2 | 3 | 4, field: string) => {
+  const positiveValue = (step: 1 | 2 | 3 | 4, field: string) => {
     const value = numberOf(stepOf(step)[field]);
-    return need(step, field, value !== undefined && value > 0 ? value : undefined);
+    return value !== undefined && value > 0 ? value : undefined;
+  };
+  const positive = (step: 1 | 2 | 3 | 4, field: string) => need(step, field, positiveValue(step, field));
+  /** Index of a value within its list of allowed values; -1 when not given (or not readable). */
+  const indexOf = (step: 1 | 2 | 3 | 4, field: string, universe: readonly string[]) => {
+    const raw = stepOf(step)[field];
+    return typeof raw === 'string' ? universe.indexOf(raw) : -1;
   };
   const loanAmount = positive(f.loanAmount[0], f.loanAmount[1]);
-  const termYears = positive(f.loanTerm[0], f.loanTerm[1]);
   const purpose = bitOf(f.purpose[0], f.purpose[1], PURPOSES_BY_TYPE[formType], formType === 'car' ? CAR_PURPOSE_ALIASES : {});
+  // The term, employment, income and living situation may be unknown: the offers are then indicative.
+  const termYears = positiveValue(f.loanTerm[0], f.loanTerm[1]) ?? Number.NaN;
   const work = f.employment[0];
-  const employment = bitOf(work, 'employmentType', EMPLOYMENT_TYPES);
-  const grossMonthlyIncome = numeric(work, 'grossMonthlyIncome');
+  const employment = indexOf(work, 'employmentType', EMPLOYMENT_TYPES);
+  const grossMonthlyIncome = numberOf(stepOf(work).grossMonthlyIncome) ?? Number.NaN;
   const monthsInJob = Math.floor(optional(work, 'employmentYears') * 12 + 1e-9) + optional(work, 'employmentMonths');
   const living = f.living[0];
-  const livingIndex = bitOf(living, 'livingSituation', LIVING_SITUATIONS);
+  const livingIndex = indexOf(living, 'livingSituation', LIVING_SITUATIONS);
+  const termKnown = !Number.isNaN(termYears);
+  const employmentKnown = employment >= 0;
+  const incomeKnown = !Number.isNaN(grossMonthlyIncome);
+  const livingKnown = livingIndex >= 0;
 
   let saleTypeBit = 0;
   let vehicleAge = Number.NaN;
@@ -159,11 +180,16 @@ export function readApplicant(input: MatchInput): { ok: true; applicant: Applica
       loanAmount,
       termYears,
       purposeBit: 1 << purpose,
-      employmentBit: 1 << employment,
+      employmentBit: employmentKnown ? 1 << employment : -1,
       monthsInJob,
       grossMonthlyIncome,
       otherIncome: optional(work, 'otherIncome'),
       livingIndex,
+      termKnown,
+      employmentKnown,
+      incomeKnown,
+      livingKnown,
+      complete: termKnown && employmentKnown && incomeKnown && livingKnown,
       monthlyRent: optional(living, 'monthlyRent'),
       dependants: optional(living, 'dependents'),
       saleTypeBit,

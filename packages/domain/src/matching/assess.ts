@@ -12,11 +12,19 @@
  * balloon brought within the product's limits (the amount also within its LVR), at the rate of the
  * band that would qualify. Serviceability is assessed on that amount, so "at most 23,400" is the
  * largest amount that passes every rule together.
+ * A thin application (a term, employment, income or living situation not given) is assessed on what it
+ * tells: a rule that needs what is missing is not assessed (the offer is then indicative, and its
+ * conditions say what the lender will need, conditions.ts); an unknown term is the product's benchmark
+ * term; serviceability with the living situation unknown is assessed at its least housing cost, so that
+ * a miss there is a miss whatever the living situation turns out to be.
  */
 import type { Applicant } from './applicant';
 import { COST_RATE_CAP_PERCENT, annuityFactor, round2 } from './finance';
 import { CAPPED, NOT_OFFERED, OFFERED } from './table';
-import { LIVING_SITUATIONS, OCCUPANCY_TYPES, type CatalogueProduct, type NearMissMargins, type ProductTable } from './types';
+import { EMPLOYMENT_TYPES, LIVING_SITUATIONS, OCCUPANCY_TYPES, type CatalogueProduct, type NearMissMargins, type ProductTable } from './types';
+
+/** The employment mask of a product that takes every employment type. */
+const ALL_EMPLOYMENT_TYPES = (1 << EMPLOYMENT_TYPES.length) - 1;
 
 export type RuleId =
   | 'creditBand'
@@ -67,6 +75,12 @@ export interface Candidate {
   readonly lvr: number;
   readonly misses: Miss[] | null;
   readonly closeness: number;
+  /** The term assessed: the one asked for, brought within the product's limits, or assumed. */
+  readonly termMonths: number;
+  /** The repayment at the rate plus the serviceability buffer, on the amount assessed. */
+  readonly buffered: number;
+  /** A rule needed what the application does not tell: an accepted offer is indicative. */
+  readonly indicative: boolean;
 }
 
 /** Per application: what every product's assessment shares. */
@@ -79,7 +93,6 @@ export interface Context {
   readonly margins: NearMissMargins;
   readonly maxMisses: number;
   readonly referenceYear: number;
-  readonly termMonths: number;
   readonly replacesHousing: boolean;
   readonly isCar: boolean;
   readonly isHome: boolean;
@@ -147,10 +160,11 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     amount = minAmount;
   }
 
-  // The term that would qualify (the one asked for, unless a term rule is missed).
-  let termYears = a.termYears;
+  // The term that would qualify (the one asked for, unless a term rule is missed; when none was asked
+  // for, the product's benchmark term, which its comparison rate is quoted on).
   const minTerm = t.minTermYears[i];
   const maxTerm = t.maxTermYears[i];
+  let termYears = a.termKnown ? a.termYears : assumedTermYears(x.products[i], minTerm, maxTerm);
   if (termYears > maxTerm) {
     const over = termYears - maxTerm;
     if (over > m.loanTermYears) return null;
@@ -167,13 +181,13 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   const countedOther = a.otherIncome * t.otherIncomeShare[i];
   const assessable = a.grossMonthlyIncome + countedOther;
   const minIncome = t.minMonthlyIncome[i];
-  if (assessable < minIncome) {
+  if (a.incomeKnown && assessable < minIncome) {
     const short = ((minIncome - assessable) / minIncome) * 100;
     if (short > m.incomePercent) return null;
     misses = addMiss(misses, { rule: 'minIncome', distance: short / m.incomePercent, bound: minIncome, needed: minIncome - countedOther, actual: assessable });
   }
   const minMonths = t.minMonthsInJob[i];
-  if (a.monthsInJob < minMonths) {
+  if (a.employmentKnown && a.monthsInJob < minMonths) {
     const short = minMonths - a.monthsInJob;
     if (short > m.timeInJobMonths) return null;
     misses = addMiss(misses, { rule: 'timeInJob', distance: short / m.timeInJobMonths, bound: minMonths, needed: minMonths, actual: a.monthsInJob });
@@ -200,7 +214,7 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     if (balloonPercent > 0 && termYears > maxBalloonTerm) {
       const over = termYears - maxBalloonTerm;
       if (over > m.balloonTermYears) return null;
-      misses = addMiss(misses, { rule: 'balloonTerm', distance: over / m.balloonTermYears, bound: maxBalloonTerm, needed: maxBalloonTerm, actual: a.termYears });
+      misses = addMiss(misses, { rule: 'balloonTerm', distance: over / m.balloonTermYears, bound: maxBalloonTerm, needed: maxBalloonTerm, actual: termYears });
       termYears = maxBalloonTerm;
     }
   }
@@ -228,7 +242,8 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   // Serviceability: income after tax, less housing, living costs and the monthly fee, must carry the
   // repayment at the rate plus the buffer (interest-only loans: principal and interest after the period).
   const monthlyFee = t.monthlyFee[i];
-  const housing = x.replacesHousing ? 0 : Math.max(a.monthlyRent, t.housingFloor[i * LIVING_SITUATIONS.length + a.livingIndex]);
+  const floor = a.livingKnown ? t.housingFloor[i * LIVING_SITUATIONS.length + a.livingIndex] : leastHousingFloor(t, i);
+  const housing = x.replacesHousing ? 0 : Math.max(a.monthlyRent, floor);
   const outgoings = housing + t.livingBase[i] + t.livingPerDependant[i] * a.dependants + monthlyFee;
   const netIncomeShare = t.netIncomeShare[i];
   const capacity = assessable * netIncomeShare - outgoings;
@@ -240,7 +255,7 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   const perDollar =
     bufferedMonthly === 0 ? (1 - balloonShare) / amortisedMonths : ((1 - balloonShare * bufferedDiscount) * bufferedMonthly) / (1 - bufferedDiscount);
   const buffered = amount * perDollar;
-  if (buffered > capacity) {
+  if (a.incomeKnown && buffered > capacity) {
     const largest = capacity > 0 ? capacity / perDollar : 0;
     const short = ((amount - largest) / amount) * 100;
     if (short > m.serviceabilityPercent) return null;
@@ -280,6 +295,9 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
 
   let closeness = 0;
   if (misses !== null) for (const miss of misses) closeness += miss.distance;
+  // Employment unknown matters only to a product that limits the type or asks for time in the job.
+  const indicative =
+    !a.complete && (!a.termKnown || !a.incomeKnown || !a.livingKnown || t.employmentMask[i] !== ALL_EMPLOYMENT_TYPES || minMonths > 0);
   return {
     row: i,
     priceIndex: k,
@@ -293,5 +311,27 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     lvr: round2(lvr),
     misses,
     closeness,
+    termMonths,
+    buffered,
+    indicative,
   };
+}
+
+/** The product's benchmark term in whole years, within its term limits. */
+export function assumedTermYears(product: CatalogueProduct, minTerm: number, maxTerm: number): number {
+  return Math.min(maxTerm, Math.max(minTerm, Math.round(product.benchmark.termMonths / 12)));
+}
+
+/** The least housing cost the product's policy assumes for any living situation. */
+export function leastHousingFloor(t: ProductTable, i: number): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let s = 0; s < LIVING_SITUATIONS.length; s++) least = Math.min(least, t.housingFloor[i * LIVING_SITUATIONS.length + s]);
+  return least;
+}
+
+/** The largest housing cost the product's policy assumes for any living situation. */
+export function greatestHousingFloor(t: ProductTable, i: number): number {
+  let greatest = 0;
+  for (let s = 0; s < LIVING_SITUATIONS.length; s++) greatest = Math.max(greatest, t.housingFloor[i * LIVING_SITUATIONS.length + s]);
+  return greatest;
 }

@@ -1,6 +1,7 @@
 /**
- * The order of a match's answer: accepted offers by cost, near-misses by how near they are, each ending
- * on the product id so that equal offers always come in the same order.
+ * The order of a match's answer: accepted offers by cost (pre-qualified ones before indicative ones,
+ * each group in this order: match.ts), near-misses by how near they are, each ending on the product id
+ * so that equal offers always come in the same order.
  */
 import type { Candidate } from './assess';
 

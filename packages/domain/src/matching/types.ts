@@ -286,7 +286,11 @@ export interface Catalogue {
 
 export interface MatchInput {
   readonly formType: FormType;
-  /** Normalised step data as stored (numbers as numbers; numeric strings are tolerated). */
+  /**
+   * Normalised step data as stored (numbers as numbers; numeric strings are tolerated). A step may be
+   * partly known (a Variant B application's fields given so far): the loan term, employment, income and
+   * living situation may be missing, and the offers are then indicative.
+   */
   readonly steps: Readonly<Record<1 | 2 | 3 | 4, Readonly<Record<string, unknown>> | undefined>>;
   /** The soft check's result: a band, or `null` when the bureau was unavailable. */
   readonly credit: { readonly band: ScoreBand | null; readonly degradedMode: boolean };
@@ -330,11 +334,30 @@ export interface OfferDetails {
   readonly lendersMortgageInsurance?: boolean;
 }
 
+/**
+ * How certain an accepted offer is: `pre_qualified` when every rule of the product was assessed on the
+ * application's data and the credit result; `indicative` when some could not be (the data was not given).
+ */
+export type OfferCertainty = 'pre_qualified' | 'indicative';
+export const OFFER_CERTAINTIES: readonly OfferCertainty[] = Object.freeze(['pre_qualified', 'indicative'] as const);
+
+/** What the lender will need to see before an indicative offer holds, in the near-miss form. */
+export interface OfferCondition {
+  /** The field still to be given: an input field, or `timeInJob`. */
+  readonly field: string;
+  readonly requirement: string;
+}
+
 export interface AcceptedOffer {
   readonly lender: Ref;
   readonly product: Ref;
   readonly headline: string;
+  readonly certainty: OfferCertainty;
   readonly offerDetails: OfferDetails;
+  /** Empty for a pre-qualified offer. */
+  readonly conditions: readonly OfferCondition[];
+  /** The term the offer is priced over when the application gave none (`offerDetails.loanTermMonths` too). */
+  readonly assumedLoanTermMonths?: number;
   /** The lender's address; the caller turns it into a tracking URL. */
   readonly lenderUrl: string;
 }

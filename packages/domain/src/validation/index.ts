@@ -9,10 +9,12 @@ export {
   validateStepEnvelope,
   validateStepRequest,
   validateTokenRequest,
-  validateVariantBCreate,
   validateWebhookRequest,
 } from './validate';
-export type { VariantBCreateRequest } from './validate';
+export { validateApplicantDetailsB, validateVariantBCreate, validateVariantBPatch } from './variant-b';
+export type { VariantBCreateRequest } from './variant-b';
+export { FLAT_FIELDS, variantBApplicantSchema, variantBCreateSchema, variantBPatchSchema } from './variant-b-schemas';
+export type { FlatStep } from './variant-b-schemas';
 // The schemas and patterns themselves, for the OpenAPI documents (packages/openapi), which are built from them.
 export {
   DATE_FORMAT,
@@ -22,7 +24,6 @@ export {
   securityTokenRequestSchema,
   stepRequestSchema,
   tokenRequestSchema,
-  variantBCreateSchema,
   webhookRequestSchema,
 } from './schemas';
 export type { ConsentRule } from './schemas';

@@ -380,31 +380,12 @@ export const stepRequestSchema: ObjectSchema = object(
 export const creditCheckRequestSchema: ObjectSchema = object({ data: anyObject }, ['data'], wrapperRoot);
 
 // ---------------------------------------------------------------------------------------------
-// Variant B (spec 4.6): flat bodies. Each field is the very definition of its step field above,
-// so no bound is written twice; only the request's own fields are defined here.
+// Variant B (spec 4.6): the token exchange and the security token; its flat bodies are built from the
+// step tables above in variant-b-schemas.ts.
 // ---------------------------------------------------------------------------------------------
 
 /** POST /v1/auth/token: `{grantType: "api_key"}`. */
 export const tokenRequestSchema: ObjectSchema = object({ grantType: { type: 'string', enum: ['api_key'] } }, ['grantType'], wrapperRoot);
-
-/**
- * POST /v1/applications: a personal loan's step 1 (`loanAmount`), step 2's `loanPurpose`, and step 5's
- * names, e-mail, `phone` (step 5's `mobileNumber`) and, optionally, the credit check consent.
- */
-export const variantBCreateSchema: ObjectSchema = object(
-  {
-    formType: { type: 'string', enum: ['personal'] },
-    loanAmount: personal[1].properties.loanAmount,
-    loanPurpose: personal[2].properties.loanPurpose,
-    firstName: applicantSchema.properties.firstName,
-    lastName: applicantSchema.properties.lastName,
-    email: applicantSchema.properties.email,
-    phone: applicantSchema.properties.mobileNumber,
-    consentCreditCheck: applicantSchema.properties.consentCreditCheck,
-  },
-  ['formType', 'loanAmount', 'loanPurpose', 'firstName', 'lastName', 'email', 'phone'],
-  wrapperRoot,
-);
 
 /** The `securityToken` that Variant B's credit check and match bodies carry (`st_` and 43 characters). */
 export const securityTokenRequestSchema: ObjectSchema = object(
@@ -455,6 +436,5 @@ deepFreeze(createRequestSchema);
 deepFreeze(stepRequestSchema);
 deepFreeze(creditCheckRequestSchema);
 deepFreeze(tokenRequestSchema);
-deepFreeze(variantBCreateSchema);
 deepFreeze(securityTokenRequestSchema);
 deepFreeze(webhookRequestSchema);

@@ -23,7 +23,6 @@ import {
   securityTokenRequestSchema,
   stepRequestSchema,
   tokenRequestSchema,
-  variantBCreateSchema,
   webhookRequestSchema,
   type ConsentRule,
   type FormType,
@@ -75,8 +74,8 @@ function ageOn(birth: CalendarDate, on: Date): number {
 }
 
 /**
- * The day `x-minimumAge` measures against. `validateApplicantDetails` sets it for the duration of its
- * (synchronous) call, so that `now` can be injected without compiling a second validator.
+ * The day `x-minimumAge` measures against. `run` sets it for the duration of its (synchronous) call,
+ * so that `now` can be injected without compiling a second validator.
  */
 let referenceDate: Date | undefined;
 
@@ -124,14 +123,14 @@ ajv.addKeyword({
   },
 });
 
-interface Compiled {
+export interface Compiled {
   readonly schema: ObjectSchema;
   readonly validate: ValidateFunction;
   /** What a violation of the root object itself is called: `data` for step data, `body` for a request. */
   readonly rootField: string;
 }
 
-const compile = (schema: ObjectSchema, rootField: string): Compiled => ({ schema, validate: ajv.compile(schema), rootField });
+export const compile = (schema: ObjectSchema, rootField: string): Compiled => ({ schema, validate: ajv.compile(schema), rootField });
 
 /** Car steps 3 and 4 are the personal schemas themselves: compile each distinct schema object once. */
 const compiledBySchema = new Map<ObjectSchema, Compiled>();
@@ -153,7 +152,6 @@ const CREATE_REQUEST = compile(createRequestSchema, 'body');
 const STEP_REQUEST = compile(stepRequestSchema, 'body');
 const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
 const TOKEN_REQUEST = compile(tokenRequestSchema, 'body');
-const VARIANT_B_CREATE = compile(variantBCreateSchema, 'body');
 const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
 const WEBHOOK_REQUEST = compile(webhookRequestSchema, 'body');
 
@@ -341,10 +339,19 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
   return kept.map(({ field, rule, message }) => ({ field, rule, message }));
 }
 
-/** Prepares a copy of `input`, validates it (removing unknown fields, applying defaults) and returns it. */
-function run(compiled: Compiled, input: unknown): Result<Data> {
+/**
+ * Prepares a copy of `input`, validates it (removing unknown fields, applying defaults) and returns it.
+ * `now` is the day an age (`x-minimumAge`) is measured on; today when absent.
+ */
+export function run(compiled: Compiled, input: unknown, now?: Date): Result<Data> {
+  if (now !== undefined && Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
   const data = prepare(compiled.schema, input);
-  if (compiled.validate(data)) return ok(data as Data);
+  referenceDate = now;
+  try {
+    if (compiled.validate(data)) return ok(data as Data);
+  } finally {
+    referenceDate = undefined;
+  }
   const violations = toViolations(compiled, compiled.validate.errors ?? []);
   return fail('VALIDATION_ERROR', violations[0]?.message ?? `${compiled.rootField}: is invalid`, violations);
 }
@@ -400,31 +407,7 @@ export function validateStepRequest(formType: FormType, body: unknown): Result<{
 export function validateApplicantDetails(body: unknown, now: Date = new Date()): Result<Data> {
   if (Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
   const request = run(CREDIT_CHECK_REQUEST, body);
-  if (!request.ok) return request;
-  referenceDate = now;
-  try {
-    return run(APPLICANT, request.value.data);
-  } finally {
-    referenceDate = undefined;
-  }
-}
-
-/** Variant B's flat create body, validated by the step tables' own field definitions. */
-export interface VariantBCreateRequest {
-  formType: 'personal';
-  loanAmount: number;
-  loanPurpose: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  consentCreditCheck?: boolean;
-}
-
-/** Validates Variant B's `POST /v1/applications` body; the value is normalised (numeric strings as numbers). */
-export function validateVariantBCreate(body: unknown): Result<VariantBCreateRequest> {
-  const request = run(VARIANT_B_CREATE, body);
-  return request.ok ? ok(request.value as unknown as VariantBCreateRequest) : request;
+  return request.ok ? run(APPLICANT, request.value.data, now) : request;
 }
 
 /** Validates Variant B's `POST /v1/auth/token` body: `grantType` must be `api_key`. */

@@ -52,6 +52,7 @@ describe('accepted offers', () => {
       lender: { id: 'test-bank', name: 'Test Bank' },
       product: { id: 'test-personal', name: 'Personal Loan' },
       headline: 'Test Bank Personal Loan: 10.00% p.a. (comparison 11.04% p.a.)',
+      certainty: 'pre_qualified',
       offerDetails: {
         interestRate: 10,
         comparisonRate: 11.04,
@@ -63,6 +64,7 @@ describe('accepted offers', () => {
         establishmentFee: 250,
         monthlyFee: 10,
       },
+      conditions: [],
       lenderUrl: 'https://test-bank.example/apply',
     });
   });
@@ -355,13 +357,15 @@ describe('matching on the real catalogue across credit bands', () => {
     expect(counts[0]).toBeGreaterThan(counts[5]);
   });
 
-  test('when every offer is read, then none has a comparison rate above 48%, and accepted offers are in order', () => {
+  test('when every offer is read, then none has a comparison rate above 48%, accepted offers are in order, and complete applications are pre-qualified', () => {
     for (const band of ['excellent', 'average', 'below_average', 'poor'] as const)
       for (const type of ['personal', 'car', 'home'] as const) {
         const { acceptedOffers } = match(application(type, {}, band), real);
         const rates = acceptedOffers.map((o) => o.offerDetails.comparisonRate);
         expect(rates).toEqual([...rates].sort((x, y) => x - y));
         for (const rate of rates) expect(rate).toBeLessThanOrEqual(48);
+        for (const offer of acceptedOffers) expect(offer).toMatchObject({ certainty: 'pre_qualified', conditions: [] });
+        for (const offer of acceptedOffers) expect(offer).not.toHaveProperty('assumedLoanTermMonths');
       }
   });
 });
@@ -383,14 +387,11 @@ describe('matchOffers as a function', () => {
     expect(match(asStrings)).toEqual(match(application('personal')));
   });
 
-  test('when a field matching needs is missing, then the outcome is incomplete_application and names it', () => {
+  test('when a field matching needs is missing, then the outcome is incomplete_application and names it (an unreadable income is only unknown)', () => {
     const result = matchOffers(application('home', { 2: { propertyValue: undefined }, 4: { grossMonthlyIncome: 'lots' } }), catalogue);
     expect(result).toMatchObject({
       outcome: 'incomplete_application',
-      missing: [
-        { step: 4, field: 'grossMonthlyIncome' },
-        { step: 2, field: 'propertyValue' },
-      ],
+      missing: [{ step: 2, field: 'propertyValue' }],
       acceptedOffers: [],
       nearMissOffers: [],
     });

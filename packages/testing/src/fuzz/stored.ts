@@ -1,12 +1,17 @@
 /** What the database must hold after fuzzing, and a snapshot to show that a refused request changed nothing. */
 import type { Database } from '@loanmatch/db';
 import {
+  FLAT_FIELDS,
   FORM_TYPES,
   STATUS_ORDER,
+  flatFieldsOf,
   readApplicantDetails,
+  readIntake,
   validateApplicantDetails,
+  validateApplicantDetailsB,
   validateStepData,
   validateVariantBCreate,
+  validateVariantBPatch,
   type DomainContext,
   type FormType,
 } from '@loanmatch/domain';
@@ -30,7 +35,7 @@ export async function applicationSnapshot(db: Database, applicationId: string): 
 /**
  * Every application of these partners, read back from the database, obeys the domain's rules: each
  * stored step validates as it stands (and is already in normalised form), steps 1..lastStep are there
- * and no later ones, the status is legal and matches what exists (a completed check from
+ * (after Variant B's check, which needs no steps 2-4, a prefix of them) and no later ones, the status is legal and matches what exists (a completed check from
  * `credit_checked` on, a match run from `matched`, a referral at `referred`), applicant details
  * validate, no JSON holds a prototype key, and nothing is left half-done (a running check, a key in
  * progress). Answers the list of problems, empty when all is well.
@@ -53,13 +58,17 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
     if (!Number.isInteger(app.lastStep) || app.lastStep < 1 || app.lastStep > 5) at('last step out of range');
 
     const steps = [app.step1, app.step2, app.step3, app.step4] as unknown[];
+    // Variant B's check needs no steps 2-4: once it has run (last step 5), a B application's saved steps
+    // are any prefix 1..k. Every other application holds steps 1..lastStep, and steps are never saved out of order.
+    const checkedWithoutSteps = app.securityTokenHash !== null && app.lastStep === 5;
     steps.forEach((stored, index) => {
       const step = (index + 1) as 1 | 2 | 3 | 4;
       const expected = step <= Math.min(app.lastStep, 4);
       if (stored === null || stored === undefined) {
-        if (expected) at(`step ${step} missing`);
+        if (expected && !checkedWithoutSteps) at(`step ${step} missing`);
         return;
       }
+      if (step > 1 && (steps[index - 1] === null || steps[index - 1] === undefined)) at(`step ${step} stored without step ${step - 1}`);
       if (!expected) at(`step ${step} stored beyond the last step`);
       const valid = validateStepData(formType, step, stored);
       if (!valid.ok) at(`step ${step} does not validate: ${valid.error.message}`);
@@ -78,25 +87,24 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
     if (app.status === 'referred' && app._count.referrals === 0) at('referred without a referral');
 
     const applicant = await readApplicantDetails(ctx, app.id);
+    const variantB = app.securityTokenHash !== null;
     if (applicant.state === 'kept') {
       const details = applicant.details as Record<string, unknown>;
       if (findKey(details, isPrototypeKey)) at('applicant details hold a prototype key');
+      const intake = readIntake(details);
       if (checked) {
-        const valid = validateApplicantDetails({ data: details });
+        // Variant B's check takes step 5 without a date of birth; otherwise as Variant A's.
+        const valid = variantB ? validateApplicantDetailsB(intake.applicant, new Date()) : validateApplicantDetails({ data: details });
         if (!valid.ok) at(`applicant details do not validate: ${valid.error.message}`);
-      } else {
-        // Variant B's intake, before its check: the flat create fields it came from must validate again.
-        const intake = validateVariantBCreate({
-          formType,
-          loanAmount: (app.step1 as Record<string, unknown>).loanAmount,
-          loanPurpose: details.loanPurpose,
-          firstName: details.firstName,
-          lastName: details.lastName,
-          email: details.email,
-          phone: details.mobileNumber,
-          ...(details.consentCreditCheck === undefined ? {} : { consentCreditCheck: details.consentCreditCheck }),
-        });
-        if (!intake.ok) at(`applicant intake does not validate: ${intake.error.message}`);
+      }
+      if (variantB) {
+        // Variant B's intake: the flat fields it came from must validate again (create's before the check, PATCH's after).
+        const flat = flatFieldsOf(intake);
+        const step2 = (app.step2 ?? {}) as Record<string, unknown>;
+        const again = checked
+          ? validateVariantBPatch({ securityToken: 'st_', ...Object.fromEntries(Object.entries(flat).filter(([name]) => FLAT_FIELDS[name].step !== 5)) })
+          : validateVariantBCreate({ formType, loanAmount: (app.step1 as Record<string, unknown>).loanAmount, loanPurpose: step2.loanPurpose, ...flat });
+        if (!again.ok) at(`applicant intake does not validate: ${again.error.message}`);
       }
     } else if (checked && applicant.state === 'none') {
       at('a completed check without applicant details');

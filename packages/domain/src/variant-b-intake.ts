@@ -1,0 +1,131 @@
+/**
+ * What a Variant B application keeps of its flat fields, and how they become Variant A's steps.
+ *
+ * The applicant row (sealed, never read by GET) holds step 5's fields as given so far (after the
+ * credit check: step 5 as checked) and, under `knownSteps`, B's fields of steps 2-4 that are not saved
+ * as steps yet. A step whose fields, laid over what the application holds, validate as the whole step
+ * is saved as Variant A saves it, in A's order (step N only after step N-1); until then its fields wait
+ * here. Matching reads the saved steps and, for a step not saved, its known fields.
+ */
+import type { ApplicationRow, Json } from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { ok, type Result } from './errors';
+import { readApplicantDetails } from './personal-data';
+import { FLAT_FIELDS, schemaFor, validateStepData } from './validation';
+
+export type PartialStep = 2 | 3 | 4;
+const PARTIAL_STEPS: readonly PartialStep[] = [2, 3, 4];
+export type KnownSteps = Partial<Record<PartialStep, Record<string, unknown>>>;
+
+/** The key of the applicant row under which B's fields of unsaved steps are kept. */
+const KNOWN_STEPS = 'knownSteps';
+
+export interface Intake {
+  /** Step 5's fields by their table names (`mobileNumber`, not `phone`). */
+  applicant: Record<string, unknown>;
+  knownSteps: KnownSteps;
+}
+
+/** The intake as the applicant row holds it. A row written before `knownSteps` existed kept the loan purpose beside step 5. */
+export function readIntake(details: Json | null): Intake {
+  const { [KNOWN_STEPS]: known, loanPurpose, ...applicant } = (details ?? {}) as Record<string, unknown>;
+  const knownSteps: KnownSteps = {};
+  const stored = (typeof known === 'object' && known !== null ? known : {}) as Record<string, unknown>;
+  for (const step of PARTIAL_STEPS) {
+    const fields = stored[step];
+    if (typeof fields === 'object' && fields !== null) knownSteps[step] = { ...(fields as Record<string, unknown>) };
+  }
+  if (loanPurpose !== undefined && knownSteps[2]?.loanPurpose === undefined) knownSteps[2] = { ...knownSteps[2], loanPurpose };
+  return { applicant, knownSteps };
+}
+
+/** The intake as the applicant row stores it. */
+export function intakeJson(intake: Intake): Json {
+  const known = Object.fromEntries(PARTIAL_STEPS.filter((s) => intake.knownSteps[s] !== undefined).map((s) => [String(s), intake.knownSteps[s]]));
+  return Object.keys(known).length > 0 ? { ...intake.applicant, [KNOWN_STEPS]: known } : { ...intake.applicant };
+}
+
+/** Validated flat fields (B's names) split by the step they belong to, under their table names. */
+export function splitFlatFields(fields: Record<string, unknown>): { steps: KnownSteps; applicant: Record<string, unknown> } {
+  const steps: KnownSteps = {};
+  const applicant: Record<string, unknown> = {};
+  for (const [flat, value] of Object.entries(fields)) {
+    const place = Object.hasOwn(FLAT_FIELDS, flat) ? FLAT_FIELDS[flat] : undefined;
+    if (place === undefined || value === undefined) continue;
+    if (place.step === 5) applicant[place.name] = value;
+    else (steps[place.step] ??= {})[place.name] = value;
+  }
+  return { steps, applicant };
+}
+
+/** The intake in Variant B's flat names again (`mobileNumber` as `phone`): what create and PATCH would have to be sent to hold it. */
+export function flatFieldsOf(intake: Intake): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [name, place] of Object.entries(FLAT_FIELDS)) {
+    const source = place.step === 5 ? intake.applicant : intake.knownSteps[place.step];
+    if (source !== undefined && Object.hasOwn(source, place.name)) flat[name] = source[place.name];
+  }
+  return flat;
+}
+
+export interface StepPlan {
+  /** Steps to save as Variant A saves them, in order, normalised by their schemas. */
+  save: Array<{ number: PartialStep; data: Json }>;
+  /** What stays known of the steps that are not saved. */
+  knownSteps: KnownSteps;
+}
+
+/**
+ * Lays `given` over what the application holds of each of steps 2-4 (the saved step, else the known
+ * fields) and decides what is saved and what stays known. A step is saved when its fields validate as
+ * the whole step and the step before it is saved; one whose only fault is a missing required field
+ * stays known. Any other fault (none is expected: each field was validated on its own) is answered.
+ */
+export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps, given: KnownSteps): Result<StepPlan> {
+  const plan: StepPlan = { save: [], knownSteps: {} };
+  let previousSaved = saved[1] !== undefined;
+  for (const step of PARTIAL_STEPS) {
+    const current = saved[step] ?? knownSteps[step];
+    const merged = given[step] === undefined ? current : { ...current, ...given[step] };
+    if (saved[step] !== undefined && given[step] === undefined) {
+      previousSaved = true;
+      continue;
+    }
+    if (merged === undefined) {
+      previousSaved = false;
+      continue;
+    }
+    const valid = validateStepData('personal', step, merged);
+    if (valid.ok && previousSaved) {
+      plan.save.push({ number: step, data: valid.value as Json });
+      continue;
+    }
+    if (!valid.ok && !valid.error.details?.every((v) => v.rule === 'required')) return valid;
+    plan.knownSteps[step] = merged;
+    previousSaved = false;
+  }
+  return ok(plan);
+}
+
+/** The required fields of steps 2-4 that the application does not tell yet: what pre-qualified offers still need. */
+export function missingFields(saved: ApplicationRow['steps'], knownSteps: KnownSteps): string[] {
+  const missing: string[] = [];
+  for (const step of PARTIAL_STEPS) {
+    const fields = saved[step] ?? knownSteps[step] ?? {};
+    for (const name of schemaFor('personal', step).required ?? []) if (fields[name] === undefined) missing.push(name);
+  }
+  return missing;
+}
+
+/**
+ * The steps matching reads: the saved ones and, for a Variant B application with a step not saved, that
+ * step's known fields (an erased application's are gone). An application with steps 1-4 is read as is.
+ */
+export async function stepsForMatching(ctx: DomainContext, app: ApplicationRow, variantB: boolean): Promise<Record<1 | PartialStep, Json | undefined>> {
+  const steps = { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] };
+  if (!variantB || PARTIAL_STEPS.every((s) => steps[s] !== undefined)) return steps;
+  const kept = await readApplicantDetails(ctx, app.id);
+  const { knownSteps } = readIntake(kept.state === 'kept' ? kept.details : null);
+  for (const step of PARTIAL_STEPS) steps[step] ??= knownSteps[step] as Json | undefined;
+  return steps;
+}
