@@ -14,6 +14,6 @@ module.exports = {
   maxWorkers: 2,
   // A worker's heap grows with every file it runs (2.5 GB after 38 files, measured); past 1 GB it is
   // replaced before its next file, so that no worker is that large when the run ends and each one exits
-  // in time instead of being killed (docs/decisions.md, "Jest replaces a worker past 1 GB").
+  // in time instead of being killed (docs/adr/0003).
   workerIdleMemoryLimit: '1GB',
 };

@@ -31,21 +31,38 @@ function recorder(): Answers & { onResponse: (response: ResponseInfo) => void } 
   };
 }
 
-export function partnerA(baseUrl: string, apiKey: string, options: TransportOptions = {}): { client: LoanMatchClientA } & Answers {
+export function partnerA(
+  baseUrl: string,
+  apiKey: string,
+  options: TransportOptions = {},
+): { client: LoanMatchClientA } & Answers {
   const answers = recorder();
-  return { client: new LoanMatchClientA({ retries: 0, ...options, baseUrl, apiKey, onResponse: answers.onResponse }), last: answers.last };
+  return {
+    client: new LoanMatchClientA({ retries: 0, ...options, baseUrl, apiKey, onResponse: answers.onResponse }),
+    last: answers.last,
+  };
 }
 
-export function partnerB(baseUrl: string, apiKey: string, options: TransportOptions = {}): { client: LoanMatchClientB } & Answers {
+export function partnerB(
+  baseUrl: string,
+  apiKey: string,
+  options: TransportOptions = {},
+): { client: LoanMatchClientB } & Answers {
   const answers = recorder();
-  return { client: new LoanMatchClientB({ retries: 0, ...options, baseUrl, apiKey, onResponse: answers.onResponse }), last: answers.last };
+  return {
+    client: new LoanMatchClientB({ retries: 0, ...options, baseUrl, apiKey, onResponse: answers.onResponse }),
+    last: answers.last,
+  };
 }
 
 /** The create body of `VALID_STEPS` for a loan type (the fixture is untyped by loan type, the SDK is not). */
-export const createRequest = (type: LoanType): CreateApplicationRequest => ({ formType: type, data: { ...VALID_STEPS[type][1] } }) as CreateApplicationRequest;
+export const createRequest = (type: LoanType): CreateApplicationRequest =>
+  ({ formType: type, data: { ...VALID_STEPS[type][1] } }) as CreateApplicationRequest;
 
 /** `validApplicant()` as the SDK's step-5 type. */
-export const applicant = (overrides: Partial<ApplicantDetails> = {}): ApplicantDetails => validApplicant(overrides) as unknown as ApplicantDetails;
+export const applicant = (overrides: Partial<ApplicantDetails> = {}): ApplicantDetails =>
+  validApplicant(overrides) as unknown as ApplicantDetails;
 
 /** `flatApplication()` as the SDK's Variant B create type. */
-export const flatApplicationB = (overrides: Partial<FlatApplication> = {}): FlatApplication => flatApplication(overrides) as unknown as FlatApplication;
+export const flatApplicationB = (overrides: Partial<FlatApplication> = {}): FlatApplication =>
+  flatApplication(overrides) as unknown as FlatApplication;

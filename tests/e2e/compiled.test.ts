@@ -23,7 +23,9 @@ describe('the compiled service (pnpm start)', () => {
   it('when started, then it takes an application through the credit check, matches it, forwards a click, and stops on SIGTERM', async () => {
     server = await startServer({ compiled: true, env: { DATA_DIR: tempDataDir() } });
     const { client, last } = partnerA(server.urls['Variant A'], server.demoApiKey!);
-    const { applicationId: id } = await client.createApplication(createRequest('personal'), { idempotencyKey: 'compiled-create' });
+    const { applicationId: id } = await client.createApplication(createRequest('personal'), {
+      idempotencyKey: 'compiled-create',
+    });
     expect(last().status).toBe(201);
     for (const step of [2, 3, 4] as const) await client.saveStep(id, step, { ...VALID_STEPS.personal[step] });
     await client.runCreditCheck(id, applicant(), { idempotencyKey: 'compiled-check', sandboxScore: 'very_good' });
@@ -36,7 +38,9 @@ describe('the compiled service (pnpm start)', () => {
     expect(offer.offerDetails.monthlyRepayment).toBeGreaterThan(0);
 
     // The link names PUBLIC_BASE_URL, by default port A's number, which is 0 here (any free port): its path is asked of A's listener.
-    const click = await fetch(new URL(new URL(offer.trackingUrl).pathname, server.urls['Variant A']), { redirect: 'manual' });
+    const click = await fetch(new URL(new URL(offer.trackingUrl).pathname, server.urls['Variant A']), {
+      redirect: 'manual',
+    });
     expect(click.status).toBe(302);
     expect(new URL(click.headers.get('location')!).searchParams.get('lm_ref')).toBe(offer.offerId);
     expect(await client.getApplication(id)).toMatchObject({ status: 'referred' });

@@ -51,7 +51,10 @@ describe('operator console on pnpm start (embedded database)', () => {
   });
 
   it('when an operator lowers the free tier to N on the page, then a free partner’s request N+1 on Variant B is refused with 429, and the page counts the requests and the refusal', async () => {
-    const created = await api(ADMIN, 'POST', '/partners', { key: server.adminToken, body: { name: 'Console Free', tier: 'free' } });
+    const created = await api(ADMIN, 'POST', '/partners', {
+      key: server.adminToken,
+      body: { name: 'Console Free', tier: 'free' },
+    });
     expect(created.status).toBe(201);
     const apiKey: string = created.body.data.apiKey;
 
@@ -68,7 +71,8 @@ describe('operator console on pnpm start (embedded database)', () => {
     const tiers = await api(ADMIN, 'GET', '/tiers', { key: server.adminToken });
     expect(tiers.body.data.tiers.find((t: { tier: string }) => t.tier === 'free').requestsPerHour).toBe(LIMIT);
 
-    const exchange = () => api(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } });
+    const exchange = () =>
+      api(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } });
     for (let i = 1; i <= LIMIT; i++) expect((await exchange()).status).toBe(200);
     const refused = await exchange();
     expect(refused.status).toBe(429);
@@ -119,20 +123,41 @@ describe('the console’s counts across processes (start:b twice and start:admin
   });
 
   it('when two B processes serve a free partner over its limit, then the admin process reports every request and refusal of both', async () => {
-    const env = { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: redis.prefix, ADMIN_TOKEN: adminToken, JWT_SECRET: randomBytes(32).toString('hex') };
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      REDIS_PREFIX: redis.prefix,
+      ADMIN_TOKEN: adminToken,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+    };
     const admin = await startServer({ mode: 'admin', env: { ...env, DATA_DIR: tempDataDir() } });
     started.push(admin);
-    const [b1, b2] = await Promise.all([startServer({ mode: 'b', env: { ...env, DATA_DIR: tempDataDir() } }), startServer({ mode: 'b', env: { ...env, DATA_DIR: tempDataDir() } })]);
+    const [b1, b2] = await Promise.all([
+      startServer({ mode: 'b', env: { ...env, DATA_DIR: tempDataDir() } }),
+      startServer({ mode: 'b', env: { ...env, DATA_DIR: tempDataDir() } }),
+    ]);
     started.push(b1, b2);
     const ADMIN = admin.urls['Admin API'];
-    expect((await api(ADMIN, 'PUT', '/tiers/free', { key: adminToken, body: { requestsPerHour: LIMIT } })).status).toBe(200);
-    const created = await api(ADMIN, 'POST', '/partners', { key: adminToken, body: { name: 'Two processes', tier: 'free' } });
+    expect((await api(ADMIN, 'PUT', '/tiers/free', { key: adminToken, body: { requestsPerHour: LIMIT } })).status).toBe(
+      200,
+    );
+    const created = await api(ADMIN, 'POST', '/partners', {
+      key: adminToken,
+      body: { name: 'Two processes', tier: 'free' },
+    });
     const apiKey: string = created.body.data.apiKey;
 
     // Alternating processes: the limit is shared in Redis, so the fourth request is refused wherever it lands.
     const statuses: number[] = [];
     for (const b of [b1, b2, b1, b2, b1]) {
-      statuses.push((await api(b.urls['Variant B'], 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } })).status);
+      statuses.push(
+        (
+          await api(b.urls['Variant B'], 'POST', '/auth/token', {
+            headers: { 'X-API-Key': apiKey },
+            body: { grantType: 'api_key' },
+          })
+        ).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
 

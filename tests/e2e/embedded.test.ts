@@ -9,7 +9,9 @@ jest.setTimeout(90_000);
 async function fullFlow(base: string, key: string, type: keyof typeof VALID_STEPS, idemKey: string) {
   const partner = partnerA(base, key);
   const { client, last } = partner;
-  const { applicationId: id } = await client.createApplication(createRequest(type), { idempotencyKey: `${idemKey}-create` });
+  const { applicationId: id } = await client.createApplication(createRequest(type), {
+    idempotencyKey: `${idemKey}-create`,
+  });
   expect(last().status).toBe(201);
   for (const step of [2, 3, 4] as const) {
     await client.saveStep(id, step, { ...VALID_STEPS[type][step] });
@@ -44,14 +46,19 @@ describe('pnpm start on the embedded database', () => {
     const root = server.urls['Variant A'].replace('/api/partner/v1', '');
     expect((await api(root, 'GET', '/healthz')).status).toBe(200);
     expect((await api(root, 'GET', '/readyz')).status).toBe(200);
-    expect((await api(server.urls['Admin API'], 'GET', '/partners', { key: server.adminToken })).body.data.partners[0].name).toBe('Demo Partner');
+    expect(
+      (await api(server.urls['Admin API'], 'GET', '/partners', { key: server.adminToken })).body.data.partners[0].name,
+    ).toBe('Demo Partner');
   });
 
   it('when pnpm ops runs beside it, then it reads the admin token from DATA_DIR and creates a partner', async () => {
-    const res = await run(['apps/ops/src/main.ts', 'partner', 'create', '--name', 'Acme', '--tier', 'standard', '--json'], {
-      DATA_DIR: dataDir,
-      ADMIN_URL: server.urls['Admin API'],
-    });
+    const res = await run(
+      ['apps/ops/src/main.ts', 'partner', 'create', '--name', 'Acme', '--tier', 'standard', '--json'],
+      {
+        DATA_DIR: dataDir,
+        ADMIN_URL: server.urls['Admin API'],
+      },
+    );
     expect(res.err).toBe('');
     expect(res.code).toBe(0);
     expect(JSON.parse(res.out)).toMatchObject({ name: 'Acme', apiKey: expect.stringMatching(/^lm_sandbox_/) });
@@ -62,7 +69,18 @@ describe('pnpm start on the embedded database', () => {
     const body = JSON.stringify({ formType: 'personal', data: { loanAmount: 4321 } });
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Authorization: `Bearer ${server.demoApiKey}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Idempotency-Key': 'drained' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${server.demoApiKey}`,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            'Idempotency-Key': 'drained',
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (d) => (text += d));
@@ -85,7 +103,10 @@ describe('pnpm start on the embedded database', () => {
     server = await startServer({ env: { DATA_DIR: dataDir } });
     expect(server.demoApiKey).toBeUndefined();
     expect(server.adminToken).toBeUndefined();
-    const partners = await run(['apps/ops/src/main.ts', 'partner', 'list', '--json'], { DATA_DIR: dataDir, ADMIN_URL: server.urls['Admin API'] });
+    const partners = await run(['apps/ops/src/main.ts', 'partner', 'list', '--json'], {
+      DATA_DIR: dataDir,
+      ADMIN_URL: server.urls['Admin API'],
+    });
     const demo = JSON.parse(partners.out).partners.find((p: { name: string }) => p.name === 'Demo Partner');
     expect(demo).toBeDefined();
     // The demo key printed on the first start still works; the drained create is replayed, not repeated.

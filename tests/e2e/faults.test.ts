@@ -30,7 +30,12 @@ interface Answer {
 }
 
 /** One request, timed; a request that got no answer within 10 s reports status 0 instead of hanging the test. */
-async function call(base: string, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const started = performance.now();
   try {
     const res = await api(base, method, path, { ...options, timeoutMs: 10_000 });
@@ -45,17 +50,27 @@ const originOf = (url: string) => new URL(url).origin;
 
 /** An application with steps 1-4 saved, ready for its credit check. */
 async function prepared(base: string, key: string): Promise<string> {
-  const created = await call(base, 'POST', '/applications', { key, body: { formType: 'personal', data: VALID_STEPS.personal[1] } });
+  const created = await call(base, 'POST', '/applications', {
+    key,
+    body: { formType: 'personal', data: VALID_STEPS.personal[1] },
+  });
   expect(created.status).toBe(201);
   const id = created.body.data.applicationId;
   for (const step of [2, 3, 4] as const) {
-    expect((await call(base, 'PATCH', `/applications/${id}`, { key, body: { step, data: VALID_STEPS.personal[step] } })).status).toBe(200);
+    expect(
+      (await call(base, 'PATCH', `/applications/${id}`, { key, body: { step, data: VALID_STEPS.personal[step] } }))
+        .status,
+    ).toBe(200);
   }
   return id;
 }
 
 const check = (base: string, key: string, id: string, idempotencyKey: string) =>
-  call(base, 'POST', `/applications/${id}/credit-check`, { key, body: { data: validApplicant() }, headers: { 'Idempotency-Key': idempotencyKey } });
+  call(base, 'POST', `/applications/${id}/credit-check`, {
+    key,
+    body: { data: validApplicant() },
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
 
 /** Whether a new TCP connection to the port is refused (nothing listens there any more). */
 function connectionRefused(port: number): Promise<boolean> {
@@ -79,7 +94,13 @@ async function waitFor(done: () => boolean, what: string, limitMs = 5000): Promi
 }
 
 /** Calls `request` every `everyMs` until `done` holds; answers the last answer and when it came (ms after `since`). */
-async function until(request: () => Promise<Answer>, done: (a: Answer) => boolean, since: number, limitMs = 10_000, everyMs = 100) {
+async function until(
+  request: () => Promise<Answer>,
+  done: (a: Answer) => boolean,
+  since: number,
+  limitMs = 10_000,
+  everyMs = 100,
+) {
   const seen: Answer[] = [];
   while (performance.now() - since < limitMs) {
     const a = await request();
@@ -87,7 +108,12 @@ async function until(request: () => Promise<Answer>, done: (a: Answer) => boolea
     if (done(a)) return { answer: a, afterMs: performance.now() - since, seen };
     await sleep(everyMs);
   }
-  throw new Error(`not within ${limitMs} ms; last answers: ${seen.slice(-3).map((a) => `${a.status} ${codeOf(a)}`).join(', ')}`);
+  throw new Error(
+    `not within ${limitMs} ms; last answers: ${seen
+      .slice(-3)
+      .map((a) => `${a.status} ${codeOf(a)}`)
+      .join(', ')}`,
+  );
 }
 
 describe('faults on processes sharing one PostgreSQL', () => {
@@ -133,16 +159,39 @@ describe('faults on processes sharing one PostgreSQL', () => {
       INSTANCE_STALE_MS: String(STALE_MS),
       DB_POOL_SIZE: '4',
     };
-    const viaProxy = (url: string, proxy: TcpProxy) => Object.assign(new URL(url), { host: `127.0.0.1:${proxy.port}` }).toString();
+    const viaProxy = (url: string, proxy: TcpProxy) =>
+      Object.assign(new URL(url), { host: `127.0.0.1:${proxy.port}` }).toString();
     const starts = await Promise.allSettled([
-      startServer({ mode: 'all', env: { ...shared, DATA_DIR: tempDataDir(), LOANMATCH_ENV: 'live', BUREAU_URL: hanging.url, BUREAU_TIMEOUT_MS: '60000' } }),
       startServer({
-        mode: 'a',
-        env: { ...shared, DATA_DIR: tempDataDir(), LOANMATCH_ENV: 'live', BUREAU_URL: `http://127.0.0.1:${bureauProxy.port}`, BUREAU_TIMEOUT_MS: String(BUREAU_TIMEOUT_MS) },
+        mode: 'all',
+        env: {
+          ...shared,
+          DATA_DIR: tempDataDir(),
+          LOANMATCH_ENV: 'live',
+          BUREAU_URL: hanging.url,
+          BUREAU_TIMEOUT_MS: '60000',
+        },
       }),
       startServer({
         mode: 'a',
-        env: { ...shared, DATA_DIR: tempDataDir(), DATABASE_URL: viaProxy(test.url!, pgProxy), REDIS_URL: viaProxy(REDIS_URL, redisProxy), RATE_LIMIT_A_PER_MINUTE: String(RATE_LIMIT), DB_QUERY_TIMEOUT_MS: '1500' },
+        env: {
+          ...shared,
+          DATA_DIR: tempDataDir(),
+          LOANMATCH_ENV: 'live',
+          BUREAU_URL: `http://127.0.0.1:${bureauProxy.port}`,
+          BUREAU_TIMEOUT_MS: String(BUREAU_TIMEOUT_MS),
+        },
+      }),
+      startServer({
+        mode: 'a',
+        env: {
+          ...shared,
+          DATA_DIR: tempDataDir(),
+          DATABASE_URL: viaProxy(test.url!, pgProxy),
+          REDIS_URL: viaProxy(REDIS_URL, redisProxy),
+          RATE_LIMIT_A_PER_MINUTE: String(RATE_LIMIT),
+          DB_QUERY_TIMEOUT_MS: '1500',
+        },
       }),
     ]);
     for (const s of starts) if (s.status === 'fulfilled') started.push(s.value);
@@ -151,11 +200,18 @@ describe('faults on processes sharing one PostgreSQL', () => {
     [K, L, P] = started;
 
     const partner = async (name: string, environment: string) => {
-      const res = await call(K.urls['Admin API'], 'POST', '/partners', { key: adminToken, body: { name, environment } });
+      const res = await call(K.urls['Admin API'], 'POST', '/partners', {
+        key: adminToken,
+        body: { name, environment },
+      });
       expect(res.status).toBe(201);
       return res.body.data.apiKey as string;
     };
-    [liveKey, pgKey, redisKey] = await Promise.all([partner('Live', 'live'), partner('Database outage', 'sandbox'), partner('Redis outage', 'sandbox')]);
+    [liveKey, pgKey, redisKey] = await Promise.all([
+      partner('Live', 'live'),
+      partner('Database outage', 'sandbox'),
+      partner('Redis outage', 'sandbox'),
+    ]);
   });
 
   afterAll(async () => {
@@ -169,26 +225,40 @@ describe('faults on processes sharing one PostgreSQL', () => {
     // [what, how to break it, least and most time the check may take]: a timeout is waited out (twice,
     // with the one retry), a refusal is not.
     const cases: Array<[string, () => Promise<void>, number, number]> = [
-      ['answers only after three times the timeout', async () => bureau.behave(answers.slow(3 * BUREAU_TIMEOUT_MS)), BUREAU_TIMEOUT_MS, BUREAU_BOUND_MS],
+      [
+        'answers only after three times the timeout',
+        async () => bureau.behave(answers.slow(3 * BUREAU_TIMEOUT_MS)),
+        BUREAU_TIMEOUT_MS,
+        BUREAU_BOUND_MS,
+      ],
       ['refuses connections', () => bureauProxy.cut('refuse'), 0, BUREAU_TIMEOUT_MS],
       ['accepts connections and never answers', () => bureauProxy.cut('blackhole'), BUREAU_TIMEOUT_MS, BUREAU_BOUND_MS],
     ];
-    it.each(cases)('when the bureau %s, then the check completes in degraded mode within its bound', async (what, breakIt, leastMs, boundMs) => {
-      const A = L.urls['Variant A'];
-      const id = await prepared(A, liveKey);
-      await breakIt();
-      try {
-        const checked = await check(A, liveKey, id, `degraded-${id}`);
-        expect(checked.status).toBe(200);
-        expect(checked.body.data).toMatchObject({ creditCheckComplete: true, degraded_mode: true, sandbox_mode: false });
-        expect(checked.ms).toBeGreaterThanOrEqual(leastMs);
-        expect(checked.ms).toBeLessThan(boundMs + 750); // timers run late on a loaded machine
-        figures.push(`bureau ${what}: degraded in ${Math.round(checked.ms)} ms (timeout ${BUREAU_TIMEOUT_MS} ms, bound ${BUREAU_BOUND_MS} ms)`);
-      } finally {
-        await bureauProxy.restore();
-        bureau.behave(answers.score(700));
-      }
-    });
+    it.each(cases)(
+      'when the bureau %s, then the check completes in degraded mode within its bound',
+      async (what, breakIt, leastMs, boundMs) => {
+        const A = L.urls['Variant A'];
+        const id = await prepared(A, liveKey);
+        await breakIt();
+        try {
+          const checked = await check(A, liveKey, id, `degraded-${id}`);
+          expect(checked.status).toBe(200);
+          expect(checked.body.data).toMatchObject({
+            creditCheckComplete: true,
+            degraded_mode: true,
+            sandbox_mode: false,
+          });
+          expect(checked.ms).toBeGreaterThanOrEqual(leastMs);
+          expect(checked.ms).toBeLessThan(boundMs + 750); // timers run late on a loaded machine
+          figures.push(
+            `bureau ${what}: degraded in ${Math.round(checked.ms)} ms (timeout ${BUREAU_TIMEOUT_MS} ms, bound ${BUREAU_BOUND_MS} ms)`,
+          );
+        } finally {
+          await bureauProxy.restore();
+          bureau.behave(answers.score(700));
+        }
+      },
+    );
   });
 
   it('when a process is killed with SIGKILL mid-request, then nothing committed is lost, its key turns IDEMPOTENCY_KEY_UNRESOLVED on another process, and the others keep serving', async () => {
@@ -206,13 +276,24 @@ describe('faults on processes sharing one PostgreSQL', () => {
 
     const read = await call(AL, 'GET', `/applications/${id}`, { key: liveKey });
     expect(read.status).toBe(200);
-    expect(read.body.data).toMatchObject({ applicationId: id, status: 'in_progress', lastStep: 4, creditCheckComplete: false });
+    expect(read.body.data).toMatchObject({
+      applicationId: id,
+      status: 'in_progress',
+      lastStep: 4,
+      creditCheckComplete: false,
+    });
     expect(Object.keys(read.body.data.steps)).toEqual(['1', '2', '3', '4']);
 
-    const unresolved = await until(() => check(AL, liveKey, id, 'killed-mid-check'), (a) => a.status !== 409 || codeOf(a) !== 'IDEMPOTENCY_IN_PROGRESS', killedAt);
+    const unresolved = await until(
+      () => check(AL, liveKey, id, 'killed-mid-check'),
+      (a) => a.status !== 409 || codeOf(a) !== 'IDEMPOTENCY_IN_PROGRESS',
+      killedAt,
+    );
     expect([unresolved.answer.status, codeOf(unresolved.answer)]).toEqual([409, 'IDEMPOTENCY_KEY_UNRESOLVED']);
     expect(unresolved.afterMs).toBeLessThan(STALE_MS + 2 * HEARTBEAT_MS + 1000);
-    figures.push(`SIGKILL: key unresolved on the other process ${Math.round(unresolved.afterMs)} ms after the kill (stale after ${STALE_MS} ms)`);
+    figures.push(
+      `SIGKILL: key unresolved on the other process ${Math.round(unresolved.afterMs)} ms after the kill (stale after ${STALE_MS} ms)`,
+    );
     const again = await check(AL, liveKey, id, 'killed-mid-check');
     expect([again.status, codeOf(again)]).toEqual([409, 'IDEMPOTENCY_KEY_UNRESOLVED']);
 
@@ -220,7 +301,10 @@ describe('faults on processes sharing one PostgreSQL', () => {
     const retried = await check(AL, liveKey, id, 'after-the-kill');
     expect(retried.status).toBe(200);
     expect(retried.body.data).toMatchObject({ creditCheckComplete: true, degraded_mode: false });
-    expect((await call(AL, 'GET', `/applications/${id}`, { key: liveKey })).body.data).toMatchObject({ status: 'credit_checked', lastStep: 5 });
+    expect((await call(AL, 'GET', `/applications/${id}`, { key: liveKey })).body.data).toMatchObject({
+      status: 'credit_checked',
+      lastStep: 5,
+    });
     expect((await call(P.urls['Variant A'], 'GET', `/applications/${id}`, { key: pgKey })).status).toBe(404); // P serves too (another partner's)
   });
 
@@ -248,19 +332,32 @@ describe('faults on processes sharing one PostgreSQL', () => {
         await pgProxy.restore();
       }
       const restoredAt = performance.now();
-      figures.push(`PostgreSQL ${how}: ${answers.map(([what, a]) => `${what} ${a.status} in ${Math.round(a.ms)} ms`).join(', ')}`);
+      figures.push(
+        `PostgreSQL ${how}: ${answers.map(([what, a]) => `${what} ${a.status} in ${Math.round(a.ms)} ms`).join(', ')}`,
+      );
       for (const [what, a] of answers) {
         expect([what, a.status, codeOf(a)]).toEqual([what, 503, 'SERVICE_UNAVAILABLE']);
         expect(a.body.success).toBe(false);
         expect(a.ms).toBeLessThan(2000);
       }
 
-      const ready = await until(() => call(root, 'GET', '/readyz'), (a) => a.status === 200, restoredAt);
+      const ready = await until(
+        () => call(root, 'GET', '/readyz'),
+        (a) => a.status === 200,
+        restoredAt,
+      );
       figures.push(`PostgreSQL ${how}: /readyz 200 again ${Math.round(ready.afterMs)} ms after the restore`);
       expect(ready.afterMs).toBeLessThan(5000);
       expect(P.child.exitCode).toBeNull();
       expect((await call(A, 'GET', `/applications/${id}`, { key: pgKey })).status).toBe(200);
-      expect((await call(A, 'POST', '/applications', { key: pgKey, body: { formType: 'personal', data: { loanAmount: 9000 } } })).status).toBe(201);
+      expect(
+        (
+          await call(A, 'POST', '/applications', {
+            key: pgKey,
+            body: { formType: 'personal', data: { loanAmount: 9000 } },
+          })
+        ).status,
+      ).toBe(201);
       expect((await check(A, pgKey, id, `after-${how}`)).status).toBe(200);
     });
   });
@@ -278,7 +375,12 @@ describe('faults on processes sharing one PostgreSQL', () => {
       const served: Answer[] = [];
       try {
         for (let i = 0; i < 5; i++) served.push(await get());
-        served.push(await call(A, 'POST', '/applications', { key: redisKey, body: { formType: 'personal', data: { loanAmount: 7000 } } }));
+        served.push(
+          await call(A, 'POST', '/applications', {
+            key: redisKey,
+            body: { formType: 'personal', data: { loanAmount: 7000 } },
+          }),
+        );
       } finally {
         await redisProxy.restore();
       }
@@ -315,7 +417,9 @@ describe('faults on processes sharing one PostgreSQL', () => {
     expect(answered).toBe(false); // refused while the check was still running
     release!();
     const drained = await inFlight;
-    figures.push(`SIGTERM: new connections refused ${Math.round(refusedAfterMs)} ms after the signal; the check in flight answered ${drained.status}`);
+    figures.push(
+      `SIGTERM: new connections refused ${Math.round(refusedAfterMs)} ms after the signal; the check in flight answered ${drained.status}`,
+    );
     expect(drained.status).toBe(200);
     expect(drained.body.data).toMatchObject({ creditCheckComplete: true, degraded_mode: false });
     expect(await exited).toBe(0);

@@ -13,21 +13,29 @@ describe('pnpm start:b with METRICS_PORT', () => {
   let metricsUrl: string;
 
   beforeAll(async () => {
-    server = await startServer({ mode: 'b', env: { DATA_DIR: tempDataDir(), METRICS_PORT: '0', METRICS_TOKEN, LOG_LEVEL: 'info' } });
+    server = await startServer({
+      mode: 'b',
+      env: { DATA_DIR: tempDataDir(), METRICS_PORT: '0', METRICS_TOKEN, LOG_LEVEL: 'info' },
+    });
     metricsUrl = /^ {2}Metrics\s+(http\S+)/m.exec(server.output())![1];
   });
   afterAll(() => server?.stop());
 
   it('when Variant B is called, then the metrics listener reports it to a scraper with the metrics token, and the log has a JSON access line without the key', async () => {
     expect(new URL(metricsUrl).hostname).toBe('127.0.0.1');
-    const exchanged = await api(server.urls['Variant B'], 'POST', '/auth/token', { headers: { 'X-API-Key': server.demoApiKey! }, body: { grantType: 'api_key' } });
+    const exchanged = await api(server.urls['Variant B'], 'POST', '/auth/token', {
+      headers: { 'X-API-Key': server.demoApiKey! },
+      body: { grantType: 'api_key' },
+    });
     expect(exchanged.status).toBe(200);
 
     expect((await fetch(metricsUrl)).status).toBe(401);
     const res = await fetch(metricsUrl, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toMatch(/^loanmatch_http_request_duration_seconds_count\{contract="B",route="\/v1\/auth\/token",status="200"\} 1$/m);
+    expect(text).toMatch(
+      /^loanmatch_http_request_duration_seconds_count\{contract="B",route="\/v1\/auth\/token",status="200"\} 1$/m,
+    );
     expect(text).toMatch(/^loanmatch_db_info\{kind="pglite"\} 1$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
 
@@ -35,8 +43,19 @@ describe('pnpm start:b with METRICS_PORT', () => {
       .output()
       .split('\n')
       .filter((line) => line.startsWith('{'));
-    const access = logLines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'request' && entry.route === '/v1/auth/token');
-    expect(access).toMatchObject({ level: 'info', service: 'loanmatch-b', contract: 'B', method: 'POST', status: 200, requestId: expect.any(String), partnerId: expect.any(String), durationMs: expect.any(Number) });
+    const access = logLines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.message === 'request' && entry.route === '/v1/auth/token');
+    expect(access).toMatchObject({
+      level: 'info',
+      service: 'loanmatch-b',
+      contract: 'B',
+      method: 'POST',
+      status: 200,
+      requestId: expect.any(String),
+      partnerId: expect.any(String),
+      durationMs: expect.any(Number),
+    });
     // The start banner shows the demo key once, on purpose; no log line holds it.
     expect(logLines.join('\n')).not.toContain(server.demoApiKey!.slice(11));
   });
@@ -47,11 +66,16 @@ describe('LOG_FORMAT=pretty', () => {
   afterAll(() => server?.stop());
 
   it('when set on a pipe, then access lines are the readable form', async () => {
-    server = await startServer({ mode: 'a', env: { DATA_DIR: tempDataDir(), LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' } });
+    server = await startServer({
+      mode: 'a',
+      env: { DATA_DIR: tempDataDir(), LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' },
+    });
     const A = server.urls['Variant A'];
     expect((await api(A, 'GET', '/referrals', { key: server.demoApiKey })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(server.output()).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}A GET \/api\/partner\/v1\/referrals 200 \d+\.\d ms partner=[0-9a-f-]{36} req=[0-9a-f-]{36}$/m);
+    expect(server.output()).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}A GET \/api\/partner\/v1\/referrals 200 \d+\.\d ms partner=[0-9a-f-]{36} req=[0-9a-f-]{36}$/m,
+    );
     expect(server.output()).not.toMatch(/^\{"/m);
   });
 });

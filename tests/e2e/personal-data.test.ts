@@ -30,9 +30,14 @@ const REMOTE_ADDRESS = Object.values(networkInterfaces())
 
 /** Every row of every table, as JSON text. */
 async function everyRow(client: Client): Promise<string> {
-  const tables = await client.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
+  const tables = await client.query<{ name: string }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+  );
   const texts: string[] = [];
-  for (const { name } of tables.rows) texts.push(...(await client.query<{ j: string }>(`SELECT row_to_json(t)::text AS j FROM "${name}" t`)).rows.map((r) => r.j));
+  for (const { name } of tables.rows)
+    texts.push(
+      ...(await client.query<{ j: string }>(`SELECT row_to_json(t)::text AS j FROM "${name}" t`)).rows.map((r) => r.j),
+    );
   return texts.join('\n');
 }
 
@@ -51,11 +56,22 @@ async function databaseFromBeforeSealing(client: Client) {
   for (const name of earlier) {
     const sql = readFileSync(join(MIGRATIONS, name, 'migration.sql'), 'utf8');
     await client.query(sql);
-    await client.query('INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)', [randomUUID(), sha256(sql), name]);
+    await client.query(
+      'INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)',
+      [randomUUID(), sha256(sql), name],
+    );
   }
   const partnerId = randomUUID();
-  await client.query("INSERT INTO partners (id, name, tier, environment) VALUES ($1, 'Old Partner', 'standard', 'sandbox')", [partnerId]);
-  await client.query('INSERT INTO api_keys (id, partner_id, key_hash, prefix) VALUES ($1, $2, $3, $4)', [randomUUID(), partnerId, sha256(API_KEY), API_KEY.slice(0, 15)]);
+  await client.query(
+    "INSERT INTO partners (id, name, tier, environment) VALUES ($1, 'Old Partner', 'standard', 'sandbox')",
+    [partnerId],
+  );
+  await client.query('INSERT INTO api_keys (id, partner_id, key_hash, prefix) VALUES ($1, $2, $3, $4)', [
+    randomUUID(),
+    partnerId,
+    sha256(API_KEY),
+    API_KEY.slice(0, 15),
+  ]);
   const steps = VALID_STEPS.personal;
   return Promise.all(
     PEOPLE.map(async (person) => {
@@ -66,7 +82,10 @@ async function databaseFromBeforeSealing(client: Client) {
          VALUES ($1, $2, 'personal', 'in_progress', 4, $3, $4, $5, $6, $7, now())`,
         [id, partnerId, steps[1], steps[2], steps[3], steps[4], sha256(securityToken)],
       );
-      await client.query('INSERT INTO applicants (application_id, details) VALUES ($1, $2)', [id, { loanPurpose: 'debt_consolidation', ...person, consentCreditCheck: true }]);
+      await client.query('INSERT INTO applicants (application_id, details) VALUES ($1, $2)', [
+        id,
+        { loanPurpose: 'debt_consolidation', ...person, consentCreditCheck: true },
+      ]);
       return { id, securityToken };
     }),
   );
@@ -92,10 +111,21 @@ describe('personal data on started processes over PostgreSQL', () => {
   });
 
   const start = (env: Record<string, string> = {}) =>
-    startServer({ env: { DATABASE_URL: database.url, DATA_DIR: dataDir, ADMIN_TOKEN, JWT_SECRET, WEBHOOK_DISPATCHER: 'off', ...env } });
+    startServer({
+      env: {
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        ADMIN_TOKEN,
+        JWT_SECRET,
+        WEBHOOK_DISPATCHER: 'off',
+        ...env,
+      },
+    });
 
   async function checkB(base: string, app: { id: string; securityToken: string }) {
-    const token = (await api(base, 'POST', '/auth/token', { headers: { 'X-API-Key': API_KEY }, body: { grantType: 'api_key' } })).body.data.accessToken;
+    const token = (
+      await api(base, 'POST', '/auth/token', { headers: { 'X-API-Key': API_KEY }, body: { grantType: 'api_key' } })
+    ).body.data.accessToken;
     return api(base, 'POST', `/applications/${app.id}/credit-check`, {
       key: token,
       headers: { 'X-Sandbox-Score': 'good' },
@@ -129,7 +159,9 @@ describe('personal data on started processes over PostgreSQL', () => {
     expect(rotated.err).toBe('');
     expect(rotated.code).toBe(0);
     expect(rotated.out).toContain('Re-encrypted 2 row(s)');
-    expect(rotated.out).toContain('No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.');
+    expect(rotated.out).toContain(
+      'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
+    );
     expect(await server.stop()).toBe(0);
 
     server = await start({ DATA_KEY: newKey, ADMIN_HOST: '0.0.0.0' });
@@ -138,7 +170,10 @@ describe('personal data on started processes over PostgreSQL', () => {
     expect(checked.body.data).toMatchObject({ applicationId: apps[0].id, creditCheckComplete: true });
 
     const adminPort = new URL(server.urls['Admin API']).port;
-    const erased = await run(['apps/ops/src/main.ts', 'application', 'erase', apps[1].id], { ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`, ADMIN_TOKEN });
+    const erased = await run(['apps/ops/src/main.ts', 'application', 'erase', apps[1].id], {
+      ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`,
+      ADMIN_TOKEN,
+    });
     expect(erased.code).toBe(0);
     expect(erased.out).toContain(`Erased the personal data of application ${apps[1].id}`);
     const refused = await checkB(server.urls['Variant B'], apps[1]);
@@ -147,7 +182,9 @@ describe('personal data on started processes over PostgreSQL', () => {
 
     // Bound to every interface, the admin listener still answers loopback callers only.
     if (REMOTE_ADDRESS) {
-      const remote = await api(`http://${REMOTE_ADDRESS}:${adminPort}/admin/v1`, 'GET', '/partners', { key: ADMIN_TOKEN });
+      const remote = await api(`http://${REMOTE_ADDRESS}:${adminPort}/admin/v1`, 'GET', '/partners', {
+        key: ADMIN_TOKEN,
+      });
       expect(remote.status).toBe(403);
       expect(remote.body.error).toBe('FORBIDDEN');
     }

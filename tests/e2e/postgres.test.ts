@@ -20,7 +20,13 @@ describe('separate processes on one PostgreSQL and one Redis', () => {
   });
 
   it('when start:a and start:admin start together on an empty database, then it is migrated once, one demo partner exists, and both serve', async () => {
-    const env = { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`, ADMIN_TOKEN: adminToken, RATE_LIMIT_A_PER_MINUTE: '5' };
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`,
+      ADMIN_TOKEN: adminToken,
+      RATE_LIMIT_A_PER_MINUTE: '5',
+    };
     const [a, admin] = await Promise.all([
       startServer({ mode: 'a', env: { ...env, DATA_DIR: tempDataDir() } }),
       startServer({ mode: 'admin', env: { ...env, DATA_DIR: tempDataDir() } }),
@@ -36,7 +42,10 @@ describe('separate processes on one PostgreSQL and one Redis', () => {
 
     // The partner SDK makes no retries here: each call is exactly one request against the limit of 5.
     const { client, last } = partnerA(a.urls['Variant A'], demoKeys[0]!);
-    const { applicationId: id } = await client.createApplication({ formType: 'home', data: { ...VALID_STEPS.home[1] } }, { idempotencyKey: 'pg-1' });
+    const { applicationId: id } = await client.createApplication(
+      { formType: 'home', data: { ...VALID_STEPS.home[1] } },
+      { idempotencyKey: 'pg-1' },
+    );
     expect(last().status).toBe(201);
     for (const step of [2, 3] as const) {
       await client.saveStep(id, step, { ...VALID_STEPS.home[step] });

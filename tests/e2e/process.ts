@@ -22,11 +22,21 @@ export function tempDataDir(): string {
 }
 
 /** `compiled`: the build's `dist/apps/server/src/main.js`, as `pnpm start` runs it (built by the caller); by default the source through tsx. */
-export async function startServer(options: { mode?: string; env?: Record<string, string>; compiled?: boolean } = {}): Promise<Started> {
+export async function startServer(
+  options: { mode?: string; env?: Record<string, string>; compiled?: boolean } = {},
+): Promise<Started> {
   const entry = options.compiled ? ['dist/apps/server/src/main.js'] : ['--import', 'tsx', 'apps/server/src/main.ts'];
   const child = spawn(process.execPath, [...entry, options.mode ?? 'all'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT_A: '0', PORT_B: '0', PORT_ADMIN: '0', LOG_LEVEL: 'warn', ...options.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT_A: '0',
+      PORT_B: '0',
+      PORT_ADMIN: '0',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -66,9 +76,15 @@ export async function startServer(options: { mode?: string; env?: Record<string,
 }
 
 /** Runs a command of the repository (e.g. `pnpm ops …`) to completion. */
-export function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+export function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -101,7 +117,13 @@ export async function api(
  * The secrets every process of one deployment must share (README, "Several processes"), made fresh:
  * the admin token, and the keys of access tokens, tracking links, webhook secrets and personal data.
  */
-export function clusterSecrets(): { ADMIN_TOKEN: string; JWT_SECRET: string; TRACKING_SECRET: string; WEBHOOK_SEALING_SECRET: string; DATA_KEY: string } {
+export function clusterSecrets(): {
+  ADMIN_TOKEN: string;
+  JWT_SECRET: string;
+  TRACKING_SECRET: string;
+  WEBHOOK_SEALING_SECRET: string;
+  DATA_KEY: string;
+} {
   const hex = () => randomBytes(32).toString('hex');
   return {
     ADMIN_TOKEN: `lm_admin_${randomBytes(24).toString('base64url')}`,

@@ -4,14 +4,21 @@
  * serves a request. (Tier changes reaching two B processes within 5 s: tests/e2e/variant-b.test.ts.)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { REDIS_URL, createTestContext, startWebhookReceiver, type TestContext, type WebhookReceiver } from '@loanmatch/testing';
+import {
+  REDIS_URL,
+  createTestContext,
+  startWebhookReceiver,
+  type TestContext,
+  type WebhookReceiver,
+} from '@loanmatch/testing';
 import { api, clusterSecrets, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(90_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The error code of an error body, whichever envelope shape it has. */
-const codeOf = (body: { error?: string | { code?: string } }) => (typeof body?.error === 'object' ? body.error?.code : body?.error);
+const codeOf = (body: { error?: string | { code?: string } }) =>
+  typeof body?.error === 'object' ? body.error?.code : body?.error;
 
 describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and one Redis', () => {
   let test: TestContext & { url?: string };
@@ -44,7 +51,9 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
       DB_POOL_SIZE: '4',
     };
     const modes = ['admin', 'a', 'a', 'b'];
-    const starts = await Promise.allSettled(modes.map((mode) => startServer({ mode, env: { ...env, DATA_DIR: tempDataDir() } })));
+    const starts = await Promise.allSettled(
+      modes.map((mode) => startServer({ mode, env: { ...env, DATA_DIR: tempDataDir() } })),
+    );
     for (const s of starts) if (s.status === 'fulfilled') started.push(s.value);
     const failed = starts.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
@@ -58,7 +67,12 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
   });
 
   it('when each is started alone, then it serves only its own listener', () => {
-    expect(started.map((s) => Object.keys(s.urls))).toEqual([['Admin API'], ['Variant A'], ['Variant A'], ['Variant B']]);
+    expect(started.map((s) => Object.keys(s.urls))).toEqual([
+      ['Admin API'],
+      ['Variant A'],
+      ['Variant A'],
+      ['Variant B'],
+    ]);
   });
 
   it('when twelve creates with one Idempotency-Key race over two A processes, then one application is made and every answer names it or says the first is in progress', async () => {
@@ -67,7 +81,9 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
     for (const round of [1, 2, 3]) {
       const key = `race-${round}`;
       const answers = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => api(i % 2 ? A2 : A1, 'POST', '/applications', { key: apiKey, body, headers: { 'Idempotency-Key': key } })),
+        Array.from({ length: 12 }, (_, i) =>
+          api(i % 2 ? A2 : A1, 'POST', '/applications', { key: apiKey, body, headers: { 'Idempotency-Key': key } }),
+        ),
       );
       const made = answers.filter((r) => r.status === 201);
       const waiting = answers.filter((r) => r.status === 409);
@@ -80,11 +96,22 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
       // Once settled, the key replays the same application on either process.
       const id = made[0].body.data.applicationId;
       for (const base of [A1, A2]) {
-        const again = await api(base, 'POST', '/applications', { key: apiKey, body, headers: { 'Idempotency-Key': key } });
-        expect([again.status, again.body.data.applicationId, again.headers.get('idempotency-replayed')]).toEqual([201, id, 'true']);
+        const again = await api(base, 'POST', '/applications', {
+          key: apiKey,
+          body,
+          headers: { 'Idempotency-Key': key },
+        });
+        expect([again.status, again.body.data.applicationId, again.headers.get('idempotency-replayed')]).toEqual([
+          201,
+          id,
+          'true',
+        ]);
       }
     }
-    const rows = await test.db.prisma.$queryRawUnsafe<Array<{ n: number }>>('SELECT count(*)::int AS n FROM applications WHERE partner_id = $1::uuid', partnerId);
+    const rows = await test.db.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+      'SELECT count(*)::int AS n FROM applications WHERE partner_id = $1::uuid',
+      partnerId,
+    );
     expect(rows[0].n).toBe(3);
   });
 
@@ -105,13 +132,22 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
 
   it('when a webhook is registered through B and applications are made on both A processes, then every event reaches the endpoint once, with a dispatcher in every process', async () => {
     const { apiKey } = await newPartner('Listener');
-    const token = await api(B1, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } });
-    const registered = await api(B1, 'POST', '/webhooks', { key: token.body.data.accessToken, body: { url: `${receiver.origin}/spread` } });
+    const token = await api(B1, 'POST', '/auth/token', {
+      headers: { 'X-API-Key': apiKey },
+      body: { grantType: 'api_key' },
+    });
+    const registered = await api(B1, 'POST', '/webhooks', {
+      key: token.body.data.accessToken,
+      body: { url: `${receiver.origin}/spread` },
+    });
     expect(registered.status).toBe(201);
 
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const created = await api(i % 2 ? A2 : A1, 'POST', '/applications', { key: apiKey, body: { formType: 'personal', data: { loanAmount: 5000 + i } } });
+      const created = await api(i % 2 ? A2 : A1, 'POST', '/applications', {
+        key: apiKey,
+        body: { formType: 'personal', data: { loanAmount: 5000 + i } },
+      });
       expect(created.status).toBe(201);
       ids.push(created.body.data.applicationId);
     }

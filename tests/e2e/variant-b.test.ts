@@ -13,13 +13,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const flat = flatApplication();
 
 async function tokenFor(base: string, apiKey: string): Promise<string> {
-  const res = await api(base, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } });
+  const res = await api(base, 'POST', '/auth/token', {
+    headers: { 'X-API-Key': apiKey },
+    body: { grantType: 'api_key' },
+  });
   expect(res.status).toBe(200);
   return res.body.data.accessToken;
 }
 
 /** Calls `request` every `everyMs` until `until` holds for an answer; answers how long after `since` that was. */
-async function msUntil(request: () => Promise<{ status: number }>, until: (status: number) => boolean, since: number, everyMs = 100, limitMs = 8000): Promise<number> {
+async function msUntil(
+  request: () => Promise<{ status: number }>,
+  until: (status: number) => boolean,
+  since: number,
+  everyMs = 100,
+  limitMs = 8000,
+): Promise<number> {
   while (Date.now() - since < limitMs) {
     const { status } = await request();
     if (until(status)) return Date.now() - since;
@@ -68,15 +77,28 @@ describe('Variant B on pnpm start (embedded database)', () => {
 
     const seen = await a.client.getApplication(applicationId);
     expect(a.last().status).toBe(200);
-    expect(seen).toMatchObject({ applicationId, formType: 'personal', status: 'draft', lastStep: 1, steps: { '1': { loanAmount: 15000 } } });
+    expect(seen).toMatchObject({
+      applicationId,
+      formType: 'personal',
+      status: 'draft',
+      lastStep: 1,
+      steps: { '1': { loanAmount: 15000 } },
+    });
     expect(JSON.stringify(seen)).not.toContain('Jordan');
 
     for (const step of [2, 3, 4] as const) {
       await a.client.saveStep(applicationId, step, { ...VALID_STEPS.personal[step] });
       expect(a.last().status).toBe(200);
     }
-    await expect(b.client.runCreditCheck(applicationId, 'st_not-it', { dateOfBirth: '1988-07-14' })).rejects.toMatchObject({ status: 403, code: 'INVALID_SECURITY_TOKEN' });
-    const checked = await b.client.runCreditCheck(applicationId, securityToken, { dateOfBirth: '1988-07-14' }, { sandboxScore: 'very_good', idempotencyKey: 'e2e-b-check' });
+    await expect(
+      b.client.runCreditCheck(applicationId, 'st_not-it', { dateOfBirth: '1988-07-14' }),
+    ).rejects.toMatchObject({ status: 403, code: 'INVALID_SECURITY_TOKEN' });
+    const checked = await b.client.runCreditCheck(
+      applicationId,
+      securityToken,
+      { dateOfBirth: '1988-07-14' },
+      { sandboxScore: 'very_good', idempotencyKey: 'e2e-b-check' },
+    );
     expect(b.last().status).toBe(200);
     expect(checked).toEqual({ applicationId, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true });
 
@@ -123,21 +145,41 @@ describe('Variant B on pnpm start (embedded database)', () => {
   });
 
   it('when the exchange has a wrong grant, no key, a bad key or a live key, then 400 or 401', async () => {
-    const wrongGrant = await api(B, 'POST', '/auth/token', { headers: { 'X-API-Key': demoKey }, body: { grantType: 'client_credentials' } });
+    const wrongGrant = await api(B, 'POST', '/auth/token', {
+      headers: { 'X-API-Key': demoKey },
+      body: { grantType: 'client_credentials' },
+    });
     expect(wrongGrant.status).toBe(400);
     expect(wrongGrant.body).toMatchObject({ error: 'VALIDATION_ERROR', message: 'grantType: must be one of api_key' });
     expect((await api(B, 'POST', '/auth/token', { body: { grantType: 'api_key' } })).status).toBe(401);
-    expect((await api(B, 'POST', '/auth/token', { headers: { 'X-API-Key': `lm_sandbox_${'x'.repeat(43)}` }, body: { grantType: 'api_key' } })).status).toBe(401);
-    const live = await api(ADMIN, 'POST', '/partners', { key: server.adminToken, body: { name: 'Live Partner', environment: 'live' } });
-    const refused = await api(B, 'POST', '/auth/token', { headers: { 'X-API-Key': live.body.data.apiKey }, body: { grantType: 'api_key' } });
+    expect(
+      (
+        await api(B, 'POST', '/auth/token', {
+          headers: { 'X-API-Key': `lm_sandbox_${'x'.repeat(43)}` },
+          body: { grantType: 'api_key' },
+        })
+      ).status,
+    ).toBe(401);
+    const live = await api(ADMIN, 'POST', '/partners', {
+      key: server.adminToken,
+      body: { name: 'Live Partner', environment: 'live' },
+    });
+    const refused = await api(B, 'POST', '/auth/token', {
+      headers: { 'X-API-Key': live.body.data.apiKey },
+      body: { grantType: 'api_key' },
+    });
     expect(refused.status).toBe(401);
     expect(refused.text).not.toContain(live.body.data.apiKey);
   });
 
   it('when an operator lowers and raises the free tier while requests flow, then 429 within 5 s, then 200 within 5 s, without a restart', async () => {
-    const partner = await api(ADMIN, 'POST', '/partners', { key: server.adminToken, body: { name: 'Free Partner', tier: 'free' } });
+    const partner = await api(ADMIN, 'POST', '/partners', {
+      key: server.adminToken,
+      body: { name: 'Free Partner', tier: 'free' },
+    });
     const apiKey = partner.body.data.apiKey;
-    const exchangeOnce = () => api(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } });
+    const exchangeOnce = () =>
+      api(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } });
     for (let i = 0; i < 5; i++) expect((await exchangeOnce()).status).toBe(200);
 
     const lowered = await api(ADMIN, 'PUT', '/tiers/free', { key: server.adminToken, body: { requestsPerHour: 3 } });
@@ -152,7 +194,10 @@ describe('Variant B on pnpm start (embedded database)', () => {
     expect(refused.headers.get('ratelimit-policy')).toMatch(/^"free"; q=3; w=3600;/);
 
     // Raised with the operators' command line.
-    const ops = await run(['apps/ops/src/main.ts', 'tier', 'set', 'free', '--per-hour', '100000'], { DATA_DIR: dataDir, ADMIN_URL: ADMIN });
+    const ops = await run(['apps/ops/src/main.ts', 'tier', 'set', 'free', '--per-hour', '100000'], {
+      DATA_DIR: dataDir,
+      ADMIN_URL: ADMIN,
+    });
     expect(ops.out).toBe('Tier free now allows 100000 requests per hour.\n');
     const servedAfter = await msUntil(exchangeOnce, (s) => s === 200, Date.now());
     expect(servedAfter).toBeLessThanOrEqual(5000);
@@ -173,7 +218,13 @@ describe('pnpm start:b processes on one PostgreSQL and one Redis', () => {
   });
 
   it('when two B processes and an admin process share the database and Redis, then tokens, counters and tier changes are shared within 5 s', async () => {
-    const env = { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`, ADMIN_TOKEN: adminToken, JWT_SECRET };
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`,
+      ADMIN_TOKEN: adminToken,
+      JWT_SECRET,
+    };
     const [b1, b2, admin] = await Promise.all([
       startServer({ mode: 'b', env: { ...env, DATA_DIR: tempDataDir() } }),
       startServer({ mode: 'b', env: { ...env, DATA_DIR: tempDataDir() } }),
@@ -194,13 +245,37 @@ describe('pnpm start:b processes on one PostgreSQL and one Redis', () => {
     let turn = 0;
     const either = () => api(turn++ % 2 ? B1 : B2, 'POST', '/applications', { key: token, body: flat });
     expect(await msUntil(either, (s) => s === 429, since)).toBeLessThanOrEqual(5000);
-    expect(await msUntil(() => api(B1, 'POST', '/applications', { key: token, body: flat }), (s) => s === 429, since)).toBeLessThanOrEqual(5000);
-    expect(await msUntil(() => api(B2, 'POST', '/applications', { key: token, body: flat }), (s) => s === 429, since)).toBeLessThanOrEqual(5000);
+    expect(
+      await msUntil(
+        () => api(B1, 'POST', '/applications', { key: token, body: flat }),
+        (s) => s === 429,
+        since,
+      ),
+    ).toBeLessThanOrEqual(5000);
+    expect(
+      await msUntil(
+        () => api(B2, 'POST', '/applications', { key: token, body: flat }),
+        (s) => s === 429,
+        since,
+      ),
+    ).toBeLessThanOrEqual(5000);
 
     await api(ADMIN, 'PUT', '/tiers/free', { key: adminToken, body: { requestsPerHour: 100000 } });
     const raised = Date.now();
-    expect(await msUntil(() => api(B1, 'POST', '/applications', { key: token, body: flat }), (s) => s === 201, raised)).toBeLessThanOrEqual(5000);
-    expect(await msUntil(() => api(B2, 'POST', '/applications', { key: token, body: flat }), (s) => s === 201, raised)).toBeLessThanOrEqual(5000);
+    expect(
+      await msUntil(
+        () => api(B1, 'POST', '/applications', { key: token, body: flat }),
+        (s) => s === 201,
+        raised,
+      ),
+    ).toBeLessThanOrEqual(5000);
+    expect(
+      await msUntil(
+        () => api(B2, 'POST', '/applications', { key: token, body: flat }),
+        (s) => s === 201,
+        raised,
+      ),
+    ).toBeLessThanOrEqual(5000);
   });
 });
 

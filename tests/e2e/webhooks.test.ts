@@ -14,7 +14,8 @@ function readmeVerifier(): Verify {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Webhooks'));
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code?.includes('function verifyWebhook')) throw new Error('README.md has no verifyWebhook snippet under "## Webhooks"');
+  if (!code?.includes('function verifyWebhook'))
+    throw new Error('README.md has no verifyWebhook snippet under "## Webhooks"');
   return new Function('require', `${code}\nreturn verifyWebhook;`)(require) as Verify;
 }
 
@@ -50,7 +51,10 @@ describe('webhooks on pnpm start (embedded database)', () => {
 
   it('when a partner registers an endpoint and saves an application, then the endpoint gets each status change, signed as the README and the Standard Webhooks library verify it', async () => {
     const { secret } = await register(partner, `${receiver.origin}/hooks`);
-    const { applicationId: id } = await partner.client.createApplication({ formType: 'home', data: { ...VALID_STEPS.home[1] } });
+    const { applicationId: id } = await partner.client.createApplication({
+      formType: 'home',
+      data: { ...VALID_STEPS.home[1] },
+    });
     await partner.client.saveStep(id, 2, { ...VALID_STEPS.home[2] });
     expect(partner.last().status).toBe(200);
 
@@ -96,7 +100,10 @@ describe('webhooks on pnpm start (embedded database)', () => {
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [after, before]) {
       expect(verify(secret, got.headers, got.body)).toBe(true);
-      expect(new StandardWebhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test', data: { webhookId } });
+      expect(new StandardWebhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({
+        type: 'webhook.test',
+        data: { webhookId },
+      });
     }
   });
 });
@@ -118,7 +125,10 @@ describe('a process killed after a status change, before its delivery', () => {
     server = await startServer({ env: { DATA_DIR: dataDir, ...FAST, WEBHOOK_DISPATCHER: 'off' } });
     const partner = partnerA(server.urls['Variant A'], server.demoApiKey!);
     const { secret } = await register(partner, `${receiver.origin}/after-crash`);
-    const { applicationId: id } = await partner.client.createApplication({ formType: 'personal', data: { ...VALID_STEPS.personal[1] } }, { idempotencyKey: 'crash-1' });
+    const { applicationId: id } = await partner.client.createApplication(
+      { formType: 'personal', data: { ...VALID_STEPS.personal[1] } },
+      { idempotencyKey: 'crash-1' },
+    );
     expect(partner.last().status).toBe(201);
     await partner.client.saveStep(id, 2, { ...VALID_STEPS.personal[2] });
     expect(partner.last().status).toBe(200);
@@ -134,7 +144,8 @@ describe('a process killed after a status change, before its delivery', () => {
       { applicationId: id, status: 'draft', previousStatus: null, lastStep: 1 },
       { applicationId: id, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
     ]);
-    for (const r of got) expect(new StandardWebhook(secret).verify(r.body, r.headers as Record<string, string>)).toEqual(bodyOf(r));
+    for (const r of got)
+      expect(new StandardWebhook(secret).verify(r.body, r.headers as Record<string, string>)).toEqual(bodyOf(r));
     await sleep(500);
     expect(receiver.received.filter(at('/after-crash'))).toHaveLength(2);
   });
@@ -142,7 +153,10 @@ describe('a process killed after a status change, before its delivery', () => {
 
 describe('webhook settings', () => {
   it('when WEBHOOK_RETRY_SCHEDULE or WEBHOOK_DISPATCHER is not valid, then the server exits 1 naming the variable', async () => {
-    const schedule = await run(['apps/server/src/main.ts'], { WEBHOOK_RETRY_SCHEDULE: '5s,soon', DATA_DIR: tempDataDir() });
+    const schedule = await run(['apps/server/src/main.ts'], {
+      WEBHOOK_RETRY_SCHEDULE: '5s,soon',
+      DATA_DIR: tempDataDir(),
+    });
     expect(schedule.code).toBe(1);
     expect(schedule.err).toContain('WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of up to 20 durations');
     const dispatcher = await run(['apps/server/src/main.ts'], { WEBHOOK_DISPATCHER: 'maybe', DATA_DIR: tempDataDir() });

@@ -41,7 +41,19 @@ const STAGES: Array<[Stage, number]> = [
   ['full', 70],
 ];
 /** Scores from every band, numbers, an outage, and none (the stable sandbox score). */
-const SCORES: Array<string | undefined> = ['excellent', 'very_good', 'good', 'average', 'below_average', 'poor', 'unavailable', '850', '700', '400', undefined];
+const SCORES: Array<string | undefined> = [
+  'excellent',
+  'very_good',
+  'good',
+  'average',
+  'below_average',
+  'poor',
+  'unavailable',
+  '850',
+  '700',
+  '400',
+  undefined,
+];
 
 const chance = (p: number) => Math.random() < p;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
@@ -51,7 +63,11 @@ const num = (n: number): number | string => (chance(0.2) ? String(n) : n);
 
 /** JSON with keys sorted: the same data, whatever order the database gives the keys in. */
 function sorted(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 }
 
 function weighted<T>(items: Array<[T, number]>): T {
@@ -139,8 +155,15 @@ export class VirtualUser {
 
     if (chance(0.03)) {
       this.ledger.note('A step out of order refused');
-      const early = await this.rec.send({ endpoint: 'A PATCH /applications/:id', method: 'PATCH', url: `${this.home.a}/applications/${id}`, headers: auth, body: { step: 4, data: stepData(formType, 4) } });
-      if (this.expect('PATCH step 4 before step 2', early, 409) && early.body?.error !== 'STEP_OUT_OF_ORDER') this.rec.anomaly('PATCH step 4 before step 2: expected STEP_OUT_OF_ORDER', early);
+      const early = await this.rec.send({
+        endpoint: 'A PATCH /applications/:id',
+        method: 'PATCH',
+        url: `${this.home.a}/applications/${id}`,
+        headers: auth,
+        body: { step: 4, data: stepData(formType, 4) },
+      });
+      if (this.expect('PATCH step 4 before step 2', early, 409) && early.body?.error !== 'STEP_OUT_OF_ORDER')
+        this.rec.anomaly('PATCH step 4 before step 2: expected STEP_OUT_OF_ORDER', early);
     }
     const lastStep = stage === 'steps' ? between(2, 4) : 4;
     for (let step = 2 as 2 | 3 | 4; step <= lastStep; step++) {
@@ -160,17 +183,33 @@ export class VirtualUser {
     if (!checked) return;
     if (stage === 'checked') return this.readBack(id, auth, steps);
 
-    const offers = await this.match(`${this.home.a}/applications/${id}/match`, 'A POST /applications/:id/match', id, auth, undefined);
+    const offers = await this.match(
+      `${this.home.a}/applications/${id}/match`,
+      'A POST /applications/:id/match',
+      id,
+      auth,
+      undefined,
+    );
     if (!offers) return;
     if (stage === 'full') await this.followLink(id, offers);
     await this.readBack(id, auth, steps);
   }
 
-  private async createA(partner: LoadPartner, formType: LoanType, auth: Record<string, string>): Promise<string | undefined> {
+  private async createA(
+    partner: LoadPartner,
+    formType: LoanType,
+    auth: Record<string, string>,
+  ): Promise<string | undefined> {
     const key = this.key('create');
     const body = { formType, data: stepData(formType, 1) };
     const send = (server: Server) =>
-      this.rec.send({ endpoint: 'A POST /applications', method: 'POST', url: `${server.a}/applications`, headers: { ...auth, 'Idempotency-Key': key }, body });
+      this.rec.send({
+        endpoint: 'A POST /applications',
+        method: 'POST',
+        url: `${server.a}/applications`,
+        headers: { ...auth, 'Idempotency-Key': key },
+        body,
+      });
 
     if (chance(0.05)) {
       this.ledger.note('A create: concurrent duplicates');
@@ -194,13 +233,20 @@ export class VirtualUser {
         headers: { ...auth, 'Idempotency-Key': key },
         body: { formType, data: stepData(formType, 1), extra: this.seq },
       });
-      if (this.expect('A create, same key, other body', reused, 422) && reused.body?.error !== 'IDEMPOTENCY_KEY_REUSED') this.rec.anomaly('expected IDEMPOTENCY_KEY_REUSED', reused);
+      if (this.expect('A create, same key, other body', reused, 422) && reused.body?.error !== 'IDEMPOTENCY_KEY_REUSED')
+        this.rec.anomaly('expected IDEMPOTENCY_KEY_REUSED', reused);
     }
     return id;
   }
 
   /** Two identical creates at once: one runs; the other waits its turn (409) or is the replay. Never two applications. */
-  private async duplicateCreates(requests: Array<Promise<Answer | undefined>>, partner: LoadPartner, contract: 'A' | 'B', formType: string, what: string): Promise<string | undefined> {
+  private async duplicateCreates(
+    requests: Array<Promise<Answer | undefined>>,
+    partner: LoadPartner,
+    contract: 'A' | 'B',
+    formType: string,
+    what: string,
+  ): Promise<string | undefined> {
     const answers = await Promise.all(requests);
     const ids = new Set<string>();
     let first: Answer | undefined;
@@ -208,7 +254,8 @@ export class VirtualUser {
     for (const answer of answers) {
       if (!this.expect(what, answer, 201, 409)) continue;
       if (answer.status === 409) {
-        if (answer.body?.error !== 'IDEMPOTENCY_IN_PROGRESS') this.rec.anomaly(`${what}: expected IDEMPOTENCY_IN_PROGRESS`, answer);
+        if (answer.body?.error !== 'IDEMPOTENCY_IN_PROGRESS')
+          this.rec.anomaly(`${what}: expected IDEMPOTENCY_IN_PROGRESS`, answer);
         continue;
       }
       if (answer.headers.get('idempotency-replayed') !== 'true') fresh++;
@@ -217,13 +264,21 @@ export class VirtualUser {
       if (first) this.checkReplay(what, first, answer);
       else first = answer;
     }
-    if (ids.size > 1 || fresh > 1) this.rec.anomaly(`${what}: one key made ${ids.size} applications (${fresh} not marked as replays)`);
+    if (ids.size > 1 || fresh > 1)
+      this.rec.anomaly(`${what}: one key made ${ids.size} applications (${fresh} not marked as replays)`);
     if (answers.every((a) => a && a.status === 409)) this.rec.anomaly(`${what}: neither of two creates ran`);
     return ids.size === 1 ? [...ids][0] : undefined;
   }
 
   /** Enters a 201 into the ledger; answers its application id. */
-  private acknowledgeCreate(answer: Answer, partner: LoadPartner, contract: 'A' | 'B', formType: string, what: string, mayBeKnown = false): string | undefined {
+  private acknowledgeCreate(
+    answer: Answer,
+    partner: LoadPartner,
+    contract: 'A' | 'B',
+    formType: string,
+    what: string,
+    mayBeKnown = false,
+  ): string | undefined {
     const id = answer.body?.data?.applicationId;
     if (typeof id !== 'string') {
       this.rec.anomaly(`${what}: 201 without an applicationId`, answer);
@@ -238,21 +293,39 @@ export class VirtualUser {
   private checkReplay(what: string, first: Answer, again: Answer): void {
     if (again.text !== first.text) this.rec.anomaly(`${what}: the replay differs from the first answer`, again);
     const replayed = [first, again].filter((a) => a.headers.get('idempotency-replayed') === 'true').length;
-    if (replayed !== 1) this.rec.anomaly(`${what}: ${replayed} of two answers marked Idempotency-Replayed, expected 1`, again);
+    if (replayed !== 1)
+      this.rec.anomaly(`${what}: ${replayed} of two answers marked Idempotency-Replayed, expected 1`, again);
   }
 
   /** PATCH one step; answers the application's steps as saved. */
-  private async saveStep(id: string, formType: LoanType, step: 2 | 3 | 4, auth: Record<string, string>): Promise<unknown> {
-    const saved = await this.rec.send({ endpoint: 'A PATCH /applications/:id', method: 'PATCH', url: `${this.home.a}/applications/${id}`, headers: auth, body: { step, data: stepData(formType, step) } });
+  private async saveStep(
+    id: string,
+    formType: LoanType,
+    step: 2 | 3 | 4,
+    auth: Record<string, string>,
+  ): Promise<unknown> {
+    const saved = await this.rec.send({
+      endpoint: 'A PATCH /applications/:id',
+      method: 'PATCH',
+      url: `${this.home.a}/applications/${id}`,
+      headers: auth,
+      body: { step, data: stepData(formType, step) },
+    });
     if (!this.expect(`PATCH step ${step}`, saved, 200)) return undefined;
     this.ledger.get(id).stepsSaved.add(step);
-    if (saved.body?.data?.lastStep < step) this.rec.anomaly(`PATCH step ${step}: lastStep ${saved.body?.data?.lastStep}`, saved);
+    if (saved.body?.data?.lastStep < step)
+      this.rec.anomaly(`PATCH step ${step}: lastStep ${saved.body?.data?.lastStep}`, saved);
     return saved.body?.data?.steps;
   }
 
   private async creditCheckA(id: string, auth: Record<string, string>): Promise<boolean> {
     const url = `${this.home.a}/applications/${id}/credit-check`;
-    const body = { data: validApplicant({ firstName: pick(['Jordan', 'Alex', 'Sam', 'Priya', 'Wei']), email: `applicant.${this.n}.${this.seq}@example.com` }) };
+    const body = {
+      data: validApplicant({
+        firstName: pick(['Jordan', 'Alex', 'Sam', 'Priya', 'Wei']),
+        email: `applicant.${this.n}.${this.seq}@example.com`,
+      }),
+    };
     const send = (server: Server, key: string, score: string | undefined) =>
       this.rec.send({
         endpoint: 'A POST /applications/:id/credit-check',
@@ -269,7 +342,10 @@ export class VirtualUser {
    * of two keys (with scores of different bands: the stored band must be the acknowledged one's), or a
    * second check under a new key afterwards.
    */
-  private async runCheck(id: string, send: (server: Server, key: string, score: string | undefined) => Promise<Answer | undefined>): Promise<boolean> {
+  private async runCheck(
+    id: string,
+    send: (server: Server, key: string, score: string | undefined) => Promise<Answer | undefined>,
+  ): Promise<boolean> {
     const key = this.key('check');
     const score = pick(SCORES);
     const mode = weighted<'once' | 'sameKey' | 'twoKeys'>([
@@ -282,45 +358,74 @@ export class VirtualUser {
       const answer = await send(this.home, key, score);
       if (this.expect('credit check', answer, 200)) acknowledged = { answer, key, score };
     } else {
-      this.ledger.note(mode === 'sameKey' ? 'check: concurrent duplicates, one key' : 'check: concurrent checks, two keys');
-      const requests = [{ key, score }, mode === 'sameKey' ? { key, score } : { key: this.key('check-race'), score: score === 'poor' ? 'excellent' : 'poor' }];
-      const answers = await Promise.all([send(this.home, requests[0].key, requests[0].score), send(this.other, requests[1].key, requests[1].score)]);
+      this.ledger.note(
+        mode === 'sameKey' ? 'check: concurrent duplicates, one key' : 'check: concurrent checks, two keys',
+      );
+      const requests = [
+        { key, score },
+        mode === 'sameKey'
+          ? { key, score }
+          : { key: this.key('check-race'), score: score === 'poor' ? 'excellent' : 'poor' },
+      ];
+      const answers = await Promise.all([
+        send(this.home, requests[0].key, requests[0].score),
+        send(this.other, requests[1].key, requests[1].score),
+      ]);
       const fresh: number[] = [];
       answers.forEach((answer, i) => {
         if (!this.expect(`concurrent checks (${mode})`, answer, 200, 409)) return;
         if (answer.status === 409) {
-          const allowed = mode === 'sameKey' ? ['IDEMPOTENCY_IN_PROGRESS'] : ['CREDIT_CHECK_IN_PROGRESS', 'CREDIT_CHECK_ALREADY_COMPLETED'];
-          if (!allowed.includes(answer.body?.error)) this.rec.anomaly(`concurrent checks (${mode}): expected ${allowed.join(' or ')}`, answer);
+          const allowed =
+            mode === 'sameKey'
+              ? ['IDEMPOTENCY_IN_PROGRESS']
+              : ['CREDIT_CHECK_IN_PROGRESS', 'CREDIT_CHECK_ALREADY_COMPLETED'];
+          if (!allowed.includes(answer.body?.error))
+            this.rec.anomaly(`concurrent checks (${mode}): expected ${allowed.join(' or ')}`, answer);
           return;
         }
         if (answer.headers.get('idempotency-replayed') !== 'true') fresh.push(i);
       });
-      if (fresh.length !== 1) this.rec.anomaly(`concurrent checks (${mode}): ${fresh.length} checks ran, expected exactly 1`);
+      if (fresh.length !== 1)
+        this.rec.anomaly(`concurrent checks (${mode}): ${fresh.length} checks ran, expected exactly 1`);
       else acknowledged = { answer: answers[fresh[0]]!, ...requests[fresh[0]] };
     }
     if (!acknowledged) return false;
     const view = acknowledged.answer.body?.data;
-    if (view?.creditCheckComplete !== true || view?.sandbox_mode !== true || view?.degraded_mode !== (acknowledged.score === 'unavailable') || view?.applicationId !== id) {
+    if (
+      view?.creditCheckComplete !== true ||
+      view?.sandbox_mode !== true ||
+      view?.degraded_mode !== (acknowledged.score === 'unavailable') ||
+      view?.applicationId !== id
+    ) {
       this.rec.anomaly('credit check: unexpected answer', acknowledged.answer);
     }
-    if ('score' in (view ?? {}) || /"score"/.test(acknowledged.answer.text)) this.rec.anomaly('credit check: a score in the answer');
+    if ('score' in (view ?? {}) || /"score"/.test(acknowledged.answer.text))
+      this.rec.anomaly('credit check: a score in the answer');
     this.ledger.get(id).check = { score: acknowledged.score };
 
     if (chance(0.1)) {
       this.ledger.note('check: replay');
       const again = await send(pick(this.world.servers), acknowledged.key, acknowledged.score);
-      if (this.expect('credit check replay', again, 200)) this.checkReplay('credit check replay', acknowledged.answer, again);
+      if (this.expect('credit check replay', again, 200))
+        this.checkReplay('credit check replay', acknowledged.answer, again);
     }
     if (chance(0.03)) {
       this.ledger.note('check: second check under a new key refused');
       const second = await send(this.home, this.key('check-again'), score);
-      if (this.expect('second credit check', second, 409) && second.body?.error !== 'CREDIT_CHECK_ALREADY_COMPLETED') this.rec.anomaly('expected CREDIT_CHECK_ALREADY_COMPLETED', second);
+      if (this.expect('second credit check', second, 409) && second.body?.error !== 'CREDIT_CHECK_ALREADY_COMPLETED')
+        this.rec.anomaly('expected CREDIT_CHECK_ALREADY_COMPLETED', second);
     }
     return true;
   }
 
   /** Match; answers the accepted offers (each call is a run of its own). */
-  private async match(url: string, endpoint: string, id: string, headers: Record<string, string>, body: unknown): Promise<Array<{ offerId: string; trackingUrl: string }> | undefined> {
+  private async match(
+    url: string,
+    endpoint: string,
+    id: string,
+    headers: Record<string, string>,
+    body: unknown,
+  ): Promise<Array<{ offerId: string; trackingUrl: string }> | undefined> {
     const times = chance(0.05) ? 2 : 1;
     let offers: Array<{ offerId: string; trackingUrl: string }> | undefined;
     for (let i = 0; i < times; i++) {
@@ -343,33 +448,54 @@ export class VirtualUser {
     if (offers.length === 0) return;
     const offer = pick(offers);
     const path = new URL(offer.trackingUrl).pathname;
-    const click = (server: Server) => this.rec.send({ endpoint: 'GET /r/:token', method: 'GET', url: `${new URL(server.a).origin}${path}`, redirect: 'manual' });
+    const click = (server: Server) =>
+      this.rec.send({
+        endpoint: 'GET /r/:token',
+        method: 'GET',
+        url: `${new URL(server.a).origin}${path}`,
+        redirect: 'manual',
+      });
     const mode = weighted<'once' | 'twice' | 'together'>([
       ['once', 90],
       ['twice', 5],
       ['together', 5],
     ]);
     if (mode !== 'once') this.ledger.note(`tracking link: clicked ${mode === 'twice' ? 'twice' : 'twice at once'}`);
-    const answers = mode === 'together' ? await Promise.all([click(this.home), click(this.other)]) : [await click(pick(this.world.servers))];
+    const answers =
+      mode === 'together'
+        ? await Promise.all([click(this.home), click(this.other)])
+        : [await click(pick(this.world.servers))];
     if (mode === 'twice') answers.push(await click(pick(this.world.servers)));
     for (const answer of answers) {
       if (!this.expect('tracking link', answer, 302)) continue;
       const location = answer.headers.get('location') ?? '';
-      if (new URL(location).searchParams.get('lm_ref') !== offer.offerId) this.rec.anomaly(`tracking link: Location ${location} does not carry lm_ref=${offer.offerId}`);
+      if (new URL(location).searchParams.get('lm_ref') !== offer.offerId)
+        this.rec.anomaly(`tracking link: Location ${location} does not carry lm_ref=${offer.offerId}`);
       this.ledger.get(id).referrals.add(offer.offerId);
     }
   }
 
   /** GET the application: status, last step, steps and the check as the ledger says. */
   private async readBack(id: string, auth: Record<string, string>, steps: unknown): Promise<void> {
-    const got = await this.rec.send({ endpoint: 'A GET /applications/:id', method: 'GET', url: `${this.home.a}/applications/${id}`, headers: auth });
+    const got = await this.rec.send({
+      endpoint: 'A GET /applications/:id',
+      method: 'GET',
+      url: `${this.home.a}/applications/${id}`,
+      headers: auth,
+    });
     if (!this.expect('GET application', got, 200)) return;
     const app = this.ledger.get(id);
     const data = got.body?.data ?? {};
-    const want = { status: expectedStatus(app), lastStep: expectedLastStep(app), creditCheckComplete: app.check !== undefined };
+    const want = {
+      status: expectedStatus(app),
+      lastStep: expectedLastStep(app),
+      creditCheckComplete: app.check !== undefined,
+    };
     const seen = { status: data.status, lastStep: data.lastStep, creditCheckComplete: data.creditCheckComplete };
-    if (JSON.stringify(want) !== JSON.stringify(seen)) this.rec.anomaly(`GET application: expected ${JSON.stringify(want)}`, got);
-    if (steps !== undefined && sorted(data.steps) !== sorted(steps)) this.rec.anomaly('GET application: steps differ from those last saved', got);
+    if (JSON.stringify(want) !== JSON.stringify(seen))
+      this.rec.anomaly(`GET application: expected ${JSON.stringify(want)}`, got);
+    if (steps !== undefined && sorted(data.steps) !== sorted(steps))
+      this.rec.anomaly('GET application: steps differ from those last saved', got);
   }
 
   // --- Variant B ------------------------------------------------------------------------------------
@@ -420,9 +546,17 @@ export class VirtualUser {
         headers: bearer,
         body: { securityToken: 'st_not-this-one', dateOfBirth: '1988-07-14' },
       });
-      if (this.expect('B check with a wrong security token', wrong, 403) && wrong.body?.error !== 'INVALID_SECURITY_TOKEN') this.rec.anomaly('expected INVALID_SECURITY_TOKEN', wrong);
+      if (
+        this.expect('B check with a wrong security token', wrong, 403) &&
+        wrong.body?.error !== 'INVALID_SECURITY_TOKEN'
+      )
+        this.rec.anomaly('expected INVALID_SECURITY_TOKEN', wrong);
     }
-    const checkBody = { securityToken, dateOfBirth: pick(['1988-07-14', '14/07/1988', '1975-01-30']), ...(consentAtCreate ? {} : { consentCreditCheck: true }) };
+    const checkBody = {
+      securityToken,
+      dateOfBirth: pick(['1988-07-14', '14/07/1988', '1975-01-30']),
+      ...(consentAtCreate ? {} : { consentCreditCheck: true }),
+    };
     const checked = await this.runCheck(id, (server, key, score) =>
       this.rec.send({
         endpoint: 'B POST /applications/:id/credit-check',
@@ -435,17 +569,36 @@ export class VirtualUser {
     if (!checked) return;
     if (stage === 'checked') return this.readBack(id, apiKeyAuth, steps);
 
-    const offers = await this.match(`${this.home.b}/applications/${id}/match`, 'B POST /applications/:id/match', id, bearer, { securityToken });
+    const offers = await this.match(
+      `${this.home.b}/applications/${id}/match`,
+      'B POST /applications/:id/match',
+      id,
+      bearer,
+      { securityToken },
+    );
     if (!offers) return;
     if (stage === 'full') await this.followLink(id, offers);
     await this.readBack(id, apiKeyAuth, steps);
   }
 
-  private async createB(partner: LoadPartner, bearer: Record<string, string>, consent: boolean): Promise<{ id: string; securityToken: string } | undefined> {
+  private async createB(
+    partner: LoadPartner,
+    bearer: Record<string, string>,
+    consent: boolean,
+  ): Promise<{ id: string; securityToken: string } | undefined> {
     const key = this.key('b-create');
-    const body = flatApplication({ loanAmount: num(between(2000, 90000)), ...(consent ? {} : { consentCreditCheck: undefined }) });
+    const body = flatApplication({
+      loanAmount: num(between(2000, 90000)),
+      ...(consent ? {} : { consentCreditCheck: undefined }),
+    });
     const send = (server: Server) =>
-      this.rec.send({ endpoint: 'B POST /applications', method: 'POST', url: `${server.b}/applications`, headers: { ...bearer, 'Idempotency-Key': key }, body });
+      this.rec.send({
+        endpoint: 'B POST /applications',
+        method: 'POST',
+        url: `${server.b}/applications`,
+        headers: { ...bearer, 'Idempotency-Key': key },
+        body,
+      });
     let created: Answer | undefined;
     if (chance(0.05)) {
       this.ledger.note('B create: concurrent duplicates');
@@ -502,7 +655,15 @@ export async function limitedPartner(world: World, partner: LoadPartner, pauseMs
         body: flatApplication(),
       });
       if (created?.status === 201) {
-        if (!ledger.created({ id: created.body?.data?.applicationId, partnerId: partner.partnerId, contract: 'B', formType: 'personal' })) rec.anomaly('free tier create: an existing application', created);
+        if (
+          !ledger.created({
+            id: created.body?.data?.applicationId,
+            partnerId: partner.partnerId,
+            contract: 'B',
+            formType: 'personal',
+          })
+        )
+          rec.anomaly('free tier create: an existing application', created);
       } else if (created && created.status !== 429) rec.anomaly('free tier create: expected 201 or 429', created);
       else if (created) checkRefusal(rec, created);
     }
@@ -511,5 +672,6 @@ export async function limitedPartner(world: World, partner: LoadPartner, pauseMs
 }
 
 function checkRefusal(rec: Recorder, answer: Answer): void {
-  if (answer.body?.error !== 'RATE_LIMITED' || !(Number(answer.headers.get('retry-after')) > 0)) rec.anomaly('429 without RATE_LIMITED and Retry-After', answer);
+  if (answer.body?.error !== 'RATE_LIMITED' || !(Number(answer.headers.get('retry-after')) > 0))
+    rec.anomaly('429 without RATE_LIMITED and Retry-After', answer);
 }

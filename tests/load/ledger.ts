@@ -72,7 +72,7 @@ export function expectedLastStep(app: AppRecord): number {
   return Math.max(1, ...app.stepsSaved);
 }
 
-/** Score bands of the sandbox (docs/decisions.md, "Sandbox scores"). */
+/** Score bands of the sandbox (docs/adr/0015). */
 const LEVEL_BANDS = ['excellent', 'very_good', 'good', 'average', 'below_average', 'poor'];
 const BAND_MINIMUMS: Array<[string, number]> = [
   ['excellent', 833],

@@ -28,7 +28,8 @@ jest.setTimeout((LOAD_SECONDS + 240) * 1000);
 function loadSeconds(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_LOAD_SECONDS;
   const n = Number(raw);
-  if (!(n > 0 && n <= 3600)) throw new Error(`LOAD_SECONDS must be a number of seconds between 1 and 3600 (got "${raw}")`);
+  if (!(n > 0 && n <= 3600))
+    throw new Error(`LOAD_SECONDS must be a number of seconds between 1 and 3600 (got "${raw}")`);
   return n;
 }
 
@@ -84,11 +85,15 @@ describe(`${LOAD_SECONDS} s of mixed load on two processes over PostgreSQL and R
       for (let i = 1; i < keys; i++) apiKeys.push((await adminCall('POST', `/partners/${made.partnerId}/keys`)).apiKey);
       return { partnerId: made.partnerId, apiKeys };
     };
-    const partners = [await partnerOf('Load Enterprise', 'enterprise', 2), await partnerOf('Load Standard', 'standard', 2)];
+    const partners = [
+      await partnerOf('Load Enterprise', 'enterprise', 2),
+      await partnerOf('Load Standard', 'standard', 2),
+    ];
     const limited = await partnerOf('Load Free', 'free', 1);
-    for (const tier of ['enterprise', 'standard']) await adminCall('PUT', `/tiers/${tier}`, { requestsPerHour: 10_000_000 });
+    for (const tier of ['enterprise', 'standard'])
+      await adminCall('PUT', `/tiers/${tier}`, { requestsPerHour: 10_000_000 });
     await adminCall('PUT', '/tiers/free', { requestsPerHour: FREE_TIER_PER_HOUR });
-    // Each process reads the tiers again within two seconds (docs/decisions.md, "How a tier change reaches every process").
+    // Each process reads the tiers again within two seconds (docs/adr/0047).
     await new Promise((r) => setTimeout(r, 2500));
 
     const rec = new Recorder();
@@ -105,7 +110,8 @@ describe(`${LOAD_SECONDS} s of mixed load on two processes over PostgreSQL and R
     const verified = await verifyDatabase(database!.url, ledger);
     const apps = [...ledger.apps.values()];
     const kinds = new Map<string, number>();
-    for (const app of apps) kinds.set(`${app.contract} ${app.formType}`, (kinds.get(`${app.contract} ${app.formType}`) ?? 0) + 1);
+    for (const app of apps)
+      kinds.set(`${app.contract} ${app.formType}`, (kinds.get(`${app.contract} ${app.formType}`) ?? 0) + 1);
     process.stdout.write(
       [
         '',
@@ -113,14 +119,18 @@ describe(`${LOAD_SECONDS} s of mixed load on two processes over PostgreSQL and R
         rec.summary(seconds),
         `Acknowledged: ${apps.length} applications (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}), ` +
           `${apps.filter((a) => a.check).length} credit checks, ${apps.reduce((n, a) => n + a.matches, 0)} matches, ${apps.reduce((n, a) => n + a.referrals.size, 0)} referrals`,
-        `Database: ${Object.entries(verified.counts).map(([k, n]) => `${k} ${n}`).join(', ')}; ${verified.problems.length} disagreements`,
+        `Database: ${Object.entries(verified.counts)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}; ${verified.problems.length} disagreements`,
         `Exercised: ${[...ledger.exercised].map(([k, n]) => `${k} ×${n}`).join('; ')}`,
         '',
       ].join('\n'),
     );
     const serverErrors = [...rec.byStatus()].filter(([status]) => status >= 500);
     if (serverErrors.length || verified.problems.length || rec.anomalies.length) {
-      process.stdout.write(servers.map((s, i) => `--- server ${i} output (last 4000 characters)\n${s.output().slice(-4000)}`).join('\n'));
+      process.stdout.write(
+        servers.map((s, i) => `--- server ${i} output (last 4000 characters)\n${s.output().slice(-4000)}`).join('\n'),
+      );
     }
 
     expect(rec.unknowns).toEqual([]);
@@ -129,12 +139,23 @@ describe(`${LOAD_SECONDS} s of mixed load on two processes over PostgreSQL and R
     expect(verified.problems.slice(0, 50)).toEqual([]);
 
     // The load did what it says: every loan type on A, B flows, links followed, duplicates raced, the limit hit.
-    for (const kind of ['A personal', 'A car', 'A home', 'B personal']) expect([kind, (kinds.get(kind) ?? 0) > 0]).toEqual([kind, true]);
+    for (const kind of ['A personal', 'A car', 'A home', 'B personal'])
+      expect([kind, (kinds.get(kind) ?? 0) > 0]).toEqual([kind, true]);
     expect(apps.some((a) => a.referrals.size > 0)).toBe(true);
-    for (const what of ['A create: replay', 'A create: concurrent duplicates', 'B create: replay', 'check: replay', 'check: concurrent duplicates, one key', 'check: concurrent checks, two keys', 'tracking link: clicked twice at once']) {
+    for (const what of [
+      'A create: replay',
+      'A create: concurrent duplicates',
+      'B create: replay',
+      'check: replay',
+      'check: concurrent duplicates, one key',
+      'check: concurrent checks, two keys',
+      'tracking link: clicked twice at once',
+    ]) {
       expect([what, (ledger.exercised.get(what) ?? 0) > 0]).toEqual([what, true]);
     }
-    expect(rec.countOf('B POST /auth/token (free tier)', 429) + rec.countOf('B POST /applications (free tier)', 429)).toBeGreaterThan(0);
+    expect(
+      rec.countOf('B POST /auth/token (free tier)', 429) + rec.countOf('B POST /applications (free tier)', 429),
+    ).toBeGreaterThan(0);
     expect(apps.filter((a) => a.partnerId === limited.partnerId).length).toBeLessThanOrEqual(FREE_TIER_PER_HOUR);
   });
 });

@@ -101,7 +101,8 @@ export class Recorder {
     const statuses = [...this.byStatus().keys()].sort((a, b) => a - b);
     const endpoints = [...this.counts.keys()].sort();
     const width = Math.max(8, ...endpoints.map((e) => e.length));
-    const row = (name: string, cells: string[]) => `${name.padEnd(width)}  ${cells.map((c) => c.padStart(7)).join(' ')}`;
+    const row = (name: string, cells: string[]) =>
+      `${name.padEnd(width)}  ${cells.map((c) => c.padStart(7)).join(' ')}`;
     const lines = [row('endpoint', [...statuses.map(String), 'total', 'p50 ms', 'p99 ms'])];
     const all: number[] = [];
     for (const endpoint of endpoints) {
@@ -109,11 +110,27 @@ export class Recorder {
       const times = this.latencies.get(endpoint)!;
       all.push(...times);
       const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
-      lines.push(row(endpoint, [...statuses.map((s) => String(byStatus.get(s) ?? '')), String(total), fmt(percentile(times, 50)), fmt(percentile(times, 99))]));
+      lines.push(
+        row(endpoint, [
+          ...statuses.map((s) => String(byStatus.get(s) ?? '')),
+          String(total),
+          fmt(percentile(times, 50)),
+          fmt(percentile(times, 99)),
+        ]),
+      );
     }
     const totals = this.byStatus();
-    lines.push(row('all', [...statuses.map((s) => String(totals.get(s))), String(this.total), fmt(percentile(all, 50)), fmt(percentile(all, 99))]));
-    lines.push(`${this.total} requests in ${seconds.toFixed(1)} s: ${(this.total / seconds).toFixed(1)} requests/s; ${this.unknowns.length} without an answer`);
+    lines.push(
+      row('all', [
+        ...statuses.map((s) => String(totals.get(s))),
+        String(this.total),
+        fmt(percentile(all, 50)),
+        fmt(percentile(all, 99)),
+      ]),
+    );
+    lines.push(
+      `${this.total} requests in ${seconds.toFixed(1)} s: ${(this.total / seconds).toFixed(1)} requests/s; ${this.unknowns.length} without an answer`,
+    );
     return lines.join('\n');
   }
 }

@@ -63,7 +63,12 @@ export function createAdminApp(deps: AdminDeps): Express {
     metrics: deps.metrics,
     // The loopback guard comes first: everything after it (metrics, console, API, unknown paths) is
     // refused to remote callers; only the health checks before it answer anyone.
-    routes: [{ router: Router().use(loopbackOnly(deps.allowRemote ?? false)) }, ...metrics, { router: consoleRoutes() }, { path: BASE_PATH_ADMIN, router: adminRoutes(deps) }],
+    routes: [
+      { router: Router().use(loopbackOnly(deps.allowRemote ?? false)) },
+      ...metrics,
+      { router: consoleRoutes() },
+      { path: BASE_PATH_ADMIN, router: adminRoutes(deps) },
+    ],
   });
 }
 
@@ -72,7 +77,11 @@ function requireAdminToken(token: string): RequestHandler {
     const given = bearer(req.get('Authorization'));
     if (given === undefined || !secretsEqual(given, token)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
-      return sendError(res, 'UNAUTHORIZED', 'A valid admin token is required: send Authorization: Bearer <ADMIN_TOKEN>');
+      return sendError(
+        res,
+        'UNAUTHORIZED',
+        'A valid admin token is required: send Authorization: Bearer <ADMIN_TOKEN>',
+      );
     }
     next();
   };
@@ -82,26 +91,41 @@ function adminRoutes({ ctx, adminToken, usage }: AdminDeps): Router {
   const router = Router();
   router.use(requireAdminToken(adminToken));
   // A catalogue of thousands of products is larger than a partner's request: 5 MB here, 1 MB elsewhere.
-  router.put('/catalogue', jsonBody('5mb'), async (req, res) => sendResult(res, await putCatalogue(ctx, { document: req.body })));
+  router.put('/catalogue', jsonBody('5mb'), async (req, res) =>
+    sendResult(res, await putCatalogue(ctx, { document: req.body })),
+  );
   router.get('/catalogue', async (_req, res) => sendResult(res, await getCatalogueSummary(ctx)));
   router.use(jsonBody());
 
   router.post('/partners', async (req, res) => sendResult(res, await createPartner(ctx, { body: req.body }), 201));
   router.get('/partners', async (_req, res) => sendResult(res, await listPartners(ctx)));
-  router.post('/partners/:partnerId/keys', async (req, res) => sendResult(res, await issueApiKey(ctx, { partnerId: req.params.partnerId }), 201));
-  router.delete('/keys/:keyId', async (req, res) => sendResult(res, await revokeApiKey(ctx, { keyId: req.params.keyId })));
+  router.post('/partners/:partnerId/keys', async (req, res) =>
+    sendResult(res, await issueApiKey(ctx, { partnerId: req.params.partnerId }), 201),
+  );
+  router.delete('/keys/:keyId', async (req, res) =>
+    sendResult(res, await revokeApiKey(ctx, { keyId: req.params.keyId })),
+  );
   // Variant B's hourly limits: stored in the database, read by every process within seconds.
   router.get('/tiers', async (_req, res) => sendResult(res, await listTiers(ctx)));
-  router.put('/tiers/:tier', async (req, res) => sendResult(res, await setTierLimit(ctx, { tier: req.params.tier, body: req.body })));
-  // Personal data (docs/decisions.md "Personal data at rest"): erasure, and moving rows to the current data key.
-  router.delete('/applications/:applicationId/personal-data', async (req, res) => sendResult(res, await erasePersonalData(ctx, { applicationId: req.params.applicationId })));
+  router.put('/tiers/:tier', async (req, res) =>
+    sendResult(res, await setTierLimit(ctx, { tier: req.params.tier, body: req.body })),
+  );
+  // Personal data (docs/adr/0099): erasure, and moving rows to the current data key.
+  router.delete('/applications/:applicationId/personal-data', async (req, res) =>
+    sendResult(res, await erasePersonalData(ctx, { applicationId: req.params.applicationId })),
+  );
   router.get('/data-key', async (_req, res) => sendResult(res, await getDataKeyStatus(ctx)));
   router.post('/data-key/re-encrypt', async (_req, res) => sendResult(res, await reencryptPersonalData(ctx)));
   // Variant B's requests and refusals per tier over the last hour, for the operator console.
   if (usage) {
     router.get('/usage', async (_req, res) => {
       const report = await usage.lastHour().catch(() => undefined);
-      if (!report) return sendError(res, 'SERVICE_UNAVAILABLE', 'The request counts are kept in Redis, which is not reachable; retry');
+      if (!report)
+        return sendError(
+          res,
+          'SERVICE_UNAVAILABLE',
+          'The request counts are kept in Redis, which is not reachable; retry',
+        );
       sendData(res, 200, usageView(report, ctx.clock()));
     });
   }
@@ -115,6 +139,10 @@ function usageView(report: UsageReport, now: Date) {
     since: report.since.toISOString(),
     until: now.toISOString(),
     shared: report.shared,
-    tiers: names.map((tier) => ({ tier, requests: report.tiers.get(tier)?.requests ?? 0, refused: report.tiers.get(tier)?.refused ?? 0 })),
+    tiers: names.map((tier) => ({
+      tier,
+      requests: report.tiers.get(tier)?.requests ?? 0,
+      refused: report.tiers.get(tier)?.refused ?? 0,
+    })),
   };
 }

@@ -23,6 +23,10 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 export function loopbackOnly(allowRemote: boolean): RequestHandler {
   return (req, res, next) => {
     if (allowRemote || isLoopbackAddress(req.socket.remoteAddress)) return next();
-    sendError(res, 'FORBIDDEN', 'The admin API answers callers on this machine only (loopback); set ADMIN_ALLOW_REMOTE=on to allow others');
+    sendError(
+      res,
+      'FORBIDDEN',
+      'The admin API answers callers on this machine only (loopback); set ADMIN_ALLOW_REMOTE=on to allow others',
+    );
   };
 }

@@ -17,9 +17,17 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
   afterAll(() => t.close());
 
   it('when a partner is created, then its key is shown once, works, and is stored only as a digest', async () => {
-    const res = await request(app).post('/admin/v1/partners').set(auth).send({ name: 'Acme Loans', tier: 'enterprise' });
+    const res = await request(app)
+      .post('/admin/v1/partners')
+      .set(auth)
+      .send({ name: 'Acme Loans', tier: 'enterprise' });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ partnerId: expect.any(String), name: 'Acme Loans', tier: 'enterprise', environment: 'sandbox' });
+    expect(res.body.data).toMatchObject({
+      partnerId: expect.any(String),
+      name: 'Acme Loans',
+      tier: 'enterprise',
+      environment: 'sandbox',
+    });
     const apiKey: string = res.body.data.apiKey;
     expect(apiKey).toMatch(/^lm_sandbox_[A-Za-z0-9_-]{43}$/);
 
@@ -32,7 +40,11 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     expect(list.status).toBe(200);
     expect(list.text).not.toContain(apiKey);
     const listed = list.body.data.partners.find((p: { partnerId: string }) => p.partnerId === res.body.data.partnerId);
-    expect(listed).toMatchObject({ name: 'Acme Loans', tier: 'enterprise', keys: [expect.objectContaining({ prefix: apiKey.slice(0, 15), revokedAt: null })] });
+    expect(listed).toMatchObject({
+      name: 'Acme Loans',
+      tier: 'enterprise',
+      keys: [expect.objectContaining({ prefix: apiKey.slice(0, 15), revokedAt: null })],
+    });
   });
 
   it('when no tier or environment is given, then standard and the server’s environment', async () => {
@@ -44,7 +56,10 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     const created = (await request(app).post('/admin/v1/partners').set(auth).send({ name: 'Rotator' })).body.data;
     const issued = await request(app).post(`/admin/v1/partners/${created.partnerId}/keys`).set(auth);
     expect(issued.status).toBe(201);
-    expect(issued.body.data).toMatchObject({ keyId: expect.any(String), apiKey: expect.stringMatching(/^lm_sandbox_/) });
+    expect(issued.body.data).toMatchObject({
+      keyId: expect.any(String),
+      apiKey: expect.stringMatching(/^lm_sandbox_/),
+    });
     const revoked = await request(app).delete(`/admin/v1/keys/${created.keyId}`).set(auth);
     expect(revoked.status).toBe(200);
     expect(revoked.body.data).toMatchObject({ keyId: created.keyId, revokedAt: expect.any(String) });
@@ -107,8 +122,13 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     it('when a tier’s limit is set, then it is stored and answered, and the listing shows it', async () => {
       const res = await request(app).put('/admin/v1/tiers/enterprise').set(auth).send({ requestsPerHour: 25000 });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: true, data: { tier: 'enterprise', requestsPerHour: 25000, updatedAt: expect.any(String) } });
-      expect(await t.db.prisma.tier.findUnique({ where: { name: 'enterprise' } })).toMatchObject({ requestsPerHour: 25000 });
+      expect(res.body).toEqual({
+        success: true,
+        data: { tier: 'enterprise', requestsPerHour: 25000, updatedAt: expect.any(String) },
+      });
+      expect(await t.db.prisma.tier.findUnique({ where: { name: 'enterprise' } })).toMatchObject({
+        requestsPerHour: 25000,
+      });
       const listed = await request(app).get('/admin/v1/tiers').set(auth);
       expect(listed.body.data.tiers.find((x: { tier: string }) => x.tier === 'enterprise').requestsPerHour).toBe(25000);
       await request(app).put('/admin/v1/tiers/enterprise').set(auth).send({ requestsPerHour: 10000 });
@@ -130,7 +150,10 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     it('when the tier is unknown, then 404 NOT_FOUND naming the tiers; without the admin token, 401', async () => {
       const unknown = await request(app).put('/admin/v1/tiers/gold').set(auth).send({ requestsPerHour: 5 });
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toMatchObject({ error: 'NOT_FOUND', message: 'Tier not found; the tiers are free, standard, enterprise' });
+      expect(unknown.body).toMatchObject({
+        error: 'NOT_FOUND',
+        message: 'Tier not found; the tiers are free, standard, enterprise',
+      });
       const anonymous = await request(app).put('/admin/v1/tiers/free').send({ requestsPerHour: 1 });
       expect(anonymous.status).toBe(401);
       expect((await request(app).get('/admin/v1/tiers')).status).toBe(401);

@@ -1,11 +1,23 @@
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { createTestContext, defaultCatalogueDocument, silentLogger, VALID_STEPS, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  createTestContext,
+  defaultCatalogueDocument,
+  silentLogger,
+  VALID_STEPS,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 import { createCatalogueSource, createPartner } from '@loanmatch/domain';
 import { createAdminApp } from '../src/app';
 
 const TOKEN = 'lm_admin_catalogue-test-token-0123456789';
-type Doc = { version: number; effectiveFrom: string; lenders: Array<Record<string, unknown>>; products: Array<Record<string, unknown>> };
+type Doc = {
+  version: number;
+  effectiveFrom: string;
+  lenders: Array<Record<string, unknown>>;
+  products: Array<Record<string, unknown>>;
+};
 
 describe('operators change the lender catalogue without a code change', () => {
   let t: TestContext;
@@ -21,7 +33,11 @@ describe('operators change the lender catalogue without a code change', () => {
   it('when the catalogue is read, then the seeded file is in force with at least 12 lenders and 30 products', async () => {
     const res = await request(admin).get('/admin/v1/catalogue').set(auth);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ effectiveFrom: (defaultCatalogueDocument() as Doc).effectiveFrom, lenders: expect.any(Number), products: expect.any(Number) });
+    expect(res.body.data).toMatchObject({
+      effectiveFrom: (defaultCatalogueDocument() as Doc).effectiveFrom,
+      lenders: expect.any(Number),
+      products: expect.any(Number),
+    });
     expect(res.body.data.lenders).toBeGreaterThanOrEqual(12);
     expect(res.body.data.products).toBeGreaterThanOrEqual(30);
   });
@@ -30,7 +46,10 @@ describe('operators change the lender catalogue without a code change', () => {
     const doc = defaultCatalogueDocument() as Doc;
     const victim = doc.products[0];
     victim.loanAmount = { min: 60000, max: 50000 };
-    const res = await request(admin).put('/admin/v1/catalogue').set(auth).send({ ...doc, effectiveFrom: '2099-01-01' });
+    const res = await request(admin)
+      .put('/admin/v1/catalogue')
+      .set(auth)
+      .send({ ...doc, effectiveFrom: '2099-01-01' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('VALIDATION_ERROR');
     expect(res.body.message).toContain(String(victim.id));
@@ -43,21 +62,42 @@ describe('operators change the lender catalogue without a code change', () => {
     if (!partner.ok) throw partner.error;
     const { apiKey } = partner.value;
     // A second "process": its own catalogue source over the same database.
-    const otherProcess = createPartnerAApp({ ctx: { ...t.ctx, catalogue: createCatalogueSource(t.ctx.repos, { refreshMs: 0 }) }, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1000 });
-    const a = (path: string) => request(otherProcess).post(`/api/partner/v1${path}`).set('Authorization', `Bearer ${apiKey}`);
+    const otherProcess = createPartnerAApp({
+      ctx: { ...t.ctx, catalogue: createCatalogueSource(t.ctx.repos, { refreshMs: 0 }) },
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 1000,
+    });
+    const a = (path: string) =>
+      request(otherProcess).post(`/api/partner/v1${path}`).set('Authorization', `Bearer ${apiKey}`);
     const created = await a('/applications').send({ formType: 'personal', data: VALID_STEPS.personal[1] });
     const id = created.body.data.applicationId;
-    for (const step of [2, 3, 4] as const) await request(otherProcess).patch(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`).send({ step, data: VALID_STEPS.personal[step] });
-    await a(`/applications/${id}/credit-check`).set({ 'Idempotency-Key': `cat-${id}`, 'X-Sandbox-Score': 'excellent' }).send({ data: validApplicant() });
+    for (const step of [2, 3, 4] as const)
+      await request(otherProcess)
+        .patch(`/api/partner/v1/applications/${id}`)
+        .set('Authorization', `Bearer ${apiKey}`)
+        .send({ step, data: VALID_STEPS.personal[step] });
+    await a(`/applications/${id}/credit-check`)
+      .set({ 'Idempotency-Key': `cat-${id}`, 'X-Sandbox-Score': 'excellent' })
+      .send({ data: validApplicant() });
     const before = (await a(`/applications/${id}/match`)).body.data.acceptedOffers as Array<{ lender: { id: string } }>;
     expect(before.length).toBeGreaterThan(0);
     const dropped = before[0].lender.id;
 
     const doc = defaultCatalogueDocument() as Doc;
-    const next = { ...doc, effectiveFrom: '2099-01-01', lenders: doc.lenders.filter((l) => l.id !== dropped), products: doc.products.filter((p) => p.lenderId !== dropped) };
+    const next = {
+      ...doc,
+      effectiveFrom: '2099-01-01',
+      lenders: doc.lenders.filter((l) => l.id !== dropped),
+      products: doc.products.filter((p) => p.lenderId !== dropped),
+    };
     const put = await request(admin).put('/admin/v1/catalogue').set(auth).send(next);
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ effectiveFrom: '2099-01-01', lenders: next.lenders.length, products: next.products.length });
+    expect(put.body.data).toMatchObject({
+      effectiveFrom: '2099-01-01',
+      lenders: next.lenders.length,
+      products: next.products.length,
+    });
 
     const after = (await a(`/applications/${id}/match`)).body.data.acceptedOffers as Array<{ lender: { id: string } }>;
     expect(after.map((o) => o.lender.id)).not.toContain(dropped);

@@ -45,18 +45,37 @@ describe('operator console and usage', () => {
 
   it('when Variant B requests are made and refused, then GET /admin/v1/usage counts them per tier for an operator with the token only', async () => {
     const usage = createTierUsage();
-    const admin = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, adminToken: TOKEN, usage });
-    const b = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, jwt: { secret: JWT_SECRET }, tierLimits: { perHour: async (tier) => (tier === 'free' ? 2 : 1000) }, usage });
+    const admin = createAdminApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      adminToken: TOKEN,
+      usage,
+    });
+    const b = createPartnerBApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      jwt: { secret: JWT_SECRET },
+      tierLimits: { perHour: async (tier) => (tier === 'free' ? 2 : 1000) },
+      usage,
+    });
     const created = await createPartner(t.ctx, { body: { name: 'Free one', tier: 'free' } });
     if (!created.ok) throw created.error;
-    const exchange = () => request(b).post('/v1/auth/token').set('X-API-Key', created.value.apiKey).send({ grantType: 'api_key' });
+    const exchange = () =>
+      request(b).post('/v1/auth/token').set('X-API-Key', created.value.apiKey).send({ grantType: 'api_key' });
     expect((await exchange()).status).toBe(200);
     expect((await exchange()).status).toBe(200);
     expect((await exchange()).status).toBe(429);
-    expect((await request(b).post('/v1/auth/token').set('X-API-Key', 'lm_sandbox_not-a-key').send({ grantType: 'api_key' })).status).toBe(401);
+    expect(
+      (await request(b).post('/v1/auth/token').set('X-API-Key', 'lm_sandbox_not-a-key').send({ grantType: 'api_key' }))
+        .status,
+    ).toBe(401);
 
     expect((await request(admin).get('/admin/v1/usage')).status).toBe(401);
-    const res = await request(admin).get('/admin/v1/usage').set({ Authorization: `Bearer ${TOKEN}` });
+    const res = await request(admin)
+      .get('/admin/v1/usage')
+      .set({ Authorization: `Bearer ${TOKEN}` });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       since: expect.any(String),

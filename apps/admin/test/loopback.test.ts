@@ -45,7 +45,13 @@ describe('admin listener: loopback callers only', () => {
     });
 
     async function listen(allowRemote: boolean | undefined): Promise<number> {
-      const app = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN, allowRemote });
+      const app = createAdminApp({
+        ctx: t.ctx,
+        logger: silentLogger,
+        ping: () => t.db.ping(),
+        adminToken: TOKEN,
+        allowRemote,
+      });
       const server = await new Promise<Server>((resolve) => {
         const s = app.listen(0, '0.0.0.0', () => resolve(s));
       });
@@ -55,34 +61,54 @@ describe('admin listener: loopback callers only', () => {
 
     const call = async (host: string, port: number, path: string, headers: Record<string, string> = auth) => {
       const res = await fetch(`http://${host}:${port}${path}`, { headers });
-      return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined };
+      return {
+        status: res.status,
+        body: (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined,
+      };
     };
 
     it('when a loopback caller has no token or a wrong one, then 401; with the token, 200', async () => {
       const port = await listen(undefined);
       expect((await call('127.0.0.1', port, '/admin/v1/partners', {})).status).toBe(401);
-      expect((await call('127.0.0.1', port, '/admin/v1/partners', { Authorization: 'Bearer not-the-token-0123456789abc' })).status).toBe(401);
+      expect(
+        (await call('127.0.0.1', port, '/admin/v1/partners', { Authorization: 'Bearer not-the-token-0123456789abc' }))
+          .status,
+      ).toBe(401);
       expect((await call('127.0.0.1', port, '/admin/v1/partners')).status).toBe(200);
     });
 
-    (REMOTE_ADDRESS ? it : it.skip)(`when a caller comes through ${REMOTE_ADDRESS ?? 'a non-loopback address (none on this machine: skipped)'}, then 403 FORBIDDEN by default, token or not, whatever X-Forwarded-For says`, async () => {
-      const port = await listen(undefined);
-      for (const headers of [auth, {}, { ...auth, 'X-Forwarded-For': '127.0.0.1', 'X-Real-IP': '127.0.0.1' }]) {
-        for (const path of ['/admin/v1/partners', '/admin/v1/applications/00000000-0000-4000-8000-000000000000/personal-data', '/admin/v1/nowhere']) {
-          const res = await call(REMOTE_ADDRESS!, port, path, headers);
-          expect(res.status).toBe(403);
-          expect(res.body).toEqual({ success: false, error: 'FORBIDDEN', message: expect.stringContaining('ADMIN_ALLOW_REMOTE=on') });
+    (REMOTE_ADDRESS ? it : it.skip)(
+      `when a caller comes through ${REMOTE_ADDRESS ?? 'a non-loopback address (none on this machine: skipped)'}, then 403 FORBIDDEN by default, token or not, whatever X-Forwarded-For says`,
+      async () => {
+        const port = await listen(undefined);
+        for (const headers of [auth, {}, { ...auth, 'X-Forwarded-For': '127.0.0.1', 'X-Real-IP': '127.0.0.1' }]) {
+          for (const path of [
+            '/admin/v1/partners',
+            '/admin/v1/applications/00000000-0000-4000-8000-000000000000/personal-data',
+            '/admin/v1/nowhere',
+          ]) {
+            const res = await call(REMOTE_ADDRESS!, port, path, headers);
+            expect(res.status).toBe(403);
+            expect(res.body).toEqual({
+              success: false,
+              error: 'FORBIDDEN',
+              message: expect.stringContaining('ADMIN_ALLOW_REMOTE=on'),
+            });
+          }
         }
-      }
-      // The health checks say only up or down, and answer any caller (load balancers, orchestrators).
-      expect((await call(REMOTE_ADDRESS!, port, '/healthz', {})).status).toBe(200);
-      expect((await call('127.0.0.1', port, '/admin/v1/partners')).status).toBe(200);
-    });
+        // The health checks say only up or down, and answer any caller (load balancers, orchestrators).
+        expect((await call(REMOTE_ADDRESS!, port, '/healthz', {})).status).toBe(200);
+        expect((await call('127.0.0.1', port, '/admin/v1/partners')).status).toBe(200);
+      },
+    );
 
-    (REMOTE_ADDRESS ? it : it.skip)('when ADMIN_ALLOW_REMOTE is on, then a remote caller with the token is answered, and without it still gets 401', async () => {
-      const port = await listen(true);
-      expect((await call(REMOTE_ADDRESS!, port, '/admin/v1/partners')).status).toBe(200);
-      expect((await call(REMOTE_ADDRESS!, port, '/admin/v1/partners', {})).status).toBe(401);
-    });
+    (REMOTE_ADDRESS ? it : it.skip)(
+      'when ADMIN_ALLOW_REMOTE is on, then a remote caller with the token is answered, and without it still gets 401',
+      async () => {
+        const port = await listen(true);
+        expect((await call(REMOTE_ADDRESS!, port, '/admin/v1/partners')).status).toBe(200);
+        expect((await call(REMOTE_ADDRESS!, port, '/admin/v1/partners', {})).status).toBe(401);
+      },
+    );
   });
 });

@@ -4,7 +4,16 @@ import { createMetrics, type ServiceMetrics } from '@loanmatch/metrics';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { createDispatcher } from '@loanmatch/webhooks';
-import { STORAGES, VALID_STEPS, createTestContext, flatApplication, silentLogger, startWebhookReceiver, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  flatApplication,
+  silentLogger,
+  startWebhookReceiver,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 import { createAdminApp } from '../src/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
@@ -32,7 +41,11 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   let t: TestContext;
   let ctx: DomainContext;
   let metrics: ServiceMetrics;
-  let apps: { a: ReturnType<typeof createPartnerAApp>; b: ReturnType<typeof createPartnerBApp>; admin: ReturnType<typeof createAdminApp> };
+  let apps: {
+    a: ReturnType<typeof createPartnerAApp>;
+    b: ReturnType<typeof createPartnerBApp>;
+    admin: ReturnType<typeof createAdminApp>;
+  };
 
   beforeAll(async () => {
     t = await createTestContext(storage);
@@ -41,7 +54,14 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
     const ping = async () => true;
     apps = {
       a: createPartnerAApp({ ctx, logger: silentLogger, ping, rateLimitPerMinute: 1000, metrics }),
-      b: createPartnerBApp({ ctx, logger: silentLogger, ping, jwt: { secret: JWT_SECRET }, tierLimits: { perHour: async () => 2 }, metrics }),
+      b: createPartnerBApp({
+        ctx,
+        logger: silentLogger,
+        ping,
+        jwt: { secret: JWT_SECRET },
+        tierLimits: { perHour: async () => 2 },
+        metrics,
+      }),
       admin: createAdminApp({ ctx, logger: silentLogger, ping, adminToken: TOKEN, metrics }),
     };
   });
@@ -63,11 +83,21 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   /** Builds an application through Variant A to a completed credit check; answers its id. */
   async function checked(apiKey: string, score: string): Promise<string> {
     const auth = { Authorization: `Bearer ${apiKey}` };
-    const created = await request(apps.a).post(`${A}/applications`).set(auth).send({ formType: 'personal', data: VALID_STEPS.personal[1] });
+    const created = await request(apps.a)
+      .post(`${A}/applications`)
+      .set(auth)
+      .send({ formType: 'personal', data: VALID_STEPS.personal[1] });
     expect(created.status).toBe(201);
     const id: string = created.body.data.applicationId;
     for (const step of [2, 3, 4] as const) {
-      expect((await request(apps.a).patch(`${A}/applications/${id}`).set(auth).send({ step, data: VALID_STEPS.personal[step] })).status).toBe(200);
+      expect(
+        (
+          await request(apps.a)
+            .patch(`${A}/applications/${id}`)
+            .set(auth)
+            .send({ step, data: VALID_STEPS.personal[step] })
+        ).status,
+      ).toBe(200);
     }
     const check = await request(apps.a)
       .post(`${A}/applications/${id}/credit-check`)
@@ -81,19 +111,30 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   it('when requests are made on A, B and admin, then the duration histogram counts them by contract, route template and status', async () => {
     const { apiKey } = await partner();
     const id = await checked(apiKey, 'good');
-    await request(apps.a).get(`${A}/applications/${id}`).set({ Authorization: `Bearer ${apiKey}` });
-    await request(apps.a).get(`${A}/nowhere`).set({ Authorization: `Bearer ${apiKey}` });
-    await request(apps.admin).get('/admin/v1/tiers').set({ Authorization: `Bearer ${TOKEN}` });
+    await request(apps.a)
+      .get(`${A}/applications/${id}`)
+      .set({ Authorization: `Bearer ${apiKey}` });
+    await request(apps.a)
+      .get(`${A}/nowhere`)
+      .set({ Authorization: `Bearer ${apiKey}` });
+    await request(apps.admin)
+      .get('/admin/v1/tiers')
+      .set({ Authorization: `Bearer ${TOKEN}` });
 
     const text = await scrape();
     const count = (contract: string, route: string, status: number) =>
-      sample(text, `loanmatch_http_request_duration_seconds_count{contract="${contract}",route="${route}",status="${status}"}`);
+      sample(
+        text,
+        `loanmatch_http_request_duration_seconds_count{contract="${contract}",route="${route}",status="${status}"}`,
+      );
     expect(count('A', `${A}/applications`, 201)).toBeGreaterThanOrEqual(1);
     expect(count('A', `${A}/applications/:applicationId`, 200)).toBeGreaterThanOrEqual(4); // three steps and the GET
     expect(count('A', `${A}/applications/:applicationId/credit-check`, 200)).toBeGreaterThanOrEqual(1);
     expect(count('A', 'unmatched', 404)).toBeGreaterThanOrEqual(1);
     expect(count('admin', '/admin/v1/tiers', 200)).toBe(1);
-    expect(text).toMatch(/loanmatch_http_request_duration_seconds_bucket\{le="0\.005",contract="A",route="\/api\/partner\/v1\/applications",status="201"\} \d+/);
+    expect(text).toMatch(
+      /loanmatch_http_request_duration_seconds_bucket\{le="0\.005",contract="A",route="\/api\/partner\/v1\/applications",status="201"\} \d+/,
+    );
     // prom-client's process metrics are there too.
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
@@ -106,7 +147,9 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
     await checked(apiKey, 'unavailable');
     await checked(apiKey, '700');
     const after = await scrape();
-    const delta = (outcome: string) => sample(after, `loanmatch_credit_checks_total{outcome="${outcome}"}`)! - sample(before, `loanmatch_credit_checks_total{outcome="${outcome}"}`)!;
+    const delta = (outcome: string) =>
+      sample(after, `loanmatch_credit_checks_total{outcome="${outcome}"}`)! -
+      sample(before, `loanmatch_credit_checks_total{outcome="${outcome}"}`)!;
     expect(delta('completed')).toBe(2);
     expect(delta('degraded')).toBe(1);
     expect(delta('failed')).toBe(0);
@@ -116,7 +159,9 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
     const before = await scrape();
     const { apiKey } = await partner();
     const id = await checked(apiKey, 'excellent');
-    const match = await request(apps.a).post(`${A}/applications/${id}/match`).set({ Authorization: `Bearer ${apiKey}` });
+    const match = await request(apps.a)
+      .post(`${A}/applications/${id}/match`)
+      .set({ Authorization: `Bearer ${apiKey}` });
     expect(match.status).toBe(200);
     const accepted: Array<{ trackingUrl: string }> = match.body.data.acceptedOffers;
     expect(accepted.length).toBeGreaterThan(0);
@@ -133,20 +178,43 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   });
 
   it('when Variant A and B refuse requests over their limits, then refusals count by limiter and tier', async () => {
-    const strictA = createPartnerAApp({ ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1, metrics });
+    const strictA = createPartnerAApp({
+      ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 1,
+      metrics,
+    });
     const { apiKey } = await partner('free');
     const auth = { Authorization: `Bearer ${apiKey}` };
     expect((await request(strictA).get(`${A}/referrals`).set(auth)).status).toBe(200);
     expect((await request(strictA).get(`${A}/referrals`).set(auth)).status).toBe(429);
     // B allows 2 an hour here: the token exchange and one create, then 429.
-    const token = (await request(apps.b).post('/v1/auth/token').set('X-API-Key', apiKey).send({ grantType: 'api_key' })).body.data.accessToken;
-    expect((await request(apps.b).post('/v1/applications').set({ Authorization: `Bearer ${token}` }).send(flatApplication())).status).toBe(201);
-    expect((await request(apps.b).post('/v1/applications').set({ Authorization: `Bearer ${token}` }).send(flatApplication())).status).toBe(429);
+    const token = (await request(apps.b).post('/v1/auth/token').set('X-API-Key', apiKey).send({ grantType: 'api_key' }))
+      .body.data.accessToken;
+    expect(
+      (
+        await request(apps.b)
+          .post('/v1/applications')
+          .set({ Authorization: `Bearer ${token}` })
+          .send(flatApplication())
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await request(apps.b)
+          .post('/v1/applications')
+          .set({ Authorization: `Bearer ${token}` })
+          .send(flatApplication())
+      ).status,
+    ).toBe(429);
 
     const text = await scrape();
     expect(sample(text, 'loanmatch_rate_limit_refusals_total{limiter="a"}')).toBe(1);
     expect(sample(text, 'loanmatch_rate_limit_refusals_total{limiter="b",tier="free"}')).toBe(1);
-    expect(sample(text, 'loanmatch_http_request_duration_seconds_count{contract="B",route="unmatched",status="429"}')).toBe(1);
+    expect(
+      sample(text, 'loanmatch_http_request_duration_seconds_count{contract="B",route="unmatched",status="429"}'),
+    ).toBe(1);
   });
 
   it('when a webhook is delivered, retried and given up, then attempts count by result', async () => {
@@ -166,12 +234,17 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
       await dispatcher.runOnce(); // 500 again: no retry left
       await dispatcher.stop();
       const after = await scrape();
-      const delta = (result: string) => sample(after, `loanmatch_webhook_attempts_total{result="${result}"}`)! - sample(before, `loanmatch_webhook_attempts_total{result="${result}"}`)!;
+      const delta = (result: string) =>
+        sample(after, `loanmatch_webhook_attempts_total{result="${result}"}`)! -
+        sample(before, `loanmatch_webhook_attempts_total{result="${result}"}`)!;
       expect(delta('delivered')).toBe(1);
       expect(delta('retry_scheduled')).toBe(1);
       expect(delta('failed')).toBe(1);
       expect(delta('disabled')).toBe(0);
-      expect(sample(after, 'loanmatch_webhook_attempt_duration_seconds_count')! - (sample(before, 'loanmatch_webhook_attempt_duration_seconds_count') ?? 0)).toBe(3);
+      expect(
+        sample(after, 'loanmatch_webhook_attempt_duration_seconds_count')! -
+          (sample(before, 'loanmatch_webhook_attempt_duration_seconds_count') ?? 0),
+      ).toBe(3);
     } finally {
       await receiver.close();
     }
@@ -193,10 +266,24 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   it('when a partner has built, checked and matched an application, then /metrics holds no key, id, score or applicant detail', async () => {
     const { apiKey, partnerId, keyId } = await partner();
     const id = await checked(apiKey, '1093');
-    await request(apps.a).post(`${A}/applications/${id}/match`).set({ Authorization: `Bearer ${apiKey}` });
+    await request(apps.a)
+      .post(`${A}/applications/${id}/match`)
+      .set({ Authorization: `Bearer ${apiKey}` });
     const text = await scrape();
     const applicant = validApplicant();
-    for (const secret of [apiKey, apiKey.slice(11), partnerId, keyId, id, TOKEN, applicant.firstName, applicant.lastName, applicant.email, applicant.mobileNumber, applicant.dateOfBirth]) {
+    for (const secret of [
+      apiKey,
+      apiKey.slice(11),
+      partnerId,
+      keyId,
+      id,
+      TOKEN,
+      applicant.firstName,
+      applicant.lastName,
+      applicant.email,
+      applicant.mobileNumber,
+      applicant.dateOfBirth,
+    ]) {
       expect(text).not.toContain(String(secret));
     }
     expect(text).not.toMatch(/score|band|applicant|email/i);
@@ -212,10 +299,25 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   });
 
   it('when METRICS_TOKEN is set, then /metrics wants it as a bearer token, and the admin token is not it', async () => {
-    const guarded = createAdminApp({ ctx, logger: silentLogger, ping: async () => true, adminToken: TOKEN, metrics, metricsToken: METRICS_TOKEN });
+    const guarded = createAdminApp({
+      ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      adminToken: TOKEN,
+      metrics,
+      metricsToken: METRICS_TOKEN,
+    });
     expect((await request(guarded).get('/metrics')).status).toBe(401);
-    expect((await request(guarded).get('/metrics').set({ Authorization: `Bearer ${TOKEN}` })).status).toBe(401);
-    const ok = await request(guarded).get('/metrics').set({ Authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(
+      (
+        await request(guarded)
+          .get('/metrics')
+          .set({ Authorization: `Bearer ${TOKEN}` })
+      ).status,
+    ).toBe(401);
+    const ok = await request(guarded)
+      .get('/metrics')
+      .set({ Authorization: `Bearer ${METRICS_TOKEN}` });
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('loanmatch_http_request_duration_seconds');
   });

@@ -2,7 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPersonalDataBox, type DomainContext } from '@loanmatch/domain';
-import { STORAGES, VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 import { createAdminApp } from '../src/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
@@ -17,24 +24,45 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
   beforeAll(async () => {
     t = await createTestContext(storage);
     admin = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
-    partnerA = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 10_000 });
-    apiKey = (await request(admin).post('/admin/v1/partners').set(auth).send({ name: 'Erasure Partner' })).body.data.apiKey;
+    partnerA = createPartnerAApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 10_000,
+    });
+    apiKey = (await request(admin).post('/admin/v1/partners').set(auth).send({ name: 'Erasure Partner' })).body.data
+      .apiKey;
   });
   afterAll(() => t.close());
 
   const a = () => ({ Authorization: `Bearer ${apiKey}` });
 
   async function throughStep4(app = partnerA): Promise<string> {
-    const created = await request(app).post('/api/partner/v1/applications').set(a()).send({ formType: 'personal', data: VALID_STEPS.personal[1] });
+    const created = await request(app)
+      .post('/api/partner/v1/applications')
+      .set(a())
+      .send({ formType: 'personal', data: VALID_STEPS.personal[1] });
     const id: string = created.body.data.applicationId;
     for (const step of [2, 3, 4] as const) {
-      expect((await request(app).patch(`/api/partner/v1/applications/${id}`).set(a()).send({ step, data: VALID_STEPS.personal[step] })).status).toBe(200);
+      expect(
+        (
+          await request(app)
+            .patch(`/api/partner/v1/applications/${id}`)
+            .set(a())
+            .send({ step, data: VALID_STEPS.personal[step] })
+        ).status,
+      ).toBe(200);
     }
     return id;
   }
 
   const creditCheck = (id: string, app = partnerA) =>
-    request(app).post(`/api/partner/v1/applications/${id}/credit-check`).set(a()).set('Idempotency-Key', `check-${randomUUID()}`).set('X-Sandbox-Score', 'good').send({ data: validApplicant() });
+    request(app)
+      .post(`/api/partner/v1/applications/${id}/credit-check`)
+      .set(a())
+      .set('Idempotency-Key', `check-${randomUUID()}`)
+      .set('X-Sandbox-Score', 'good')
+      .send({ data: validApplicant() });
 
   it('when an application’s personal data is erased, then 200 {applicationId, erasedAt}, again the same, and the application still reads and matches', async () => {
     const id = await throughStep4();
@@ -60,8 +88,15 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     expect((await request(admin).delete(`/admin/v1/applications/${id}/personal-data`).set(auth)).status).toBe(200);
     const refused = await creditCheck(id);
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ success: false, error: 'PERSONAL_DATA_ERASED', message: expect.stringContaining('erased') });
-    expect((await request(partnerA).get(`/api/partner/v1/applications/${id}`).set(a())).body.data).toMatchObject({ status: 'in_progress', creditCheckComplete: false });
+    expect(refused.body).toEqual({
+      success: false,
+      error: 'PERSONAL_DATA_ERASED',
+      message: expect.stringContaining('erased'),
+    });
+    expect((await request(partnerA).get(`/api/partner/v1/applications/${id}`).set(a())).body.data).toMatchObject({
+      status: 'in_progress',
+      creditCheckComplete: false,
+    });
   });
 
   it.each([
@@ -75,7 +110,11 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
 
   it('when the admin token is missing or wrong, then 401 and nothing is erased', async () => {
     const id = await throughStep4();
-    for (const headers of [{}, { Authorization: 'Bearer wrong-token-0123456789abcdef' }, { Authorization: `Bearer ${apiKey}` }]) {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer wrong-token-0123456789abcdef' },
+      { Authorization: `Bearer ${apiKey}` },
+    ]) {
       const res = await request(admin).delete(`/admin/v1/applications/${id}/personal-data`).set(headers);
       expect(res.status).toBe(401);
       expect(res.body.error).toBe('UNAUTHORIZED');
@@ -90,22 +129,42 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     const newKey = randomBytes(32);
     const withKeys = (keys: Buffer[]): DomainContext => ({ ...t.ctx, personalData: createPersonalDataBox(keys) });
     // Start from a table whose rows are all under the old key: this suite's other rows are erased first.
-    const earlier = await t.db.prisma.applicant.findMany({ where: { detailsSealed: { not: null } }, select: { applicationId: true } });
-    for (const { applicationId } of earlier) await request(admin).delete(`/admin/v1/applications/${applicationId}/personal-data`).set(auth);
-    const oldApp = createPartnerAApp({ ctx: withKeys([oldKey]), logger: silentLogger, ping: async () => true, rateLimitPerMinute: 10_000 });
+    const earlier = await t.db.prisma.applicant.findMany({
+      where: { detailsSealed: { not: null } },
+      select: { applicationId: true },
+    });
+    for (const { applicationId } of earlier)
+      await request(admin).delete(`/admin/v1/applications/${applicationId}/personal-data`).set(auth);
+    const oldApp = createPartnerAApp({
+      ctx: withKeys([oldKey]),
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 10_000,
+    });
     const ids = [await throughStep4(oldApp), await throughStep4(oldApp)];
     for (const id of ids) expect((await creditCheck(id, oldApp)).status).toBe(200);
 
-    const rotated = createAdminApp({ ctx: withKeys([newKey, oldKey]), logger: silentLogger, ping: async () => true, adminToken: TOKEN });
+    const rotated = createAdminApp({
+      ctx: withKeys([newKey, oldKey]),
+      logger: silentLogger,
+      ping: async () => true,
+      adminToken: TOKEN,
+    });
     const oldId = createPersonalDataBox([oldKey]).keyId;
     const newId = createPersonalDataBox([newKey]).keyId;
     const before = await request(rotated).get('/admin/v1/data-key').set(auth);
     expect(before.status).toBe(200);
     const { idempotencyKeys, idempotencyKeysRemaining, ...rows } = before.body.data;
-    expect(rows).toEqual({ currentKeyId: newId, keys: [{ keyId: oldId, rows: 2, current: false, configured: true }], remaining: 2 });
+    expect(rows).toEqual({
+      currentKeyId: newId,
+      keys: [{ keyId: oldId, rows: 2, current: false, configured: true }],
+      remaining: 2,
+    });
     // The two checks' idempotency keys hold a digest made under the old key (this suite's earlier ones are under its own).
     expect(idempotencyKeys).toContainEqual({ keyId: oldId, live: 2, current: false, configured: true });
-    expect(idempotencyKeysRemaining).toBe(idempotencyKeys.reduce((sum: number, k: { live: number }) => sum + k.live, 0));
+    expect(idempotencyKeysRemaining).toBe(
+      idempotencyKeys.reduce((sum: number, k: { live: number }) => sum + k.live, 0),
+    );
 
     const moved = await request(rotated).post('/admin/v1/data-key/re-encrypt').set(auth);
     expect(moved.status).toBe(200);

@@ -35,14 +35,23 @@ async function call(io: OpsIO, method: string, path: string, body?: unknown): Pr
   try {
     res = await io.fetch(`${adminUrl(io.env)}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${adminToken(io.env)}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${adminToken(io.env)}`,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (err) {
     throw new OpsError(`cannot reach the admin API at ${adminUrl(io.env)}: ${(err as Error).message}`);
   }
-  const payload = (await res.json().catch(() => ({}))) as { success?: boolean; data?: Record<string, unknown>; error?: string; message?: string };
-  if (!res.ok || !payload.success) throw new OpsError(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
+  const payload = (await res.json().catch(() => ({}))) as {
+    success?: boolean;
+    data?: Record<string, unknown>;
+    error?: string;
+    message?: string;
+  };
+  if (!res.ok || !payload.success)
+    throw new OpsError(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
   return payload.data ?? {};
 }
 
@@ -54,7 +63,8 @@ function positiveInt(value: string): number {
 export function buildProgram(io: OpsIO): Command {
   const program = new Command('ops').description('LoanMatch operators’ command line').exitOverride();
   program.configureOutput({ writeOut: io.out, writeErr: io.err });
-  const print = (json: boolean, data: unknown, lines: () => string[]) => io.out(json ? `${JSON.stringify(data, null, 2)}\n` : `${lines().join('\n')}\n`);
+  const print = (json: boolean, data: unknown, lines: () => string[]) =>
+    io.out(json ? `${JSON.stringify(data, null, 2)}\n` : `${lines().join('\n')}\n`);
 
   const partner = program.command('partner').description('partners and their keys');
   partner
@@ -65,7 +75,11 @@ export function buildProgram(io: OpsIO): Command {
     .option('--environment <env>', 'sandbox or live (default: the server’s)')
     .option('--json', 'print JSON')
     .action(async (opts) => {
-      const data = await call(io, 'POST', '/partners', { name: opts.name, tier: opts.tier, ...(opts.environment ? { environment: opts.environment } : {}) });
+      const data = await call(io, 'POST', '/partners', {
+        name: opts.name,
+        tier: opts.tier,
+        ...(opts.environment ? { environment: opts.environment } : {}),
+      });
       print(opts.json, data, () => [
         `Created partner ${data.partnerId} (${data.name}, ${data.tier}, ${data.environment}).`,
         `API key, shown this once: ${data.apiKey}`,
@@ -77,11 +91,19 @@ export function buildProgram(io: OpsIO): Command {
     .option('--json', 'print JSON')
     .action(async (opts) => {
       const data = await call(io, 'GET', '/partners');
-      const partners = data.partners as Array<{ partnerId: string; name: string; tier: string; environment: string; keys: Array<{ keyId: string; prefix: string; revokedAt: string | null }> }>;
+      const partners = data.partners as Array<{
+        partnerId: string;
+        name: string;
+        tier: string;
+        environment: string;
+        keys: Array<{ keyId: string; prefix: string; revokedAt: string | null }>;
+      }>;
       print(opts.json, data, () =>
         partners.flatMap((p) => [
           `${p.partnerId}  ${p.name}  ${p.tier}  ${p.environment}`,
-          ...p.keys.map((k) => `    key ${k.keyId}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`),
+          ...p.keys.map(
+            (k) => `    key ${k.keyId}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`,
+          ),
         ]),
       );
     });
@@ -111,7 +133,9 @@ export function buildProgram(io: OpsIO): Command {
     .option('--json', 'print JSON')
     .action(async (opts) => {
       const data = await call(io, 'GET', '/catalogue');
-      print(opts.json, data, () => [`Catalogue effective from ${data.effectiveFrom}: ${data.lenders} lenders, ${data.products} products (in force since ${data.updatedAt}).`]);
+      print(opts.json, data, () => [
+        `Catalogue effective from ${data.effectiveFrom}: ${data.lenders} lenders, ${data.products} products (in force since ${data.updatedAt}).`,
+      ]);
     });
   catalogue
     .command('load <file>')
@@ -125,7 +149,9 @@ export function buildProgram(io: OpsIO): Command {
         throw new OpsError(`cannot read ${file} as JSON: ${(err as Error).message}`);
       }
       const data = await call(io, 'PUT', '/catalogue', document);
-      print(opts.json, data, () => [`Catalogue effective from ${data.effectiveFrom} is in force: ${data.lenders} lenders, ${data.products} products.`]);
+      print(opts.json, data, () => [
+        `Catalogue effective from ${data.effectiveFrom} is in force: ${data.lenders} lenders, ${data.products} products.`,
+      ]);
     });
 
   const tier = program.command('tier').description('Variant B rate tiers');
@@ -149,14 +175,20 @@ export function buildProgram(io: OpsIO): Command {
   const application = program.command('application').description('applications');
   application
     .command('erase <applicationId>')
-    .description('erase the applicant’s personal data (step 5, Variant B’s intake); the rest of the application is kept for reporting')
+    .description(
+      'erase the applicant’s personal data (step 5, Variant B’s intake); the rest of the application is kept for reporting',
+    )
     .option('--json', 'print JSON')
     .action(async (applicationId: string, opts) => {
       const data = await call(io, 'DELETE', `/applications/${encodeURIComponent(applicationId)}/personal-data`);
-      print(opts.json, data, () => [`Erased the personal data of application ${data.applicationId} (erased at ${data.erasedAt}).`]);
+      print(opts.json, data, () => [
+        `Erased the personal data of application ${data.applicationId} (erased at ${data.erasedAt}).`,
+      ]);
     });
 
-  const dataKey = program.command('data-key').description('the key that seals applicant details (DATA_KEY, DATA_PREVIOUS_KEYS)');
+  const dataKey = program
+    .command('data-key')
+    .description('the key that seals applicant details (DATA_KEY, DATA_PREVIOUS_KEYS)');
   dataKey
     .command('status')
     .description('how many applicant rows each data key seals')
@@ -167,7 +199,9 @@ export function buildProgram(io: OpsIO): Command {
     });
   dataKey
     .command('rotate')
-    .description('finish a rotation: re-encrypt every row sealed under an earlier key with the current DATA_KEY, in batches, while the server serves')
+    .description(
+      'finish a rotation: re-encrypt every row sealed under an earlier key with the current DATA_KEY, in batches, while the server serves',
+    )
     .option('--json', 'print JSON')
     .action(async (opts) => {
       let reencrypted = 0;
@@ -176,8 +210,14 @@ export function buildProgram(io: OpsIO): Command {
         data = (await call(io, 'POST', '/data-key/re-encrypt')) as unknown as typeof data;
         reencrypted += data.reencrypted;
       } while (!data.complete);
-      print(opts.json, { ...data, reencrypted }, () => [`Re-encrypted ${reencrypted} row(s) under data key ${data.currentKeyId}.`, ...dataKeyLines(data)]);
-      if (data.remaining > 0) throw new OpsError(`${data.remaining} row(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`);
+      print(opts.json, { ...data, reencrypted }, () => [
+        `Re-encrypted ${reencrypted} row(s) under data key ${data.currentKeyId}.`,
+        ...dataKeyLines(data),
+      ]);
+      if (data.remaining > 0)
+        throw new OpsError(
+          `${data.remaining} row(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
+        );
     });
   return program;
 }
@@ -191,11 +231,14 @@ interface DataKeyReport {
 }
 
 function dataKeyLines(data: DataKeyReport): string[] {
-  const state = (k: { current: boolean; configured: boolean }, lost: string) => (k.current ? 'current' : k.configured ? 'earlier key, configured' : `earlier key, NOT configured: ${lost}`);
+  const state = (k: { current: boolean; configured: boolean }, lost: string) =>
+    k.current ? 'current' : k.configured ? 'earlier key, configured' : `earlier key, NOT configured: ${lost}`;
   return [
     `Current data key: ${data.currentKeyId}.`,
     ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} row(s)  ${state(k, 'these rows cannot be read')}`),
-    ...data.idempotencyKeys.map((k) => `    ${k.keyId}  ${k.live} live idempotency key(s)  ${state(k, 'their retries cannot be compared')}`),
+    ...data.idempotencyKeys.map(
+      (k) => `    ${k.keyId}  ${k.live} live idempotency key(s)  ${state(k, 'their retries cannot be compared')}`,
+    ),
     data.remaining > 0
       ? `${data.remaining} row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`
       : data.idempotencyKeysRemaining > 0
@@ -211,7 +254,8 @@ export async function runOps(argv: string[], io: OpsIO): Promise<number> {
     return 0;
   } catch (err) {
     const e = err as { code?: string; exitCode?: number; message?: string };
-    if (e.code?.startsWith('commander.')) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : (e.exitCode ?? 2);
+    if (e.code?.startsWith('commander.'))
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : (e.exitCode ?? 2);
     io.err(`ops: ${e.message ?? String(err)}\n`);
     return 1;
   }

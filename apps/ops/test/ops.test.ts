@@ -35,7 +35,12 @@ describe('pnpm ops against a running admin API', () => {
     const created = await ops(['partner', 'create', '--name', 'Acme', '--tier', 'standard', '--json']);
     expect(created.code).toBe(0);
     const data = JSON.parse(created.out);
-    expect(data).toMatchObject({ name: 'Acme', tier: 'standard', environment: 'sandbox', apiKey: expect.stringMatching(/^lm_sandbox_/) });
+    expect(data).toMatchObject({
+      name: 'Acme',
+      tier: 'standard',
+      environment: 'sandbox',
+      apiKey: expect.stringMatching(/^lm_sandbox_/),
+    });
     const listed = await ops(['partner', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.out).toContain(data.partnerId);
@@ -59,7 +64,9 @@ describe('pnpm ops against a running admin API', () => {
   });
 
   it('when the token is wrong or the server unreachable, then a clear message and exit code 1', async () => {
-    expect((await ops(['partner', 'list'], { ADMIN_URL: url, ADMIN_TOKEN: 'wrong-token' })).err).toContain('UNAUTHORIZED');
+    expect((await ops(['partner', 'list'], { ADMIN_URL: url, ADMIN_TOKEN: 'wrong-token' })).err).toContain(
+      'UNAUTHORIZED',
+    );
     const down = await ops(['partner', 'list'], { ADMIN_URL: 'http://127.0.0.1:9/admin/v1', ADMIN_TOKEN: TOKEN });
     expect(down.code).toBe(1);
     expect(down.err).toContain('cannot reach the admin API');
@@ -68,11 +75,21 @@ describe('pnpm ops against a running admin API', () => {
   it('when tiers are listed and one is set, then the limits are shown and the new one stored; a bad tier or number fails', async () => {
     const listed = await ops(['tier', 'list']);
     expect(listed.code).toBe(0);
-    expect(listed.out).toBe(['free       100 requests per hour', 'standard   1000 requests per hour', 'enterprise 10000 requests per hour', ''].join('\n'));
+    expect(listed.out).toBe(
+      [
+        'free       100 requests per hour',
+        'standard   1000 requests per hour',
+        'enterprise 10000 requests per hour',
+        '',
+      ].join('\n'),
+    );
     const set = await ops(['tier', 'set', 'free', '--per-hour', '250']);
     expect(set.code).toBe(0);
     expect(set.out).toBe('Tier free now allows 250 requests per hour.\n');
-    expect(JSON.parse((await ops(['tier', 'list', '--json'])).out).tiers[0]).toMatchObject({ tier: 'free', requestsPerHour: 250 });
+    expect(JSON.parse((await ops(['tier', 'list', '--json'])).out).tiers[0]).toMatchObject({
+      tier: 'free',
+      requestsPerHour: 250,
+    });
     expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
 
     const unknown = await ops(['tier', 'set', 'gold', '--per-hour', '5']);

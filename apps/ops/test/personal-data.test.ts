@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createAdminApp } from '@loanmatch/admin';
-import { createApplication, createPartner, createPersonalDataBox, runCreditCheck, saveStep, type DomainContext } from '@loanmatch/domain';
+import {
+  createApplication,
+  createPartner,
+  createPersonalDataBox,
+  runCreditCheck,
+  saveStep,
+  type DomainContext,
+} from '@loanmatch/domain';
 import { VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
 import { runOps } from '../src/cli';
 
@@ -38,16 +45,32 @@ describe('pnpm ops application erase and data-key', () => {
   async function ops(url: string, args: string[]) {
     let out = '';
     let err = '';
-    const code = await runOps(args, { env: { ADMIN_URL: url, ADMIN_TOKEN: TOKEN }, out: (s) => (out += s), err: (s) => (err += s), fetch });
+    const code = await runOps(args, {
+      env: { ADMIN_URL: url, ADMIN_TOKEN: TOKEN },
+      out: (s) => (out += s),
+      err: (s) => (err += s),
+      fetch,
+    });
     return { code, out, err };
   }
 
   async function checkedApplication(ctx: DomainContext): Promise<string> {
-    const created = await createApplication(ctx, { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: undefined });
+    const created = await createApplication(ctx, {
+      partnerId,
+      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
+      idempotencyKey: undefined,
+    });
     if (!created.ok) throw created.error;
     const applicationId = created.value.value.applicationId;
-    for (const step of [2, 3, 4] as const) await saveStep(ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
-    const checked = await runCreditCheck(ctx, { partnerId, applicationId, body: { data: validApplicant() }, idempotencyKey: randomUUID(), sandboxScore: 'good' });
+    for (const step of [2, 3, 4] as const)
+      await saveStep(ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
+    const checked = await runCreditCheck(ctx, {
+      partnerId,
+      applicationId,
+      body: { data: validApplicant() },
+      idempotencyKey: randomUUID(),
+      sandboxScore: 'good',
+    });
     if (!checked.ok) throw checked.error;
     return applicationId;
   }
@@ -57,11 +80,17 @@ describe('pnpm ops application erase and data-key', () => {
     const id = await checkedApplication(t.ctx);
     const first = await ops(url, ['application', 'erase', id]);
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(new RegExp(`^Erased the personal data of application ${id} \\(erased at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)\\.\\n$`));
+    expect(first.out).toMatch(
+      new RegExp(
+        `^Erased the personal data of application ${id} \\(erased at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)\\.\\n$`,
+      ),
+    );
     const json = await ops(url, ['application', 'erase', id, '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out)).toEqual({ applicationId: id, erasedAt: first.out.match(/erased at (\S+)\)/)![1] });
-    expect(await t.db.prisma.applicant.findUnique({ where: { applicationId: id } })).toMatchObject({ detailsSealed: null });
+    expect(await t.db.prisma.applicant.findUnique({ where: { applicationId: id } })).toMatchObject({
+      detailsSealed: null,
+    });
 
     const unknown = await ops(url, ['application', 'erase', randomUUID()]);
     expect(unknown.code).toBe(1);
@@ -76,8 +105,15 @@ describe('pnpm ops application erase and data-key', () => {
 
     const before = await ops(url, ['data-key', 'status']);
     expect(before.code).toBe(0);
-    const live = (JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out) as { idempotencyKeys: Array<{ keyId: string; live: number }> }).idempotencyKeys;
-    const liveLines = live.map((k) => `    ${k.keyId}  ${k.live} live idempotency key(s)  earlier key, ${k.keyId === oldId ? 'configured' : 'NOT configured: their retries cannot be compared'}`);
+    const live = (
+      JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out) as {
+        idempotencyKeys: Array<{ keyId: string; live: number }>;
+      }
+    ).idempotencyKeys;
+    const liveLines = live.map(
+      (k) =>
+        `    ${k.keyId}  ${k.live} live idempotency key(s)  earlier key, ${k.keyId === oldId ? 'configured' : 'NOT configured: their retries cannot be compared'}`,
+    );
     const liveUnderEarlier = live.reduce((sum, k) => sum + k.live, 0);
     expect(live.find((k) => k.keyId === oldId)?.live).toBeGreaterThanOrEqual(2); // the two checks' keys, at least
     expect(before.out).toBe(
@@ -107,13 +143,22 @@ describe('pnpm ops application erase and data-key', () => {
       const row = await t.db.prisma.applicant.findUnique({ where: { applicationId: id } });
       expect(newOnly.open(row!.detailsSealed!, id)).toContain('Jordan');
     }
-    expect(JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out)).toMatchObject({ currentKeyId: newId, remaining: 0, idempotencyKeysRemaining: liveUnderEarlier });
+    expect(JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out)).toMatchObject({
+      currentKeyId: newId,
+      remaining: 0,
+      idempotencyKeysRemaining: liveUnderEarlier,
+    });
 
     // Once those idempotency keys have expired, nothing is left under an earlier key.
     await t.db.prisma.idempotencyKey.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
     const after = await ops(url, ['data-key', 'status']);
     expect(after.out).toBe(
-      [`Current data key: ${newId}.`, `    ${newId}  2 row(s)  current`, 'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.', ''].join('\n'),
+      [
+        `Current data key: ${newId}.`,
+        `    ${newId}  2 row(s)  current`,
+        'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
+        '',
+      ].join('\n'),
     );
   });
 

@@ -51,7 +51,11 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     ping: deps.ping,
     metrics: deps.metrics,
     // The partner API first: its requests (nearly all of them) then pass no other router on the way.
-    routes: [{ path: BASE_PATH_A, router: partnerRoutes(deps) }, { router: trackingRoutes(deps) }, { router: docsRoutes(DOCUMENT_A) }],
+    routes: [
+      { path: BASE_PATH_A, router: partnerRoutes(deps) },
+      { router: trackingRoutes(deps) },
+      { router: docsRoutes(DOCUMENT_A) },
+    ],
   });
 }
 
@@ -59,7 +63,16 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
   const router = Router();
   router.use(
     requireApiKey(ctx),
-    createRateLimiter({ name: 'a', limit: rateLimitPerMinute, windowMs: 60_000, keyOf: (res) => partnerOf(res).keyId, redis, redisPrefix, logger, metrics }),
+    createRateLimiter({
+      name: 'a',
+      limit: rateLimitPerMinute,
+      windowMs: 60_000,
+      keyOf: (res) => partnerOf(res).keyId,
+      redis,
+      redisPrefix,
+      logger,
+      metrics,
+    }),
     jsonBody(),
   );
 
@@ -73,7 +86,11 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
   });
 
   router.patch('/applications/:applicationId', async (req, res) => {
-    const result = await saveStep(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
+    const result = await saveStep(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      applicationId: req.params.applicationId,
+      body: req.body,
+    });
     sendResult(res, result);
   });
 
@@ -89,12 +106,18 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
   });
 
   router.get('/applications/:applicationId', async (req, res) => {
-    const result = await getApplication(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId });
+    const result = await getApplication(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      applicationId: req.params.applicationId,
+    });
     sendResult(res, result);
   });
 
   router.post('/applications/:applicationId/match', async (req, res) => {
-    const result = await matchApplication(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId });
+    const result = await matchApplication(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      applicationId: req.params.applicationId,
+    });
     sendResult(res, result);
   });
 

@@ -5,7 +5,10 @@ import { VALID_STEPS, validApplicant, type LoanType } from '@loanmatch/testing';
 
 export const BASE = '/api/partner/v1';
 
-export async function newPartnerKey(ctx: DomainContext, name = 'Partner'): Promise<{ partnerId: string; apiKey: string; keyId: string }> {
+export async function newPartnerKey(
+  ctx: DomainContext,
+  name = 'Partner',
+): Promise<{ partnerId: string; apiKey: string; keyId: string }> {
   const created = await createPartner(ctx, { body: { name, environment: ctx.env } });
   if (!created.ok) throw created.error;
   return created.value;
@@ -15,8 +18,17 @@ export async function newPartnerKey(ctx: DomainContext, name = 'Partner'): Promi
 export function client(app: Express, apiKey: string) {
   const auth = { Authorization: `Bearer ${apiKey}` };
   return {
-    create: (body: unknown, key?: string) => request(app).post(`${BASE}/applications`).set(auth).set(key ? { 'Idempotency-Key': key } : {}).send(body as object),
-    patch: (id: string, body: unknown) => request(app).patch(`${BASE}/applications/${id}`).set(auth).send(body as object),
+    create: (body: unknown, key?: string) =>
+      request(app)
+        .post(`${BASE}/applications`)
+        .set(auth)
+        .set(key ? { 'Idempotency-Key': key } : {})
+        .send(body as object),
+    patch: (id: string, body: unknown) =>
+      request(app)
+        .patch(`${BASE}/applications/${id}`)
+        .set(auth)
+        .send(body as object),
     check: (id: string, body: unknown, key: string | undefined, score?: string) =>
       request(app)
         .post(`${BASE}/applications/${id}/credit-check`)

@@ -28,7 +28,10 @@ describe('Variant A on a live server', () => {
   beforeAll(async () => {
     await new Promise<void>((r) => bureau.server.listen(0, '127.0.0.1', r));
     const { port } = bureau.server.address() as { port: number };
-    t = await createTestContext('pglite', { env: 'live', bureau: createLiveBureau({ url: `http://127.0.0.1:${port}`, timeoutMs: 500 }) });
+    t = await createTestContext('pglite', {
+      env: 'live',
+      bureau: createLiveBureau({ url: `http://127.0.0.1:${port}`, timeoutMs: 500 }),
+    });
     app = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1000 });
     c = client(app, (await newPartnerKey(t.ctx)).apiKey);
   });
@@ -41,7 +44,12 @@ describe('Variant A on a live server', () => {
     const id = await applicationThroughStep4(c, 'personal');
     const res = await c.check(id, applicantBody(), `live-${id}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ applicationId: id, creditCheckComplete: true, degraded_mode: false, sandbox_mode: false });
+    expect(res.body.data).toEqual({
+      applicationId: id,
+      creditCheckComplete: true,
+      degraded_mode: false,
+      sandbox_mode: false,
+    });
     expect((await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } }))?.score).toBe(840);
     expect(res.text).not.toContain('840');
   });
@@ -67,7 +75,9 @@ describe('Variant A on a live server', () => {
   });
 
   it('when a sandbox key is used on the live server, then 401', async () => {
-    const res = await request(app).get(`${BASE}/applications/x`).set('Authorization', `Bearer lm_sandbox_${'a'.repeat(43)}`);
+    const res = await request(app)
+      .get(`${BASE}/applications/x`)
+      .set('Authorization', `Bearer lm_sandbox_${'a'.repeat(43)}`);
     expect(res.status).toBe(401);
     expect(res.body.message).toContain('sandbox key');
   });

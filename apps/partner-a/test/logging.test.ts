@@ -15,7 +15,11 @@ describe('request logs', () => {
     const lines: string[] = [];
     const logger = winston.createLogger({
       format: winston.format.json(),
-      transports: [new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) })],
+      transports: [
+        new winston.transports.Stream({
+          stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }),
+        }),
+      ],
     });
     const app = createPartnerAApp({ ctx: t.ctx, logger, ping: async () => true, rateLimitPerMinute: 1000 });
     const { apiKey } = await newPartnerKey(t.ctx);
@@ -27,12 +31,27 @@ describe('request logs', () => {
     const entries = lines.map((l) => JSON.parse(l));
     expect(entries.length).toBeGreaterThanOrEqual(6);
     for (const e of entries) {
-      expect(e).toMatchObject({ message: 'request', requestId: expect.any(String), method: expect.any(String), route: expect.any(String), status: expect.any(Number), durationMs: expect.any(Number) });
+      expect(e).toMatchObject({
+        message: 'request',
+        requestId: expect.any(String),
+        method: expect.any(String),
+        route: expect.any(String),
+        status: expect.any(Number),
+        durationMs: expect.any(Number),
+      });
     }
     expect(entries.map((e) => e.route)).toContain('/api/partner/v1/applications/:applicationId/credit-check');
     const all = lines.join('\n');
     const applicant = validApplicant();
-    for (const value of [applicant.firstName, applicant.lastName, applicant.email, applicant.mobileNumber, applicant.dateOfBirth, 'broken-address', apiKey]) {
+    for (const value of [
+      applicant.firstName,
+      applicant.lastName,
+      applicant.email,
+      applicant.mobileNumber,
+      applicant.dateOfBirth,
+      'broken-address',
+      apiKey,
+    ]) {
       expect(all).not.toContain(String(value));
     }
     // The score (777 here) never appears as a field; plain digits could be part of a duration.

@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { STORAGES, TEST_PUBLIC_BASE_URL, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import {
+  STORAGES,
+  TEST_PUBLIC_BASE_URL,
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  type TestContext,
+} from '@loanmatch/testing';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicantBody, applicationThroughStep4, client, newPartnerKey, type Client } from './helpers';
 
@@ -22,7 +29,9 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
   afterAll(() => t.close());
 
   const match = (cl: Client | string, id: string) =>
-    request(app).post(`${BASE}/applications/${id}/match`).set('Authorization', `Bearer ${typeof cl === 'string' ? cl : apiKey}`);
+    request(app)
+      .post(`${BASE}/applications/${id}/match`)
+      .set('Authorization', `Bearer ${typeof cl === 'string' ? cl : apiKey}`);
 
   async function checkedApplication(type: 'personal' | 'car' | 'home', score: string): Promise<string> {
     const id = await applicationThroughStep4(c, type);
@@ -40,66 +49,86 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
 
   it('when another partner matches the application, then 404 NOT_FOUND', async () => {
     const id = await checkedApplication('personal', 'good');
-    const res = await request(app).post(`${BASE}/applications/${id}/match`).set('Authorization', `Bearer ${(await newPartnerKey(t.ctx)).apiKey}`);
+    const res = await request(app)
+      .post(`${BASE}/applications/${id}/match`)
+      .set('Authorization', `Bearer ${(await newPartnerKey(t.ctx)).apiKey}`);
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('NOT_FOUND');
     expect((await other.get(id)).status).toBe(404);
   });
 
-  it.each(['personal', 'car', 'home'] as const)('when a %s applicant with an excellent score matches, then offers carry the contract fields, ranked by comparison rate', async (type) => {
-    const id = await checkedApplication(type, 'excellent');
-    const res = await match(c, id);
-    expect(res.status).toBe(200);
-    const { acceptedOffers, nearMissOffers } = res.body.data;
-    expect(Array.isArray(nearMissOffers)).toBe(true);
-    expect(acceptedOffers.length).toBeGreaterThan(0);
-    for (const offer of acceptedOffers) {
-      expect(offer).toMatchObject({
-        offerId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-        lender: { id: expect.any(String), name: expect.any(String) },
-        product: { id: expect.any(String), name: expect.any(String) },
-        headline: expect.any(String),
-        // Variant A's application gave steps 1-4 before its check: every rule was assessed.
-        certainty: 'pre_qualified',
-        offerDetails: {
-          interestRate: expect.any(Number),
-          comparisonRate: expect.any(Number),
-          loanAmount: expect.any(Number),
-          loanTermMonths: expect.any(Number),
-          monthlyRepayment: expect.any(Number),
-          establishmentFee: expect.any(Number),
-          monthlyFee: expect.any(Number),
-        },
-        conditions: [],
-        trackingUrl: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_BASE_URL}/r/[A-Za-z0-9_-]+$`)),
-      });
-      expect(offer).not.toHaveProperty('assumedLoanTermMonths');
-      expect(offer.offerDetails.comparisonRate).toBeLessThanOrEqual(48);
-      const expires = Date.parse(offer.expiresAt) - Date.now();
-      expect(expires).toBeGreaterThan(TWO_HOURS - 60_000);
-      expect(expires).toBeLessThanOrEqual(TWO_HOURS);
-    }
-    const ranks = acceptedOffers.map((o: { offerDetails: { comparisonRate: number; monthlyRepayment: number } }) => [o.offerDetails.comparisonRate, o.offerDetails.monthlyRepayment]);
-    for (let i = 1; i < ranks.length; i++) expect(ranks[i][0] > ranks[i - 1][0] || (ranks[i][0] === ranks[i - 1][0] && ranks[i][1] >= ranks[i - 1][1])).toBe(true);
-    expect((await c.get(id)).body.data.status).toBe('matched');
-    expect(res.text).not.toMatch(/"(score|band)"/);
-  });
+  it.each(['personal', 'car', 'home'] as const)(
+    'when a %s applicant with an excellent score matches, then offers carry the contract fields, ranked by comparison rate',
+    async (type) => {
+      const id = await checkedApplication(type, 'excellent');
+      const res = await match(c, id);
+      expect(res.status).toBe(200);
+      const { acceptedOffers, nearMissOffers } = res.body.data;
+      expect(Array.isArray(nearMissOffers)).toBe(true);
+      expect(acceptedOffers.length).toBeGreaterThan(0);
+      for (const offer of acceptedOffers) {
+        expect(offer).toMatchObject({
+          offerId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          lender: { id: expect.any(String), name: expect.any(String) },
+          product: { id: expect.any(String), name: expect.any(String) },
+          headline: expect.any(String),
+          // Variant A's application gave steps 1-4 before its check: every rule was assessed.
+          certainty: 'pre_qualified',
+          offerDetails: {
+            interestRate: expect.any(Number),
+            comparisonRate: expect.any(Number),
+            loanAmount: expect.any(Number),
+            loanTermMonths: expect.any(Number),
+            monthlyRepayment: expect.any(Number),
+            establishmentFee: expect.any(Number),
+            monthlyFee: expect.any(Number),
+          },
+          conditions: [],
+          trackingUrl: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_BASE_URL}/r/[A-Za-z0-9_-]+$`)),
+        });
+        expect(offer).not.toHaveProperty('assumedLoanTermMonths');
+        expect(offer.offerDetails.comparisonRate).toBeLessThanOrEqual(48);
+        const expires = Date.parse(offer.expiresAt) - Date.now();
+        expect(expires).toBeGreaterThan(TWO_HOURS - 60_000);
+        expect(expires).toBeLessThanOrEqual(TWO_HOURS);
+      }
+      const ranks = acceptedOffers.map((o: { offerDetails: { comparisonRate: number; monthlyRepayment: number } }) => [
+        o.offerDetails.comparisonRate,
+        o.offerDetails.monthlyRepayment,
+      ]);
+      for (let i = 1; i < ranks.length; i++)
+        expect(
+          ranks[i][0] > ranks[i - 1][0] || (ranks[i][0] === ranks[i - 1][0] && ranks[i][1] >= ranks[i - 1][1]),
+        ).toBe(true);
+      expect((await c.get(id)).body.data.status).toBe('matched');
+      expect(res.text).not.toMatch(/"(score|band)"/);
+    },
+  );
 
   it('when an excellent and a poor applicant match the same loan, then the excellent one gets more and cheaper offers and the poor one near-misses', async () => {
     const good = (await match(c, await checkedApplication('personal', 'excellent'))).body.data;
     const poor = (await match(c, await checkedApplication('personal', 'poor'))).body.data;
     expect(good.acceptedOffers.length).toBeGreaterThan(poor.acceptedOffers.length);
-    if (poor.acceptedOffers.length) expect(good.acceptedOffers[0].offerDetails.comparisonRate).toBeLessThan(poor.acceptedOffers[0].offerDetails.comparisonRate);
+    if (poor.acceptedOffers.length)
+      expect(good.acceptedOffers[0].offerDetails.comparisonRate).toBeLessThan(
+        poor.acceptedOffers[0].offerDetails.comparisonRate,
+      );
     expect(poor.nearMissOffers.length).toBeGreaterThan(0);
     for (const miss of poor.nearMissOffers) {
-      expect(miss).toMatchObject({ lender: expect.any(Object), product: expect.any(Object), headline: expect.any(String) });
+      expect(miss).toMatchObject({
+        lender: expect.any(Object),
+        product: expect.any(Object),
+        headline: expect.any(String),
+      });
       expect(miss.trackingUrl).toBeUndefined();
       expect(miss.reasons.length).toBeGreaterThan(0);
       for (const r of miss.reasons) {
         expect(r).toEqual({ field: expect.any(String), rule: expect.any(String), actual: expect.anything() });
-        if (r.field === 'creditScore') expect(['excellent', 'very_good', 'good', 'average', 'below_average', 'poor']).not.toContain(r.actual);
+        if (r.field === 'creditScore')
+          expect(['excellent', 'very_good', 'good', 'average', 'below_average', 'poor']).not.toContain(r.actual);
       }
-      for (const w of miss.wouldQualifyIf) expect(w).toEqual({ field: expect.any(String), requirement: expect.any(String) });
+      for (const w of miss.wouldQualifyIf)
+        expect(w).toEqual({ field: expect.any(String), requirement: expect.any(String) });
     }
   });
 
@@ -107,7 +136,10 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     const id = await checkedApplication('personal', 'unavailable');
     const res = await match(c, id);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ degraded_mode: true, assessment: { basis: 'self_estimate', notice: expect.any(String) } });
+    expect(res.body.data).toMatchObject({
+      degraded_mode: true,
+      assessment: { basis: 'self_estimate', notice: expect.any(String) },
+    });
   });
 
   it('when matching is repeated after a step changed, then the new data is used and the links are fresh', async () => {
@@ -116,7 +148,11 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     await c.patch(id, { step: 2, data: { ...VALID_STEPS.personal[2], loanTerm: 3 } });
     const second = (await match(c, id)).body.data;
     expect(second.matchId).not.toBe(first.matchId);
-    expect(second.acceptedOffers.every((o: { offerDetails: { loanTermMonths: number } }) => o.offerDetails.loanTermMonths === 36)).toBe(true);
+    expect(
+      second.acceptedOffers.every(
+        (o: { offerDetails: { loanTermMonths: number } }) => o.offerDetails.loanTermMonths === 36,
+      ),
+    ).toBe(true);
     const firstIds = new Set(first.acceptedOffers.map((o: { offerId: string }) => o.offerId));
     expect(second.acceptedOffers.some((o: { offerId: string }) => firstIds.has(o.offerId))).toBe(false);
     expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(2);
@@ -146,7 +182,12 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('NOT_FOUND');
     }
-    const later = createPartnerAApp({ ctx: { ...t.ctx, clock: () => new Date(Date.now() + TWO_HOURS + 1000) }, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 100 });
+    const later = createPartnerAApp({
+      ctx: { ...t.ctx, clock: () => new Date(Date.now() + TWO_HOURS + 1000) },
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 100,
+    });
     const expired = await request(later).get(`/r/${token}`);
     expect(expired.status).toBe(410);
     expect(expired.body.error).toBe('LINK_EXPIRED');
@@ -168,7 +209,13 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     const page1 = await list('?limit=2');
     expect(page1.status).toBe(200);
     expect(page1.body.data.referrals.map((r: { offerId: string }) => r.offerId)).toEqual([clicked[2], clicked[1]]);
-    expect(page1.body.data.referrals[0]).toMatchObject({ referralId: expect.any(String), applicationId: expect.any(String), lender: { id: expect.any(String), name: expect.any(String) }, product: { id: expect.any(String), name: expect.any(String) }, referredAt: expect.any(String) });
+    expect(page1.body.data.referrals[0]).toMatchObject({
+      referralId: expect.any(String),
+      applicationId: expect.any(String),
+      lender: { id: expect.any(String), name: expect.any(String) },
+      product: { id: expect.any(String), name: expect.any(String) },
+      referredAt: expect.any(String),
+    });
     const page2 = await list(`?limit=2&cursor=${page1.body.data.nextCursor}`);
     expect(page2.body.data.referrals.map((r: { offerId: string }) => r.offerId)).toEqual([clicked[0]]);
     expect(page2.body.data.nextCursor).toBeNull();

@@ -5,7 +5,7 @@ import { createTestContext, silentLogger, validApplicant, type TestContext } fro
 import { BASE_PATH_A, createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
 
-describe('Variant A\'s OpenAPI document against the app', () => {
+describe("Variant A's OpenAPI document against the app", () => {
   let t: TestContext;
   let app: ReturnType<typeof createPartnerAApp>;
   let key: string;
@@ -21,7 +21,7 @@ describe('Variant A\'s OpenAPI document against the app', () => {
   });
   afterAll(() => t.close());
 
-  it('when GET /openapi.json is asked at the listener\'s root, then it answers the document built from the domain\'s schemas, unauthenticated', async () => {
+  it("when GET /openapi.json is asked at the listener's root, then it answers the document built from the domain's schemas, unauthenticated", async () => {
     const res = conform(await request(app).get('/openapi.json'));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -29,7 +29,7 @@ describe('Variant A\'s OpenAPI document against the app', () => {
     expect((await request(app).get(`${BASE}/openapi.json`)).status).toBe(401); // not under the base path
   });
 
-  it('when the app\'s router stack is walked, then every route is in the document and every documented operation is a route', () => {
+  it("when the app's router stack is walked, then every route is in the document and every documented operation is a route", () => {
     const served = expressRoutes(app);
     const documented = documentedRoutes(document);
     expect([...served].filter((route) => !documented.has(route)).sort()).toEqual([]);
@@ -40,9 +40,16 @@ describe('Variant A\'s OpenAPI document against the app', () => {
   });
 
   it('when a route is added to the app but not to the document, then the comparison finds it', () => {
-    const extra = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1 });
+    const extra = createPartnerAApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 1,
+    });
     extra.get('/undocumented/:id', (_req, res) => res.end());
-    expect([...expressRoutes(extra)].filter((route) => !documentedRoutes(document).has(route))).toEqual(['GET /undocumented/{id}']);
+    expect([...expressRoutes(extra)].filter((route) => !documentedRoutes(document).has(route))).toEqual([
+      'GET /undocumented/{id}',
+    ]);
   });
 
   it('when a partner goes through the whole flow, the errors and the service routes, then every answer matches its documented response', async () => {
@@ -50,29 +57,97 @@ describe('Variant A\'s OpenAPI document against the app', () => {
     const api = request(app);
 
     // Create, with the document's own examples as bodies; a replay; invalid, non-JSON and unauthenticated requests.
-    const created = conform(await api.post(`${BASE}/applications`).set(auth).set('Idempotency-Key', 'docs-create').send(EXAMPLES_A.create.personal));
+    const created = conform(
+      await api
+        .post(`${BASE}/applications`)
+        .set(auth)
+        .set('Idempotency-Key', 'docs-create')
+        .send(EXAMPLES_A.create.personal),
+    );
     expect(created.status).toBe(201);
     const id = created.body.data.applicationId as string;
-    expect(conform(await api.post(`${BASE}/applications`).set(auth).set('Idempotency-Key', 'docs-create').send(EXAMPLES_A.create.personal)).headers['idempotency-replayed']).toBe('true');
-    for (const body of [EXAMPLES_A.create.car, EXAMPLES_A.create.home]) expect(conform(await api.post(`${BASE}/applications`).set(auth).send(body)).status).toBe(201);
-    expect(conform(await api.post(`${BASE}/applications`).set(auth).send({ formType: 'personal', data: { loanAmount: 999 } })).status).toBe(400);
-    expect(conform(await api.post(`${BASE}/applications`).set(auth).set('Content-Type', 'application/json').send('{"formType":')).status).toBe(400);
-    expect(conform(await api.post(`${BASE}/applications`).set(auth).set('Idempotency-Key', 'docs-create').send(EXAMPLES_A.create.car)).status).toBe(422);
+    expect(
+      conform(
+        await api
+          .post(`${BASE}/applications`)
+          .set(auth)
+          .set('Idempotency-Key', 'docs-create')
+          .send(EXAMPLES_A.create.personal),
+      ).headers['idempotency-replayed'],
+    ).toBe('true');
+    for (const body of [EXAMPLES_A.create.car, EXAMPLES_A.create.home])
+      expect(conform(await api.post(`${BASE}/applications`).set(auth).send(body)).status).toBe(201);
+    expect(
+      conform(
+        await api
+          .post(`${BASE}/applications`)
+          .set(auth)
+          .send({ formType: 'personal', data: { loanAmount: 999 } }),
+      ).status,
+    ).toBe(400);
+    expect(
+      conform(
+        await api.post(`${BASE}/applications`).set(auth).set('Content-Type', 'application/json').send('{"formType":'),
+      ).status,
+    ).toBe(400);
+    expect(
+      conform(
+        await api
+          .post(`${BASE}/applications`)
+          .set(auth)
+          .set('Idempotency-Key', 'docs-create')
+          .send(EXAMPLES_A.create.car),
+      ).status,
+    ).toBe(422);
     expect(conform(await api.post(`${BASE}/applications`).send(EXAMPLES_A.create.personal)).status).toBe(401);
 
     // Steps, in and out of order; reads.
-    const other = conform(await api.post(`${BASE}/applications`).set(auth).send(EXAMPLES_A.create.personal)).body.data.applicationId as string;
-    expect(conform(await api.patch(`${BASE}/applications/${other}`).set(auth).send(EXAMPLES_A.steps.personalStep3)).status).toBe(409);
+    const other = conform(await api.post(`${BASE}/applications`).set(auth).send(EXAMPLES_A.create.personal)).body.data
+      .applicationId as string;
+    expect(
+      conform(await api.patch(`${BASE}/applications/${other}`).set(auth).send(EXAMPLES_A.steps.personalStep3)).status,
+    ).toBe(409);
     expect(conform(await api.post(`${BASE}/applications/${other}/match`).set(auth)).status).toBe(409);
-    expect(conform(await api.post(`${BASE}/applications/${other}/credit-check`).set(auth).set('Idempotency-Key', 'docs-early').send(EXAMPLES_A.creditCheck.default)).status).toBe(409);
-    for (const body of Object.values(EXAMPLES_A.steps)) expect(conform(await api.patch(`${BASE}/applications/${id}`).set(auth).send(body)).status).toBe(200);
+    expect(
+      conform(
+        await api
+          .post(`${BASE}/applications/${other}/credit-check`)
+          .set(auth)
+          .set('Idempotency-Key', 'docs-early')
+          .send(EXAMPLES_A.creditCheck.default),
+      ).status,
+    ).toBe(409);
+    for (const body of Object.values(EXAMPLES_A.steps))
+      expect(conform(await api.patch(`${BASE}/applications/${id}`).set(auth).send(body)).status).toBe(200);
     expect(conform(await api.get(`${BASE}/applications/${id}`).set(auth)).status).toBe(200);
-    expect(conform(await api.get(`${BASE}/applications/00000000-0000-4000-8000-000000000000`).set(auth)).status).toBe(404);
+    expect(conform(await api.get(`${BASE}/applications/00000000-0000-4000-8000-000000000000`).set(auth)).status).toBe(
+      404,
+    );
 
     // The credit check: no key, the example, a second one; then match and the tracking link.
-    expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).send(EXAMPLES_A.creditCheck.default)).status).toBe(400);
-    expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).set('Idempotency-Key', 'docs-check').set('X-Sandbox-Score', 'excellent').send(EXAMPLES_A.creditCheck.default)).status).toBe(200);
-    expect(conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).set('Idempotency-Key', 'docs-check-2').send({ data: validApplicant() })).status).toBe(409);
+    expect(
+      conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).send(EXAMPLES_A.creditCheck.default))
+        .status,
+    ).toBe(400);
+    expect(
+      conform(
+        await api
+          .post(`${BASE}/applications/${id}/credit-check`)
+          .set(auth)
+          .set('Idempotency-Key', 'docs-check')
+          .set('X-Sandbox-Score', 'excellent')
+          .send(EXAMPLES_A.creditCheck.default),
+      ).status,
+    ).toBe(200);
+    expect(
+      conform(
+        await api
+          .post(`${BASE}/applications/${id}/credit-check`)
+          .set(auth)
+          .set('Idempotency-Key', 'docs-check-2')
+          .send({ data: validApplicant() }),
+      ).status,
+    ).toBe(409);
     const matched = conform(await api.post(`${BASE}/applications/${id}/match`).set(auth));
     expect(matched.status).toBe(200);
     expect(matched.body.data.acceptedOffers.length + matched.body.data.nearMissOffers.length).toBeGreaterThan(0);
@@ -96,10 +171,16 @@ describe('Variant A\'s OpenAPI document against the app', () => {
     expect(conform(await api.delete(`${BASE}/webhooks/${hookId}`).set(auth)).status).toBe(404);
 
     // The service routes.
-    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) expect(conform(await api.get(path)).status).toBe(200);
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs'])
+      expect(conform(await api.get(path)).status).toBe(200);
 
     // Over the limit: 429 with Retry-After and the RateLimit headers.
-    const limited = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => false, rateLimitPerMinute: 1 });
+    const limited = createPartnerAApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: async () => false,
+      rateLimitPerMinute: 1,
+    });
     conform(await request(limited).get(`${BASE}/webhooks`).set(auth));
     expect(conform(await request(limited).get(`${BASE}/webhooks`).set(auth)).status).toBe(429);
     expect(conform(await request(limited).get('/readyz')).status).toBe(503);

@@ -2,7 +2,15 @@ import request from 'supertest';
 import { createPartnerAApp } from '../src/app';
 import type { BureauRequest, CreditBureau } from '@loanmatch/domain';
 import { createSandboxBureau, requestFingerprint as fingerprintOf, revokeApiKey } from '@loanmatch/domain';
-import { LOAN_TYPES, STORAGES, VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  LOAN_TYPES,
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 import { BASE, applicantBody, applicationThroughStep4, client, newPartnerKey, type Client } from './helpers';
 
 /** A sandbox bureau that the test can make slow or broken. */
@@ -47,31 +55,54 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
   const countApplications = () => t.db.prisma.application.count({ where: { partnerId } });
 
   describe('the whole flow', () => {
-    it.each(LOAN_TYPES)('when a %s application goes through every step, then its status and last step follow', async (type) => {
-      const created = await c.create({ formType: type, data: VALID_STEPS[type][1] }, `create-${type}`);
-      expect(created.status).toBe(201);
-      expect(created.body).toEqual({ success: true, data: expect.objectContaining({ applicationId: expect.any(String) }) });
-      const id = created.body.data.applicationId;
-      expect((await c.get(id)).body.data).toMatchObject({ applicationId: id, formType: type, status: 'draft', lastStep: 1 });
+    it.each(LOAN_TYPES)(
+      'when a %s application goes through every step, then its status and last step follow',
+      async (type) => {
+        const created = await c.create({ formType: type, data: VALID_STEPS[type][1] }, `create-${type}`);
+        expect(created.status).toBe(201);
+        expect(created.body).toEqual({
+          success: true,
+          data: expect.objectContaining({ applicationId: expect.any(String) }),
+        });
+        const id = created.body.data.applicationId;
+        expect((await c.get(id)).body.data).toMatchObject({
+          applicationId: id,
+          formType: type,
+          status: 'draft',
+          lastStep: 1,
+        });
 
-      for (const step of [2, 3, 4] as const) {
-        const saved = await c.patch(id, { step, data: VALID_STEPS[type][step] });
-        expect(saved.status).toBe(200);
-        expect(saved.body.data).toMatchObject({ status: 'in_progress', lastStep: step });
-      }
-      const checked = await c.check(id, applicantBody(), `check-${type}`, 'good');
-      expect(checked.status).toBe(200);
-      expect(checked.body).toEqual({ success: true, data: { applicationId: id, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true } });
+        for (const step of [2, 3, 4] as const) {
+          const saved = await c.patch(id, { step, data: VALID_STEPS[type][step] });
+          expect(saved.status).toBe(200);
+          expect(saved.body.data).toMatchObject({ status: 'in_progress', lastStep: step });
+        }
+        const checked = await c.check(id, applicantBody(), `check-${type}`, 'good');
+        expect(checked.status).toBe(200);
+        expect(checked.body).toEqual({
+          success: true,
+          data: { applicationId: id, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true },
+        });
 
-      const got = await c.get(id);
-      expect(got.status).toBe(200);
-      expect(got.body.data).toMatchObject({ applicationId: id, formType: type, status: 'credit_checked', lastStep: 5, creditCheckComplete: true });
-      expect(Object.keys(got.body.data)).toEqual(expect.arrayContaining(['applicationId', 'formType', 'status', 'lastStep', 'createdAt', 'updatedAt']));
-      const text = JSON.stringify(got.body);
-      for (const secret of ['Jordan', 'Citizen', 'jordan.citizen@example.com', '0412345678', '1988-07-14']) expect(text).not.toContain(secret);
-      expect(text).not.toMatch(/"(score|band|creditScore)"/);
-      expect(got.body.data.steps['5']).toBeUndefined();
-    });
+        const got = await c.get(id);
+        expect(got.status).toBe(200);
+        expect(got.body.data).toMatchObject({
+          applicationId: id,
+          formType: type,
+          status: 'credit_checked',
+          lastStep: 5,
+          creditCheckComplete: true,
+        });
+        expect(Object.keys(got.body.data)).toEqual(
+          expect.arrayContaining(['applicationId', 'formType', 'status', 'lastStep', 'createdAt', 'updatedAt']),
+        );
+        const text = JSON.stringify(got.body);
+        for (const secret of ['Jordan', 'Citizen', 'jordan.citizen@example.com', '0412345678', '1988-07-14'])
+          expect(text).not.toContain(secret);
+        expect(text).not.toMatch(/"(score|band|creditScore)"/);
+        expect(got.body.data.steps['5']).toBeUndefined();
+      },
+    );
 
     it('when numbers arrive as strings and unknown fields are sent, then numbers are stored, unknowns dropped and defaults applied', async () => {
       const created = await c.create({ formType: 'personal', data: { loanAmount: '12000', favouriteColour: 'blue' } });
@@ -101,7 +132,11 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       const res = await c.patch(id, { step: 3, data: VALID_STEPS.personal[3] });
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ success: false, error: 'STEP_OUT_OF_ORDER' });
-      expect((await c.get(id)).body.data).toMatchObject({ lastStep: 1, status: 'draft', steps: { '1': { loanAmount: 5000 } } });
+      expect((await c.get(id)).body.data).toMatchObject({
+        lastStep: 1,
+        status: 'draft',
+        steps: { '1': { loanAmount: 5000 } },
+      });
     });
 
     it('when the credit check comes before step 4, then 409 STEPS_INCOMPLETE and no check runs', async () => {
@@ -129,15 +164,23 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
     it('when the loan amount is out of bounds, then 400 names the field and the rule', async () => {
       const res = await c.create({ formType: 'personal', data: { loanAmount: 999 } });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: 'VALIDATION_ERROR', message: 'loanAmount: must be between 1000 and 100000' });
-      expect(res.body.details).toEqual([expect.objectContaining({ field: 'loanAmount', message: 'loanAmount: must be between 1000 and 100000' })]);
+      expect(res.body).toMatchObject({
+        success: false,
+        error: 'VALIDATION_ERROR',
+        message: 'loanAmount: must be between 1000 and 100000',
+      });
+      expect(res.body.details).toEqual([
+        expect.objectContaining({ field: 'loanAmount', message: 'loanAmount: must be between 1000 and 100000' }),
+      ]);
     });
 
     it('when several fields are wrong, then every violation is listed and nothing is saved', async () => {
       const before = await countApplications();
       const res = await c.create({ formType: 'car', data: { carLoanPurpose: 'used', hasFoundCar: 'yes' } });
       expect(res.status).toBe(400);
-      expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['estimatedCarPrice', 'vehicleYear', 'usedCarSaleType']));
+      expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(
+        expect.arrayContaining(['estimatedCarPrice', 'vehicleYear', 'usedCarSaleType']),
+      );
       expect(await countApplications()).toBe(before);
     });
 
@@ -145,7 +188,10 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       const id = (await c.create({ formType: 'personal', data: { loanAmount: 5000 } })).body.data.applicationId;
       await c.patch(id, { step: 2, data: VALID_STEPS.personal[2] });
       await c.patch(id, { step: 3, data: VALID_STEPS.personal[3] });
-      const res = await c.patch(id, { step: 4, data: { livingSituation: 'renting', homeAddressComponents: { postcode: '12345678901' } } });
+      const res = await c.patch(id, {
+        step: 4,
+        data: { livingSituation: 'renting', homeAddressComponents: { postcode: '12345678901' } },
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^homeAddressComponents\.postcode: /);
     });
@@ -155,25 +201,35 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       ['false', { consentCreditCheck: false }],
       ['the string "true"', { consentCreditCheck: 'true' }],
       ['the number 1', { creditCheckConsent: 1 }],
-    ])('when credit check consent is %s, then 400 VALIDATION_ERROR, no check runs, nothing changes and the key is released', async (_label, consent) => {
-      const id = await applicationThroughStep4(c, 'home');
-      const calls = control.state.calls;
-      const { consentCreditCheck: _drop, ...withoutConsent } = validApplicant();
-      const refused = await c.check(id, { data: { ...withoutConsent, ...consent } }, `consent-${id}`);
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toBe('VALIDATION_ERROR');
-      expect(control.state.calls).toBe(calls);
-      expect((await c.get(id)).body.data).toMatchObject({ status: 'in_progress', lastStep: 4, creditCheckComplete: false });
-      const fixed = await c.check(id, applicantBody(), `consent-${id}`);
-      expect(fixed.status).toBe(200);
-      expect(fixed.headers['idempotency-replayed']).toBeUndefined();
-    });
+    ])(
+      'when credit check consent is %s, then 400 VALIDATION_ERROR, no check runs, nothing changes and the key is released',
+      async (_label, consent) => {
+        const id = await applicationThroughStep4(c, 'home');
+        const calls = control.state.calls;
+        const { consentCreditCheck: _drop, ...withoutConsent } = validApplicant();
+        const refused = await c.check(id, { data: { ...withoutConsent, ...consent } }, `consent-${id}`);
+        expect(refused.status).toBe(400);
+        expect(refused.body.error).toBe('VALIDATION_ERROR');
+        expect(control.state.calls).toBe(calls);
+        expect((await c.get(id)).body.data).toMatchObject({
+          status: 'in_progress',
+          lastStep: 4,
+          creditCheckComplete: false,
+        });
+        const fixed = await c.check(id, applicantBody(), `consent-${id}`);
+        expect(fixed.status).toBe(200);
+        expect(fixed.headers['idempotency-replayed']).toBeUndefined();
+      },
+    );
 
-    it.each(['privacyConsent', 'creditCheckConsent'])('when consent is given through the alias %s, then the check runs', async (alias) => {
-      const id = await applicationThroughStep4(c, 'personal');
-      const { consentCreditCheck: _drop, ...rest } = validApplicant();
-      expect((await c.check(id, { data: { ...rest, [alias]: true } }, `alias-${id}`)).status).toBe(200);
-    });
+    it.each(['privacyConsent', 'creditCheckConsent'])(
+      'when consent is given through the alias %s, then the check runs',
+      async (alias) => {
+        const id = await applicationThroughStep4(c, 'personal');
+        const { consentCreditCheck: _drop, ...rest } = validApplicant();
+        expect((await c.check(id, { data: { ...rest, [alias]: true } }, `alias-${id}`)).status).toBe(200);
+      },
+    );
 
     it('when step 5 is invalid, then the message names the field without echoing the value', async () => {
       const id = await applicationThroughStep4(c, 'personal');
@@ -191,7 +247,12 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
         const id = await applicationThroughStep4(c, 'personal');
         const res = await c.check(id, applicantBody(), `score-${id}`, score);
         expect(res.status).toBe(200);
-        expect(res.body.data).toEqual({ applicationId: id, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true });
+        expect(res.body.data).toEqual({
+          applicationId: id,
+          creditCheckComplete: true,
+          degraded_mode: false,
+          sandbox_mode: true,
+        });
       },
     );
 
@@ -201,14 +262,20 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       expect(res.body.data).toMatchObject({ creditCheckComplete: true, degraded_mode: true });
     });
 
-    it.each(['1201', '-1', '12.5', 'great', 'EXCELLENT', ''])('when X-Sandbox-Score is "%s", then 400 VALIDATION_ERROR and no check runs', async (score) => {
-      const id = await applicationThroughStep4(c, 'personal');
-      const calls = control.state.calls;
-      const res = await c.check(id, applicantBody(), `bad-${id}`, score);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.stringMatching(/^X-Sandbox-Score: /) });
-      expect(control.state.calls).toBe(calls);
-    });
+    it.each(['1201', '-1', '12.5', 'great', 'EXCELLENT', ''])(
+      'when X-Sandbox-Score is "%s", then 400 VALIDATION_ERROR and no check runs',
+      async (score) => {
+        const id = await applicationThroughStep4(c, 'personal');
+        const calls = control.state.calls;
+        const res = await c.check(id, applicantBody(), `bad-${id}`, score);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({
+          error: 'VALIDATION_ERROR',
+          message: expect.stringMatching(/^X-Sandbox-Score: /),
+        });
+        expect(control.state.calls).toBe(calls);
+      },
+    );
 
     it('when the stored score is read, then it is on the 0-1200 scale and stable for the same applicant', async () => {
       const first = await applicationThroughStep4(c, 'personal');
@@ -290,7 +357,10 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
         data: {
           partnerId,
           key: 'orphaned',
-          fingerprint: fingerprintOf(t.ctx, { operation: 'create-application', body: { formType: 'personal', data: { loanAmount: 5000 } } }),
+          fingerprint: fingerprintOf(t.ctx, {
+            operation: 'create-application',
+            body: { formType: 'personal', data: { loanAmount: 5000 } },
+          }),
           state: 'in_progress',
           ownerId: '00000000-0000-4000-8000-000000000000',
           expiresAt: new Date(Date.now() + 60_000),
@@ -355,14 +425,23 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
     });
 
     it('when the body is not JSON, too large, or the route unknown, then the envelope and a request id', async () => {
-      const auth = { Authorization: `Bearer ${(await newPartnerKey(t.ctx)).apiKey}`, 'Content-Type': 'application/json' };
+      const auth = {
+        Authorization: `Bearer ${(await newPartnerKey(t.ctx)).apiKey}`,
+        'Content-Type': 'application/json',
+      };
       const bad = await request(app).post(`${BASE}/applications`).set(auth).send('{"formType":');
       expect(bad.status).toBe(400);
       expect(bad.body.error).toBe('INVALID_JSON');
-      const big = await request(app).post(`${BASE}/applications`).set(auth).send(JSON.stringify({ formType: 'personal', data: { pad: 'x'.repeat(1_100_000) } }));
+      const big = await request(app)
+        .post(`${BASE}/applications`)
+        .set(auth)
+        .send(JSON.stringify({ formType: 'personal', data: { pad: 'x'.repeat(1_100_000) } }));
       expect(big.status).toBe(413);
       expect(big.body.error).toBe('PAYLOAD_TOO_LARGE');
-      const text = await request(app).post(`${BASE}/applications`).set({ Authorization: auth.Authorization, 'Content-Type': 'text/plain' }).send('formType=personal');
+      const text = await request(app)
+        .post(`${BASE}/applications`)
+        .set({ Authorization: auth.Authorization, 'Content-Type': 'text/plain' })
+        .send('formType=personal');
       expect(text.status).toBe(400);
       expect(text.body.error).toBe('INVALID_JSON');
       const unknown = await request(app).get('/nowhere');
@@ -372,7 +451,9 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
     });
 
     it('when a caller sends its own X-Request-Id, then it is echoed; a malformed one is replaced', async () => {
-      expect((await request(app).get('/healthz').set('X-Request-Id', 'partner-trace-123')).headers['x-request-id']).toBe('partner-trace-123');
+      expect(
+        (await request(app).get('/healthz').set('X-Request-Id', 'partner-trace-123')).headers['x-request-id'],
+      ).toBe('partner-trace-123');
       const weird = await request(app).get('/healthz').set('X-Request-Id', 'bad id\twith tab');
       expect(weird.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });
@@ -384,7 +465,12 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
   });
 
   it('when a key exceeds its per-minute limit, then 429 RATE_LIMITED with Retry-After and RateLimit headers, other keys unaffected', async () => {
-    const limited = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), rateLimitPerMinute: 3 });
+    const limited = createPartnerAApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: () => t.db.ping(),
+      rateLimitPerMinute: 3,
+    });
     const one = client(limited, (await newPartnerKey(t.ctx)).apiKey);
     const two = client(limited, (await newPartnerKey(t.ctx)).apiKey);
     for (let i = 0; i < 3; i++) expect((await one.get('6f1c1a52-2b1e-4c55-9d0e-3b8f5e1a2c3d')).status).toBe(404);

@@ -19,7 +19,15 @@ describe('Variant A rate limit with REDIS_URL', () => {
   });
 
   it('when two app instances share Redis, then the limit counts requests to both', async () => {
-    const make = () => createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 4, redis: r.redis, redisPrefix: r.prefix });
+    const make = () =>
+      createPartnerAApp({
+        ctx: t.ctx,
+        logger: silentLogger,
+        ping: async () => true,
+        rateLimitPerMinute: 4,
+        redis: r.redis,
+        redisPrefix: r.prefix,
+      });
     const { apiKey } = await newPartnerKey(t.ctx);
     const first = client(make(), apiKey);
     const second = client(make(), apiKey);
@@ -35,9 +43,21 @@ describe('Variant A rate limit with REDIS_URL', () => {
   });
 
   it('when Redis is unreachable, then requests are still served (fail-open)', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    const dead = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     dead.on('error', () => undefined);
-    const app = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 1, redis: dead, redisPrefix: r.prefix });
+    const app = createPartnerAApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 1,
+      redis: dead,
+      redisPrefix: r.prefix,
+    });
     const c = client(app, (await newPartnerKey(t.ctx)).apiKey);
     expect((await c.get(UNKNOWN)).status).toBe(404);
     expect((await c.get(UNKNOWN)).status).toBe(404);

@@ -1,7 +1,15 @@
 import request from 'supertest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { MAX_WEBHOOKS_PER_PARTNER } from '@loanmatch/domain';
-import { STORAGES, VALID_STEPS, createTestContext, silentLogger, startWebhookReceiver, type TestContext, type WebhookReceiver } from '@loanmatch/testing';
+import {
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  startWebhookReceiver,
+  type TestContext,
+  type WebhookReceiver,
+} from '@loanmatch/testing';
 import { createDispatcher } from '@loanmatch/webhooks';
 import { createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
@@ -28,12 +36,18 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
   });
 
   const as = (k: string) => ({
-    register: (body: unknown) => request(app).post(`${BASE}/webhooks`).set('Authorization', `Bearer ${k}`).send(body as object),
+    register: (body: unknown) =>
+      request(app)
+        .post(`${BASE}/webhooks`)
+        .set('Authorization', `Bearer ${k}`)
+        .send(body as object),
     list: () => request(app).get(`${BASE}/webhooks`).set('Authorization', `Bearer ${k}`),
     remove: (id: string) => request(app).delete(`${BASE}/webhooks/${id}`).set('Authorization', `Bearer ${k}`),
-    rotate: (id: string) => request(app).post(`${BASE}/webhooks/${id}/rotate-secret`).set('Authorization', `Bearer ${k}`),
+    rotate: (id: string) =>
+      request(app).post(`${BASE}/webhooks/${id}/rotate-secret`).set('Authorization', `Bearer ${k}`),
     test: (id: string) => request(app).post(`${BASE}/webhooks/${id}/test`).set('Authorization', `Bearer ${k}`),
-    deliveries: (id: string, q = '') => request(app).get(`${BASE}/webhooks/${id}/deliveries${q}`).set('Authorization', `Bearer ${k}`),
+    deliveries: (id: string, q = '') =>
+      request(app).get(`${BASE}/webhooks/${id}/deliveries${q}`).set('Authorization', `Bearer ${k}`),
   });
 
   it('when a partner registers an endpoint, then 201 with its id and a whsec_ secret shown once, and GET /webhooks lists it without the secret', async () => {
@@ -58,17 +72,31 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     // The database holds it sealed, never in clear.
     const row = await t.db.prisma.webhook.findUnique({ where: { id: res.body.data.webhookId } });
     expect(JSON.stringify(row)).not.toContain(res.body.data.secret.slice(6));
-    expect((await as(otherKey).list()).body.data.webhooks.map((w: { webhookId: string }) => w.webhookId)).not.toContain(res.body.data.webhookId);
+    expect((await as(otherKey).list()).body.data.webhooks.map((w: { webhookId: string }) => w.webhookId)).not.toContain(
+      res.body.data.webhookId,
+    );
   });
 
   it.each([
     [{ url: 'not a url' }, 'url: must be an absolute http or https URL'],
     [{ url: 'ftp://127.0.0.1/x' }, 'url: must be an absolute http or https URL'],
-    [{ url: 'http://10.0.0.8/hook' }, 'url: must resolve to public or loopback addresses only (not private or link-local)'],
-    [{ url: 'http://169.254.169.254/latest/meta-data' }, 'url: must resolve to public or loopback addresses only (not private or link-local)'],
+    [
+      { url: 'http://10.0.0.8/hook' },
+      'url: must resolve to public or loopback addresses only (not private or link-local)',
+    ],
+    [
+      { url: 'http://169.254.169.254/latest/meta-data' },
+      'url: must resolve to public or loopback addresses only (not private or link-local)',
+    ],
     [{ url: 'http://user:secret@127.0.0.1/hook' }, 'url: must not contain a user name or password'],
-    [{ url: 'http://127.0.0.1/x', events: ['application.created'] }, 'events[0]: must be one of application.status_changed'],
-    [{ url: 'http://127.0.0.1/x', events: ['application.status_changed', 'webhook.test'] }, 'events[1]: must be one of application.status_changed'],
+    [
+      { url: 'http://127.0.0.1/x', events: ['application.created'] },
+      'events[0]: must be one of application.status_changed',
+    ],
+    [
+      { url: 'http://127.0.0.1/x', events: ['application.status_changed', 'webhook.test'] },
+      'events[1]: must be one of application.status_changed',
+    ],
     [{ url: 'http://127.0.0.1/x', events: [] }, 'events: must list at least 1 item'],
     [{ url: 'http://127.0.0.1/x', events: 'application.status_changed' }, 'events: must be an array'],
     [{ url: 42 }, 'url: must be a string'],
@@ -81,7 +109,11 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
   });
 
   it('when the body is not JSON or there is no key, then 400 INVALID_JSON and 401', async () => {
-    const bad = await request(app).post(`${BASE}/webhooks`).set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send('{');
+    const bad = await request(app)
+      .post(`${BASE}/webhooks`)
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/json')
+      .send('{');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('INVALID_JSON');
     expect((await request(app).get(`${BASE}/webhooks`)).status).toBe(401);
@@ -90,7 +122,14 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
   it('when another partner names my webhook, or the id is unknown or malformed, then 404 on every operation and nothing changes', async () => {
     const id = (await as(key).register({ url: `${receiver.origin}/mine` })).body.data.webhookId;
     const stranger = as(otherKey);
-    for (const res of [await stranger.remove(id), await stranger.rotate(id), await stranger.test(id), await stranger.deliveries(id), await as(key).test('nope'), await as(key).remove('00000000-0000-4000-8000-000000000000')]) {
+    for (const res of [
+      await stranger.remove(id),
+      await stranger.rotate(id),
+      await stranger.test(id),
+      await stranger.deliveries(id),
+      await as(key).test('nope'),
+      await as(key).remove('00000000-0000-4000-8000-000000000000'),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('NOT_FOUND');
     }
@@ -110,7 +149,8 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
 
   it(`when a partner already has ${MAX_WEBHOOKS_PER_PARTNER} webhooks, then 409 WEBHOOK_LIMIT_REACHED`, async () => {
     const crowded = as((await newPartnerKey(t.ctx, 'Crowded')).apiKey);
-    for (let i = 0; i < MAX_WEBHOOKS_PER_PARTNER; i++) expect((await crowded.register({ url: `${receiver.origin}/n${i}` })).status).toBe(201);
+    for (let i = 0; i < MAX_WEBHOOKS_PER_PARTNER; i++)
+      expect((await crowded.register({ url: `${receiver.origin}/n${i}` })).status).toBe(201);
     const res = await crowded.register({ url: `${receiver.origin}/one-too-many` });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('WEBHOOK_LIMIT_REACHED');
@@ -122,14 +162,22 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     const rotated = await me.rotate(registered.webhookId);
     expect(rotated.status).toBe(200);
     expect(rotated.headers['cache-control']).toBe('no-store');
-    expect(rotated.body.data).toMatchObject({ webhookId: registered.webhookId, secret: expect.stringMatching(SECRET_FORMAT), previousSecretExpiresAt: expect.any(String) });
+    expect(rotated.body.data).toMatchObject({
+      webhookId: registered.webhookId,
+      secret: expect.stringMatching(SECRET_FORMAT),
+      previousSecretExpiresAt: expect.any(String),
+    });
     const hours = (Date.parse(rotated.body.data.previousSecretExpiresAt) - Date.now()) / 3600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
 
     const queued = await me.test(registered.webhookId);
     expect(queued.status).toBe(200);
-    expect(queued.body.data).toMatchObject({ webhookId: registered.webhookId, eventId: expect.stringMatching(/^evt_/), type: 'webhook.test' });
+    expect(queued.body.data).toMatchObject({
+      webhookId: registered.webhookId,
+      eventId: expect.stringMatching(/^evt_/),
+      type: 'webhook.test',
+    });
 
     const dispatcher = createDispatcher({ ctx: t.ctx });
     await dispatcher.runOnce();
@@ -138,18 +186,33 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     expect(got.headers['webhook-id']).toBe(queued.body.data.eventId);
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [rotated.body.data.secret, registered.secret]) {
-      expect(new StandardWebhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test', data: { webhookId: registered.webhookId } });
+      expect(new StandardWebhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({
+        type: 'webhook.test',
+        data: { webhookId: registered.webhookId },
+      });
     }
 
     const log = await me.deliveries(registered.webhookId);
     expect(log.status).toBe(200);
     expect(log.body.data).toMatchObject({ webhookId: registered.webhookId, pending: 0 });
     expect(log.body.data.deliveries).toEqual([
-      { eventId: queued.body.data.eventId, eventType: 'webhook.test', attempt: 1, attemptedAt: expect.any(String), status: 'succeeded', responseStatus: 204, durationMs: expect.any(Number), error: null, nextRetryAt: null },
+      {
+        eventId: queued.body.data.eventId,
+        eventType: 'webhook.test',
+        attempt: 1,
+        attemptedAt: expect.any(String),
+        status: 'succeeded',
+        responseStatus: 204,
+        durationMs: expect.any(Number),
+        error: null,
+        nextRetryAt: null,
+      },
     ]);
     expect((await me.deliveries(registered.webhookId, '?limit=0')).status).toBe(400);
     expect((await me.deliveries(registered.webhookId, '?limit=1')).body.data.deliveries).toHaveLength(1);
-    expect((await me.list()).body.data.webhooks.find((w: { webhookId: string }) => w.webhookId === registered.webhookId)).toMatchObject({
+    expect(
+      (await me.list()).body.data.webhooks.find((w: { webhookId: string }) => w.webhookId === registered.webhookId),
+    ).toMatchObject({
       previousSecretExpiresAt: rotated.body.data.previousSecretExpiresAt,
       lastSuccessAt: expect.any(String),
       failingSince: null,
@@ -159,11 +222,20 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
   it('when an application is created with an endpoint registered, then an event is queued for it in the same transaction', async () => {
     const partner = await newPartnerKey(t.ctx, 'Queued');
     const hook = (await as(partner.apiKey).register({ url: `${receiver.origin}/queued` })).body.data;
-    const created = await request(app).post(`${BASE}/applications`).set('Authorization', `Bearer ${partner.apiKey}`).send({ formType: 'car', data: VALID_STEPS.car[1] });
+    const created = await request(app)
+      .post(`${BASE}/applications`)
+      .set('Authorization', `Bearer ${partner.apiKey}`)
+      .send({ formType: 'car', data: VALID_STEPS.car[1] });
     expect(created.status).toBe(201);
-    const deliveries = await t.db.prisma.webhookDelivery.findMany({ where: { webhookId: hook.webhookId }, include: { event: true } });
+    const deliveries = await t.db.prisma.webhookDelivery.findMany({
+      where: { webhookId: hook.webhookId },
+      include: { event: true },
+    });
     expect(deliveries).toHaveLength(1);
-    expect(JSON.parse(deliveries[0].event.body)).toMatchObject({ type: 'application.status_changed', data: { applicationId: created.body.data.applicationId, status: 'draft', previousStatus: null, lastStep: 1 } });
+    expect(JSON.parse(deliveries[0].event.body)).toMatchObject({
+      type: 'application.status_changed',
+      data: { applicationId: created.body.data.applicationId, status: 'draft', previousStatus: null, lastStep: 1 },
+    });
   });
 });
 
@@ -174,7 +246,11 @@ describe('webhook registration on a live server', () => {
 
   beforeAll(async () => {
     // A resolver the test controls: no name leaves the machine, and nothing is sent at registration.
-    const table: Record<string, string[]> = { 'hooks.partner.example': ['93.184.215.14'], 'intranet.partner.example': ['10.20.30.40'], localhost: ['127.0.0.1'] };
+    const table: Record<string, string[]> = {
+      'hooks.partner.example': ['93.184.215.14'],
+      'intranet.partner.example': ['10.20.30.40'],
+      localhost: ['127.0.0.1'],
+    };
     t = await createTestContext('pglite', {
       env: 'live',
       lookup: async (host) => {
@@ -187,7 +263,8 @@ describe('webhook registration on a live server', () => {
   });
   afterAll(() => t.close());
 
-  const register = (url: string) => request(app).post(`${BASE}/webhooks`).set('Authorization', `Bearer ${key}`).send({ url });
+  const register = (url: string) =>
+    request(app).post(`${BASE}/webhooks`).set('Authorization', `Bearer ${key}`).send({ url });
 
   it('when the URL is https on a public address, then it is accepted', async () => {
     const res = await register('https://hooks.partner.example/loanmatch');
@@ -200,8 +277,14 @@ describe('webhook registration on a live server', () => {
     ['http://127.0.0.1:4000/hook', 'url: must use https'],
     ['https://127.0.0.1:4000/hook', 'url: must resolve to public addresses only (not private, loopback or link-local)'],
     ['https://localhost/hook', 'url: must resolve to public addresses only (not private, loopback or link-local)'],
-    ['https://intranet.partner.example/hook', 'url: must resolve to public addresses only (not private, loopback or link-local)'],
-    ['https://[::ffff:10.0.0.1]/hook', 'url: must resolve to public addresses only (not private, loopback or link-local)'],
+    [
+      'https://intranet.partner.example/hook',
+      'url: must resolve to public addresses only (not private, loopback or link-local)',
+    ],
+    [
+      'https://[::ffff:10.0.0.1]/hook',
+      'url: must resolve to public addresses only (not private, loopback or link-local)',
+    ],
     ['https://[fe80::1]/hook', 'url: must resolve to public addresses only (not private, loopback or link-local)'],
     ['https://nowhere.partner.example/hook', 'url: the host name does not resolve'],
   ])('when the URL is %s, then 400 %s', async (url, message) => {

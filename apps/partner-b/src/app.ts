@@ -83,7 +83,10 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     issuer: jwtIssuer(ctx.env),
     audience: JWT_AUDIENCE,
   });
-  const secretBox = createSecretBox([deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])], SECURITY_TOKEN_REPLAY_PURPOSE);
+  const secretBox = createSecretBox(
+    [deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])],
+    SECURITY_TOKEN_REPLAY_PURPOSE,
+  );
   const tierLimits = deps.tierLimits ?? createTierLimits(ctx.repos);
   const { usage } = deps;
   // One counter per partner for every Variant B request, token exchanges included.
@@ -124,7 +127,12 @@ function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: Reques
   return router;
 }
 
-function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler, secretBox: SecretBox): Router {
+function applicationRoutes(
+  ctx: DomainContext,
+  tokens: AccessTokens,
+  rateLimit: RequestHandler,
+  secretBox: SecretBox,
+): Router {
   const router = Router();
   router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody());
 
@@ -151,12 +159,20 @@ function applicationRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: 
   });
 
   router.patch('/applications/:applicationId', async (req, res) => {
-    const result = await updateApplicationB(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
+    const result = await updateApplicationB(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      applicationId: req.params.applicationId,
+      body: req.body,
+    });
     sendResult(res, result);
   });
 
   router.post('/applications/:applicationId/match', async (req, res) => {
-    const result = await matchApplicationB(ctx, { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId, body: req.body });
+    const result = await matchApplicationB(ctx, {
+      partnerId: partnerOf(res).partnerId,
+      applicationId: req.params.applicationId,
+      body: req.body,
+    });
     sendResult(res, result);
   });
 

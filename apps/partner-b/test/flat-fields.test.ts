@@ -5,13 +5,43 @@
  */
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { createSandboxBureau, erasePersonalData, readApplicantDetails, type BureauRequest, type CreditBureau } from '@loanmatch/domain';
-import { STORAGES, VALID_STEPS, applicationSnapshot, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import {
+  createSandboxBureau,
+  erasePersonalData,
+  readApplicantDetails,
+  type BureauRequest,
+  type CreditBureau,
+} from '@loanmatch/domain';
+import {
+  STORAGES,
+  VALID_STEPS,
+  applicationSnapshot,
+  createTestContext,
+  silentLogger,
+  type TestContext,
+} from '@loanmatch/testing';
 import { createPartnerBApp } from '../src/app';
-import { JWT_SECRET, accessTokenFor, clientB, exchange, flatApplication, newPartner, richFlatApplication, type ClientB } from './helpers';
+import {
+  JWT_SECRET,
+  accessTokenFor,
+  clientB,
+  exchange,
+  flatApplication,
+  newPartner,
+  richFlatApplication,
+  type ClientB,
+} from './helpers';
 
 /** Exactly the fields of spec 4.6's create. */
-const SPEC_CREATE = { formType: 'personal', loanAmount: 15000, loanPurpose: 'debt_consolidation', firstName: 'Jordan', lastName: 'Citizen', email: 'jordan.citizen@example.com', phone: '0412345678' };
+const SPEC_CREATE = {
+  formType: 'personal',
+  loanAmount: 15000,
+  loanPurpose: 'debt_consolidation',
+  firstName: 'Jordan',
+  lastName: 'Citizen',
+  email: 'jordan.citizen@example.com',
+  phone: '0412345678',
+};
 
 describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
   let t: TestContext;
@@ -24,7 +54,10 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
 
   beforeAll(async () => {
     const sandbox = createSandboxBureau();
-    const recording: CreditBureau = { sandbox: true, requestScore: async (req) => ((bureau.last = req), sandbox.requestScore(req)) };
+    const recording: CreditBureau = {
+      sandbox: true,
+      requestScore: async (req) => ((bureau.last = req), sandbox.requestScore(req)),
+    };
     t = await createTestContext(storage, { bureau: recording });
     app = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), jwt: { secret: JWT_SECRET } });
     appA = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), rateLimitPerMinute: 10_000 });
@@ -35,50 +68,81 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
   });
   afterAll(() => t.close());
 
-  const getA = (id: string) => request(appA).get(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${mine.apiKey}`);
+  const getA = (id: string) =>
+    request(appA).get(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${mine.apiKey}`);
   async function created(body: Record<string, unknown> = flatApplication()) {
     const res = await c.create(body);
     expect(res.status).toBe(201);
     return res.body.data as { applicationId: string; securityToken: string };
   }
 
-  describe('the spec\'s four calls', () => {
+  describe("the spec's four calls", () => {
     it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
       ['consent in the credit-check body', SPEC_CREATE, { consentCreditCheck: true }],
       ['consent at create', { ...SPEC_CREATE, consentCreditCheck: true }, {}],
-    ])('when a partner makes exactly the spec\'s calls (%s), then match answers indicative offers with rates, terms and conditions', async (_label, create, checkExtra) => {
-      const accessToken = (await exchange(app, mine.apiKey)).body.data.accessToken as string;
-      const b = clientB(app, accessToken);
-      const made = await b.create(create);
-      expect(made.status).toBe(201);
-      const { applicationId, securityToken } = made.body.data;
-      const checked = await b.check(applicationId, { securityToken, ...checkExtra }, { score: 'excellent' });
-      expect(checked.status).toBe(200);
-      const matched = await b.match(applicationId, { securityToken });
-      expect(matched.status).toBe(200);
-      const offers = matched.body.data.acceptedOffers as Array<Record<string, any>>;
-      expect(offers.length).toBeGreaterThan(0);
-      for (const offer of offers) {
-        expect(offer).toMatchObject({ certainty: 'indicative', offerDetails: { interestRate: expect.any(Number), comparisonRate: expect.any(Number), loanAmount: 15000 } });
-        expect(offer.assumedLoanTermMonths).toBe(offer.offerDetails.loanTermMonths);
-        expect(offer.conditions.map((x: { field: string }) => x.field)).toEqual(expect.arrayContaining(['loanTerm', 'grossMonthlyIncome', 'livingSituation']));
-        expect(offer.offerDetails.comparisonRate).toBeLessThanOrEqual(48);
-      }
-      expect((await getA(applicationId)).body.data).toMatchObject({ status: 'matched', lastStep: 5, steps: { '1': { loanAmount: 15000 } } });
-    });
+    ])(
+      "when a partner makes exactly the spec's calls (%s), then match answers indicative offers with rates, terms and conditions",
+      async (_label, create, checkExtra) => {
+        const accessToken = (await exchange(app, mine.apiKey)).body.data.accessToken as string;
+        const b = clientB(app, accessToken);
+        const made = await b.create(create);
+        expect(made.status).toBe(201);
+        const { applicationId, securityToken } = made.body.data;
+        const checked = await b.check(applicationId, { securityToken, ...checkExtra }, { score: 'excellent' });
+        expect(checked.status).toBe(200);
+        const matched = await b.match(applicationId, { securityToken });
+        expect(matched.status).toBe(200);
+        const offers = matched.body.data.acceptedOffers as Array<Record<string, any>>;
+        expect(offers.length).toBeGreaterThan(0);
+        for (const offer of offers) {
+          expect(offer).toMatchObject({
+            certainty: 'indicative',
+            offerDetails: { interestRate: expect.any(Number), comparisonRate: expect.any(Number), loanAmount: 15000 },
+          });
+          expect(offer.assumedLoanTermMonths).toBe(offer.offerDetails.loanTermMonths);
+          expect(offer.conditions.map((x: { field: string }) => x.field)).toEqual(
+            expect.arrayContaining(['loanTerm', 'grossMonthlyIncome', 'livingSituation']),
+          );
+          expect(offer.offerDetails.comparisonRate).toBeLessThanOrEqual(48);
+        }
+        expect((await getA(applicationId)).body.data).toMatchObject({
+          status: 'matched',
+          lastStep: 5,
+          steps: { '1': { loanAmount: 15000 } },
+        });
+      },
+    );
   });
 
   describe('the richer create', () => {
-    it('when every field of steps 2-4 comes with create, then they are Variant A\'s steps 2-4, the check needs only the token, and offers are pre-qualified', async () => {
+    it("when every field of steps 2-4 comes with create, then they are Variant A's steps 2-4, the check needs only the token, and offers are pre-qualified", async () => {
       const made = await created(richFlatApplication());
       const got = (await getA(made.applicationId)).body.data;
       expect(got).toMatchObject({ status: 'in_progress', lastStep: 4 });
-      expect(got.steps).toEqual({ '1': VALID_STEPS.personal[1], '2': VALID_STEPS.personal[2], '3': { ...VALID_STEPS.personal[3], otherIncome: 0 }, '4': VALID_STEPS.personal[4] });
-      expect((await c.check(made.applicationId, { securityToken: made.securityToken }, { score: 'excellent' })).status).toBe(200);
-      expect(bureau.last!.applicant).toMatchObject({ dateOfBirth: '1988-07-14', suburb: 'Newtown', state: 'NSW', postcode: '2042' });
-      const offers = (await c.match(made.applicationId, { securityToken: made.securityToken })).body.data.acceptedOffers as Array<Record<string, unknown>>;
+      expect(got.steps).toEqual({
+        '1': VALID_STEPS.personal[1],
+        '2': VALID_STEPS.personal[2],
+        '3': { ...VALID_STEPS.personal[3], otherIncome: 0 },
+        '4': VALID_STEPS.personal[4],
+      });
+      expect(
+        (await c.check(made.applicationId, { securityToken: made.securityToken }, { score: 'excellent' })).status,
+      ).toBe(200);
+      expect(bureau.last!.applicant).toMatchObject({
+        dateOfBirth: '1988-07-14',
+        suburb: 'Newtown',
+        state: 'NSW',
+        postcode: '2042',
+      });
+      const offers = (await c.match(made.applicationId, { securityToken: made.securityToken })).body.data
+        .acceptedOffers as Array<Record<string, unknown>>;
       expect(offers.length).toBeGreaterThan(0);
-      for (const offer of offers) expect(offer).toMatchObject({ certainty: 'pre_qualified', conditions: [], offerDetails: { loanTermMonths: 60 } });
+      for (const offer of offers)
+        expect(offer).toMatchObject({
+          certainty: 'pre_qualified',
+          conditions: [],
+          offerDetails: { loanTermMonths: 60 },
+        });
       for (const offer of offers) expect(offer).not.toHaveProperty('assumedLoanTermMonths');
     });
 
@@ -86,9 +150,21 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
       ['an income out of range', { grossMonthlyIncome: -1 }, 'grossMonthlyIncome: must be between 0 and 1000000'],
       ['a term that is no whole number', { loanTerm: 2.5 }, 'loanTerm: must be a whole number'],
       ['an over-long employer', { employerName: 'x'.repeat(101) }, 'employerName: must be at most 100 characters'],
-      ['an unknown state in the address components', { homeAddressComponents: { state: 'XX' } }, 'homeAddressComponents.state: must be one of NSW, VIC, QLD, WA, SA, TAS, ACT, NT'],
-      ['an applicant under 18', { dateOfBirth: `${new Date().getUTCFullYear() - 10}-01-01` }, 'dateOfBirth: applicant must be at least 18 years old'],
-      ['a consent that is a string', { privacyConsent: 'yes' }, 'privacyConsent: must be a JSON boolean (true or false)'],
+      [
+        'an unknown state in the address components',
+        { homeAddressComponents: { state: 'XX' } },
+        'homeAddressComponents.state: must be one of NSW, VIC, QLD, WA, SA, TAS, ACT, NT',
+      ],
+      [
+        'an applicant under 18',
+        { dateOfBirth: `${new Date().getUTCFullYear() - 10}-01-01` },
+        'dateOfBirth: applicant must be at least 18 years old',
+      ],
+      [
+        'a consent that is a string',
+        { privacyConsent: 'yes' },
+        'privacyConsent: must be a JSON boolean (true or false)',
+      ],
     ])('when the create carries %s, then 400 names the field and nothing is made', async (_label, change, message) => {
       const before = await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } });
       const res = await c.create(richFlatApplication(change));
@@ -101,7 +177,10 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
       const made = await created(flatApplication({ favouriteColour: 'blue', loanTerm: '3' }));
       const kept = await readApplicantDetails(t.ctx, made.applicationId);
       expect(JSON.stringify(kept)).not.toContain('blue');
-      expect((await getA(made.applicationId)).body.data.steps).toEqual({ '1': { loanAmount: 15000 }, '2': { loanPurpose: 'debt_consolidation', loanTerm: 3 } });
+      expect((await getA(made.applicationId)).body.data.steps).toEqual({
+        '1': { loanAmount: 15000 },
+        '2': { loanPurpose: 'debt_consolidation', loanTerm: 3 },
+      });
     });
   });
 
@@ -112,7 +191,13 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
       const income = await patch({ grossMonthlyIncome: '8000', employmentType: 'full_time' });
       expect(income.status).toBe(200);
       // Step 3 is complete, but waits for step 2 (its term): Variant A's order.
-      expect(income.body.data).toEqual({ applicationId: made.applicationId, status: 'draft', lastStep: 1, creditCheckComplete: false, missingFields: ['loanTerm', 'livingSituation'] });
+      expect(income.body.data).toEqual({
+        applicationId: made.applicationId,
+        status: 'draft',
+        lastStep: 1,
+        creditCheckComplete: false,
+        missingFields: ['loanTerm', 'livingSituation'],
+      });
       expect(Object.keys((await getA(made.applicationId)).body.data.steps)).toEqual(['1']);
       const term = await patch({ loanTerm: 5 });
       expect(term.body.data).toMatchObject({ status: 'in_progress', lastStep: 3, missingFields: ['livingSituation'] });
@@ -126,24 +211,48 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
       });
       // A field of a saved step is replaced in it; the rest of the step stays.
       expect((await patch({ grossMonthlyIncome: 9000 })).status).toBe(200);
-      expect((await getA(made.applicationId)).body.data.steps['3']).toEqual({ employmentType: 'full_time', grossMonthlyIncome: 9000, otherIncome: 0 });
+      expect((await getA(made.applicationId)).body.data.steps['3']).toEqual({
+        employmentType: 'full_time',
+        grossMonthlyIncome: 9000,
+        otherIncome: 0,
+      });
     });
 
-    it('when the security token is wrong, then 403 INVALID_SECURITY_TOKEN and nothing changes; another partner\'s or an unknown application 404; no token 400', async () => {
+    it("when the security token is wrong, then 403 INVALID_SECURITY_TOKEN and nothing changes; another partner's or an unknown application 404; no token 400", async () => {
       const made = await created();
       const before = await applicationSnapshot(t.db, made.applicationId);
-      const wrong = await c.patch(made.applicationId, { securityToken: `st_${'x'.repeat(43)}`, loanTerm: 5, dateOfBirth: '1980-01-01' });
+      const wrong = await c.patch(made.applicationId, {
+        securityToken: `st_${'x'.repeat(43)}`,
+        loanTerm: 5,
+        dateOfBirth: '1980-01-01',
+      });
       expect(wrong.status).toBe(403);
-      expect(wrong.body).toEqual({ success: false, error: 'INVALID_SECURITY_TOKEN', message: 'securityToken: is not the security token of this application' });
-      expect((await otherClient.patch(made.applicationId, { securityToken: made.securityToken, loanTerm: 5 })).status).toBe(404);
-      expect((await c.patch('6f1c1a52-2b1e-4c55-9d0e-3b8f5e1a2c3d', { securityToken: made.securityToken, loanTerm: 5 })).status).toBe(404);
-      expect((await c.patch(made.applicationId, { loanTerm: 5 })).body).toMatchObject({ error: 'VALIDATION_ERROR', message: 'securityToken: is required' });
+      expect(wrong.body).toEqual({
+        success: false,
+        error: 'INVALID_SECURITY_TOKEN',
+        message: 'securityToken: is not the security token of this application',
+      });
+      expect(
+        (await otherClient.patch(made.applicationId, { securityToken: made.securityToken, loanTerm: 5 })).status,
+      ).toBe(404);
+      expect(
+        (await c.patch('6f1c1a52-2b1e-4c55-9d0e-3b8f5e1a2c3d', { securityToken: made.securityToken, loanTerm: 5 }))
+          .status,
+      ).toBe(404);
+      expect((await c.patch(made.applicationId, { loanTerm: 5 })).body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        message: 'securityToken: is required',
+      });
       expect(await applicationSnapshot(t.db, made.applicationId)).toBe(before);
     });
 
     it.each<[string, Record<string, unknown>, string]>([
       ['an income that is not a number', { grossMonthlyIncome: 'lots' }, 'grossMonthlyIncome: must be a number'],
-      ['a living situation not in the table', { livingSituation: 'castle' }, 'livingSituation: must be one of renting, own_outright, own_mortgage, living_with_parents, boarding, other'],
+      [
+        'a living situation not in the table',
+        { livingSituation: 'castle' },
+        'livingSituation: must be one of renting, own_outright, own_mortgage, living_with_parents, boarding, other',
+      ],
       ['a phone too short', { phone: '123' }, 'phone: must be between 8 and 20 characters'],
       ['an over-long home address', { homeAddress: 'x'.repeat(501) }, 'homeAddress: must be at most 500 characters'],
       ['dependents out of range', { dependents: 21 }, 'dependents: must be between 0 and 20'],
@@ -156,42 +265,78 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
       expect(await applicationSnapshot(t.db, made.applicationId)).toBe(before);
     });
 
-    it('when a PATCH carries fields no table lists, or step 1\'s amount, then they are ignored: step 1 is fixed at create', async () => {
+    it("when a PATCH carries fields no table lists, or step 1's amount, then they are ignored: step 1 is fixed at create", async () => {
       const made = await created();
-      expect((await c.patch(made.applicationId, { securityToken: made.securityToken, loanAmount: 99000, favouriteColour: 'blue', loanTerm: 3 })).status).toBe(200);
-      expect((await getA(made.applicationId)).body.data.steps).toEqual({ '1': { loanAmount: 15000 }, '2': { loanPurpose: 'debt_consolidation', loanTerm: 3 } });
+      expect(
+        (
+          await c.patch(made.applicationId, {
+            securityToken: made.securityToken,
+            loanAmount: 99000,
+            favouriteColour: 'blue',
+            loanTerm: 3,
+          })
+        ).status,
+      ).toBe(200);
+      expect((await getA(made.applicationId)).body.data.steps).toEqual({
+        '1': { loanAmount: 15000 },
+        '2': { loanPurpose: 'debt_consolidation', loanTerm: 3 },
+      });
     });
 
-    it('when step 5\'s fields come by PATCH before the check, then the check uses them; after it, they are refused and the next match uses new step data', async () => {
+    it("when step 5's fields come by PATCH before the check, then the check uses them; after it, they are refused and the next match uses new step data", async () => {
       const made = await created(flatApplication({ consentCreditCheck: undefined }));
       const patch = (fields: object) => c.patch(made.applicationId, { securityToken: made.securityToken, ...fields });
-      expect((await patch({ dateOfBirth: '14/07/1988', consentCreditCheck: true, email: 'jordan@example.com', ...VALID_STEPS.personal[2], ...VALID_STEPS.personal[3], ...VALID_STEPS.personal[4] })).status).toBe(200);
-      expect((await c.check(made.applicationId, { securityToken: made.securityToken }, { score: 'excellent' })).status).toBe(200);
-      expect(bureau.last!.applicant).toMatchObject({ dateOfBirth: '1988-07-14', email: 'jordan@example.com', consentCreditCheck: true });
-      const first = (await c.match(made.applicationId, { securityToken: made.securityToken })).body.data.acceptedOffers as Array<{ certainty: string }>;
+      expect(
+        (
+          await patch({
+            dateOfBirth: '14/07/1988',
+            consentCreditCheck: true,
+            email: 'jordan@example.com',
+            ...VALID_STEPS.personal[2],
+            ...VALID_STEPS.personal[3],
+            ...VALID_STEPS.personal[4],
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await c.check(made.applicationId, { securityToken: made.securityToken }, { score: 'excellent' })).status,
+      ).toBe(200);
+      expect(bureau.last!.applicant).toMatchObject({
+        dateOfBirth: '1988-07-14',
+        email: 'jordan@example.com',
+        consentCreditCheck: true,
+      });
+      const first = (await c.match(made.applicationId, { securityToken: made.securityToken })).body.data
+        .acceptedOffers as Array<{ certainty: string }>;
       expect(first.length).toBeGreaterThan(0);
       expect(first.every((o) => o.certainty === 'pre_qualified')).toBe(true);
 
       const before = await applicationSnapshot(t.db, made.applicationId);
       const late = await patch({ dateOfBirth: '1970-01-01' });
       expect(late.status).toBe(409);
-      expect(late.body).toMatchObject({ error: 'CREDIT_CHECK_ALREADY_COMPLETED', message: expect.stringMatching(/^dateOfBirth: /) });
+      expect(late.body).toMatchObject({
+        error: 'CREDIT_CHECK_ALREADY_COMPLETED',
+        message: expect.stringMatching(/^dateOfBirth: /),
+      });
       expect(await applicationSnapshot(t.db, made.applicationId)).toBe(before);
 
       // Income far lower: as Variant A's step save after the check, the status and the check stay; the next match uses it.
       const lower = await patch({ grossMonthlyIncome: 1200 });
       expect(lower.body.data).toMatchObject({ status: 'matched', lastStep: 5, creditCheckComplete: true });
-      const second = (await c.match(made.applicationId, { securityToken: made.securityToken })).body.data.acceptedOffers as unknown[];
+      const second = (await c.match(made.applicationId, { securityToken: made.securityToken })).body.data
+        .acceptedOffers as unknown[];
       expect(second.length).toBeLessThan(first.length);
     });
 
-    it('when the applicant\'s personal data was erased, then a PATCH is refused and nothing is stored', async () => {
+    it("when the applicant's personal data was erased, then a PATCH is refused and nothing is stored", async () => {
       const made = await created();
       expect((await erasePersonalData(t.ctx, { applicationId: made.applicationId })).ok).toBe(true);
       const res = await c.patch(made.applicationId, { securityToken: made.securityToken, employerName: 'Acme' });
       expect(res.status).toBe(409);
       expect(res.body.error).toBe('PERSONAL_DATA_ERASED');
-      expect(JSON.stringify(await t.db.prisma.application.findUnique({ where: { id: made.applicationId } }))).not.toContain('Acme');
+      expect(
+        JSON.stringify(await t.db.prisma.application.findUnique({ where: { id: made.applicationId } })),
+      ).not.toContain('Acme');
     });
   });
 });

@@ -67,7 +67,12 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
     jwt: { secret: JWT_SECRET },
     tierLimits: { perHour: async () => 1_000_000 },
   });
-  const appA = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), rateLimitPerMinute: 1_000_000 });
+  const appA = createPartnerAApp({
+    ctx: t.ctx,
+    logger: silentLogger,
+    ping: () => t.db.ping(),
+    rateLimitPerMinute: 1_000_000,
+  });
   mine = await newPartner(t.ctx, { name: 'Fuzz', tier: 'enterprise' });
   other = await newPartner(t.ctx, { name: 'Other', tier: 'enterprise' });
   accessToken = await accessTokenFor(app, mine.apiKey);
@@ -78,23 +83,58 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
   // saved through A, three through B's PATCH (or its richer create), the last checked and matched.
   for (let i = 0; i < 8; i++) {
     const created = await c.create(i === 5 ? richFlatApplication() : flatApplication());
-    const application = { id: created.body.data.applicationId as string, securityToken: created.body.data.securityToken as string };
+    const application = {
+      id: created.body.data.applicationId as string,
+      securityToken: created.body.data.securityToken as string,
+    };
     known.applications.push(application);
     if (i === 0 || i === 5) continue;
     if (i === 1) {
-      expect((await c.patch(application.id, { securityToken: application.securityToken, grossMonthlyIncome: 8000 })).status).toBe(200);
+      expect(
+        (await c.patch(application.id, { securityToken: application.securityToken, grossMonthlyIncome: 8000 })).status,
+      ).toBe(200);
     } else if (i < 5) {
       for (const step of [2, 3, 4] as const) {
-        await request(appA).patch(`/api/partner/v1/applications/${application.id}`).set('Authorization', `Bearer ${mine.apiKey}`).send({ step, data: VALID_STEPS.personal[step] });
+        await request(appA)
+          .patch(`/api/partner/v1/applications/${application.id}`)
+          .set('Authorization', `Bearer ${mine.apiKey}`)
+          .send({ step, data: VALID_STEPS.personal[step] });
       }
     } else {
-      expect((await c.patch(application.id, { securityToken: application.securityToken, ...VALID_STEPS.personal[2], ...VALID_STEPS.personal[3], ...VALID_STEPS.personal[4] })).status).toBe(200);
+      expect(
+        (
+          await c.patch(application.id, {
+            securityToken: application.securityToken,
+            ...VALID_STEPS.personal[2],
+            ...VALID_STEPS.personal[3],
+            ...VALID_STEPS.personal[4],
+          })
+        ).status,
+      ).toBe(200);
     }
   }
   const checked = known.applications[7];
-  expect((await c.check(checked.id, { securityToken: checked.securityToken, dateOfBirth: '1988-07-14' }, { key: 'setup-check', score: 'excellent' })).status).toBe(200);
-  expect((await request(app).post(`${BASE}/applications/${checked.id}/match`).set('Authorization', c.authorization).send({ securityToken: checked.securityToken })).status).toBe(200);
-  const registered = await request(app).post(`${BASE}/webhooks`).set('Authorization', c.authorization).send({ url: 'http://127.0.0.1:9/fuzz' });
+  expect(
+    (
+      await c.check(
+        checked.id,
+        { securityToken: checked.securityToken, dateOfBirth: '1988-07-14' },
+        { key: 'setup-check', score: 'excellent' },
+      )
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await request(app)
+        .post(`${BASE}/applications/${checked.id}/match`)
+        .set('Authorization', c.authorization)
+        .send({ securityToken: checked.securityToken })
+    ).status,
+  ).toBe(200);
+  const registered = await request(app)
+    .post(`${BASE}/webhooks`)
+    .set('Authorization', c.authorization)
+    .send({ url: 'http://127.0.0.1:9/fuzz' });
   known.webhooks.push(registered.body.data.webhookId);
 
   const hashes = await t.db.prisma.application.findMany({ select: { securityTokenHash: true } });
@@ -117,7 +157,8 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
     requests,
     expect: { secrets: () => known.secrets },
     onAnswer: (req, res) => {
-      if (req.method === 'POST' && req.path === `${BASE}/webhooks` && res.status === 201) known.webhooks.push(JSON.parse(res.text).data.webhookId);
+      if (req.method === 'POST' && req.path === `${BASE}/webhooks` && res.status === 201)
+        known.webhooks.push(JSON.parse(res.text).data.webhookId);
     },
     storedProblems: () => storedProblems(t, [mine.partnerId, other.partnerId]),
   };
@@ -131,52 +172,129 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
     mine.apiKey,
   ];
   const headers = fc.record({
-    Authorization: fc.oneof({ weight: 8, arbitrary: authorizationHeader([accessToken, accessToken, otherToken]) }, { weight: 1, arbitrary: fc.constantFrom(...forged).map((v) => `Bearer ${v}`) }),
+    Authorization: fc.oneof(
+      { weight: 8, arbitrary: authorizationHeader([accessToken, accessToken, otherToken]) },
+      { weight: 1, arbitrary: fc.constantFrom(...forged).map((v) => `Bearer ${v}`) },
+    ),
     'X-Request-Id': requestIdHeader,
   });
   const around = (valid: Record<string, unknown>) => bodyAround(valid, FIELD_NAMES);
   /** A known application with its own token (or another's), or any id with some token. */
   const target = fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(fc.nat(), fc.nat(9)).map(([i, swap]) => {
-      const a = known.applications[i % known.applications.length];
-      const token = swap === 0 ? known.applications[(i + 1) % known.applications.length].securityToken : a.securityToken;
-      return { id: a.id, securityToken: token, known: true };
-    }) },
-    { weight: 1, arbitrary: fc.tuple(pathId(() => known.applications.map((a) => a.id)), fc.nat()).map(([id, i]) => ({ id, securityToken: known.applications[i % known.applications.length].securityToken, known: false })) },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(fc.nat(), fc.nat(9)).map(([i, swap]) => {
+        const a = known.applications[i % known.applications.length];
+        const token =
+          swap === 0 ? known.applications[(i + 1) % known.applications.length].securityToken : a.securityToken;
+        return { id: a.id, securityToken: token, known: true };
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          pathId(() => known.applications.map((a) => a.id)),
+          fc.nat(),
+        )
+        .map(([id, i]) => ({
+          id,
+          securityToken: known.applications[i % known.applications.length].securityToken,
+          known: false,
+        })),
+    },
   );
 
   const token = fc
     .record({
-      apiKey: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(mine.apiKey, other.apiKey) }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: headerValue(80) }, { weight: 1, arbitrary: fc.constantFrom(`${mine.apiKey}x`, `Bearer ${mine.apiKey}`, accessToken, 'lm_live_x', 'lm_sandbox_') }),
+      apiKey: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(mine.apiKey, other.apiKey) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+        { weight: 2, arbitrary: headerValue(80) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            `${mine.apiKey}x`,
+            `Bearer ${mine.apiKey}`,
+            accessToken,
+            'lm_live_x',
+            'lm_sandbox_',
+          ),
+        },
+      ),
       requestId: requestIdHeader,
       body: around({ grantType: 'api_key' }),
     })
-    .map(({ apiKey, requestId, body }): FuzzRequest => ({ method: 'POST', path: `${BASE}/auth/token`, headers: { 'X-API-Key': apiKey, 'X-Request-Id': requestId }, body }));
+    .map(
+      ({ apiKey, requestId, body }): FuzzRequest => ({
+        method: 'POST',
+        path: `${BASE}/auth/token`,
+        headers: { 'X-API-Key': apiKey, 'X-Request-Id': requestId },
+        body,
+      }),
+    );
   const create = fc
     .record({ headers, key: idempotencyKeyHeader, body: around(flatApplication()) })
-    .map(({ headers, key, body }): FuzzRequest => ({ method: 'POST', path: `${BASE}/applications`, headers: { ...headers, 'Idempotency-Key': key }, body }));
-  const check = fc
-    .record({ app: target, headers, key: idempotencyKeyHeader, score: sandboxScoreHeader, dob: fc.constantFrom('1988-07-14', '14/07/1988') })
-    .chain(({ app, headers, key, score, dob }) =>
-      around({ securityToken: app.securityToken, dateOfBirth: dob }).map((body): FuzzRequest => ({
-        target: app.known ? app.id : undefined,
+    .map(
+      ({ headers, key, body }): FuzzRequest => ({
         method: 'POST',
-        path: `${BASE}/applications/${app.id}/credit-check`,
-        headers: { ...headers, 'Idempotency-Key': key, 'X-Sandbox-Score': score },
+        path: `${BASE}/applications`,
+        headers: { ...headers, 'Idempotency-Key': key },
         body,
-      })),
+      }),
+    );
+  const check = fc
+    .record({
+      app: target,
+      headers,
+      key: idempotencyKeyHeader,
+      score: sandboxScoreHeader,
+      dob: fc.constantFrom('1988-07-14', '14/07/1988'),
+    })
+    .chain(({ app, headers, key, score, dob }) =>
+      around({ securityToken: app.securityToken, dateOfBirth: dob }).map(
+        (body): FuzzRequest => ({
+          target: app.known ? app.id : undefined,
+          method: 'POST',
+          path: `${BASE}/applications/${app.id}/credit-check`,
+          headers: { ...headers, 'Idempotency-Key': key, 'X-Sandbox-Score': score },
+          body,
+        }),
+      ),
     );
   const patch = fc
     .record({ app: target, headers, dob: fc.constantFrom('1988-07-14', '14/07/1988') })
     .chain(({ app, headers, dob }) =>
-      around({ securityToken: app.securityToken, loanTerm: 5, employmentType: 'full_time', grossMonthlyIncome: 8000, livingSituation: 'renting', dependents: 1, dateOfBirth: dob }).map(
-        (body): FuzzRequest => ({ target: app.known ? app.id : undefined, method: 'PATCH', path: `${BASE}/applications/${app.id}`, headers, body }),
+      around({
+        securityToken: app.securityToken,
+        loanTerm: 5,
+        employmentType: 'full_time',
+        grossMonthlyIncome: 8000,
+        livingSituation: 'renting',
+        dependents: 1,
+        dateOfBirth: dob,
+      }).map(
+        (body): FuzzRequest => ({
+          target: app.known ? app.id : undefined,
+          method: 'PATCH',
+          path: `${BASE}/applications/${app.id}`,
+          headers,
+          body,
+        }),
       ),
     );
   const match = fc
     .record({ app: target, headers })
     .chain(({ app, headers }) =>
-      around({ securityToken: app.securityToken }).map((body): FuzzRequest => ({ target: app.known ? app.id : undefined, method: 'POST', path: `${BASE}/applications/${app.id}/match`, headers, body })),
+      around({ securityToken: app.securityToken }).map(
+        (body): FuzzRequest => ({
+          target: app.known ? app.id : undefined,
+          method: 'POST',
+          path: `${BASE}/applications/${app.id}/match`,
+          headers,
+          body,
+        }),
+      ),
     );
   const webhooks = fc.oneof(
     fc
@@ -186,15 +304,38 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
       .record({
         headers,
         id: pathId(() => known.webhooks),
-        op: fc.constantFrom<[FuzzRequest['method'], string]>(['GET', ''], ['DELETE', '/:id'], ['POST', '/:id/rotate-secret'], ['POST', '/:id/test'], ['GET', '/:id/deliveries']),
+        op: fc.constantFrom<[FuzzRequest['method'], string]>(
+          ['GET', ''],
+          ['DELETE', '/:id'],
+          ['POST', '/:id/rotate-secret'],
+          ['POST', '/:id/test'],
+          ['GET', '/:id/deliveries'],
+        ),
         query: hostileQuery(['limit']),
       })
-      .map(({ headers, id, op: [method, suffix], query }): FuzzRequest => ({ method, path: `${BASE}/webhooks${suffix.replace(':id', id)}${suffix.endsWith('deliveries') ? query : ''}`, headers })),
+      .map(
+        ({ headers, id, op: [method, suffix], query }): FuzzRequest => ({
+          method,
+          path: `${BASE}/webhooks${suffix.replace(':id', id)}${suffix.endsWith('deliveries') ? query : ''}`,
+          headers,
+        }),
+      ),
   );
   // Any method on any path of the contract, Variant A's paths, OPTIONS, HEAD, unknown routes.
   const stray = strayRequests({
     headers,
-    paths: ['/auth/token', '/auth', '/applications', '/applications/:id', '/applications/:id/credit-check', '/applications/:id/match', '/referrals', '/webhooks/:id', '/unknown', '/'],
+    paths: [
+      '/auth/token',
+      '/auth',
+      '/applications',
+      '/applications/:id',
+      '/applications/:id/credit-check',
+      '/applications/:id/match',
+      '/referrals',
+      '/webhooks/:id',
+      '/unknown',
+      '/',
+    ],
     knownIds: () => known.applications.map((a) => a.id),
     prefixes: [BASE, BASE, '/v2', '/V1', `${BASE}/`, '', '/api/partner/v1'],
     body: around({}),
@@ -214,7 +355,11 @@ function foundCases(): void {
   it('when a flat create field holds U+0000, then 400 INVALID_JSON as on every route (names are stored sealed, so this was a 201), and no application is made', async () => {
     const before = await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } });
     const body = JSON.stringify(flatApplication({ firstName: 'Jor\u0000dan' }));
-    const res = await request(app).post(`${BASE}/applications`).set('Authorization', `Bearer ${accessToken}`).set('Content-Type', 'application/json').send(body);
+    const res = await request(app)
+      .post(`${BASE}/applications`)
+      .set('Authorization', `Bearer ${accessToken}`)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
     expect(await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } })).toBe(before);

@@ -9,7 +9,13 @@ export async function newPartner(
   ctx: DomainContext,
   options: { name?: string; tier?: string; environment?: string } = {},
 ): Promise<{ partnerId: string; apiKey: string; keyId: string }> {
-  const created = await createPartner(ctx, { body: { name: options.name ?? 'Partner', tier: options.tier ?? 'standard', environment: options.environment ?? ctx.env } });
+  const created = await createPartner(ctx, {
+    body: {
+      name: options.name ?? 'Partner',
+      tier: options.tier ?? 'standard',
+      environment: options.environment ?? ctx.env,
+    },
+  });
   if (!created.ok) throw created.error;
   return created.value;
 }

@@ -43,7 +43,11 @@ describe.each(STORAGES)('Variant B rate tiers on %s', (storage) => {
     expect((await c.create(flatApplication())).status).toBe(201); // 3
     const refused = await c.create(flatApplication()); // 4
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'RATE_LIMITED', message: 'Rate limit exceeded: 3 requests per hour; retry after the time in Retry-After' });
+    expect(refused.body).toEqual({
+      success: false,
+      error: 'RATE_LIMITED',
+      message: 'Rate limit exceeded: 3 requests per hour; retry after the time in Retry-After',
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
     expect(refused.headers.ratelimit).toMatch(/^"free"; r=0; t=\d+$/);
@@ -80,7 +84,15 @@ describe('Variant B rate tiers with REDIS_URL', () => {
   it('when two processes share Redis, then one partner’s hourly count spans both', async () => {
     const set = await setTierLimit(t.ctx, { tier: 'free', body: { requestsPerHour: 4 } });
     expect(set.ok).toBe(true);
-    const make = () => createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, jwt: { secret: JWT_SECRET }, redis: r.redis, redisPrefix: r.prefix });
+    const make = () =>
+      createPartnerBApp({
+        ctx: t.ctx,
+        logger: silentLogger,
+        ping: async () => true,
+        jwt: { secret: JWT_SECRET },
+        redis: r.redis,
+        redisPrefix: r.prefix,
+      });
     const [first, second] = [make(), make()];
     const { apiKey } = await newPartner(t.ctx, { tier: 'free' });
     const token = await accessTokenFor(first, apiKey); // 1

@@ -13,13 +13,23 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config, mode);
 
-  const lines = [`LoanMatch (${config.env}) is running${config.databaseUrl ? '' : ` on embedded PostgreSQL in ${config.dataDir}`}:`];
+  const lines = [
+    `LoanMatch (${config.env}) is running${config.databaseUrl ? '' : ` on embedded PostgreSQL in ${config.dataDir}`}:`,
+  ];
   for (const l of runtime.listeners) lines.push(`  ${l.name.padEnd(10)} ${l.url}`);
   if (runtime.firstStart.demoApiKey) {
-    lines.push('', 'Created "Demo Partner" (sandbox). Its API key, shown this once:', `  ${runtime.firstStart.demoApiKey}`);
+    lines.push(
+      '',
+      'Created "Demo Partner" (sandbox). Its API key, shown this once:',
+      `  ${runtime.firstStart.demoApiKey}`,
+    );
   }
   if (runtime.firstStart.adminToken) {
-    lines.push('', `Admin token, shown this once (also kept in ${config.dataDir}/admin-token for pnpm ops):`, `  ${runtime.firstStart.adminToken}`);
+    lines.push(
+      '',
+      `Admin token, shown this once (also kept in ${config.dataDir}/admin-token for pnpm ops):`,
+      `  ${runtime.firstStart.adminToken}`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
@@ -41,7 +51,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  const message = err instanceof ConfigError ? `Configuration error: ${err.message}` : `Failed to start: ${err instanceof Error ? err.message : String(err)}`;
+  const message =
+    err instanceof ConfigError
+      ? `Configuration error: ${err.message}`
+      : `Failed to start: ${err instanceof Error ? err.message : String(err)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);
 });

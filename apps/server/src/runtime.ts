@@ -24,7 +24,15 @@ import {
   type DomainContext,
 } from '@loanmatch/domain';
 import { createDispatcher, createWebhookServices, type Dispatcher } from '@loanmatch/webhooks';
-import { createLogger, createMetricsApp, createTierUsage, drain, listen, type Listener, type Logger } from '@loanmatch/http';
+import {
+  createLogger,
+  createMetricsApp,
+  createTierUsage,
+  drain,
+  listen,
+  type Listener,
+  type Logger,
+} from '@loanmatch/http';
 import { createMetrics } from '@loanmatch/metrics';
 import { createAdminApp } from '@loanmatch/admin';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
@@ -66,15 +74,24 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const metrics = createMetrics({ database: { kind: db.kind, pool: db.poolStats } });
   const usage = createTierUsage({ redis, redisPrefix: config.redisPrefix, logger });
   const clock = () => new Date();
-  const seeded = await seedCatalogue({ repos, clock }, { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) });
+  const seeded = await seedCatalogue(
+    { repos, clock },
+    { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) },
+  );
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
   if (seeded.value) logger.info('catalogue loaded', { ...seeded.value });
   const trackingSecret = loadOrCreateSecret(config.dataDir, 'tracking-secret', config.trackingSecret).value;
   // Webhook signing secrets are sealed under a key derived from this secret; every process that registers
   // or delivers webhooks needs the same one.
-  const webhookSealingSecret = loadOrCreateSecret(config.dataDir, 'webhook-sealing-secret', config.webhookSealingSecret).value;
+  const webhookSealingSecret = loadOrCreateSecret(
+    config.dataDir,
+    'webhook-sealing-secret',
+    config.webhookSealingSecret,
+  ).value;
   if (config.databaseUrl && !config.webhookSealingSecret) {
-    logger.warn('WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process\'s own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run');
+    logger.warn(
+      "WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process's own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run",
+    );
   }
   let dispatcher: Dispatcher | undefined;
   const webhooks = createWebhookServices({
@@ -89,7 +106,11 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     instance: registry,
     bureau: bureauFor(config, logger),
     catalogue: createCatalogueSource(repos),
-    tracking: { secret: Buffer.from(trackingSecret, 'utf8'), publicBaseUrl: config.publicBaseUrl, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
+    tracking: {
+      secret: Buffer.from(trackingSecret, 'utf8'),
+      publicBaseUrl: config.publicBaseUrl,
+      lifetimeMs: TRACKING_LINK_LIFETIME_MS,
+    },
     webhooks,
     metrics,
     personalData: createPersonalDataBox(dataKeysFor(config, logger)),
@@ -103,14 +124,24 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const ping = () => db.ping();
   const listeners: Listener[] = [];
   if (mode === 'all' || mode === 'a') {
-    const app = createPartnerAApp({ ctx, logger, ping, rateLimitPerMinute: config.rateLimitAPerMinute, redis, redisPrefix: config.redisPrefix, metrics });
+    const app = createPartnerAApp({
+      ctx,
+      logger,
+      ping,
+      rateLimitPerMinute: config.rateLimitAPerMinute,
+      redis,
+      redisPrefix: config.redisPrefix,
+      metrics,
+    });
     listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));
   }
   if (mode === 'all' || mode === 'b') {
     // Access tokens are signed with JWT_SECRET, or a secret made once and kept in DATA_DIR (never printed).
     const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret).value;
     if (config.databaseUrl && !config.jwtSecret) {
-      logger.warn('JWT_SECRET is unset: access tokens are signed with this process\'s own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B');
+      logger.warn(
+        "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
+      );
     }
     const app = createPartnerBApp({
       ctx,
@@ -127,7 +158,16 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   if (mode === 'all' || mode === 'admin') {
     const token = loadOrCreateSecret(config.dataDir, 'admin-token', config.adminToken, 'lm_admin_');
     if (token.created) firstStart.adminToken = token.value;
-    const app = createAdminApp({ ctx, logger, ping, adminToken: token.value, allowRemote: config.adminAllowRemote, metrics, metricsToken: config.metricsToken, usage });
+    const app = createAdminApp({
+      ctx,
+      logger,
+      ping,
+      adminToken: token.value,
+      allowRemote: config.adminAllowRemote,
+      metrics,
+      metricsToken: config.metricsToken,
+      usage,
+    });
     listeners.push(await listen('Admin API', app, config.portAdmin, config.adminHost, '/admin/v1'));
   }
   if (config.metricsPort !== undefined) {
@@ -154,7 +194,9 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 
   // Keys are kept 24 hours, webhook history 30 days; sweep what expired now and then.
   const sweep = setInterval(() => {
-    repos.idempotency.deleteExpiredKeys(new Date()).catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
+    repos.idempotency
+      .deleteExpiredKeys(new Date())
+      .catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
     sweepWebhookHistory(ctx).catch((err) => logger.warn('webhook history sweep failed', { error: String(err) }));
   }, 10 * 60_000);
   sweep.unref();
@@ -185,9 +227,12 @@ function dataKeysFor(config: Config, logger: Logger): Buffer[] {
   if (!current) {
     const file = loadOrCreateSecret(config.dataDir, 'data-key', undefined);
     current = parseDataKey(file.value);
-    if (!current) throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
+    if (!current)
+      throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
     if (config.databaseUrl) {
-      logger.warn('DATA_KEY is unset: applicant details are sealed with this process\'s own key and only it can read them; set DATA_KEY when several processes run');
+      logger.warn(
+        "DATA_KEY is unset: applicant details are sealed with this process's own key and only it can read them; set DATA_KEY when several processes run",
+      );
     }
   }
   return [current, ...config.dataPreviousKeys];
@@ -203,15 +248,21 @@ async function preparePersonalData(ctx: DomainContext, logger: Logger): Promise<
   const status = await getDataKeyStatus(ctx);
   const missing = status.ok ? status.value.keys.filter((k) => !k.configured) : [];
   if (missing.length) {
-    logger.warn('applicant rows are sealed under data keys this process does not have; add them to DATA_PREVIOUS_KEYS', {
-      keys: missing.map((k) => ({ keyId: k.keyId, rows: k.rows })),
-    });
+    logger.warn(
+      'applicant rows are sealed under data keys this process does not have; add them to DATA_PREVIOUS_KEYS',
+      {
+        keys: missing.map((k) => ({ keyId: k.keyId, rows: k.rows })),
+      },
+    );
   }
   const unmatched = status.ok ? status.value.idempotencyKeys.filter((k) => !k.configured) : [];
   if (unmatched.length) {
-    logger.warn('live idempotency keys were stored under data keys this process does not have: their retries cannot be compared; add the keys to DATA_PREVIOUS_KEYS', {
-      keys: unmatched.map((k) => ({ keyId: k.keyId, live: k.live })),
-    });
+    logger.warn(
+      'live idempotency keys were stored under data keys this process does not have: their retries cannot be compared; add the keys to DATA_PREVIOUS_KEYS',
+      {
+        keys: unmatched.map((k) => ({ keyId: k.keyId, live: k.live })),
+      },
+    );
   }
 }
 

@@ -82,7 +82,17 @@ const SOURCE_BREAKER_OPEN = 'bureau-breaker-open';
 
 /** The applicant fields the bureau receives; everything else (consents, gender, ...) stays home. */
 const IDENTITY_FIELDS = ['firstName', 'lastName', 'dateOfBirth', 'email', 'mobileNumber'] as const;
-const ADDRESS_FIELDS = ['unitNumber', 'streetNumber', 'streetName', 'streetType', 'suburb', 'state', 'postcode', 'address', 'homeAddress'] as const;
+const ADDRESS_FIELDS = [
+  'unitNumber',
+  'streetNumber',
+  'streetName',
+  'streetType',
+  'suburb',
+  'state',
+  'postcode',
+  'address',
+  'homeAddress',
+] as const;
 
 type Attempt = { ok: true; score: number } | { ok: false; reason: string; retryable: boolean };
 
@@ -90,7 +100,11 @@ export function createLiveBureau(options: LiveBureauOptions): LiveBureau {
   const endpoint = endpointOf(options.url);
   const timeoutMs = positiveNumber(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const retries = wholeNumber(options.retries ?? DEFAULT_RETRIES, 'retries', 0);
-  const failureThreshold = wholeNumber(options.breaker?.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD, 'breaker.failureThreshold', 1);
+  const failureThreshold = wholeNumber(
+    options.breaker?.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD,
+    'breaker.failureThreshold',
+    1,
+  );
   const openMs = wholeNumber(options.breaker?.openMs ?? DEFAULT_OPEN_MS, 'breaker.openMs', 0);
   const clock = options.clock ?? Date.now;
 
@@ -142,7 +156,10 @@ export function createLiveBureau(options: LiveBureauOptions): LiveBureau {
       try {
         const body = enquiryBody(request);
         // The half-open trial is one request, not one request and its retries.
-        outcome = body === null ? { ok: false, reason: 'request_not_serialisable', retryable: false } : await call(body, admission === 'trial' ? 1 : retries + 1);
+        outcome =
+          body === null
+            ? { ok: false, reason: 'request_not_serialisable', retryable: false }
+            : await call(body, admission === 'trial' ? 1 : retries + 1);
       } catch {
         // Not expected (attempt() catches its own); kept so no bureau trouble ever escapes.
         outcome = { ok: false, reason: 'unexpected_error', retryable: false };
@@ -188,7 +205,8 @@ async function attempt(endpoint: string, body: string, timeoutMs: number): Promi
   const status = response.status;
   if (status !== 200) {
     discard(response);
-    if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) return failure(status ? `redirect_${status}` : 'redirect', false);
+    if (response.type === 'opaqueredirect' || (status >= 300 && status < 400))
+      return failure(status ? `redirect_${status}` : 'redirect', false);
     return failure(`http_${status}`, status >= 500 || status === 429);
   }
 
@@ -292,11 +310,13 @@ function endpointOf(url: string): string {
 }
 
 function positiveNumber(value: number, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new RangeError(`${name}: must be a positive number`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new RangeError(`${name}: must be a positive number`);
   return value;
 }
 
 function wholeNumber(value: number, name: string, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name}: must be a whole number of at least ${min}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new RangeError(`${name}: must be a whole number of at least ${min}`);
   return value;
 }

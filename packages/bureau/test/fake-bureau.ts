@@ -75,31 +75,54 @@ function json(res: ServerResponse, status: number, body: string, headers: Record
 }
 
 export const answers = {
-  score: (score: number): Behaviour => (res) => json(res, 200, JSON.stringify({ score })),
-  raw: (body: string, status = 200): Behaviour => (res) => json(res, status, body),
-  status: (status: number): Behaviour => (res) => json(res, status, JSON.stringify({ error: 'fake bureau says no' })),
+  score:
+    (score: number): Behaviour =>
+    (res) =>
+      json(res, 200, JSON.stringify({ score })),
+  raw:
+    (body: string, status = 200): Behaviour =>
+    (res) =>
+      json(res, status, body),
+  status:
+    (status: number): Behaviour =>
+    (res) =>
+      json(res, status, JSON.stringify({ error: 'fake bureau says no' })),
   /** Answers a score only after `ms`; gives up quietly if the client hangs up first. */
-  slow: (ms: number, score = 700): Behaviour => (res) => {
-    const timer = setTimeout(() => json(res, 200, JSON.stringify({ score })), ms);
-    res.on('close', () => clearTimeout(timer));
-  },
+  slow:
+    (ms: number, score = 700): Behaviour =>
+    (res) => {
+      const timer = setTimeout(() => json(res, 200, JSON.stringify({ score })), ms);
+      res.on('close', () => clearTimeout(timer));
+    },
   /** Sends 200 and the start of a body at once, then stalls. */
   stalledBody: (): Behaviour => (res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"score":');
   },
-  failOnceThen: (first: Behaviour, then: Behaviour): Behaviour => (res, n) => (n === 1 ? first : then)(res, n),
-  redirect: (location: string): Behaviour => (res) => {
-    res.writeHead(302, { location, 'content-length': 0 });
-    res.end();
-  },
+  failOnceThen:
+    (first: Behaviour, then: Behaviour): Behaviour =>
+    (res, n) =>
+      (n === 1 ? first : then)(res, n),
+  redirect:
+    (location: string): Behaviour =>
+    (res) => {
+      res.writeHead(302, { location, 'content-length': 0 });
+      res.end();
+    },
   /** A valid JSON score padded to `bytes`, with a content-length or (declared false) chunked. */
-  huge: (bytes: number, declared: boolean): Behaviour => (res) => {
-    const head = '{"score":700,"padding":"';
-    const body = head + 'x'.repeat(bytes - head.length - 2) + '"}';
-    res.writeHead(200, declared ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : { 'content-type': 'application/json' });
-    // In pieces, so an undeclared body really arrives chunked.
-    for (let i = 0; i < body.length; i += 16 * 1024) res.write(body.slice(i, i + 16 * 1024));
-    res.end();
-  },
+  huge:
+    (bytes: number, declared: boolean): Behaviour =>
+    (res) => {
+      const head = '{"score":700,"padding":"';
+      const body = head + 'x'.repeat(bytes - head.length - 2) + '"}';
+      res.writeHead(
+        200,
+        declared
+          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+          : { 'content-type': 'application/json' },
+      );
+      // In pieces, so an undeclared body really arrives chunked.
+      for (let i = 0; i < body.length; i += 16 * 1024) res.write(body.slice(i, i + 16 * 1024));
+      res.end();
+    },
 };

@@ -27,7 +27,15 @@ const APPLICANT = {
 };
 const REQUEST: BureauRequest = { applicationId: 'app_0001', applicant: APPLICANT };
 /** What would betray the applicant if it showed up in an event or an error. */
-const PERSONAL_VALUES = ['Matilda', 'Quokkason', '1988-04-12', 'matilda.quokkason@example.com.au', '0412345678', 'Wattlebird', 'Fitzroy'];
+const PERSONAL_VALUES = [
+  'Matilda',
+  'Quokkason',
+  '1988-04-12',
+  'matilda.quokkason@example.com.au',
+  '0412345678',
+  'Wattlebird',
+  'Fitzroy',
+];
 
 let fake: FakeBureau;
 
@@ -96,8 +104,18 @@ describe('a healthy bureau', () => {
   test('when the applicant gave no address, then the enquiry has no address fields', async () => {
     const { bureau } = liveBureau();
     const { firstName, lastName, dateOfBirth, email, mobileNumber } = APPLICANT;
-    await bureau.requestScore({ applicationId: 'app_0002', applicant: { firstName, lastName, dateOfBirth, email, mobileNumber } });
-    expect(Object.keys(fake.requests[0].body as object).sort()).toEqual(['dateOfBirth', 'email', 'firstName', 'lastName', 'mobileNumber', 'reference']);
+    await bureau.requestScore({
+      applicationId: 'app_0002',
+      applicant: { firstName, lastName, dateOfBirth, email, mobileNumber },
+    });
+    expect(Object.keys(fake.requests[0].body as object).sort()).toEqual([
+      'dateOfBirth',
+      'email',
+      'firstName',
+      'lastName',
+      'mobileNumber',
+      'reference',
+    ]);
   });
 
   test('when BUREAU_URL has a path and a trailing slash, then the enquiry goes below that path', async () => {
@@ -108,7 +126,11 @@ describe('a healthy bureau', () => {
 
   test.each([0, 1200])('when the bureau answers the edge score %i, then it is accepted', async (score) => {
     fake.behave(answers.score(score));
-    await expect(liveBureau().bureau.requestScore(REQUEST)).resolves.toEqual({ available: true, score, source: 'bureau' });
+    await expect(liveBureau().bureau.requestScore(REQUEST)).resolves.toEqual({
+      available: true,
+      score,
+      source: 'bureau',
+    });
   });
 });
 
@@ -148,7 +170,11 @@ describe('a slow bureau', () => {
 
   test('when the bureau answers just within the timeout, then the score is used', async () => {
     fake.behave(answers.slow(50, 655));
-    await expect(liveBureau({ timeoutMs: 1000 }).bureau.requestScore(REQUEST)).resolves.toEqual({ available: true, score: 655, source: 'bureau' });
+    await expect(liveBureau({ timeoutMs: 1000 }).bureau.requestScore(REQUEST)).resolves.toEqual({
+      available: true,
+      score: 655,
+      source: 'bureau',
+    });
   });
 });
 
@@ -173,7 +199,11 @@ describe('a failing bureau', () => {
 
   test('when the bureau times out once and then answers, then the one retry gets the score', async () => {
     fake.behave(answers.failOnceThen(answers.slow(3000), answers.score(612)));
-    await expect(liveBureau({ timeoutMs: 200 }).bureau.requestScore(REQUEST)).resolves.toEqual({ available: true, score: 612, source: 'bureau' });
+    await expect(liveBureau({ timeoutMs: 200 }).bureau.requestScore(REQUEST)).resolves.toEqual({
+      available: true,
+      score: 612,
+      source: 'bureau',
+    });
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -232,13 +262,16 @@ describe('garbage from the bureau', () => {
     ['score 12.5', '{"score":12.5}', 'invalid_score'],
     ['score "700"', '{"score":"700"}', 'invalid_score'],
     ['score null', '{"score":null}', 'invalid_score'],
-  ])('when the bureau answers 200 with %s, then the check is unavailable and not retried', async (_what, body, reason) => {
-    fake.behave(answers.raw(body));
-    const { bureau, events } = liveBureau();
-    await expect(bureau.requestScore(REQUEST)).resolves.toEqual({ available: false, source: 'bureau-unavailable' });
-    expect(fake.requests).toHaveLength(1);
-    expect(events.at(-1)).toEqual({ type: 'unavailable', reason });
-  });
+  ])(
+    'when the bureau answers 200 with %s, then the check is unavailable and not retried',
+    async (_what, body, reason) => {
+      fake.behave(answers.raw(body));
+      const { bureau, events } = liveBureau();
+      await expect(bureau.requestScore(REQUEST)).resolves.toEqual({ available: false, source: 'bureau-unavailable' });
+      expect(fake.requests).toHaveLength(1);
+      expect(events.at(-1)).toEqual({ type: 'unavailable', reason });
+    },
+  );
 
   test('when the bureau answers 200 with bytes that are not UTF-8, then the check is unavailable', async () => {
     fake.behave((res) => {
@@ -252,23 +285,33 @@ describe('garbage from the bureau', () => {
 
   test('when the bureau answers 201 with a score, then only 200 counts', async () => {
     fake.behave(answers.raw('{"score":700}', 201));
-    await expect(liveBureau().bureau.requestScore(REQUEST)).resolves.toEqual({ available: false, source: 'bureau-unavailable' });
+    await expect(liveBureau().bureau.requestScore(REQUEST)).resolves.toEqual({
+      available: false,
+      source: 'bureau-unavailable',
+    });
   });
 
   test.each([
     ['with a content-length', true],
     ['chunked, without a content-length', false],
-  ])('when the bureau answers a valid score padded past 64 KB %s, then the body is refused', async (_what, declared) => {
-    fake.behave(answers.huge(1024 * 1024, declared));
-    const { bureau, events } = liveBureau({ timeoutMs: 2000 });
-    await expect(bureau.requestScore(REQUEST)).resolves.toEqual({ available: false, source: 'bureau-unavailable' });
-    expect(fake.requests).toHaveLength(1);
-    expect(events.at(-1)).toEqual({ type: 'unavailable', reason: 'body_too_large' });
-  });
+  ])(
+    'when the bureau answers a valid score padded past 64 KB %s, then the body is refused',
+    async (_what, declared) => {
+      fake.behave(answers.huge(1024 * 1024, declared));
+      const { bureau, events } = liveBureau({ timeoutMs: 2000 });
+      await expect(bureau.requestScore(REQUEST)).resolves.toEqual({ available: false, source: 'bureau-unavailable' });
+      expect(fake.requests).toHaveLength(1);
+      expect(events.at(-1)).toEqual({ type: 'unavailable', reason: 'body_too_large' });
+    },
+  );
 
   test('when the bureau answers a valid score padded to just under 64 KB, then the score is used', async () => {
     fake.behave(answers.huge(64 * 1024 - 10, false));
-    await expect(liveBureau().bureau.requestScore(REQUEST)).resolves.toEqual({ available: true, score: 700, source: 'bureau' });
+    await expect(liveBureau().bureau.requestScore(REQUEST)).resolves.toEqual({
+      available: true,
+      score: 700,
+      source: 'bureau',
+    });
   });
 
   test('when the bureau redirects to a healthy address, then the redirect is not followed and the check is unavailable', async () => {
@@ -285,7 +328,11 @@ describe('the circuit breaker', () => {
   function withClock(behaviour: Behaviour) {
     fake.behave(behaviour);
     let now = 1_000_000;
-    const { bureau, events } = liveBureau({ retries: 0, breaker: { failureThreshold: 3, openMs: 10_000 }, clock: () => now });
+    const { bureau, events } = liveBureau({
+      retries: 0,
+      breaker: { failureThreshold: 3, openMs: 10_000 },
+      clock: () => now,
+    });
     return { bureau, events, advance: (ms: number) => (now += ms) };
   }
 
@@ -418,7 +465,9 @@ describe('privacy and robustness', () => {
 
   test('when the applicant cannot be written as JSON, then the check is unavailable without a request', async () => {
     const { bureau, events } = liveBureau();
-    await expect(bureau.requestScore({ applicationId: 'app_0003', applicant: { ...APPLICANT, email: 10n } })).resolves.toEqual({
+    await expect(
+      bureau.requestScore({ applicationId: 'app_0003', applicant: { ...APPLICANT, email: 10n } }),
+    ).resolves.toEqual({
       available: false,
       source: 'bureau-unavailable',
     });
@@ -426,9 +475,12 @@ describe('privacy and robustness', () => {
     expect(events).toEqual([{ type: 'unavailable', reason: 'request_not_serialisable' }]);
   });
 
-  test.each(['not a url', 'ftp://127.0.0.1/', ''])('when BUREAU_URL is %p, then creating the client fails naming the variable', (url) => {
-    expect(() => createLiveBureau({ url })).toThrow(/^BUREAU_URL: must be an absolute http or https URL$/);
-  });
+  test.each(['not a url', 'ftp://127.0.0.1/', ''])(
+    'when BUREAU_URL is %p, then creating the client fails naming the variable',
+    (url) => {
+      expect(() => createLiveBureau({ url })).toThrow(/^BUREAU_URL: must be an absolute http or https URL$/);
+    },
+  );
 
   test.each<[string, Partial<LiveBureauOptions>]>([
     ['timeoutMs 0', { timeoutMs: 0 }],

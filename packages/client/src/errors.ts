@@ -70,7 +70,13 @@ export class LoanMatchConnectionError extends Error {
   readonly idempotencyKey?: string;
   readonly attempts: number;
 
-  constructor(fields: { message: string; cause: unknown; timedOut: boolean; idempotencyKey?: string; attempts: number }) {
+  constructor(fields: {
+    message: string;
+    cause: unknown;
+    timedOut: boolean;
+    idempotencyKey?: string;
+    attempts: number;
+  }) {
     super(fields.message, { cause: fields.cause });
     this.timedOut = fields.timedOut;
     this.idempotencyKey = fields.idempotencyKey;

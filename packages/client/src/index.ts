@@ -1,8 +1,19 @@
 /** `@loanmatch/client`: typed clients for LoanMatch's partner API, Variant A and Variant B. See README.md. */
-export { LoanMatchClientA, type ClientAOptions, type CreditCheckOptions, type IdempotentCallOptions } from './variant-a';
+export {
+  LoanMatchClientA,
+  type ClientAOptions,
+  type CreditCheckOptions,
+  type IdempotentCallOptions,
+} from './variant-a';
 export { LoanMatchClientB, type ClientBOptions } from './variant-b';
 export { WebhooksApi } from './webhooks';
-export { LoanMatchApiError, LoanMatchConnectionError, type ApiErrorCode, type FieldViolation, type KnownErrorCode } from './errors';
+export {
+  LoanMatchApiError,
+  LoanMatchConnectionError,
+  type ApiErrorCode,
+  type FieldViolation,
+  type KnownErrorCode,
+} from './errors';
 export type { ResponseInfo, TransportOptions } from './transport';
 export type * from './requests';
 export type * from './responses';

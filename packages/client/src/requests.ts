@@ -32,7 +32,13 @@ export type EmploymentType =
   | 'retired'
   | 'student'
   | 'centrelink';
-export type LivingSituation = 'renting' | 'own_outright' | 'own_mortgage' | 'living_with_parents' | 'boarding' | 'other';
+export type LivingSituation =
+  | 'renting'
+  | 'own_outright'
+  | 'own_mortgage'
+  | 'living_with_parents'
+  | 'boarding'
+  | 'other';
 export type AustralianState = 'NSW' | 'VIC' | 'QLD' | 'WA' | 'SA' | 'TAS' | 'ACT' | 'NT';
 export type CarLoanPurpose = 'new' | 'used' | 'refinance' | 'NewCarPurchase' | 'UsedCarPurchase' | 'RefinanceCarLoan';
 export type UsedCarSaleType = 'private' | 'dealer';
@@ -197,7 +203,15 @@ export interface ApplicantDetails {
 }
 
 /** `X-Sandbox-Score` (sandbox only): a level, a score 0-1200, or `unavailable` (a simulated bureau outage). */
-export type SandboxScore = 'excellent' | 'very_good' | 'good' | 'average' | 'below_average' | 'poor' | 'unavailable' | number;
+export type SandboxScore =
+  | 'excellent'
+  | 'very_good'
+  | 'good'
+  | 'average'
+  | 'below_average'
+  | 'poor'
+  | 'unavailable'
+  | number;
 
 // Variant B (4.6) ----------------------------------------------------------------------------------
 
@@ -210,7 +224,12 @@ type ApplicantRest = Omit<ApplicantDetails, 'firstName' | 'lastName' | 'email' |
  * valid, are saved as the step; offers are `indicative` until the term, employment, income and living
  * situation are known.
  */
-export type FlatFields = Partial<PersonalStep2 & EmploymentStep & LivingStep & ApplicantRest & { firstName: string; lastName: string; email: string; phone: string }>;
+export type FlatFields = Partial<
+  PersonalStep2 &
+    EmploymentStep &
+    LivingStep &
+    ApplicantRest & { firstName: string; lastName: string; email: string; phone: string }
+>;
 
 /** `POST /v1/applications`: spec 4.6's fields (a personal loan's amount and purpose, the applicant's names and contact), and any other flat field. */
 export interface FlatApplication extends FlatFields {

@@ -1,6 +1,6 @@
 /**
- * When this client sends a request again by itself, and how long it waits first (docs/decisions.md,
- * "Client SDK: retries"). Pure functions, so the rules can be read and tested apart from HTTP.
+ * When this client sends a request again by itself, and how long it waits first (docs/adr/0087).
+ * Pure functions, so the rules can be read and tested apart from HTTP.
  */
 
 export interface RetryPolicy {
@@ -52,7 +52,12 @@ export function isRetryable(failure: AttemptFailure, repeatable: boolean): boole
  * Backoff is exponential with equal jitter (half fixed, half random), so retries of many clients
  * spread out but never collapse to zero. A `Retry-After` is waited for exactly, if within bounds.
  */
-export function retryDelay(policy: RetryPolicy, failure: AttemptFailure, repeatable: boolean, retry: number): number | undefined {
+export function retryDelay(
+  policy: RetryPolicy,
+  failure: AttemptFailure,
+  repeatable: boolean,
+  retry: number,
+): number | undefined {
   if (retry > policy.retries || !isRetryable(failure, repeatable)) return undefined;
   if (failure.kind === 'response' && failure.retryAfterMs !== undefined) {
     return failure.retryAfterMs <= policy.maxRetryAfterMs ? failure.retryAfterMs : undefined;

@@ -33,7 +33,10 @@ export class AccessTokenCache {
     const requestedAt = this.now();
     const grant = await this.exchange();
     const lifetimeMs = grant.expiresIn * 1000;
-    this.current = { token: grant.accessToken, renewAt: requestedAt + lifetimeMs - Math.min(this.renewBeforeMs, lifetimeMs / 2) };
+    this.current = {
+      token: grant.accessToken,
+      renewAt: requestedAt + lifetimeMs - Math.min(this.renewBeforeMs, lifetimeMs / 2),
+    };
     return grant.accessToken;
   }
 }

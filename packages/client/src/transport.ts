@@ -126,14 +126,23 @@ export class Transport {
       };
     }
 
-    this.onResponse?.({ method: spec.method, path: spec.path, status: response.status, headers: response.headers, attempt });
+    this.onResponse?.({
+      method: spec.method,
+      path: spec.path,
+      status: response.status,
+      headers: response.headers,
+      attempt,
+    });
     const body = parseJson(text);
     if (response.ok && isObject(body) && body.success === true && 'data' in body) return { ok: true, data: body.data };
 
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
     const envelope = errorEnvelope(body);
     const code = envelope?.code ?? 'UNEXPECTED_RESPONSE';
-    const message = typeof envelope?.message === 'string' ? envelope.message : `${spec.method} ${spec.path} answered ${response.status} without the LoanMatch envelope`;
+    const message =
+      typeof envelope?.message === 'string'
+        ? envelope.message
+        : `${spec.method} ${spec.path} answered ${response.status} without the LoanMatch envelope`;
     return {
       ok: false,
       failure: { kind: 'response', status: response.status, code, retryAfterMs },
@@ -152,13 +161,16 @@ export class Transport {
 
   private urlOf(spec: RequestSpec): string {
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(spec.query ?? {})) if (value !== undefined) query.set(name, String(value));
+    for (const [name, value] of Object.entries(spec.query ?? {}))
+      if (value !== undefined) query.set(name, String(value));
     const search = query.toString();
     return `${this.baseUrl}${spec.path}${search ? `?${search}` : ''}`;
   }
 }
 
-type Outcome = { ok: true; data: unknown } | { ok: false; failure: AttemptFailure; error: LoanMatchApiError | LoanMatchConnectionError };
+type Outcome =
+  | { ok: true; data: unknown }
+  | { ok: false; failure: AttemptFailure; error: LoanMatchApiError | LoanMatchConnectionError };
 
 /** `encodeURIComponent` for a path parameter: an id can never reach another route. */
 export const segment = (value: string): string => encodeURIComponent(value);
@@ -170,7 +182,8 @@ function normaliseBaseUrl(baseUrl: string): string {
   } catch {
     throw new TypeError('baseUrl must be an absolute http or https URL, such as http://127.0.0.1:3000/api/partner/v1');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('baseUrl must be an absolute http or https URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError('baseUrl must be an absolute http or https URL');
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -187,7 +200,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The contract's error body: `{success: false, error: "<CODE>", message, details?}`. */
 function errorEnvelope(body: unknown): { code: string; message?: unknown; details?: unknown } | undefined {

@@ -2,7 +2,14 @@
  * Variant A (spec 4.1-4.5), at `…/api/partner/v1`, with `Authorization: Bearer <API key>`. Keep the key
  * on your server: never in a web page or a mobile app.
  */
-import type { ApplicantDetails, CreateApplicationRequest, FormType, PatchStep, SandboxScore, StepFields } from './requests';
+import type {
+  ApplicantDetails,
+  CreateApplicationRequest,
+  FormType,
+  PatchStep,
+  SandboxScore,
+  StepFields,
+} from './requests';
 import type { Application, CreatedApplication, CreditCheckResult, MatchResult, ReferralPage } from './responses';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { WebhooksApi } from './webhooks';
@@ -35,7 +42,10 @@ export class LoanMatchClientA {
   }
 
   /** 4.1: answers 201's `data`. Under one key, a retry is answered from the first request: no second application. */
-  createApplication(request: CreateApplicationRequest, options: IdempotentCallOptions = {}): Promise<CreatedApplication> {
+  createApplication(
+    request: CreateApplicationRequest,
+    options: IdempotentCallOptions = {},
+  ): Promise<CreatedApplication> {
     const idempotencyKey = options.idempotencyKey ?? this.transport.newIdempotencyKey();
     return this.call({ method: 'POST', path: '/applications', body: request, idempotencyKey, repeatable: true });
   }
@@ -44,8 +54,17 @@ export class LoanMatchClientA {
    * 4.2: saves step 2, 3 or 4 (in order), replacing it if it was saved before, which is also why a retry
    * is harmless. Name the loan type to have `data` checked for it: `saveStep<2, 'car'>(id, 2, {...})`.
    */
-  saveStep<S extends PatchStep, F extends FormType = FormType>(applicationId: string, step: S, data: StepFields[F][S]): Promise<Application> {
-    return this.call({ method: 'PATCH', path: `/applications/${segment(applicationId)}`, body: { step, data }, repeatable: true });
+  saveStep<S extends PatchStep, F extends FormType = FormType>(
+    applicationId: string,
+    step: S,
+    data: StepFields[F][S],
+  ): Promise<Application> {
+    return this.call({
+      method: 'PATCH',
+      path: `/applications/${segment(applicationId)}`,
+      body: { step, data },
+      repeatable: true,
+    });
   }
 
   /** 4.5: status, last step, steps 1-4. */
@@ -54,7 +73,11 @@ export class LoanMatchClientA {
   }
 
   /** 4.3: step 5 and the soft credit check, always under an `Idempotency-Key` so a retry cannot run a second check. */
-  runCreditCheck(applicationId: string, applicant: ApplicantDetails, options: CreditCheckOptions = {}): Promise<CreditCheckResult> {
+  runCreditCheck(
+    applicationId: string,
+    applicant: ApplicantDetails,
+    options: CreditCheckOptions = {},
+  ): Promise<CreditCheckResult> {
     const idempotencyKey = options.idempotencyKey ?? this.transport.newIdempotencyKey();
     return this.call({
       method: 'POST',
@@ -73,7 +96,12 @@ export class LoanMatchClientA {
 
   /** Referrals of this partner, newest first: `limit` 1-100 (default 50), `cursor` the `nextCursor` of the page before. */
   listReferrals(options: { cursor?: string; limit?: number } = {}): Promise<ReferralPage> {
-    return this.call({ method: 'GET', path: '/referrals', query: { limit: options.limit, cursor: options.cursor }, repeatable: true });
+    return this.call({
+      method: 'GET',
+      path: '/referrals',
+      query: { limit: options.limit, cursor: options.cursor },
+      repeatable: true,
+    });
   }
 
   private call<T>(spec: RequestSpec): Promise<T> {
@@ -82,6 +110,7 @@ export class LoanMatchClientA {
 }
 
 export function requireKey(apiKey: string): string {
-  if (typeof apiKey !== 'string' || !/^\S+$/.test(apiKey)) throw new TypeError('apiKey must be the API key LoanMatch issued (lm_sandbox_… or lm_live_…)');
+  if (typeof apiKey !== 'string' || !/^\S+$/.test(apiKey))
+    throw new TypeError('apiKey must be the API key LoanMatch issued (lm_sandbox_… or lm_live_…)');
   return apiKey;
 }

@@ -5,7 +5,13 @@
  */
 import { LoanMatchApiError } from './errors';
 import type { CreditCheckDetailsB, FlatApplication, FlatFields } from './requests';
-import type { AccessTokenGrant, CreatedApplicationB, CreditCheckResult, MatchResult, UpdatedApplicationB } from './responses';
+import type {
+  AccessTokenGrant,
+  CreatedApplicationB,
+  CreditCheckResult,
+  MatchResult,
+  UpdatedApplicationB,
+} from './responses';
 import { AccessTokenCache } from './tokens';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { requireKey, type CreditCheckOptions, type IdempotentCallOptions } from './variant-a';
@@ -57,11 +63,21 @@ export class LoanMatchClientB {
    * fields sent twice leave the application as once, so it is retried like a read.
    */
   updateApplication(applicationId: string, securityToken: string, fields: FlatFields): Promise<UpdatedApplicationB> {
-    return this.call({ method: 'PATCH', path: `/applications/${segment(applicationId)}`, body: { ...fields, securityToken }, repeatable: true });
+    return this.call({
+      method: 'PATCH',
+      path: `/applications/${segment(applicationId)}`,
+      body: { ...fields, securityToken },
+      repeatable: true,
+    });
   }
 
   /** Runs on what create and PATCH gave; `details` adds step-5 fields (the consent, if not given before). */
-  runCreditCheck(applicationId: string, securityToken: string, details: CreditCheckDetailsB = {}, options: CreditCheckOptions = {}): Promise<CreditCheckResult> {
+  runCreditCheck(
+    applicationId: string,
+    securityToken: string,
+    details: CreditCheckDetailsB = {},
+    options: CreditCheckOptions = {},
+  ): Promise<CreditCheckResult> {
     const idempotencyKey = options.idempotencyKey ?? this.transport.newIdempotencyKey();
     return this.call({
       method: 'POST',
@@ -75,7 +91,12 @@ export class LoanMatchClientB {
 
   /** Answers as Variant A's match does; repeatable, so retried like a read. */
   match(applicationId: string, securityToken: string): Promise<MatchResult> {
-    return this.call({ method: 'POST', path: `/applications/${segment(applicationId)}/match`, body: { securityToken }, repeatable: true });
+    return this.call({
+      method: 'POST',
+      path: `/applications/${segment(applicationId)}/match`,
+      body: { securityToken },
+      repeatable: true,
+    });
   }
 
   /**

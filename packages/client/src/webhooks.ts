@@ -3,7 +3,14 @@
  * its own authenticated `call`.
  */
 import type { RegisterWebhookRequest } from './requests';
-import type { DeletedWebhook, DeliveryLog, RegisteredWebhook, RotatedSecret, TestEvent, WebhookList } from './responses';
+import type {
+  DeletedWebhook,
+  DeliveryLog,
+  RegisteredWebhook,
+  RotatedSecret,
+  TestEvent,
+  WebhookList,
+} from './responses';
 import { segment, type RequestSpec } from './transport';
 
 export type Call = <T>(spec: RequestSpec) => Promise<T>;
@@ -36,6 +43,11 @@ export class WebhooksApi {
 
   /** Recent attempts, newest first; `limit` 1-100 (default 50). */
   listDeliveries(webhookId: string, options: { limit?: number } = {}): Promise<DeliveryLog> {
-    return this.call({ method: 'GET', path: `/webhooks/${segment(webhookId)}/deliveries`, query: { limit: options.limit }, repeatable: true });
+    return this.call({
+      method: 'GET',
+      path: `/webhooks/${segment(webhookId)}/deliveries`,
+      query: { limit: options.limit },
+      repeatable: true,
+    });
   }
 }

@@ -98,27 +98,92 @@ const valuesOf = <U extends string>(values: Record<U, true>) => Object.keys(valu
 
 // Request types ---------------------------------------------------------------------------------------
 
-const ADDRESS: Required<AddressComponents> = { streetNumber: '1', streetName: 'Example', streetType: 'St', suburb: 'Sydney', state: 'NSW', postcode: '2000', country: 'Australia', unitNumber: '4' };
+const ADDRESS: Required<AddressComponents> = {
+  streetNumber: '1',
+  streetName: 'Example',
+  streetType: 'St',
+  suburb: 'Sydney',
+  state: 'NSW',
+  postcode: '2000',
+  country: 'Australia',
+  unitNumber: '4',
+};
 
 /** Every field of every step, set: what a full payload of each SDK step type looks like. */
 const FULL_STEPS: { [F in FormType]: { [S in 1 | 2 | 3 | 4]: Required<StepFields[F][S]> } } = {
   personal: {
     1: { loanAmount: 15000 },
     2: { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' },
-    3: { employmentType: 'full_time', employerName: 'Acme', employmentYears: 4, employmentMonths: 2, grossMonthlyIncome: 8000, otherIncome: 500 },
-    4: { livingSituation: 'renting', homeAddress: '1 Example St', homeAddressComponents: ADDRESS, monthlyRent: 1800, residentialYears: 3, residentialMonths: 1, dependents: 1 },
+    3: {
+      employmentType: 'full_time',
+      employerName: 'Acme',
+      employmentYears: 4,
+      employmentMonths: 2,
+      grossMonthlyIncome: 8000,
+      otherIncome: 500,
+    },
+    4: {
+      livingSituation: 'renting',
+      homeAddress: '1 Example St',
+      homeAddressComponents: ADDRESS,
+      monthlyRent: 1800,
+      residentialYears: 3,
+      residentialMonths: 1,
+      dependents: 1,
+    },
   },
   car: {
-    1: { carLoanPurpose: 'used', hasFoundCar: 'yes', estimatedCarPrice: 25000, vehicleYear: 2020, usedCarSaleType: 'dealer' },
-    2: { tradeInValue: 2000, tradeInPayout: 500, depositAmount: 3000, loanAmount: 22000, loanTerm: 5, balloonPaymentPercent: 10 },
-    3: { employmentType: 'contract', employerName: 'Acme', employmentYears: 6, employmentMonths: 0, grossMonthlyIncome: 7500, otherIncome: 0 },
-    4: { livingSituation: 'own_mortgage', homeAddress: '2 Example St', homeAddressComponents: ADDRESS, monthlyRent: 0, residentialYears: 10, residentialMonths: 0, dependents: 2 },
+    1: {
+      carLoanPurpose: 'used',
+      hasFoundCar: 'yes',
+      estimatedCarPrice: 25000,
+      vehicleYear: 2020,
+      usedCarSaleType: 'dealer',
+    },
+    2: {
+      tradeInValue: 2000,
+      tradeInPayout: 500,
+      depositAmount: 3000,
+      loanAmount: 22000,
+      loanTerm: 5,
+      balloonPaymentPercent: 10,
+    },
+    3: {
+      employmentType: 'contract',
+      employerName: 'Acme',
+      employmentYears: 6,
+      employmentMonths: 0,
+      grossMonthlyIncome: 7500,
+      otherIncome: 0,
+    },
+    4: {
+      livingSituation: 'own_mortgage',
+      homeAddress: '2 Example St',
+      homeAddressComponents: ADDRESS,
+      monthlyRent: 0,
+      residentialYears: 10,
+      residentialMonths: 0,
+      dependents: 2,
+    },
   },
   home: {
     1: { occupancyType: 'owner_occupied', loanPurpose: 'new_property', isFirstHomeBuyer: 'yes' },
-    2: { propertyValue: 750000, propertyAddress: '1 Example St, Sydney NSW 2000', propertyAddressComponents: ADDRESS, propertyType: 'house' },
+    2: {
+      propertyValue: 750000,
+      propertyAddress: '1 Example St, Sydney NSW 2000',
+      propertyAddressComponents: ADDRESS,
+      propertyType: 'house',
+    },
     3: { loanAmount: 600000, loanTerm: 30, repaymentType: 'principal_and_interest', settlementTimeframe: '30_60_days' },
-    4: { employmentType: 'full_time', livingSituation: 'renting', homeAddress: '3 Example St', homeAddressComponents: ADDRESS, employmentYears: 5, employmentMonths: 3, grossMonthlyIncome: 14000 },
+    4: {
+      employmentType: 'full_time',
+      livingSituation: 'renting',
+      homeAddress: '3 Example St',
+      homeAddressComponents: ADDRESS,
+      employmentYears: 5,
+      employmentMonths: 3,
+      grossMonthlyIncome: 14000,
+    },
   },
 };
 
@@ -186,75 +251,267 @@ const FULL_FLAT: Required<FlatApplication> = {
 /** Each value list of the SDK types beside the schema that holds the service's list. */
 const VALUE_LISTS: [string, string[], JsonSchema | undefined][] = [
   ['FormType', valuesOf<FormType>({ personal: true, car: true, home: true }), { enum: FORM_TYPES }],
-  ['PersonalLoanPurpose', valuesOf<PersonalLoanPurpose>({ debt_consolidation: true, home_improvement: true, car_purchase: true, medical_expenses: true, holiday: true, wedding: true, education: true, business: true, other: true }), schemaFor('personal', 2).properties.loanPurpose],
-  ['CreditScoreEstimate', valuesOf<CreditScoreEstimate>({ excellent: true, good: true, average: true, below_average: true, poor: true, unknown: true }), schemaFor('personal', 2).properties.creditScoreEstimate],
-  ['EmploymentType', valuesOf<EmploymentType>({ full_time: true, part_time: true, casual: true, contract: true, contractor: true, self_employed: true, unemployed: true, retired: true, student: true, centrelink: true }), schemaFor('personal', 3).properties.employmentType],
-  ['LivingSituation', valuesOf<LivingSituation>({ renting: true, own_outright: true, own_mortgage: true, living_with_parents: true, boarding: true, other: true }), schemaFor('personal', 4).properties.livingSituation],
-  ['AustralianState', valuesOf<NonNullable<AddressComponents['state']>>({ NSW: true, VIC: true, QLD: true, WA: true, SA: true, TAS: true, ACT: true, NT: true }), applicantSchema.properties.state],
-  ['CarLoanPurpose', valuesOf<CarLoanPurpose>({ new: true, used: true, refinance: true, NewCarPurchase: true, UsedCarPurchase: true, RefinanceCarLoan: true }), schemaFor('car', 1).properties.carLoanPurpose],
-  ['hasFoundCar', valuesOf<NonNullable<CarStep1['hasFoundCar']>>({ yes: true, no: true }), schemaFor('car', 1).properties.hasFoundCar],
-  ['UsedCarSaleType', valuesOf<NonNullable<CarStep1['usedCarSaleType']>>({ private: true, dealer: true }), schemaFor('car', 1).properties.usedCarSaleType],
-  ['OccupancyType', valuesOf<HomeStep1['occupancyType']>({ owner_occupied: true, investment: true }), schemaFor('home', 1).properties.occupancyType],
-  ['HomeLoanPurpose', valuesOf<HomeLoanPurpose>({ new_property: true, refinance: true, construction: true, equity_release: true }), schemaFor('home', 1).properties.loanPurpose],
-  ['isFirstHomeBuyer', valuesOf<NonNullable<HomeStep1['isFirstHomeBuyer']>>({ yes: true, no: true }), schemaFor('home', 1).properties.isFirstHomeBuyer],
-  ['PropertyType', valuesOf<PropertyType>({ house: true, apartment: true, townhouse: true, land: true, unit: true, villa: true, other: true }), schemaFor('home', 2).properties.propertyType],
-  ['RepaymentType', valuesOf<RepaymentType>({ principal_and_interest: true, interest_only: true }), schemaFor('home', 3).properties.repaymentType],
-  ['SettlementTimeframe', valuesOf<SettlementTimeframe>({ within_30_days: true, '30_60_days': true, '60_90_days': true, '90_plus_days': true }), schemaFor('home', 3).properties.settlementTimeframe],
-  ['gender', valuesOf<NonNullable<ApplicantDetails['gender']>>({ male: true, female: true, other: true, prefer_not_to_say: true }), applicantSchema.properties.gender],
-  ['maritalStatus', valuesOf<NonNullable<ApplicantDetails['maritalStatus']>>({ single: true, married: true, de_facto: true, divorced: true, separated: true, widowed: true }), applicantSchema.properties.maritalStatus],
-  ['WebhookEventType', valuesOf<WebhookEventType>({ 'application.status_changed': true }), { enum: WEBHOOK_EVENT_TYPES }],
+  [
+    'PersonalLoanPurpose',
+    valuesOf<PersonalLoanPurpose>({
+      debt_consolidation: true,
+      home_improvement: true,
+      car_purchase: true,
+      medical_expenses: true,
+      holiday: true,
+      wedding: true,
+      education: true,
+      business: true,
+      other: true,
+    }),
+    schemaFor('personal', 2).properties.loanPurpose,
+  ],
+  [
+    'CreditScoreEstimate',
+    valuesOf<CreditScoreEstimate>({
+      excellent: true,
+      good: true,
+      average: true,
+      below_average: true,
+      poor: true,
+      unknown: true,
+    }),
+    schemaFor('personal', 2).properties.creditScoreEstimate,
+  ],
+  [
+    'EmploymentType',
+    valuesOf<EmploymentType>({
+      full_time: true,
+      part_time: true,
+      casual: true,
+      contract: true,
+      contractor: true,
+      self_employed: true,
+      unemployed: true,
+      retired: true,
+      student: true,
+      centrelink: true,
+    }),
+    schemaFor('personal', 3).properties.employmentType,
+  ],
+  [
+    'LivingSituation',
+    valuesOf<LivingSituation>({
+      renting: true,
+      own_outright: true,
+      own_mortgage: true,
+      living_with_parents: true,
+      boarding: true,
+      other: true,
+    }),
+    schemaFor('personal', 4).properties.livingSituation,
+  ],
+  [
+    'AustralianState',
+    valuesOf<NonNullable<AddressComponents['state']>>({
+      NSW: true,
+      VIC: true,
+      QLD: true,
+      WA: true,
+      SA: true,
+      TAS: true,
+      ACT: true,
+      NT: true,
+    }),
+    applicantSchema.properties.state,
+  ],
+  [
+    'CarLoanPurpose',
+    valuesOf<CarLoanPurpose>({
+      new: true,
+      used: true,
+      refinance: true,
+      NewCarPurchase: true,
+      UsedCarPurchase: true,
+      RefinanceCarLoan: true,
+    }),
+    schemaFor('car', 1).properties.carLoanPurpose,
+  ],
+  [
+    'hasFoundCar',
+    valuesOf<NonNullable<CarStep1['hasFoundCar']>>({ yes: true, no: true }),
+    schemaFor('car', 1).properties.hasFoundCar,
+  ],
+  [
+    'UsedCarSaleType',
+    valuesOf<NonNullable<CarStep1['usedCarSaleType']>>({ private: true, dealer: true }),
+    schemaFor('car', 1).properties.usedCarSaleType,
+  ],
+  [
+    'OccupancyType',
+    valuesOf<HomeStep1['occupancyType']>({ owner_occupied: true, investment: true }),
+    schemaFor('home', 1).properties.occupancyType,
+  ],
+  [
+    'HomeLoanPurpose',
+    valuesOf<HomeLoanPurpose>({ new_property: true, refinance: true, construction: true, equity_release: true }),
+    schemaFor('home', 1).properties.loanPurpose,
+  ],
+  [
+    'isFirstHomeBuyer',
+    valuesOf<NonNullable<HomeStep1['isFirstHomeBuyer']>>({ yes: true, no: true }),
+    schemaFor('home', 1).properties.isFirstHomeBuyer,
+  ],
+  [
+    'PropertyType',
+    valuesOf<PropertyType>({
+      house: true,
+      apartment: true,
+      townhouse: true,
+      land: true,
+      unit: true,
+      villa: true,
+      other: true,
+    }),
+    schemaFor('home', 2).properties.propertyType,
+  ],
+  [
+    'RepaymentType',
+    valuesOf<RepaymentType>({ principal_and_interest: true, interest_only: true }),
+    schemaFor('home', 3).properties.repaymentType,
+  ],
+  [
+    'SettlementTimeframe',
+    valuesOf<SettlementTimeframe>({
+      within_30_days: true,
+      '30_60_days': true,
+      '60_90_days': true,
+      '90_plus_days': true,
+    }),
+    schemaFor('home', 3).properties.settlementTimeframe,
+  ],
+  [
+    'gender',
+    valuesOf<NonNullable<ApplicantDetails['gender']>>({
+      male: true,
+      female: true,
+      other: true,
+      prefer_not_to_say: true,
+    }),
+    applicantSchema.properties.gender,
+  ],
+  [
+    'maritalStatus',
+    valuesOf<NonNullable<ApplicantDetails['maritalStatus']>>({
+      single: true,
+      married: true,
+      de_facto: true,
+      divorced: true,
+      separated: true,
+      widowed: true,
+    }),
+    applicantSchema.properties.maritalStatus,
+  ],
+  [
+    'WebhookEventType',
+    valuesOf<WebhookEventType>({ 'application.status_changed': true }),
+    { enum: WEBHOOK_EVENT_TYPES },
+  ],
 ];
 
 const schemaFields = (schema: JsonSchema | undefined) => Object.keys(schema?.properties ?? {}).sort();
 
-describe('request types against the service\'s schemas', () => {
+describe("request types against the service's schemas", () => {
   it.each(FORM_TYPES.flatMap((formType) => ([1, 2, 3, 4] as const).map((step) => [formType, step] as const)))(
-    'when %s step %s is compared, then its fields and required fields are the schema\'s, and a full payload is valid',
+    "when %s step %s is compared, then its fields and required fields are the schema's, and a full payload is valid",
     (formType, step) => {
       const schema = schemaFor(formType, step);
       expect(Object.keys(FULL_STEPS[formType][step]).sort()).toEqual(schemaFields(schema));
       expect(REQUIRED_STEP_FIELDS[formType][step]).toEqual([...(schema.required ?? [])].sort());
       const data = FULL_STEPS[formType][step];
-      const result = step === 1 ? validateCreateRequest({ formType, data }) : validateStepRequest(formType, { step, data });
+      const result =
+        step === 1 ? validateCreateRequest({ formType, data }) : validateStepRequest(formType, { step, data });
       expect(result).toMatchObject({ ok: true });
     },
   );
 
-  it('when the address components are compared, then they are the schema\'s', () => {
-    expect(fieldsOf<AddressComponents>({ streetNumber: true, streetName: true, streetType: true, suburb: true, state: true, postcode: true, country: true, unitNumber: true })).toEqual(
-      schemaFields(schemaFor('personal', 4).properties.homeAddressComponents),
+  it("when the address components are compared, then they are the schema's", () => {
+    expect(
+      fieldsOf<AddressComponents>({
+        streetNumber: true,
+        streetName: true,
+        streetType: true,
+        suburb: true,
+        state: true,
+        postcode: true,
+        country: true,
+        unitNumber: true,
+      }),
+    ).toEqual(schemaFields(schemaFor('personal', 4).properties.homeAddressComponents));
+    expect(schemaFields(schemaFor('home', 2).properties.propertyAddressComponents)).toEqual(
+      Object.keys(ADDRESS).sort(),
     );
-    expect(schemaFields(schemaFor('home', 2).properties.propertyAddressComponents)).toEqual(Object.keys(ADDRESS).sort());
   });
 
-  it('when step 5 is compared, then its fields and required fields are the schema\'s, and a full payload is valid', () => {
+  it("when step 5 is compared, then its fields and required fields are the schema's, and a full payload is valid", () => {
     expect(Object.keys(FULL_APPLICANT).sort()).toEqual(schemaFields(applicantSchema));
-    expect(requiredOf<ApplicantDetails>({ firstName: true, lastName: true, email: true, mobileNumber: true, dateOfBirth: true })).toEqual([...(applicantSchema.required ?? [])].sort());
+    expect(
+      requiredOf<ApplicantDetails>({
+        firstName: true,
+        lastName: true,
+        email: true,
+        mobileNumber: true,
+        dateOfBirth: true,
+      }),
+    ).toEqual([...(applicantSchema.required ?? [])].sort());
     expect(validateApplicantDetails({ data: FULL_APPLICANT })).toMatchObject({ ok: true });
   });
 
-  it('when Variant B\'s flat create and the webhook registration are compared, then a full payload of each is valid', () => {
+  it("when Variant B's flat create and the webhook registration are compared, then a full payload of each is valid", () => {
     expect(Object.keys(FULL_FLAT).sort()).toEqual(schemaFields(variantBCreateSchema));
-    expect(requiredOf<FlatApplication>({ formType: true, loanAmount: true, loanPurpose: true, firstName: true, lastName: true, email: true, phone: true })).toEqual([...(variantBCreateSchema.required ?? [])].sort());
+    expect(
+      requiredOf<FlatApplication>({
+        formType: true,
+        loanAmount: true,
+        loanPurpose: true,
+        firstName: true,
+        lastName: true,
+        email: true,
+        phone: true,
+      }),
+    ).toEqual([...(variantBCreateSchema.required ?? [])].sort());
     expect(validateVariantBCreate(FULL_FLAT)).toMatchObject({ ok: true, value: FULL_FLAT });
     // PATCH takes every flat field but step 1's amount and the loan type; CreditCheckDetailsB every step-5 field beside the identity.
     const { formType: _type, loanAmount: _amount, ...fields } = FULL_FLAT;
     const patchFields: Required<FlatFields> = fields;
-    expect(Object.keys(patchFields).sort()).toEqual(schemaFields(variantBPatchSchema).filter((name) => name !== 'securityToken'));
-    expect(validateVariantBPatch({ ...patchFields, securityToken: 'st_x' })).toMatchObject({ ok: true, value: patchFields });
+    expect(Object.keys(patchFields).sort()).toEqual(
+      schemaFields(variantBPatchSchema).filter((name) => name !== 'securityToken'),
+    );
+    expect(validateVariantBPatch({ ...patchFields, securityToken: 'st_x' })).toMatchObject({
+      ok: true,
+      value: patchFields,
+    });
     const { firstName: _first, lastName: _last, email: _email, ...checkRest } = APPLICANT_REST;
     const checkDetails: Required<CreditCheckDetailsB> = checkRest;
-    expect([...Object.keys(checkDetails), 'firstName', 'lastName', 'email', 'mobileNumber'].sort()).toEqual(schemaFields(applicantSchema));
-    const webhook: Required<RegisterWebhookRequest> = { url: 'https://partner.example/hooks', events: ['application.status_changed'] };
+    expect([...Object.keys(checkDetails), 'firstName', 'lastName', 'email', 'mobileNumber'].sort()).toEqual(
+      schemaFields(applicantSchema),
+    );
+    const webhook: Required<RegisterWebhookRequest> = {
+      url: 'https://partner.example/hooks',
+      events: ['application.status_changed'],
+    };
     expect(validateWebhookRequest(webhook)).toMatchObject({ ok: true, value: webhook });
   });
 
-  it.each(VALUE_LISTS)('when the values of %s are compared, then they are the schema\'s', (_name, values, schema) => {
+  it.each(VALUE_LISTS)("when the values of %s are compared, then they are the schema's", (_name, values, schema) => {
     expect(values).toEqual([...(schema?.enum ?? [])].map(String).sort());
   });
 
   it('when each word of SandboxScore is sent, then the sandbox accepts it', () => {
-    const words = valuesOf<Extract<SandboxScore, string>>({ excellent: true, very_good: true, good: true, average: true, below_average: true, poor: true, unavailable: true });
+    const words = valuesOf<Extract<SandboxScore, string>>({
+      excellent: true,
+      very_good: true,
+      good: true,
+      average: true,
+      below_average: true,
+      poor: true,
+      unavailable: true,
+    });
     for (const word of [...words, '0', '1200']) expect([word, parseSandboxScore(word).ok]).toEqual([word, true]);
   });
 });

@@ -36,8 +36,16 @@ export async function startFakeServer(answer: (request: Recorded, n: number) => 
       const scripted = answer(recorded, requests.length);
       if (scripted === 'drop') return req.socket.destroy();
       if (scripted === 'hang') return;
-      const text = typeof scripted.body === 'string' ? scripted.body : scripted.body === undefined ? '' : JSON.stringify(scripted.body);
-      res.writeHead(scripted.status, { 'Content-Type': typeof scripted.body === 'string' ? 'text/html' : 'application/json', ...scripted.headers });
+      const text =
+        typeof scripted.body === 'string'
+          ? scripted.body
+          : scripted.body === undefined
+            ? ''
+            : JSON.stringify(scripted.body);
+      res.writeHead(scripted.status, {
+        'Content-Type': typeof scripted.body === 'string' ? 'text/html' : 'application/json',
+        ...scripted.headers,
+      });
       res.end(text);
     });
   });
@@ -53,9 +61,18 @@ export async function startFakeServer(answer: (request: Recorded, n: number) => 
   };
 }
 
-export const success = (data: unknown, status = 200): Scripted => ({ status, body: { success: true, data }, headers: { 'X-Request-Id': `req-${status}` } });
+export const success = (data: unknown, status = 200): Scripted => ({
+  status,
+  body: { success: true, data },
+  headers: { 'X-Request-Id': `req-${status}` },
+});
 
-export const failure = (status: number, error: string, message = `${error} happened`, headers: Record<string, string> = {}): Scripted => ({
+export const failure = (
+  status: number,
+  error: string,
+  message = `${error} happened`,
+  headers: Record<string, string> = {},
+): Scripted => ({
   status,
   body: { success: false, error, message },
   headers: { 'X-Request-Id': `req-${error}`, ...headers },

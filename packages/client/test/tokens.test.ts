@@ -3,10 +3,26 @@
  * expires, and renewed once when the service refuses it.
  */
 import { LoanMatchClientB } from '../src';
-import { failure, recordingSleep, startFakeServer, success, type FakeServer, type Recorded, type Scripted } from './fake-server';
+import {
+  failure,
+  recordingSleep,
+  startFakeServer,
+  success,
+  type FakeServer,
+  type Recorded,
+  type Scripted,
+} from './fake-server';
 
 const KEY = 'lm_sandbox_b-key';
-const FLAT = { formType: 'personal', loanAmount: 15000, loanPurpose: 'holiday', firstName: 'Jordan', lastName: 'Citizen', email: 'j@example.com', phone: '0412345678' } as const;
+const FLAT = {
+  formType: 'personal',
+  loanAmount: 15000,
+  loanPurpose: 'holiday',
+  firstName: 'Jordan',
+  lastName: 'Citizen',
+  email: 'j@example.com',
+  phone: '0412345678',
+} as const;
 const CREATED = { applicationId: 'a1', securityToken: 'st_abc' };
 
 describe('LoanMatchClientB access tokens', () => {
@@ -32,7 +48,13 @@ describe('LoanMatchClientB access tokens', () => {
   });
   afterAll(() => server.close());
 
-  const client = () => new LoanMatchClientB({ baseUrl: `${server.origin}/v1`, apiKey: KEY, sleep: recordingSleep().sleep, now: () => clock });
+  const client = () =>
+    new LoanMatchClientB({
+      baseUrl: `${server.origin}/v1`,
+      apiKey: KEY,
+      sleep: recordingSleep().sleep,
+      now: () => clock,
+    });
   const exchanges = () => server.requests.filter((r) => r.url === '/v1/auth/token');
   const calls = () => server.requests.filter((r) => r.url !== '/v1/auth/token');
 
@@ -66,9 +88,17 @@ describe('LoanMatchClientB access tokens', () => {
     await b.createApplication(FLAT); // token-1 in hand
     server.requests.length = 0;
     answerCall = (request) =>
-      request.headers.authorization === 'Bearer token-1' ? failure(401, 'UNAUTHORIZED', 'The access token has expired: exchange your API key at POST /v1/auth/token for a new one') : success(CREATED, 201);
+      request.headers.authorization === 'Bearer token-1'
+        ? failure(
+            401,
+            'UNAUTHORIZED',
+            'The access token has expired: exchange your API key at POST /v1/auth/token for a new one',
+          )
+        : success(CREATED, 201);
     await expect(b.createApplication(FLAT, { idempotencyKey: 'b-create-1' })).resolves.toEqual(CREATED);
-    expect(server.requests.map((r) => [r.url, r.headers.authorization ?? null, r.headers['idempotency-key'] ?? null])).toEqual([
+    expect(
+      server.requests.map((r) => [r.url, r.headers.authorization ?? null, r.headers['idempotency-key'] ?? null]),
+    ).toEqual([
       ['/v1/applications', 'Bearer token-1', 'b-create-1'],
       ['/v1/auth/token', null, null],
       ['/v1/applications', 'Bearer token-2', 'b-create-1'],
@@ -86,12 +116,16 @@ describe('LoanMatchClientB access tokens', () => {
   it('when the key itself is refused at the exchange (revoked), then that 401 is thrown and nothing else is sent', async () => {
     const b = client();
     answerExchange = () => failure(401, 'UNAUTHORIZED', 'A valid API key is required');
-    await expect(b.createApplication(FLAT)).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: 'A valid API key is required' });
+    await expect(b.createApplication(FLAT)).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: 'A valid API key is required',
+    });
     expect(exchanges()).toHaveLength(1);
     expect(calls()).toHaveLength(0);
   });
 
-  it('when a request waits out a rate limit past the token\'s renewal time, then the retry goes with a renewed token', async () => {
+  it("when a request waits out a rate limit past the token's renewal time, then the retry goes with a renewed token", async () => {
     const b = client();
     let n = 0;
     answerCall = () => {

@@ -92,7 +92,8 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = str(env, name, fallback);
-  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
+  if (!(values as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
   return raw as T;
 }
 
@@ -112,14 +113,19 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 /** A secret of at least `minLength` characters; JWT secrets are HMAC-SHA256 keys, 32 characters or more. */
 function secret(env: Env, name: string, minLength: number): string | undefined {
   const value = optional(env, name);
-  if (value !== undefined && value.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters`);
+  if (value !== undefined && value.length < minLength)
+    throw new ConfigError(`${name} must be at least ${minLength} characters`);
   return value;
 }
 
 /** A comma-separated list of secrets, each of at least `minLength` characters. */
 function secretList(env: Env, name: string, minLength: number): readonly string[] {
-  const values = (optional(env, name) ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
-  if (values.some((v) => v.length < minLength)) throw new ConfigError(`${name} must be a comma-separated list of secrets of at least ${minLength} characters each`);
+  const values = (optional(env, name) ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (values.some((v) => v.length < minLength))
+    throw new ConfigError(`${name} must be a comma-separated list of secrets of at least ${minLength} characters each`);
   return Object.freeze(values);
 }
 
@@ -137,7 +143,8 @@ function duration(env: Env, name: string, min: number): number | undefined {
   const raw = optional(env, name);
   if (raw === undefined) return undefined;
   const ms = parseDuration(raw);
-  if (ms === undefined || ms < min) throw new ConfigError(`${name} must be a duration such as 30s, 2h or 5d, of at least ${min} ms (got "${raw}")`);
+  if (ms === undefined || ms < min)
+    throw new ConfigError(`${name} must be a duration such as 30s, 2h or 5d, of at least ${min} ms (got "${raw}")`);
   return ms;
 }
 
@@ -147,7 +154,9 @@ function durationList(env: Env, name: string, min: number): readonly number[] | 
   if (raw === undefined) return undefined;
   const values = raw.split(',').map((v) => parseDuration(v));
   if (values.length > 20 || values.some((v) => v === undefined || v < min)) {
-    throw new ConfigError(`${name} must be a comma-separated list of up to 20 durations such as 5s,5m,30m (got "${raw}")`);
+    throw new ConfigError(
+      `${name} must be a comma-separated list of up to 20 durations such as 5s,5m,30m (got "${raw}")`,
+    );
   }
   return Object.freeze(values as number[]);
 }
@@ -166,15 +175,22 @@ export function parseDataKey(text: string): Buffer | undefined {
   return undefined;
 }
 
-const DATA_KEY_FORMAT = '32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)';
+const DATA_KEY_FORMAT =
+  '32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)';
 
 /** Data keys, comma-separated. The message names the variable and the form, never the value. */
 function dataKeys(env: Env, name: string): readonly Buffer[] {
-  const texts = (optional(env, name) ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const texts = (optional(env, name) ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   return Object.freeze(
     texts.map((text, i) => {
       const key = parseDataKey(text);
-      if (!key) throw new ConfigError(texts.length > 1 ? `${name} entry ${i + 1} must be ${DATA_KEY_FORMAT}` : `${name} must be ${DATA_KEY_FORMAT}`);
+      if (!key)
+        throw new ConfigError(
+          texts.length > 1 ? `${name} entry ${i + 1} must be ${DATA_KEY_FORMAT}` : `${name} must be ${DATA_KEY_FORMAT}`,
+        );
       return key;
     }),
   );
@@ -186,7 +202,9 @@ function singleDataKey(env: Env): Buffer | undefined {
   const key = parseDataKey(text);
   if (key) return key;
   const several = text.split(',').length > 1 && text.split(',').every((part) => parseDataKey(part) !== undefined);
-  throw new ConfigError(several ? 'DATA_KEY must be one key; earlier keys go in DATA_PREVIOUS_KEYS' : `DATA_KEY must be ${DATA_KEY_FORMAT}`);
+  throw new ConfigError(
+    several ? 'DATA_KEY must be one key; earlier keys go in DATA_PREVIOUS_KEYS' : `DATA_KEY must be ${DATA_KEY_FORMAT}`,
+  );
 }
 
 function onOff(env: Env, name: string, fallback: boolean): boolean {
@@ -198,7 +216,9 @@ function instanceTiming(env: Env): { instanceHeartbeatMs: number; instanceStaleM
   const instanceHeartbeatMs = int(env, 'INSTANCE_HEARTBEAT_MS', 2000, 50, 60_000);
   const instanceStaleMs = int(env, 'INSTANCE_STALE_MS', 10_000, 200, 600_000);
   if (instanceStaleMs < 3 * instanceHeartbeatMs) {
-    throw new ConfigError(`INSTANCE_STALE_MS must be at least three times INSTANCE_HEARTBEAT_MS (got ${instanceStaleMs} and ${instanceHeartbeatMs})`);
+    throw new ConfigError(
+      `INSTANCE_STALE_MS must be at least three times INSTANCE_HEARTBEAT_MS (got ${instanceStaleMs} and ${instanceHeartbeatMs})`,
+    );
   }
   return { instanceHeartbeatMs, instanceStaleMs };
 }
@@ -206,7 +226,8 @@ function instanceTiming(env: Env): { instanceHeartbeatMs: number; instanceStaleM
 export function loadConfig(env: Env = process.env): Config {
   const portA = int(env, 'PORT_A', 3000, 0, 65535);
   const adminToken = optional(env, 'ADMIN_TOKEN');
-  if (adminToken !== undefined && adminToken.length < 24) throw new ConfigError('ADMIN_TOKEN must be at least 24 characters');
+  if (adminToken !== undefined && adminToken.length < 24)
+    throw new ConfigError('ADMIN_TOKEN must be at least 24 characters');
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${portA}`;
   return Object.freeze({
     env: oneOf(env, 'LOANMATCH_ENV', ['sandbox', 'live'] as const, 'sandbox'),
@@ -235,7 +256,10 @@ export function loadConfig(env: Env = process.env): Config {
     bureauUrl: url(env, 'BUREAU_URL', ['http:', 'https:']),
     bureauTimeoutMs: int(env, 'BUREAU_TIMEOUT_MS', 2000, 100, 60_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'] as const, 'info'),
-    logFormat: optional(env, 'LOG_FORMAT') === undefined ? undefined : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+    logFormat:
+      optional(env, 'LOG_FORMAT') === undefined
+        ? undefined
+        : oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     metricsPort: optional(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: str(env, 'METRICS_HOST', '127.0.0.1'),
     metricsToken: secret(env, 'METRICS_TOKEN', 24),

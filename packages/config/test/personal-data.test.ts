@@ -34,7 +34,9 @@ describe('DATA_KEY, DATA_PREVIOUS_KEYS and ADMIN_ALLOW_REMOTE', () => {
       throw new Error('loadConfig accepted the key');
     })();
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.message).toBe('DATA_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)');
+    expect(error.message).toBe(
+      'DATA_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)',
+    );
     expect(error.message).not.toContain(text.slice(0, 12));
   });
 
@@ -47,11 +49,17 @@ describe('DATA_KEY, DATA_PREVIOUS_KEYS and ADMIN_ALLOW_REMOTE', () => {
 
   it('when previous keys are listed, then they are read newest first; a bad one is named by its place; DATA_KEY takes one key only', () => {
     const older = randomBytes(32);
-    expect(loadConfig({ DATA_PREVIOUS_KEYS: `${key.toString('hex')}, ${older.toString('base64')}` }).dataPreviousKeys).toEqual([key, older]);
+    expect(
+      loadConfig({ DATA_PREVIOUS_KEYS: `${key.toString('hex')}, ${older.toString('base64')}` }).dataPreviousKeys,
+    ).toEqual([key, older]);
     expect(() => loadConfig({ DATA_PREVIOUS_KEYS: `${key.toString('hex')},not-a-key` })).toThrow(
-      new ConfigError('DATA_PREVIOUS_KEYS entry 2 must be 32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)'),
+      new ConfigError(
+        'DATA_PREVIOUS_KEYS entry 2 must be 32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)',
+      ),
     );
-    expect(() => loadConfig({ DATA_KEY: `${key.toString('hex')},${older.toString('hex')}` })).toThrow(/^DATA_KEY must be one key; earlier keys go in DATA_PREVIOUS_KEYS$/);
+    expect(() => loadConfig({ DATA_KEY: `${key.toString('hex')},${older.toString('hex')}` })).toThrow(
+      /^DATA_KEY must be one key; earlier keys go in DATA_PREVIOUS_KEYS$/,
+    );
   });
 
   it.each([

@@ -55,7 +55,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const { PrismaPg } = await import('@prisma/adapter-pg');
   const { Pool } = await import('pg');
-  const config = { connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectionTimeoutMs ?? 2000 };
+  const config = {
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 2000,
+  };
   // The process's one pool, for Prisma's adapter and the statements of sql.ts alike; ours rather than the
   // adapter's, so that its use can be read. A statement past the query timeout closes its connection
   // rather than handing it back (connect-timeouts.ts).
@@ -66,7 +70,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // Migrations run before the process serves, on short-lived connections of their own (the engine closes
   // them when done) and without the statement limit: building an index may take minutes.
   const db = wrap('postgresql', new PrismaPg(pool), poolRows(pool), () => pool.end(), new PrismaPg(config));
-  return { ...db, poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.max }) };
+  return {
+    ...db,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.max }),
+  };
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {

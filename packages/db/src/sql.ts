@@ -44,13 +44,17 @@ export function namedStatements(): Statement[] {
 }
 
 /** PostgreSQL, outside a transaction: a named statement on a connection of the pool. */
-export function poolRows(pool: { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> }): Rows {
-  return async <R>(s: Statement, values: readonly unknown[]) => (await pool.query({ name: s.name, text: s.text, values: values as unknown[] })).rows as R[];
+export function poolRows(pool: {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}): Rows {
+  return async <R>(s: Statement, values: readonly unknown[]) =>
+    (await pool.query({ name: s.name, text: s.text, values: values as unknown[] })).rows as R[];
 }
 
 /** PGlite, outside a transaction: its `query`, which waits for any transaction Prisma holds on the one connection. */
 export function pgliteRows(pglite: { query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }> }): Rows {
-  return async <R>(s: Statement, values: readonly unknown[]) => (await pglite.query<R>(s.text, values as unknown[])).rows;
+  return async <R>(s: Statement, values: readonly unknown[]) =>
+    (await pglite.query<R>(s.text, values as unknown[])).rows;
 }
 
 /**
@@ -59,7 +63,8 @@ export function pgliteRows(pglite: { query<R>(text: string, values?: unknown[]):
  * would read in the session's time zone.
  */
 export function prismaRows(tx: PrismaClient | TransactionClient): Rows {
-  return <R>(s: Statement, values: readonly unknown[]) => tx.$queryRawUnsafe<R[]>(s.text, ...values.map((v) => (v instanceof Date ? v.toISOString() : v)));
+  return <R>(s: Statement, values: readonly unknown[]) =>
+    tx.$queryRawUnsafe<R[]>(s.text, ...values.map((v) => (v instanceof Date ? v.toISOString() : v)));
 }
 
 /**

@@ -39,7 +39,12 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
   const through = new URL(url);
   const proxy = await startTcpProxy({ host: through.hostname, port: Number(through.port || 5432) });
   through.port = String(proxy.port);
-  const db = await openDatabase({ url: through.toString(), poolSize: 1, queryTimeoutMs: 300, connectionTimeoutMs: 1000 });
+  const db = await openDatabase({
+    url: through.toString(),
+    poolSize: 1,
+    queryTimeoutMs: 300,
+    connectionTimeoutMs: 1000,
+  });
   return {
     url,
     proxy,

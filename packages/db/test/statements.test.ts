@@ -25,7 +25,11 @@ describe('statements on PostgreSQL', () => {
     );
 
   it('when statements are asked for at once, then each is a transaction of its own: a failing one fails alone', async () => {
-    const [first, duplicate, second] = await Promise.all([outcome(rows(INSERT, ['a'])), outcome(rows(INSERT, ['a'])), outcome(rows(INSERT, ['b']))]);
+    const [first, duplicate, second] = await Promise.all([
+      outcome(rows(INSERT, ['a'])),
+      outcome(rows(INSERT, ['a'])),
+      outcome(rows(INSERT, ['b'])),
+    ]);
     expect([first, second]).toEqual(['ok', 'ok']);
     expect(duplicate).toMatch(/duplicate key/);
     expect(await suite().probes()).toEqual(['a', 'b']);

@@ -6,7 +6,13 @@ import { parseSandboxScore } from './credit/sandbox';
 import { DomainError, fail, ok, type Result } from './errors';
 import { NEW_APPLICATION, changeReadApplication, createAnnouncedApplication } from './events';
 import { checkIdempotencyKey, withIdempotency, withIdempotentWrite, type Replayable } from './idempotency';
-import { validateApplicantDetails, validateCreateRequest, validateStepData, validateStepEnvelope, type FormType } from './validation';
+import {
+  validateApplicantDetails,
+  validateCreateRequest,
+  validateStepData,
+  validateStepEnvelope,
+  type FormType,
+} from './validation';
 import { canonicalUuid } from './ids';
 import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
 
@@ -40,7 +46,6 @@ export interface CreatedApplication extends Json {
   lastStep: number;
 }
 
-
 export function toApplicationView(row: ApplicationRow): ApplicationView {
   const steps: Record<string, Json> = {};
   for (const [n, data] of Object.entries(row.steps)) if (data) steps[n] = data;
@@ -59,13 +64,19 @@ export function toApplicationView(row: ApplicationRow): ApplicationView {
 }
 
 /** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
-export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<ApplicationRow>> {
+export async function findOwnApplication(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string },
+): Promise<Result<ApplicationRow>> {
   const id = canonicalUuid(options.applicationId);
   const row = id ? await ctx.repos.applications.findApplication(id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 
-export async function getApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }): Promise<Result<ApplicationView>> {
+export async function getApplication(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string },
+): Promise<Result<ApplicationView>> {
   const found = await findOwnApplication(ctx, options);
   return found.ok ? ok(toApplicationView(found.value)) : found;
 }
@@ -82,10 +93,21 @@ export async function createApplication(
     request: { operation: options.operation ?? 'create-application', body: options.body },
   };
   const valid = validateCreateRequest(options.body);
-  const app = valid.ok ? { id: randomUUID(), partnerId: options.partnerId, formType: valid.value.formType, step1: valid.value.data } : undefined;
-  const planned: Result<CreatedApplication> = app ? ok({ applicationId: app.id, formType: app.formType, status: NEW_APPLICATION.status, lastStep: NEW_APPLICATION.lastStep }) : (valid as Result<never>);
+  const app = valid.ok
+    ? { id: randomUUID(), partnerId: options.partnerId, formType: valid.value.formType, step1: valid.value.data }
+    : undefined;
+  const planned: Result<CreatedApplication> = app
+    ? ok({
+        applicationId: app.id,
+        formType: app.formType,
+        status: NEW_APPLICATION.status,
+        lastStep: NEW_APPLICATION.lastStep,
+      })
+    : (valid as Result<never>);
   // The application, its event and the key completed with this answer: one statement.
-  return withIdempotentWrite<CreatedApplication>(ctx, scope, planned, (key) => createAnnouncedApplication(ctx, app!, key));
+  return withIdempotentWrite<CreatedApplication>(ctx, scope, planned, (key) =>
+    createAnnouncedApplication(ctx, app!, key),
+  );
 }
 
 export async function saveStep(
@@ -106,7 +128,11 @@ export async function saveStep(
   const valid = validateStepData(app.formType as FormType, step, envelope.value.data);
   if (!valid.ok) return valid;
   // The step, the status it moves and the status's event: one statement.
-  const row = await changeReadApplication(ctx, app, { to: 'in_progress', lastStep: step, step: { number: step, data: valid.value } });
+  const row = await changeReadApplication(ctx, app, {
+    to: 'in_progress',
+    lastStep: step,
+    step: { number: step, data: valid.value },
+  });
   return row ? ok(toApplicationView(row)) : fail('NOT_FOUND', 'Application not found');
 }
 
@@ -153,7 +179,10 @@ export async function runCreditCheck(
     if (!sandboxScore.ok) return sandboxScore;
     if ((options.requireSteps ?? true) && (!app.steps[2] || !app.steps[3] || !app.steps[4])) {
       const missing = [2, 3, 4].filter((n) => !app.steps[n as 2 | 3 | 4]);
-      return fail('STEPS_INCOMPLETE', `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`);
+      return fail(
+        'STEPS_INCOMPLETE',
+        `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`,
+      );
     }
     // Held before the claim exists: a concurrent request that sees our claim must find us alive.
     const release = ctx.instance.hold(checkClaimName(app.id));
@@ -177,7 +206,11 @@ export async function runCreditCheck(
         }
         applicant = again.value;
       }
-      const answer = await ctx.bureau.requestScore({ applicationId: app.id, applicant: applicant.details, sandboxScore: sandboxScore.value });
+      const answer = await ctx.bureau.requestScore({
+        applicationId: app.id,
+        applicant: applicant.details,
+        sandboxScore: sandboxScore.value,
+      });
       const view: CreditCheckView = {
         applicationId: app.id,
         creditCheckComplete: true,
@@ -248,7 +281,10 @@ async function claimCheck(ctx: DomainContext, applicationId: string): Promise<Re
   const claim = await ctx.repos.creditChecks.claimCreditCheck(applicationId, ctx.instance.id);
   if (claim.claimed) return ok(undefined);
   if (claim.status === 'completed') {
-    return fail('CREDIT_CHECK_ALREADY_COMPLETED', 'The credit check for this application has already completed; an application has one soft check');
+    return fail(
+      'CREDIT_CHECK_ALREADY_COMPLETED',
+      'The credit check for this application has already completed; an application has one soft check',
+    );
   }
   const owner = claim.ownerId ?? '';
   if (await ctx.instance.isAlive(owner, checkClaimName(applicationId))) {

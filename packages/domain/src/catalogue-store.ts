@@ -11,7 +11,10 @@ export interface CatalogueSource {
  * Checks the catalogue's stamp at most every `refreshMs`, and reloads only when it changed, so an
  * operator's change reaches every process within that time without a restart.
  */
-export function createCatalogueSource(repos: Repositories, options: { refreshMs?: number; clock?: () => number } = {}): CatalogueSource {
+export function createCatalogueSource(
+  repos: Repositories,
+  options: { refreshMs?: number; clock?: () => number } = {},
+): CatalogueSource {
   const refreshMs = options.refreshMs ?? 2000;
   const now = options.clock ?? Date.now;
   let cached: { stamp: number; catalogue: Catalogue } | undefined;
@@ -54,10 +57,16 @@ export interface CatalogueSummary {
  * Puts a catalogue document in force after checking every rule of it; a broken catalogue is refused
  * with a message naming the product and the rule, and the old one stays.
  */
-export async function putCatalogue(ctx: { repos: Repositories; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary>> {
+export async function putCatalogue(
+  ctx: { repos: Repositories; clock: () => Date },
+  options: { document: unknown },
+): Promise<Result<CatalogueSummary>> {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
-  const doc = options.document as Record<string, unknown> & { lenders: Array<{ id: string; name: string; url: string }>; products: Array<Record<string, unknown>> };
+  const doc = options.document as Record<string, unknown> & {
+    lenders: Array<{ id: string; name: string; url: string }>;
+    products: Array<Record<string, unknown>>;
+  };
   const { lenders, products, ...settings } = doc;
   const effectiveFrom = String(doc.effectiveFrom);
   await ctx.repos.catalogue.replaceCatalogue(
@@ -65,24 +74,40 @@ export async function putCatalogue(ctx: { repos: Repositories; clock: () => Date
       version: effectiveFrom,
       settings,
       lenders: lenders.map(({ id, name, url }) => ({ id, name, url })),
-      products: products.map((p) => ({ id: String(p.id), lenderId: String(p.lenderId), formType: String(p.loanType), name: String(p.name), definition: p })),
+      products: products.map((p) => ({
+        id: String(p.id),
+        lenderId: String(p.lenderId),
+        formType: String(p.loanType),
+        name: String(p.name),
+        definition: p,
+      })),
     },
     ctx.clock(),
   );
   return ok({ effectiveFrom, lenders: lenders.length, products: products.length });
 }
 
-export async function getCatalogueSummary(ctx: { repos: Repositories }): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
+export async function getCatalogueSummary(ctx: {
+  repos: Repositories;
+}): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
   const stored = await ctx.repos.catalogue.readCatalogue();
   if (!stored) return fail('NOT_FOUND', 'No catalogue is loaded');
-  return ok({ effectiveFrom: stored.version, lenders: stored.lenders.length, products: stored.products.length, updatedAt: stored.updatedAt.toISOString() });
+  return ok({
+    effectiveFrom: stored.version,
+    lenders: stored.lenders.length,
+    products: stored.products.length,
+    updatedAt: stored.updatedAt.toISOString(),
+  });
 }
 
 /**
  * At start: load the repository's catalogue file when the database has none, or one effective from an
  * earlier date (an operator's newer catalogue is kept). Answers what was loaded, or null.
  */
-export async function seedCatalogue(ctx: { repos: Repositories; clock: () => Date }, options: { document: unknown }): Promise<Result<CatalogueSummary | null>> {
+export async function seedCatalogue(
+  ctx: { repos: Repositories; clock: () => Date },
+  options: { document: unknown },
+): Promise<Result<CatalogueSummary | null>> {
   const stored = await ctx.repos.catalogue.readCatalogue();
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
   if (stored && stored.version >= fileEffectiveFrom) return ok(null);

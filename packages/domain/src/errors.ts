@@ -30,7 +30,11 @@ export class DomainError extends Error {
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (code: ErrorCode, message: string, details?: FieldViolation[]): { ok: false; error: DomainError } => ({
+export const fail = (
+  code: ErrorCode,
+  message: string,
+  details?: FieldViolation[],
+): { ok: false; error: DomainError } => ({
   ok: false,
   error: new DomainError(code, message, details),
 });

@@ -28,7 +28,10 @@ export interface StatusChangedData extends Json {
 }
 
 /** What a new application holds besides its step 1. */
-export const NEW_APPLICATION: { readonly status: ApplicationStatus; readonly lastStep: number } = { status: 'draft', lastStep: 1 };
+export const NEW_APPLICATION: { readonly status: ApplicationStatus; readonly lastStep: number } = {
+  status: 'draft',
+  lastStep: 1,
+};
 
 /** Event ids are the `webhook-id` of every attempt: stable across retries, unique across events. */
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
@@ -51,10 +54,21 @@ export async function enqueueEvent(
 }
 
 /** The event as the outbox keeps it: a new id, and the body `{type, timestamp, data}` fixed now. */
-function outboxEvent(ctx: DomainContext, event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string }): OutboxEvent {
+function outboxEvent(
+  ctx: DomainContext,
+  event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string },
+): OutboxEvent {
   const at = ctx.clock();
   const body = JSON.stringify({ type: event.type, timestamp: at.toISOString(), data: event.data });
-  return { id: newEventId(), partnerId: event.partnerId, applicationId: event.applicationId, type: event.type, body, at, webhookId: event.webhookId };
+  return {
+    id: newEventId(),
+    partnerId: event.partnerId,
+    applicationId: event.applicationId,
+    type: event.type,
+    body,
+    at,
+    webhookId: event.webhookId,
+  };
 }
 
 function statusEvent(ctx: DomainContext, partnerId: string, data: StatusChangedData): OutboxEvent {
@@ -68,7 +82,12 @@ export async function insertApplicationWithEvent(
   app: { id: string; partnerId: string; formType: string; step1: Json; securityTokenHash?: string },
 ): Promise<ApplicationRow> {
   const row = await tx.applications.insertApplication({ ...app, status: 'draft' });
-  await announce(ctx, tx, row.partnerId, { applicationId: row.id, status: row.status, previousStatus: null, lastStep: row.lastStep });
+  await announce(ctx, tx, row.partnerId, {
+    applicationId: row.id,
+    status: row.status,
+    previousStatus: null,
+    lastStep: row.lastStep,
+  });
   return row;
 }
 
@@ -103,8 +122,20 @@ export async function createAnnouncedApplication(
   app: { id: string; partnerId: string; formType: string; step1: Json },
   key: CompletedKey | undefined,
 ): Promise<boolean> {
-  const created = { id: app.id, partnerId: app.partnerId, formType: app.formType, step1: app.step1, status: NEW_APPLICATION.status, lastStep: NEW_APPLICATION.lastStep };
-  const event = statusEvent(ctx, app.partnerId, { applicationId: app.id, status: created.status, previousStatus: null, lastStep: created.lastStep });
+  const created = {
+    id: app.id,
+    partnerId: app.partnerId,
+    formType: app.formType,
+    step1: app.step1,
+    status: NEW_APPLICATION.status,
+    lastStep: NEW_APPLICATION.lastStep,
+  };
+  const event = statusEvent(ctx, app.partnerId, {
+    applicationId: app.id,
+    status: created.status,
+    previousStatus: null,
+    lastStep: created.lastStep,
+  });
   const { inserted, deliveries } = await ctx.repos.statusChanges.insertApplication({ app: created, event, key });
   if (deliveries > 0) ctx.webhooks.notify();
   return inserted;
@@ -165,7 +196,9 @@ async function writeChange(
     const lastStep = Math.max(current.lastStep, change.lastStep ?? 0);
     const moves = status !== current.status || lastStep !== current.lastStep;
     const event =
-      status !== current.status ? statusEvent(ctx, app.partnerId, { applicationId: app.id, status, previousStatus: current.status, lastStep }) : undefined;
+      status !== current.status
+        ? statusEvent(ctx, app.partnerId, { applicationId: app.id, status, previousStatus: current.status, lastStep })
+        : undefined;
     const outcome = await repos.statusChanges.changeApplication({
       id: app.id,
       move: moves ? { from: current, status, lastStep, event } : undefined,
@@ -185,7 +218,8 @@ async function writeChange(
     }
     if (!outcome.current) return undefined;
     // Erased after the caller read the application (a step save checks first): refused, nothing written.
-    if (change.step && outcome.current.erased) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    if (change.step && outcome.current.erased)
+      throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
     current = outcome.current;
   }
   throw new Error(`application ${app.id}: concurrent changes did not settle`);

@@ -145,16 +145,26 @@ export async function withIdempotentWrite<T extends Json>(
 }
 
 /** `request`: the request's canonical JSON, compared with what the key stored of the first request. */
-async function answerExisting<T>(ctx: DomainContext, row: IdempotencyRow, request: string): Promise<Result<Replayable<T>>> {
+async function answerExisting<T>(
+  ctx: DomainContext,
+  row: IdempotencyRow,
+  request: string,
+): Promise<Result<Replayable<T>>> {
   if (!sameRequest(ctx, row.fingerprint, request)) {
-    return fail('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used for a different request; use a new key for a new request');
+    return fail(
+      'IDEMPOTENCY_KEY_REUSED',
+      'Idempotency-Key was already used for a different request; use a new key for a new request',
+    );
   }
   if (row.state === 'completed') {
     // The stored text is JSON.stringify's of the first answer: parsed and serialised again, the same bytes.
     return ok({ value: JSON.parse(row.responseBody ?? 'null') as T, replayed: true });
   }
   if (row.state === 'in_progress' && (await ctx.instance.isAlive(row.ownerId, claimName(row)))) {
-    return fail('IDEMPOTENCY_IN_PROGRESS', 'The first request with this Idempotency-Key is still running; retry shortly');
+    return fail(
+      'IDEMPOTENCY_IN_PROGRESS',
+      'The first request with this Idempotency-Key is still running; retry shortly',
+    );
   }
   if (row.state === 'in_progress') await ctx.repos.idempotency.markUnresolved(row, row.ownerId);
   return fail(
@@ -180,7 +190,9 @@ export function requestFingerprint(ctx: DomainContext, request: IdempotencyScope
 const LEGACY_FINGERPRINT = /^[0-9a-f]{64}$/;
 
 function sameRequest(ctx: DomainContext, stored: string, request: string): boolean {
-  return LEGACY_FINGERPRINT.test(stored) ? stored === hash('sha256', request, 'hex') : ctx.personalData.digestMatches(stored, request);
+  return LEGACY_FINGERPRINT.test(stored)
+    ? stored === hash('sha256', request, 'hex')
+    : ctx.personalData.digestMatches(stored, request);
 }
 
 /** JSON with object keys sorted, so that key order does not make two equal requests differ. */

@@ -5,7 +5,12 @@ export * from './partners';
 export * from './applications';
 export * from './idempotency';
 export { createInstanceRegistry } from './instances';
-export { SANDBOX_SCORE_VALUES, createSandboxBureau, createUnconfiguredBureau, parseSandboxScore } from './credit/sandbox';
+export {
+  SANDBOX_SCORE_VALUES,
+  createSandboxBureau,
+  createUnconfiguredBureau,
+  parseSandboxScore,
+} from './credit/sandbox';
 export type { CreditBureau, BureauAnswer, BureauRequest } from './credit/bureau';
 export * from './validation';
 export * from './variant-b';

@@ -16,7 +16,9 @@ export interface InstanceRegistryOptions {
  * This process's entry in the instances table, kept fresh by a heartbeat. Claims held by requests in
  * flight here are tracked in memory, so a claim of ours that is not held belongs to a request that failed.
  */
-export function createInstanceRegistry(options: InstanceRegistryOptions): InstanceRegistry & { start(): Promise<void>; stop(): Promise<void> } {
+export function createInstanceRegistry(
+  options: InstanceRegistryOptions,
+): InstanceRegistry & { start(): Promise<void>; stop(): Promise<void> } {
   const { repos, embedded } = options;
   const clock = options.clock ?? (() => new Date());
   const heartbeatMs = options.heartbeatMs ?? 2000;

@@ -7,8 +7,7 @@
  * - Only active keys are remembered: an unknown or revoked key is looked up every time, so a key
  *   issued a moment ago works at once, and a refusal never outlives the key's state.
  * - An entry is trusted for `KEY_CACHE_MS` (two seconds). A revocation through this process forgets
- *   every entry at once; another process refuses the key within `KEY_CACHE_MS` (docs/decisions.md,
- *   "Performance").
+ *   every entry at once; another process refuses the key within `KEY_CACHE_MS` (docs/adr/0059).
  * - Concurrent requests for one key share one lookup. A failed lookup is not remembered.
  * - One cache per database (its repositories), so tests and processes over other databases never share entries.
  */
@@ -40,7 +39,11 @@ function cacheOf(repos: Repositories): KeyCache {
   return cache;
 }
 
-function remembered(map: Map<string, Entry>, key: string, load: () => Promise<KeyOwner | null>): Promise<KeyOwner | null> {
+function remembered(
+  map: Map<string, Entry>,
+  key: string,
+  load: () => Promise<KeyOwner | null>,
+): Promise<KeyOwner | null> {
   const now = Date.now();
   const hit = map.get(key);
   if (hit && now - hit.at < KEY_CACHE_MS) return hit.owner;

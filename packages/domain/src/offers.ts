@@ -5,7 +5,14 @@ import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { advanceApplication, recordMatchRun } from './events';
 import { canonicalUuid } from './ids';
-import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferCertainty, type OfferDetails } from './matching';
+import {
+  matchOffers,
+  type AcceptedOffer,
+  type MatchResult,
+  type NearMissOffer,
+  type OfferCertainty,
+  type OfferDetails,
+} from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
 import { stepsForMatching } from './variant-b-intake';
 
@@ -66,7 +73,11 @@ export async function matchApplication(
   const authorized = options.authorize?.(found.securityTokenHash);
   if (authorized && !authorized.ok) return authorized;
   const { row: app, credit } = found;
-  if (!credit) return fail('CREDIT_CHECK_REQUIRED', 'Run the credit check before matching: POST /applications/{applicationId}/credit-check');
+  if (!credit)
+    return fail(
+      'CREDIT_CHECK_REQUIRED',
+      'Run the credit check before matching: POST /applications/{applicationId}/credit-check',
+    );
 
   const now = ctx.clock();
   const result = matchOffers(
@@ -147,7 +158,10 @@ export function matchView(
     matchId: run.matchId,
     generatedAt: run.now.toISOString(),
     degraded_mode: run.degradedMode,
-    assessment: result.assessment.basis === 'bureau' ? { basis: 'bureau' } : { basis: 'self_estimate', notice: result.assessment.notice },
+    assessment:
+      result.assessment.basis === 'bureau'
+        ? { basis: 'bureau' }
+        : { basis: 'self_estimate', notice: result.assessment.notice },
     acceptedOffers,
     nearMissOffers: result.nearMissOffers.map(nearMissView),
   };
@@ -163,7 +177,9 @@ function nearMissView(offer: NearMissOffer): Json {
     lender: { ...offer.lender },
     product: { ...offer.product },
     headline: offer.headline,
-    reasons: offer.reasons.map((r) => (r.field === 'creditScore' ? { field: r.field, rule: r.rule, actual: 'below the minimum' } : { ...r })),
+    reasons: offer.reasons.map((r) =>
+      r.field === 'creditScore' ? { field: r.field, rule: r.rule, actual: 'below the minimum' } : { ...r },
+    ),
     wouldQualifyIf: offer.wouldQualifyIf.map((w) => ({ ...w })),
   };
 }
@@ -177,9 +193,12 @@ export type LinkOutcome = { location: string };
 export async function followTrackingLink(ctx: DomainContext, options: { token: string }): Promise<Result<LinkOutcome>> {
   const claims = verifyTrackingToken(ctx.tracking.secret, options.token);
   if (!claims) return fail('NOT_FOUND', 'Unknown link');
-  if (claims.expiresAt.getTime() <= ctx.clock().getTime()) return fail('LINK_EXPIRED', 'This offer link has expired; ask for a new match');
+  if (claims.expiresAt.getTime() <= ctx.clock().getTime())
+    return fail('LINK_EXPIRED', 'This offer link has expired; ask for a new match');
   const run = await ctx.repos.matches.findMatchRun(claims.matchRunId);
-  const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find((o) => o.offerId === claims.offerId);
+  const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find(
+    (o) => o.offerId === claims.offerId,
+  );
   if (!run || !offer) return fail('NOT_FOUND', 'Unknown link');
 
   const recorded = await ctx.repos.transaction(async (tx) => {
@@ -242,6 +261,7 @@ export async function listReferrals(
       product: { id: r.productId, name: r.productName },
       referredAt: r.createdAt.toISOString(),
     })),
-    nextCursor: rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
+    nextCursor:
+      rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
   });
 }

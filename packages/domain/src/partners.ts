@@ -49,10 +49,14 @@ const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }): PartnerView => ({
  * Finds the partner behind `Authorization: Bearer <key>`. Every refusal is the same UNAUTHORIZED,
  * but for a key of the other environment, which says so (the key itself is never echoed).
  */
-export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: string | undefined }): Promise<Result<AuthenticatedPartner>> {
+export async function authenticateApiKey(
+  ctx: DomainContext,
+  options: { apiKey: string | undefined },
+): Promise<Result<AuthenticatedPartner>> {
   const { apiKey } = options;
   const claimed = apiKey ? apiKeyEnvironment(apiKey) : null;
-  if (!apiKey || !claimed) return fail('UNAUTHORIZED', 'A valid API key is required: send Authorization: Bearer <API key>');
+  if (!apiKey || !claimed)
+    return fail('UNAUTHORIZED', 'A valid API key is required: send Authorization: Bearer <API key>');
   if (claimed !== ctx.env) {
     return fail('UNAUTHORIZED', `This is a ${claimed} key; this server is the ${ctx.env} environment`);
   }
@@ -62,25 +66,38 @@ export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: 
     return fail('UNAUTHORIZED', 'The API key is not valid or has been revoked');
   }
   const { partner } = owner;
-  return ok({ partnerId: partner.id, keyId: owner.keyId, name: partner.name, tier: partner.tier, environment: partner.environment as Environment });
+  return ok({
+    partnerId: partner.id,
+    keyId: owner.keyId,
+    name: partner.name,
+    tier: partner.tier,
+    environment: partner.environment as Environment,
+  });
 }
 
 export async function createPartner(
   ctx: DomainContext,
   options: { body: unknown },
-): Promise<Result<{ partnerId: string; name: string; apiKey: string; keyId: string; tier: string; environment: string }>> {
+): Promise<
+  Result<{ partnerId: string; name: string; apiKey: string; keyId: string; tier: string; environment: string }>
+> {
   const body = (options.body ?? {}) as Record<string, unknown>;
   const violations: FieldViolation[] = [];
   if (typeof options.body !== 'object' || options.body === null || Array.isArray(options.body)) {
-    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [{ field: 'body', rule: 'type', message: 'body: must be a JSON object' }]);
+    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [
+      { field: 'body', rule: 'type', message: 'body: must be a JSON object' },
+    ]);
   }
   const name = typeof body.name === 'string' ? body.name.trim() : undefined;
   if (body.name === undefined) violations.push(violation('name', 'required', 'is required'));
-  else if (!name || name.length > 100) violations.push(violation('name', 'length', 'must be a string of 1 to 100 characters'));
+  else if (!name || name.length > 100)
+    violations.push(violation('name', 'length', 'must be a string of 1 to 100 characters'));
   const tier = body.tier ?? 'standard';
-  if (!(TIERS as readonly unknown[]).includes(tier)) violations.push(violation('tier', 'enum', `must be one of ${TIERS.join(', ')}`));
+  if (!(TIERS as readonly unknown[]).includes(tier))
+    violations.push(violation('tier', 'enum', `must be one of ${TIERS.join(', ')}`));
   const environment = body.environment ?? ctx.env;
-  if (!(ENVIRONMENTS as readonly unknown[]).includes(environment)) violations.push(violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`));
+  if (!(ENVIRONMENTS as readonly unknown[]).includes(environment))
+    violations.push(violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`));
   if (violations.length) return fail('VALIDATION_ERROR', violations[0].message, violations);
 
   const key = newApiKey(environment as Environment);
@@ -89,23 +106,41 @@ export async function createPartner(
     { id: randomUUID(), name: name!, tier: tier as string, environment: environment as string },
     { id: keyId, keyHash: key.keyHash, prefix: key.prefix },
   );
-  return ok({ partnerId: partner.id, name: partner.name, apiKey: key.apiKey, keyId, tier: partner.tier, environment: partner.environment });
+  return ok({
+    partnerId: partner.id,
+    name: partner.name,
+    apiKey: key.apiKey,
+    keyId,
+    tier: partner.tier,
+    environment: partner.environment,
+  });
 }
 
 export async function listPartners(ctx: DomainContext): Promise<Result<{ partners: PartnerView[] }>> {
   return ok({ partners: (await ctx.repos.partners.listPartners()).map(partnerView) });
 }
 
-export async function issueApiKey(ctx: DomainContext, options: { partnerId: string }): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
+export async function issueApiKey(
+  ctx: DomainContext,
+  options: { partnerId: string },
+): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
   const partnerId = canonicalUuid(options.partnerId);
   const partner = partnerId ? await ctx.repos.partners.findPartner(partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
   const key = newApiKey(partner.environment as Environment);
-  const row = await ctx.repos.partners.insertApiKey({ id: randomUUID(), partnerId: partner.id, keyHash: key.keyHash, prefix: key.prefix });
+  const row = await ctx.repos.partners.insertApiKey({
+    id: randomUUID(),
+    partnerId: partner.id,
+    keyHash: key.keyHash,
+    prefix: key.prefix,
+  });
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
-export async function revokeApiKey(ctx: DomainContext, options: { keyId: string }): Promise<Result<{ keyId: string; revokedAt: string }>> {
+export async function revokeApiKey(
+  ctx: DomainContext,
+  options: { keyId: string },
+): Promise<Result<{ keyId: string; revokedAt: string }>> {
   const keyId = canonicalUuid(options.keyId);
   const row = keyId ? await ctx.repos.partners.revokeApiKey(keyId, ctx.clock()) : null;
   if (!row) return fail('NOT_FOUND', 'Key not found');

@@ -27,7 +27,10 @@ export function createPersonalDataBox(keys: readonly Uint8Array[]): SecretBox {
 
 /** One encryption per write: the details sealed under the current key, bound to their application. */
 export function sealApplicantDetails(ctx: DomainContext, applicationId: string, details: Json): SealedDetails {
-  return { detailsSealed: ctx.personalData.seal(JSON.stringify(details), applicationId), keyId: ctx.personalData.keyId };
+  return {
+    detailsSealed: ctx.personalData.seal(JSON.stringify(details), applicationId),
+    keyId: ctx.personalData.keyId,
+  };
 }
 
 /**
@@ -49,11 +52,21 @@ export class PersonalDataUnreadable extends Error {
  * Fields of steps 1-4 that are about the person rather than the loan (spec section 2): the home and
  * property addresses and the employer. Erasure takes them out of the steps; nothing reads them later.
  */
-export const PERSONAL_STEP_FIELDS = ['homeAddress', 'homeAddressComponents', 'propertyAddress', 'propertyAddressComponents', 'employerName'] as const;
+export const PERSONAL_STEP_FIELDS = [
+  'homeAddress',
+  'homeAddressComponents',
+  'propertyAddress',
+  'propertyAddressComponents',
+  'employerName',
+] as const;
 
-export const PERSONAL_DATA_ERASED_MESSAGE = 'The personal data of this application was erased; it takes no personal data again. Start a new application';
+export const PERSONAL_DATA_ERASED_MESSAGE =
+  'The personal data of this application was erased; it takes no personal data again. Start a new application';
 
-export type ApplicantDetails = { state: 'none' } | { state: 'erased'; erasedAt: Date } | { state: 'kept'; details: Json };
+export type ApplicantDetails =
+  | { state: 'none' }
+  | { state: 'erased'; erasedAt: Date }
+  | { state: 'kept'; details: Json };
 
 /**
  * The details kept for an application, opened: the only place they are decrypted. `lock`: the row is
@@ -65,12 +78,15 @@ export async function readApplicantDetails(
   options: { repos?: Repositories; lock?: boolean } = {},
 ): Promise<ApplicantDetails> {
   const repos = options.repos ?? ctx.repos;
-  const row = options.lock ? await repos.applicants.lockApplicant(applicationId) : await repos.applicants.findApplicant(applicationId);
+  const row = options.lock
+    ? await repos.applicants.lockApplicant(applicationId)
+    : await repos.applicants.findApplicant(applicationId);
   if (!row) return { state: 'none' };
   if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
   if (row.detailsSealed !== null) {
     const plain = ctx.personalData.open(row.detailsSealed, applicationId);
-    if (plain === undefined) throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(row.detailsSealed));
+    if (plain === undefined)
+      throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(row.detailsSealed));
     return { state: 'kept', details: JSON.parse(plain) as Json };
   }
   // A row start-up has not sealed yet (another process of an older database is starting right now).
@@ -82,7 +98,10 @@ export async function readApplicantDetails(
  * B's intake), the personal fields of steps 1-4 and the exact bureau score; keeps everything else. Idempotent: a second call answers the
  * first call's `erasedAt`. An unknown or malformed id is NOT_FOUND. Not a status change: no webhook event.
  */
-export async function erasePersonalData(ctx: DomainContext, options: { applicationId: string }): Promise<Result<{ applicationId: string; erasedAt: string }>> {
+export async function erasePersonalData(
+  ctx: DomainContext,
+  options: { applicationId: string },
+): Promise<Result<{ applicationId: string; erasedAt: string }>> {
   const applicationId = canonicalUuid(options.applicationId);
   if (!applicationId) return fail('NOT_FOUND', 'Application not found');
   const erasedAt = await ctx.repos.transaction(async (tx) => {
@@ -90,7 +109,9 @@ export async function erasePersonalData(ctx: DomainContext, options: { applicati
     if (at) await tx.creditChecks.forgetScore(applicationId);
     return at;
   });
-  return erasedAt ? ok({ applicationId, erasedAt: erasedAt.toISOString() }) : fail('NOT_FOUND', 'Application not found');
+  return erasedAt
+    ? ok({ applicationId, erasedAt: erasedAt.toISOString() })
+    : fail('NOT_FOUND', 'Application not found');
 }
 
 export interface DataKeyStatus {
@@ -112,8 +133,15 @@ export interface DataKeyStatus {
 /** `GET /admin/v1/data-key`: which keys seal how many rows. */
 export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataKeyStatus>> {
   const box = ctx.personalData;
-  const [counts, live] = await Promise.all([ctx.repos.applicants.countByKey(), ctx.repos.idempotency.countLiveByDataKey(ctx.clock())]);
-  const described = <T extends { keyId: string }>(c: T) => ({ ...c, current: c.keyId === box.keyId, configured: box.keyIds.includes(c.keyId) });
+  const [counts, live] = await Promise.all([
+    ctx.repos.applicants.countByKey(),
+    ctx.repos.idempotency.countLiveByDataKey(ctx.clock()),
+  ]);
+  const described = <T extends { keyId: string }>(c: T) => ({
+    ...c,
+    current: c.keyId === box.keyId,
+    configured: box.keyIds.includes(c.keyId),
+  });
   return ok({
     currentKeyId: box.keyId,
     keys: counts.map(described),
@@ -138,7 +166,10 @@ export interface ReencryptionReport extends DataKeyStatus {
  * serving: each row is replaced only if it still holds the text that was read, so a write or an erasure
  * that came in meanwhile is never undone, and no long transaction holds locks.
  */
-export async function reencryptPersonalData(ctx: DomainContext, options: { batchSize?: number; budgetMs?: number } = {}): Promise<Result<ReencryptionReport>> {
+export async function reencryptPersonalData(
+  ctx: DomainContext,
+  options: { batchSize?: number; budgetMs?: number } = {},
+): Promise<Result<ReencryptionReport>> {
   const box = ctx.personalData;
   const batchSize = options.batchSize ?? 200;
   const deadline = Date.now() + (options.budgetMs ?? 10_000);
@@ -175,7 +206,13 @@ export async function sealLegacyApplicantDetails(ctx: DomainContext): Promise<nu
     const rows = await ctx.repos.applicants.listLegacy(200);
     if (rows.length === 0) return sealed;
     for (const row of rows) {
-      if (await ctx.repos.applicants.sealLegacy(row.applicationId, sealApplicantDetails(ctx, row.applicationId, row.details))) sealed++;
+      if (
+        await ctx.repos.applicants.sealLegacy(
+          row.applicationId,
+          sealApplicantDetails(ctx, row.applicationId, row.details),
+        )
+      )
+        sealed++;
     }
   }
 }

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /**
  * Seals what must be kept and read again, so that the database alone never holds it in clear: Variant
@@ -47,7 +55,8 @@ export function createSecretBox(secrets: readonly SecretMaterial[], purpose: str
     return { id: createHash('sha256').update(key).digest('base64url').slice(0, 10), key, digestKey };
   });
   // Without a context the associated data is what it was before contexts existed, so older texts still open.
-  const associatedData = (id: string, context: string | undefined) => Buffer.from(context === undefined ? `${VERSION}.${id}` : `${VERSION}.${id}.${context}`);
+  const associatedData = (id: string, context: string | undefined) =>
+    Buffer.from(context === undefined ? `${VERSION}.${id}` : `${VERSION}.${id}.${context}`);
   return {
     keyId: keys[0].id,
     keyIds: keys.map((k) => k.id),
@@ -57,7 +66,13 @@ export function createSecretBox(secrets: readonly SecretMaterial[], purpose: str
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(associatedData(id, context));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [VERSION, id, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+      return [
+        VERSION,
+        id,
+        iv.toString('base64url'),
+        body.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+      ].join('.');
     },
     open(sealed, context) {
       const [version, id, iv, body, tag, ...rest] = sealed.split('.');

@@ -21,7 +21,11 @@ export interface TierView {
   updatedAt: string;
 }
 
-const view = (row: TierRow): TierView => ({ tier: row.name, requestsPerHour: row.requestsPerHour, updatedAt: row.updatedAt.toISOString() });
+const view = (row: TierRow): TierView => ({
+  tier: row.name,
+  requestsPerHour: row.requestsPerHour,
+  updatedAt: row.updatedAt.toISOString(),
+});
 const order = (name: string): number => {
   const index = (TIERS as readonly string[]).indexOf(name);
   return index === -1 ? TIERS.length : index;
@@ -34,17 +38,33 @@ export async function listTiers(ctx: DomainContext): Promise<Result<{ tiers: Tie
 }
 
 /** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`: stored at once, in force on every process within seconds. */
-export async function setTierLimit(ctx: DomainContext, options: { tier: string; body: unknown }): Promise<Result<TierView>> {
+export async function setTierLimit(
+  ctx: DomainContext,
+  options: { tier: string; body: unknown },
+): Promise<Result<TierView>> {
   const body = options.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [{ field: 'body', rule: 'type', message: 'body: must be a JSON object' }]);
+    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [
+      { field: 'body', rule: 'type', message: 'body: must be a JSON object' },
+    ]);
   }
   const perHour = (body as Record<string, unknown>).requestsPerHour;
-  const violation = (rule: string, text: string): FieldViolation => ({ field: 'requestsPerHour', rule, message: `requestsPerHour: ${text}` });
+  const violation = (rule: string, text: string): FieldViolation => ({
+    field: 'requestsPerHour',
+    rule,
+    message: `requestsPerHour: ${text}`,
+  });
   let problem: FieldViolation | undefined;
   if (perHour === undefined) problem = violation('required', 'is required');
-  else if (!Number.isInteger(perHour) || (perHour as number) < REQUESTS_PER_HOUR_MIN || (perHour as number) > REQUESTS_PER_HOUR_MAX) {
-    problem = violation('range', `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`);
+  else if (
+    !Number.isInteger(perHour) ||
+    (perHour as number) < REQUESTS_PER_HOUR_MIN ||
+    (perHour as number) > REQUESTS_PER_HOUR_MAX
+  ) {
+    problem = violation(
+      'range',
+      `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`,
+    );
   }
   if (problem) return fail('VALIDATION_ERROR', problem.message, [problem]);
   const row = await ctx.repos.tiers.setTierLimit(options.tier, perHour as number, ctx.clock());
@@ -62,7 +82,10 @@ export interface TierLimits {
  * propagates (the database is down, and so is the request). A tier missing from the table gets the
  * smallest limit there is.
  */
-export function createTierLimits(repos: Repositories, options: { maxAgeMs?: number; now?: () => number } = {}): TierLimits {
+export function createTierLimits(
+  repos: Repositories,
+  options: { maxAgeMs?: number; now?: () => number } = {},
+): TierLimits {
   const maxAgeMs = options.maxAgeMs ?? TIER_CACHE_MS;
   const now = options.now ?? Date.now;
   let cached: { at: number; limits: Map<string, number> } | undefined;

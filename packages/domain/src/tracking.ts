@@ -71,5 +71,9 @@ export function verifyTrackingToken(secret: Buffer, token: string): TrackingClai
   sign(secret, expected);
   if (!timingSafeEqual(raw.subarray(BODY), expected.subarray(BODY))) return null;
   const body = raw.subarray(0, BODY);
-  return { offerId: bytesUuid(body.subarray(0, 16)), matchRunId: bytesUuid(body.subarray(16, 32)), expiresAt: new Date(body.readUInt32BE(32) * 1000) };
+  return {
+    offerId: bytesUuid(body.subarray(0, 16)),
+    matchRunId: bytesUuid(body.subarray(16, 32)),
+    expiresAt: new Date(body.readUInt32BE(32) * 1000),
+  };
 }

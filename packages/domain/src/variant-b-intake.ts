@@ -35,18 +35,24 @@ export function readIntake(details: Json | null): Intake {
     const fields = stored[step];
     if (typeof fields === 'object' && fields !== null) knownSteps[step] = { ...(fields as Record<string, unknown>) };
   }
-  if (loanPurpose !== undefined && knownSteps[2]?.loanPurpose === undefined) knownSteps[2] = { ...knownSteps[2], loanPurpose };
+  if (loanPurpose !== undefined && knownSteps[2]?.loanPurpose === undefined)
+    knownSteps[2] = { ...knownSteps[2], loanPurpose };
   return { applicant, knownSteps };
 }
 
 /** The intake as the applicant row stores it. */
 export function intakeJson(intake: Intake): Json {
-  const known = Object.fromEntries(PARTIAL_STEPS.filter((s) => intake.knownSteps[s] !== undefined).map((s) => [String(s), intake.knownSteps[s]]));
+  const known = Object.fromEntries(
+    PARTIAL_STEPS.filter((s) => intake.knownSteps[s] !== undefined).map((s) => [String(s), intake.knownSteps[s]]),
+  );
   return Object.keys(known).length > 0 ? { ...intake.applicant, [KNOWN_STEPS]: known } : { ...intake.applicant };
 }
 
 /** Validated flat fields (B's names) split by the step they belong to, under their table names. */
-export function splitFlatFields(fields: Record<string, unknown>): { steps: KnownSteps; applicant: Record<string, unknown> } {
+export function splitFlatFields(fields: Record<string, unknown>): {
+  steps: KnownSteps;
+  applicant: Record<string, unknown>;
+} {
   const steps: KnownSteps = {};
   const applicant: Record<string, unknown> = {};
   for (const [flat, value] of Object.entries(fields)) {
@@ -121,7 +127,11 @@ export function missingFields(saved: ApplicationRow['steps'], knownSteps: KnownS
  * The steps matching reads: the saved ones and, for a Variant B application with a step not saved, that
  * step's known fields (an erased application's are gone). An application with steps 1-4 is read as is.
  */
-export async function stepsForMatching(ctx: DomainContext, app: ApplicationRow, variantB: boolean): Promise<Record<1 | PartialStep, Json | undefined>> {
+export async function stepsForMatching(
+  ctx: DomainContext,
+  app: ApplicationRow,
+  variantB: boolean,
+): Promise<Record<1 | PartialStep, Json | undefined>> {
   const steps = { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] };
   if (!variantB || PARTIAL_STEPS.every((s) => steps[s] !== undefined)) return steps;
   const kept = await readApplicantDetails(ctx, app.id);

@@ -22,7 +22,14 @@ import { runCreditCheck, type ApplicantForCheck, type CreditCheckView } from './
 import { matchApplication, type MatchView } from './offers';
 import type { SecretBox } from './sealing';
 import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
-import { FLAT_FIELDS, schemaFor, validateApplicantDetailsB, validateSecurityTokenRequest, validateVariantBCreate, validateVariantBPatch } from './validation';
+import {
+  FLAT_FIELDS,
+  schemaFor,
+  validateApplicantDetailsB,
+  validateSecurityTokenRequest,
+  validateVariantBCreate,
+  validateVariantBPatch,
+} from './validation';
 import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './variant-b-intake';
 import { canonicalUuid } from './ids';
 
@@ -31,7 +38,6 @@ export const B_OPERATIONS = { create: 'b.create-application', creditCheck: 'b.cr
 
 /** The purpose a `SecretBox` for stored create answers is made for. */
 export const SECURITY_TOKEN_REPLAY_PURPOSE = 'variant-b/security-token-replay';
-
 
 /** Step 5's identity, fixed at create: what the applicant is checked as (credit-check bodies do not change it). */
 const IDENTITY_FIELDS: readonly string[] = ['firstName', 'lastName', 'email', 'mobileNumber'];
@@ -48,9 +54,15 @@ export function newSecurityToken(): { securityToken: string; hash: string } {
 }
 
 /** `POST /v1/auth/token`: the partner behind `X-API-Key`. Refusals name the header, never the key. */
-export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }): Promise<Result<AuthenticatedPartner>> {
+export async function authenticateTokenExchange(
+  ctx: DomainContext,
+  options: { apiKey: string | undefined },
+): Promise<Result<AuthenticatedPartner>> {
   if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
-    return fail('UNAUTHORIZED', 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}');
+    return fail(
+      'UNAUTHORIZED',
+      'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}',
+    );
   }
   return authenticateApiKey(ctx, { apiKey: options.apiKey });
 }
@@ -59,14 +71,26 @@ export async function authenticateTokenExchange(ctx: DomainContext, options: { a
  * The partner behind a verified access token, on every request: the token names the API key it was
  * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
  */
-export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }): Promise<Result<AuthenticatedPartner>> {
+export async function authenticateTokenSubject(
+  ctx: DomainContext,
+  options: { partnerId: string; keyId: string },
+): Promise<Result<AuthenticatedPartner>> {
   const keyId = canonicalUuid(options.keyId);
   const owner = keyId ? await activeKeyById(ctx.repos, keyId) : null;
   if (!owner || owner.partner.id !== options.partnerId || owner.partner.environment !== ctx.env) {
-    return fail('UNAUTHORIZED', 'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token');
+    return fail(
+      'UNAUTHORIZED',
+      'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token',
+    );
   }
   const { partner } = owner;
-  return ok({ partnerId: partner.id, keyId: owner.keyId, name: partner.name, tier: partner.tier, environment: partner.environment as Environment });
+  return ok({
+    partnerId: partner.id,
+    keyId: owner.keyId,
+    name: partner.name,
+    tier: partner.tier,
+    environment: partner.environment as Environment,
+  });
 }
 
 /**
@@ -83,7 +107,11 @@ export async function createApplicationB(
 ): Promise<Result<Replayable<CreatedApplicationB>>> {
   const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
   if (!keyCheck.ok) return keyCheck;
-  const scope = { partnerId: options.partnerId, key: options.idempotencyKey, request: { operation: B_OPERATIONS.create, body: options.body } };
+  const scope = {
+    partnerId: options.partnerId,
+    key: options.idempotencyKey,
+    request: { operation: B_OPERATIONS.create, body: options.body },
+  };
   const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {
     const valid = validateVariantBCreate(options.body, ctx.clock());
     if (!valid.ok) return valid;
@@ -97,8 +125,15 @@ export async function createApplicationB(
     const token = newSecurityToken();
     const applicationId = randomUUID();
     await ctx.repos.transaction(async (tx) => {
-      await insertApplicationWithEvent(ctx, tx, { id: applicationId, partnerId: options.partnerId, formType, step1, securityTokenHash: token.hash });
-      for (const step of plan.value.save) await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step });
+      await insertApplicationWithEvent(ctx, tx, {
+        id: applicationId,
+        partnerId: options.partnerId,
+        formType,
+        step1,
+        securityTokenHash: token.hash,
+      });
+      for (const step of plan.value.save)
+        await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step });
       await tx.applicants.insertIntake(applicationId, sealApplicantDetails(ctx, applicationId, intake));
       await seal(tx, { applicationId, securityToken: options.secretBox.seal(token.securityToken) });
     });
@@ -122,9 +157,14 @@ export async function createApplicationB(
  * is not the partner's is 404; a body without a token 400; a token that is not this application's 403.
  * Compared in constant time, through digests. An application made through Variant A has no token.
  */
-export async function verifySecurityToken(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<void>> {
+export async function verifySecurityToken(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown },
+): Promise<Result<void>> {
   const applicationId = canonicalUuid(options.applicationId);
-  const stored = applicationId ? await ctx.repos.applications.findSecurityTokenHash(applicationId, options.partnerId) : undefined;
+  const stored = applicationId
+    ? await ctx.repos.applications.findSecurityTokenHash(applicationId, options.partnerId)
+    : undefined;
   if (stored === undefined) return fail('NOT_FOUND', 'Application not found');
   return checkSecurityToken(stored, options.body);
 }
@@ -147,7 +187,13 @@ function checkSecurityToken(stored: string | null, body: unknown): Result<void> 
  */
 export async function runCreditCheckB(
   ctx: DomainContext,
-  options: { partnerId: string; applicationId: string; body: unknown; idempotencyKey: string | undefined; sandboxScore: string | undefined },
+  options: {
+    partnerId: string;
+    applicationId: string;
+    body: unknown;
+    idempotencyKey: string | undefined;
+    sandboxScore: string | undefined;
+  },
 ): Promise<Result<Replayable<CreditCheckView>>> {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
@@ -168,12 +214,18 @@ export async function runCreditCheckB(
 }
 
 /** Step 5 from the intake and the body, checked; the row then holds it with the known fields of steps not saved. */
-function applicantForCheckB(kept: Json | null, app: ApplicationRow, bodyStep5: Json, now: Date): Result<ApplicantForCheck> {
+function applicantForCheckB(
+  kept: Json | null,
+  app: ApplicationRow,
+  bodyStep5: Json,
+  now: Date,
+): Result<ApplicantForCheck> {
   const intake = readIntake(kept);
   const details = validateApplicantDetailsB({ ...intake.applicant, ...bodyStep5 }, now);
   if (!details.ok) return details;
   const knownSteps: KnownSteps = {};
-  for (const step of [2, 3, 4] as const) if (app.steps[step] === undefined && intake.knownSteps[step]) knownSteps[step] = intake.knownSteps[step];
+  for (const step of [2, 3, 4] as const)
+    if (app.steps[step] === undefined && intake.knownSteps[step]) knownSteps[step] = intake.knownSteps[step];
   return ok({ details: details.value as Json, stored: intakeJson({ applicant: details.value, knownSteps }) });
 }
 
@@ -193,7 +245,10 @@ export interface UpdatedApplicationB extends Json {
  * saved as Variant A saves them, also after the credit check (the next match uses them); step 5's fields
  * may change until the check, not after (they are what it ran on). Nothing changes on a refusal.
  */
-export async function updateApplicationB(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<UpdatedApplicationB>> {
+export async function updateApplicationB(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown },
+): Promise<Result<UpdatedApplicationB>> {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
   const valid = validateVariantBPatch(options.body, ctx.clock());
@@ -206,20 +261,31 @@ export async function updateApplicationB(ctx: DomainContext, options: { partnerI
     await tx.applications.lockApplication(applicationId);
     const app = await tx.applications.findApplication(applicationId, options.partnerId);
     if (!app) return fail('NOT_FOUND', 'Application not found');
-    if (kept.state === 'erased' || app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    if (kept.state === 'erased' || app.personalDataErased)
+      return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
     const check = app.creditCheck?.status;
-    if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
+    if (check === 'running')
+      return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
     const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
     if (check === 'completed' && changedApplicant.length > 0) {
-      return fail('CREDIT_CHECK_ALREADY_COMPLETED', `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`);
+      return fail(
+        'CREDIT_CHECK_ALREADY_COMPLETED',
+        `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`,
+      );
     }
     const intake = readIntake(kept.state === 'kept' ? kept.details : null);
     const plan = planSteps(app.steps, intake.knownSteps, given.steps);
     if (!plan.ok) return plan;
-    const next = intakeJson({ applicant: { ...intake.applicant, ...given.applicant }, knownSteps: plan.value.knownSteps });
-    if (JSON.stringify(next) !== JSON.stringify(intakeJson(intake))) await tx.applicants.writeDetails(applicationId, sealApplicantDetails(ctx, applicationId, next));
+    const next = intakeJson({
+      applicant: { ...intake.applicant, ...given.applicant },
+      knownSteps: plan.value.knownSteps,
+    });
+    if (JSON.stringify(next) !== JSON.stringify(intakeJson(intake)))
+      await tx.applicants.writeDetails(applicationId, sealApplicantDetails(ctx, applicationId, next));
     let row: ApplicationRow = app;
-    for (const step of plan.value.save) row = (await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step })) ?? row;
+    for (const step of plan.value.save)
+      row =
+        (await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step })) ?? row;
     return ok(updatedView(row, plan.value.knownSteps));
   });
 }
@@ -249,6 +315,13 @@ function omit(source: Record<string, unknown>, keys: readonly string[]): Json {
 }
 
 /** Variant B's match: the application's security token first, then the same match as Variant A (one read for both). */
-export async function matchApplicationB(ctx: DomainContext, options: { partnerId: string; applicationId: string; body: unknown }): Promise<Result<MatchView>> {
-  return matchApplication(ctx, { partnerId: options.partnerId, applicationId: options.applicationId, authorize: (stored) => checkSecurityToken(stored, options.body) });
+export async function matchApplicationB(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown },
+): Promise<Result<MatchView>> {
+  return matchApplication(ctx, {
+    partnerId: options.partnerId,
+    applicationId: options.applicationId,
+    authorize: (stored) => checkSecurityToken(stored, options.body),
+  });
 }

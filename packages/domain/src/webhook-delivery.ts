@@ -16,7 +16,15 @@ const DAY = 24 * HOUR;
  * Waits before each retry; the first attempt is immediate. Immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h, 10 h: eight attempts over 27 h 35 min (at least 24 h 50 min with jitter).
  */
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]);
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+]);
 /** An endpoint with no 2xx answer for this long is disabled. */
 export const DEFAULT_DISABLE_AFTER_MS = 5 * DAY;
 /** Each wait is stretched or shrunk by up to this share, at random, so retries of many events spread out. */
@@ -34,7 +42,10 @@ export interface RetryPolicy {
   readonly random?: () => number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ retryDelaysMs: DEFAULT_RETRY_DELAYS_MS, disableAfterMs: DEFAULT_DISABLE_AFTER_MS });
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
+  retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
+  disableAfterMs: DEFAULT_DISABLE_AFTER_MS,
+});
 
 /** One claimed delivery, as the dispatcher sends it. */
 export interface DeliveryJob {
@@ -70,18 +81,33 @@ export interface AttemptOutcome {
  * longer than an attempt can last). Deliveries of an endpoint disabled or deleted since are cancelled
  * here instead of sent.
  */
-export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }): Promise<DeliveryJob[]> {
+export async function claimWebhookDeliveries(
+  ctx: DomainContext,
+  options: { limit: number; leaseMs: number },
+): Promise<DeliveryJob[]> {
   const now = ctx.clock();
-  const claimed = await ctx.repos.webhooks.claimDueDeliveries({ now, leaseUntil: new Date(now.getTime() + options.leaseMs), claimToken: randomUUID(), limit: options.limit });
+  const claimed = await ctx.repos.webhooks.claimDueDeliveries({
+    now,
+    leaseUntil: new Date(now.getTime() + options.leaseMs),
+    claimToken: randomUUID(),
+    limit: options.limit,
+  });
   const jobs: DeliveryJob[] = [];
   for (const row of claimed) {
     const { webhook, event } = row;
     if (webhook.deleted || webhook.status !== 'active') {
-      await ctx.repos.webhooks.settleDelivery({ id: row.id, claimToken: row.claimToken, state: 'cancelled', attempts: row.attempts, at: now });
+      await ctx.repos.webhooks.settleDelivery({
+        id: row.id,
+        claimToken: row.claimToken,
+        state: 'cancelled',
+        attempts: row.attempts,
+        at: now,
+      });
       continue;
     }
     const sealed = [webhook.secretSealed];
-    if (webhook.previousSecretSealed && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now) sealed.push(webhook.previousSecretSealed);
+    if (webhook.previousSecretSealed && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now)
+      sealed.push(webhook.previousSecretSealed);
     const secrets = sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined);
     jobs.push({
       deliveryId: row.id,
@@ -115,11 +141,23 @@ export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: 
  * If the claim was lost meanwhile (the lease ran out and another dispatcher took over), the attempt is
  * still recorded but the delivery is left to its new holder.
  */
-export async function recordDeliveryAttempt(ctx: DomainContext, job: DeliveryJob, result: AttemptResult, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<AttemptOutcome> {
+export async function recordDeliveryAttempt(
+  ctx: DomainContext,
+  job: DeliveryJob,
+  result: AttemptResult,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<AttemptOutcome> {
   const now = ctx.clock();
   return ctx.repos.transaction(async (tx) => {
     const settle = (state: DeliveryState, nextAttemptAt?: Date) =>
-      tx.webhooks.settleDelivery({ id: job.deliveryId, claimToken: job.claimToken, state, attempts: job.attempt, nextAttemptAt, at: now });
+      tx.webhooks.settleDelivery({
+        id: job.deliveryId,
+        claimToken: job.claimToken,
+        state,
+        attempts: job.attempt,
+        nextAttemptAt,
+        at: now,
+      });
     let outcome: AttemptOutcome;
     if (result.ok) {
       await settle('succeeded');

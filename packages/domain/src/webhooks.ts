@@ -20,7 +20,6 @@ export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Endpoints a partner may have at once. */
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
 
-
 export interface WebhookView extends Json {
   webhookId: string;
   url: string;
@@ -65,7 +64,10 @@ export function newWebhookSecret(): string {
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 function toView(row: WebhookRow, now: Date): WebhookView {
-  const overlap = row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null;
+  const overlap =
+    row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
+      ? row.previousSecretExpiresAt
+      : null;
   return {
     webhookId: row.id,
     url: row.url,
@@ -85,7 +87,10 @@ function toView(row: WebhookRow, now: Date): WebhookView {
  * must pass the environment's destination rules (live: https, public addresses only; the sandbox also
  * takes loopback http). Answers the webhook and its secret, shown this once.
  */
-export async function registerWebhook(ctx: DomainContext, options: { partnerId: string; body: unknown }): Promise<Result<RegisteredWebhook>> {
+export async function registerWebhook(
+  ctx: DomainContext,
+  options: { partnerId: string; body: unknown },
+): Promise<Result<RegisteredWebhook>> {
   const request = validateWebhookRequest(options.body);
   if (!request.ok) return request;
   const destination = await ctx.webhooks.checkDestination(request.value.url);
@@ -94,7 +99,10 @@ export async function registerWebhook(ctx: DomainContext, options: { partnerId: 
     return fail('VALIDATION_ERROR', message, [{ field: 'url', rule: destination.rule, message }]);
   }
   if ((await ctx.repos.webhooks.countWebhooks(options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
-    return fail('WEBHOOK_LIMIT_REACHED', `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`);
+    return fail(
+      'WEBHOOK_LIMIT_REACHED',
+      `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`,
+    );
   }
   const secret = newWebhookSecret();
   const now = ctx.clock();
@@ -110,23 +118,34 @@ export async function registerWebhook(ctx: DomainContext, options: { partnerId: 
 }
 
 /** `GET /webhooks`: the partner's webhooks, oldest first, never a secret. A disabled one says why. */
-export async function listWebhooks(ctx: DomainContext, options: { partnerId: string }): Promise<Result<{ webhooks: WebhookView[] }>> {
+export async function listWebhooks(
+  ctx: DomainContext,
+  options: { partnerId: string },
+): Promise<Result<{ webhooks: WebhookView[] }>> {
   const now = ctx.clock();
   return ok({ webhooks: (await ctx.repos.webhooks.listWebhooks(options.partnerId)).map((row) => toView(row, now)) });
 }
 
 /** The partner's own webhook; another partner's, a deleted, an unknown and a malformed id are all NOT_FOUND. */
-async function findOwnWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }): Promise<Result<WebhookRow>> {
+async function findOwnWebhook(
+  ctx: DomainContext,
+  options: { partnerId: string; webhookId: string },
+): Promise<Result<WebhookRow>> {
   const webhookId = canonicalUuid(options.webhookId);
   const row = webhookId ? await ctx.repos.webhooks.findWebhook(webhookId, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
 }
 
 /** `DELETE /webhooks/{id}`: nothing more is sent to it; deliveries still pending are cancelled. */
-export async function deleteWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }): Promise<Result<{ webhookId: string; deleted: true }>> {
+export async function deleteWebhook(
+  ctx: DomainContext,
+  options: { partnerId: string; webhookId: string },
+): Promise<Result<{ webhookId: string; deleted: true }>> {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
-  const deleted = await ctx.repos.transaction((tx) => tx.webhooks.deleteWebhook(found.value.id, options.partnerId, ctx.clock()));
+  const deleted = await ctx.repos.transaction((tx) =>
+    tx.webhooks.deleteWebhook(found.value.id, options.partnerId, ctx.clock()),
+  );
   return deleted ? ok({ webhookId: found.value.id, deleted: true }) : fail('NOT_FOUND', 'Webhook not found');
 }
 
@@ -163,10 +182,19 @@ export async function sendTestEvent(
   if (!found.ok) return found;
   const webhook = found.value;
   if (webhook.status !== 'active') {
-    return fail('WEBHOOK_DISABLED', `This webhook is disabled (${webhook.disabledReason ?? 'no reason recorded'}); register the endpoint again once it is fixed`);
+    return fail(
+      'WEBHOOK_DISABLED',
+      `This webhook is disabled (${webhook.disabledReason ?? 'no reason recorded'}); register the endpoint again once it is fixed`,
+    );
   }
   const eventId = await ctx.repos.transaction((tx) =>
-    enqueueEvent(ctx, tx, { partnerId: options.partnerId, applicationId: null, type: TEST_EVENT, data: { webhookId: webhook.id }, webhookId: webhook.id }),
+    enqueueEvent(ctx, tx, {
+      partnerId: options.partnerId,
+      applicationId: null,
+      type: TEST_EVENT,
+      data: { webhookId: webhook.id },
+      webhookId: webhook.id,
+    }),
   );
   return ok({ webhookId: webhook.id, eventId, type: TEST_EVENT });
 }
@@ -197,6 +225,9 @@ export async function listWebhookDeliveries(
     const message = 'limit: must be a whole number between 1 and 100';
     return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
   }
-  const [rows, pending] = await Promise.all([ctx.repos.webhooks.listAttempts(found.value.id, limit), ctx.repos.webhooks.countPendingDeliveries(found.value.id)]);
+  const [rows, pending] = await Promise.all([
+    ctx.repos.webhooks.listAttempts(found.value.id, limit),
+    ctx.repos.webhooks.countPendingDeliveries(found.value.id),
+  ]);
   return ok({ webhookId: found.value.id, pending, deliveries: rows.map(attemptView) });
 }

@@ -22,16 +22,30 @@ describe.each(STORAGES)('concurrent reads on %s', (storage) => {
       partners.push(partnerId);
       const own: string[] = [];
       for (const formType of ['personal', 'car'] as const) {
-        const app = await createApplication(t.ctx, { partnerId, body: { formType, data: VALID_STEPS[formType][1] }, idempotencyKey: undefined });
+        const app = await createApplication(t.ctx, {
+          partnerId,
+          body: { formType, data: VALID_STEPS[formType][1] },
+          idempotencyKey: undefined,
+        });
         if (!app.ok) throw app.error;
         own.push(app.value.value.applicationId);
       }
       const [checked] = own;
       for (const step of [2, 3, 4] as const) {
-        const saved = await saveStep(t.ctx, { partnerId, applicationId: checked!, body: { step, data: VALID_STEPS.personal[step] } });
+        const saved = await saveStep(t.ctx, {
+          partnerId,
+          applicationId: checked!,
+          body: { step, data: VALID_STEPS.personal[step] },
+        });
         if (!saved.ok) throw saved.error;
       }
-      const check = await runCreditCheck(t.ctx, { partnerId, applicationId: checked!, body: { data: validApplicant() }, idempotencyKey: `c-${checked}`, sandboxScore: 'good' });
+      const check = await runCreditCheck(t.ctx, {
+        partnerId,
+        applicationId: checked!,
+        body: { data: validApplicant() },
+        idempotencyKey: `c-${checked}`,
+        sandboxScore: 'good',
+      });
       if (!check.ok) throw check.error;
       ids.set(partnerId, own);
     }
@@ -49,18 +63,34 @@ describe.each(STORAGES)('concurrent reads on %s', (storage) => {
     ];
     const repeated = [...asks, ...asks, ...asks];
     const answers = await Promise.all(repeated.map((ask) => getApplication(t.ctx, ask)));
-    expect(answers.map((r) => (r.ok ? r.value.applicationId : r.error.code))).toEqual(repeated.map((ask) => ask.expect));
+    expect(answers.map((r) => (r.ok ? r.value.applicationId : r.error.code))).toEqual(
+      repeated.map((ask) => ask.expect),
+    );
     const checked = answers[0]!;
-    expect(checked.ok && checked.value).toMatchObject({ status: 'credit_checked', lastStep: 5, creditCheckComplete: true });
+    expect(checked.ok && checked.value).toMatchObject({
+      status: 'credit_checked',
+      lastStep: 5,
+      creditCheckComplete: true,
+    });
     const unchecked = answers[1]!;
-    expect(unchecked.ok && unchecked.value).toMatchObject({ formType: 'car', status: 'draft', lastStep: 1, creditCheckComplete: false, creditCheckedAt: null });
+    expect(unchecked.ok && unchecked.value).toMatchObject({
+      formType: 'car',
+      status: 'draft',
+      lastStep: 1,
+      creditCheckComplete: false,
+      creditCheckedAt: null,
+    });
   });
 
   it('when an application is read again after a write, then the later read sees the write (an answer is never reused for a later read)', async () => {
     const [a] = partners as [string];
     const [, id] = ids.get(a)! as [string, string];
     const before = getApplication(t.ctx, { partnerId: a, applicationId: id });
-    const saved = await saveStep(t.ctx, { partnerId: a, applicationId: id, body: { step: 2, data: VALID_STEPS.car[2] } });
+    const saved = await saveStep(t.ctx, {
+      partnerId: a,
+      applicationId: id,
+      body: { step: 2, data: VALID_STEPS.car[2] },
+    });
     if (!saved.ok) throw saved.error;
     const [after] = await Promise.all([getApplication(t.ctx, { partnerId: a, applicationId: id }), before]);
     expect(after.ok && after.value.lastStep).toBe(2);
@@ -76,7 +106,8 @@ describe.each(STORAGES)('concurrent reads on %s', (storage) => {
     ];
     const answers = await Promise.all([...asks, ...asks].map((ask) => matchApplication(t.ctx, ask)));
     expect(answers.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual([...asks, ...asks].map((ask) => ask.expect));
-    for (const [i, r] of answers.entries()) if (r.ok) expect(r.value.applicationId).toBe([...asks, ...asks][i]!.applicationId);
+    for (const [i, r] of answers.entries())
+      if (r.ok) expect(r.value.applicationId).toBe([...asks, ...asks][i]!.applicationId);
   });
 
   it('when one read’s value is refused by the statement, then only that read fails and the others are answered', async () => {

@@ -28,7 +28,16 @@ import {
 import { VALID_STEPS, createTestContext, flatApplication, validApplicant, type TestContext } from '@loanmatch/testing';
 
 /** Tables with a row (or more) per application: a scan of one of them grows with the business. */
-const GROWING = ['applications', 'credit_checks', 'applicants', 'idempotency_keys', 'match_runs', 'referrals', 'webhook_events', 'webhook_deliveries'];
+const GROWING = [
+  'applications',
+  'credit_checks',
+  'applicants',
+  'idempotency_keys',
+  'match_runs',
+  'referrals',
+  'webhook_events',
+  'webhook_deliveries',
+];
 
 interface PgClient {
   connect(): Promise<void>;
@@ -53,8 +62,10 @@ function planProblems(plan: PlanNode): string[] {
   const problems: string[] = [];
   for (const node of nodes(plan)) {
     const relation = node['Relation Name'];
-    if (node['Node Type'] === 'Seq Scan' && relation && GROWING.includes(relation)) problems.push(`sequential scan of ${relation}`);
-    if (node['Index Name'] === 'applications_partner_id_created_at_idx') problems.push('applications looked up through the partner index');
+    if (node['Node Type'] === 'Seq Scan' && relation && GROWING.includes(relation))
+      problems.push(`sequential scan of ${relation}`);
+    if (node['Index Name'] === 'applications_partner_id_created_at_idx')
+      problems.push('applications looked up through the partner index');
   }
   return problems;
 }
@@ -63,7 +74,9 @@ describe('generic plans of the request path on PostgreSQL', () => {
   let t: TestContext & { url?: string };
   const sent = new Map<string, string>();
   // pg is the db package's dependency, not this one's: loaded from there (the same module the service uses).
-  const pg = createRequire(require.resolve('@loanmatch/db'))('pg') as { Client: new (config: { connectionString?: string }) => PgClient };
+  const pg = createRequire(require.resolve('@loanmatch/db'))('pg') as {
+    Client: new (config: { connectionString?: string }) => PgClient;
+  };
 
   beforeAll(async () => {
     t = await createTestContext('postgresql');
@@ -73,7 +86,12 @@ describe('generic plans of the request path on PostgreSQL', () => {
   afterAll(() => t.close());
 
   it('when the busiest calls run, then their statements are named (prepared) ones, the ones checked below', () => {
-    for (const name of ['lm_find_application', 'lm_find_application_for_match', 'lm_insert_application_keyed', 'lm_find_live_key']) {
+    for (const name of [
+      'lm_find_application',
+      'lm_find_application_for_match',
+      'lm_insert_application_keyed',
+      'lm_find_live_key',
+    ]) {
       expect([...sent.keys()]).toContain(name);
     }
     expect([...sent.keys()].some((name) => name.startsWith('lm_change_'))).toBe(true);
@@ -100,11 +118,17 @@ describe('generic plans of the request path on PostgreSQL', () => {
   });
 
   it('when a plan reads applications through the partner index, then the check says so (the check can fail)', () => {
-    const scan: PlanNode = { 'Node Type': 'Index Scan', 'Relation Name': 'applications', 'Index Name': 'applications_partner_id_created_at_idx' };
-    expect(planProblems({ 'Node Type': 'Nested Loop', Plans: [scan, { 'Node Type': 'Seq Scan', 'Relation Name': 'credit_checks' }] })).toEqual([
-      'applications looked up through the partner index',
-      'sequential scan of credit_checks',
-    ]);
+    const scan: PlanNode = {
+      'Node Type': 'Index Scan',
+      'Relation Name': 'applications',
+      'Index Name': 'applications_partner_id_created_at_idx',
+    };
+    expect(
+      planProblems({
+        'Node Type': 'Nested Loop',
+        Plans: [scan, { 'Node Type': 'Seq Scan', 'Relation Name': 'credit_checks' }],
+      }),
+    ).toEqual(['applications looked up through the partner index', 'sequential scan of credit_checks']);
   });
 });
 
@@ -121,22 +145,52 @@ async function busiestCalls(t: TestContext): Promise<void> {
   };
   // Several times each, so that pg prepares and PostgreSQL may settle on its generic plan meanwhile.
   for (let round = 0; round < 6; round++) {
-    const create = { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: `p-${randomUUID()}` };
+    const create = {
+      partnerId,
+      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
+      idempotencyKey: `p-${randomUUID()}`,
+    };
     const created = must(await createApplication(t.ctx, create));
     must(await createApplication(t.ctx, create)); // a replay: the key is read back
     const applicationId = created.value.applicationId;
-    for (const step of [2, 3, 4] as const) must(await saveStep(t.ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } }));
-    must(await runCreditCheck(t.ctx, { partnerId, applicationId, body: { data: validApplicant() }, idempotencyKey: `c-${applicationId}`, sandboxScore: 'good' }));
+    for (const step of [2, 3, 4] as const)
+      must(await saveStep(t.ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } }));
+    must(
+      await runCreditCheck(t.ctx, {
+        partnerId,
+        applicationId,
+        body: { data: validApplicant() },
+        idempotencyKey: `c-${applicationId}`,
+        sandboxScore: 'good',
+      }),
+    );
     must(await matchApplication(t.ctx, { partnerId, applicationId }));
     // Two at once, as partners' requests come.
-    for (const matched of await Promise.all([1, 2].map(() => matchApplication(t.ctx, { partnerId, applicationId })))) must(matched);
+    for (const matched of await Promise.all([1, 2].map(() => matchApplication(t.ctx, { partnerId, applicationId }))))
+      must(matched);
     await Promise.all([1, 2, 3].map(() => getApplication(t.ctx, { partnerId, applicationId })));
 
     const secretBox = createSecretBox([randomBytes(32)], 'plans');
-    const b = must(await createApplicationB(t.ctx, { partnerId, body: flatApplication(), idempotencyKey: `b-${randomUUID()}`, secretBox }));
+    const b = must(
+      await createApplicationB(t.ctx, {
+        partnerId,
+        body: flatApplication(),
+        idempotencyKey: `b-${randomUUID()}`,
+        secretBox,
+      }),
+    );
     const { applicationId: id, securityToken } = b.value;
-    for (const step of [2, 3, 4] as const) must(await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } }));
-    must(await runCreditCheckB(t.ctx, { partnerId, applicationId: id, body: { securityToken, ...validApplicant() }, idempotencyKey: undefined, sandboxScore: 'good' }));
+    for (const step of [2, 3, 4] as const)
+      must(await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } }));
+    must(
+      await runCreditCheckB(t.ctx, {
+        partnerId,
+        applicationId: id,
+        body: { securityToken, ...validApplicant() },
+        idempotencyKey: undefined,
+        sandboxScore: 'good',
+      }),
+    );
     must(await matchApplicationB(t.ctx, { partnerId, applicationId: id, body: { securityToken } }));
   }
 }

@@ -28,7 +28,10 @@ describe('API keys remembered per process', () => {
     const key = await newKey();
     expect((await authenticateApiKey(t.ctx, { apiKey: key.apiKey })).ok).toBe(true);
     await revokeApiKey(t.ctx, { keyId: key.keyId });
-    expect(await authenticateApiKey(t.ctx, { apiKey: key.apiKey })).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+    expect(await authenticateApiKey(t.ctx, { apiKey: key.apiKey })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAUTHORIZED' },
+    });
   });
 
   it('when a key is revoked through another process, then this one refuses it within KEY_CACHE_MS', async () => {
@@ -36,7 +39,10 @@ describe('API keys remembered per process', () => {
     expect((await authenticateApiKey(other, { apiKey: key.apiKey })).ok).toBe(true);
     await revokeApiKey(t.ctx, { keyId: key.keyId });
     await new Promise((r) => setTimeout(r, KEY_CACHE_MS + 50));
-    expect(await authenticateApiKey(other, { apiKey: key.apiKey })).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+    expect(await authenticateApiKey(other, { apiKey: key.apiKey })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAUTHORIZED' },
+    });
   });
 
   it('when a key is unknown, then nothing is remembered: a refusal never outlives the lookup', async () => {

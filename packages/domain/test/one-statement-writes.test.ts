@@ -1,5 +1,5 @@
 /**
- * The writes of the busiest requests, each one statement (docs/decisions.md, "Performance"): a create
+ * The writes of the busiest requests, each one statement (docs/adr/0061, 0062): a create
  * stores its idempotency key completed with its answer in the statement that makes the application, and
  * a status change is made only on the status it was decided from. On both storages, through the domain.
  */
@@ -30,20 +30,37 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   afterAll(() => t.close());
 
   const createBody = { formType: 'personal', data: VALID_STEPS.personal[1] };
-  const create = (key: string | undefined, body: unknown = createBody) => createApplication(t.ctx, { partnerId, body, idempotencyKey: key });
-  const keyRow = (key: string) => t.db.prisma.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId, key } } });
+  const create = (key: string | undefined, body: unknown = createBody) =>
+    createApplication(t.ctx, { partnerId, body, idempotencyKey: key });
+  const keyRow = (key: string) =>
+    t.db.prisma.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId, key } } });
   /** A new application with steps 2-4 saved and its credit check run: ready to match. */
   const throughCreditCheck = async () => {
     const created = await create(undefined);
     if (!created.ok) throw created.error;
     const id = created.value.value.applicationId;
-    for (const step of [2, 3, 4] as const) expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } })).ok).toBe(true);
-    expect((await runCreditCheck(t.ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `check-${id}`, sandboxScore: 'good' })).ok).toBe(true);
+    for (const step of [2, 3, 4] as const)
+      expect(
+        (await saveStep(t.ctx, { partnerId, applicationId: id, body: { step, data: VALID_STEPS.personal[step] } })).ok,
+      ).toBe(true);
+    expect(
+      (
+        await runCreditCheck(t.ctx, {
+          partnerId,
+          applicationId: id,
+          body: { data: validApplicant() },
+          idempotencyKey: `check-${id}`,
+          sandboxScore: 'good',
+        })
+      ).ok,
+    ).toBe(true);
     return id;
   };
   const statusEvents = async (applicationId: string) =>
     (await t.db.prisma.webhookEvent.findMany({ where: { applicationId }, orderBy: { seq: 'asc' } })).map((e) => {
-      const { data } = JSON.parse(e.body) as { data: { previousStatus: string | null; status: string; lastStep: number } };
+      const { data } = JSON.parse(e.body) as {
+        data: { previousStatus: string | null; status: string; lastStep: number };
+      };
       return [data.previousStatus, data.status, data.lastStep];
     });
 
@@ -52,7 +69,10 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const created = await create(key);
     if (!created.ok) throw created.error;
     const row = await keyRow(key);
-    expect(row).toMatchObject({ state: 'completed', fingerprint: requestFingerprint(t.ctx, { operation: 'create-application', body: createBody }) });
+    expect(row).toMatchObject({
+      state: 'completed',
+      fingerprint: requestFingerprint(t.ctx, { operation: 'create-application', body: createBody }),
+    });
     expect(JSON.parse(row!.responseBody!)).toEqual(created.value.value);
     expect(await statusEvents(created.value.value.applicationId)).toEqual([[null, 'draft', 1]]);
   });
@@ -61,7 +81,10 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const key = `expired-${randomUUID()}`;
     const old = await create(key);
     if (!old.ok) throw old.error;
-    await t.db.prisma.idempotencyKey.update({ where: { partnerId_key: { partnerId, key } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.db.prisma.idempotencyKey.update({
+      where: { partnerId_key: { partnerId, key } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const again = await create(key);
     if (!again.ok) throw again.error;
     expect(again.value.replayed).toBe(false);
@@ -114,14 +137,24 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const id = created.value.value.applicationId;
     const read = await t.db.prisma.application.findUniqueOrThrow({ where: { id } });
     // Another request saves step 2 first: draft → in_progress.
-    expect((await saveStep(t.ctx, { partnerId, applicationId: id, body: { step: 2, data: VALID_STEPS.personal[2] } })).ok).toBe(true);
+    expect(
+      (await saveStep(t.ctx, { partnerId, applicationId: id, body: { step: 2, data: VALID_STEPS.personal[2] } })).ok,
+    ).toBe(true);
     // This one read `draft`, lastStep 1, before that, and saves step 2 again.
-    const row = await changeReadApplication(t.ctx, { id, partnerId, status: read.status, lastStep: read.lastStep }, {
-      to: 'in_progress',
+    const row = await changeReadApplication(
+      t.ctx,
+      { id, partnerId, status: read.status, lastStep: read.lastStep },
+      {
+        to: 'in_progress',
+        lastStep: 2,
+        step: { number: 2, data: { ...VALID_STEPS.personal[2], loanTerm: 3 } },
+      },
+    );
+    expect(row).toMatchObject({
+      status: 'in_progress',
       lastStep: 2,
-      step: { number: 2, data: { ...VALID_STEPS.personal[2], loanTerm: 3 } },
+      steps: { 2: expect.objectContaining({ loanTerm: 3 }) },
     });
-    expect(row).toMatchObject({ status: 'in_progress', lastStep: 2, steps: { 2: expect.objectContaining({ loanTerm: 3 }) } });
     expect(await statusEvents(id)).toEqual([
       [null, 'draft', 1],
       ['draft', 'in_progress', 2],
@@ -147,21 +180,36 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     if (!matched.ok) throw matched.error;
     expect(matched.value.acceptedOffers.length).toBeGreaterThan(0);
     const run = await t.db.prisma.matchRun.findUniqueOrThrow({ where: { id: matched.value.matchId } });
-    const stored = run.offers as { offers: Array<{ offerId: string; lenderId: string; productId: string }>; view: unknown };
+    const stored = run.offers as {
+      offers: Array<{ offerId: string; lenderId: string; productId: string }>;
+      view: unknown;
+    };
     expect(stored.view).toEqual(matched.value);
-    expect(stored.offers.map((o) => [o.offerId, o.lenderId, o.productId])).toEqual(matched.value.acceptedOffers.map((o) => [o.offerId, o.lender.id, o.product.id]));
+    expect(stored.offers.map((o) => [o.offerId, o.lenderId, o.productId])).toEqual(
+      matched.value.acceptedOffers.map((o) => [o.offerId, o.lender.id, o.product.id]),
+    );
     expect(run).toMatchObject({ applicationId: id, partnerId, degradedMode: false });
     // Stored as the text it was sent as: the answer's characters, not a re-serialisation of them.
-    const [raw] = await t.db.prisma.$queryRawUnsafe<Array<{ text: string }>>('SELECT offers::text AS text FROM match_runs WHERE id = $1::uuid', matched.value.matchId);
+    const [raw] = await t.db.prisma.$queryRawUnsafe<Array<{ text: string }>>(
+      'SELECT offers::text AS text FROM match_runs WHERE id = $1::uuid',
+      matched.value.matchId,
+    );
     expect(raw.text).toBe(`{"offers":${JSON.stringify(stored.offers)},"view":${JSON.stringify(matched.value)}}`);
   });
 
   it('when the partner has an endpoint, then a change writes one pending delivery with its event; without one, the event alone', async () => {
     const other = await createPartner(t.ctx, { body: { name: 'Subscribed Partner' } });
     if (!other.ok) throw other.error;
-    const hook = await registerWebhook(t.ctx, { partnerId: other.value.partnerId, body: { url: 'http://127.0.0.1:9/hooks' } });
+    const hook = await registerWebhook(t.ctx, {
+      partnerId: other.value.partnerId,
+      body: { url: 'http://127.0.0.1:9/hooks' },
+    });
     if (!hook.ok) throw hook.error;
-    const subscribed = await createApplication(t.ctx, { partnerId: other.value.partnerId, body: createBody, idempotencyKey: undefined });
+    const subscribed = await createApplication(t.ctx, {
+      partnerId: other.value.partnerId,
+      body: createBody,
+      idempotencyKey: undefined,
+    });
     const alone = await create(undefined);
     if (!subscribed.ok || !alone.ok) throw new Error('create failed');
     const deliveries = (applicationId: string) => t.db.prisma.webhookDelivery.findMany({ where: { applicationId } });

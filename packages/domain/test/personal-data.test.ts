@@ -1,5 +1,5 @@
 /**
- * Applicant details at rest (docs/decisions.md "Personal data at rest"): sealed in the row, bound to
+ * Applicant details at rest (docs/adr/0099): sealed in the row, bound to
  * their application, rotated to a new key and erased, on both storages, read through the raw tables.
  */
 import { hash, randomBytes, randomUUID } from 'node:crypto';
@@ -29,16 +29,36 @@ import {
   type CreditBureau,
   type DomainContext,
 } from '../src';
-import { STORAGES, VALID_STEPS, createTestContext, flatApplication, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  flatApplication,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 
 /** Values found nowhere else, so that finding one anywhere in the database means a copy in clear. */
-const PERSON = { firstName: 'Zephyrine', lastName: 'Quillfeather', email: 'zephyrine.q@example.org', mobileNumber: '0499887766', dateOfBirth: '1979-03-21' };
+const PERSON = {
+  firstName: 'Zephyrine',
+  lastName: 'Quillfeather',
+  email: 'zephyrine.q@example.org',
+  mobileNumber: '0499887766',
+  dateOfBirth: '1979-03-21',
+};
 const CLEAR_VALUES = Object.values(PERSON);
 /** Step 4 with the applicant's home address: personal data inside steps 1-4, which erasure takes out. */
 const STEP_4 = {
   ...VALID_STEPS.personal[4],
   homeAddress: '12 Quill Lane, Hobart TAS 7000',
-  homeAddressComponents: { streetNumber: '12', streetName: 'Quill', streetType: 'Lane', suburb: 'Hobart', state: 'TAS', postcode: '7000' },
+  homeAddressComponents: {
+    streetNumber: '12',
+    streetName: 'Quill',
+    streetType: 'Lane',
+    suburb: 'Hobart',
+    state: 'TAS',
+    postcode: '7000',
+  },
 };
 
 /** Every row of every table of the database, as JSON text. */
@@ -48,7 +68,9 @@ async function everyRow(db: Database): Promise<string> {
   );
   const texts: string[] = [];
   for (const { name } of tables) {
-    const rows = await db.prisma.$queryRawUnsafe<Array<{ j: string }>>(`SELECT row_to_json(t)::text AS j FROM "${name}" t`);
+    const rows = await db.prisma.$queryRawUnsafe<Array<{ j: string }>>(
+      `SELECT row_to_json(t)::text AS j FROM "${name}" t`,
+    );
     texts.push(...rows.map((r) => r.j));
   }
   return texts.join('\n');
@@ -59,7 +81,9 @@ async function rawApplicant(db: Database, applicationId: string) {
     'SELECT row_to_json(a)::text AS j, details_sealed, key_id, details_legacy::text AS legacy, erased_at FROM applicants a WHERE application_id = $1::uuid',
     applicationId,
   );
-  return rows[0] as { j: string; details_sealed: string | null; key_id: string | null; legacy: string | null; erased_at: Date | null } | undefined;
+  return rows[0] as
+    | { j: string; details_sealed: string | null; key_id: string | null; legacy: string | null; erased_at: Date | null }
+    | undefined;
 }
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {
@@ -80,18 +104,32 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
 
   /** An application with steps 1-4 saved (Variant A), under `ctx`. */
   async function throughStep4(ctx: DomainContext = t.ctx): Promise<string> {
-    const created = await createApplication(ctx, { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: `create-${randomUUID()}` });
+    const created = await createApplication(ctx, {
+      partnerId,
+      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
+      idempotencyKey: `create-${randomUUID()}`,
+    });
     if (!created.ok) throw created.error;
     const applicationId = created.value.value.applicationId;
     for (const step of [2, 3, 4] as const) {
-      const saved = await saveStep(ctx, { partnerId, applicationId, body: { step, data: step === 4 ? STEP_4 : VALID_STEPS.personal[step] } });
+      const saved = await saveStep(ctx, {
+        partnerId,
+        applicationId,
+        body: { step, data: step === 4 ? STEP_4 : VALID_STEPS.personal[step] },
+      });
       if (!saved.ok) throw saved.error;
     }
     return applicationId;
   }
 
   const check = (ctx: DomainContext, applicationId: string, person: Record<string, unknown> = PERSON) =>
-    runCreditCheck(ctx, { partnerId, applicationId, body: { data: validApplicant(person) }, idempotencyKey: `check-${randomUUID()}`, sandboxScore: '742' });
+    runCreditCheck(ctx, {
+      partnerId,
+      applicationId,
+      body: { data: validApplicant(person) },
+      idempotencyKey: `check-${randomUUID()}`,
+      sandboxScore: '742',
+    });
 
   async function checked(ctx: DomainContext = t.ctx, person: Record<string, unknown> = PERSON): Promise<string> {
     const applicationId = await throughStep4(ctx);
@@ -106,7 +144,12 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     expect(matched.ok).toBe(true);
     const b = await createApplicationB(t.ctx, {
       partnerId,
-      body: flatApplication({ firstName: PERSON.firstName, lastName: PERSON.lastName, email: PERSON.email, phone: PERSON.mobileNumber }),
+      body: flatApplication({
+        firstName: PERSON.firstName,
+        lastName: PERSON.lastName,
+        email: PERSON.email,
+        phone: PERSON.mobileNumber,
+      }),
       idempotencyKey: `b-${randomUUID()}`,
       secretBox,
     });
@@ -127,7 +170,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     expect(await readApplicantDetails(t.ctx, a)).toEqual({ state: 'kept', details: expect.objectContaining(PERSON) });
     expect(await readApplicantDetails(t.ctx, b.value.value.applicationId)).toEqual({
       state: 'kept',
-      details: expect.objectContaining({ firstName: PERSON.firstName, email: PERSON.email, mobileNumber: PERSON.mobileNumber }),
+      details: expect.objectContaining({
+        firstName: PERSON.firstName,
+        email: PERSON.email,
+        mobileNumber: PERSON.mobileNumber,
+      }),
     });
   });
 
@@ -137,11 +184,19 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     const sealed = (await rawApplicant(t.db, first))!.details_sealed!;
     const parts = sealed.split('.');
     parts[3] = (parts[3].startsWith('A') ? 'B' : 'A') + parts[3].slice(1);
-    await t.db.prisma.$executeRawUnsafe('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', parts.join('.'), first);
+    await t.db.prisma.$executeRawUnsafe(
+      'UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid',
+      parts.join('.'),
+      first,
+    );
     await expect(readApplicantDetails(t.ctx, first)).rejects.toThrow(PersonalDataUnreadable);
 
     // Intact text, wrong row: the application id is the associated data.
-    await t.db.prisma.$executeRawUnsafe('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', sealed, second);
+    await t.db.prisma.$executeRawUnsafe(
+      'UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid',
+      sealed,
+      second,
+    );
     const refusal = await readApplicantDetails(t.ctx, second).catch((err: Error) => err);
     expect(refusal).toBeInstanceOf(PersonalDataUnreadable);
     expect((refusal as Error).message).toContain(second);
@@ -149,21 +204,39 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
   });
 
   describe('idempotency fingerprints', () => {
-    const keyRow = (key: string) => t.db.prisma.idempotencyKey.findUniqueOrThrow({ where: { partnerId_key: { partnerId, key } } });
+    const keyRow = (key: string) =>
+      t.db.prisma.idempotencyKey.findUniqueOrThrow({ where: { partnerId_key: { partnerId, key } } });
     const checkUnder = (ctx: DomainContext, applicationId: string, key: string) =>
-      runCreditCheck(ctx, { partnerId, applicationId, body: { data: validApplicant(PERSON) }, idempotencyKey: key, sandboxScore: '742' });
+      runCreditCheck(ctx, {
+        partnerId,
+        applicationId,
+        body: { data: validApplicant(PERSON) },
+        idempotencyKey: key,
+        sandboxScore: '742',
+      });
 
     it('when a credit check is stored under its key, then the fingerprint is keyed: not the plain SHA-256 of the request, which holds step 5', async () => {
       const id = await throughStep4();
       const key = `fp-${randomUUID()}`;
       expect((await checkUnder(t.ctx, id, key)).ok).toBe(true);
-      const request = { operation: 'credit-check', target: id, body: { data: validApplicant(PERSON) }, headers: { 'x-sandbox-score': '742' } };
+      const request = {
+        operation: 'credit-check',
+        target: id,
+        body: { data: validApplicant(PERSON) },
+        headers: { 'x-sandbox-score': '742' },
+      };
       const { fingerprint } = await keyRow(key);
       expect(fingerprint).toMatch(new RegExp(`^h1\\.${t.ctx.personalData.keyId}\\.[A-Za-z0-9_-]{43}$`));
       expect(fingerprint).not.toBe(hash('sha256', canonicalJson(request), 'hex'));
       // The same request again replays; another body under the key is refused.
       expect(await checkUnder(t.ctx, id, key)).toMatchObject({ ok: true, value: { replayed: true } });
-      const other = await runCreditCheck(t.ctx, { partnerId, applicationId: id, body: { data: validApplicant({ ...PERSON, email: 'other@example.com' }) }, idempotencyKey: key, sandboxScore: '742' });
+      const other = await runCreditCheck(t.ctx, {
+        partnerId,
+        applicationId: id,
+        body: { data: validApplicant({ ...PERSON, email: 'other@example.com' }) },
+        idempotencyKey: key,
+        sandboxScore: '742',
+      });
       expect(other).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
     });
 
@@ -173,8 +246,13 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const id = await throughStep4();
       const key = `fp-rotate-${randomUUID()}`;
       expect((await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([oldKey]) }, id, key)).ok).toBe(true);
-      expect(await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([newKey, oldKey]) }, id, key)).toMatchObject({ ok: true, value: { replayed: true } });
-      expect(await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([newKey]) }, id, key)).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+      expect(
+        await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([newKey, oldKey]) }, id, key),
+      ).toMatchObject({ ok: true, value: { replayed: true } });
+      expect(await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([newKey]) }, id, key)).toMatchObject({
+        ok: false,
+        error: { code: 'IDEMPOTENCY_KEY_REUSED' },
+      });
     });
 
     it('when a key was stored before fingerprints were keyed (a plain SHA-256), then the same request still replays and another is refused', async () => {
@@ -192,8 +270,15 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
           expiresAt: new Date(Date.now() + 60_000),
         },
       });
-      expect(await createApplication(t.ctx, { partnerId, body, idempotencyKey: key })).toMatchObject({ ok: true, value: { replayed: true, value: answer } });
-      const other = await createApplication(t.ctx, { partnerId, body: { formType: 'personal', data: { loanAmount: 7000 } }, idempotencyKey: key });
+      expect(await createApplication(t.ctx, { partnerId, body, idempotencyKey: key })).toMatchObject({
+        ok: true,
+        value: { replayed: true, value: answer },
+      });
+      const other = await createApplication(t.ctx, {
+        partnerId,
+        body: { formType: 'personal', data: { loanAmount: 7000 } },
+        idempotencyKey: key,
+      });
       expect(other).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
     });
   });
@@ -207,7 +292,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const after: DomainContext = { ...t.ctx, personalData: createPersonalDataBox([newKey]) };
       const old = [await checked(before), await checked(before), await checked(before)];
 
-      for (const id of old) expect(await readApplicantDetails(during, id)).toMatchObject({ state: 'kept', details: { email: PERSON.email } });
+      for (const id of old)
+        expect(await readApplicantDetails(during, id)).toMatchObject({
+          state: 'kept',
+          details: { email: PERSON.email },
+        });
       await expect(readApplicantDetails(after, old[0])).rejects.toThrow(PersonalDataUnreadable);
       const fresh = await checked(during);
       expect((await rawApplicant(t.db, fresh))!.key_id).toBe(during.personalData.keyId);
@@ -228,7 +317,10 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(moved.value.keys.find((k) => k.keyId === before.personalData.keyId)).toBeUndefined();
       for (const id of [...old, fresh]) {
         expect((await rawApplicant(t.db, id))!.key_id).toBe(after.personalData.keyId);
-        expect(await readApplicantDetails(after, id)).toMatchObject({ state: 'kept', details: { email: PERSON.email, dateOfBirth: PERSON.dateOfBirth } });
+        expect(await readApplicantDetails(after, id)).toMatchObject({
+          state: 'kept',
+          details: { email: PERSON.email, dateOfBirth: PERSON.dateOfBirth },
+        });
       }
       const again = await reencryptPersonalData(during);
       expect(again.ok && again.value.reencrypted).toBe(0);
@@ -240,7 +332,9 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const stale = (await rawApplicant(t.db, id))!.details_sealed!;
       await erasePersonalData(t.ctx, { applicationId: id });
       const box = createPersonalDataBox([randomBytes(32), oldKey]);
-      expect(await t.ctx.repos.applicants.replaceSealed(id, stale, { detailsSealed: box.seal('{}', id), keyId: box.keyId })).toBe(false);
+      expect(
+        await t.ctx.repos.applicants.replaceSealed(id, stale, { detailsSealed: box.seal('{}', id), keyId: box.keyId }),
+      ).toBe(false);
       expect(await rawApplicant(t.db, id)).toMatchObject({ details_sealed: null, key_id: null });
     });
 
@@ -253,7 +347,12 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(result.value.unreadable).toBeGreaterThanOrEqual(1);
       expect(result.value.complete).toBe(true);
       expect(result.value.remaining).toBeGreaterThanOrEqual(1);
-      expect(result.value.keys.find((k) => k.keyId === lostId)).toEqual({ keyId: lostId, rows: 1, current: false, configured: false });
+      expect(result.value.keys.find((k) => k.keyId === lostId)).toEqual({
+        keyId: lostId,
+        rows: 1,
+        current: false,
+        configured: false,
+      });
       expect((await rawApplicant(t.db, id))!.key_id).toBe(lostId);
       await erasePersonalData(t.ctx, { applicationId: id }); // leave no unreadable row for the other tests
     });
@@ -261,7 +360,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
 
   it('when a database from before sealing holds details in clear, then reads still work and start-up seals them', async () => {
     const id = await throughStep4();
-    await t.db.prisma.$executeRawUnsafe('INSERT INTO applicants (application_id, details_legacy) VALUES ($1::uuid, $2::jsonb)', id, JSON.stringify(validApplicant(PERSON)));
+    await t.db.prisma.$executeRawUnsafe(
+      'INSERT INTO applicants (application_id, details_legacy) VALUES ($1::uuid, $2::jsonb)',
+      id,
+      JSON.stringify(validApplicant(PERSON)),
+    );
     expect(await readApplicantDetails(t.ctx, id)).toEqual({ state: 'kept', details: validApplicant(PERSON) });
 
     expect(await sealLegacyApplicantDetails(t.ctx)).toBe(1);
@@ -279,7 +382,10 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(matched.ok).toBe(true);
       const before = await getApplication(t.ctx, { partnerId, applicationId: id });
       if (!before.ok) throw before.error;
-      expect(before.value.steps).toMatchObject({ 3: { employerName: 'Acme Pty Ltd' }, 4: { homeAddress: STEP_4.homeAddress } });
+      expect(before.value.steps).toMatchObject({
+        3: { employerName: 'Acme Pty Ltd' },
+        4: { homeAddress: STEP_4.homeAddress },
+      });
       const events = await t.db.prisma.webhookEvent.count();
 
       const erased = await erasePersonalData(t.ctx, { applicationId: id });
@@ -288,7 +394,10 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const row = (await rawApplicant(t.db, id))!;
       expect(row).toMatchObject({ details_sealed: null, key_id: null, legacy: null });
       expect(new Date(row.erased_at!).toISOString()).toBe(erased.value.erasedAt);
-      expect(await readApplicantDetails(t.ctx, id)).toEqual({ state: 'erased', erasedAt: new Date(erased.value.erasedAt) });
+      expect(await readApplicantDetails(t.ctx, id)).toEqual({
+        state: 'erased',
+        erasedAt: new Date(erased.value.erasedAt),
+      });
 
       const credit = await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } });
       expect(credit).toMatchObject({ status: 'completed', score: null, band: 'very_good', degradedMode: false });
@@ -298,7 +407,8 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const { homeAddress: _address, homeAddressComponents: _components, ...step4 } = before.value.steps[4];
       expect(step4).toMatchObject({ livingSituation: 'renting', monthlyRent: 1800 });
       expect(got.value).toEqual({ ...before.value, steps: { ...before.value.steps, 3: step3, 4: step4 } });
-      for (const value of ['Acme', 'Quill', 'Hobart', '7000']) expect(JSON.stringify(await t.db.prisma.application.findUnique({ where: { id } }))).not.toContain(value);
+      for (const value of ['Acme', 'Quill', 'Hobart', '7000'])
+        expect(JSON.stringify(await t.db.prisma.application.findUnique({ where: { id } }))).not.toContain(value);
       expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(1);
       expect(await t.db.prisma.webhookEvent.count()).toBe(events); // not a status change: no event
 
@@ -320,17 +430,26 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     it('when erased before the credit check, then the check is refused with PERSONAL_DATA_ERASED and the bureau never sees the applicant', async () => {
       const calls: string[] = [];
       const sandbox = createSandboxBureau();
-      const counting: DomainContext = { ...t.ctx, bureau: { sandbox: true, requestScore: (req) => (calls.push(req.applicationId), sandbox.requestScore(req)) } };
+      const counting: DomainContext = {
+        ...t.ctx,
+        bureau: { sandbox: true, requestScore: (req) => (calls.push(req.applicationId), sandbox.requestScore(req)) },
+      };
       const a = await throughStep4(counting);
       await erasePersonalData(counting, { applicationId: a });
       const refused = await check(counting, a);
       expect(!refused.ok && refused.error.code).toBe('PERSONAL_DATA_ERASED');
 
       // Variant B: the intake is gone, so the check cannot take the names from it.
-      const b = await createApplicationB(counting, { partnerId, body: flatApplication(), idempotencyKey: undefined, secretBox });
+      const b = await createApplicationB(counting, {
+        partnerId,
+        body: flatApplication(),
+        idempotencyKey: undefined,
+        secretBox,
+      });
       if (!b.ok) throw b.error;
       const bId = b.value.value.applicationId;
-      for (const step of [2, 3, 4] as const) await saveStep(counting, { partnerId, applicationId: bId, body: { step, data: VALID_STEPS.personal[step] } });
+      for (const step of [2, 3, 4] as const)
+        await saveStep(counting, { partnerId, applicationId: bId, body: { step, data: VALID_STEPS.personal[step] } });
       await erasePersonalData(counting, { applicationId: bId });
       const refusedB = await runCreditCheckB(counting, {
         partnerId,
@@ -377,7 +496,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     it('when a step is saved after the erasure, then 409 PERSONAL_DATA_ERASED, whatever the body, and the employer is not stored again', async () => {
       const id = await throughStep4();
       expect((await erasePersonalData(t.ctx, { applicationId: id })).ok).toBe(true);
-      for (const body of [{ step: 3, data: VALID_STEPS.personal[3] }, { step: 3, data: { employerName: 42 } }, 'not an object']) {
+      for (const body of [
+        { step: 3, data: VALID_STEPS.personal[3] },
+        { step: 3, data: { employerName: 42 } },
+        'not an object',
+      ]) {
         const saved = await saveStep(t.ctx, { partnerId, applicationId: id, body });
         expect(saved).toMatchObject({ ok: false, error: { code: 'PERSONAL_DATA_ERASED' } });
       }
@@ -386,7 +509,13 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(got.ok && got.value.steps['3']).not.toHaveProperty('employerName');
       expect(got.ok && JSON.stringify(got.value)).not.toContain('Acme');
       // Another partner's or an unknown id still answers NOT_FOUND first.
-      expect(await saveStep(t.ctx, { partnerId: randomUUID(), applicationId: id, body: { step: 3, data: VALID_STEPS.personal[3] } })).toMatchObject({ error: { code: 'NOT_FOUND' } });
+      expect(
+        await saveStep(t.ctx, {
+          partnerId: randomUUID(),
+          applicationId: id,
+          body: { step: 3, data: VALID_STEPS.personal[3] },
+        }),
+      ).toMatchObject({ error: { code: 'NOT_FOUND' } });
     });
 
     it('when the erasure commits after a save read the application, then the save statement itself refuses and writes nothing', async () => {
@@ -395,7 +524,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       if (!read.ok) throw read.error;
       expect(read.value.personalDataErased).toBe(false);
       expect((await erasePersonalData(t.ctx, { applicationId: id })).ok).toBe(true);
-      const saving = changeReadApplication(t.ctx, read.value, { to: 'in_progress', lastStep: 3, step: { number: 3, data: VALID_STEPS.personal[3] } });
+      const saving = changeReadApplication(t.ctx, read.value, {
+        to: 'in_progress',
+        lastStep: 3,
+        step: { number: 3, data: VALID_STEPS.personal[3] },
+      });
       await expect(saving).rejects.toMatchObject({ code: 'PERSONAL_DATA_ERASED' });
       const got = await getApplication(t.ctx, { partnerId, applicationId: id });
       expect(got.ok && JSON.stringify(got.value)).not.toContain('Acme');

@@ -15,10 +15,11 @@ const claimsArb = fc.record({
 /** Secrets shorter than, as long as and longer than SHA-256's 64-byte block (a longer key is hashed first). */
 const secretArb = fc.uint8Array({ minLength: 1, maxLength: 200 }).map((b) => Buffer.from(b));
 
-const referenceMac = (secret: Buffer, body: Buffer) => createHmac('sha256', secret).update(body).digest().subarray(0, 16);
+const referenceMac = (secret: Buffer, body: Buffer) =>
+  createHmac('sha256', secret).update(body).digest().subarray(0, 16);
 
 describe('tracking tokens', () => {
-  it('when a token is signed, then its last 16 bytes are createHmac\'s HMAC-SHA256 of its first 36, and it verifies to its claims', () => {
+  it("when a token is signed, then its last 16 bytes are createHmac's HMAC-SHA256 of its first 36, and it verifies to its claims", () => {
     fc.assert(
       fc.property(secretArb, claimsArb, (secret, claims) => {
         const token = signTrackingToken(secret, claims);
@@ -51,7 +52,11 @@ describe('tracking tokens', () => {
 
   it('when any byte of a token is changed, then it is unknown', () => {
     const secret = Buffer.from('a tracking secret of the test');
-    const token = signTrackingToken(secret, { offerId: randomUUID(), matchRunId: randomUUID(), expiresAt: new Date(Date.now() + 60_000) });
+    const token = signTrackingToken(secret, {
+      offerId: randomUUID(),
+      matchRunId: randomUUID(),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     const raw = Buffer.from(token, 'base64url');
     for (let i = 0; i < raw.length; i++) {
       const changed = Buffer.from(raw);
@@ -62,19 +67,32 @@ describe('tracking tokens', () => {
     expect(verifyTrackingToken(secret, `${token}A`)).toBeNull();
   });
 
-  it('when a run\'s signer signs several offers, then each token is the one signTrackingToken makes for that offer', () => {
+  it("when a run's signer signs several offers, then each token is the one signTrackingToken makes for that offer", () => {
     fc.assert(
-      fc.property(secretArb, fc.uuid(), claimsArb.map((c) => c.expiresAt), fc.array(fc.uuid(), { minLength: 1, maxLength: 12 }), (secret, matchRunId, expiresAt, offerIds) => {
-        const sign = trackingSigner(secret, matchRunId, expiresAt);
-        for (const offerId of offerIds) expect(sign(offerId)).toBe(signTrackingToken(secret, { offerId, matchRunId, expiresAt }));
-      }),
+      fc.property(
+        secretArb,
+        fc.uuid(),
+        claimsArb.map((c) => c.expiresAt),
+        fc.array(fc.uuid(), { minLength: 1, maxLength: 12 }),
+        (secret, matchRunId, expiresAt, offerIds) => {
+          const sign = trackingSigner(secret, matchRunId, expiresAt);
+          for (const offerId of offerIds)
+            expect(sign(offerId)).toBe(signTrackingToken(secret, { offerId, matchRunId, expiresAt }));
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('when an id is not a UUID, then signing refuses it', () => {
     const sign = trackingSigner(Buffer.from('s'), randomUUID(), new Date());
-    for (const bad of ['', 'not-a-uuid', `${randomUUID()}0`, randomUUID().replace(/[0-9a-f]$/, 'g'), randomUUID().replace(/-/g, '')]) {
+    for (const bad of [
+      '',
+      'not-a-uuid',
+      `${randomUUID()}0`,
+      randomUUID().replace(/[0-9a-f]$/, 'g'),
+      randomUUID().replace(/-/g, ''),
+    ]) {
       expect(() => sign(bad)).toThrow(TypeError);
     }
     expect(sign(randomUUID().toUpperCase())).toMatch(/^[A-Za-z0-9_-]{70}$/);

@@ -25,7 +25,13 @@ export const BASELINES: Record<FormType, Record<StepNumber, Data>> = {
     4: { livingSituation: 'renting' },
   },
   car: {
-    1: { carLoanPurpose: 'used', hasFoundCar: 'yes', estimatedCarPrice: 25000, vehicleYear: 2018, usedCarSaleType: 'dealer' },
+    1: {
+      carLoanPurpose: 'used',
+      hasFoundCar: 'yes',
+      estimatedCarPrice: 25000,
+      vehicleYear: 2018,
+      usedCarSaleType: 'dealer',
+    },
     2: { loanAmount: 25000, loanTerm: 5 },
     3: { employmentType: 'full_time', grossMonthlyIncome: 8000 },
     4: { livingSituation: 'renting' },
@@ -33,7 +39,12 @@ export const BASELINES: Record<FormType, Record<StepNumber, Data>> = {
   home: {
     1: { occupancyType: 'owner_occupied', loanPurpose: 'new_property', isFirstHomeBuyer: 'yes' },
     2: { propertyValue: 750000, propertyAddress: '1 Example St, Sydney NSW 2000', propertyType: 'house' },
-    3: { loanAmount: 600000, loanTerm: 30, repaymentType: 'principal_and_interest', settlementTimeframe: 'within_30_days' },
+    3: {
+      loanAmount: 600000,
+      loanTerm: 30,
+      repaymentType: 'principal_and_interest',
+      settlementTimeframe: 'within_30_days',
+    },
     4: { employmentType: 'full_time', livingSituation: 'own_mortgage', grossMonthlyIncome: 12000 },
   },
 };

@@ -15,7 +15,16 @@ import {
   type StepNumber,
 } from '../src/validation';
 import type { Result } from '../src/errors';
-import { APPLICANT_BASELINE, BASELINES, NOW, expectError, expectOk, getField, withField, type Data } from './validation.fixtures';
+import {
+  APPLICANT_BASELINE,
+  BASELINES,
+  NOW,
+  expectError,
+  expectOk,
+  getField,
+  withField,
+  type Data,
+} from './validation.fixtures';
 
 interface Target {
   name: string;
@@ -62,7 +71,9 @@ const isNumeric = (s: JsonSchema) => s.type === 'number' || s.type === 'integer'
 /** Expects exactly one violation, for `field`, with `rule` (and `message` when given). */
 function expectSingleViolation(result: Result<Data>, field: string, rule: string, message?: string) {
   const error = expectError(result);
-  expect(error.details).toEqual([{ field, rule, message: message ?? expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')}: `)) }]);
+  expect(error.details).toEqual([
+    { field, rule, message: message ?? expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')}: `)) },
+  ]);
 }
 
 describe.each(targets)('$name', ({ schema, baseline, validate }) => {
@@ -140,10 +151,20 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
 
       if (field.type === 'integer') {
         test('when the value has a fraction, then it is rejected with "must be a whole number"', () => {
-          expectSingleViolation(validate(withField(baseline, path, min + 0.5)), name, 'integer', `${name}: must be a whole number`);
+          expectSingleViolation(
+            validate(withField(baseline, path, min + 0.5)),
+            name,
+            'integer',
+            `${name}: must be a whole number`,
+          );
         });
         test('when the value is a numeric string with a fraction, then it is rejected with "must be a whole number"', () => {
-          expectSingleViolation(validate(withField(baseline, path, `${min}.5`)), name, 'integer', `${name}: must be a whole number`);
+          expectSingleViolation(
+            validate(withField(baseline, path, `${min}.5`)),
+            name,
+            'integer',
+            `${name}: must be a whole number`,
+          );
         });
       } else {
         test('when the value has a fraction, then it is accepted', () => {
@@ -169,7 +190,10 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
 
       const { minLength, maxLength, format } = field;
       if (maxLength !== undefined) {
-        const maxText = minLength !== undefined && minLength > 1 ? `must be between ${minLength} and ${maxLength} characters` : `must be at most ${maxLength} characters`;
+        const maxText =
+          minLength !== undefined && minLength > 1
+            ? `must be between ${minLength} and ${maxLength} characters`
+            : `must be at most ${maxLength} characters`;
         // A field with a format cannot be filled with 'x'; its own tests cover valid values.
         if (format === undefined) {
           test('when the value has the maximum length, then it is accepted', () => {
@@ -184,10 +208,13 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
       }
 
       if (minLength !== undefined) {
-        const minText = minLength === 1 ? 'must not be empty' : `must be between ${minLength} and ${String(maxLength)} characters`;
+        const minText =
+          minLength === 1 ? 'must not be empty' : `must be between ${minLength} and ${String(maxLength)} characters`;
         if (format === undefined) {
           test('when the value has the minimum length, then it is accepted', () => {
-            expect(getField(expectOk(validate(withField(baseline, path, 'x'.repeat(minLength)))), path)).toBe('x'.repeat(minLength));
+            expect(getField(expectOk(validate(withField(baseline, path, 'x'.repeat(minLength)))), path)).toBe(
+              'x'.repeat(minLength),
+            );
           });
         }
         test('when the value is one character under the minimum length, then it is rejected', () => {
@@ -218,7 +245,12 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
 
       test.each<[string, unknown]>([
         ['a value outside the list', 'bogus'],
-        ['a listed value in another case', String(values[0]).toUpperCase() === String(values[0]) ? String(values[0]).toLowerCase() : String(values[0]).toUpperCase()],
+        [
+          'a listed value in another case',
+          String(values[0]).toUpperCase() === String(values[0])
+            ? String(values[0]).toLowerCase()
+            : String(values[0]).toUpperCase(),
+        ],
         ['a number', 1],
         ['a boolean', true],
         ['null', null],
@@ -235,10 +267,13 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
   const booleanFields = fields.filter((f) => f.schema.type === 'boolean');
   if (booleanFields.length > 0) {
     describe.each(booleanFields)('boolean field $name', ({ path, name }) => {
-      test.each([true, false])('when the value is %s and credit check consent is given, then it is accepted as is', (value) => {
-        const doc = withField({ ...baseline, privacyConsent: true }, path, value);
-        expect(getField(expectOk(validate(doc)), path)).toBe(value);
-      });
+      test.each([true, false])(
+        'when the value is %s and credit check consent is given, then it is accepted as is',
+        (value) => {
+          const doc = withField({ ...baseline, privacyConsent: true }, path, value);
+          expect(getField(expectOk(validate(doc)), path)).toBe(value);
+        },
+      );
 
       test.each<[string, unknown]>([
         ['the string "true"', 'true'],
@@ -248,7 +283,11 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
         ['null', null],
       ])('when the value is %s, then it is rejected as not a JSON boolean', (_label, value) => {
         const error = expectError(validate(withField({ ...baseline, privacyConsent: true }, path, value)));
-        expect(error.details[0]).toEqual({ field: name, rule: 'type', message: `${name}: must be a JSON boolean (true or false)` });
+        expect(error.details[0]).toEqual({
+          field: name,
+          rule: 'type',
+          message: `${name}: must be a JSON boolean (true or false)`,
+        });
       });
     });
   }
@@ -311,7 +350,10 @@ describe('coverage of the generated tests', () => {
   test('when every field of every table is listed, then each has a type the generator exercises', () => {
     for (const { schema } of targets) {
       for (const { name, schema: field } of fieldsOf(schema)) {
-        expect([name, ['number', 'integer', 'string', 'boolean', 'object'].includes(String(field.type))]).toEqual([name, true]);
+        expect([name, ['number', 'integer', 'string', 'boolean', 'object'].includes(String(field.type))]).toEqual([
+          name,
+          true,
+        ]);
       }
     }
   });

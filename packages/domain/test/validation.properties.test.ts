@@ -8,18 +8,25 @@ import { FORM_TYPES, schemaFor, validateStepData, type JsonSchema, type StepNumb
 import { BASELINES, type Data } from './validation.fixtures';
 
 const STEPS: StepNumber[] = [1, 2, 3, 4];
-const targets = FORM_TYPES.flatMap((formType) => STEPS.map((step) => ({ formType, step, schema: schemaFor(formType, step) })));
+const targets = FORM_TYPES.flatMap((formType) =>
+  STEPS.map((step) => ({ formType, step, schema: schemaFor(formType, step) })),
+);
 
 /** Any value a JSON body can hold, including keys that look dangerous. */
 const jsonRecord = fc.dictionary(
-  fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'prototype', 'loanAmount', 'loanTerm', 'homeAddressComponents')),
+  fc.oneof(
+    fc.string(),
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'loanAmount', 'loanTerm', 'homeAddressComponents'),
+  ),
   fc.jsonValue(),
 );
 
 function withinTable(schema: JsonSchema, value: unknown): boolean {
   if (schema.properties !== undefined) {
     if (typeof value !== 'object' || value === null) return false;
-    return Object.entries(value).every(([key, v]) => Object.hasOwn(schema.properties ?? {}, key) && withinTable((schema.properties ?? {})[key], v));
+    return Object.entries(value).every(
+      ([key, v]) => Object.hasOwn(schema.properties ?? {}, key) && withinTable((schema.properties ?? {})[key], v),
+    );
   }
   if (schema.type === 'number' || schema.type === 'integer') {
     return typeof value === 'number' && value >= (schema.minimum ?? -Infinity) && value <= (schema.maximum ?? Infinity);
@@ -57,14 +64,17 @@ describe.each(targets)('$formType step $step', ({ formType, step, schema }) => {
 
   const numeric = Object.entries(schema.properties).filter(([, f]) => f.type === 'number' || f.type === 'integer');
   if (numeric.length > 0) {
-    test.each(numeric)('when any whole number in the bounds of %s is sent as a string, then it is stored as that number', (name, field) => {
-      fc.assert(
-        fc.property(fc.integer({ min: field.minimum ?? 0, max: field.maximum ?? 0 }), (n) => {
-          const result = validateStepData(formType, step, { ...BASELINES[formType][step], [name]: String(n) });
-          expect(result.ok && result.value[name]).toBe(n);
-        }),
-        { numRuns: 50 },
-      );
-    });
+    test.each(numeric)(
+      'when any whole number in the bounds of %s is sent as a string, then it is stored as that number',
+      (name, field) => {
+        fc.assert(
+          fc.property(fc.integer({ min: field.minimum ?? 0, max: field.maximum ?? 0 }), (n) => {
+            const result = validateStepData(formType, step, { ...BASELINES[formType][step], [name]: String(n) });
+            expect(result.ok && result.value[name]).toBe(n);
+          }),
+          { numRuns: 50 },
+        );
+      },
+    );
   }
 });

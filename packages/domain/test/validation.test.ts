@@ -16,9 +16,18 @@ import {
   validateStepRequest,
   type FormType,
 } from '../src/validation';
-import { APPLICANT_BASELINE, BASELINES, NOW, expectError, expectOk, firstViolation, type Data } from './validation.fixtures';
+import {
+  APPLICANT_BASELINE,
+  BASELINES,
+  NOW,
+  expectError,
+  expectOk,
+  firstViolation,
+  type Data,
+} from './validation.fixtures';
 
-const applicant = (overrides: Data, now: Date = NOW) => validateApplicantDetails({ data: { ...APPLICANT_BASELINE, ...overrides } }, now);
+const applicant = (overrides: Data, now: Date = NOW) =>
+  validateApplicantDetails({ data: { ...APPLICANT_BASELINE, ...overrides } }, now);
 const withoutConsent = (overrides: Data = {}) => {
   const { consentCreditCheck: _ignored, ...rest } = APPLICANT_BASELINE;
   return { ...rest, ...overrides };
@@ -27,7 +36,8 @@ const withoutConsent = (overrides: Data = {}) => {
 const CONSENT_MISSING = {
   field: 'consentCreditCheck',
   rule: 'consent',
-  message: 'consentCreditCheck: credit check consent is required: one of consentCreditCheck, creditCheckConsent or privacyConsent must be true',
+  message:
+    'consentCreditCheck: credit check consent is required: one of consentCreditCheck, creditCheckConsent or privacyConsent must be true',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -35,12 +45,15 @@ const CONSENT_MISSING = {
 // ---------------------------------------------------------------------------------------------
 
 describe('validateCreateRequest', () => {
-  test.each(FORM_TYPES.map((t) => [t]))('when a valid %s body is sent, then the loan type and the step-1 data are returned', (formType) => {
-    expect(expectOk(validateCreateRequest({ formType, data: BASELINES[formType][1] }))).toEqual({
-      formType,
-      data: expect.objectContaining(BASELINES[formType][1]),
-    });
-  });
+  test.each(FORM_TYPES.map((t) => [t]))(
+    'when a valid %s body is sent, then the loan type and the step-1 data are returned',
+    (formType) => {
+      expect(expectOk(validateCreateRequest({ formType, data: BASELINES[formType][1] }))).toEqual({
+        formType,
+        data: expect.objectContaining(BASELINES[formType][1]),
+      });
+    },
+  );
 
   test('when the step-1 amount is a numeric string, then the returned data holds a number', () => {
     expect(expectOk(validateCreateRequest({ formType: 'personal', data: { loanAmount: '5000' } }))).toEqual({
@@ -56,7 +69,9 @@ describe('validateCreateRequest', () => {
     ['a number', 5],
     ['undefined', undefined],
   ])('when the body is %s, then it is rejected with "body: must be a JSON object"', (_label, body) => {
-    expect(expectError(validateCreateRequest(body)).details).toEqual([{ field: 'body', rule: 'type', message: 'body: must be a JSON object' }]);
+    expect(expectError(validateCreateRequest(body)).details).toEqual([
+      { field: 'body', rule: 'type', message: 'body: must be a JSON object' },
+    ]);
   });
 
   test('when formType is missing, then it is rejected with "formType: is required"', () => {
@@ -79,7 +94,9 @@ describe('validateCreateRequest', () => {
   });
 
   test('when data is missing, then it is rejected with "data: is required"', () => {
-    expect(expectError(validateCreateRequest({ formType: 'car' })).details).toEqual([{ field: 'data', rule: 'required', message: 'data: is required' }]);
+    expect(expectError(validateCreateRequest({ formType: 'car' })).details).toEqual([
+      { field: 'data', rule: 'required', message: 'data: is required' },
+    ]);
   });
 
   test.each<[string, unknown]>([
@@ -116,7 +133,7 @@ describe('validateCreateRequest', () => {
     });
   });
 
-  test('when a body is validated, then the caller\'s object is left untouched', () => {
+  test("when a body is validated, then the caller's object is left untouched", () => {
     const body = { formType: 'personal', data: { loanAmount: '5000', unknown: 1 }, extra: true };
     const before = structuredClone(body);
     expectOk(validateCreateRequest(body));
@@ -157,11 +174,19 @@ describe('validateStepRequest', () => {
   });
 
   test('when step is missing, then it is rejected with "step: is required"', () => {
-    expect(firstViolation(validateStepRequest('home', { data: {} }))).toEqual({ field: 'step', rule: 'required', message: 'step: is required' });
+    expect(firstViolation(validateStepRequest('home', { data: {} }))).toEqual({
+      field: 'step',
+      rule: 'required',
+      message: 'step: is required',
+    });
   });
 
   test('when the body is not an object, then it is rejected with "body: must be a JSON object"', () => {
-    expect(firstViolation(validateStepRequest('home', 'step=2'))).toEqual({ field: 'body', rule: 'type', message: 'body: must be a JSON object' });
+    expect(firstViolation(validateStepRequest('home', 'step=2'))).toEqual({
+      field: 'body',
+      rule: 'type',
+      message: 'body: must be a JSON object',
+    });
   });
 
   test('when data is not an object, then it is rejected with "data: must be an object"', () => {
@@ -174,7 +199,9 @@ describe('validateStepRequest', () => {
 
   test('when the same data is sent for different loan types, then each is checked against its own table', () => {
     const body = { step: 2, data: { loanAmount: 3000, loanTerm: 5 } };
-    expect(firstViolation(validateStepRequest('car', body)).message).toBe('loanAmount: must be between 5000 and 200000');
+    expect(firstViolation(validateStepRequest('car', body)).message).toBe(
+      'loanAmount: must be between 5000 and 200000',
+    );
     expect(firstViolation(validateStepRequest('personal', body)).message).toBe('loanPurpose: is required');
     expect(firstViolation(validateStepRequest('home', body)).message).toBe('propertyValue: is required');
   });
@@ -195,7 +222,9 @@ describe('validateStepData', () => {
     ['a string', 'x'],
     ['a number', 5],
   ])('when the data is %s, then it is rejected with "data: must be an object"', (_label, data) => {
-    expect(expectError(validateStepData('personal', 1, data)).details).toEqual([{ field: 'data', rule: 'type', message: 'data: must be an object' }]);
+    expect(expectError(validateStepData('personal', 1, data)).details).toEqual([
+      { field: 'data', rule: 'type', message: 'data: must be an object' },
+    ]);
   });
 
   test('when several fields are wrong, then every violation is listed and the message is the first one', () => {
@@ -204,7 +233,11 @@ describe('validateStepData', () => {
     expect(error.details).toEqual([
       { field: 'loanAmount', rule: 'range', message: 'loanAmount: must be between 50000 and 10000000' },
       { field: 'loanTerm', rule: 'range', message: 'loanTerm: must be between 1 and 30' },
-      { field: 'repaymentType', rule: 'enum', message: 'repaymentType: must be one of principal_and_interest, interest_only' },
+      {
+        field: 'repaymentType',
+        rule: 'enum',
+        message: 'repaymentType: must be one of principal_and_interest, interest_only',
+      },
       { field: 'settlementTimeframe', rule: 'required', message: 'settlementTimeframe: is required' },
     ]);
   });
@@ -225,16 +258,31 @@ describe('validateStepData', () => {
 
   test('when nested fields are wrong, then they are reported by dotted path in their table order', () => {
     const error = expectError(
-      validateStepData('personal', 4, { livingSituation: 'renting', homeAddressComponents: { postcode: '12345678901', streetNumber: 'x'.repeat(21) } }),
+      validateStepData('personal', 4, {
+        livingSituation: 'renting',
+        homeAddressComponents: { postcode: '12345678901', streetNumber: 'x'.repeat(21) },
+      }),
     );
     expect(error.details).toEqual([
-      { field: 'homeAddressComponents.streetNumber', rule: 'maxLength', message: 'homeAddressComponents.streetNumber: must be at most 20 characters' },
-      { field: 'homeAddressComponents.postcode', rule: 'maxLength', message: 'homeAddressComponents.postcode: must be at most 10 characters' },
+      {
+        field: 'homeAddressComponents.streetNumber',
+        rule: 'maxLength',
+        message: 'homeAddressComponents.streetNumber: must be at most 20 characters',
+      },
+      {
+        field: 'homeAddressComponents.postcode',
+        rule: 'maxLength',
+        message: 'homeAddressComponents.postcode: must be at most 10 characters',
+      },
     ]);
   });
 
   test('when a nested enum is wrong, then the message names the nested path and the allowed values', () => {
-    expect(firstViolation(validateStepData('home', 2, { ...BASELINES.home[2], propertyAddressComponents: { state: 'XYZ' } }))).toEqual({
+    expect(
+      firstViolation(
+        validateStepData('home', 2, { ...BASELINES.home[2], propertyAddressComponents: { state: 'XYZ' } }),
+      ),
+    ).toEqual({
       field: 'propertyAddressComponents.state',
       rule: 'enum',
       message: 'propertyAddressComponents.state: must be one of NSW, VIC, QLD, WA, SA, TAS, ACT, NT',
@@ -252,20 +300,40 @@ describe('validateStepData', () => {
     const secret = 'SECRET-7731';
     const results = [
       validateStepData('personal', 2, { loanPurpose: secret, loanTerm: secret, creditScoreEstimate: secret }),
-      validateStepData('personal', 4, { livingSituation: secret, homeAddress: secret.repeat(60), homeAddressComponents: { state: secret } }),
-      validateApplicantDetails({ data: { firstName: secret.repeat(20), email: secret, mobileNumber: secret.repeat(3), dateOfBirth: secret, consentCreditCheck: secret } }, NOW),
+      validateStepData('personal', 4, {
+        livingSituation: secret,
+        homeAddress: secret.repeat(60),
+        homeAddressComponents: { state: secret },
+      }),
+      validateApplicantDetails(
+        {
+          data: {
+            firstName: secret.repeat(20),
+            email: secret,
+            mobileNumber: secret.repeat(3),
+            dateOfBirth: secret,
+            consentCreditCheck: secret,
+          },
+        },
+        NOW,
+      ),
     ];
     for (const result of results) expect(JSON.stringify(expectError(result))).not.toContain(secret);
   });
 
   test('when ajv reports an `if` failure, then it is not listed (only the real violation is)', () => {
-    const error = expectError(validateStepData('home', 1, { occupancyType: 'investment', loanPurpose: 'construction' }));
+    const error = expectError(
+      validateStepData('home', 1, { occupancyType: 'investment', loanPurpose: 'construction' }),
+    );
     expect(error.details.map((d) => d.rule)).toEqual(['required']);
   });
 
   describe('numbers sent as strings', () => {
     test('when a decimal is sent as a string, then it is stored as that number', () => {
-      expect(expectOk(validateStepData('personal', 3, { employmentType: 'casual', grossMonthlyIncome: '4500.75' })).grossMonthlyIncome).toBe(4500.75);
+      expect(
+        expectOk(validateStepData('personal', 3, { employmentType: 'casual', grossMonthlyIncome: '4500.75' }))
+          .grossMonthlyIncome,
+      ).toBe(4500.75);
     });
 
     test('when leading zeros are sent, then the number they spell is stored', () => {
@@ -273,20 +341,36 @@ describe('validateStepData', () => {
     });
 
     test('when a negative number is sent as a string, then it is rejected as out of range, not as a non-number', () => {
-      expect(firstViolation(validateStepData('personal', 3, { employmentType: 'casual', grossMonthlyIncome: '-1' })).rule).toBe('range');
+      expect(
+        firstViolation(validateStepData('personal', 3, { employmentType: 'casual', grossMonthlyIncome: '-1' })).rule,
+      ).toBe('range');
     });
 
     test('when "-0" is sent, then 0 is stored', () => {
-      expect(Object.is(expectOk(validateStepData('personal', 4, { livingSituation: 'renting', dependents: '-0' })).dependents, 0)).toBe(true);
+      expect(
+        Object.is(
+          expectOk(validateStepData('personal', 4, { livingSituation: 'renting', dependents: '-0' })).dependents,
+          0,
+        ),
+      ).toBe(true);
     });
 
     test('when a string is sent for a text field that looks numeric, then it stays a string', () => {
-      const value = expectOk(validateStepData('personal', 4, { livingSituation: 'renting', homeAddressComponents: { postcode: '2000', streetNumber: '12' } }));
+      const value = expectOk(
+        validateStepData('personal', 4, {
+          livingSituation: 'renting',
+          homeAddressComponents: { postcode: '2000', streetNumber: '12' },
+        }),
+      );
       expect(value.homeAddressComponents).toEqual({ postcode: '2000', streetNumber: '12' });
     });
 
     test('when a number is sent for a text field, then it is rejected, not converted', () => {
-      expect(firstViolation(validateStepData('personal', 4, { livingSituation: 'renting', homeAddressComponents: { postcode: 2000 } }))).toEqual({
+      expect(
+        firstViolation(
+          validateStepData('personal', 4, { livingSituation: 'renting', homeAddressComponents: { postcode: 2000 } }),
+        ),
+      ).toEqual({
         field: 'homeAddressComponents.postcode',
         rule: 'type',
         message: 'homeAddressComponents.postcode: must be a string',
@@ -294,7 +378,9 @@ describe('validateStepData', () => {
     });
 
     test('when an enum value is sent as a boolean, then it is rejected, never coerced', () => {
-      expect(firstViolation(validateStepData('car', 1, { carLoanPurpose: 'new', hasFoundCar: true })).message).toBe('hasFoundCar: must be one of yes, no');
+      expect(firstViolation(validateStepData('car', 1, { carLoanPurpose: 'new', hasFoundCar: true })).message).toBe(
+        'hasFoundCar: must be one of yes, no',
+      );
     });
   });
 
@@ -302,11 +388,19 @@ describe('validateStepData', () => {
     const integerFields = new Set<string>();
     for (const formType of FORM_TYPES) {
       for (const step of [1, 2, 3, 4] as const) {
-        for (const [name, field] of Object.entries(schemaFor(formType, step).properties)) if (field.type === 'integer') integerFields.add(name);
+        for (const [name, field] of Object.entries(schemaFor(formType, step).properties))
+          if (field.type === 'integer') integerFields.add(name);
       }
     }
-    for (const [name, field] of Object.entries(applicantSchema.properties)) if (field.type === 'integer') integerFields.add(name);
-    expect([...integerFields].sort()).toEqual(['dependents', 'employmentMonths', 'loanTerm', 'residentialMonths', 'vehicleYear']);
+    for (const [name, field] of Object.entries(applicantSchema.properties))
+      if (field.type === 'integer') integerFields.add(name);
+    expect([...integerFields].sort()).toEqual([
+      'dependents',
+      'employmentMonths',
+      'loanTerm',
+      'residentialMonths',
+      'vehicleYear',
+    ]);
   });
 
   test('when an object made in another realm is sent, then it is still copied and normalised', () => {
@@ -326,28 +420,43 @@ describe('car step 1 conditional rules', () => {
     rule: 'required',
     message: 'estimatedCarPrice: is required when hasFoundCar is yes or carLoanPurpose is refinance',
   };
-  const usedCarRequired = (field: string) => ({ field, rule: 'required', message: `${field}: is required for a used car when hasFoundCar is yes` });
+  const usedCarRequired = (field: string) => ({
+    field,
+    rule: 'required',
+    message: `${field}: is required for a used car when hasFoundCar is yes`,
+  });
 
   test('when hasFoundCar is yes and no price is sent, then estimatedCarPrice is required', () => {
-    expect(expectError(validateStepData('car', 1, { carLoanPurpose: 'new', hasFoundCar: 'yes' })).details).toEqual([PRICE_REQUIRED]);
+    expect(expectError(validateStepData('car', 1, { carLoanPurpose: 'new', hasFoundCar: 'yes' })).details).toEqual([
+      PRICE_REQUIRED,
+    ]);
   });
 
   test('when hasFoundCar is yes and a price is sent, then the step is accepted', () => {
     expectOk(validateStepData('car', 1, { carLoanPurpose: 'new', hasFoundCar: 'yes', estimatedCarPrice: 30000 }));
   });
 
-  test.each(['refinance', 'RefinanceCarLoan'])('when the purpose is %s and no price is sent, then estimatedCarPrice is required', (carLoanPurpose) => {
-    expect(expectError(validateStepData('car', 1, { carLoanPurpose })).details).toEqual([PRICE_REQUIRED]);
-  });
+  test.each(['refinance', 'RefinanceCarLoan'])(
+    'when the purpose is %s and no price is sent, then estimatedCarPrice is required',
+    (carLoanPurpose) => {
+      expect(expectError(validateStepData('car', 1, { carLoanPurpose })).details).toEqual([PRICE_REQUIRED]);
+    },
+  );
 
-  test.each(['refinance', 'RefinanceCarLoan'])('when the purpose is %s and a price is sent, then the step is accepted', (carLoanPurpose) => {
-    expectOk(validateStepData('car', 1, { carLoanPurpose, hasFoundCar: 'no', estimatedCarPrice: '12000' }));
-  });
+  test.each(['refinance', 'RefinanceCarLoan'])(
+    'when the purpose is %s and a price is sent, then the step is accepted',
+    (carLoanPurpose) => {
+      expectOk(validateStepData('car', 1, { carLoanPurpose, hasFoundCar: 'no', estimatedCarPrice: '12000' }));
+    },
+  );
 
   test.each(['new', 'used', 'NewCarPurchase', 'UsedCarPurchase'])(
     'when the purpose is %s and the car is not found yet, then no price, year or sale type is required',
     (carLoanPurpose) => {
-      expect(expectOk(validateStepData('car', 1, { carLoanPurpose, hasFoundCar: 'no' }))).toEqual({ carLoanPurpose, hasFoundCar: 'no' });
+      expect(expectOk(validateStepData('car', 1, { carLoanPurpose, hasFoundCar: 'no' }))).toEqual({
+        carLoanPurpose,
+        hasFoundCar: 'no',
+      });
     },
   );
 
@@ -355,16 +464,30 @@ describe('car step 1 conditional rules', () => {
     expectOk(validateStepData('car', 1, { carLoanPurpose: 'used' }));
   });
 
-  test.each(['used', 'UsedCarPurchase'])('when a %s car has been found and year and sale type are missing, then both are required', (carLoanPurpose) => {
-    expect(expectError(validateStepData('car', 1, { carLoanPurpose, hasFoundCar: 'yes', estimatedCarPrice: 15000 })).details).toEqual([
-      usedCarRequired('vehicleYear'),
-      usedCarRequired('usedCarSaleType'),
-    ]);
-  });
+  test.each(['used', 'UsedCarPurchase'])(
+    'when a %s car has been found and year and sale type are missing, then both are required',
+    (carLoanPurpose) => {
+      expect(
+        expectError(validateStepData('car', 1, { carLoanPurpose, hasFoundCar: 'yes', estimatedCarPrice: 15000 }))
+          .details,
+      ).toEqual([usedCarRequired('vehicleYear'), usedCarRequired('usedCarSaleType')]);
+    },
+  );
 
-  test.each(['used', 'UsedCarPurchase'])('when a %s car has been found with price, year and sale type, then the step is accepted', (carLoanPurpose) => {
-    expectOk(validateStepData('car', 1, { carLoanPurpose, hasFoundCar: 'yes', estimatedCarPrice: 15000, vehicleYear: '2015', usedCarSaleType: 'private' }));
-  });
+  test.each(['used', 'UsedCarPurchase'])(
+    'when a %s car has been found with price, year and sale type, then the step is accepted',
+    (carLoanPurpose) => {
+      expectOk(
+        validateStepData('car', 1, {
+          carLoanPurpose,
+          hasFoundCar: 'yes',
+          estimatedCarPrice: 15000,
+          vehicleYear: '2015',
+          usedCarSaleType: 'private',
+        }),
+      );
+    },
+  );
 
   test('when a found used car lacks price, year and sale type, then all three are listed in table order', () => {
     expect(expectError(validateStepData('car', 1, { carLoanPurpose: 'used', hasFoundCar: 'yes' })).details).toEqual([
@@ -375,23 +498,39 @@ describe('car step 1 conditional rules', () => {
   });
 
   test('when a new car has been found, then year and sale type are not required', () => {
-    expectOk(validateStepData('car', 1, { carLoanPurpose: 'NewCarPurchase', hasFoundCar: 'yes', estimatedCarPrice: 40000 }));
+    expectOk(
+      validateStepData('car', 1, { carLoanPurpose: 'NewCarPurchase', hasFoundCar: 'yes', estimatedCarPrice: 40000 }),
+    );
   });
 
   test('when a conditional field is sent although not required, then its bounds still apply', () => {
-    expect(firstViolation(validateStepData('car', 1, { carLoanPurpose: 'new', vehicleYear: 1989 })).message).toBe('vehicleYear: must be between 1990 and 2027');
+    expect(firstViolation(validateStepData('car', 1, { carLoanPurpose: 'new', vehicleYear: 1989 })).message).toBe(
+      'vehicleYear: must be between 1990 and 2027',
+    );
   });
 });
 
 describe('car step 2 balloon rule', () => {
-  const BALLOON = { field: 'balloonPaymentPercent', rule: 'const', message: 'balloonPaymentPercent: must be 0 when loanTerm is 6 or 7' };
+  const BALLOON = {
+    field: 'balloonPaymentPercent',
+    rule: 'const',
+    message: 'balloonPaymentPercent: must be 0 when loanTerm is 6 or 7',
+  };
 
-  test.each<[unknown]>([[6], [7], ['6'], ['7']])('when loanTerm is %p and a balloon is asked for, then it is rejected', (loanTerm) => {
-    expect(expectError(validateStepData('car', 2, { loanAmount: 20000, loanTerm, balloonPaymentPercent: 10 })).details).toEqual([BALLOON]);
-  });
+  test.each<[unknown]>([[6], [7], ['6'], ['7']])(
+    'when loanTerm is %p and a balloon is asked for, then it is rejected',
+    (loanTerm) => {
+      expect(
+        expectError(validateStepData('car', 2, { loanAmount: 20000, loanTerm, balloonPaymentPercent: 10 })).details,
+      ).toEqual([BALLOON]);
+    },
+  );
 
   test.each([6, 7])('when loanTerm is %p and the balloon is 0, then the step is accepted', (loanTerm) => {
-    expect(expectOk(validateStepData('car', 2, { loanAmount: 20000, loanTerm, balloonPaymentPercent: '0' })).balloonPaymentPercent).toBe(0);
+    expect(
+      expectOk(validateStepData('car', 2, { loanAmount: 20000, loanTerm, balloonPaymentPercent: '0' }))
+        .balloonPaymentPercent,
+    ).toBe(0);
   });
 
   test('when loanTerm is 7 and no balloon is sent, then the default 0 is stored', () => {
@@ -399,35 +538,50 @@ describe('car step 2 balloon rule', () => {
   });
 
   test.each([1, 5])('when loanTerm is %p, then a balloon is allowed', (loanTerm) => {
-    expect(expectOk(validateStepData('car', 2, { loanAmount: 20000, loanTerm, balloonPaymentPercent: 30 })).balloonPaymentPercent).toBe(30);
+    expect(
+      expectOk(validateStepData('car', 2, { loanAmount: 20000, loanTerm, balloonPaymentPercent: 30 }))
+        .balloonPaymentPercent,
+    ).toBe(30);
   });
 
   test('when loanTerm is 6 and the balloon is also out of range, then both violations are listed', () => {
-    expect(expectError(validateStepData('car', 2, { loanAmount: 20000, loanTerm: 6, balloonPaymentPercent: 40 })).details.map((d) => d.rule).sort()).toEqual([
-      'const',
-      'range',
-    ]);
+    expect(
+      expectError(validateStepData('car', 2, { loanAmount: 20000, loanTerm: 6, balloonPaymentPercent: 40 }))
+        .details.map((d) => d.rule)
+        .sort(),
+    ).toEqual(['const', 'range']);
   });
 });
 
 describe('home step 1 first home buyer rule', () => {
-  test.each(['new_property', 'construction'])('when loanPurpose is %s and isFirstHomeBuyer is missing, then it is required', (loanPurpose) => {
-    expect(expectError(validateStepData('home', 1, { occupancyType: 'owner_occupied', loanPurpose })).details).toEqual([
-      {
-        field: 'isFirstHomeBuyer',
-        rule: 'required',
-        message: 'isFirstHomeBuyer: is required when loanPurpose is new_property or construction',
-      },
-    ]);
-  });
+  test.each(['new_property', 'construction'])(
+    'when loanPurpose is %s and isFirstHomeBuyer is missing, then it is required',
+    (loanPurpose) => {
+      expect(
+        expectError(validateStepData('home', 1, { occupancyType: 'owner_occupied', loanPurpose })).details,
+      ).toEqual([
+        {
+          field: 'isFirstHomeBuyer',
+          rule: 'required',
+          message: 'isFirstHomeBuyer: is required when loanPurpose is new_property or construction',
+        },
+      ]);
+    },
+  );
 
-  test.each(['new_property', 'construction'])('when loanPurpose is %s and isFirstHomeBuyer is given, then the step is accepted', (loanPurpose) => {
-    expectOk(validateStepData('home', 1, { occupancyType: 'owner_occupied', loanPurpose, isFirstHomeBuyer: 'no' }));
-  });
+  test.each(['new_property', 'construction'])(
+    'when loanPurpose is %s and isFirstHomeBuyer is given, then the step is accepted',
+    (loanPurpose) => {
+      expectOk(validateStepData('home', 1, { occupancyType: 'owner_occupied', loanPurpose, isFirstHomeBuyer: 'no' }));
+    },
+  );
 
-  test.each(['refinance', 'equity_release'])('when loanPurpose is %s, then isFirstHomeBuyer is optional', (loanPurpose) => {
-    expectOk(validateStepData('home', 1, { occupancyType: 'investment', loanPurpose }));
-  });
+  test.each(['refinance', 'equity_release'])(
+    'when loanPurpose is %s, then isFirstHomeBuyer is optional',
+    (loanPurpose) => {
+      expectOk(validateStepData('home', 1, { occupancyType: 'investment', loanPurpose }));
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -460,7 +614,9 @@ describe('unknown fields', () => {
   });
 
   test('when "constructor" and "prototype" keys are sent, then they are dropped', () => {
-    const body = JSON.parse('{"loanAmount":5000,"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1}}') as unknown;
+    const body = JSON.parse(
+      '{"loanAmount":5000,"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1}}',
+    ) as unknown;
     const value = expectOk(validateStepData('personal', 1, body));
     expect(value).toEqual({ loanAmount: 5000 });
     expect(value.constructor).toBe(Object);
@@ -468,7 +624,9 @@ describe('unknown fields', () => {
   });
 
   test('when "__proto__" is sent in a step-5 body, then it is dropped', () => {
-    const body = JSON.parse(`{"data":${JSON.stringify(APPLICANT_BASELINE).replace('{', '{"__proto__":{"isAdmin":true},')}}`) as unknown;
+    const body = JSON.parse(
+      `{"data":${JSON.stringify(APPLICANT_BASELINE).replace('{', '{"__proto__":{"isAdmin":true},')}}`,
+    ) as unknown;
     const value = expectOk(validateApplicantDetails(body, NOW));
     expect(Object.keys(value)).not.toContain('__proto__');
     expect((value as { isAdmin?: unknown }).isAdmin).toBeUndefined();
@@ -482,12 +640,20 @@ describe('defaults', () => {
     ['car step 2', 'car', 2, { tradeInValue: 0, tradeInPayout: 0, depositAmount: 0, balloonPaymentPercent: 0 }],
     ['car step 3', 'car', 3, { otherIncome: 0 }],
     ['car step 4', 'car', 4, { monthlyRent: 0 }],
-  ])('when the optional fields of %s are omitted, then the table defaults are stored', (_label, formType, step, defaults) => {
-    expect(expectOk(validateStepData(formType, step, BASELINES[formType][step]))).toEqual({ ...BASELINES[formType][step], ...defaults });
-  });
+  ])(
+    'when the optional fields of %s are omitted, then the table defaults are stored',
+    (_label, formType, step, defaults) => {
+      expect(expectOk(validateStepData(formType, step, BASELINES[formType][step]))).toEqual({
+        ...BASELINES[formType][step],
+        ...defaults,
+      });
+    },
+  );
 
   test('when a defaulted field is sent, then the sent value is kept', () => {
-    expect(expectOk(validateStepData('personal', 3, { ...BASELINES.personal[3], otherIncome: '250' })).otherIncome).toBe(250);
+    expect(
+      expectOk(validateStepData('personal', 3, { ...BASELINES.personal[3], otherIncome: '250' })).otherIncome,
+    ).toBe(250);
   });
 
   test('when the marketing consents are omitted in step 5, then both are stored as false', () => {
@@ -501,7 +667,11 @@ describe('defaults', () => {
 
 describe('validateApplicantDetails', () => {
   test('when a valid body is sent, then the normalised applicant details are returned', () => {
-    expect(expectOk(applicant({ extra: 'dropped' }))).toEqual({ ...APPLICANT_BASELINE, consentMarketing: false, marketingConsent: false });
+    expect(expectOk(applicant({ extra: 'dropped' }))).toEqual({
+      ...APPLICANT_BASELINE,
+      consentMarketing: false,
+      marketingConsent: false,
+    });
   });
 
   test.each<[string, unknown]>([
@@ -509,25 +679,47 @@ describe('validateApplicantDetails', () => {
     ['an array', []],
     ['a string', 'data'],
   ])('when the body is %s, then it is rejected with "body: must be a JSON object"', (_label, body) => {
-    expect(firstViolation(validateApplicantDetails(body, NOW))).toEqual({ field: 'body', rule: 'type', message: 'body: must be a JSON object' });
+    expect(firstViolation(validateApplicantDetails(body, NOW))).toEqual({
+      field: 'body',
+      rule: 'type',
+      message: 'body: must be a JSON object',
+    });
   });
 
   test('when data is missing, then it is rejected with "data: is required"', () => {
-    expect(firstViolation(validateApplicantDetails({ firstName: 'Jane' }, NOW))).toEqual({ field: 'data', rule: 'required', message: 'data: is required' });
+    expect(firstViolation(validateApplicantDetails({ firstName: 'Jane' }, NOW))).toEqual({
+      field: 'data',
+      rule: 'required',
+      message: 'data: is required',
+    });
   });
 
   test('when data is not an object, then it is rejected with "data: must be an object"', () => {
-    expect(firstViolation(validateApplicantDetails({ data: [] }, NOW))).toEqual({ field: 'data', rule: 'type', message: 'data: must be an object' });
+    expect(firstViolation(validateApplicantDetails({ data: [] }, NOW))).toEqual({
+      field: 'data',
+      rule: 'type',
+      message: 'data: must be an object',
+    });
   });
 
-  test.each(['not-an-email', 'jane@', '@example.com', 'jane example@example.com'])('when email is "%s", then it is rejected as not an e-mail address', (email) => {
-    expect(firstViolation(applicant({ email }))).toEqual({ field: 'email', rule: 'format', message: 'email: must be a valid e-mail address' });
-  });
+  test.each(['not-an-email', 'jane@', '@example.com', 'jane example@example.com'])(
+    'when email is "%s", then it is rejected as not an e-mail address',
+    (email) => {
+      expect(firstViolation(applicant({ email }))).toEqual({
+        field: 'email',
+        rule: 'format',
+        message: 'email: must be a valid e-mail address',
+      });
+    },
+  );
 
   describe('credit check consent', () => {
-    test.each(['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'])('when only %s is true, then consent is given', (alias) => {
-      expect(expectOk(validateApplicantDetails({ data: withoutConsent({ [alias]: true }) }, NOW))[alias]).toBe(true);
-    });
+    test.each(['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'])(
+      'when only %s is true, then consent is given',
+      (alias) => {
+        expect(expectOk(validateApplicantDetails({ data: withoutConsent({ [alias]: true }) }, NOW))[alias]).toBe(true);
+      },
+    );
 
     test('when no consent field is sent, then it is rejected with the consent violation', () => {
       const error = expectError(validateApplicantDetails({ data: withoutConsent() }, NOW));
@@ -541,7 +733,9 @@ describe('validateApplicantDetails', () => {
     });
 
     test('when one alias is false and another true, then consent is given', () => {
-      expectOk(validateApplicantDetails({ data: withoutConsent({ consentCreditCheck: false, privacyConsent: true }) }, NOW));
+      expectOk(
+        validateApplicantDetails({ data: withoutConsent({ consentCreditCheck: false, privacyConsent: true }) }, NOW),
+      );
     });
 
     test.each(['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'])(
@@ -549,15 +743,21 @@ describe('validateApplicantDetails', () => {
       (alias) => {
         const error = expectError(validateApplicantDetails({ data: withoutConsent({ [alias]: 'true' }) }, NOW));
         expect(error.message).toBe(`${alias}: must be a JSON boolean (true or false)`);
-        expect(error.details).toEqual([{ field: alias, rule: 'type', message: `${alias}: must be a JSON boolean (true or false)` }, CONSENT_MISSING]);
+        expect(error.details).toEqual([
+          { field: alias, rule: 'type', message: `${alias}: must be a JSON boolean (true or false)` },
+          CONSENT_MISSING,
+        ]);
       },
     );
 
-    test.each(['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'])('when %s is the number 1, then it is rejected as not a JSON boolean', (alias) => {
-      const error = expectError(validateApplicantDetails({ data: withoutConsent({ [alias]: 1 }) }, NOW));
-      expect(error.message).toBe(`${alias}: must be a JSON boolean (true or false)`);
-      expect(error.details).toContainEqual(CONSENT_MISSING);
-    });
+    test.each(['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'])(
+      'when %s is the number 1, then it is rejected as not a JSON boolean',
+      (alias) => {
+        const error = expectError(validateApplicantDetails({ data: withoutConsent({ [alias]: 1 }) }, NOW));
+        expect(error.message).toBe(`${alias}: must be a JSON boolean (true or false)`);
+        expect(error.details).toContainEqual(CONSENT_MISSING);
+      },
+    );
 
     test.each(['consentMarketing', 'marketingConsent', 'consentTerms', 'termsConsent'])(
       'when %s is the string "true" although credit consent is given, then it is rejected as not a JSON boolean',
@@ -580,7 +780,11 @@ describe('validateApplicantDetails', () => {
       rule: 'format',
       message: 'dateOfBirth: must be a real date written YYYY-MM-DD or DD/MM/YYYY',
     };
-    const TOO_YOUNG = { field: 'dateOfBirth', rule: 'minimumAge', message: 'dateOfBirth: applicant must be at least 18 years old' };
+    const TOO_YOUNG = {
+      field: 'dateOfBirth',
+      rule: 'minimumAge',
+      message: 'dateOfBirth: applicant must be at least 18 years old',
+    };
 
     test.each<[string, string]>([
       ['1990-05-17', '1990-05-17'],
@@ -612,7 +816,10 @@ describe('validateApplicantDetails', () => {
     });
 
     test('when dateOfBirth is shorter than 8 characters, then the length and the format are both reported', () => {
-      expect(expectError(applicant({ dateOfBirth: '1/1/90' })).details.map((d) => d.rule)).toEqual(['minLength', 'format']);
+      expect(expectError(applicant({ dateOfBirth: '1/1/90' })).details.map((d) => d.rule)).toEqual([
+        'minLength',
+        'format',
+      ]);
     });
 
     test.each<[string, string]>([
@@ -634,7 +841,9 @@ describe('validateApplicantDetails', () => {
     });
 
     test('when born on 29 February, then the 18th birthday is 1 March in a common year', () => {
-      expect(firstViolation(applicant({ dateOfBirth: '2004-02-29' }, new Date('2022-02-28T12:00:00Z')))).toEqual(TOO_YOUNG);
+      expect(firstViolation(applicant({ dateOfBirth: '2004-02-29' }, new Date('2022-02-28T12:00:00Z')))).toEqual(
+        TOO_YOUNG,
+      );
       expectOk(applicant({ dateOfBirth: '2004-02-29' }, new Date('2022-03-01T00:00:00Z')));
     });
 
@@ -642,13 +851,17 @@ describe('validateApplicantDetails', () => {
       const today = new Date();
       const iso = (years: number) => `${today.getUTCFullYear() - years}-01-01`;
       expectOk(validateApplicantDetails({ data: { ...APPLICANT_BASELINE, dateOfBirth: iso(30) } }));
-      expect(firstViolation(validateApplicantDetails({ data: { ...APPLICANT_BASELINE, dateOfBirth: iso(10) } }))).toEqual(TOO_YOUNG);
+      expect(
+        firstViolation(validateApplicantDetails({ data: { ...APPLICANT_BASELINE, dateOfBirth: iso(10) } })),
+      ).toEqual(TOO_YOUNG);
     });
 
     test('when a call injected `now`, then the next call without it is measured against the current date again', () => {
       const seventeenToday = `${new Date().getUTCFullYear() - 17}-01-01`;
       expectOk(applicant({ dateOfBirth: seventeenToday }, new Date(Date.UTC(new Date().getUTCFullYear() + 5, 0, 1))));
-      expect(firstViolation(validateApplicantDetails({ data: { ...APPLICANT_BASELINE, dateOfBirth: seventeenToday } }))).toEqual(TOO_YOUNG);
+      expect(
+        firstViolation(validateApplicantDetails({ data: { ...APPLICANT_BASELINE, dateOfBirth: seventeenToday } })),
+      ).toEqual(TOO_YOUNG);
     });
   });
 });
@@ -664,7 +877,8 @@ describe('schemas', () => {
 
   test('when home step 4 is read, then each of its fields is the personal definition of the same name', () => {
     const personal = { ...schemaFor('personal', 3).properties, ...schemaFor('personal', 4).properties };
-    for (const [name, field] of Object.entries(schemaFor('home', 4).properties)) expect([name, field]).toEqual([name, personal[name]]);
+    for (const [name, field] of Object.entries(schemaFor('home', 4).properties))
+      expect([name, field]).toEqual([name, personal[name]]);
     for (const [name, field] of Object.entries(schemaFor('home', 4).properties)) expect(field).toBe(personal[name]);
   });
 

@@ -1,5 +1,10 @@
 import type { RequestHandler } from 'express';
-import { authenticateApiKey, authenticateTokenExchange, authenticateTokenSubject, type DomainContext } from '@loanmatch/domain';
+import {
+  authenticateApiKey,
+  authenticateTokenExchange,
+  authenticateTokenSubject,
+  type DomainContext,
+} from '@loanmatch/domain';
 import { sendError } from './errors';
 import type { AccessTokenCheck, AccessTokens } from './jwt';
 

@@ -8,7 +8,10 @@ export type HttpErrorCode = ServiceErrorCode;
 
 /** The one table from error code to HTTP status, read from the contract's list. */
 export const STATUS_OF: Readonly<Record<HttpErrorCode, number>> = Object.freeze(
-  Object.fromEntries(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status])) as Record<HttpErrorCode, number>,
+  Object.fromEntries(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status])) as Record<
+    HttpErrorCode,
+    number
+  >,
 );
 
 /** An error raised by the HTTP layer itself (bad JSON, a missing key), rendered like a domain error. */
@@ -32,7 +35,12 @@ export function sendData(res: Response, status: number, data: unknown): void {
 }
 
 /** Renders a domain result: the value in the success envelope, an expected failure in the error body. */
-export function sendResult<T>(res: Response, result: Result<T>, status = 200, view: (value: T) => unknown = (v) => v): void {
+export function sendResult<T>(
+  res: Response,
+  result: Result<T>,
+  status = 200,
+  view: (value: T) => unknown = (v) => v,
+): void {
   if (!result.ok) return sendError(res, result.error.code, result.error.message, result.error.details);
   const value = result.value as unknown as { replayed?: boolean; value?: unknown };
   if (typeof value === 'object' && value !== null && 'replayed' in value && 'value' in value) {
@@ -55,8 +63,22 @@ export const notFound: RequestHandler = (_req, res) => {
 const isDatabaseUnavailable = (err: unknown): boolean => {
   const e = err as { code?: string; name?: string; message?: string };
   return (
-    ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNRESET', '57P01', '57P03'].includes(String(e?.code)) ||
-    /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database|Query read timeout/i.test(String(e?.message))
+    [
+      'P1001',
+      'P1002',
+      'P1008',
+      'P1017',
+      'P2024',
+      'P2028',
+      'ECONNREFUSED',
+      'ETIMEDOUT',
+      'ECONNRESET',
+      '57P01',
+      '57P03',
+    ].includes(String(e?.code)) ||
+    /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database|Query read timeout/i.test(
+      String(e?.message),
+    )
   );
 };
 
@@ -69,18 +91,34 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     const type = (err as { type?: string }).type;
     if (type === 'entity.parse.failed') return sendError(res, 'INVALID_JSON', 'The request body is not valid JSON');
-    if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes((err as { limit?: number }).limit)}`);
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
-    if (err instanceof HttpError || err instanceof DomainError) return sendError(res, err.code, err.message, err.details);
+    if (type === 'entity.too.large')
+      return sendError(
+        res,
+        'PAYLOAD_TOO_LARGE',
+        `The request body is larger than ${formatBytes((err as { limit?: number }).limit)}`,
+      );
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+      return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
+    if (err instanceof HttpError || err instanceof DomainError)
+      return sendError(res, err.code, err.message, err.details);
     // A path segment that is not percent-encoded UTF-8 (the router's decodeURIComponent failed) names nothing.
-    if (err instanceof URIError) return sendError(res, 'NOT_FOUND', 'No such route: the path is not valid percent-encoded UTF-8');
+    if (err instanceof URIError)
+      return sendError(res, 'NOT_FOUND', 'No such route: the path is not valid percent-encoded UTF-8');
     if (isUnreadableBody(err)) return sendError(res, 'INVALID_JSON', 'The request body could not be read');
     if (isDatabaseUnavailable(err)) {
-      logger.error('database unavailable', { requestId: res.locals.requestId, method: req.method, error: String((err as Error)?.message) });
+      logger.error('database unavailable', {
+        requestId: res.locals.requestId,
+        method: req.method,
+        error: String((err as Error)?.message),
+      });
       res.setHeader('Retry-After', '5');
       return sendError(res, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly');
     }
-    logger.error('unhandled error', { requestId: res.locals.requestId, method: req.method, stack: (err as Error)?.stack ?? String(err) });
+    logger.error('unhandled error', {
+      requestId: res.locals.requestId,
+      method: req.method,
+      stack: (err as Error)?.stack ?? String(err),
+    });
     sendError(res, 'INTERNAL_ERROR', `An internal error occurred; quote request id ${res.locals.requestId} to support`);
   };
 }

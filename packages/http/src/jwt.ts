@@ -56,7 +56,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   // every call, a costly failed attempt. A key object of type "secret" is exactly what HS256 asks for.
   const keyOf = (secret: string) => createSecretKey(Buffer.from(secret, 'utf8'));
   const secrets = new Map<string, KeyObject>();
-  for (const secret of [options.secret, ...(options.previousSecrets ?? [])]) if (!secrets.has(jwtKeyId(secret))) secrets.set(jwtKeyId(secret), keyOf(secret));
+  for (const secret of [options.secret, ...(options.previousSecrets ?? [])])
+    if (!secrets.has(jwtKeyId(secret))) secrets.set(jwtKeyId(secret), keyOf(secret));
   const currentKid = jwtKeyId(options.secret);
   const signingKey = secrets.get(currentKid)!;
 
@@ -91,7 +92,12 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           clockTimestamp: now(),
           maxAge: ACCESS_TOKEN_TTL_SECONDS,
         });
-        if (typeof payload === 'string' || typeof payload.exp !== 'number' || typeof payload.sub !== 'string' || typeof payload.api_key_id !== 'string') {
+        if (
+          typeof payload === 'string' ||
+          typeof payload.exp !== 'number' ||
+          typeof payload.sub !== 'string' ||
+          typeof payload.api_key_id !== 'string'
+        ) {
           return { ok: false, reason: 'invalid' };
         }
         return { ok: true, partnerId: payload.sub, keyId: payload.api_key_id };

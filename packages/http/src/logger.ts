@@ -17,7 +17,10 @@ export function createLogger(options: { level: string; service: string; format?:
     level: options.level === 'silent' ? 'error' : options.level,
     silent: options.level === 'silent',
     defaultMeta: { service: options.service },
-    format: winston.format.combine(winston.format.timestamp(), pretty ? prettyFormat({ colors: Boolean(process.stdout.isTTY) }) : winston.format.json()),
+    format: winston.format.combine(
+      winston.format.timestamp(),
+      pretty ? prettyFormat({ colors: Boolean(process.stdout.isTTY) }) : winston.format.json(),
+    ),
     transports: [new winston.transports.Stream({ stream: process.stdout })],
   });
 }
@@ -35,7 +38,19 @@ export interface AccessLine {
 
 const LEVEL_COLOURS: Readonly<Record<string, string>> = { error: '31', warn: '33', info: '32', debug: '90' };
 /** Fields shown in the line's own layout, or left out as the same on every line of a process. */
-const SHOWN = new Set(['level', 'message', 'timestamp', 'service', 'requestId', 'contract', 'method', 'route', 'status', 'durationMs', 'partnerId']);
+const SHOWN = new Set([
+  'level',
+  'message',
+  'timestamp',
+  'service',
+  'requestId',
+  'contract',
+  'method',
+  'route',
+  'status',
+  'durationMs',
+  'partnerId',
+]);
 
 /**
  * `12:03:04.123 INFO  B POST /v1/applications 201 12.3 ms partner=… req=…` for an access line;
@@ -44,13 +59,16 @@ const SHOWN = new Set(['level', 'message', 'timestamp', 'service', 'requestId', 
  * logged, follows on its own lines.
  */
 export function prettyFormat(options: { colors?: boolean } = {}): winston.Logform.Format {
-  const paint = (code: string | undefined, text: string) => (options.colors && code ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const paint = (code: string | undefined, text: string) =>
+    options.colors && code ? `\u001b[${code}m${text}\u001b[0m` : text;
   return winston.format.printf((info) => {
     const time = typeof info.timestamp === 'string' ? info.timestamp.slice(11, 23) : '';
     const level = paint(LEVEL_COLOURS[info.level], info.level.toUpperCase().padEnd(5));
     const parts = [time, level];
     if (info.message === 'request' && info.route !== undefined) {
-      parts.push(`${String(info.contract)} ${String(info.method)} ${String(info.route)} ${paint(statusColour(Number(info.status)), String(info.status))} ${Number(info.durationMs).toFixed(1)} ms`);
+      parts.push(
+        `${String(info.contract)} ${String(info.method)} ${String(info.route)} ${paint(statusColour(Number(info.status)), String(info.status))} ${Number(info.durationMs).toFixed(1)} ms`,
+      );
       if (info.partnerId !== undefined) parts.push(`partner=${String(info.partnerId)}`);
       parts.push(paint('90', `req=${String(info.requestId)}`));
     } else {

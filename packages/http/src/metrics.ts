@@ -18,7 +18,11 @@ export function metricsRoutes(source: MetricsSource, token?: string): Router {
       const given = bearer(req.get('Authorization'));
       if (given === undefined || !secretsEqual(given, token)) {
         res.setHeader('WWW-Authenticate', 'Bearer');
-        return sendError(res, 'UNAUTHORIZED', 'A valid metrics token is required: send Authorization: Bearer <METRICS_TOKEN>');
+        return sendError(
+          res,
+          'UNAUTHORIZED',
+          'A valid metrics token is required: send Authorization: Bearer <METRICS_TOKEN>',
+        );
       }
     }
     res.setHeader('Content-Type', source.contentType);
@@ -32,6 +36,16 @@ export function metricsRoutes(source: MetricsSource, token?: string): Router {
  * A listener for `GET /metrics` alone (METRICS_PORT): how a process without the admin listener
  * (`pnpm start:a`, `start:b`) is scraped. It also answers `/healthz` and `/readyz`.
  */
-export function createMetricsApp(options: { source: MetricsSource; token?: string; logger: Logger; ping: () => Promise<boolean> }): Express {
-  return createServiceApp({ contract: 'metrics', logger: options.logger, ping: options.ping, routes: [{ router: metricsRoutes(options.source, options.token) }] });
+export function createMetricsApp(options: {
+  source: MetricsSource;
+  token?: string;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+}): Express {
+  return createServiceApp({
+    contract: 'metrics',
+    logger: options.logger,
+    ping: options.ping,
+    routes: [{ router: metricsRoutes(options.source, options.token) }],
+  });
 }

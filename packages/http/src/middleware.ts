@@ -111,12 +111,14 @@ function unstorable(body: unknown): string | undefined {
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
     const { value, depth } = item;
     if (typeof value === 'string') {
-      if (UNSTORABLE_TEXT.test(value)) return 'The request body must not contain \\u0000 or unpaired surrogates (\\ud800-\\udfff)';
+      if (UNSTORABLE_TEXT.test(value))
+        return 'The request body must not contain \\u0000 or unpaired surrogates (\\ud800-\\udfff)';
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_BODY_DEPTH) return `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
-    for (const [key, child] of Object.entries(value)) pending.push({ value: key, depth }, { value: child, depth: depth + 1 });
+    for (const [key, child] of Object.entries(value))
+      pending.push({ value: key, depth }, { value: child, depth: depth + 1 });
   }
   return undefined;
 }

@@ -1,4 +1,11 @@
-import { rateLimit, type ClientRateLimitInfo, type IncrementResponse, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import {
+  rateLimit,
+  type ClientRateLimitInfo,
+  type IncrementResponse,
+  type Options,
+  type RateLimitRequestHandler,
+  type Store,
+} from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Redis } from 'ioredis';
 import { sendError } from './errors';
@@ -45,15 +52,29 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
     store,
     passOnStoreError: true,
     logger: {
-      error: (error, message) => options.logger.warn('rate limit store failed; request allowed', { limiter: options.name, error: String((error as Error)?.message ?? error), detail: message }),
-      warn: (error, message) => options.logger.warn('rate limiter warning', { limiter: options.name, error: String((error as Error)?.message ?? error), detail: message }),
+      error: (error, message) =>
+        options.logger.warn('rate limit store failed; request allowed', {
+          limiter: options.name,
+          error: String((error as Error)?.message ?? error),
+          detail: message,
+        }),
+      warn: (error, message) =>
+        options.logger.warn('rate limiter warning', {
+          limiter: options.name,
+          error: String((error as Error)?.message ?? error),
+          detail: message,
+        }),
     },
     validate: { keyGeneratorIpFallback: false },
     handler: (req, res) => {
       options.metrics?.rateLimited(options.name, policy?.(res));
       options.onRefused?.(res);
       const allowed = (req as { rateLimit?: { limit: number } }).rateLimit?.limit;
-      sendError(res, 'RATE_LIMITED', `Rate limit exceeded: ${String(allowed)} requests per ${windowText(options.windowMs)}; retry after the time in Retry-After`);
+      sendError(
+        res,
+        'RATE_LIMITED',
+        `Rate limit exceeded: ${String(allowed)} requests per ${windowText(options.windowMs)}; retry after the time in Retry-After`,
+      );
     },
   });
 }
@@ -107,7 +128,10 @@ class ResilientRedisStore implements Store {
   }
 
   private makeInner(): RedisStore {
-    return new RedisStore({ prefix: this.prefix, sendCommand: (command: string, ...args: string[]) => this.redis.call(command, ...args) as Promise<never> });
+    return new RedisStore({
+      prefix: this.prefix,
+      sendCommand: (command: string, ...args: string[]) => this.redis.call(command, ...args) as Promise<never>,
+    });
   }
 
   private async use<T>(op: (store: RedisStore) => Promise<T>): Promise<T> {

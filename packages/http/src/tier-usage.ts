@@ -55,7 +55,9 @@ function forget(buckets: Buckets, before: number): void {
   for (const minute of buckets.keys()) if (minute < before) buckets.delete(minute);
 }
 
-export function createTierUsage(options: { redis?: Redis; redisPrefix?: string; logger?: Logger; now?: () => number; flushMs?: number } = {}): TierUsage {
+export function createTierUsage(
+  options: { redis?: Redis; redisPrefix?: string; logger?: Logger; now?: () => number; flushMs?: number } = {},
+): TierUsage {
   const now = options.now ?? Date.now;
   const minuteNow = () => Math.floor(now() / MINUTE_MS);
   // Without Redis: the counts themselves. With Redis: what is not yet written.
@@ -105,7 +107,8 @@ export function createTierUsage(options: { redis?: Redis; redisPrefix?: string; 
       await multi.exec();
     } catch (err) {
       // A MULTI that failed applied nothing: keep the counts for the next write, for as long as they matter.
-      for (const [minute, bucket] of pending) for (const [tier, c] of bucket) add(buckets, minute, tier, c.requests, c.refused);
+      for (const [minute, bucket] of pending)
+        for (const [tier, c] of bucket) add(buckets, minute, tier, c.requests, c.refused);
       forget(buckets, minuteNow() - WINDOW_MINUTES + 1);
       options.logger?.debug('tier usage not written to redis', { error: String((err as Error)?.message ?? err) });
     }

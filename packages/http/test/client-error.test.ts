@@ -28,7 +28,9 @@ function exchange(raw: string): Promise<{ status: number; headers: Record<string
     socket.on('close', () => {
       const [head, body] = text.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) });
     });
   });
@@ -39,7 +41,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 it('when a header value holds a control character, then the answer is 400 VALIDATION_ERROR in the envelope with a new request id', async () => {
   const res = await exchange('GET / HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab\x01cd\r\n\r\n');
   expect(res.status).toBe(400);
-  expect(res.body).toEqual({ success: false, error: 'VALIDATION_ERROR', message: expect.stringContaining('not valid HTTP') });
+  expect(res.body).toEqual({
+    success: false,
+    error: 'VALIDATION_ERROR',
+    message: expect.stringContaining('not valid HTTP'),
+  });
   expect(res.headers['x-request-id']).toMatch(UUID);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
 });

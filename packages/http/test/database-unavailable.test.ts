@@ -13,7 +13,10 @@ async function serve(ping: () => Promise<boolean>, failure?: () => Error) {
   router.get('/thing', async () => {
     throw failure?.();
   });
-  const server = createServiceApp({ contract: 'test', logger: silentLogger, ping, routes: [{ router }] }).listen(0, '127.0.0.1');
+  const server = createServiceApp({ contract: 'test', logger: silentLogger, ping, routes: [{ router }] }).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise((resolve) => server.once('listening', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -58,7 +61,10 @@ describe('/readyz', () => {
 describe('a request whose database is unavailable', () => {
   const unanswered = () => new Error('Query read timeout'); // pg, past DB_QUERY_TIMEOUT_MS
   const noConnection = () => new Error('timeout exceeded when trying to connect'); // pg-pool, past DB_CONNECT_TIMEOUT_MS
-  const noTransaction = () => Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
+  const noTransaction = () =>
+    Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), {
+      code: 'P2028',
+    });
   const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
   it.each([

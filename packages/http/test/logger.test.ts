@@ -14,7 +14,11 @@ function capture(format: winston.Logform.Format) {
     level: 'debug',
     defaultMeta: { service: 'loanmatch-test' },
     format,
-    transports: [new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk).replace(/\n$/, '')), done()) }) })],
+    transports: [
+      new winston.transports.Stream({
+        stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk).replace(/\n$/, '')), done()) }),
+      }),
+    ],
   });
   return { logger, lines };
 }
@@ -24,15 +28,29 @@ const fixedTime = winston.format((info) => ({ ...info, timestamp: '2026-11-22T03
 describe('pretty log lines', () => {
   it('when an access line is written, then one readable line: time, level, contract, method, route, status, duration, partner, request id', () => {
     const { logger, lines } = capture(winston.format.combine(fixedTime(), prettyFormat()));
-    logger.info('request', { requestId: 'req-1', contract: 'B', method: 'POST', route: '/v1/applications', status: 201, durationMs: 12.345, partnerId: 'p-1' });
+    logger.info('request', {
+      requestId: 'req-1',
+      contract: 'B',
+      method: 'POST',
+      route: '/v1/applications',
+      status: 201,
+      durationMs: 12.345,
+      partnerId: 'p-1',
+    });
     expect(lines).toEqual(['03:20:01.234 INFO  B POST /v1/applications 201 12.3 ms partner=p-1 req=req-1']);
   });
 
   it('when another message is written, then its fields follow as key=value, strings quoted when they hold spaces, and a stack on its own lines', () => {
     const { logger, lines } = capture(winston.format.combine(fixedTime(), prettyFormat()));
-    logger.warn('redis unavailable', { error: 'connect ECONNREFUSED 127.0.0.1:6379', attempts: 3, keys: [{ keyId: 'k' }] });
+    logger.warn('redis unavailable', {
+      error: 'connect ECONNREFUSED 127.0.0.1:6379',
+      attempts: 3,
+      keys: [{ keyId: 'k' }],
+    });
     logger.error('unexpected error', { requestId: 'req-2', stack: 'Error: boom\n    at here' });
-    expect(lines[0]).toBe('03:20:01.234 WARN  redis unavailable error="connect ECONNREFUSED 127.0.0.1:6379" attempts=3 keys=[{"keyId":"k"}]');
+    expect(lines[0]).toBe(
+      '03:20:01.234 WARN  redis unavailable error="connect ECONNREFUSED 127.0.0.1:6379" attempts=3 keys=[{"keyId":"k"}]',
+    );
     expect(lines[1]).toBe('03:20:01.234 ERROR unexpected error req=req-2\nError: boom\n    at here');
   });
 
@@ -58,16 +76,27 @@ describe('createLogger', () => {
     }
     // The format is the logger's; the console transport is swapped for one the test can read.
     const out: string[] = [];
-    logger.clear().add(new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (out.push(String(chunk)), done()) }) }));
+    logger
+      .clear()
+      .add(
+        new winston.transports.Stream({
+          stream: new Writable({ write: (chunk, _enc, done) => (out.push(String(chunk)), done()) }),
+        }),
+      );
     logger.info('request', { requestId: 'r', contract: 'A', method: 'GET', route: '/x', status: 200, durationMs: 1 });
     return out.join('');
   };
 
   it('when LOG_FORMAT is unset, then pretty on a terminal and JSON otherwise; when it is set, then as it says', () => {
-    expect(JSON.parse(written(undefined, false))).toMatchObject({ message: 'request', service: 'loanmatch-test', route: '/x', status: 200 });
+    expect(JSON.parse(written(undefined, false))).toMatchObject({
+      message: 'request',
+      service: 'loanmatch-test',
+      route: '/x',
+      status: 200,
+    });
     expect(written(undefined, true)).toMatch(/^\d\d:\d\d:\d\d\.\d{3} .*INFO .* A GET \/x .*200.* 1\.0 ms .*req=r/);
     expect(JSON.parse(written('json', true))).toMatchObject({ route: '/x' });
-    expect(written('pretty', false)).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  A GET \/x 200 1\.0 ms req=r\n$/);
+    expect(written('pretty', false)).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}A GET \/x 200 1\.0 ms req=r\n$/);
   });
 });
 
@@ -103,7 +132,11 @@ describe('access log', () => {
       durationMs: expect.any(Number),
       partnerId: 'partner-7',
     });
-    expect(entries[1]).toMatchObject({ route: 'unmatched', status: 404, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(entries[1]).toMatchObject({
+      route: 'unmatched',
+      status: 404,
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(entries[1].partnerId).toBeUndefined();
     expect(lines.join('\n')).not.toMatch(/thing-xyz|secret|qqq|key-9/);
     expect(observed).toEqual([
@@ -129,7 +162,9 @@ describe('log lines on stdout', () => {
   function stdoutOf(run: () => void): string {
     const original = process.stdout.write;
     let out = '';
-    process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array) => (
+      (out += String(chunk)), true
+    )) as typeof process.stdout.write;
     try {
       run();
     } finally {
@@ -138,12 +173,18 @@ describe('log lines on stdout', () => {
     return out;
   }
 
-  it('when the logger is createLogger\'s with JSON lines, then an access line goes to stdout, once, as JSON; below its level, nothing', () => {
+  it("when the logger is createLogger's with JSON lines, then an access line goes to stdout, once, as JSON; below its level, nothing", () => {
     const logger = createLogger({ level: 'info', service: 'loanmatch-test', format: 'json' });
     const out = stdoutOf(() => logger.info('request', line('p-1')));
     expect(out.endsWith('\n')).toBe(true);
     expect(out.trimEnd().split('\n')).toHaveLength(1);
-    expect(JSON.parse(out)).toEqual({ level: 'info', message: 'request', service: 'loanmatch-test', ...line('p-1'), timestamp: expect.any(String) });
+    expect(JSON.parse(out)).toEqual({
+      level: 'info',
+      message: 'request',
+      service: 'loanmatch-test',
+      ...line('p-1'),
+      timestamp: expect.any(String),
+    });
     for (const level of ['warn', 'silent']) {
       const quiet = createLogger({ level, service: 'loanmatch-test', format: 'json' });
       expect(stdoutOf(() => quiet.info('request', line('p-1')))).toBe('');
@@ -157,7 +198,12 @@ describe('log lines on stdout', () => {
       logger.info('request', line());
       logger.info('third');
     });
-    expect(out.trimEnd().split('\n').map((l) => JSON.parse(l).message)).toEqual(['first', 'request', 'third']);
+    expect(
+      out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).message),
+    ).toEqual(['first', 'request', 'third']);
   });
 
   it('when the process exits right after logging, then its lines are written before it ends', () => {
@@ -170,7 +216,13 @@ describe('log lines on stdout', () => {
       process.exit(3);`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 30_000 });
     expect(child.status).toBe(3);
-    const lines = child.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.message, l.requestId])).toEqual([['before exit', undefined], ['request', 'r-exit']]);
+    const lines = child.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.message, l.requestId])).toEqual([
+      ['before exit', undefined],
+      ['request', 'r-exit'],
+    ]);
   });
 });

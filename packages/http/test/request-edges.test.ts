@@ -15,13 +15,24 @@ function testApp() {
   router.use(jsonBody());
   router.post('/things', (req, res) => sendData(res, 200, { keys: Object.keys(req.body ?? {}) }));
   router.get('/things/:id', (req, res) => sendData(res, 200, { id: req.params.id }));
-  return createServiceApp({ contract: 'test', logger: silentLogger, ping: async () => true, routes: [{ path: '/v1', router }] });
+  return createServiceApp({
+    contract: 'test',
+    logger: silentLogger,
+    ping: async () => true,
+    routes: [{ path: '/v1', router }],
+  });
 }
 
 const app = testApp();
 const post = (data: string | Buffer, headers: Record<string, string> = {}) =>
-  sendFuzzRequest(app, { method: 'POST', path: '/v1/things', headers, body: { raw: { data, contentType: 'application/json', contentEncoding: headers['Content-Encoding'] } } });
-const envelope = (res: { text: string }) => JSON.parse(res.text) as { success: boolean; error?: string; message?: string };
+  sendFuzzRequest(app, {
+    method: 'POST',
+    path: '/v1/things',
+    headers,
+    body: { raw: { data, contentType: 'application/json', contentEncoding: headers['Content-Encoding'] } },
+  });
+const envelope = (res: { text: string }) =>
+  JSON.parse(res.text) as { success: boolean; error?: string; message?: string };
 
 describe('bodies the database could not store', () => {
   it.each([
@@ -32,7 +43,11 @@ describe('bodies the database could not store', () => {
   ])('when a body holds %s, then 400 INVALID_JSON before any route runs', async (_case, text) => {
     const res = await post(text);
     expect(res.status).toBe(400);
-    expect(envelope(res)).toMatchObject({ success: false, error: 'INVALID_JSON', message: expect.stringContaining('\\u0000 or unpaired surrogates') });
+    expect(envelope(res)).toMatchObject({
+      success: false,
+      error: 'INVALID_JSON',
+      message: expect.stringContaining('\\u0000 or unpaired surrogates'),
+    });
   });
 
   it('when text holds a surrogate pair or other unicode, then it passes', async () => {
@@ -45,11 +60,14 @@ describe('bodies the database could not store', () => {
     ['an overlong slash', [0xc0, 0xaf]],
     ['a surrogate written in UTF-8 (CESU-8)', [0xed, 0xa0, 0x80]],
     ['a truncated sequence', [0xe2, 0x82]],
-  ])('when the bytes are not UTF-8 (%s), then 400 INVALID_JSON rather than text silently changed to U+FFFD', async (_case, bytes) => {
-    const res = await post(Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('"}')]));
-    expect(res.status).toBe(400);
-    expect(envelope(res)).toMatchObject({ error: 'INVALID_JSON', message: 'The request body must be UTF-8 JSON' });
-  });
+  ])(
+    'when the bytes are not UTF-8 (%s), then 400 INVALID_JSON rather than text silently changed to U+FFFD',
+    async (_case, bytes) => {
+      const res = await post(Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('"}')]));
+      expect(res.status).toBe(400);
+      expect(envelope(res)).toMatchObject({ error: 'INVALID_JSON', message: 'The request body must be UTF-8 JSON' });
+    },
+  );
 });
 
 describe('deep nesting', () => {
@@ -60,7 +78,10 @@ describe('deep nesting', () => {
     expect((await post(objects(MAX_BODY_DEPTH))).status).toBe(200);
     const refused = await post(objects(MAX_BODY_DEPTH + 1));
     expect(refused.status).toBe(400);
-    expect(envelope(refused)).toMatchObject({ error: 'INVALID_JSON', message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels` });
+    expect(envelope(refused)).toMatchObject({
+      error: 'INVALID_JSON',
+      message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+    });
   });
 
   it.each([
@@ -75,11 +96,14 @@ describe('deep nesting', () => {
 });
 
 describe('bodies that cannot be read', () => {
-  it.each(['gzip', 'deflate', 'br'])('when Content-Encoding is %s but the body does not inflate, then 400 INVALID_JSON', async (encoding) => {
-    const res = await post('{"name":"plain"}', { 'Content-Encoding': encoding });
-    expect(res.status).toBe(400);
-    expect(envelope(res)).toMatchObject({ error: 'INVALID_JSON', message: 'The request body could not be read' });
-  });
+  it.each(['gzip', 'deflate', 'br'])(
+    'when Content-Encoding is %s but the body does not inflate, then 400 INVALID_JSON',
+    async (encoding) => {
+      const res = await post('{"name":"plain"}', { 'Content-Encoding': encoding });
+      expect(res.status).toBe(400);
+      expect(envelope(res)).toMatchObject({ error: 'INVALID_JSON', message: 'The request body could not be read' });
+    },
+  );
 
   it('when the body is gzip as it says, then it is read', async () => {
     const res = await post(gzipSync('{"name":"zipped"}'), { 'Content-Encoding': 'gzip' });
@@ -91,11 +115,14 @@ describe('bodies that cannot be read', () => {
 describe('paths and methods no route answers', () => {
   const send = (req: Omit<FuzzRequest, 'headers'>) => sendFuzzRequest(app, { ...req, headers: {} });
 
-  it.each(['%E0%A4%A', '%ff', '%', 'a%2'])('when a path segment is not percent-encoded UTF-8 (%s), then 404 NOT_FOUND in the envelope', async (id) => {
-    const res = await send({ method: 'GET', path: `/v1/things/${id}` });
-    expect(res.status).toBe(404);
-    expect(envelope(res)).toMatchObject({ success: false, error: 'NOT_FOUND' });
-  });
+  it.each(['%E0%A4%A', '%ff', '%', 'a%2'])(
+    'when a path segment is not percent-encoded UTF-8 (%s), then 404 NOT_FOUND in the envelope',
+    async (id) => {
+      const res = await send({ method: 'GET', path: `/v1/things/${id}` });
+      expect(res.status).toBe(404);
+      expect(envelope(res)).toMatchObject({ success: false, error: 'NOT_FOUND' });
+    },
+  );
 
   it('when a path holds an encoded NUL, then 404 NOT_FOUND before any route runs', async () => {
     const res = await send({ method: 'GET', path: '/v1/things/free%00' });
@@ -118,7 +145,11 @@ describe('conditional requests', () => {
     const first = await sendFuzzRequest(app, { method: 'GET', path: '/v1/things/one', headers: {} });
     expect(first.headers.etag).toBeUndefined();
     for (const tag of ['*', 'W/"anything"']) {
-      const res = await sendFuzzRequest(app, { method: 'GET', path: '/v1/things/one', headers: { 'If-None-Match': tag } });
+      const res = await sendFuzzRequest(app, {
+        method: 'GET',
+        path: '/v1/things/one',
+        headers: { 'If-None-Match': tag },
+      });
       expect(res.status).toBe(200);
       expect(envelope(res)).toEqual({ success: true, data: { id: 'one' } });
     }
@@ -127,7 +158,12 @@ describe('conditional requests', () => {
 
 describe('bodies on requests that name none', () => {
   it('when a GET carries a JSON body, then it is still parsed and checked like any other', async () => {
-    const res = await sendFuzzRequest(app, { method: 'GET', path: '/v1/things/one', headers: {}, body: { raw: { data: '{"a":"x\\u0000"}', contentType: 'application/json' } } });
+    const res = await sendFuzzRequest(app, {
+      method: 'GET',
+      path: '/v1/things/one',
+      headers: {},
+      body: { raw: { data: '{"a":"x\\u0000"}', contentType: 'application/json' } },
+    });
     expect(res.status).toBe(400);
     expect(envelope(res).error).toBe('INVALID_JSON');
   });

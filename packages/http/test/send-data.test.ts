@@ -8,23 +8,45 @@ import { silentLogger } from '@loanmatch/testing';
 import { sendData, sendError } from '../src/errors';
 import { createServiceApp } from '../src/service-app';
 
-const value = () => ({ id: 'a1', amount: 12_500.5, note: 'quote " and \u00e9', list: [1, null, { deep: true }], nested: { empty: {} } });
+const value = () => ({
+  id: 'a1',
+  amount: 12_500.5,
+  note: 'quote " and \u00e9',
+  list: [1, null, { deep: true }],
+  nested: { empty: {} },
+});
 
 function testApp() {
   const router = Router();
   router.get('/plain', (_req, res) => sendData(res, 200, value()));
   // What Express itself makes of the same envelopes: the reference.
   router.get('/express', (_req, res) => res.status(200).json({ success: true, data: value() }));
-  router.get('/error', (_req, res) => sendError(res, 'VALIDATION_ERROR', 'bad "step" \u00e9', [{ field: 'step', rule: 'enum', message: 'step: must be 2' }]));
+  router.get('/error', (_req, res) =>
+    sendError(res, 'VALIDATION_ERROR', 'bad "step" \u00e9', [
+      { field: 'step', rule: 'enum', message: 'step: must be 2' },
+    ]),
+  );
   router.get('/express-error', (_req, res) =>
-    res.status(400).json({ success: false, error: 'VALIDATION_ERROR', message: 'bad "step" \u00e9', details: [{ field: 'step', rule: 'enum', message: 'step: must be 2' }] }),
+    res
+      .status(400)
+      .json({
+        success: false,
+        error: 'VALIDATION_ERROR',
+        message: 'bad "step" \u00e9',
+        details: [{ field: 'step', rule: 'enum', message: 'step: must be 2' }],
+      }),
   );
   router.get('/created', (_req, res) => sendData(res, 201, value()));
   router.get('/typed', (_req, res) => {
     res.type('application/problem+json');
     sendData(res, 200, { a: 1 });
   });
-  return createServiceApp({ contract: 'test', logger: silentLogger, ping: async () => true, routes: [{ path: '/v1', router }] });
+  return createServiceApp({
+    contract: 'test',
+    logger: silentLogger,
+    ping: async () => true,
+    routes: [{ path: '/v1', router }],
+  });
 }
 
 describe('sendData', () => {

@@ -31,7 +31,13 @@ export interface MetricsOptions {
 /** Request durations, in seconds: from a cached GET to a slow bureau answer. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const CHECK_OUTCOMES: readonly CreditCheckOutcome[] = ['completed', 'degraded', 'failed'];
-const ATTEMPT_RESULTS: readonly WebhookAttemptResult[] = ['delivered', 'retry_scheduled', 'failed', 'disabled', 'unrecorded'];
+const ATTEMPT_RESULTS: readonly WebhookAttemptResult[] = [
+  'delivered',
+  'retry_scheduled',
+  'failed',
+  'disabled',
+  'unrecorded',
+];
 
 export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
   const registry = new Registry();
@@ -45,26 +51,56 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
     buckets: DURATION_BUCKETS,
     registers,
   });
-  const checks = new Counter({ name: 'loanmatch_credit_checks_total', help: 'Credit checks run, by outcome: completed (the bureau answered), degraded (it did not: matching uses the estimate), failed (an unexpected error)', labelNames: ['outcome'] as const, registers });
-  const checkBy = Object.fromEntries(CHECK_OUTCOMES.map((o) => [o, zero(checks.labels(o))])) as Record<CreditCheckOutcome, Counter.Internal>;
-  const matches = new Counter({ name: 'loanmatch_matches_total', help: 'Match runs stored, by whether they returned an accepted offer', labelNames: ['result'] as const, registers });
+  const checks = new Counter({
+    name: 'loanmatch_credit_checks_total',
+    help: 'Credit checks run, by outcome: completed (the bureau answered), degraded (it did not: matching uses the estimate), failed (an unexpected error)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const checkBy = Object.fromEntries(CHECK_OUTCOMES.map((o) => [o, zero(checks.labels(o))])) as Record<
+    CreditCheckOutcome,
+    Counter.Internal
+  >;
+  const matches = new Counter({
+    name: 'loanmatch_matches_total',
+    help: 'Match runs stored, by whether they returned an accepted offer',
+    labelNames: ['result'] as const,
+    registers,
+  });
   const matchedWith = zero(matches.labels('offers'));
   const matchedWithout = zero(matches.labels('no_offers'));
-  const offers = new Counter({ name: 'loanmatch_offers_returned_total', help: 'Offers returned by match runs, by kind: accepted or near_miss', labelNames: ['kind'] as const, registers });
+  const offers = new Counter({
+    name: 'loanmatch_offers_returned_total',
+    help: 'Offers returned by match runs, by kind: accepted or near_miss',
+    labelNames: ['kind'] as const,
+    registers,
+  });
   const accepted = zero(offers.labels('accepted'));
   const nearMisses = zero(offers.labels('near_miss'));
-  const referrals = new Counter({ name: 'loanmatch_referrals_total', help: 'Referrals recorded: tracking links followed for the first time', registers });
+  const referrals = new Counter({
+    name: 'loanmatch_referrals_total',
+    help: 'Referrals recorded: tracking links followed for the first time',
+    registers,
+  });
   const attempts = new Counter({
     name: 'loanmatch_webhook_attempts_total',
     help: 'Webhook delivery attempts, by result: delivered, retry_scheduled, failed (no retry left), disabled (the endpoint was disabled), unrecorded',
     labelNames: ['result'] as const,
     registers,
   });
-  const attemptBy = Object.fromEntries(ATTEMPT_RESULTS.map((r) => [r, zero(attempts.labels(r))])) as Record<WebhookAttemptResult, Counter.Internal>;
-  const attemptSeconds = new Histogram({ name: 'loanmatch_webhook_attempt_duration_seconds', help: 'Duration of webhook attempts, connection to last byte read', buckets: DURATION_BUCKETS, registers });
+  const attemptBy = Object.fromEntries(ATTEMPT_RESULTS.map((r) => [r, zero(attempts.labels(r))])) as Record<
+    WebhookAttemptResult,
+    Counter.Internal
+  >;
+  const attemptSeconds = new Histogram({
+    name: 'loanmatch_webhook_attempt_duration_seconds',
+    help: 'Duration of webhook attempts, connection to last byte read',
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
   const refusals = new Counter({
     name: 'loanmatch_rate_limit_refusals_total',
-    help: 'Requests refused with 429, by limiter: a (per API key, per minute) or b (per partner, per hour, with the partner\'s tier)',
+    help: "Requests refused with 429, by limiter: a (per API key, per minute) or b (per partner, per hour, with the partner's tier)",
     labelNames: ['limiter', 'tier'] as const,
     registers,
   });
@@ -119,7 +155,12 @@ function zero(child: Counter.Internal): Counter.Internal {
  * connection inside the process, with no pool to report: only `loanmatch_db_info{kind="pglite"}`.
  */
 function databaseGauges(registers: Registry[], database: NonNullable<MetricsOptions['database']>): void {
-  new Gauge({ name: 'loanmatch_db_info', help: 'The database in use: kind is pglite (embedded) or postgresql', labelNames: ['kind'] as const, registers }).set({ kind: database.kind }, 1);
+  new Gauge({
+    name: 'loanmatch_db_info',
+    help: 'The database in use: kind is pglite (embedded) or postgresql',
+    labelNames: ['kind'] as const,
+    registers,
+  }).set({ kind: database.kind }, 1);
   const { pool } = database;
   if (!pool) return;
   const gauge = (name: string, help: string, read: (s: PoolStats) => number) =>
@@ -135,5 +176,5 @@ function databaseGauges(registers: Registry[], database: NonNullable<MetricsOpti
   gauge('loanmatch_db_pool_connections', 'Connections open in the PostgreSQL pool', (s) => s.total);
   gauge('loanmatch_db_pool_idle_connections', 'Open connections not in use', (s) => s.idle);
   gauge('loanmatch_db_pool_waiting_requests', 'Queries waiting for a connection', (s) => s.waiting);
-  gauge('loanmatch_db_pool_max_connections', 'The pool\'s size (DB_POOL_SIZE)', (s) => s.max);
+  gauge('loanmatch_db_pool_max_connections', "The pool's size (DB_POOL_SIZE)", (s) => s.max);
 }

@@ -1,6 +1,6 @@
 // Starts Swagger UI on this listener's own OpenAPI document. A file, not an inline script, so that the
 // page's Content-Security-Policy can allow scripts from this origin only.
-window.addEventListener('load', function () {
+window.addEventListener('load', () => {
   window.ui = SwaggerUIBundle({
     url: '/openapi.json',
     dom_id: '#swagger-ui',

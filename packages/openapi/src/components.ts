@@ -7,7 +7,15 @@
  * schema of its answers, only TypeScript types; `test/conformance.test.ts` checks them against real
  * answers of both front-ends, so a drift fails a test.
  */
-import { FORM_TYPES, SANDBOX_SCORE_VALUES, STATUS_ORDER, WEBHOOK_EVENT_TYPES, type FormType, type ObjectSchema, type StepNumber } from '@loanmatch/domain';
+import {
+  FORM_TYPES,
+  SANDBOX_SCORE_VALUES,
+  STATUS_ORDER,
+  WEBHOOK_EVENT_TYPES,
+  type FormType,
+  type ObjectSchema,
+  type StepNumber,
+} from '@loanmatch/domain';
 import { ERROR_CODES } from '@loanmatch/contract';
 import { STATUS_OF, type HttpErrorCode } from '@loanmatch/http';
 import { toOpenApiSchema, type Schema } from './schema-translation';
@@ -23,9 +31,10 @@ const LOAN_TYPE_NAMES: Record<FormType, string> = { personal: 'Personal', car: '
 export const stepComponent = (formType: FormType, step: StepNumber | 5): string =>
   step === 5 ? 'ApplicantDetails' : `${LOAN_TYPE_NAMES[formType]}LoanStep${step}`;
 
-const NUMBERS_NOTE = 'Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.';
+const NUMBERS_NOTE =
+  'Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.';
 const FLAT_FIELDS_NOTE =
-  'Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5\'s `mobileNumber`; `homeAddress` is step 4\'s). ' +
+  "Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). " +
   'A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known.';
 
 // ---------------------------------------------------------------------------------------------
@@ -43,7 +52,10 @@ function stepSchemas(source: SchemaSource): Record<string, Schema> {
       const same = named.get(schema);
       out[name] = same
         ? { ...ref(same), description: `The same fields, types and bounds as ${same}.` }
-        : { title: `${LOAN_TYPE_NAMES[formType]} loan, step ${step}`, ...withNote(toOpenApiSchema(schema), NUMBERS_NOTE) };
+        : {
+            title: `${LOAN_TYPE_NAMES[formType]} loan, step ${step}`,
+            ...withNote(toOpenApiSchema(schema), NUMBERS_NOTE),
+          };
       if (!same) named.set(schema, name);
     }
   }
@@ -74,12 +86,14 @@ export function variantBCreditCheckSchema(source: SchemaSource): Schema {
         .map(([name]) => name),
     ),
   );
-  const properties = Object.fromEntries(Object.entries(applicant.properties as Record<string, Schema>).filter(([name]) => !createdWith.has(name)));
+  const properties = Object.fromEntries(
+    Object.entries(applicant.properties as Record<string, Schema>).filter(([name]) => !createdWith.has(name)),
+  );
   const token = toOpenApiSchema(source.securityTokenRequest);
   return {
     type: 'object',
     description:
-      'The application\'s `securityToken`, and any step-5 fields to lay over those given at create and by PATCH; checked as Variant A checks step 5 (age, consent), except that `dateOfBirth` is optional. ' +
+      "The application's `securityToken`, and any step-5 fields to lay over those given at create and by PATCH; checked as Variant A checks step 5 (age, consent), except that `dateOfBirth` is optional. " +
       `Consent may have been given at create or by PATCH (\`consentCreditCheck: true\`); a consent field here overrides it. Names, e-mail and phone sent here are ignored. ${NUMBERS_NOTE}`,
     properties: { ...(token.properties as Record<string, Schema>), ...properties },
     required: [...(source.securityTokenRequest.required ?? [])],
@@ -92,7 +106,11 @@ export function requestSchemas(source: SchemaSource): Record<string, Schema> {
   const createVariants = Object.fromEntries(
     formTypes.map((formType) => [
       `Create${LOAN_TYPE_NAMES[formType]}Application`,
-      wrap(source.createRequest, { formType: { type: 'string', const: formType }, data: ref(stepComponent(formType, 1)) }, { title: `Create a ${formType} loan application` }),
+      wrap(
+        source.createRequest,
+        { formType: { type: 'string', const: formType }, data: ref(stepComponent(formType, 1)) },
+        { title: `Create a ${formType} loan application` },
+      ),
     ]),
   );
   const stepVariants = Object.fromEntries(
@@ -103,7 +121,10 @@ export function requestSchemas(source: SchemaSource): Record<string, Schema> {
         `SaveStep${step}`,
         wrap(
           source.stepRequest,
-          { step: { type: 'integer', const: step }, data: { description: `Step ${step} of the application's loan type.`, anyOf: refs } },
+          {
+            step: { type: 'integer', const: step },
+            data: { description: `Step ${step} of the application's loan type.`, anyOf: refs },
+          },
           { title: `Save step ${step}` },
         ),
       ];
@@ -111,30 +132,42 @@ export function requestSchemas(source: SchemaSource): Record<string, Schema> {
   );
   return {
     ...stepSchemas(source),
-    ApplicantDetails: { title: 'Step 5: applicant details and consent', ...withNote(toOpenApiSchema(source.applicant), NUMBERS_NOTE) },
+    ApplicantDetails: {
+      title: 'Step 5: applicant details and consent',
+      ...withNote(toOpenApiSchema(source.applicant), NUMBERS_NOTE),
+    },
     ...createVariants,
     CreateApplicationRequest: {
       description: '`formType` and the step-1 fields of that loan type.',
       oneOf: Object.keys(createVariants).map(ref),
-      discriminator: { propertyName: 'formType', mapping: Object.fromEntries(formTypes.map((f) => [f, `#/components/schemas/Create${LOAN_TYPE_NAMES[f]}Application`])) },
+      discriminator: {
+        propertyName: 'formType',
+        mapping: Object.fromEntries(
+          formTypes.map((f) => [f, `#/components/schemas/Create${LOAN_TYPE_NAMES[f]}Application`]),
+        ),
+      },
     },
     ...stepVariants,
     SaveStepRequest: {
-      description: '`step` (2, 3 or 4) and the fields of that step for the application\'s loan type.',
+      description: "`step` (2, 3 or 4) and the fields of that step for the application's loan type.",
       oneOf: Object.keys(stepVariants).map(ref),
     },
     CreditCheckRequest: wrap(source.creditCheckRequest, { data: ref('ApplicantDetails') }),
     TokenRequest: toOpenApiSchema(source.tokenRequest),
     CreateApplicationBRequest: withNote(
       { ...toOpenApiSchema(source.variantBCreate), description: FLAT_FIELDS_NOTE },
-      'Spec 4.6 requires the first seven fields; the others are optional. Optional fields have no defaults here: a step\'s defaults apply when its fields are saved as the step.',
+      "Spec 4.6 requires the first seven fields; the others are optional. Optional fields have no defaults here: a step's defaults apply when its fields are saved as the step.",
     ),
-    UpdateApplicationBRequest: withNote({ ...toOpenApiSchema(source.variantBPatch), description: FLAT_FIELDS_NOTE }, 'Each field sent is added or replaces the one given before; `loanAmount` is fixed at create.'),
+    UpdateApplicationBRequest: withNote(
+      { ...toOpenApiSchema(source.variantBPatch), description: FLAT_FIELDS_NOTE },
+      'Each field sent is added or replaces the one given before; `loanAmount` is fixed at create.',
+    ),
     CreditCheckBRequest: variantBCreditCheckSchema(source),
     SecurityTokenRequest: toOpenApiSchema(source.securityTokenRequest),
     WebhookRequest: {
       ...toOpenApiSchema(source.webhookRequest),
-      description: 'Live accepts only `https` URLs whose host resolves to public addresses; the sandbox also accepts loopback `http`. Without `events`, every event type.',
+      description:
+        'Live accepts only `https` URLs whose host resolves to public addresses; the sandbox also accepts loopback `http`. Without `events`, every event type.',
     },
   };
 }
@@ -159,12 +192,21 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       success: { const: false },
       error: { type: 'string', enum: Object.keys(STATUS_OF), description: 'The code clients branch on.' },
       message: { type: 'string', description: 'For people; a validation message reads `<field>: <rule text>`.' },
-      details: { type: 'array', items: ref('FieldViolation'), description: 'Every violated rule, for `VALIDATION_ERROR`.' },
+      details: {
+        type: 'array',
+        items: ref('FieldViolation'),
+        description: 'Every violated rule, for `VALIDATION_ERROR`.',
+      },
     },
     { optional: ['details'] },
   ),
   FieldViolation: object({ field: { type: 'string' }, rule: { type: 'string' }, message: { type: 'string' } }),
-  CreatedApplication: object({ applicationId: uuid, formType: { type: 'string', enum: [...FORM_TYPES] }, status: statusSchema, lastStep: { type: 'integer', minimum: 1, maximum: 5 } }),
+  CreatedApplication: object({
+    applicationId: uuid,
+    formType: { type: 'string', enum: [...FORM_TYPES] },
+    status: statusSchema,
+    lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+  }),
   Application: object(
     {
       applicationId: uuid,
@@ -173,7 +215,8 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       lastStep: { type: 'integer', minimum: 1, maximum: 5 },
       steps: {
         type: 'object',
-        description: 'Steps 1-4 as stored (normalised: numbers as numbers, defaults applied), keyed `"1"` to `"4"`. Never step 5.',
+        description:
+          'Steps 1-4 as stored (normalised: numbers as numbers, defaults applied), keyed `"1"` to `"4"`. Never step 5.',
         propertyNames: { enum: ['1', '2', '3', '4'] },
         additionalProperties: { type: 'object' },
       },
@@ -185,14 +228,24 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     { description: 'What partners see of an application: never step 5, never a score.' },
   ),
   CreditCheckResult: object(
-    { applicationId: uuid, creditCheckComplete: { type: 'boolean' }, degraded_mode: { type: 'boolean' }, sandbox_mode: { type: 'boolean' } },
-    { description: 'The check ran. `degraded_mode` is true when the bureau was unavailable. Scores are never returned.' },
+    {
+      applicationId: uuid,
+      creditCheckComplete: { type: 'boolean' },
+      degraded_mode: { type: 'boolean' },
+      sandbox_mode: { type: 'boolean' },
+    },
+    {
+      description: 'The check ran. `degraded_mode` is true when the bureau was unavailable. Scores are never returned.',
+    },
   ),
   Reference: object({ id: { type: 'string' }, name: { type: 'string' } }),
   OfferDetails: object(
     {
       interestRate: { type: 'number', description: 'Percent a year.' },
-      comparisonRate: { type: 'number', description: 'Percent a year, on the benchmark loan of `comparisonRateExample`.' },
+      comparisonRate: {
+        type: 'number',
+        description: 'Percent a year, on the benchmark loan of `comparisonRateExample`.',
+      },
       comparisonRateWarning: { type: 'string' },
       comparisonRateExample: { type: 'string' },
       loanAmount: { type: 'number' },
@@ -207,7 +260,16 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       lvr: { type: 'number', description: 'Home loans: loan-to-value ratio, percent.' },
       lendersMortgageInsurance: { type: 'boolean' },
     },
-    { optional: ['balloonAmount', 'repaymentType', 'interestOnlyMonths', 'repaymentAfterInterestOnly', 'lvr', 'lendersMortgageInsurance'] },
+    {
+      optional: [
+        'balloonAmount',
+        'repaymentType',
+        'interestOnlyMonths',
+        'repaymentAfterInterestOnly',
+        'lvr',
+        'lendersMortgageInsurance',
+      ],
+    },
   ),
   Offer: object(
     {
@@ -218,20 +280,27 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       certainty: {
         type: 'string',
         enum: ['pre_qualified', 'indicative'],
-        description: '`pre_qualified`: every rule of the product was assessed on the application\'s data and the credit result. `indicative`: some could not be (the data was not given); `conditions` says what the lender will need to see.',
+        description:
+          "`pre_qualified`: every rule of the product was assessed on the application's data and the credit result. `indicative`: some could not be (the data was not given); `conditions` says what the lender will need to see.",
       },
       offerDetails: ref('OfferDetails'),
       conditions: {
         type: 'array',
         items: object({ field: { type: 'string' }, requirement: { type: 'string' } }),
-        description: 'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least 4,924 a month"}`; together they are enough to qualify.',
+        description:
+          'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least 4,924 a month"}`; together they are enough to qualify.',
       },
       assumedLoanTermMonths: {
         type: 'integer',
-        description: 'Only when the application gave no `loanTerm`: the term this offer is priced over (the product\'s comparison-rate benchmark term, within its limits); also `offerDetails.loanTermMonths`.',
+        description:
+          "Only when the application gave no `loanTerm`: the term this offer is priced over (the product's comparison-rate benchmark term, within its limits); also `offerDetails.loanTermMonths`.",
       },
       expiresAt: dateTime,
-      trackingUrl: { type: 'string', format: 'uri', description: 'Send the applicant\'s browser here: `GET /r/{token}` on Variant A\'s listener. About two hours.' },
+      trackingUrl: {
+        type: 'string',
+        format: 'uri',
+        description: "Send the applicant's browser here: `GET /r/{token}` on Variant A's listener. About two hours.",
+      },
     },
     { optional: ['assumedLoanTermMonths'] },
   ),
@@ -239,7 +308,10 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     lender: reference,
     product: reference,
     headline: { type: 'string' },
-    reasons: { type: 'array', items: object({ field: { type: 'string' }, rule: { type: 'string' }, actual: { type: ['number', 'string'] } }) },
+    reasons: {
+      type: 'array',
+      items: object({ field: { type: 'string' }, rule: { type: 'string' }, actual: { type: ['number', 'string'] } }),
+    },
     wouldQualifyIf: { type: 'array', items: object({ field: { type: 'string' }, requirement: { type: 'string' } }) },
   }),
   MatchResult: object(
@@ -250,14 +322,28 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       degraded_mode: { type: 'boolean' },
       assessment: object(
         { basis: { type: 'string', enum: ['bureau', 'self_estimate'] }, notice: { type: 'string' } },
-        { optional: ['notice'], description: '`self_estimate` when the bureau was unavailable: matching used the applicant\'s own estimate.' },
+        {
+          optional: ['notice'],
+          description: "`self_estimate` when the bureau was unavailable: matching used the applicant's own estimate.",
+        },
       ),
-      acceptedOffers: { type: 'array', items: ref('Offer'), description: 'Pre-qualified offers first, then indicative ones; each group ranked by comparison rate.' },
+      acceptedOffers: {
+        type: 'array',
+        items: ref('Offer'),
+        description: 'Pre-qualified offers first, then indicative ones; each group ranked by comparison rate.',
+      },
       nearMissOffers: { type: 'array', items: ref('NearMissOffer') },
     },
     { description: 'Each call is a fresh run with fresh tracking links.' },
   ),
-  Referral: object({ referralId: uuid, applicationId: uuid, offerId: uuid, lender: reference, product: reference, referredAt: dateTime }),
+  Referral: object({
+    referralId: uuid,
+    applicationId: uuid,
+    offerId: uuid,
+    lender: reference,
+    product: reference,
+    referredAt: dateTime,
+  }),
   ReferralList: object({
     referrals: { type: 'array', items: ref('Referral'), description: 'Newest first.' },
     nextCursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last page.' }),
@@ -275,15 +361,25 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     createdAt: dateTime,
   }),
   RegisteredWebhook: {
-    allOf: [ref('Webhook'), object({ secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown this once.' } })],
+    allOf: [
+      ref('Webhook'),
+      object({ secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown this once.' } }),
+    ],
   },
   WebhookList: object({ webhooks: { type: 'array', items: ref('Webhook') } }),
   DeletedWebhook: object({ webhookId: uuid, deleted: { const: true } }),
   RotatedSecret: object(
     { webhookId: uuid, secret: { type: 'string', pattern: '^whsec_' }, previousSecretExpiresAt: dateTime },
-    { description: 'The new secret, shown this once; the old one keeps signing beside it until `previousSecretExpiresAt` (24 hours).' },
+    {
+      description:
+        'The new secret, shown this once; the old one keeps signing beside it until `previousSecretExpiresAt` (24 hours).',
+    },
   ),
-  QueuedTestEvent: object({ webhookId: uuid, eventId: { type: 'string', pattern: '^evt_' }, type: { const: 'webhook.test' } }),
+  QueuedTestEvent: object({
+    webhookId: uuid,
+    eventId: { type: 'string', pattern: '^evt_' },
+    type: { const: 'webhook.test' },
+  }),
   DeliveryAttempt: object({
     eventId: { type: 'string' },
     eventType: { type: 'string' },
@@ -292,7 +388,10 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     status: { type: 'string', enum: ['succeeded', 'failed'] },
     responseStatus: nullable({ type: 'integer' }),
     durationMs: { type: 'number' },
-    error: nullable({ type: 'string', description: 'A fixed code: `timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …' }),
+    error: nullable({
+      type: 'string',
+      description: 'A fixed code: `timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …',
+    }),
     nextRetryAt: nullable(dateTime),
   }),
   DeliveryList: object({
@@ -314,14 +413,19 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       missingFields: {
         type: 'array',
         items: { type: 'string' },
-        description: 'Required fields of steps 2-4 not given yet (`loanTerm`, `employmentType`, `grossMonthlyIncome`, `livingSituation`): until none is missing, offers are `indicative`.',
+        description:
+          'Required fields of steps 2-4 not given yet (`loanTerm`, `employmentType`, `grossMonthlyIncome`, `livingSituation`): until none is missing, offers are `indicative`.',
       },
     },
     { description: 'Where the application stands after the change.' },
   ),
   CreatedApplicationB: object({
     applicationId: uuid,
-    securityToken: { type: 'string', pattern: '^st_', description: 'Shown this once: keep it. Credit check and match bodies carry it.' },
+    securityToken: {
+      type: 'string',
+      pattern: '^st_',
+      description: 'Shown this once: keep it. Credit check and match bodies carry it.',
+    },
   }),
   Health: object({ status: { type: 'string', enum: ['ok', 'ready'] } }),
   StatusChangedEvent: object({
@@ -330,7 +434,12 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     data: object({
       applicationId: uuid,
       status: statusSchema,
-      previousStatus: { ...statusSchema, type: ['string', 'null'], enum: [...STATUS_ORDER, null], description: 'null for the event of a new application.' },
+      previousStatus: {
+        ...statusSchema,
+        type: ['string', 'null'],
+        enum: [...STATUS_ORDER, null],
+        description: 'null for the event of a new application.',
+      },
       lastStep: { type: 'integer', minimum: 1, maximum: 5 },
     }),
   }),
@@ -353,21 +462,49 @@ const SCORE_DIGITS = '^(?=[0-9]{1,4}$)0*(?:[0-9]{1,3}|1[01][0-9]{2}|1200)$';
 const SANDBOX_WORDS = SANDBOX_SCORE_VALUES.filter((value) => value !== '0-1200');
 
 export const HEADERS: Record<string, Schema> = {
-  XRequestId: { description: 'On every response: the caller\'s `X-Request-Id` when it is 1-128 of `[A-Za-z0-9._:-]`, else a new UUID. Quote it to support.', schema: { type: 'string' }, required: true },
-  RateLimit: { description: 'IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`.', schema: { type: 'string' } },
-  RateLimitPolicy: { description: 'IETF draft-8: the quota (`q`) per window of `w` seconds, e.g. `"a"; q=120; w=60`.', schema: { type: 'string' } },
-  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' }, required: true },
-  IdempotencyReplayed: { description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.', schema: { const: 'true' } },
+  XRequestId: {
+    description:
+      "On every response: the caller's `X-Request-Id` when it is 1-128 of `[A-Za-z0-9._:-]`, else a new UUID. Quote it to support.",
+    schema: { type: 'string' },
+    required: true,
+  },
+  RateLimit: {
+    description:
+      'IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`.',
+    schema: { type: 'string' },
+  },
+  RateLimitPolicy: {
+    description: 'IETF draft-8: the quota (`q`) per window of `w` seconds, e.g. `"a"; q=120; w=60`.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    required: true,
+  },
+  IdempotencyReplayed: {
+    description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
+    schema: { const: 'true' },
+  },
   WWWAuthenticate: { description: 'The authentication scheme expected.', schema: { type: 'string' }, required: true },
-  CacheControlNoStore: { description: 'The answer holds a secret shown once: not to be stored by caches.', schema: { const: 'no-store' }, required: true },
-  Location: { description: 'The lender\'s address, with `lm_ref=<offerId>`.', schema: { type: 'string', format: 'uri' }, required: true },
+  CacheControlNoStore: {
+    description: 'The answer holds a secret shown once: not to be stored by caches.',
+    schema: { const: 'no-store' },
+    required: true,
+  },
+  Location: {
+    description: "The lender's address, with `lm_ref=<offerId>`.",
+    schema: { type: 'string', format: 'uri' },
+    required: true,
+  },
 };
 
 export const PARAMETERS: Record<string, Schema> = {
   XRequestId: {
     name: 'X-Request-Id',
     in: 'header',
-    description: 'Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one).',
+    description:
+      'Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one).',
     schema: { type: 'string' },
   },
   IdempotencyKey: {
@@ -381,15 +518,42 @@ export const PARAMETERS: Record<string, Schema> = {
     name: 'X-Sandbox-Score',
     in: 'header',
     description:
-      'Sandbox only (a live server refuses it): the simulated result. A word level, a whole number 0-1200 (Equifax Australia\'s scale), or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant\'s details.',
-    schema: { anyOf: [{ type: 'string', enum: SANDBOX_WORDS }, { type: 'string', pattern: SCORE_DIGITS }] },
+      "Sandbox only (a live server refuses it): the simulated result. A word level, a whole number 0-1200 (Equifax Australia's scale), or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details.",
+    schema: {
+      anyOf: [
+        { type: 'string', enum: SANDBOX_WORDS },
+        { type: 'string', pattern: SCORE_DIGITS },
+      ],
+    },
     examples: { level: { value: 'good' }, number: { value: '742' }, outage: { value: 'unavailable' } },
   },
-  ApplicationId: { name: 'applicationId', in: 'path', required: true, description: 'The `applicationId` create answered.', schema: uuid },
+  ApplicationId: {
+    name: 'applicationId',
+    in: 'path',
+    required: true,
+    description: 'The `applicationId` create answered.',
+    schema: uuid,
+  },
   WebhookId: { name: 'webhookId', in: 'path', required: true, schema: uuid },
-  Limit: { name: 'limit', in: 'query', description: 'Page size, 1-100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-  Cursor: { name: 'cursor', in: 'query', description: 'The `nextCursor` of the previous page.', schema: { type: 'string' } },
-  TrackingToken: { name: 'token', in: 'path', required: true, description: 'The signed token of an offer\'s `trackingUrl`.', schema: { type: 'string' } },
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    description: 'Page size, 1-100 (default 50).',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+  },
+  Cursor: {
+    name: 'cursor',
+    in: 'query',
+    description: 'The `nextCursor` of the previous page.',
+    schema: { type: 'string' },
+  },
+  TrackingToken: {
+    name: 'token',
+    in: 'path',
+    required: true,
+    description: "The signed token of an offer's `trackingUrl`.",
+    schema: { type: 'string' },
+  },
 };
 
 export const paramRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
@@ -401,7 +565,8 @@ export const headerRef = (name: string): Schema => ({ $ref: `#/components/header
 
 export function errorExample(code: HttpErrorCode): Schema {
   const body: Schema = { success: false, error: code, message: ERROR_CODES[code].example };
-  if (code === 'VALIDATION_ERROR') body.details = [{ field: 'loanAmount', rule: 'range', message: ERROR_CODES.VALIDATION_ERROR.example }];
+  if (code === 'VALIDATION_ERROR')
+    body.details = [{ field: 'loanAmount', rule: 'range', message: ERROR_CODES.VALIDATION_ERROR.example }];
   return body;
 }
 
@@ -421,7 +586,8 @@ export function errorResponses({ codes, rateLimited, authenticated }: ErrorOptio
   const out: Record<string, Schema> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, Schema> = { 'X-Request-Id': headerRef('XRequestId') };
-    if (rateLimited && status !== 401) Object.assign(headers, { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy') });
+    if (rateLimited && status !== 401)
+      Object.assign(headers, { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy') });
     if (status === 429 || (status === 503 && authenticated)) headers['Retry-After'] = headerRef('RetryAfter');
     if (status === 401) headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
     out[String(status)] = {

@@ -13,7 +13,14 @@ export const CREDIT_CHECK_SUCCESS = {
   description: 'The check ran.',
   data: ref('CreditCheckResult'),
   headers: { 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
-  examples: { default: { applicationId: EXAMPLE_IDS.applicationId, creditCheckComplete: true, degraded_mode: false, sandbox_mode: true } },
+  examples: {
+    default: {
+      applicationId: EXAMPLE_IDS.applicationId,
+      creditCheckComplete: true,
+      degraded_mode: false,
+      sandbox_mode: true,
+    },
+  },
 };
 
 /** Why a credit check is refused after the caller and the application were verified (either contract). */
@@ -27,7 +34,10 @@ export const CREDIT_CHECK_CONFLICTS = [
   'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
-export const WEBHOOKS_TAG = { name: 'Webhooks', description: 'Status-change notifications: registration, and (section `webhooks`) what your endpoint receives.' };
+export const WEBHOOKS_TAG = {
+  name: 'Webhooks',
+  description: 'Status-change notifications: registration, and (section `webhooks`) what your endpoint receives.',
+};
 export const SERVICE_TAG = { name: 'Service', description: 'Health checks and this reference.' };
 
 /**

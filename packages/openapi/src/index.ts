@@ -45,7 +45,9 @@ function pruneComponents(document: Schema): Schema {
   const kept = Object.fromEntries(
     Object.entries(components).map(([kind, entries]) => [
       kind,
-      kind === 'securitySchemes' ? entries : Object.fromEntries(Object.entries(entries).filter(([name]) => used.has(`#/components/${kind}/${name}`))),
+      kind === 'securitySchemes'
+        ? entries
+        : Object.fromEntries(Object.entries(entries).filter(([name]) => used.has(`#/components/${kind}/${name}`))),
     ]),
   );
   return { ...document, components: kept };

@@ -21,7 +21,14 @@ export interface OperationSpec {
   parameters?: Schema[];
   requestBody?: { schema: Schema; examples?: Record<string, unknown>; required?: boolean; description?: string };
   /** The success answer: status, the `data` schema (or a whole body for non-JSON answers), headers, examples. */
-  success: { status: number; description: string; data?: Schema; headers?: Record<string, Schema>; examples?: Record<string, unknown>; content?: Schema };
+  success: {
+    status: number;
+    description: string;
+    data?: Schema;
+    headers?: Record<string, Schema>;
+    examples?: Record<string, unknown>;
+    content?: Schema;
+  };
   /** Codes of this operation beyond the ones every authenticated operation has. */
   errors?: readonly HttpErrorCode[];
   /** `false` for the public routes (tracking, health, reference): no key, no rate limit. */
@@ -38,14 +45,20 @@ export function operation(spec: OperationSpec): Schema {
   else codes.push('INTERNAL_ERROR');
   const errorOptions: ErrorOptions = { codes: [...new Set(codes)], rateLimited: authenticated, authenticated };
 
-  const successHeaders = { 'X-Request-Id': headerRef('XRequestId'), ...(authenticated ? RATE_LIMIT_HEADERS : {}), ...spec.success.headers };
+  const successHeaders = {
+    'X-Request-Id': headerRef('XRequestId'),
+    ...(authenticated ? RATE_LIMIT_HEADERS : {}),
+    ...spec.success.headers,
+  };
   const successContent =
     spec.success.content ??
     (spec.success.data
       ? {
           'application/json': {
             schema: envelope(spec.success.data),
-            ...(spec.success.examples ? { examples: mapExamples(spec.success.examples, (value) => ({ success: true, data: value })) } : {}),
+            ...(spec.success.examples
+              ? { examples: mapExamples(spec.success.examples, (value) => ({ success: true, data: value })) }
+              : {}),
           },
         }
       : undefined);
@@ -65,14 +78,20 @@ export function operation(spec: OperationSpec): Schema {
             content: {
               'application/json': {
                 schema: spec.requestBody.schema,
-                ...(spec.requestBody.examples ? { examples: mapExamples(spec.requestBody.examples, (value) => value) } : {}),
+                ...(spec.requestBody.examples
+                  ? { examples: mapExamples(spec.requestBody.examples, (value) => value) }
+                  : {}),
               },
             },
           },
         }
       : {}),
     responses: {
-      [String(spec.success.status)]: { description: spec.success.description, headers: successHeaders, ...(successContent ? { content: successContent } : {}) },
+      [String(spec.success.status)]: {
+        description: spec.success.description,
+        headers: successHeaders,
+        ...(successContent ? { content: successContent } : {}),
+      },
       ...errorResponses(errorOptions),
     },
   };
@@ -119,7 +138,12 @@ export function webhookPaths(): Record<string, Schema> {
         summary: 'Register a webhook endpoint',
         description: 'Answers the endpoint and its signing secret, shown this once. A partner may have 10 endpoints.',
         tags,
-        requestBody: { schema: ref('WebhookRequest'), examples: { default: { url: 'https://partner.example.com/loanmatch-webhooks', events: [STATUS_CHANGED_EVENT] } } },
+        requestBody: {
+          schema: ref('WebhookRequest'),
+          examples: {
+            default: { url: 'https://partner.example.com/loanmatch-webhooks', events: [STATUS_CHANGED_EVENT] },
+          },
+        },
         success: {
           status: 201,
           description: 'Registered.',
@@ -134,7 +158,12 @@ export function webhookPaths(): Record<string, Schema> {
         summary: 'List webhook endpoints',
         description: 'Oldest first, never a secret. A disabled endpoint says why.',
         tags,
-        success: { status: 200, description: 'The endpoints.', data: ref('WebhookList'), examples: { default: { webhooks: [webhookView] } } },
+        success: {
+          status: 200,
+          description: 'The endpoints.',
+          data: ref('WebhookList'),
+          examples: { default: { webhooks: [webhookView] } },
+        },
       }),
     },
     '/webhooks/{webhookId}': {
@@ -144,7 +173,12 @@ export function webhookPaths(): Record<string, Schema> {
         description: 'Nothing more is sent to it; what was pending for it is cancelled.',
         tags,
         parameters: byId,
-        success: { status: 200, description: 'Deleted.', data: ref('DeletedWebhook'), examples: { default: { webhookId: WEBHOOK_ID, deleted: true } } },
+        success: {
+          status: 200,
+          description: 'Deleted.',
+          data: ref('DeletedWebhook'),
+          examples: { default: { webhookId: WEBHOOK_ID, deleted: true } },
+        },
         errors: ['NOT_FOUND'],
       }),
     },
@@ -152,7 +186,8 @@ export function webhookPaths(): Record<string, Schema> {
       post: operation({
         operationId: 'rotateWebhookSecret',
         summary: 'Rotate the signing secret',
-        description: 'A new secret, shown once; the old one keeps signing beside it for 24 hours (`webhook-signature: v1,<new> v1,<old>`).',
+        description:
+          'A new secret, shown once; the old one keeps signing beside it for 24 hours (`webhook-signature: v1,<new> v1,<old>`).',
         tags,
         parameters: byId,
         success: {
@@ -160,7 +195,9 @@ export function webhookPaths(): Record<string, Schema> {
           description: 'Rotated.',
           data: ref('RotatedSecret'),
           headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
-          examples: { default: { webhookId: WEBHOOK_ID, secret: SECRET, previousSecretExpiresAt: '2026-11-23T03:20:00.000Z' } },
+          examples: {
+            default: { webhookId: WEBHOOK_ID, secret: SECRET, previousSecretExpiresAt: '2026-11-23T03:20:00.000Z' },
+          },
         },
         errors: ['NOT_FOUND'],
       }),
@@ -169,14 +206,17 @@ export function webhookPaths(): Record<string, Schema> {
       post: operation({
         operationId: 'sendTestEvent',
         summary: 'Send a test event',
-        description: 'Queues a `webhook.test` event for this endpoint alone, delivered, signed and retried like any other.',
+        description:
+          'Queues a `webhook.test` event for this endpoint alone, delivered, signed and retried like any other.',
         tags,
         parameters: byId,
         success: {
           status: 200,
           description: 'Queued.',
           data: ref('QueuedTestEvent'),
-          examples: { default: { webhookId: WEBHOOK_ID, eventId: 'evt_2f7d0c1e9b8a4c3d8e6f5a4b3c2d1e0f', type: TEST_EVENT } },
+          examples: {
+            default: { webhookId: WEBHOOK_ID, eventId: 'evt_2f7d0c1e9b8a4c3d8e6f5a4b3c2d1e0f', type: TEST_EVENT },
+          },
         },
         errors: ['NOT_FOUND', 'WEBHOOK_DISABLED'],
       }),
@@ -226,10 +266,16 @@ const signatureHeaders = [
     name: 'webhook-id',
     in: 'header',
     required: true,
-    description: 'The event\'s id, the same on every retry: deduplicate on it.',
+    description: "The event's id, the same on every retry: deduplicate on it.",
     schema: { type: 'string', pattern: '^evt_' },
   },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   {
     name: 'webhook-signature',
     in: 'header',
@@ -249,11 +295,17 @@ function delivery(operationId: string, summary: string, schema: string, example:
         'A `POST` to your registered URL, signed by the [Standard Webhooks](https://www.standardwebhooks.com/) scheme. At least once, in order per application; a 2xx within 10 seconds ends the delivery, anything else is retried for over 24 hours. `410 Gone` disables the endpoint.',
       tags: ['Webhooks'],
       parameters: signatureHeaders,
-      requestBody: { required: true, content: { 'application/json': { schema: ref(schema), examples: { default: { value: example } } } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ref(schema), examples: { default: { value: example } } } },
+      },
       responses: {
         '2XX': { description: 'Received: the delivery ends.' },
         '410': { description: 'Gone: the endpoint is disabled at once.' },
-        default: { description: 'Anything else: retried (immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h), never before a `Retry-After` you send.' },
+        default: {
+          description:
+            'Anything else: retried (immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h), never before a `Retry-After` you send.',
+        },
       },
     },
   };
@@ -261,12 +313,21 @@ function delivery(operationId: string, summary: string, schema: string, example:
 
 export function webhookEvents(): Record<string, Schema> {
   return {
-    [STATUS_CHANGED_EVENT]: delivery('applicationStatusChanged', 'An application changed status', 'StatusChangedEvent', {
-      type: STATUS_CHANGED_EVENT,
+    [STATUS_CHANGED_EVENT]: delivery(
+      'applicationStatusChanged',
+      'An application changed status',
+      'StatusChangedEvent',
+      {
+        type: STATUS_CHANGED_EVENT,
+        timestamp: AT,
+        data: { applicationId: APPLICATION_ID, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
+      },
+    ),
+    [TEST_EVENT]: delivery('webhookTest', 'A test event you asked for', 'TestEvent', {
+      type: TEST_EVENT,
       timestamp: AT,
-      data: { applicationId: APPLICATION_ID, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
+      data: { webhookId: WEBHOOK_ID },
     }),
-    [TEST_EVENT]: delivery('webhookTest', 'A test event you asked for', 'TestEvent', { type: TEST_EVENT, timestamp: AT, data: { webhookId: WEBHOOK_ID } }),
   };
 }
 
@@ -274,7 +335,7 @@ export function webhookEvents(): Record<string, Schema> {
 // Health and the reference itself: at the listener's root, no authentication
 // ---------------------------------------------------------------------------------------------
 
-export const ROOT_SERVER = [{ url: '/', description: 'The listener\'s root, outside the versioned base path.' }];
+export const ROOT_SERVER = [{ url: '/', description: "The listener's root, outside the versioned base path." }];
 
 export function rootPaths(): Record<string, Schema> {
   const tags = ['Service'];
@@ -297,7 +358,12 @@ export function rootPaths(): Record<string, Schema> {
         summary: 'The process can reach its database',
         tags,
         authenticated: false,
-        success: { status: 200, description: 'Ready.', data: ref('Health'), examples: { default: { status: 'ready' } } },
+        success: {
+          status: 200,
+          description: 'Ready.',
+          data: ref('Health'),
+          examples: { default: { status: 'ready' } },
+        },
         errors: ['SERVICE_UNAVAILABLE'],
       }),
     },
@@ -318,7 +384,11 @@ export function rootPaths(): Record<string, Schema> {
         summary: 'This reference, as a web page',
         tags,
         authenticated: false,
-        success: { status: 200, description: 'An HTML page that reads `/openapi.json`.', content: { 'text/html': { schema: { type: 'string' } } } },
+        success: {
+          status: 200,
+          description: 'An HTML page that reads `/openapi.json`.',
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
       }),
     },
   };

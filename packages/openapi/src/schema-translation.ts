@@ -23,7 +23,20 @@ import { AU_DATE, DATE_FORMAT, ISO_DATE, type ConsentRule, type JsonSchema } fro
 export type Schema = { [keyword: string]: unknown };
 
 /** Keywords of the domain's schemas that mean the same in JSON Schema 2020-12, copied as they are. */
-const STANDARD = new Set(['type', 'minimum', 'maximum', 'minLength', 'maxLength', 'enum', 'const', 'default', 'format', 'minItems', 'maxItems', 'required']);
+const STANDARD = new Set([
+  'type',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'enum',
+  'const',
+  'default',
+  'format',
+  'minItems',
+  'maxItems',
+  'required',
+]);
 /** Keywords whose value is a schema, or a list or map of schemas, translated recursively. */
 const SUBSCHEMA = new Set(['items', 'if', 'then']);
 const SUBSCHEMA_LIST = new Set(['anyOf', 'allOf']);
@@ -48,7 +61,9 @@ export function toOpenApiSchema(schema: JsonSchema): Schema {
     } else if (SUBSCHEMA_LIST.has(keyword)) {
       out[keyword] = (value as JsonSchema[]).map(toOpenApiSchema);
     } else if (keyword === 'properties') {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, sub]) => [name, toOpenApiSchema(sub)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([name, sub]) => [name, toOpenApiSchema(sub)]),
+      );
     } else if (keyword === 'additionalProperties') {
       if (value !== false) throw new TypeError(`additionalProperties: ${JSON.stringify(value)} has no translation`);
     } else if (keyword === 'x-message') {

@@ -15,7 +15,8 @@ interface Layer {
   handle?: { stack?: Layer[] };
 }
 
-const joinPath = (prefix: string, path: string): string => `${prefix}${path === '/' && prefix ? '' : path}`.replace(/\/+/g, '/');
+const joinPath = (prefix: string, path: string): string =>
+  `${prefix}${path === '/' && prefix ? '' : path}`.replace(/\/+/g, '/');
 /** Express's `:param` as OpenAPI's `{param}`. */
 const templated = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -30,7 +31,9 @@ export function expressRoutes(app: Express): Set<string> {
     for (const layer of stack) {
       if (layer.route) {
         const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-        for (const path of paths) for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.add(`${method.toUpperCase()} ${templated(joinPath(prefix, path))}`);
+        for (const path of paths)
+          for (const [method, on] of Object.entries(layer.route.methods))
+            if (on && method !== '_all') out.add(`${method.toUpperCase()} ${templated(joinPath(prefix, path))}`);
       } else if (layer.handle?.stack) {
         const mount = typeof layer.rawPath === 'string' ? layer.rawPath : '/';
         walk(layer.handle.stack, joinPath(prefix, mount === '/' ? '' : mount));
@@ -47,13 +50,17 @@ export function documentedRoutes(document: Schema): Set<string> {
   const topServer = (document.servers as Array<{ url: string }>)[0].url;
   for (const [path, item] of Object.entries(document.paths as Record<string, Schema>)) {
     const server = (item.servers as Array<{ url: string }> | undefined)?.[0].url ?? topServer;
-    for (const method of METHODS) if (item[method]) out.add(`${method.toUpperCase()} ${joinPath(server === '/' ? '' : server, path)}`);
+    for (const method of METHODS)
+      if (item[method]) out.add(`${method.toUpperCase()} ${joinPath(server === '/' ? '' : server, path)}`);
   }
   return out;
 }
 
 /** An Ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect) holding the document, for schemas that refer into it. */
-export function documentAjv(document: Schema): { ajv: Ajv2020; compile(segments: readonly string[]): ValidateFunction } {
+export function documentAjv(document: Schema): {
+  ajv: Ajv2020;
+  compile(segments: readonly string[]): ValidateFunction;
+} {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addSchema(document as object, 'doc');
@@ -83,7 +90,11 @@ export function createAnswerChecker(document: Schema) {
   const templates = Object.entries(document.paths as Record<string, Schema>).map(([path, item]) => {
     const server = (item.servers as Array<{ url: string }> | undefined)?.[0].url ?? topServer;
     const full = joinPath(server === '/' ? '' : server, path);
-    return { path, item, pattern: new RegExp(`^${full.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) };
+    return {
+      path,
+      item,
+      pattern: new RegExp(`^${full.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    };
   });
   const compiled = new Map<string, ValidateFunction>();
   const validator = (segments: string[]) => {
@@ -99,18 +110,33 @@ export function createAnswerChecker(document: Schema) {
     const where = `${answer.method} ${answer.path} → ${answer.status}`;
     if (!found) return [`${where}: no operation in the document`];
     const responses = (found.item[method] as Schema).responses as Record<string, Schema>;
-    const key = String(answer.status) in responses ? String(answer.status) : 'default' in responses ? 'default' : undefined;
+    const key =
+      String(answer.status) in responses ? String(answer.status) : 'default' in responses ? 'default' : undefined;
     if (!key) return [`${where}: status not documented (documented: ${Object.keys(responses).join(', ')})`];
     const problems: string[] = [];
     const response = responses[key];
     for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Schema>)) {
-      const resolved = typeof header.$ref === 'string' ? headerComponents[header.$ref.split('/').pop() as string] : header;
-      if (resolved.required && answer.headers[name.toLowerCase()] === undefined) problems.push(`${where}: header ${name} missing`);
+      const resolved =
+        typeof header.$ref === 'string' ? headerComponents[header.$ref.split('/').pop() as string] : header;
+      if (resolved.required && answer.headers[name.toLowerCase()] === undefined)
+        problems.push(`${where}: header ${name} missing`);
     }
     const content = response.content as Record<string, Schema> | undefined;
     if (content?.['application/json']) {
-      const validate = validator(['paths', found.path, method, 'responses', key, 'content', 'application/json', 'schema']);
-      if (!validate(answer.body)) problems.push(`${where}: body ${JSON.stringify(answer.body).slice(0, 300)} fails ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+      const validate = validator([
+        'paths',
+        found.path,
+        method,
+        'responses',
+        key,
+        'content',
+        'application/json',
+        'schema',
+      ]);
+      if (!validate(answer.body))
+        problems.push(
+          `${where}: body ${JSON.stringify(answer.body).slice(0, 300)} fails ${JSON.stringify(validate.errors?.slice(0, 3))}`,
+        );
     }
     return problems;
   };
@@ -129,7 +155,15 @@ export function createConformance(document: Schema) {
     conform<R extends { status: number; headers: Record<string, unknown>; body: unknown }>(res: R): R {
       const { method, path } = (res as unknown as { req: { method: string; path: string } }).req;
       conformance.answers++;
-      conformance.problems.push(...check({ method, path: path.split('?')[0], status: res.status, headers: res.headers as Answer['headers'], body: res.body }));
+      conformance.problems.push(
+        ...check({
+          method,
+          path: path.split('?')[0],
+          status: res.status,
+          headers: res.headers as Answer['headers'],
+          body: res.body,
+        }),
+      );
       return res;
     },
   };

@@ -16,8 +16,20 @@ const tags = ['Applications'];
 export const EXAMPLES_A = {
   create: {
     personal: { formType: 'personal', data: { loanAmount: 15000 } },
-    car: { formType: 'car', data: { carLoanPurpose: 'used', hasFoundCar: 'yes', estimatedCarPrice: 25000, vehicleYear: 2020, usedCarSaleType: 'dealer' } },
-    home: { formType: 'home', data: { occupancyType: 'owner_occupied', loanPurpose: 'new_property', isFirstHomeBuyer: 'yes' } },
+    car: {
+      formType: 'car',
+      data: {
+        carLoanPurpose: 'used',
+        hasFoundCar: 'yes',
+        estimatedCarPrice: 25000,
+        vehicleYear: 2020,
+        usedCarSaleType: 'dealer',
+      },
+    },
+    home: {
+      formType: 'home',
+      data: { occupancyType: 'owner_occupied', loanPurpose: 'new_property', isFirstHomeBuyer: 'yes' },
+    },
   },
   steps: {
     personalStep2: { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' } },
@@ -43,7 +55,10 @@ const applicationView = {
   formType: 'personal',
   status: 'in_progress',
   lastStep: 2,
-  steps: { '1': { loanAmount: 15000 }, '2': { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' } },
+  steps: {
+    '1': { loanAmount: 15000 },
+    '2': { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' },
+  },
   creditCheckComplete: false,
   creditCheckedAt: null,
   createdAt: AT,
@@ -67,7 +82,8 @@ export const MATCH_EXAMPLE = {
       offerDetails: {
         interestRate: 9.49,
         comparisonRate: 10.12,
-        comparisonRateWarning: 'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges.',
+        comparisonRateWarning:
+          'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges.',
         comparisonRateExample: 'Based on a secured loan of $30,000 over 5 years.',
         loanAmount: 15000,
         loanTermMonths: 60,
@@ -98,7 +114,8 @@ function applicationPaths(): Record<string, Schema> {
       post: operation({
         operationId: 'createApplication',
         summary: 'Create an application (step 1)',
-        description: 'The loan type is fixed from here on. Send an `Idempotency-Key` so a retry cannot make a second application.',
+        description:
+          'The loan type is fixed from here on. Send an `Idempotency-Key` so a retry cannot make a second application.',
         tags,
         parameters: [paramRef('IdempotencyKey')],
         requestBody: { schema: ref('CreateApplicationRequest'), examples: EXAMPLES_A.create },
@@ -119,7 +136,12 @@ function applicationPaths(): Record<string, Schema> {
         description: 'Status, last step and steps 1-4. Never step 5, never a score.',
         tags,
         parameters: byId,
-        success: { status: 200, description: 'The application.', data: ref('Application'), examples: { default: applicationView } },
+        success: {
+          status: 200,
+          description: 'The application.',
+          data: ref('Application'),
+          examples: { default: applicationView },
+        },
         errors: ['NOT_FOUND'],
       }),
       patch: operation({
@@ -127,11 +149,16 @@ function applicationPaths(): Record<string, Schema> {
         summary: 'Save step 2, 3 or 4',
         description:
           'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. ' +
-          'Once the applicant\'s personal data has been erased, the application takes no step again (409 `PERSONAL_DATA_ERASED`).',
+          "Once the applicant's personal data has been erased, the application takes no step again (409 `PERSONAL_DATA_ERASED`).",
         tags,
         parameters: byId,
         requestBody: { schema: ref('SaveStepRequest'), examples: EXAMPLES_A.steps },
-        success: { status: 200, description: 'Saved: the application as it now is.', data: ref('Application'), examples: { default: applicationView } },
+        success: {
+          status: 200,
+          description: 'Saved: the application as it now is.',
+          data: ref('Application'),
+          examples: { default: applicationView },
+        },
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER', 'PERSONAL_DATA_ERASED'],
       }),
     },
@@ -142,7 +169,15 @@ function applicationPaths(): Record<string, Schema> {
         description:
           'Needs steps 1-4. One check per application: a retry with the same `Idempotency-Key` answers the first result; a new key after a completed check answers 409.',
         tags,
-        parameters: [...byId, { ...PARAMETERS.IdempotencyKey, required: true, description: `${String(PARAMETERS.IdempotencyKey.description)} Required here.` }, paramRef('SandboxScore')],
+        parameters: [
+          ...byId,
+          {
+            ...PARAMETERS.IdempotencyKey,
+            required: true,
+            description: `${String(PARAMETERS.IdempotencyKey.description)} Required here.`,
+          },
+          paramRef('SandboxScore'),
+        ],
         requestBody: { schema: ref('CreditCheckRequest'), examples: EXAMPLES_A.creditCheck },
         success: CREDIT_CHECK_SUCCESS,
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', ...CREDIT_CHECK_CONFLICTS],
@@ -152,10 +187,16 @@ function applicationPaths(): Record<string, Schema> {
       post: operation({
         operationId: 'matchApplication',
         summary: 'Match offers',
-        description: 'No body. Each call is a fresh run with fresh tracking links (about two hours); call again after changing a step.',
+        description:
+          'No body. Each call is a fresh run with fresh tracking links (about two hours); call again after changing a step.',
         tags,
         parameters: byId,
-        success: { status: 200, description: 'Accepted offers and near-misses.', data: ref('MatchResult'), examples: { default: MATCH_EXAMPLE } },
+        success: {
+          status: 200,
+          description: 'Accepted offers and near-misses.',
+          data: ref('MatchResult'),
+          examples: { default: MATCH_EXAMPLE },
+        },
         errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE', 'INVALID_JSON', 'PAYLOAD_TOO_LARGE'],
       }),
     },
@@ -198,16 +239,20 @@ function trackingPath(): Record<string, Schema> {
       servers: ROOT_SERVER,
       get: operation({
         operationId: 'followTrackingLink',
-        summary: 'Follow an offer\'s tracking link',
+        summary: "Follow an offer's tracking link",
         description:
-          'For the applicant\'s browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender. No key.',
+          "For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender. No key.",
         tags: ['Tracking'],
         authenticated: false,
         parameters: [paramRef('TrackingToken')],
         success: {
           status: 302,
           description: 'To the lender.',
-          headers: { Location: headerRef('Location'), 'Cache-Control': { schema: { const: 'no-store' } }, 'Referrer-Policy': { schema: { const: 'no-referrer' } } },
+          headers: {
+            Location: headerRef('Location'),
+            'Cache-Control': { schema: { const: 'no-store' } },
+            'Referrer-Policy': { schema: { const: 'no-referrer' } },
+          },
         },
         errors: ['NOT_FOUND', 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
       }),
@@ -228,13 +273,18 @@ export function buildVariantADocument(options: { basePath: string; source?: Sche
       'Every answer is `{success: true, data}` or `{success: false, error, message, details?}` and carries `X-Request-Id`. Numbers may be sent as JSON numbers or plain decimal strings; fields not listed are ignored. ' +
       'Limit: 120 requests a minute per key by default (`RateLimit`, `RateLimit-Policy`, `Retry-After` on 429).',
     security: {
-      apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'Your API key: `Authorization: Bearer lm_sandbox_…`. Keep it on your server.' },
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key',
+        description: 'Your API key: `Authorization: Bearer lm_sandbox_…`. Keep it on your server.',
+      },
     },
     tags: [
       { name: 'Applications', description: 'Spec 4.1-4.5.' },
       { name: 'Referrals' },
       WEBHOOKS_TAG,
-      { name: 'Tracking', description: 'On this listener\'s root: the address of every `trackingUrl`.' },
+      { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
       SERVICE_TAG,
     ],
     paths: { ...applicationPaths(), ...webhookPaths(), ...trackingPath(), ...rootPaths() },

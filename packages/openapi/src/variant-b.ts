@@ -44,8 +44,13 @@ export const EXAMPLES_B = {
       dateOfBirth: '1988-07-14',
     },
   },
-  update: { default: { securityToken: SECURITY_TOKEN, grossMonthlyIncome: 8000, employmentType: 'full_time', loanTerm: 5 } },
-  creditCheck: { default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' }, consent: { securityToken: SECURITY_TOKEN, consentCreditCheck: true } },
+  update: {
+    default: { securityToken: SECURITY_TOKEN, grossMonthlyIncome: 8000, employmentType: 'full_time', loanTerm: 5 },
+  },
+  creditCheck: {
+    default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' },
+    consent: { securityToken: SECURITY_TOKEN, consentCreditCheck: true },
+  },
   match: { default: { securityToken: SECURITY_TOKEN } },
 };
 
@@ -58,8 +63,14 @@ const INDICATIVE_MATCH_EXAMPLE = {
     conditions: [
       { field: 'loanTerm', requirement: 'between 1 and 7 years; this offer assumes 5 years' },
       { field: 'employmentType', requirement: 'one of full_time, part_time, self_employed' },
-      { field: 'grossMonthlyIncome', requirement: 'at least 4,311 a month (with housing costs of at most 1,650 a month and no dependants)' },
-      { field: 'livingSituation', requirement: 'housing costs of at most 1,650 a month and no dependants, at the income above' },
+      {
+        field: 'grossMonthlyIncome',
+        requirement: 'at least 4,311 a month (with housing costs of at most 1,650 a month and no dependants)',
+      },
+      {
+        field: 'livingSituation',
+        requirement: 'housing costs of at most 1,650 a month and no dependants, at the income above',
+      },
     ],
     assumedLoanTermMonths: 60,
   })),
@@ -74,7 +85,8 @@ function paths(): Record<string, Schema> {
       post: operation({
         operationId: 'exchangeApiKey',
         summary: 'Exchange your API key for an access token',
-        description: 'Send the key in `X-API-Key`. The token is a JWT that lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.',
+        description:
+          'Send the key in `X-API-Key`. The token is a JWT that lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.',
         tags: ['Authentication'],
         security: [{ apiKeyHeader: [] }],
         requestBody: { schema: ref('TokenRequest'), examples: EXAMPLES_B.token },
@@ -83,7 +95,13 @@ function paths(): Record<string, Schema> {
           description: 'An access token.',
           data: ref('AccessToken'),
           headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
-          examples: { default: { accessToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6Ii4uLiJ9.e30.c2lnbmF0dXJl', tokenType: 'Bearer', expiresIn: 900 } },
+          examples: {
+            default: {
+              accessToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6Ii4uLiJ9.e30.c2lnbmF0dXJl',
+              tokenType: 'Bearer',
+              expiresIn: 900,
+            },
+          },
         },
         errors: ['VALIDATION_ERROR'],
       }),
@@ -93,7 +111,7 @@ function paths(): Record<string, Schema> {
         operationId: 'createApplicationB',
         summary: 'Create an application with flat fields',
         description:
-          'A personal loan. Answers the `applicationId` and the `securityToken`, shown this once: PATCH, credit check and match bodies carry it. Spec 4.6\'s fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.',
+          "A personal loan. Answers the `applicationId` and the `securityToken`, shown this once: PATCH, credit check and match bodies carry it. Spec 4.6's fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.",
         tags,
         parameters: [paramRef('IdempotencyKey')],
         requestBody: { schema: ref('CreateApplicationBRequest'), examples: EXAMPLES_B.create },
@@ -101,7 +119,10 @@ function paths(): Record<string, Schema> {
           status: 201,
           description: 'Created, in status `draft` (`in_progress` when fields of steps 2-4 made complete steps).',
           data: ref('CreatedApplicationB'),
-          headers: { 'Cache-Control': headerRef('CacheControlNoStore'), 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
+          headers: {
+            'Cache-Control': headerRef('CacheControlNoStore'),
+            'Idempotency-Replayed': headerRef('IdempotencyReplayed'),
+          },
           examples: { default: { applicationId: APPLICATION_ID, securityToken: SECURITY_TOKEN } },
         },
         errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
@@ -112,8 +133,8 @@ function paths(): Record<string, Schema> {
         operationId: 'updateApplicationB',
         summary: 'Add or replace fields',
         description:
-          'The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes), then each field by its table\'s rule. ' +
-          'Fields of steps 2-4 may change at any time (after the credit check, the next match uses them, as Variant A\'s step save does); step 5\'s fields until the credit check (409 `CREDIT_CHECK_ALREADY_COMPLETED` after it, 409 `CREDIT_CHECK_IN_PROGRESS` while it runs).',
+          "The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes), then each field by its table's rule. " +
+          "Fields of steps 2-4 may change at any time (after the credit check, the next match uses them, as Variant A's step save does); step 5's fields until the credit check (409 `CREDIT_CHECK_ALREADY_COMPLETED` after it, 409 `CREDIT_CHECK_IN_PROGRESS` while it runs).",
         tags,
         parameters: byId,
         requestBody: { schema: ref('UpdateApplicationBRequest'), examples: EXAMPLES_B.update },
@@ -121,9 +142,22 @@ function paths(): Record<string, Schema> {
           status: 200,
           description: 'Changed.',
           data: ref('UpdatedApplicationB'),
-          examples: { default: { applicationId: APPLICATION_ID, status: 'in_progress', lastStep: 3, creditCheckComplete: false, missingFields: ['livingSituation'] } },
+          examples: {
+            default: {
+              applicationId: APPLICATION_ID,
+              status: 'in_progress',
+              lastStep: 3,
+              creditCheckComplete: false,
+              missingFields: ['livingSituation'],
+            },
+          },
         },
-        errors: [...securityTokenErrors, 'CREDIT_CHECK_ALREADY_COMPLETED', 'CREDIT_CHECK_IN_PROGRESS', 'PERSONAL_DATA_ERASED'],
+        errors: [
+          ...securityTokenErrors,
+          'CREDIT_CHECK_ALREADY_COMPLETED',
+          'CREDIT_CHECK_IN_PROGRESS',
+          'PERSONAL_DATA_ERASED',
+        ],
       }),
     },
     '/applications/{applicationId}/credit-check': {
@@ -131,7 +165,7 @@ function paths(): Record<string, Schema> {
         operationId: 'runCreditCheckB',
         summary: 'Run the soft credit check',
         description:
-          'The security token first (404 for an application that is not yours, 403 for a wrong token), then Variant A\'s checks, except that steps 2-4 and `dateOfBirth` are not needed: step 5 is what create and PATCH gave, with this body\'s step-5 fields laid over it. One check per application.',
+          "The security token first (404 for an application that is not yours, 403 for a wrong token), then Variant A's checks, except that steps 2-4 and `dateOfBirth` are not needed: step 5 is what create and PATCH gave, with this body's step-5 fields laid over it. One check per application.",
         tags,
         parameters: [...byId, paramRef('IdempotencyKey'), paramRef('SandboxScore')],
         requestBody: { schema: ref('CreditCheckBRequest'), examples: EXAMPLES_B.creditCheck },
@@ -144,7 +178,7 @@ function paths(): Record<string, Schema> {
         operationId: 'matchApplicationB',
         summary: 'Match offers',
         description:
-          'As Variant A\'s match, once the security token is verified, on what the application tells: offers are `pre_qualified` when every rule was assessed, `indicative` (with `conditions`, and `assumedLoanTermMonths` when no term was given) when some could not be.',
+          "As Variant A's match, once the security token is verified, on what the application tells: offers are `pre_qualified` when every rule was assessed, `indicative` (with `conditions`, and `assumedLoanTermMonths` when no term was given) when some could not be.",
         tags,
         parameters: byId,
         requestBody: { schema: ref('SecurityTokenRequest'), examples: EXAMPLES_B.match },
@@ -172,8 +206,18 @@ export function buildVariantBDocument(options: { basePath: string; source?: Sche
       'The token-exchange contract over the same applications as Variant A, complete on its own. Exchange your API key at `POST /auth/token` for a 15-minute access token, send it as `Authorization: Bearer <access token>`, create an application with flat fields, run the credit check and match, proving each call on an application with its `securityToken`. `PATCH /applications/{applicationId}` adds fields later.\n\n' +
       'Every answer is `{success: true, data}` or `{success: false, error, message, details?}` and carries `X-Request-Id`. Limits are per partner per hour by tier (Free 100, Standard 1000, Enterprise 10000 by default), token exchanges included.',
     security: {
-      accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /auth/token`.' },
-      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, for the token exchange only.' },
+      accessToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'An access token from `POST /auth/token`.',
+      },
+      apiKeyHeader: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: 'Your API key, for the token exchange only.',
+      },
     },
     tags: [{ name: 'Authentication' }, { name: 'Applications', description: 'Spec 4.6.' }, WEBHOOKS_TAG, SERVICE_TAG],
     paths: { ...paths(), ...webhookPaths(), ...rootPaths() },

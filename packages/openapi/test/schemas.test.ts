@@ -18,7 +18,16 @@ import {
   type StepNumber,
 } from '@loanmatch/domain';
 import { VALID_STEPS, flatApplication, validApplicant } from '@loanmatch/testing';
-import { DOMAIN_SCHEMAS, EXAMPLES_A, EXAMPLES_B, toOpenApiSchema, variantADocument, variantBDocument, type Schema, type SchemaSource } from '../src';
+import {
+  DOMAIN_SCHEMAS,
+  EXAMPLES_A,
+  EXAMPLES_B,
+  toOpenApiSchema,
+  variantADocument,
+  variantBDocument,
+  type Schema,
+  type SchemaSource,
+} from '../src';
 import { documentAjv } from '../src/testing';
 
 const buildA = (source?: SchemaSource) => variantADocument({ basePath: '/api/partner/v1', source });
@@ -29,7 +38,8 @@ const DOCUMENTS: Array<[string, Schema]> = [
 ];
 
 const components = (document: Schema) => (document.components as Schema).schemas as Record<string, Schema>;
-const stepName = (formType: FormType, step: StepNumber) => `${formType[0].toUpperCase()}${formType.slice(1)}LoanStep${step}`;
+const stepName = (formType: FormType, step: StepNumber) =>
+  `${formType[0].toUpperCase()}${formType.slice(1)}LoanStep${step}`;
 /** A step component, following the reference of a step that is another's very schema. */
 function stepComponent(document: Schema, formType: FormType, step: StepNumber): Schema {
   const schema = components(document)[stepName(formType, step)];
@@ -39,20 +49,31 @@ function stepComponent(document: Schema, formType: FormType, step: StepNumber): 
 /** Every (path, value) of a JSON value, depth first. */
 function* walk(value: unknown, path: string[] = []): Generator<[string[], unknown]> {
   yield [path, value];
-  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) yield* walk(v, [...path, k]);
+  if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) yield* walk(v, [...path, k]);
 }
 
-describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
-  it.each(DOCUMENTS)('when Variant %s\'s document is searched, then no keyword only our ajv knows is left in it', (_name, document) => {
-    const leftovers = [...walk(document)].filter(
-      ([path, value]) => /^x-/.test(path[path.length - 1] ?? '') || path[path.length - 1] === '$id' || (path[path.length - 1] === 'format' && value === 'date-ymd-or-dmy'),
-    );
-    expect(leftovers.map(([path]) => path.join('.'))).toEqual([]);
-  });
+describe("OpenAPI schemas built from the domain's validation schemas", () => {
+  it.each(DOCUMENTS)(
+    "when Variant %s's document is searched, then no keyword only our ajv knows is left in it",
+    (_name, document) => {
+      const leftovers = [...walk(document)].filter(
+        ([path, value]) =>
+          /^x-/.test(path[path.length - 1] ?? '') ||
+          path[path.length - 1] === '$id' ||
+          (path[path.length - 1] === 'format' && value === 'date-ymd-or-dmy'),
+      );
+      expect(leftovers.map(([path]) => path.join('.'))).toEqual([]);
+    },
+  );
 
   it('when a schema has a keyword the translation does not know, then building fails instead of copying it', () => {
-    expect(() => toOpenApiSchema({ type: 'string', 'x-secret-rule': 1 } as unknown as JsonSchema)).toThrow(/x-secret-rule/);
-    expect(() => toOpenApiSchema({ type: 'object', additionalProperties: true } as unknown as JsonSchema)).toThrow(/additionalProperties/);
+    expect(() => toOpenApiSchema({ type: 'string', 'x-secret-rule': 1 } as unknown as JsonSchema)).toThrow(
+      /x-secret-rule/,
+    );
+    expect(() => toOpenApiSchema({ type: 'object', additionalProperties: true } as unknown as JsonSchema)).toThrow(
+      /additionalProperties/,
+    );
   });
 
   it('when the consent and age rules are translated, then consent is standard JSON Schema that refuses a body without a true consent', () => {
@@ -72,42 +93,79 @@ describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
     const cases: Array<[string, Schema, Record<string, unknown>, Check]> = [];
     for (const formType of FORM_TYPES) {
       for (const step of [1, 2, 3, 4] as const) {
-        cases.push([`${formType} step ${step}`, stepComponent(buildA(), formType, step), VALID_STEPS[formType][step], (data) => validateStepData(formType, step, data)]);
+        cases.push([
+          `${formType} step ${step}`,
+          stepComponent(buildA(), formType, step),
+          VALID_STEPS[formType][step],
+          (data) => validateStepData(formType, step, data),
+        ]);
       }
     }
-    cases.push(['step 5', components(buildA()).ApplicantDetails, validApplicant(), (data) => validateApplicantDetails({ data })]);
-    cases.push(['Variant B create', components(buildB()).CreateApplicationBRequest, flatApplication(), (data) => validateVariantBCreate(data)]);
-    cases.push(['Variant B PATCH', components(buildB()).UpdateApplicationBRequest, { securityToken: 'st_x' }, (data) => validateVariantBPatch(data)]);
+    cases.push([
+      'step 5',
+      components(buildA()).ApplicantDetails,
+      validApplicant(),
+      (data) => validateApplicantDetails({ data }),
+    ]);
+    cases.push([
+      'Variant B create',
+      components(buildB()).CreateApplicationBRequest,
+      flatApplication(),
+      (data) => validateVariantBCreate(data),
+    ]);
+    cases.push([
+      'Variant B PATCH',
+      components(buildB()).UpdateApplicationBRequest,
+      { securityToken: 'st_x' },
+      (data) => validateVariantBPatch(data),
+    ]);
 
-    const violationsOf = (result: Result<unknown>, field: string): FieldViolation[] => (result.ok ? [] : (result.error.details ?? []).filter((v) => v.field === field));
+    const violationsOf = (result: Result<unknown>, field: string): FieldViolation[] =>
+      result.ok ? [] : (result.error.details ?? []).filter((v) => v.field === field);
 
-    it.each(cases)('%s: a value at each documented minimum and maximum passes, one beyond fails naming that field and bound', (_name, schema, valid, check) => {
-      const properties = Object.entries(schema.properties as Record<string, Schema>);
-      let bounds = 0;
-      for (const [field, property] of properties) {
-        const { minimum, maximum, minLength, maxLength } = property as { minimum?: number; maximum?: number; minLength?: number; maxLength?: number };
-        const probe = (value: unknown) => violationsOf(check({ ...valid, [field]: value }), field);
-        if (maximum !== undefined) {
-          bounds++;
-          expect(probe(maximum)).toEqual([]);
-          expect(probe(maximum + 1).map((v) => v.message)).toEqual([expect.stringContaining(String(maximum))]);
+    it.each(cases)(
+      '%s: a value at each documented minimum and maximum passes, one beyond fails naming that field and bound',
+      (_name, schema, valid, check) => {
+        const properties = Object.entries(schema.properties as Record<string, Schema>);
+        let bounds = 0;
+        for (const [field, property] of properties) {
+          const { minimum, maximum, minLength, maxLength } = property as {
+            minimum?: number;
+            maximum?: number;
+            minLength?: number;
+            maxLength?: number;
+          };
+          const probe = (value: unknown) => violationsOf(check({ ...valid, [field]: value }), field);
+          if (maximum !== undefined) {
+            bounds++;
+            expect(probe(maximum)).toEqual([]);
+            expect(probe(maximum + 1).map((v) => v.message)).toEqual([expect.stringContaining(String(maximum))]);
+          }
+          if (minimum !== undefined) {
+            bounds++;
+            expect(probe(minimum)).toEqual([]);
+            expect(probe(minimum - 1).map((v) => v.message)).toEqual([expect.stringContaining(String(minimum))]);
+          }
+          // Lengths of text fields without a format of their own (an e-mail or a date of that length is no valid value).
+          if (
+            maxLength !== undefined &&
+            property.format === undefined &&
+            property.pattern === undefined &&
+            property.enum === undefined
+          ) {
+            bounds++;
+            expect(probe('x'.repeat(maxLength))).toEqual([]);
+            expect(probe('x'.repeat(maxLength + 1)).map((v) => v.message)).toEqual([
+              expect.stringContaining(String(maxLength)),
+            ]);
+            if (minLength !== undefined && minLength > 0) expect(probe('x'.repeat(minLength - 1))).toHaveLength(1);
+          }
         }
-        if (minimum !== undefined) {
-          bounds++;
-          expect(probe(minimum)).toEqual([]);
-          expect(probe(minimum - 1).map((v) => v.message)).toEqual([expect.stringContaining(String(minimum))]);
-        }
-        // Lengths of text fields without a format of their own (an e-mail or a date of that length is no valid value).
-        if (maxLength !== undefined && property.format === undefined && property.pattern === undefined && property.enum === undefined) {
-          bounds++;
-          expect(probe('x'.repeat(maxLength))).toEqual([]);
-          expect(probe('x'.repeat(maxLength + 1)).map((v) => v.message)).toEqual([expect.stringContaining(String(maxLength))]);
-          if (minLength !== undefined && minLength > 0) expect(probe('x'.repeat(minLength - 1))).toHaveLength(1);
-        }
-      }
-      // Every table with a bounded field was probed (step 1 of a home loan has enums only).
-      if (properties.some(([, p]) => p.maximum !== undefined || p.maxLength !== undefined)) expect(bounds).toBeGreaterThan(0);
-    });
+        // Every table with a bounded field was probed (step 1 of a home loan has enums only).
+        if (properties.some(([, p]) => p.maximum !== undefined || p.maxLength !== undefined))
+          expect(bounds).toBeGreaterThan(0);
+      },
+    );
   });
 
   it('when a bound is changed in the schema set, then the document built from it carries the changed bound everywhere', () => {
@@ -133,12 +191,29 @@ describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
 
     const pairs: Array<[Schema, Schema, Record<string, JsonSchema>]> = [];
     for (const formType of FORM_TYPES) {
-      for (const step of [1, 2, 3, 4] as const) pairs.push([stepComponent(before, formType, step), stepComponent(after, formType, step), source.steps[formType][step].properties]);
+      for (const step of [1, 2, 3, 4] as const)
+        pairs.push([
+          stepComponent(before, formType, step),
+          stepComponent(after, formType, step),
+          source.steps[formType][step].properties,
+        ]);
     }
     pairs.push([components(before).ApplicantDetails, components(after).ApplicantDetails, source.applicant.properties]);
-    pairs.push([components(beforeB).CreateApplicationBRequest, components(afterB).CreateApplicationBRequest, source.variantBCreate.properties]);
-    pairs.push([components(beforeB).UpdateApplicationBRequest, components(afterB).UpdateApplicationBRequest, source.variantBPatch.properties]);
-    pairs.push([components(beforeB).CreditCheckBRequest, components(afterB).CreditCheckBRequest, { ...source.applicant.properties, ...source.securityTokenRequest.properties }]);
+    pairs.push([
+      components(beforeB).CreateApplicationBRequest,
+      components(afterB).CreateApplicationBRequest,
+      source.variantBCreate.properties,
+    ]);
+    pairs.push([
+      components(beforeB).UpdateApplicationBRequest,
+      components(afterB).UpdateApplicationBRequest,
+      source.variantBPatch.properties,
+    ]);
+    pairs.push([
+      components(beforeB).CreditCheckBRequest,
+      components(afterB).CreditCheckBRequest,
+      { ...source.applicant.properties, ...source.securityTokenRequest.properties },
+    ]);
 
     let compared = 0;
     for (const [old, now, sourceProperties] of pairs) {
@@ -171,36 +246,53 @@ describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
       return out;
     }
 
-    it.each(DOCUMENTS)('when every example of Variant %s\'s document is validated against its schema, then all are valid', (_name, document) => {
-      const { compile } = documentAjv(document);
-      const examples = examplesOf(document);
-      expect(examples.length).toBeGreaterThan(40);
-      const invalid = examples.filter(({ value, schema }) => !compile(schema)(value)).map(({ where }) => where);
-      expect(invalid).toEqual([]);
-    });
+    it.each(DOCUMENTS)(
+      "when every example of Variant %s's document is validated against its schema, then all are valid",
+      (_name, document) => {
+        const { compile } = documentAjv(document);
+        const examples = examplesOf(document);
+        expect(examples.length).toBeGreaterThan(40);
+        const invalid = examples.filter(({ value, schema }) => !compile(schema)(value)).map(({ where }) => where);
+        expect(invalid).toEqual([]);
+      },
+    );
 
     it('when an example breaks its schema, then the same check finds it', () => {
       const document = structuredClone(buildA());
       const create = ((document.paths as Schema)['/applications'] as Schema).post as Schema;
-      const media = ((create.requestBody as Schema).content as Schema)['application/json'] as { examples: Record<string, { value: Schema }> };
+      const media = ((create.requestBody as Schema).content as Schema)['application/json'] as {
+        examples: Record<string, { value: Schema }>;
+      };
       (media.examples.personal.value.data as Schema).loanAmount = 999;
       const { compile } = documentAjv(document);
       const broken = examplesOf(document).filter(({ value, schema }) => !compile(schema)(value));
       expect(broken.map(({ where }) => where)).toEqual([expect.stringContaining('examples personal')]);
     });
 
-    it('when the request examples are given to the domain\'s own validators, then each is accepted', () => {
-      for (const body of Object.values(EXAMPLES_A.create)) expect(validateCreateRequest(body)).toMatchObject({ ok: true });
-      for (const body of Object.values(EXAMPLES_A.steps)) expect(validateStepRequest('personal', body)).toMatchObject({ ok: true });
-      for (const body of Object.values(EXAMPLES_A.creditCheck)) expect(validateApplicantDetails(body)).toMatchObject({ ok: true });
-      for (const body of Object.values(EXAMPLES_B.token)) expect(validateTokenRequest(body)).toMatchObject({ ok: true });
-      for (const body of Object.values(EXAMPLES_B.create)) expect(validateVariantBCreate(body)).toMatchObject({ ok: true });
-      for (const body of Object.values(EXAMPLES_B.update)) expect(validateVariantBPatch(body)).toMatchObject({ ok: true });
-      for (const body of [...Object.values(EXAMPLES_B.creditCheck), ...Object.values(EXAMPLES_B.match)]) expect(validateSecurityTokenRequest(body)).toMatchObject({ ok: true });
+    it("when the request examples are given to the domain's own validators, then each is accepted", () => {
+      for (const body of Object.values(EXAMPLES_A.create))
+        expect(validateCreateRequest(body)).toMatchObject({ ok: true });
+      for (const body of Object.values(EXAMPLES_A.steps))
+        expect(validateStepRequest('personal', body)).toMatchObject({ ok: true });
+      for (const body of Object.values(EXAMPLES_A.creditCheck))
+        expect(validateApplicantDetails(body)).toMatchObject({ ok: true });
+      for (const body of Object.values(EXAMPLES_B.token))
+        expect(validateTokenRequest(body)).toMatchObject({ ok: true });
+      for (const body of Object.values(EXAMPLES_B.create))
+        expect(validateVariantBCreate(body)).toMatchObject({ ok: true });
+      for (const body of Object.values(EXAMPLES_B.update))
+        expect(validateVariantBPatch(body)).toMatchObject({ ok: true });
+      for (const body of [...Object.values(EXAMPLES_B.creditCheck), ...Object.values(EXAMPLES_B.match)])
+        expect(validateSecurityTokenRequest(body)).toMatchObject({ ok: true });
       // B's credit check: each example's step-5 fields over the create example's identity make a valid step 5 (B's: no date of birth needed).
       for (const { securityToken: _token, ...fields } of Object.values(EXAMPLES_B.creditCheck)) {
         const { firstName, lastName, email, phone } = EXAMPLES_B.create.spec;
-        expect(validateApplicantDetailsB({ firstName, lastName, email, mobileNumber: phone, consentCreditCheck: true, ...fields }, new Date())).toMatchObject({ ok: true });
+        expect(
+          validateApplicantDetailsB(
+            { firstName, lastName, email, mobileNumber: phone, consentCreditCheck: true, ...fields },
+            new Date(),
+          ),
+        ).toMatchObject({ ok: true });
       }
     });
   });
@@ -209,7 +301,22 @@ describe('OpenAPI schemas built from the domain\'s validation schemas', () => {
     it('when words, near-misses and the numbers 0-12999 (plain and zero-padded) are tried, then the documented schema accepts exactly what the sandbox accepts', () => {
       const { ajv } = documentAjv(buildA());
       const validate = ajv.compile({ $ref: 'doc#/components/parameters/SandboxScore/schema' });
-      const candidates = ['excellent', 'very_good', 'good', 'average', 'below_average', 'poor', 'unavailable', 'Good', 'great', '', '-1', '1.5', ' 670', '1e3'];
+      const candidates = [
+        'excellent',
+        'very_good',
+        'good',
+        'average',
+        'below_average',
+        'poor',
+        'unavailable',
+        'Good',
+        'great',
+        '',
+        '-1',
+        '1.5',
+        ' 670',
+        '1e3',
+      ];
       candidates.push('10000', '99999', '01200', '001200', '00001');
       for (let n = 0; n < 13000; n++) candidates.push(String(n), String(n).padStart(4, '0'));
       const disagree = candidates.filter((value) => validate(value) !== parseSandboxScore(value).ok);

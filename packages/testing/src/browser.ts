@@ -34,7 +34,11 @@ export interface TestBrowser {
 
 export async function launchBrowser(): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'loanmatch-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   return {
     context,
     newPage: () => context.newPage(),

@@ -3,11 +3,23 @@ export const VALID_STEPS = {
   personal: {
     1: { loanAmount: 15000 },
     2: { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' },
-    3: { employmentType: 'full_time', employerName: 'Acme Pty Ltd', employmentYears: 4, employmentMonths: 2, grossMonthlyIncome: 8000 },
+    3: {
+      employmentType: 'full_time',
+      employerName: 'Acme Pty Ltd',
+      employmentYears: 4,
+      employmentMonths: 2,
+      grossMonthlyIncome: 8000,
+    },
     4: { livingSituation: 'renting', monthlyRent: 1800, residentialYears: 3, dependents: 1 },
   },
   car: {
-    1: { carLoanPurpose: 'used', hasFoundCar: 'yes', estimatedCarPrice: 25000, vehicleYear: 2020, usedCarSaleType: 'dealer' },
+    1: {
+      carLoanPurpose: 'used',
+      hasFoundCar: 'yes',
+      estimatedCarPrice: 25000,
+      vehicleYear: 2020,
+      usedCarSaleType: 'dealer',
+    },
     2: { loanAmount: 22000, loanTerm: 5, depositAmount: 3000, balloonPaymentPercent: 10 },
     3: { employmentType: 'full_time', employmentYears: 6, grossMonthlyIncome: 7500 },
     4: { livingSituation: 'own_mortgage', dependents: 2 },

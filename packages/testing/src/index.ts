@@ -28,7 +28,10 @@ export const PG_SERVER_URL = process.env.TEST_PG_URL ?? 'postgresql://postgres@1
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Both storages unless TEST_STORAGES narrows them (e.g. `TEST_STORAGES=pglite`). */
-export const STORAGES: StorageKind[] = (process.env.TEST_STORAGES?.split(',') as StorageKind[] | undefined) ?? ['pglite', 'postgresql'];
+export const STORAGES: StorageKind[] = (process.env.TEST_STORAGES?.split(',') as StorageKind[] | undefined) ?? [
+  'pglite',
+  'postgresql',
+];
 /** The storage for a suite that runs once: PostgreSQL when this run has it (a database starts in about a second; PGlite is the same engine). */
 export const ONE_STORAGE: StorageKind = STORAGES.includes('postgresql') ? 'postgresql' : STORAGES[0];
 

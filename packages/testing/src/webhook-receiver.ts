@@ -22,7 +22,10 @@ export interface WebhookReceiver {
   /** Sets how requests are answered from now on; 204 by default. */
   reply(fn: (n: number, request: ReceivedWebhook) => Reply): void;
   /** Waits until at least `count` requests (matching `filter`) arrived; answers them. */
-  waitFor(count: number, options?: { timeoutMs?: number; filter?: (r: ReceivedWebhook) => boolean }): Promise<ReceivedWebhook[]>;
+  waitFor(
+    count: number,
+    options?: { timeoutMs?: number; filter?: (r: ReceivedWebhook) => boolean },
+  ): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
 
@@ -34,7 +37,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request: ReceivedWebhook = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+      const request: ReceivedWebhook = {
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
       received.push(request);
       const reply = answer(received.length, request);
       if (reply === 'hang') {

@@ -13,7 +13,8 @@ import ipaddr from 'ipaddr.js';
 export type AddressClass = 'public' | 'loopback' | 'refused';
 
 /** The address without IPv6 brackets (`[::1]` → `::1`), as URL.hostname writes it. */
-export const bareHost = (hostname: string): string => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+export const bareHost = (hostname: string): string =>
+  hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 
 /** Whether `host` is an IP address written out (then no name is looked up). */
 export function isIpLiteral(host: string): boolean {
@@ -23,7 +24,8 @@ export function isIpLiteral(host: string): boolean {
 export function classifyAddress(address: string): { class: AddressClass; range: string } {
   if (!isIpLiteral(address)) return { class: 'refused', range: 'invalid' };
   let parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
   if (range === 'unicast') return { class: 'public', range };
   if (range === 'loopback') return { class: 'loopback', range };

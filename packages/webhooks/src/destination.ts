@@ -46,7 +46,10 @@ export interface DestinationPolicyOptions {
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 5000;
 
 const systemLookup: LookupAll = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 function refuse(rule: string, text: string, code: string): Resolution {
   return { ok: false, rule, text, code };
@@ -56,14 +59,18 @@ export function createDestinationPolicy(options: DestinationPolicyOptions): Dest
   const { env } = options;
   const lookup = options.lookup ?? systemLookup;
   const lookupTimeoutMs = options.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS;
-  const httpsRule = env === 'live' ? 'must use https' : 'must use https (the sandbox accepts http for loopback addresses only)';
+  const httpsRule =
+    env === 'live' ? 'must use https' : 'must use https (the sandbox accepts http for loopback addresses only)';
 
   async function addressesOf(host: string): Promise<ResolvedAddress[] | { code: string }> {
     if (isIpLiteral(host)) return [{ address: host, family: host.includes(':') ? 6 : 4 }];
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), lookupTimeoutMs);
+        timer = setTimeout(
+          () => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })),
+          lookupTimeoutMs,
+        );
         timer.unref();
       });
       const found = await Promise.race([lookup(host), timeout]);
@@ -83,9 +90,11 @@ export function createDestinationPolicy(options: DestinationPolicyOptions): Dest
     } catch {
       return refuse('format', 'must be an absolute http or https URL', 'invalid_url');
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('format', 'must be an absolute http or https URL', 'invalid_url');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      return refuse('format', 'must be an absolute http or https URL', 'invalid_url');
     if (url.protocol === 'http:' && env === 'live') return refuse('https', httpsRule, 'refused_scheme');
-    if (url.username || url.password) return refuse('credentials', 'must not contain a user name or password', 'invalid_url');
+    if (url.username || url.password)
+      return refuse('credentials', 'must not contain a user name or password', 'invalid_url');
     const host = bareHost(url.hostname);
     if (!host) return refuse('format', 'must be an absolute http or https URL', 'invalid_url');
 
@@ -94,10 +103,14 @@ export function createDestinationPolicy(options: DestinationPolicyOptions): Dest
     const classes = found.map((a) => classifyAddress(a.address).class);
     const allowed = (c: string) => c === 'public' || (c === 'loopback' && env === 'sandbox');
     if (!classes.every(allowed)) {
-      const text = env === 'live' ? 'must resolve to public addresses only (not private, loopback or link-local)' : 'must resolve to public or loopback addresses only (not private or link-local)';
+      const text =
+        env === 'live'
+          ? 'must resolve to public addresses only (not private, loopback or link-local)'
+          : 'must resolve to public or loopback addresses only (not private or link-local)';
       return refuse('address', text, 'refused_address');
     }
-    if (url.protocol === 'http:' && !classes.every((c) => c === 'loopback')) return refuse('https', httpsRule, 'refused_scheme');
+    if (url.protocol === 'http:' && !classes.every((c) => c === 'loopback'))
+      return refuse('https', httpsRule, 'refused_scheme');
     return { ok: true, url, address: found[0].address, family: found[0].family };
   }
 
@@ -106,7 +119,9 @@ export function createDestinationPolicy(options: DestinationPolicyOptions): Dest
     resolve,
     async check(raw) {
       const resolved = await resolve(raw);
-      return resolved.ok ? { ok: true, url: resolved.url.toString() } : { ok: false, rule: resolved.rule, text: resolved.text };
+      return resolved.ok
+        ? { ok: true, url: resolved.url.toString() }
+        : { ok: false, rule: resolved.rule, text: resolved.text };
     },
   };
 }

@@ -127,12 +127,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         durationMs: Math.round(result.durationMs),
         nextAttemptAt: outcome.nextAttemptAt?.toISOString(),
       });
-      if (outcome.disabled) options.logger?.warn('webhook disabled', { webhookId: job.webhookId, reason: outcome.disabled });
+      if (outcome.disabled)
+        options.logger?.warn('webhook disabled', { webhookId: job.webhookId, reason: outcome.disabled });
       ctx.metrics?.webhookAttempt(attemptResult(outcome), result.durationMs);
     } catch (err) {
       ctx.metrics?.webhookAttempt('unrecorded', result.durationMs);
       // The lease runs out and the delivery is sent again: at least once, never lost.
-      options.logger?.warn('webhook attempt not recorded', { webhookId: job.webhookId, eventId: job.eventId, error: String((err as Error)?.message ?? err) });
+      options.logger?.warn('webhook attempt not recorded', {
+        webhookId: job.webhookId,
+        eventId: job.eventId,
+        error: String((err as Error)?.message ?? err),
+      });
     }
     options.onAttempt?.(job, result);
   }

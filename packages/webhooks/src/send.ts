@@ -33,14 +33,17 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
   const host = bareHost(url.hostname);
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     // Node asks for every address when it may try several families; either way it gets the checked one.
-    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if ((lookupOptions as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else callback(null, address, family);
   };
   const body = Buffer.from(options.body, 'utf8');
 
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
-    const finish = (result: { ok: true; status: number } | { ok: false; status?: number; error: string; retryAfterMs?: number }) => {
+    const finish = (
+      result: { ok: true; status: number } | { ok: false; status?: number; error: string; retryAfterMs?: number },
+    ) => {
       if (settled) return;
       settled = true;
       resolve({ ...result, durationMs: performance.now() - started } as AttemptResult);

@@ -15,7 +15,9 @@ export interface WebhookServicesOptions {
 }
 
 /** What the domain's webhook use cases need: sealing, the destination rules, the dispatcher's nudge. */
-export function createWebhookServices(options: WebhookServicesOptions): WebhookServices & { destinations: DestinationPolicy } {
+export function createWebhookServices(
+  options: WebhookServicesOptions,
+): WebhookServices & { destinations: DestinationPolicy } {
   const destinations = createDestinationPolicy({ env: options.env, lookup: options.lookup });
   const notify = options.notify ?? (() => undefined);
   return {

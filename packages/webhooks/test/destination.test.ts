@@ -61,18 +61,41 @@ describe('destination rules', () => {
   const sandbox = createDestinationPolicy({ env: 'sandbox', lookup: dns });
 
   it('when live gets an https URL whose every address is public, then it is accepted and the address to connect to is the one checked', async () => {
-    expect(await live.check('https://hooks.partner.example/loanmatch?x=1')).toEqual({ ok: true, url: 'https://hooks.partner.example/loanmatch?x=1' });
-    expect(await live.resolve('https://hooks.partner.example/')).toMatchObject({ ok: true, address: PUBLIC_V4, family: 4 });
+    expect(await live.check('https://hooks.partner.example/loanmatch?x=1')).toEqual({
+      ok: true,
+      url: 'https://hooks.partner.example/loanmatch?x=1',
+    });
+    expect(await live.resolve('https://hooks.partner.example/')).toMatchObject({
+      ok: true,
+      address: PUBLIC_V4,
+      family: 4,
+    });
     expect(await live.check(`https://[${PUBLIC_V6}]:8443/h`)).toMatchObject({ ok: true });
   });
 
   it.each([
     ['http://hooks.partner.example/', 'https', 'must use https'],
-    ['https://internal.partner.example/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
-    ['https://mixed.partner.example/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
-    ['https://metadata.partner.example/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
+    [
+      'https://internal.partner.example/',
+      'address',
+      'must resolve to public addresses only (not private, loopback or link-local)',
+    ],
+    [
+      'https://mixed.partner.example/',
+      'address',
+      'must resolve to public addresses only (not private, loopback or link-local)',
+    ],
+    [
+      'https://metadata.partner.example/',
+      'address',
+      'must resolve to public addresses only (not private, loopback or link-local)',
+    ],
     ['https://localhost/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
-    ['https://mapped.partner.example/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
+    [
+      'https://mapped.partner.example/',
+      'address',
+      'must resolve to public addresses only (not private, loopback or link-local)',
+    ],
     ['https://127.0.0.1/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
     ['https://[::1]/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
     ['https://0x7f.1/', 'address', 'must resolve to public addresses only (not private, loopback or link-local)'],
@@ -91,7 +114,11 @@ describe('destination rules', () => {
     expect(await sandbox.check('http://localhost:4000/hook')).toMatchObject({ ok: true });
     expect(await sandbox.check('http://[::1]:4000/hook')).toMatchObject({ ok: true });
     expect(await sandbox.check('https://hooks.partner.example/')).toMatchObject({ ok: true });
-    expect(await sandbox.check('http://hooks.partner.example/')).toEqual({ ok: false, rule: 'https', text: 'must use https (the sandbox accepts http for loopback addresses only)' });
+    expect(await sandbox.check('http://hooks.partner.example/')).toEqual({
+      ok: false,
+      rule: 'https',
+      text: 'must use https (the sandbox accepts http for loopback addresses only)',
+    });
     expect(await sandbox.check('http://internal.partner.example/')).toMatchObject({ ok: false, rule: 'address' });
     expect(await sandbox.check('http://192.168.1.10/')).toMatchObject({ ok: false, rule: 'address' });
   });
@@ -101,11 +128,22 @@ describe('destination rules', () => {
     const policy = createDestinationPolicy({ env: 'live', lookup: rebinding });
     expect(await policy.resolve('https://rebind.partner.example/')).toMatchObject({ ok: true, address: PUBLIC_V4 });
     rebinding.table['rebind.partner.example'] = ['127.0.0.1'];
-    expect(await policy.resolve('https://rebind.partner.example/')).toMatchObject({ ok: false, code: 'refused_address' });
+    expect(await policy.resolve('https://rebind.partner.example/')).toMatchObject({
+      ok: false,
+      code: 'refused_address',
+    });
   });
 
   it('when the resolver hangs, then the lookup gives up after its limit', async () => {
-    const policy = createDestinationPolicy({ env: 'live', lookup: () => new Promise(() => undefined), lookupTimeoutMs: 50 });
-    expect(await policy.resolve('https://slow.partner.example/')).toMatchObject({ ok: false, rule: 'resolvable', code: 'dns_error:ETIMEOUT' });
+    const policy = createDestinationPolicy({
+      env: 'live',
+      lookup: () => new Promise(() => undefined),
+      lookupTimeoutMs: 50,
+    });
+    expect(await policy.resolve('https://slow.partner.example/')).toMatchObject({
+      ok: false,
+      rule: 'resolvable',
+      code: 'dns_error:ETIMEOUT',
+    });
   });
 });

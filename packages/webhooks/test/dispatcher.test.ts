@@ -17,7 +17,15 @@ import {
   type DomainContext,
 } from '@loanmatch/domain';
 import { createRepositories, openDatabase } from '@loanmatch/db';
-import { STORAGES, VALID_STEPS, createTestContext, startWebhookReceiver, validApplicant, type TestContext, type WebhookReceiver } from '@loanmatch/testing';
+import {
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  startWebhookReceiver,
+  validApplicant,
+  type TestContext,
+  type WebhookReceiver,
+} from '@loanmatch/testing';
 import { createDispatcher, type Dispatcher } from '../src';
 
 jest.setTimeout(30_000);
@@ -60,13 +68,20 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
   async function partnerWithWebhook(path: string) {
     const partner = await createPartner(ctx, { body: { name: `P ${path}`, environment: 'sandbox' } });
     if (!partner.ok) throw partner.error;
-    const hook = await registerWebhook(ctx, { partnerId: partner.value.partnerId, body: { url: `${receiver.origin}${path}` } });
+    const hook = await registerWebhook(ctx, {
+      partnerId: partner.value.partnerId,
+      body: { url: `${receiver.origin}${path}` },
+    });
     if (!hook.ok) throw hook.error;
     return { partnerId: partner.value.partnerId, webhookId: hook.value.webhookId, secret: hook.value.secret };
   }
 
   async function create(partnerId: string): Promise<string> {
-    const created = await createApplication(ctx, { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: undefined });
+    const created = await createApplication(ctx, {
+      partnerId,
+      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
+      idempotencyKey: undefined,
+    });
     if (!created.ok) throw created.error;
     return created.value.value.applicationId;
   }
@@ -83,7 +98,13 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     startDispatcher();
     const id = await create(partnerId);
     for (const n of [2, 3, 4] as const) await step(partnerId, id, n);
-    const checked = await runCreditCheck(ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `wh-${id}`, sandboxScore: 'excellent' });
+    const checked = await runCreditCheck(ctx, {
+      partnerId,
+      applicationId: id,
+      body: { data: validApplicant() },
+      idempotencyKey: `wh-${id}`,
+      sandboxScore: 'excellent',
+    });
     expect(checked.ok).toBe(true);
     const matched = await matchApplication(ctx, { partnerId, applicationId: id });
     if (!matched.ok) throw matched.error;
@@ -110,7 +131,8 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
       expect(r.headers['content-type']).toBe('application/json');
       expect(r.headers['webhook-id']).toMatch(/^evt_[0-9a-f]{32}$/);
       expect(verifier.verify(r.body, r.headers as Record<string, string>)).toEqual(body);
-      for (const secretText of ['Jordan', 'Citizen', 'jordan.citizen@example.com', '0412345678', '1988-07-14']) expect(r.body).not.toContain(secretText);
+      for (const secretText of ['Jordan', 'Citizen', 'jordan.citizen@example.com', '0412345678', '1988-07-14'])
+        expect(r.body).not.toContain(secretText);
       expect(r.body).not.toMatch(/score|band/i);
     }
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(5);
@@ -136,7 +158,12 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
       [2, 'failed', 500],
       [1, 'failed', 500],
     ]);
-    expect(log.value.deliveries[0]).toMatchObject({ eventType: 'application.status_changed', error: null, nextRetryAt: null, durationMs: expect.any(Number) });
+    expect(log.value.deliveries[0]).toMatchObject({
+      eventType: 'application.status_changed',
+      error: null,
+      nextRetryAt: null,
+      durationMs: expect.any(Number),
+    });
     expect(log.value.deliveries[1]).toMatchObject({ error: 'http_500', nextRetryAt: expect.any(String) });
   });
 
@@ -152,7 +179,9 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     if (!log.ok) throw log.error;
     expect(log.value.pending).toBe(0);
     expect(log.value.deliveries[0]).toMatchObject({ attempt: 4, status: 'failed', nextRetryAt: null });
-    expect((await listWebhooks(ctx, { partnerId })).ok && (await listWebhooks(ctx, { partnerId }))).toMatchObject({ value: { webhooks: [{ status: 'active', failingSince: expect.any(String) }] } });
+    expect((await listWebhooks(ctx, { partnerId })).ok && (await listWebhooks(ctx, { partnerId }))).toMatchObject({
+      value: { webhooks: [{ status: 'active', failingSince: expect.any(String) }] },
+    });
   });
 
   it('when the endpoint answers Retry-After, then the next attempt waits at least that long', async () => {
@@ -173,15 +202,21 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     let slowDrafts = 0;
     receiver.reply((_n, r) => {
       const { data } = bodyOf(r);
-      return data.applicationId === slow && data.status === 'draft' && ++slowDrafts === 1 ? { status: 500 } : { status: 204 };
+      return data.applicationId === slow && data.status === 'draft' && ++slowDrafts === 1
+        ? { status: 500 }
+        : { status: 204 };
     });
     startDispatcher({ retry: { ...FAST, retryDelaysMs: [400, 400, 400] } });
     await receiver.waitFor(4, { filter: at('/order') });
     await sleep(200);
-    const got = receiver.received.filter(at('/order')).map((r) => [bodyOf(r).data.applicationId, bodyOf(r).data.status]);
+    const got = receiver.received
+      .filter(at('/order'))
+      .map((r) => [bodyOf(r).data.applicationId, bodyOf(r).data.status]);
     expect(got.filter(([a]) => a === slow).map(([, s]) => s)).toEqual(['draft', 'draft', 'in_progress']);
     // The other application's event went out while the slow one's draft waited for its retry.
-    expect(got.findIndex(([a]) => a === other)).toBeLessThan(got.findIndex(([a, s], i) => a === slow && s === 'draft' && i > 0));
+    expect(got.findIndex(([a]) => a === other)).toBeLessThan(
+      got.findIndex(([a, s], i) => a === slow && s === 'draft' && i > 0),
+    );
   });
 
   it('when a status change rolls back, then no event exists for it', async () => {
@@ -191,7 +226,12 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     expect(await events()).toBe(1);
     await expect(
       ctx.repos.transaction(async (tx) => {
-        await advanceApplication(ctx, tx, { applicationId: id, to: 'in_progress', lastStep: 2, step: { number: 2, data: VALID_STEPS.personal[2] } });
+        await advanceApplication(ctx, tx, {
+          applicationId: id,
+          to: 'in_progress',
+          lastStep: 2,
+          step: { number: 2, data: VALID_STEPS.personal[2] },
+        });
         throw new Error('something after the change failed');
       }),
     ).rejects.toThrow('something after the change failed');
@@ -203,10 +243,24 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
   it('when several requests change one application at once, then each transition is announced once, naming the status it left', async () => {
     const { partnerId } = await partnerWithWebhook('/race');
     const id = await create(partnerId);
-    const saves = await Promise.all([2, 2, 2, 2].map(() => saveStep(ctx, { partnerId, applicationId: id, body: { step: 2, data: VALID_STEPS.personal[2] } })));
+    const saves = await Promise.all(
+      [2, 2, 2, 2].map(() =>
+        saveStep(ctx, { partnerId, applicationId: id, body: { step: 2, data: VALID_STEPS.personal[2] } }),
+      ),
+    );
     expect(saves.every((r) => r.ok)).toBe(true);
     for (const n of [3, 4] as const) await step(partnerId, id, n);
-    expect((await runCreditCheck(ctx, { partnerId, applicationId: id, body: { data: validApplicant() }, idempotencyKey: `race-${id}`, sandboxScore: 'excellent' })).ok).toBe(true);
+    expect(
+      (
+        await runCreditCheck(ctx, {
+          partnerId,
+          applicationId: id,
+          body: { data: validApplicant() },
+          idempotencyKey: `race-${id}`,
+          sandboxScore: 'excellent',
+        })
+      ).ok,
+    ).toBe(true);
     // Concurrent matches insert match runs (a key-share lock on the application) and then lock it for the status.
     const matches = await Promise.all([1, 2, 3, 4].map(() => matchApplication(ctx, { partnerId, applicationId: id })));
     expect(matches.every((r) => r.ok)).toBe(true);
@@ -228,7 +282,12 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     await sleep(300);
     const listed = await listWebhooks(ctx, { partnerId });
     if (!listed.ok) throw listed.error;
-    expect(listed.value.webhooks[0]).toMatchObject({ webhookId, status: 'disabled', disabledReason: expect.stringContaining('410 Gone'), disabledAt: expect.any(String) });
+    expect(listed.value.webhooks[0]).toMatchObject({
+      webhookId,
+      status: 'disabled',
+      disabledReason: expect.stringContaining('410 Gone'),
+      disabledAt: expect.any(String),
+    });
     await create(partnerId);
     await sleep(300);
     expect(receiver.received.filter(at('/gone'))).toHaveLength(1);
@@ -248,7 +307,11 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     const d = createDispatcher({ ctx: clocked, retry: { retryDelaysMs: [1000], disableAfterMs: 5 * 24 * 3600_000 } });
     dispatcher = d;
     const createAt = async () => {
-      const c = await createApplication(clocked, { partnerId, body: { formType: 'personal', data: VALID_STEPS.personal[1] }, idempotencyKey: undefined });
+      const c = await createApplication(clocked, {
+        partnerId,
+        body: { formType: 'personal', data: VALID_STEPS.personal[1] },
+        idempotencyKey: undefined,
+      });
       if (!c.ok) throw c.error;
     };
     await createAt();
@@ -262,7 +325,10 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     await d.runOnce();
     listed = await listWebhooks(clocked, { partnerId });
     if (!listed.ok) throw listed.error;
-    expect(listed.value.webhooks[0]).toMatchObject({ status: 'disabled', disabledReason: expect.stringMatching(/^No 2xx answer since .+ \(5 days\)/) });
+    expect(listed.value.webhooks[0]).toMatchObject({
+      status: 'disabled',
+      disabledReason: expect.stringMatching(/^No 2xx answer since .+ \(5 days\)/),
+    });
     expect(receiver.received.filter(at('/failing'))).toHaveLength(3);
   });
 
@@ -284,9 +350,13 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     for (const s of signatures) expect(s).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     // Each secret alone verifies the message, with the reference implementation of Standard Webhooks.
     for (const s of [rotated.value.secret, oldSecret]) {
-      expect(new StandardWebhook(s).verify(during.body, during.headers as Record<string, string>)).toEqual(bodyOf(during));
+      expect(new StandardWebhook(s).verify(during.body, during.headers as Record<string, string>)).toEqual(
+        bodyOf(during),
+      );
     }
-    expect(() => new StandardWebhook(newWebhookSecret()).verify(during.body, during.headers as Record<string, string>)).toThrow(); // a stranger's secret does not
+    expect(() =>
+      new StandardWebhook(newWebhookSecret()).verify(during.body, during.headers as Record<string, string>),
+    ).toThrow(); // a stranger's secret does not
     expect(bodyOf(during)).toMatchObject({ type: 'webhook.test', data: { webhookId } });
 
     now += 24 * 3600_000 + 1000;
@@ -296,7 +366,13 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     const single = String(after.headers['webhook-signature']).split(' ');
     expect(single).toHaveLength(1);
     const ts = Number(after.headers['webhook-timestamp']);
-    expect(new StandardWebhook(rotated.value.secret).sign(String(after.headers['webhook-id']), new Date(ts * 1000), after.body)).toBe(single[0]);
+    expect(
+      new StandardWebhook(rotated.value.secret).sign(
+        String(after.headers['webhook-id']),
+        new Date(ts * 1000),
+        after.body,
+      ),
+    ).toBe(single[0]);
   });
 
   it('when a dispatcher died mid-attempt, then its claim runs out and another sends the delivery', async () => {
@@ -329,7 +405,13 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
         // Another process: its own connections, the same sealing key (as WEBHOOK_SEALING_SECRET would give it).
         const otherCtx: DomainContext = { ...ctx, repos: createRepositories(second) };
         const a = createDispatcher({ ctx, pollMs: 20, concurrency: 2, retry: FAST, onAttempt: () => counts[0]++ });
-        const b = createDispatcher({ ctx: otherCtx, pollMs: 20, concurrency: 2, retry: FAST, onAttempt: () => counts[1]++ });
+        const b = createDispatcher({
+          ctx: otherCtx,
+          pollMs: 20,
+          concurrency: 2,
+          retry: FAST,
+          onAttempt: () => counts[1]++,
+        });
         a.start();
         b.start();
         try {
@@ -338,7 +420,10 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
           expect(receiver.received.filter(at('/shared'))).toHaveLength(20);
           expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(20);
           for (const id of ids) {
-            expect(got.filter((r) => bodyOf(r).data.applicationId === id).map((r) => bodyOf(r).data.status)).toEqual(['draft', 'in_progress']);
+            expect(got.filter((r) => bodyOf(r).data.applicationId === id).map((r) => bodyOf(r).data.status)).toEqual([
+              'draft',
+              'in_progress',
+            ]);
           }
           expect(counts[0]).toBeGreaterThan(0);
           expect(counts[1]).toBeGreaterThan(0);

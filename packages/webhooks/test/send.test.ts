@@ -8,13 +8,18 @@ describe('signatures', () => {
   it('when a message is signed, then it matches the Standard Webhooks example', () => {
     // The example of the Standard Webhooks specification (its test vector).
     const body = '{"test": 2432232314}';
-    expect(signWebhook(SECRET, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(signWebhook(SECRET, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
   it('when two secrets sign, then the header holds both signatures, space-separated, newest first', () => {
     const other = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
     const header = signatureHeader([other, SECRET], 'evt_1', 1700000000, '{}');
-    expect(header.split(' ')).toEqual([signWebhook(other, 'evt_1', 1700000000, '{}'), signWebhook(SECRET, 'evt_1', 1700000000, '{}')]);
+    expect(header.split(' ')).toEqual([
+      signWebhook(other, 'evt_1', 1700000000, '{}'),
+      signWebhook(SECRET, 'evt_1', 1700000000, '{}'),
+    ]);
   });
 });
 
@@ -31,7 +36,15 @@ describe('one attempt over HTTP', () => {
   });
 
   const send = (path = '/hook', timeoutMs = 2000, url = `${receiver.origin}${path}`) =>
-    sendWebhook({ url: new URL(url), address: '127.0.0.1', family: 4, headers: { 'content-type': 'application/json' }, body: '{"a":1}', timeoutMs, maxResponseBytes: 64 * 1024 });
+    sendWebhook({
+      url: new URL(url),
+      address: '127.0.0.1',
+      family: 4,
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+      timeoutMs,
+      maxResponseBytes: 64 * 1024,
+    });
 
   it('when the endpoint answers 2xx, then the attempt succeeds with its status and duration', async () => {
     receiver.reply(() => ({ status: 202 }));
@@ -81,7 +94,10 @@ describe('one attempt over HTTP', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as { port: number };
     await new Promise((r) => server.close(r));
-    expect(await send('/', 2000, `http://127.0.0.1:${port}/`)).toMatchObject({ ok: false, error: 'network_error:ECONNREFUSED' });
+    expect(await send('/', 2000, `http://127.0.0.1:${port}/`)).toMatchObject({
+      ok: false,
+      error: 'network_error:ECONNREFUSED',
+    });
   });
 
   it('when a host name is sent to, then the connection goes to the checked address and the Host header keeps the name', async () => {

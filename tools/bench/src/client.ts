@@ -10,7 +10,12 @@ export interface CallOptions {
 }
 
 /** The answer's `data`; throws on any status from 300 up. */
-export async function call(base: string, method: string, path: string, options: CallOptions = {}): Promise<Record<string, unknown>> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -27,7 +32,11 @@ export async function call(base: string, method: string, path: string, options: 
 }
 
 /** Runs `work` over `items` with `concurrency` workers. */
-export async function inParallel<T>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function inParallel<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {

@@ -38,12 +38,19 @@ function run(call: Call, connections: number, durationS: number): Promise<autoca
     setupRequest: (req) => {
       const r = call.request(i++);
       // A copy of the headers: autocannon adds Content-Length to the object it is given.
-      return { ...req, method: r.method as autocannon.Request['method'], path: r.path, headers: { ...r.headers }, body: r.body };
+      return {
+        ...req,
+        method: r.method as autocannon.Request['method'],
+        path: r.path,
+        headers: { ...r.headers },
+        body: r.body,
+      };
     },
   };
   return new Promise((resolveRun, reject) => {
-    const instance = autocannon({ url: call.origin, connections, duration: durationS, timeout: 10, requests: [request] }, (err: unknown, result: autocannon.Result) =>
-      err ? reject(err) : resolveRun(result),
+    const instance = autocannon(
+      { url: call.origin, connections, duration: durationS, timeout: 10, requests: [request] },
+      (err: unknown, result: autocannon.Result) => (err ? reject(err) : resolveRun(result)),
     );
     if (call.remaining) {
       // Out of fresh applications: stop early rather than count refusals.
@@ -70,6 +77,9 @@ export async function runSaturation(call: Call, pid: number, options: Saturation
     errors: result.non2xx + result.errors + result.timeouts,
     durationS: result.duration,
     window: { fromUs, toUs },
-    note: call.remaining && call.remaining() <= 0 ? `ran out of prepared applications after ${result.duration.toFixed(1)} s` : undefined,
+    note:
+      call.remaining && call.remaining() <= 0
+        ? `ran out of prepared applications after ${result.duration.toFixed(1)} s`
+        : undefined,
   };
 }

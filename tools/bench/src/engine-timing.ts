@@ -29,6 +29,9 @@ export async function benchMatchingEngine(print: (text: string) => void): Promis
   });
   print(output.replace(/^/gm, '  '));
   // The generated catalogue's section: "generated catalogue (10000 products): X µs per match on average …", then "slowest: Y µs".
-  const section = /generated catalogue \((\d+) products\): ([\d.]+) µs per match on average[\s\S]*?slowest: ([\d.]+) µs/.exec(output);
-  return section ? { products: Number(section[1]), meanMs: Number(section[2]) / 1000, slowestMs: Number(section[3]) / 1000 } : undefined;
+  const section =
+    /generated catalogue \((\d+) products\): ([\d.]+) µs per match on average[\s\S]*?slowest: ([\d.]+) µs/.exec(output);
+  return section
+    ? { products: Number(section[1]), meanMs: Number(section[2]) / 1000, slowestMs: Number(section[3]) / 1000 }
+    : undefined;
 }

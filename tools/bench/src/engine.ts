@@ -33,7 +33,13 @@ export function sampleApplications(): MatchInput[] {
     formType: 'car' as const,
     referenceYear: REFERENCE_YEAR,
     steps: {
-      1: { carLoanPurpose: 'used', hasFoundCar: 'yes', estimatedCarPrice: 35000, vehicleYear: 2019, usedCarSaleType: 'dealer' },
+      1: {
+        carLoanPurpose: 'used',
+        hasFoundCar: 'yes',
+        estimatedCarPrice: 35000,
+        vehicleYear: 2019,
+        usedCarSaleType: 'dealer',
+      },
       2: { loanAmount: 32000, loanTerm: 5, balloonPaymentPercent: 20 },
       3: { employmentType: 'full_time', grossMonthlyIncome: 7500, employmentYears: 2 },
       4: { livingSituation: 'own_mortgage', monthlyRent: 2100 },
@@ -45,7 +51,12 @@ export function sampleApplications(): MatchInput[] {
     steps: {
       1: { occupancyType: 'owner_occupied', loanPurpose: 'new_property', isFirstHomeBuyer: 'yes' },
       2: { propertyValue: 800000, propertyAddress: '1 Example St', propertyType: 'house' },
-      3: { loanAmount: 660000, loanTerm: 30, repaymentType: 'principal_and_interest', settlementTimeframe: '30_60_days' },
+      3: {
+        loanAmount: 660000,
+        loanTerm: 30,
+        repaymentType: 'principal_and_interest',
+        settlementTimeframe: '30_60_days',
+      },
       4: { employmentType: 'full_time', livingSituation: 'renting', grossMonthlyIncome: 16000, employmentYears: 5 },
     },
   };
@@ -91,7 +102,10 @@ export interface EngineTiming {
  * Times the engine on the repository's catalogue (`products: 'default'`) or on a generated one of that
  * many products, for each application (default: `sampleApplications()`).
  */
-export function benchMatchingEngine(options: { products: 'default' | number; applications?: readonly MatchInput[] }): EngineTiming {
+export function benchMatchingEngine(options: {
+  products: 'default' | number;
+  applications?: readonly MatchInput[];
+}): EngineTiming {
   return timeCatalogue(catalogueOf(options.products), options.applications ?? sampleApplications());
 }
 
@@ -126,9 +140,13 @@ function main(): void {
     [`generated catalogue (${generated.products.length} products)`, generated],
   ] as const) {
     const timing = timeCatalogue(catalogue, sampleApplications());
-    console.log(`${label}: ${timing.averageUs.toFixed(1)} µs per match on average over ${timing.perApplication.length} applications`);
+    console.log(
+      `${label}: ${timing.averageUs.toFixed(1)} µs per match on average over ${timing.perApplication.length} applications`,
+    );
     for (const t of timing.perApplication)
-      console.log(`  ${t.input.formType.padEnd(8)} ${String(t.input.credit.band).padEnd(13)} ${t.us.toFixed(1).padStart(8)} µs  (${t.offers} offers)`);
+      console.log(
+        `  ${t.input.formType.padEnd(8)} ${String(t.input.credit.band).padEnd(13)} ${t.us.toFixed(1).padStart(8)} µs  (${t.offers} offers)`,
+      );
     console.log(`  slowest: ${timing.slowestUs.toFixed(1)} µs`);
   }
 }

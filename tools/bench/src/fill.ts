@@ -67,7 +67,11 @@ const INSERT_APPLICANTS = `INSERT INTO applicants (application_id, details_seale
   SELECT id, sealed, $3::text FROM unnest($1::uuid[], $2::text[]) AS u(id, sealed)`;
 
 /** Adds `plan.count` applications; answers their ids when `plan.keepIds`. */
-export async function fillApplications(db: Client, plan: FillPlan, progress?: (done: number) => void): Promise<string[]> {
+export async function fillApplications(
+  db: Client,
+  plan: FillPlan,
+  progress?: (done: number) => void,
+): Promise<string[]> {
   const pattern = plan.templates.flatMap((t) => Array.from({ length: t.share }, () => t.id));
   const box = createPersonalDataBox([plan.dataKey]);
   // Each template's applicant details in clear (the templates are few, and hold test data only).
@@ -78,7 +82,8 @@ export async function fillApplications(db: Client, plan: FillPlan, progress?: (d
   );
   for (const r of sealedRows) {
     const plain = box.open(r.sealed, r.id);
-    if (plain === undefined) throw new Error(`fill: the applicant details of template ${r.id} do not open with the server's DATA_KEY`);
+    if (plain === undefined)
+      throw new Error(`fill: the applicant details of template ${r.id} do not open with the server's DATA_KEY`);
     details.set(r.id, plain);
   }
 
@@ -89,7 +94,13 @@ export async function fillApplications(db: Client, plan: FillPlan, progress?: (d
     const n = Math.min(BATCH, plan.count - done);
     await db.query('BEGIN');
     try {
-      const { rows } = await db.query<{ id: string; template_id: string }>(COPY_APPLICATIONS, [n, pattern, plan.partnerIds, done, plan.spreadOverYear]);
+      const { rows } = await db.query<{ id: string; template_id: string }>(COPY_APPLICATIONS, [
+        n,
+        pattern,
+        plan.partnerIds,
+        done,
+        plan.spreadOverYear,
+      ]);
       const withDetails = rows.filter((r) => details.has(r.template_id));
       if (withDetails.length) {
         const sealed = withDetails.map((r) => box.seal(details.get(r.template_id)!, r.id));

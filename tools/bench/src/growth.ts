@@ -42,7 +42,10 @@ export async function measureGrowth(options: GrowthOptions, log: (line: string) 
   try {
     log('templates and partners for the fill');
     const templates = await makeTemplates(service);
-    const partnerIds = [...Array.from({ length: OWN_PARTNER_WEIGHT }, () => service.partnerId), ...(await fillerPartners(service))];
+    const partnerIds = [
+      ...Array.from({ length: OWN_PARTNER_WEIGHT }, () => service.partnerId),
+      ...(await fillerPartners(service)),
+    ];
     const steps: GrowthStep[] = [];
     for (const size of GROWTH.sizes) {
       const started = Date.now();
@@ -50,13 +53,23 @@ export async function measureGrowth(options: GrowthOptions, log: (line: string) 
         const missing = size - (await countApplications(db));
         log(`filling to ${size.toLocaleString('en')} applications (${missing.toLocaleString('en')} more)`);
         let reported = 0;
-        await fillApplications(db, { templates, partnerIds, count: missing, spreadOverYear: true, dataKey: service.dataKey }, (done) => {
-          if (done - reported >= 200_000) log(`  ${(reported = done).toLocaleString('en')} written in ${Math.round((Date.now() - started) / 1000)} s`);
-        });
+        await fillApplications(
+          db,
+          { templates, partnerIds, count: missing, spreadOverYear: true, dataKey: service.dataKey },
+          (done) => {
+            if (done - reported >= 200_000)
+              log(
+                `  ${((reported = done)).toLocaleString('en')} written in ${Math.round((Date.now() - started) / 1000)} s`,
+              );
+          },
+        );
         await settleDatabase(db);
       });
       const fillS = (Date.now() - started) / 1000;
-      const pool = await samplePool(service, templates.map((t) => t.id));
+      const pool = await samplePool(
+        service,
+        templates.map((t) => t.id),
+      );
       if (steps.length === 0) {
         // A server just started has compiled little: one round of each call, not counted, warms it.
         log('warming the server up');
@@ -94,7 +107,10 @@ async function makeTemplates(service: Service): Promise<Array<{ id: string; shar
 async function fillerPartners(service: Service): Promise<string[]> {
   const ids: string[] = [];
   for (let n = 1; n <= FILLER_PARTNERS; n++) {
-    const p = await call(service.admin, 'POST', '/partners', { auth: service.adminToken, body: { name: `Fill Partner ${n}`, tier: 'standard' } });
+    const p = await call(service.admin, 'POST', '/partners', {
+      auth: service.adminToken,
+      body: { name: `Fill Partner ${n}`, tier: 'standard' },
+    });
     ids.push(String(p.partnerId));
   }
   return ids;
@@ -120,6 +136,10 @@ function growthCall(service: Service, name: (typeof GROWTH.calls)[number], pool:
   return {
     name,
     origin: url.origin,
-    request: (i) => ({ method: name === 'get' ? 'GET' : 'POST', path: `${base}/applications/${pool[i % pool.length]}${name === 'get' ? '' : '/match'}`, headers }),
+    request: (i) => ({
+      method: name === 'get' ? 'GET' : 'POST',
+      path: `${base}/applications/${pool[i % pool.length]}${name === 'get' ? '' : '/match'}`,
+      headers,
+    }),
   };
 }

@@ -57,27 +57,45 @@ async function main(): Promise<number> {
   const service = await startService('main', profiled);
   let stopped = false;
   try {
-    const checkBudget = Math.ceil(options.rate * (options.warmupS + options.durationS) * 1.05 + MAX_CHECKS_PER_S * (options.saturationWarmupS + options.saturationS));
+    const checkBudget = Math.ceil(
+      options.rate * (options.warmupS + options.durationS) * 1.05 +
+        MAX_CHECKS_PER_S * (options.saturationWarmupS + options.saturationS),
+    );
     const calls = await prepareCalls(service, options.calls, options.rate, checkBudget, log);
     const helloLoad = helloCall(helloUrl);
 
     log(`latency: ${options.rate} requests/s, open model`);
-    const openLoad = (call: Call) => runOpenLoad({ origin: call.origin, rate: options.rate, warmupS: options.warmupS, durationS: options.durationS, request: call.request });
+    const openLoad = (call: Call) =>
+      runOpenLoad({
+        origin: call.origin,
+        rate: options.rate,
+        warmupS: options.warmupS,
+        durationS: options.durationS,
+        request: call.request,
+      });
     const helloLatency = await openLoad(helloLoad);
     const latency: Array<{ name: CallName; result: OpenLoadResult }> = [];
     for (const call of calls) {
       const result = await openLoad(call);
-      log(`${callInfo(call.name).label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.errors} errors`);
+      log(
+        `${callInfo(call.name).label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.errors} errors`,
+      );
       latency.push({ name: call.name, result });
     }
 
     log(`efficiency: closed loop, ${options.connections} connections`);
-    const saturation = { connections: options.connections, warmupS: options.saturationWarmupS, durationS: options.saturationS };
+    const saturation = {
+      connections: options.connections,
+      warmupS: options.saturationWarmupS,
+      durationS: options.saturationS,
+    };
     const helloSaturation = await runSaturation(helloLoad, hello.pid, saturation);
     const efficiency: Array<{ name: CallName; result: SaturationResult }> = [];
     for (const call of calls) {
       const result = await runSaturation(call, service.process.pid, saturation);
-      log(`${callInfo(call.name).label}: ${result.cpuUsPerRequest.toFixed(0)} µs CPU per request, ${result.rps.toFixed(0)} req/s`);
+      log(
+        `${callInfo(call.name).label}: ${result.cpuUsPerRequest.toFixed(0)} µs CPU per request, ${result.rps.toFixed(0)} req/s`,
+      );
       efficiency.push({ name: call.name, result });
     }
     // The profile is written when the server exits.
@@ -93,13 +111,24 @@ async function main(): Promise<number> {
       tookS: 0,
     };
     if (options.cpuProfDir) {
-      const profile = profilesIn(options.cpuProfDir).map(readProfile).find((p) => efficiency.every((e) => e.result.window.fromUs >= p.startTime && e.result.window.toUs <= p.endTime));
-      if (profile) results.profiles = efficiency.map((e) => ({ name: e.name, summary: summarize(profile, { ...e.result.window, top: 5 }) }));
+      const profile = profilesIn(options.cpuProfDir)
+        .map(readProfile)
+        .find((p) =>
+          efficiency.every((e) => e.result.window.fromUs >= p.startTime && e.result.window.toUs <= p.endTime),
+        );
+      if (profile)
+        results.profiles = efficiency.map((e) => ({
+          name: e.name,
+          summary: summarize(profile, { ...e.result.window, top: 5 }),
+        }));
       else log(`no profile in ${options.cpuProfDir} covers this run's phases`);
     }
     if (options.growth) {
       log('cost as data grows');
-      results.growth = await measureGrowth({ rate: options.rate, warmupS: options.warmupS, durationS: options.durationS }, log);
+      results.growth = await measureGrowth(
+        { rate: options.rate, warmupS: options.warmupS, durationS: options.durationS },
+        log,
+      );
     }
     if (options.engine) {
       log('matching engine');

@@ -56,7 +56,11 @@ export async function runOpenLoad(options: OpenLoadOptions): Promise<OpenLoadRes
   const { origin, rate, warmupS, durationS, request } = options;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const url = new URL(origin);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 512, maxFreeSockets: options.maxSockets ?? 512 });
+  const agent = new http.Agent({
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 512,
+    maxFreeSockets: options.maxSockets ?? 512,
+  });
   const intervalMs = 1000 / rate;
   const warmupSlots = Math.round(warmupS * rate);
   const totalSlots = warmupSlots + Math.round(durationS * rate);
@@ -82,17 +86,20 @@ export async function runOpenLoad(options: OpenLoadOptions): Promise<OpenLoadRes
     };
     const headers: Record<string, string | number> = { ...r.headers };
     if (r.body !== undefined) headers['Content-Length'] = Buffer.byteLength(r.body);
-    const req = http.request({ agent, hostname: url.hostname, port: url.port, method: r.method, path: r.path, headers }, (res) => {
-      const status = res.statusCode ?? 0;
-      const ok = status >= 200 && status < 300;
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (!ok && text.length < 300) text += chunk;
-      });
-      res.on('end', () => settle(ok, ok ? undefined : `${status} ${text.slice(0, 200)}`));
-      res.on('error', (err) => settle(false, err.message));
-    });
+    const req = http.request(
+      { agent, hostname: url.hostname, port: url.port, method: r.method, path: r.path, headers },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (!ok && text.length < 300) text += chunk;
+        });
+        res.on('end', () => settle(ok, ok ? undefined : `${status} ${text.slice(0, 200)}`));
+        res.on('error', (err) => settle(false, err.message));
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (err) => settle(false, err.message));
     req.end(r.body);

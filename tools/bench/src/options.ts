@@ -57,7 +57,10 @@ export function parseOptions(argv: string[]): Options {
     if (arg === '--only') {
       const names = value().split(',');
       const unknown = names.filter((n) => !CALLS.some((c) => c.name === n));
-      if (unknown.length) throw new Error(`--only: unknown call ${unknown.join(', ')}; the calls are ${CALLS.map((c) => c.name).join(', ')}`);
+      if (unknown.length)
+        throw new Error(
+          `--only: unknown call ${unknown.join(', ')}; the calls are ${CALLS.map((c) => c.name).join(', ')}`,
+        );
       options.calls = CALLS.map((c) => c.name).filter((n) => names.includes(n));
     } else if (arg === '--rate') options.rate = number();
     else if (arg === '--duration') options.durationS = number();

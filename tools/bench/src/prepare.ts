@@ -34,16 +34,37 @@ const CHECK_BODY = json({ data: validApplicant() });
 /** A call of the service (not the hello-world). */
 export type ServiceCall = Call & { name: CallName };
 
-export const helloCall = (url: string): Call => ({ name: 'hello', origin: new URL(url).origin, request: () => ({ method: 'GET', path: '/', headers: {} }) });
+export const helloCall = (url: string): Call => ({
+  name: 'hello',
+  origin: new URL(url).origin,
+  request: () => ({ method: 'GET', path: '/', headers: {} }),
+});
 
 /** Set-up requests of Variant A for one service. */
 export function partnerA(service: Service) {
   const { A, apiKey } = service;
   const create = async () =>
-    String((await call(A, 'POST', '/applications', { auth: apiKey, headers: { 'Idempotency-Key': newKey('prep') }, body: JSON.parse(CREATE_BODY) })).applicationId);
-  const throughStep4 = (id: string) => inSequence(STEP_BODIES.map((body) => () => call(A, 'PATCH', `/applications/${id}`, { auth: apiKey, body: JSON.parse(body) })));
+    String(
+      (
+        await call(A, 'POST', '/applications', {
+          auth: apiKey,
+          headers: { 'Idempotency-Key': newKey('prep') },
+          body: JSON.parse(CREATE_BODY),
+        })
+      ).applicationId,
+    );
+  const throughStep4 = (id: string) =>
+    inSequence(
+      STEP_BODIES.map(
+        (body) => () => call(A, 'PATCH', `/applications/${id}`, { auth: apiKey, body: JSON.parse(body) }),
+      ),
+    );
   const creditCheck = (id: string) =>
-    call(A, 'POST', `/applications/${id}/credit-check`, { auth: apiKey, headers: { 'Idempotency-Key': newKey('prep'), 'X-Sandbox-Score': 'good' }, body: JSON.parse(CHECK_BODY) });
+    call(A, 'POST', `/applications/${id}/credit-check`, {
+      auth: apiKey,
+      headers: { 'Idempotency-Key': newKey('prep'), 'X-Sandbox-Score': 'good' },
+      body: JSON.parse(CHECK_BODY),
+    });
   const match = (id: string) => call(A, 'POST', `/applications/${id}/match`, { auth: apiKey });
   /** `count` applications through the credit check. */
   const checkedPool = async (count: number) => {
@@ -62,7 +83,14 @@ export function partnerA(service: Service) {
 /** `count` copies of the partner's application `template` (fill.ts), made now. */
 const copies = (service: Service, template: string, count: number): Promise<string[]> =>
   withDatabase(service.databaseUrl, (db) =>
-    fillApplications(db, { templates: [{ id: template, share: 1 }], partnerIds: [service.partnerId], count, spreadOverYear: false, dataKey: service.dataKey, keepIds: true }),
+    fillApplications(db, {
+      templates: [{ id: template, share: 1 }],
+      partnerIds: [service.partnerId],
+      count,
+      spreadOverYear: false,
+      dataKey: service.dataKey,
+      keepIds: true,
+    }),
   );
 
 async function inSequence(steps: Array<() => Promise<unknown>>): Promise<void> {
@@ -73,7 +101,13 @@ async function inSequence(steps: Array<() => Promise<unknown>>): Promise<void> {
  * The wanted calls, ready to send. `rate`: the open model's offered rate; `checkBudget`: how many credit
  * checks the phases may send in all (each needs a fresh application).
  */
-export async function prepareCalls(service: Service, want: readonly CallName[], rate: number, checkBudget: number, log: (what: string) => void): Promise<ServiceCall[]> {
+export async function prepareCalls(
+  service: Service,
+  want: readonly CallName[],
+  rate: number,
+  checkBudget: number,
+  log: (what: string) => void,
+): Promise<ServiceCall[]> {
   const { A, B, apiKey } = service;
   const a = partnerA(service);
   const originA = new URL(A).origin;
@@ -87,12 +121,22 @@ export async function prepareCalls(service: Service, want: readonly CallName[], 
     log('256 applications through the credit check (GET, match)');
     pool = await a.checkedPool(256);
   }
-  if (has('get')) calls.push({ name: 'get', origin: originA, request: (i) => ({ method: 'GET', path: `${basePath}/applications/${pool[i % pool.length]}`, headers: auth }) });
+  if (has('get'))
+    calls.push({
+      name: 'get',
+      origin: originA,
+      request: (i) => ({ method: 'GET', path: `${basePath}/applications/${pool[i % pool.length]}`, headers: auth }),
+    });
   if (has('create')) {
     calls.push({
       name: 'create',
       origin: originA,
-      request: () => ({ method: 'POST', path: `${basePath}/applications`, headers: { ...auth, 'Idempotency-Key': newKey('create') }, body: CREATE_BODY }),
+      request: () => ({
+        method: 'POST',
+        path: `${basePath}/applications`,
+        headers: { ...auth, 'Idempotency-Key': newKey('create') },
+        body: CREATE_BODY,
+      }),
     });
   }
   if (has('patch')) {
@@ -104,7 +148,12 @@ export async function prepareCalls(service: Service, want: readonly CallName[], 
     calls.push({
       name: 'patch',
       origin: originA,
-      request: (i) => ({ method: 'PATCH', path: `${basePath}/applications/${drafts[i % drafts.length]}`, headers: auth, body: STEP_BODIES[Math.floor(i / drafts.length) % 3] }),
+      request: (i) => ({
+        method: 'PATCH',
+        path: `${basePath}/applications/${drafts[i % drafts.length]}`,
+        headers: auth,
+        body: STEP_BODIES[Math.floor(i / drafts.length) % 3],
+      }),
     });
   }
   if (has('check')) {
@@ -125,17 +174,32 @@ export async function prepareCalls(service: Service, want: readonly CallName[], 
       }),
     });
   }
-  if (has('match')) calls.push({ name: 'match', origin: originA, request: (i) => ({ method: 'POST', path: `${basePath}/applications/${pool[i % pool.length]}/match`, headers: auth }) });
+  if (has('match'))
+    calls.push({
+      name: 'match',
+      origin: originA,
+      request: (i) => ({
+        method: 'POST',
+        path: `${basePath}/applications/${pool[i % pool.length]}/match`,
+        headers: auth,
+      }),
+    });
   if (has('b-match')) {
     log('64 Variant B applications through the credit check (B match)');
-    const token = String((await call(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } })).accessToken);
+    const token = String(
+      (await call(B, 'POST', '/auth/token', { headers: { 'X-API-Key': apiKey }, body: { grantType: 'api_key' } }))
+        .accessToken,
+    );
     const bAuth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const bPool: Array<{ id: string; securityToken: string }> = [];
     await inParallel(Array.from({ length: 64 }), CONCURRENCY, async () => {
       const d = await call(B, 'POST', '/applications', { headers: bAuth, body: flatApplication() });
       const b = { id: String(d.applicationId), securityToken: String(d.securityToken) };
       await a.throughStep4(b.id);
-      await call(B, 'POST', `/applications/${b.id}/credit-check`, { headers: { ...bAuth, 'X-Sandbox-Score': 'good' }, body: { securityToken: b.securityToken, dateOfBirth: '1988-07-14' } });
+      await call(B, 'POST', `/applications/${b.id}/credit-check`, {
+        headers: { ...bAuth, 'X-Sandbox-Score': 'good' },
+        body: { securityToken: b.securityToken, dateOfBirth: '1988-07-14' },
+      });
       bPool.push(b);
     });
     const originB = new URL(B).origin;
@@ -145,7 +209,12 @@ export async function prepareCalls(service: Service, want: readonly CallName[], 
       origin: originB,
       request: (i) => {
         const b = bPool[i % bPool.length];
-        return { method: 'POST', path: `${bBase}/applications/${b.id}/match`, headers: bAuth, body: json({ securityToken: b.securityToken }) };
+        return {
+          method: 'POST',
+          path: `${bBase}/applications/${b.id}/match`,
+          headers: bAuth,
+          body: json({ securityToken: b.securityToken }),
+        };
       },
     });
   }

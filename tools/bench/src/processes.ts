@@ -53,7 +53,10 @@ export async function startNode(argv: string[], env: Record<string, string>, rea
   };
   running.push(handle);
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node ${argv.join(' ')} did not start within 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`node ${argv.join(' ')} did not start within 60 s:\n${out}`)),
+      60_000,
+    );
     child.stdout!.on('data', () => {
       if (!started && ready.test(out)) {
         started = true;
@@ -72,7 +75,11 @@ export async function startNode(argv: string[], env: Record<string, string>, rea
 /** Runs a shell command to its end (`limitS` at most); its errors go to our stderr. */
 export function runToEnd(command: string, env: Record<string, string>, limitS = 300): Promise<void> {
   return new Promise<void>((resolveRun, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd: ROOT, env: environment(env), stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn('sh', ['-c', command], {
+      cwd: ROOT,
+      env: environment(env),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), limitS * 1000);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -87,7 +94,8 @@ export async function stopAll(): Promise<void> {
 }
 
 function rootScript(name: string): string {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
   const script = scripts[name];
   if (!script) throw new Error(`package.json has no "${name}" script`);
   return script;
@@ -97,7 +105,8 @@ function rootScript(name: string): string {
 export const buildService = (): Promise<void> => runToEnd(rootScript('build'), {});
 
 /** `pnpm db:migrate`'s command against this database. */
-export const migrate = (databaseUrl: string): Promise<void> => runToEnd(rootScript('db:migrate'), { DATABASE_URL: databaseUrl });
+export const migrate = (databaseUrl: string): Promise<void> =>
+  runToEnd(rootScript('db:migrate'), { DATABASE_URL: databaseUrl });
 
 /**
  * What `pnpm start` runs once built: the last command of its script (`… && exec node dist/…/main.js all`),
@@ -112,7 +121,12 @@ export function serviceArgv(): string[] {
 
 /** The hello-world compiled as one plain file (esbuild, as tsx would compile it), beside the bench's dependencies. */
 export async function compileHello(): Promise<string> {
-  const { code } = await transform(readFileSync(join(ROOT, 'tools/bench/src/hello.ts'), 'utf8'), { loader: 'ts', format: 'cjs', platform: 'node', target: 'node24' });
+  const { code } = await transform(readFileSync(join(ROOT, 'tools/bench/src/hello.ts'), 'utf8'), {
+    loader: 'ts',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node24',
+  });
   const file = join(ROOT, 'tools/bench/node_modules/.cache/hello.js');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, code);

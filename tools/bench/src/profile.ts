@@ -47,7 +47,12 @@ export const profilesIn = (dir: string): string[] =>
 /** The package a frame belongs to: the last `node_modules/<name>` in its URL, `node:` internals, or our folder. */
 function packageOf(url: string, name: string): string {
   if (!url) return name.startsWith('(') ? name : `(native) ${name}`;
-  if (url.startsWith('node:')) return url.replace(/^node:internal\//, 'node:').split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:'))
+    return url
+      .replace(/^node:internal\//, 'node:')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) {
     const rest = url.slice(nm + 'node_modules/'.length).split('/');
@@ -86,7 +91,12 @@ export function summarize(profile: Profile, options: { fromUs?: number; toUs?: n
       .sort((x, y) => y[1] - x[1])
       .slice(0, options.top)
       .map(([name, us]) => ({ name, share: busy > 0 ? us / busy : 0 }));
-  return { windowS: (Math.min(to, profile.endTime) - Math.max(from, profile.startTime)) / 1e6, busyS: busy / 1e6, byPackage: largest(packages), byFunction: largest(functions) };
+  return {
+    windowS: (Math.min(to, profile.endTime) - Math.max(from, profile.startTime)) / 1e6,
+    busyS: busy / 1e6,
+    byPackage: largest(packages),
+    byFunction: largest(functions),
+  };
 }
 
 export function formatSummary(s: CostSummary, indent = '  '): string {

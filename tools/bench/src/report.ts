@@ -31,7 +31,8 @@ export interface Goal {
   met: boolean;
 }
 
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
+const fmt = (n: number, digits = 1) =>
+  Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 /** A latency figure meets its goal only if every request was answered with a 2xx at the offered rate. */
@@ -43,45 +44,100 @@ export function goalsOf(results: Results): Goal[] {
   const goals: Goal[] = [];
   for (const { name, result } of results.latency.calls) {
     const { label, p99GoalMs } = callInfo(name);
-    goals.push({ what: `${label}: p99 at ${results.options.rate} req/s`, figure: result.p99, unit: 'ms', goal: `≤ ${p99GoalMs} ms`, met: latencyMet(result, p99GoalMs) });
+    goals.push({
+      what: `${label}: p99 at ${results.options.rate} req/s`,
+      figure: result.p99,
+      unit: 'ms',
+      goal: `≤ ${p99GoalMs} ms`,
+      met: latencyMet(result, p99GoalMs),
+    });
   }
   const helloCpu = results.efficiency.hello.cpuUsPerRequest;
   for (const { name, result } of results.efficiency.calls) {
     const { label, cpuGoalX } = callInfo(name);
     if (cpuGoalX === undefined) continue;
     const ratio = result.cpuUsPerRequest / helloCpu;
-    goals.push({ what: `${label}: CPU per request / hello-world's`, figure: ratio, unit: '×', goal: `≤ ${cpuGoalX}×`, met: ratio <= cpuGoalX });
+    goals.push({
+      what: `${label}: CPU per request / hello-world's`,
+      figure: ratio,
+      unit: '×',
+      goal: `≤ ${cpuGoalX}×`,
+      met: ratio <= cpuGoalX,
+    });
   }
   const growth = results.growth;
   if (growth && growth.steps.length === GROWTH.sizes.length) {
     const [small, large] = [growth.steps[0], growth.steps.at(-1)!];
     for (const name of GROWTH.calls) {
       const ratio = large.results[name].p50 / small.results[name].p50;
-      goals.push({ what: `${callInfo(name).label}: p50 at ${fmt(large.applications, 0)} / at ${fmt(small.applications, 0)}`, figure: ratio, unit: '×', goal: `≤ ${GROWTH.p50RatioGoal}×`, met: ratio <= GROWTH.p50RatioGoal });
+      goals.push({
+        what: `${callInfo(name).label}: p50 at ${fmt(large.applications, 0)} / at ${fmt(small.applications, 0)}`,
+        figure: ratio,
+        unit: '×',
+        goal: `≤ ${GROWTH.p50RatioGoal}×`,
+        met: ratio <= GROWTH.p50RatioGoal,
+      });
     }
     const rss = growth.resident?.now ?? NaN;
-    goals.push({ what: `server resident size at ${fmt(large.applications, 0)} applications`, figure: rss, unit: 'MB', goal: `≤ ${GROWTH.residentGoalMb} MB`, met: rss <= GROWTH.residentGoalMb });
+    goals.push({
+      what: `server resident size at ${fmt(large.applications, 0)} applications`,
+      figure: rss,
+      unit: 'MB',
+      goal: `≤ ${GROWTH.residentGoalMb} MB`,
+      met: rss <= GROWTH.residentGoalMb,
+    });
   }
   if (results.engine) {
-    for (const [what, ms] of [['average', results.engine.meanMs], ['slowest application', results.engine.slowestMs]] as const) {
-      goals.push({ what: `matching engine, ${fmt(results.engine.products, 0)} products: ${what}`, figure: ms, unit: 'ms', goal: `< ${ENGINE_GOAL_MS} ms`, met: ms < ENGINE_GOAL_MS });
+    for (const [what, ms] of [
+      ['average', results.engine.meanMs],
+      ['slowest application', results.engine.slowestMs],
+    ] as const) {
+      goals.push({
+        what: `matching engine, ${fmt(results.engine.products, 0)} products: ${what}`,
+        figure: ms,
+        unit: 'ms',
+        goal: `< ${ENGINE_GOAL_MS} ms`,
+        met: ms < ENGINE_GOAL_MS,
+      });
     }
   }
   return goals;
 }
 
-const row = (cells: Array<[string, number]>) => cells.map(([text, width]) => (width < 0 ? text.padEnd(-width) : text.padStart(width))).join(' ');
+const row = (cells: Array<[string, number]>) =>
+  cells.map(([text, width]) => (width < 0 ? text.padEnd(-width) : text.padStart(width))).join(' ');
 
 export function formatResults(results: Results): string {
   const { options } = results;
   const lines: string[] = [`\nLoanMatch bench: production configuration (PostgreSQL + Redis), ${results.machine}`];
   const label = (name: CallName | 'hello') => (name === 'hello' ? 'Express hello-world' : callInfo(name).label);
 
-  lines.push(`\nLatency, open model: ${options.rate} requests/s offered, ${options.warmupS} s warm-up + ${options.durationS} s counted per call`);
-  lines.push(row([['  call', -22], ['achieved/s', 10], ['p50 ms', 8], ['p99 ms', 8], ['max ms', 8], ['errors', 7], ['  goal (p99)', -14]]));
+  lines.push(
+    `\nLatency, open model: ${options.rate} requests/s offered, ${options.warmupS} s warm-up + ${options.durationS} s counted per call`,
+  );
+  lines.push(
+    row([
+      ['  call', -22],
+      ['achieved/s', 10],
+      ['p50 ms', 8],
+      ['p99 ms', 8],
+      ['max ms', 8],
+      ['errors', 7],
+      ['  goal (p99)', -14],
+    ]),
+  );
   const latencyRow = (name: CallName | 'hello', r: OpenLoadResult) => {
-    const goal = name === 'hello' ? '' : `  ≤ ${callInfo(name).p99GoalMs} ms  ${verdict(latencyMet(r, callInfo(name).p99GoalMs))}`;
-    return row([[`  ${label(name)}`, -22], [fmt(r.achievedRate), 10], [fmt(r.p50, 2), 8], [fmt(r.p99, 2), 8], [fmt(r.max), 8], [String(r.errors), 7], [goal, -14]]);
+    const goal =
+      name === 'hello' ? '' : `  ≤ ${callInfo(name).p99GoalMs} ms  ${verdict(latencyMet(r, callInfo(name).p99GoalMs))}`;
+    return row([
+      [`  ${label(name)}`, -22],
+      [fmt(r.achievedRate), 10],
+      [fmt(r.p50, 2), 8],
+      [fmt(r.p99, 2), 8],
+      [fmt(r.max), 8],
+      [String(r.errors), 7],
+      [goal, -14],
+    ]);
   };
   lines.push(latencyRow('hello', results.latency.hello));
   for (const c of results.latency.calls) {
@@ -90,14 +146,32 @@ export function formatResults(results: Results): string {
   }
 
   const hello = results.efficiency.hello;
-  lines.push(`\nEfficiency, closed loop: ${options.connections} connections, ${options.saturationWarmupS} s warm-up + ${options.saturationS} s counted per call`);
-  lines.push(row([['  call', -22], ['CPU µs/req', 10], ['× hello', 8], ['  goal', -15], ['saturation req/s', 17]]));
+  lines.push(
+    `\nEfficiency, closed loop: ${options.connections} connections, ${options.saturationWarmupS} s warm-up + ${options.saturationS} s counted per call`,
+  );
+  lines.push(
+    row([
+      ['  call', -22],
+      ['CPU µs/req', 10],
+      ['× hello', 8],
+      ['  goal', -15],
+      ['saturation req/s', 17],
+    ]),
+  );
   const efficiencyRow = (name: CallName | 'hello', r: SaturationResult) => {
     const goalX = name === 'hello' ? undefined : callInfo(name).cpuGoalX;
     const ratio = r.cpuUsPerRequest / hello.cpuUsPerRequest;
     const goal = goalX === undefined ? '' : `  ≤ ${goalX}×  ${verdict(ratio <= goalX)}`;
     const note = [r.errors ? `${r.errors} errors` : '', r.note ?? ''].filter(Boolean).join('; ');
-    return row([[`  ${label(name)}`, -22], [fmt(r.cpuUsPerRequest, 0), 10], [fmt(ratio, 2), 8], [goal, -15], [fmt(r.rps, 0), 17]]) + (note ? `  (${note})` : '');
+    return (
+      row([
+        [`  ${label(name)}`, -22],
+        [fmt(r.cpuUsPerRequest, 0), 10],
+        [fmt(ratio, 2), 8],
+        [goal, -15],
+        [fmt(r.rps, 0), 17],
+      ]) + (note ? `  (${note})` : '')
+    );
   };
   lines.push(efficiencyRow('hello', hello));
   for (const c of results.efficiency.calls) lines.push(efficiencyRow(c.name, c.result));
@@ -105,34 +179,70 @@ export function formatResults(results: Results): string {
   const growth = results.growth;
   if (growth) {
     const sizes = growth.steps.map((s) => fmt(s.applications, 0));
-    lines.push(`\nCost as data grows: ${options.rate} requests/s offered, ${options.warmupS} s + ${options.durationS} s per call and size`);
-    lines.push(row([['  figure', -22], ...sizes.map((s): [string, number] => [`at ${s}`, 14]), ['ratio', 7], ['  goal', -15]]));
+    lines.push(
+      `\nCost as data grows: ${options.rate} requests/s offered, ${options.warmupS} s + ${options.durationS} s per call and size`,
+    );
+    lines.push(
+      row([['  figure', -22], ...sizes.map((s): [string, number] => [`at ${s}`, 14]), ['ratio', 7], ['  goal', -15]]),
+    );
     for (const name of GROWTH.calls) {
       const p50s = growth.steps.map((s) => s.results[name].p50);
       const ratio = p50s.at(-1)! / p50s[0];
-      lines.push(row([[`  ${callInfo(name).label} p50`, -22], ...p50s.map((p): [string, number] => [`${fmt(p, 2)} ms`, 14]), [fmt(ratio, 2), 7], [`  ≤ ${GROWTH.p50RatioGoal}×  ${verdict(ratio <= GROWTH.p50RatioGoal)}`, -15]]));
-      lines.push(row([[`  ${callInfo(name).label} p99`, -22], ...growth.steps.map((s): [string, number] => [`${fmt(s.results[name].p99, 2)} ms`, 14])]));
+      lines.push(
+        row([
+          [`  ${callInfo(name).label} p50`, -22],
+          ...p50s.map((p): [string, number] => [`${fmt(p, 2)} ms`, 14]),
+          [fmt(ratio, 2), 7],
+          [`  ≤ ${GROWTH.p50RatioGoal}×  ${verdict(ratio <= GROWTH.p50RatioGoal)}`, -15],
+        ]),
+      );
+      lines.push(
+        row([
+          [`  ${callInfo(name).label} p99`, -22],
+          ...growth.steps.map((s): [string, number] => [`${fmt(s.results[name].p99, 2)} ms`, 14]),
+        ]),
+      );
     }
     const rss = growth.resident?.now ?? NaN;
-    lines.push(row([['  server resident size', -22], ...sizes.slice(0, -1).map((): [string, number] => ['', 14]), [`${fmt(rss, 0)} MB`, 14], ['', 7], [`  ≤ ${GROWTH.residentGoalMb} MB  ${verdict(rss <= GROWTH.residentGoalMb)}`, -15]]) + `  (peak ${fmt(growth.resident?.peak ?? NaN, 0)} MB)`);
-    lines.push(`  filling took ${growth.steps.map((s) => `${fmt(s.fillS, 0)} s to ${fmt(s.applications, 0)}`).join(', ')}`);
+    lines.push(
+      row([
+        ['  server resident size', -22],
+        ...sizes.slice(0, -1).map((): [string, number] => ['', 14]),
+        [`${fmt(rss, 0)} MB`, 14],
+        ['', 7],
+        [`  ≤ ${GROWTH.residentGoalMb} MB  ${verdict(rss <= GROWTH.residentGoalMb)}`, -15],
+      ]) + `  (peak ${fmt(growth.resident?.peak ?? NaN, 0)} MB)`,
+    );
+    lines.push(
+      `  filling took ${growth.steps.map((s) => `${fmt(s.fillS, 0)} s to ${fmt(s.applications, 0)}`).join(', ')}`,
+    );
   }
 
   if (results.engine) {
     const e = results.engine;
     const met = e.meanMs < ENGINE_GOAL_MS && e.slowestMs < ENGINE_GOAL_MS;
     lines.push(`\nMatching engine, one application against ${fmt(e.products, 0)} products`);
-    lines.push(`  average ${fmt(e.meanMs, 3)} ms, slowest application ${fmt(e.slowestMs, 3)} ms   goal < ${ENGINE_GOAL_MS} ms  ${verdict(met)}`);
+    lines.push(
+      `  average ${fmt(e.meanMs, 3)} ms, slowest application ${fmt(e.slowestMs, 3)} ms   goal < ${ENGINE_GOAL_MS} ms  ${verdict(met)}`,
+    );
   }
 
   const goals = goalsOf(results);
   const missed = goals.filter((g) => !g.met);
-  lines.push(`\nGoals: ${goals.length - missed.length} of ${goals.length} met${missed.length ? `; not met: ${missed.map((g) => g.what).join('; ')}` : ''}. Took ${fmt(results.tookS, 0)} s.`);
+  lines.push(
+    `\nGoals: ${goals.length - missed.length} of ${goals.length} met${missed.length ? `; not met: ${missed.map((g) => g.what).join('; ')}` : ''}. Took ${fmt(results.tookS, 0)} s.`,
+  );
 
-  for (const p of results.profiles ?? []) lines.push(`\nServer profile, ${callInfo(p.name).label} (saturation phase), five largest costs:\n${formatSummary(p.summary, '  ')}`);
+  for (const p of results.profiles ?? [])
+    lines.push(
+      `\nServer profile, ${callInfo(p.name).label} (saturation phase), five largest costs:\n${formatSummary(p.summary, '  ')}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
 export function writeJson(file: string, results: Results): void {
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), ...results, goals: goalsOf(results), calls: CALLS }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), ...results, goals: goalsOf(results), calls: CALLS }, null, 2)}\n`,
+  );
 }

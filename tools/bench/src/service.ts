@@ -50,7 +50,8 @@ export async function startService(label: string, nodeArgs: string[] = []): Prom
   const dataKey = randomBytes(32);
   const cleanups: Array<() => Promise<void>> = [async () => rmSync(dataDir, { recursive: true, force: true })];
   const stop = async () => {
-    for (const c of cleanups.splice(0).reverse()) await c().catch((err) => process.stderr.write(`bench: cleanup: ${String(err)}\n`));
+    for (const c of cleanups.splice(0).reverse())
+      await c().catch((err) => process.stderr.write(`bench: cleanup: ${String(err)}\n`));
   };
   active.add(stop);
   try {
@@ -78,8 +79,15 @@ export async function startService(label: string, nodeArgs: string[] = []): Prom
     cleanups.push(() => server.stop());
     const urls: Record<string, string> = {};
     for (const m of server.output().matchAll(/^ {2}(Variant A|Variant B|Admin API)\s+(http\S+)/gm)) urls[m[1]] = m[2];
-    const partner = await call(urls['Admin API'], 'POST', '/partners', { auth: env.ADMIN_TOKEN, body: { name: 'Bench Partner', tier: 'enterprise' } });
-    for (const tier of TIERS) await call(urls['Admin API'], 'PUT', `/tiers/${tier}`, { auth: env.ADMIN_TOKEN, body: { requestsPerHour: 10_000_000 } });
+    const partner = await call(urls['Admin API'], 'POST', '/partners', {
+      auth: env.ADMIN_TOKEN,
+      body: { name: 'Bench Partner', tier: 'enterprise' },
+    });
+    for (const tier of TIERS)
+      await call(urls['Admin API'], 'PUT', `/tiers/${tier}`, {
+        auth: env.ADMIN_TOKEN,
+        body: { requestsPerHour: 10_000_000 },
+      });
     return {
       process: server,
       A: urls['Variant A'],

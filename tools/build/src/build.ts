@@ -1,6 +1,6 @@
 /**
  * `pnpm build`: the workspace's TypeScript as plain JavaScript under `dist/`, which `pnpm start` runs
- * with `node` alone (docs/decisions.md, "Performance"). Each file is compiled on its own by esbuild, as
+ * with `node` alone (docs/adr/0066). Each file is compiled on its own by esbuild, as
  * tsx compiles it on the fly (no type check: `pnpm typecheck` does that), and written as esbuild makes
  * it; `dist/` mirrors the repository so that everything a file finds beside it is still there:
  *
@@ -20,7 +20,17 @@
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -38,7 +48,10 @@ function workspacePackages(): WorkspacePackage[] {
     readdirSync(join(ROOT, parent))
       .map((d) => join(ROOT, parent, d))
       .filter((dir) => existsSync(join(dir, 'package.json')))
-      .map((dir) => ({ name: (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name, dir })),
+      .map((dir) => ({
+        name: (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name,
+        dir,
+      })),
   );
 }
 
@@ -82,7 +95,8 @@ function stamp(packages: WorkspacePackage[]): string {
         hash.update(`${file}\0${size}\0${mtimeMs}\n`);
       }
     }
-    for (const dep of dependencies(pkg.dir)) hash.update(`${pkg.dir}\0${dep}\0${realpathSync(join(pkg.dir, 'node_modules', dep))}\n`);
+    for (const dep of dependencies(pkg.dir))
+      hash.update(`${pkg.dir}\0${dep}\0${realpathSync(join(pkg.dir, 'node_modules', dep))}\n`);
   }
   return hash.digest('hex');
 }
@@ -100,7 +114,8 @@ async function withLock(work: () => Promise<void>): Promise<void> {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 60_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 60_000)
+        rmSync(lock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new Error(`build: ${lock} is held by another build`);
       else await new Promise((r) => setTimeout(r, 100));
     }
@@ -129,7 +144,11 @@ async function compile(packages: WorkspacePackage[]): Promise<void> {
   const distOf = new Map(packages.map((p) => [p.name, join(DIST, relative(ROOT, p.dir))]));
   const entryPoints = packages.flatMap((pkg) => {
     const src = join(pkg.dir, 'src');
-    return existsSync(src) ? filesUnder(src).filter(isSource).map((file) => join(src, file)) : [];
+    return existsSync(src)
+      ? filesUnder(src)
+          .filter(isSource)
+          .map((file) => join(src, file))
+      : [];
   });
   rmSync(DIST, { recursive: true, force: true });
 

@@ -33,14 +33,28 @@ const GENERATED_POLICIES: Record<string, ServiceabilityPolicy> = {
     netIncomePercent: 75,
     otherIncomePercent: 80,
     livingCosts: { base: 1500, perDependant: 450 },
-    housingCostFloor: { renting: 800, own_outright: 0, own_mortgage: 1200, living_with_parents: 0, boarding: 500, other: 500 },
+    housingCostFloor: {
+      renting: 800,
+      own_outright: 0,
+      own_mortgage: 1200,
+      living_with_parents: 0,
+      boarding: 500,
+      other: 500,
+    },
   },
   lenient: {
     bufferPercentPoints: 2,
     netIncomePercent: 78,
     otherIncomePercent: 100,
     livingCosts: { base: 1300, perDependant: 400 },
-    housingCostFloor: { renting: 600, own_outright: 0, own_mortgage: 1000, living_with_parents: 0, boarding: 400, other: 400 },
+    housingCostFloor: {
+      renting: 600,
+      own_outright: 0,
+      own_mortgage: 1000,
+      living_with_parents: 0,
+      boarding: 400,
+      other: 400,
+    },
   },
 };
 
@@ -65,8 +79,10 @@ export const STANDARD_NEAR_MISS: CatalogueFile['nearMiss'] = {
 export function generateCatalogue(n: number, seed: number): Catalogue {
   const random = seeded(seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
-  const between = (min: number, max: number, step = 1): number => min + Math.floor(random() * (Math.floor((max - min) / step) + 1)) * step;
-  const subset = <T>(values: readonly T[], always: readonly T[], chance: number): T[] => values.filter((v) => always.includes(v) || random() < chance);
+  const between = (min: number, max: number, step = 1): number =>
+    min + Math.floor(random() * (Math.floor((max - min) / step) + 1)) * step;
+  const subset = <T>(values: readonly T[], always: readonly T[], chance: number): T[] =>
+    values.filter((v) => always.includes(v) || random() < chance);
   const r2 = (x: number) => Math.round(x * 100) / 100;
 
   const lenders: LenderDefinition[] = Array.from({ length: Math.max(12, Math.ceil(n / 25)) }, (_, i) => ({
@@ -78,7 +94,9 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
   /** Base rate for `excellent`, a step per band, priced down to the minimum band. */
   const rates = (minimumBand: ScoreBand, base: number, step: number): Record<ScoreBand, BandRate> => {
     const minRank = BANDS_BEST_FIRST.indexOf(minimumBand);
-    return Object.fromEntries(BANDS_BEST_FIRST.map((band, rank) => [band, rank <= minRank ? r2(base + step * rank) : 'decline'])) as Record<ScoreBand, BandRate>;
+    return Object.fromEntries(
+      BANDS_BEST_FIRST.map((band, rank) => [band, rank <= minRank ? r2(base + step * rank) : 'decline']),
+    ) as Record<ScoreBand, BandRate>;
   };
 
   const products: ProductDefinition[] = [];
@@ -88,7 +106,10 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
       lenderId: pick(lenders).id,
       name: `Product ${k + 1}`,
       minimumBand: pick(BANDS_BEST_FIRST.slice(1)),
-      employment: { types: subset<EmploymentType>(EMPLOYMENT_TYPES, ['full_time'], 0.5), minimumMonthsInJob: between(0, 12, 3) },
+      employment: {
+        types: subset<EmploymentType>(EMPLOYMENT_TYPES, ['full_time'], 0.5),
+        minimumMonthsInJob: between(0, 12, 3),
+      },
       serviceability: pick(Object.keys(GENERATED_POLICIES)),
       fees: { establishment: between(0, 600, 50), monthly: between(0, 15, 5) },
     };
@@ -131,12 +152,18 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
         home: {
           occupancy: {
             owner_occupied: { maxLvrPercent: pick([80, 85, 90, 95]) },
-            ...(random() < 0.6 ? { investment: { maxLvrPercent: pick([80, 85, 90]), rateLoadingPercentPoints: r2(0.2 + random() * 0.4) } } : {}),
+            ...(random() < 0.6
+              ? {
+                  investment: { maxLvrPercent: pick([80, 85, 90]), rateLoadingPercentPoints: r2(0.2 + random() * 0.4) },
+                }
+              : {}),
           },
           lmiAboveLvrPercent: 80,
           firstHomeBuyerOnly: random() < 0.1,
           repaymentTypes: interestOnly ? ['principal_and_interest', 'interest_only'] : ['principal_and_interest'],
-          ...(interestOnly ? { interestOnly: { maxYears: between(1, 5), rateLoadingPercentPoints: r2(0.2 + random() * 0.4) } } : {}),
+          ...(interestOnly
+            ? { interestOnly: { maxYears: between(1, 5), rateLoadingPercentPoints: r2(0.2 + random() * 0.4) } }
+            : {}),
         },
         rates: rates(common.minimumBand, 5.5 + random() * 1.5, 0.3 + random() * 0.7),
       });
@@ -152,6 +179,7 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
     products,
   };
   const loaded = loadCatalogue(file);
-  if (!loaded.ok) throw new Error(`generateCatalogue made an invalid catalogue (a bug in the generator): ${loaded.error.message}`);
+  if (!loaded.ok)
+    throw new Error(`generateCatalogue made an invalid catalogue (a bug in the generator): ${loaded.error.message}`);
   return loaded.value;
 }

@@ -2,7 +2,6 @@
 // this tab's sessionStorage (gone when the tab closes), and sent as `Authorization: Bearer` with each
 // call to the admin API; it is never put in a URL or a cookie, so no other site can make the browser
 // use it. Everything shown is set as text, never parsed as HTML.
-'use strict';
 
 (() => {
   const API = '/admin/v1';
@@ -17,7 +16,12 @@
   async function call(method, path, body) {
     const headers = { Authorization: `Bearer ${token()}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${API}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    const res = await fetch(`${API}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
     const answer = await res.json().catch(() => ({}));
     if (res.status === 401) {
       signOut('The admin token was refused; sign in again.');

@@ -9,10 +9,15 @@ import { createMigration } from '../migrate';
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
   if (command === 'deploy') {
-    const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR || './data' });
+    const db = await openDatabase({
+      url: process.env.DATABASE_URL || undefined,
+      dataDir: process.env.DATA_DIR || './data',
+    });
     try {
       const applied = await db.migrate();
-      console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date.');
+      console.log(
+        applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date.',
+      );
     } finally {
       await db.close();
     }

@@ -46,22 +46,34 @@ const WRITE_DETAILS = statement(
 
 /** The applicant row of an application; null when it has none. */
 export async function findApplicant(db: Db, applicationId: string): Promise<ApplicantRecord | null> {
-  const rows = await db.rows<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>(FIND_APPLICANT, [applicationId]);
+  const rows = await db.rows<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>(
+    FIND_APPLICANT,
+    [applicationId],
+  );
   const row = rows[0];
-  return row ? { detailsSealed: row.details_sealed, detailsLegacy: row.details_legacy ?? null, erasedAt: row.erased_at } : null;
+  return row
+    ? { detailsSealed: row.details_sealed, detailsLegacy: row.details_legacy ?? null, erasedAt: row.erased_at }
+    : null;
 }
 
-const FIND_APPLICANT = statement('find_applicant', 'SELECT details_sealed, details_legacy, erased_at FROM applicants WHERE application_id = $1::uuid');
+const FIND_APPLICANT = statement(
+  'find_applicant',
+  'SELECT details_sealed, details_legacy, erased_at FROM applicants WHERE application_id = $1::uuid',
+);
 
 /**
  * The applicant row, locked until the transaction ends (outside one: read once every write in flight
  * has committed), for a read-modify-write of Variant B's intake; null when there is none.
  */
 export async function lockApplicant(db: Db, applicationId: string): Promise<ApplicantRecord | null> {
-  const rows = await db.prisma.$queryRaw<Array<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>>`
+  const rows = await db.prisma.$queryRaw<
+    Array<{ details_sealed: string | null; details_legacy: Json | null; erased_at: Date | null }>
+  >`
     SELECT details_sealed, details_legacy, erased_at FROM applicants WHERE application_id = ${applicationId}::uuid FOR UPDATE`;
   const row = rows[0];
-  return row ? { detailsSealed: row.details_sealed, detailsLegacy: row.details_legacy ?? null, erasedAt: row.erased_at } : null;
+  return row
+    ? { detailsSealed: row.details_sealed, detailsLegacy: row.details_legacy ?? null, erasedAt: row.erased_at }
+    : null;
 }
 
 /**
@@ -71,7 +83,12 @@ export async function lockApplicant(db: Db, applicationId: string): Promise<Appl
  * application stays, its `updated_at` too. The first erasure's time is kept: erasing again answers the
  * same time. Null when there is no such application.
  */
-export async function eraseDetails(db: Db, applicationId: string, at: Date, stepFields: readonly string[]): Promise<Date | null> {
+export async function eraseDetails(
+  db: Db,
+  applicationId: string,
+  at: Date,
+  stepFields: readonly string[],
+): Promise<Date | null> {
   const fields = Prisma.sql`ARRAY[${Prisma.join(stepFields)}]::text[]`;
   const rows = await db.prisma.$queryRaw<Array<{ erased_at: Date | string }>>`
     WITH stripped AS (
@@ -89,7 +106,11 @@ export async function eraseDetails(db: Db, applicationId: string, at: Date, step
 /** Rows sealed under another key than `keyId`, in application-id order after `after`: a re-encryption pass. */
 export async function listSealedNotUnder(db: Db, keyId: string, options: { after?: string; limit: number }) {
   return db.prisma.applicant.findMany({
-    where: { detailsSealed: { not: null }, NOT: { keyId }, ...(options.after ? { applicationId: { gt: options.after } } : {}) },
+    where: {
+      detailsSealed: { not: null },
+      NOT: { keyId },
+      ...(options.after ? { applicationId: { gt: options.after } } : {}),
+    },
     orderBy: { applicationId: 'asc' },
     take: options.limit,
     select: { applicationId: true, detailsSealed: true },
@@ -101,13 +122,21 @@ export async function listSealedNotUnder(db: Db, keyId: string, options: { after
  * `from`: a write or an erasure that came in meanwhile is kept, never overwritten. True when replaced.
  */
 export async function replaceSealed(db: Db, applicationId: string, from: string, to: SealedDetails): Promise<boolean> {
-  const { count } = await db.prisma.applicant.updateMany({ where: { applicationId, detailsSealed: from, erasedAt: null }, data: to });
+  const { count } = await db.prisma.applicant.updateMany({
+    where: { applicationId, detailsSealed: from, erasedAt: null },
+    data: to,
+  });
   return count === 1;
 }
 
 /** How many rows each key id seals. */
 export async function countByKey(db: Db): Promise<Array<{ keyId: string; rows: number }>> {
-  const groups = await db.prisma.applicant.groupBy({ by: ['keyId'], where: { detailsSealed: { not: null } }, _count: { _all: true }, orderBy: { keyId: 'asc' } });
+  const groups = await db.prisma.applicant.groupBy({
+    by: ['keyId'],
+    where: { detailsSealed: { not: null } },
+    _count: { _all: true },
+    orderBy: { keyId: 'asc' },
+  });
   return groups.map((g) => ({ keyId: g.keyId ?? '', rows: g._count._all }));
 }
 

@@ -107,6 +107,11 @@ export function fromJoined(r: JoinedRow): ApplicationRow {
     creditCheck:
       r.check_status === null
         ? null
-        : { status: r.check_status, degradedMode: Boolean(r.degraded_mode), sandboxMode: Boolean(r.sandbox_mode), completedAt: r.completed_at },
+        : {
+            status: r.check_status,
+            degradedMode: Boolean(r.degraded_mode),
+            sandboxMode: Boolean(r.sandbox_mode),
+            completedAt: r.completed_at,
+          },
   });
 }

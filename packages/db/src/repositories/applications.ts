@@ -7,7 +7,10 @@ export async function insertApplication(
   app: { id: string; partnerId: string; formType: string; status: string; step1: Json; securityTokenHash?: string },
 ): Promise<ApplicationRow> {
   // A new application has no credit check: one INSERT … RETURNING, not a transaction of three queries.
-  const raw = await db.prisma.application.create({ data: { ...app, lastStep: 1, step1: app.step1 as object }, omit: { securityTokenHash: true, personalDataErasedAt: true } });
+  const raw = await db.prisma.application.create({
+    data: { ...app, lastStep: 1, step1: app.step1 as object },
+    omit: { securityTokenHash: true, personalDataErasedAt: true },
+  });
   return toRow({ ...raw, creditCheck: null, personalDataErased: false });
 }
 
@@ -26,8 +29,15 @@ export async function findApplicationForMatch(
   db: Db,
   id: string,
   partnerId: string,
-): Promise<{ row: ApplicationRow; credit: { band: string | null; degradedMode: boolean } | null; securityTokenHash: string | null } | null> {
-  const rows = await db.rows<JoinedRow & { band: string | null; security_token_hash: string | null }>(FIND_APPLICATION_FOR_MATCH, [id, partnerId]);
+): Promise<{
+  row: ApplicationRow;
+  credit: { band: string | null; degradedMode: boolean } | null;
+  securityTokenHash: string | null;
+} | null> {
+  const rows = await db.rows<JoinedRow & { band: string | null; security_token_hash: string | null }>(
+    FIND_APPLICATION_FOR_MATCH,
+    [id, partnerId],
+  );
   const r = rows[0];
   if (!r) return null;
   return {
@@ -61,10 +71,15 @@ const FIND_APPLICATION = statement('find_application', `SELECT ${APPLICATION_COL
  * it does not conflict with the key-share locks that inserting a match run or a referral takes on the
  * same row earlier in the transaction, so two such transactions cannot deadlock over the upgrade.
  */
-export async function lockApplication(db: Db, id: string): Promise<{ partnerId: string; status: string; lastStep: number } | null> {
+export async function lockApplication(
+  db: Db,
+  id: string,
+): Promise<{ partnerId: string; status: string; lastStep: number } | null> {
   const rows = await db.prisma.$queryRaw<Array<{ partner_id: string; status: string; last_step: number }>>`
     SELECT partner_id, status, last_step FROM applications WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
-  return rows[0] ? { partnerId: rows[0].partner_id, status: rows[0].status, lastStep: Number(rows[0].last_step) } : null;
+  return rows[0]
+    ? { partnerId: rows[0].partner_id, status: rows[0].status, lastStep: Number(rows[0].last_step) }
+    : null;
 }
 
 /** Variant B: the digest of the application's security token, for the partner's own application only. */

@@ -26,10 +26,20 @@ export async function readCatalogue(db: Db): Promise<StoredCatalogue | null> {
   const meta = await db.prisma.catalogueMeta.findUnique({ where: { id: 'current' } });
   if (!meta) return null;
   const [lenders, products] = await Promise.all([
-    db.prisma.lender.findMany({ where: { active: true }, orderBy: { id: 'asc' }, select: { id: true, name: true, url: true } }),
+    db.prisma.lender.findMany({
+      where: { active: true },
+      orderBy: { id: 'asc' },
+      select: { id: true, name: true, url: true },
+    }),
     db.prisma.product.findMany({ where: { active: true }, orderBy: { id: 'asc' }, select: { definition: true } }),
   ]);
-  return { version: meta.version, settings: meta.settings as Json, updatedAt: meta.updatedAt, lenders, products: products.map((p) => p.definition as Json) };
+  return {
+    version: meta.version,
+    settings: meta.settings as Json,
+    updatedAt: meta.updatedAt,
+    lenders,
+    products: products.map((p) => p.definition as Json),
+  };
 }
 
 /**
@@ -47,7 +57,15 @@ export async function replaceCatalogue(db: Db, doc: CatalogueDocumentParts, at: 
         await tx.lender.upsert({ where: { id: l.id }, create: { id: l.id, ...data }, update: data });
       }
       for (const p of doc.products) {
-        const data = { lenderId: p.lenderId, formType: p.formType, name: p.name, definition: p.definition as object, active: true, version: doc.version, updatedAt: at };
+        const data = {
+          lenderId: p.lenderId,
+          formType: p.formType,
+          name: p.name,
+          definition: p.definition as object,
+          active: true,
+          version: doc.version,
+          updatedAt: at,
+        };
         await tx.product.upsert({ where: { id: p.id }, create: { id: p.id, ...data }, update: data });
       }
       const meta = { version: doc.version, settings: doc.settings as object, updatedAt: at };

@@ -12,7 +12,10 @@ export type ClaimOutcome =
  */
 export async function claimCreditCheck(db: Db, applicationId: string, ownerId: string): Promise<ClaimOutcome> {
   if ((await db.rows(CLAIM_CREDIT_CHECK, [applicationId, ownerId])).length === 1) return { claimed: true };
-  const row = await db.prisma.creditCheck.findUnique({ where: { applicationId }, select: { status: true, ownerId: true } });
+  const row = await db.prisma.creditCheck.findUnique({
+    where: { applicationId },
+    select: { status: true, ownerId: true },
+  });
   if (!row) return claimCreditCheck(db, applicationId, ownerId);
   return { claimed: false, status: row.status as 'running' | 'completed', ownerId: row.ownerId };
 }
@@ -24,8 +27,16 @@ const CLAIM_CREDIT_CHECK = statement(
 );
 
 /** Takes over a running claim whose owner has died; true when this caller now holds it. */
-export async function takeOverCreditCheck(db: Db, applicationId: string, deadOwnerId: string, ownerId: string): Promise<boolean> {
-  const { count } = await db.prisma.creditCheck.updateMany({ where: { applicationId, status: 'running', ownerId: deadOwnerId }, data: { ownerId } });
+export async function takeOverCreditCheck(
+  db: Db,
+  applicationId: string,
+  deadOwnerId: string,
+  ownerId: string,
+): Promise<boolean> {
+  const { count } = await db.prisma.creditCheck.updateMany({
+    where: { applicationId, status: 'running', ownerId: deadOwnerId },
+    data: { ownerId },
+  });
   return count === 1;
 }
 
@@ -39,13 +50,29 @@ export async function releaseCreditCheck(db: Db, applicationId: string, ownerId:
  */
 export async function completeCreditCheck(
   db: Db,
-  check: { applicationId: string; score: number | null; band: string | null; degradedMode: boolean; sandboxMode: boolean; source: string; at: Date },
+  check: {
+    applicationId: string;
+    score: number | null;
+    band: string | null;
+    degradedMode: boolean;
+    sandboxMode: boolean;
+    source: string;
+    at: Date;
+  },
   applicantDetails: SealedDetails,
 ): Promise<boolean> {
   const { applicationId, at, ...result } = check;
   if (!(await writeDetails(db, applicationId, applicantDetails))) return false;
   const { score, band, degradedMode, sandboxMode, source } = result;
-  const completed = await db.rows(COMPLETE_CREDIT_CHECK, [applicationId, score, band, degradedMode, sandboxMode, source, at]);
+  const completed = await db.rows(COMPLETE_CREDIT_CHECK, [
+    applicationId,
+    score,
+    band,
+    degradedMode,
+    sandboxMode,
+    source,
+    at,
+  ]);
   if (completed.length !== 1) throw new Error(`credit check of ${applicationId} to complete was not found`);
   return true;
 }

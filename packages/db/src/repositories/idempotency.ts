@@ -22,7 +22,14 @@ export async function insertInProgress(
   row: { partnerId: string; key: string; fingerprint: string; ownerId: string; now: Date; expiresAt: Date },
 ): Promise<{ inserted: true } | { inserted: false; existing: IdempotencyRow }> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await db.rows(INSERT_IN_PROGRESS, [row.partnerId, row.key, row.fingerprint, row.ownerId, row.now, row.expiresAt]);
+    const claimed = await db.rows(INSERT_IN_PROGRESS, [
+      row.partnerId,
+      row.key,
+      row.fingerprint,
+      row.ownerId,
+      row.now,
+      row.expiresAt,
+    ]);
     if (claimed.length === 1) return { inserted: true };
     const existing = await findLiveKey(db, row, row.now);
     if (existing) return { inserted: false, existing };
@@ -44,7 +51,11 @@ const INSERT_IN_PROGRESS = statement(
 );
 
 /** The key's row, unless it has expired at `now` (an expired key is as good as none). */
-export async function findLiveKey(db: Db, id: { partnerId: string; key: string }, now: Date): Promise<IdempotencyRow | null> {
+export async function findLiveKey(
+  db: Db,
+  id: { partnerId: string; key: string },
+  now: Date,
+): Promise<IdempotencyRow | null> {
   const rows = await db.rows<IdempotencyRow>(FIND_LIVE_KEY, [id.partnerId, id.key, now]);
   return rows[0] ?? null;
 }
@@ -73,7 +84,10 @@ export async function releaseKey(db: Db, id: { partnerId: string; key: string },
 
 /** Marks a key whose request failed unexpectedly or whose process died: the caller must check before retrying. */
 export async function markUnresolved(db: Db, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
-  await db.prisma.idempotencyKey.updateMany({ where: { ...id, ownerId, state: 'in_progress' }, data: { state: 'unresolved' } });
+  await db.prisma.idempotencyKey.updateMany({
+    where: { ...id, ownerId, state: 'in_progress' },
+    data: { state: 'unresolved' },
+  });
 }
 
 export async function deleteExpiredKeys(db: Db, now: Date): Promise<number> {

@@ -19,12 +19,26 @@ import * as tiers from './tiers';
 import * as webhooks from './webhooks';
 import type { Db } from './types';
 
-const MODULES = { partners, applications, creditChecks, idempotency, instances, tiers, applicants, catalogue, matches, webhooks, statusChanges };
+const MODULES = {
+  partners,
+  applications,
+  creditChecks,
+  idempotency,
+  instances,
+  tiers,
+  applicants,
+  catalogue,
+  matches,
+  webhooks,
+  statusChanges,
+};
 
 type Modules = typeof MODULES;
 
 /** A repository module's functions, without their first parameter (the database it is bound to). */
-type Bound<M> = { readonly [K in keyof M]: M[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
+type Bound<M> = {
+  readonly [K in keyof M]: M[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never;
+};
 
 export type Repositories = { readonly [N in keyof Modules]: Bound<Modules[N]> } & {
   /**
@@ -44,7 +58,11 @@ export function databaseHandle(database: Pick<Database, 'prisma' | 'rows'>): Db 
   return {
     prisma,
     rows,
-    transaction: (work, options) => prisma.$transaction((tx) => work(transactionHandle(tx)), options?.timeoutMs ? { timeout: options.timeoutMs } : undefined),
+    transaction: (work, options) =>
+      prisma.$transaction(
+        (tx) => work(transactionHandle(tx)),
+        options?.timeoutMs ? { timeout: options.timeoutMs } : undefined,
+      ),
   };
 }
 
@@ -58,7 +76,8 @@ function bind(db: Db): Repositories {
   const repositories: Record<string, unknown> = {};
   for (const [name, module] of Object.entries(MODULES)) {
     const bound: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(module)) if (typeof value === 'function') bound[key] = value.bind(undefined, db);
+    for (const [key, value] of Object.entries(module))
+      if (typeof value === 'function') bound[key] = value.bind(undefined, db);
     repositories[name] = bound;
   }
   repositories.transaction = <T>(work: (tx: Repositories) => Promise<T>) => db.transaction((tx) => work(bind(tx)));

@@ -2,7 +2,11 @@ import type { Db } from './types';
 
 /** Server processes announce themselves; a process whose heartbeat is stale is taken as dead. */
 export async function heartbeat(db: Db, id: string, now: Date): Promise<void> {
-  await db.prisma.instance.upsert({ where: { id }, create: { id, startedAt: now, heartbeatAt: now }, update: { heartbeatAt: now } });
+  await db.prisma.instance.upsert({
+    where: { id },
+    create: { id, startedAt: now, heartbeatAt: now },
+    update: { heartbeatAt: now },
+  });
 }
 
 export async function isInstanceAlive(db: Db, id: string, freshAfter: Date): Promise<boolean> {

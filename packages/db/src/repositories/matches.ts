@@ -2,13 +2,25 @@ import type { Db } from './types';
 import { isUniqueViolation } from './types';
 
 export async function findMatchRun(db: Db, id: string) {
-  return db.prisma.matchRun.findUnique({ where: { id }, select: { id: true, applicationId: true, partnerId: true, offers: true, createdAt: true } });
+  return db.prisma.matchRun.findUnique({
+    where: { id },
+    select: { id: true, applicationId: true, partnerId: true, offers: true, createdAt: true },
+  });
 }
 
 /** Records a followed link once per offer; false when it was recorded before. */
 export async function insertReferral(
   db: Db,
-  referral: { id: string; offerId: string; matchRunId: string; applicationId: string; partnerId: string; lenderId: string; productId: string; at: Date },
+  referral: {
+    id: string;
+    offerId: string;
+    matchRunId: string;
+    applicationId: string;
+    partnerId: string;
+    lenderId: string;
+    productId: string;
+    at: Date;
+  },
 ): Promise<boolean> {
   const { at, ...data } = referral;
   try {
@@ -40,17 +52,29 @@ export async function listReferrals(
   const rows = await db.prisma.referral.findMany({
     where: {
       partnerId: options.partnerId,
-      ...(before ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] } : {}),
+      ...(before
+        ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] }
+        : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: options.limit,
     select: { id: true, offerId: true, applicationId: true, lenderId: true, productId: true, createdAt: true },
   });
   const [lenders, products] = await Promise.all([
-    db.prisma.lender.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.lenderId))] } }, select: { id: true, name: true } }),
-    db.prisma.product.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.productId))] } }, select: { id: true, name: true } }),
+    db.prisma.lender.findMany({
+      where: { id: { in: [...new Set(rows.map((r) => r.lenderId))] } },
+      select: { id: true, name: true },
+    }),
+    db.prisma.product.findMany({
+      where: { id: { in: [...new Set(rows.map((r) => r.productId))] } },
+      select: { id: true, name: true },
+    }),
   ]);
   const lenderName = new Map(lenders.map((l) => [l.id, l.name]));
   const productName = new Map(products.map((p) => [p.id, p.name]));
-  return rows.map((r) => ({ ...r, lenderName: lenderName.get(r.lenderId) ?? r.lenderId, productName: productName.get(r.productId) ?? r.productId }));
+  return rows.map((r) => ({
+    ...r,
+    lenderName: lenderName.get(r.lenderId) ?? r.lenderId,
+    productName: productName.get(r.productId) ?? r.productId,
+  }));
 }

@@ -30,7 +30,8 @@ export function outboxCtes(p: Params, source: string, event: OutboxEvent): strin
   const id = p.add(event.id);
   const application = p.add(event.applicationId);
   const at = p.add(event.at);
-  const only = event.webhookId === undefined ? `${type}::text = ANY (w.events)` : `w.id = ${p.add(event.webhookId)}::uuid`;
+  const only =
+    event.webhookId === undefined ? `${type}::text = ANY (w.events)` : `w.id = ${p.add(event.webhookId)}::uuid`;
   return `targets AS (
       SELECT w.id FROM webhooks w
        WHERE w.partner_id = ${partner}::uuid AND w.status = 'active' AND w.deleted_at IS NULL AND ${only}

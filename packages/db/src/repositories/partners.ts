@@ -50,8 +50,14 @@ export async function insertFirstPartner(
   });
 }
 
-export async function insertApiKey(db: Db, key: { id: string; partnerId: string; keyHash: string; prefix: string }): Promise<ApiKeyRow> {
-  return db.prisma.apiKey.create({ data: key, select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true } });
+export async function insertApiKey(
+  db: Db,
+  key: { id: string; partnerId: string; keyHash: string; prefix: string },
+): Promise<ApiKeyRow> {
+  return db.prisma.apiKey.create({
+    data: key,
+    select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true },
+  });
 }
 
 export async function findPartner(db: Db, id: string): Promise<PartnerRow | null> {
@@ -61,7 +67,12 @@ export async function findPartner(db: Db, id: string): Promise<PartnerRow | null
 export async function listPartners(db: Db): Promise<Array<PartnerRow & { keys: ApiKeyRow[] }>> {
   const rows = await db.prisma.partner.findMany({
     orderBy: { createdAt: 'asc' },
-    include: { apiKeys: { orderBy: { createdAt: 'asc' }, select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true } } },
+    include: {
+      apiKeys: {
+        orderBy: { createdAt: 'asc' },
+        select: { id: true, partnerId: true, prefix: true, createdAt: true, revokedAt: true },
+      },
+    },
   });
   return rows.map(({ apiKeys, ...partner }) => ({ ...partner, keys: apiKeys }));
 }

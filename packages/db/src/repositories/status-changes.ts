@@ -31,7 +31,15 @@ export interface CompletedKey {
 export async function insertApplication(
   db: Db,
   input: {
-    app: { id: string; partnerId: string; formType: string; status: string; lastStep: number; step1: Json; securityTokenHash?: string };
+    app: {
+      id: string;
+      partnerId: string;
+      formType: string;
+      status: string;
+      lastStep: number;
+      step1: Json;
+      securityTokenHash?: string;
+    };
     event: OutboxEvent;
     key?: CompletedKey;
   },
@@ -59,7 +67,10 @@ export async function insertApplication(
     ),`;
   const text = `WITH ${claim} ${insert} ${outboxCtes(p, 'app', input.event)}
     SELECT EXISTS (SELECT 1 FROM app) AS inserted, (SELECT count(*) FROM dl)::int AS deliveries`;
-  const rows = await db.rows<{ inserted: boolean; deliveries: number }>(shaped(key ? 'insert_application_keyed' : 'insert_application', () => text), p.values);
+  const rows = await db.rows<{ inserted: boolean; deliveries: number }>(
+    shaped(key ? 'insert_application_keyed' : 'insert_application', () => text),
+    p.values,
+  );
   return { inserted: rows[0].inserted, deliveries: Number(rows[0].deliveries) };
 }
 
@@ -122,13 +133,19 @@ export async function changeApplication(
            ${withRow ? APPLICATION_COLUMNS_SQL : 'a.id'}, ${event ? '(SELECT count(*) FROM dl)::int' : '0'} AS deliveries
       FROM cur LEFT JOIN a ON true${withRow ? ' LEFT JOIN credit_checks c ON c.application_id = a.id' : ''}`;
   const name = `change_${sets.length ? 'u' : 'r'}${step ? step.number : ''}${move ? 'm' : ''}${matchRun ? 'r' : ''}${event ? 'e' : ''}${withRow ? '' : 'n'}`;
-  const rows = await db.rows<JoinedRow & { current_status: string; current_last_step: number; current_erased: boolean; deliveries: number }>(
+  const rows = await db.rows<
+    JoinedRow & { current_status: string; current_last_step: number; current_erased: boolean; deliveries: number }
+  >(
     shaped(name, () => text),
     p.values,
   );
   const r = rows[0];
   if (!r) return { changed: false, current: null };
-  if (r.id === null) return { changed: false, current: { status: r.current_status, lastStep: Number(r.current_last_step), erased: Boolean(r.current_erased) } };
+  if (r.id === null)
+    return {
+      changed: false,
+      current: { status: r.current_status, lastStep: Number(r.current_last_step), erased: Boolean(r.current_erased) },
+    };
   return { changed: true, row: withRow ? fromJoined(r) : null, deliveries: Number(r.deliveries) };
 }
 

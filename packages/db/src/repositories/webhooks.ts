@@ -56,7 +56,11 @@ export async function insertWebhook(
 
 /** A partner's webhooks that are not deleted, oldest first. */
 export async function listWebhooks(db: Db, partnerId: string): Promise<WebhookRow[]> {
-  return db.prisma.webhook.findMany({ where: { partnerId, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: WEBHOOK_FIELDS });
+  return db.prisma.webhook.findMany({
+    where: { partnerId, deletedAt: null },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: WEBHOOK_FIELDS,
+  });
 }
 
 export async function countWebhooks(db: Db, partnerId: string): Promise<number> {
@@ -70,7 +74,10 @@ export async function findWebhook(db: Db, id: string, partnerId: string): Promis
 
 /** Hides the webhook and cancels what it had pending; false when there was no such webhook. */
 export async function deleteWebhook(db: Db, id: string, partnerId: string, at: Date): Promise<boolean> {
-  const { count } = await db.prisma.webhook.updateMany({ where: { id, partnerId, deletedAt: null }, data: { deletedAt: at } });
+  const { count } = await db.prisma.webhook.updateMany({
+    where: { id, partnerId, deletedAt: null },
+    data: { deletedAt: at },
+  });
   if (count === 1) await cancelPendingDeliveries(db, id, at);
   return count === 1;
 }
@@ -85,7 +92,10 @@ export async function rotateSecret(
 
 /** Disables an active webhook and cancels its pending deliveries; false when it was not active. */
 export async function disableWebhook(db: Db, id: string, reason: string, at: Date): Promise<boolean> {
-  const { count } = await db.prisma.webhook.updateMany({ where: { id, status: 'active' }, data: { status: 'disabled', disabledReason: reason, disabledAt: at } });
+  const { count } = await db.prisma.webhook.updateMany({
+    where: { id, status: 'active' },
+    data: { status: 'disabled', disabledReason: reason, disabledAt: at },
+  });
   await cancelPendingDeliveries(db, id, at);
   return count === 1;
 }
@@ -120,7 +130,10 @@ async function cancelPendingDeliveries(db: Db, webhookId: string, at: Date): Pro
 export async function insertEvent(db: Db, event: OutboxEvent): Promise<number> {
   const p = new Params();
   const text = `WITH now_ AS (SELECT 1), ${outboxCtes(p, 'now_', event)} SELECT (SELECT count(*) FROM dl)::int AS deliveries`;
-  const rows = await db.rows<{ deliveries: number }>(statement(event.webhookId ? 'insert_test_event' : 'insert_event', text), p.values);
+  const rows = await db.rows<{ deliveries: number }>(
+    statement(event.webhookId ? 'insert_test_event' : 'insert_event', text),
+    p.values,
+  );
   return Number(rows[0]?.deliveries ?? 0);
 }
 
@@ -130,7 +143,15 @@ export interface ClaimedDelivery {
   claimToken: string;
   attempts: number;
   event: { id: string; type: string; body: string };
-  webhook: { id: string; url: string; status: string; deleted: boolean; secretSealed: string; previousSecretSealed: string | null; previousSecretExpiresAt: Date | null };
+  webhook: {
+    id: string;
+    url: string;
+    status: string;
+    deleted: boolean;
+    secretSealed: string;
+    previousSecretSealed: string | null;
+    previousSecretExpiresAt: Date | null;
+  };
 }
 
 /**
@@ -174,10 +195,24 @@ export async function claimDueDeliveries(
       id: true,
       attempts: true,
       event: { select: { id: true, type: true, body: true } },
-      webhook: { select: { id: true, url: true, status: true, deletedAt: true, secretSealed: true, previousSecretSealed: true, previousSecretExpiresAt: true } },
+      webhook: {
+        select: {
+          id: true,
+          url: true,
+          status: true,
+          deletedAt: true,
+          secretSealed: true,
+          previousSecretSealed: true,
+          previousSecretExpiresAt: true,
+        },
+      },
     },
   });
-  return rows.map(({ webhook: { deletedAt, ...webhook }, ...row }) => ({ ...row, claimToken, webhook: { ...webhook, deleted: deletedAt !== null } }));
+  return rows.map(({ webhook: { deletedAt, ...webhook }, ...row }) => ({
+    ...row,
+    claimToken,
+    webhook: { ...webhook, deleted: deletedAt !== null },
+  }));
 }
 
 /**
@@ -224,7 +259,11 @@ export async function insertAttempt(db: Db, attempt: AttemptRow): Promise<void> 
 
 /** A webhook's attempts, newest first. */
 export async function listAttempts(db: Db, webhookId: string, limit: number): Promise<AttemptRow[]> {
-  return db.prisma.webhookAttempt.findMany({ where: { webhookId }, orderBy: [{ attemptedAt: 'desc' }, { attempt: 'desc' }, { id: 'desc' }], take: limit });
+  return db.prisma.webhookAttempt.findMany({
+    where: { webhookId },
+    orderBy: [{ attemptedAt: 'desc' }, { attempt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
 }
 
 /** How many deliveries of a webhook are still pending (for its view). */

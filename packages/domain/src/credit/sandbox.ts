@@ -23,7 +23,13 @@ export function parseSandboxScore(raw: string | undefined): Result<SandboxScore 
   return fail(
     'VALIDATION_ERROR',
     `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`,
-    [{ field: 'X-Sandbox-Score', rule: 'enum', message: 'X-Sandbox-Score: must be a word level, unavailable, or a whole number between 0 and 1200' }],
+    [
+      {
+        field: 'X-Sandbox-Score',
+        rule: 'enum',
+        message: 'X-Sandbox-Score: must be a word level, unavailable, or a whole number between 0 and 1200',
+      },
+    ],
   );
 }
 
@@ -33,7 +39,11 @@ export function parseSandboxScore(raw: string | undefined): Result<SandboxScore 
  */
 export function stableSandboxScore(applicant: Record<string, unknown>): number {
   const identity = [applicant.firstName, applicant.lastName, applicant.dateOfBirth, applicant.email]
-    .map((v) => String(v ?? '').trim().toLowerCase())
+    .map((v) =>
+      String(v ?? '')
+        .trim()
+        .toLowerCase(),
+    )
     .join('|');
   const n = createHash('sha256').update(identity).digest().readUInt32BE(0);
   return 300 + (n % 701);

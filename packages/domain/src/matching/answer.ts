@@ -7,7 +7,14 @@ import type { Candidate, Context } from './assess';
 import { COMPARISON_RATE_WARNING } from './catalogue';
 import { offerConditions } from './conditions';
 import { NEAR_MISS_WORDING, type WordingFacts } from './near-miss-wording';
-import type { AcceptedOffer, NearMissOffer, NearMissReason, NearMissRequirement, OfferDetails, ProductTable } from './types';
+import type {
+  AcceptedOffer,
+  NearMissOffer,
+  NearMissReason,
+  NearMissRequirement,
+  OfferDetails,
+  ProductTable,
+} from './types';
 
 export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): AcceptedOffer {
   const a = x.a;
@@ -39,7 +46,9 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
       establishmentFee: t.establishmentFee[i],
       monthlyFee: t.monthlyFee[i],
       repaymentType: a.interestOnly ? 'interest_only' : 'principal_and_interest',
-      ...(a.interestOnly ? { interestOnlyMonths: c.interestOnlyMonths, repaymentAfterInterestOnly: c.afterInterestOnly } : {}),
+      ...(a.interestOnly
+        ? { interestOnlyMonths: c.interestOnlyMonths, repaymentAfterInterestOnly: c.afterInterestOnly }
+        : {}),
       lvr: c.lvr,
       lendersMortgageInsurance: c.lvr > t.lmiAboveLvrPercent[i],
     };
@@ -56,7 +65,15 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
       monthlyFee: t.monthlyFee[i],
     };
   if (!c.indicative) {
-    return { lender: t.lender[i], product: t.product[i], headline: t.headline[k], certainty: 'pre_qualified', offerDetails, conditions: [], lenderUrl: t.lenderUrl[i] };
+    return {
+      lender: t.lender[i],
+      product: t.product[i],
+      headline: t.headline[k],
+      certainty: 'pre_qualified',
+      offerDetails,
+      conditions: [],
+      lenderUrl: t.lenderUrl[i],
+    };
   }
   return {
     lender: t.lender[i],
@@ -84,18 +101,34 @@ export function nearMissOffer(c: Candidate, t: ProductTable, x: Context): NearMi
   const requirements: Requirement[] = [];
   for (const miss of c.misses ?? []) {
     const wording = NEAR_MISS_WORDING[miss.rule];
-    reasons.push({ field: wording.field, rule: wording.rule(miss, facts), actual: wording.actual ? wording.actual(miss) : miss.actual });
+    reasons.push({
+      field: wording.field,
+      rule: wording.rule(miss, facts),
+      actual: wording.actual ? wording.actual(miss) : miss.actual,
+    });
     const { field, direction, value, text } = wording.requirement;
-    const requirement: Requirement = { field, direction, value: value ? value(miss) : miss.needed, text: text(miss, facts) };
+    const requirement: Requirement = {
+      field,
+      direction,
+      value: value ? value(miss) : miss.needed,
+      text: text(miss, facts),
+    };
     // Requirements on one field and in one direction combine: the tightest one is kept.
     const same = requirements.findIndex((r) => r.field === requirement.field && r.direction === requirement.direction);
     if (same < 0) requirements.push(requirement);
     else {
       const kept = requirements[same];
-      const tighter = requirement.direction === 'atMost' ? requirement.value < kept.value : requirement.value > kept.value;
+      const tighter =
+        requirement.direction === 'atMost' ? requirement.value < kept.value : requirement.value > kept.value;
       if (tighter) requirements[same] = requirement;
     }
   }
   const wouldQualifyIf: NearMissRequirement[] = requirements.map((r) => ({ field: r.field, requirement: r.text }));
-  return { lender: t.lender[c.row], product: t.product[c.row], headline: t.headline[c.priceIndex], reasons, wouldQualifyIf };
+  return {
+    lender: t.lender[c.row],
+    product: t.product[c.row],
+    headline: t.headline[c.priceIndex],
+    reasons,
+    wouldQualifyIf,
+  };
 }

@@ -68,7 +68,11 @@ function numberOf(value: unknown): number | undefined {
 }
 
 /** Car step 1 allows long aliases of its purposes. */
-const CAR_PURPOSE_ALIASES: Readonly<Record<string, string>> = { NewCarPurchase: 'new', UsedCarPurchase: 'used', RefinanceCarLoan: 'refinance' };
+const CAR_PURPOSE_ALIASES: Readonly<Record<string, string>> = {
+  NewCarPurchase: 'new',
+  UsedCarPurchase: 'used',
+  RefinanceCarLoan: 'refinance',
+};
 
 export function assessCredit(input: MatchInput): CreditAssessment {
   if (input.credit.band !== null) return { basis: 'bureau', band: input.credit.band };
@@ -96,14 +100,37 @@ export function assessCredit(input: MatchInput): CreditAssessment {
 }
 
 /** Where each loan type keeps what matching reads: [step, field]. */
-const FIELDS: Record<FormType, Record<'loanAmount' | 'loanTerm' | 'purpose' | 'employment' | 'living', [1 | 2 | 3 | 4, string]>> = {
-  personal: { loanAmount: [1, 'loanAmount'], loanTerm: [2, 'loanTerm'], purpose: [2, 'loanPurpose'], employment: [3, ''], living: [4, ''] },
-  car: { loanAmount: [2, 'loanAmount'], loanTerm: [2, 'loanTerm'], purpose: [1, 'carLoanPurpose'], employment: [3, ''], living: [4, ''] },
-  home: { loanAmount: [3, 'loanAmount'], loanTerm: [3, 'loanTerm'], purpose: [1, 'loanPurpose'], employment: [4, ''], living: [4, ''] },
+const FIELDS: Record<
+  FormType,
+  Record<'loanAmount' | 'loanTerm' | 'purpose' | 'employment' | 'living', [1 | 2 | 3 | 4, string]>
+> = {
+  personal: {
+    loanAmount: [1, 'loanAmount'],
+    loanTerm: [2, 'loanTerm'],
+    purpose: [2, 'loanPurpose'],
+    employment: [3, ''],
+    living: [4, ''],
+  },
+  car: {
+    loanAmount: [2, 'loanAmount'],
+    loanTerm: [2, 'loanTerm'],
+    purpose: [1, 'carLoanPurpose'],
+    employment: [3, ''],
+    living: [4, ''],
+  },
+  home: {
+    loanAmount: [3, 'loanAmount'],
+    loanTerm: [3, 'loanTerm'],
+    purpose: [1, 'loanPurpose'],
+    employment: [4, ''],
+    living: [4, ''],
+  },
 };
 
 /** The applicant as matching sees it, or the fields it needs that are missing or unreadable. */
-export function readApplicant(input: MatchInput): { ok: true; applicant: Applicant } | { ok: false; missing: MissingField[] } {
+export function readApplicant(
+  input: MatchInput,
+): { ok: true; applicant: Applicant } | { ok: false; missing: MissingField[] } {
   const missing: MissingField[] = [];
   const stepOf = (step: 1 | 2 | 3 | 4): Readonly<Record<string, unknown>> => input.steps[step] ?? {};
   const need = <T>(step: 1 | 2 | 3 | 4, field: string, value: T | undefined): T => {
@@ -112,7 +139,12 @@ export function readApplicant(input: MatchInput): { ok: true; applicant: Applica
   };
   const optional = (step: 1 | 2 | 3 | 4, field: string) => numberOf(stepOf(step)[field]) ?? 0;
   /** The bit of a value within its list of allowed values (`0` marks it missing). */
-  const bitOf = (step: 1 | 2 | 3 | 4, field: string, universe: readonly string[], aliases: Readonly<Record<string, string>> = {}) => {
+  const bitOf = (
+    step: 1 | 2 | 3 | 4,
+    field: string,
+    universe: readonly string[],
+    aliases: Readonly<Record<string, string>> = {},
+  ) => {
     const raw = stepOf(step)[field];
     const index = typeof raw === 'string' ? universe.indexOf(aliases[raw] ?? raw) : -1;
     return need(step, field, index < 0 ? undefined : index);
@@ -131,7 +163,12 @@ export function readApplicant(input: MatchInput): { ok: true; applicant: Applica
     return typeof raw === 'string' ? universe.indexOf(raw) : -1;
   };
   const loanAmount = positive(f.loanAmount[0], f.loanAmount[1]);
-  const purpose = bitOf(f.purpose[0], f.purpose[1], PURPOSES_BY_TYPE[formType], formType === 'car' ? CAR_PURPOSE_ALIASES : {});
+  const purpose = bitOf(
+    f.purpose[0],
+    f.purpose[1],
+    PURPOSES_BY_TYPE[formType],
+    formType === 'car' ? CAR_PURPOSE_ALIASES : {},
+  );
   // The term, employment, income and living situation may be unknown: the offers are then indicative.
   const termYears = positiveValue(f.loanTerm[0], f.loanTerm[1]) ?? Number.NaN;
   const work = f.employment[0];
@@ -157,7 +194,12 @@ export function readApplicant(input: MatchInput): { ok: true; applicant: Applica
       const year = numberOf(stepOf(1).vehicleYear);
       if (year !== undefined) vehicleAge = Math.max(0, input.referenceYear - year);
     }
-    const sale = carPurpose === 'new' ? SALE_TYPES.indexOf('dealer') : carPurpose === 'used' ? SALE_TYPES.indexOf(stepOf(1).usedCarSaleType as 'dealer') : -1;
+    const sale =
+      carPurpose === 'new'
+        ? SALE_TYPES.indexOf('dealer')
+        : carPurpose === 'used'
+          ? SALE_TYPES.indexOf(stepOf(1).usedCarSaleType as 'dealer')
+          : -1;
     if (sale >= 0) saleTypeBit = 1 << sale;
   }
 

@@ -21,7 +21,14 @@
 import type { Applicant } from './applicant';
 import { COST_RATE_CAP_PERCENT, annuityFactor, round2 } from './finance';
 import { CAPPED, NOT_OFFERED, OFFERED } from './table';
-import { EMPLOYMENT_TYPES, LIVING_SITUATIONS, OCCUPANCY_TYPES, type CatalogueProduct, type NearMissMargins, type ProductTable } from './types';
+import {
+  EMPLOYMENT_TYPES,
+  LIVING_SITUATIONS,
+  OCCUPANCY_TYPES,
+  type CatalogueProduct,
+  type NearMissMargins,
+  type ProductTable,
+} from './types';
 
 /** The employment mask of a product that takes every employment type. */
 const ALL_EMPLOYMENT_TYPES = (1 << EMPLOYMENT_TYPES.length) - 1;
@@ -103,9 +110,11 @@ export interface Context {
 const CAP_MONTHLY = COST_RATE_CAP_PERCENT / 1200;
 /** Annuity factor and discount at the cost-rate cap for 0-600 months, computed once at module load. */
 const CAP_FACTORS = Float64Array.from({ length: 601 }, (_, n) => annuityFactor(CAP_MONTHLY, n));
-const CAP_DISCOUNTS = Float64Array.from({ length: 601 }, (_, n) => Math.pow(1 + CAP_MONTHLY, -n));
-const capFactor = (months: number): number => (Number.isInteger(months) && months <= 600 ? CAP_FACTORS[months] : annuityFactor(CAP_MONTHLY, months));
-const capDiscount = (months: number): number => (Number.isInteger(months) && months <= 600 ? CAP_DISCOUNTS[months] : Math.pow(1 + CAP_MONTHLY, -months));
+const CAP_DISCOUNTS = Float64Array.from({ length: 601 }, (_, n) => (1 + CAP_MONTHLY) ** -n);
+const capFactor = (months: number): number =>
+  Number.isInteger(months) && months <= 600 ? CAP_FACTORS[months] : annuityFactor(CAP_MONTHLY, months);
+const capDiscount = (months: number): number =>
+  Number.isInteger(months) && months <= 600 ? CAP_DISCOUNTS[months] : (1 + CAP_MONTHLY) ** -months;
 
 function addMiss(misses: Miss[] | null, miss: Miss): Miss[] {
   if (misses === null) return [miss];
@@ -140,7 +149,13 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     slot -= gap;
     k -= gap;
     if (t.priceState[k] !== OFFERED) return null;
-    misses = addMiss(misses, { rule: 'creditBand', distance: gap / m.creditBands, bound: minBandRank, needed: minBandRank, actual: x.bandRank });
+    misses = addMiss(misses, {
+      rule: 'creditBand',
+      distance: gap / m.creditBands,
+      bound: minBandRank,
+      needed: minBandRank,
+      actual: x.bandRank,
+    });
   } else if (state === CAPPED) return null;
 
   // The amount that would qualify (the one asked for, unless an amount rule is missed).
@@ -151,12 +166,24 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   if (asked > maxAmount) {
     const over = ((asked - maxAmount) / maxAmount) * 100;
     if (over > m.loanAmountPercent) return null;
-    misses = addMiss(misses, { rule: 'maxLoanAmount', distance: over / m.loanAmountPercent, bound: maxAmount, needed: maxAmount, actual: asked });
+    misses = addMiss(misses, {
+      rule: 'maxLoanAmount',
+      distance: over / m.loanAmountPercent,
+      bound: maxAmount,
+      needed: maxAmount,
+      actual: asked,
+    });
     amount = maxAmount;
   } else if (asked < minAmount) {
     const under = ((minAmount - asked) / minAmount) * 100;
     if (under > m.loanAmountPercent) return null;
-    misses = addMiss(misses, { rule: 'minLoanAmount', distance: under / m.loanAmountPercent, bound: minAmount, needed: minAmount, actual: asked });
+    misses = addMiss(misses, {
+      rule: 'minLoanAmount',
+      distance: under / m.loanAmountPercent,
+      bound: minAmount,
+      needed: minAmount,
+      actual: asked,
+    });
     amount = minAmount;
   }
 
@@ -168,12 +195,24 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   if (termYears > maxTerm) {
     const over = termYears - maxTerm;
     if (over > m.loanTermYears) return null;
-    misses = addMiss(misses, { rule: 'maxLoanTerm', distance: over / m.loanTermYears, bound: maxTerm, needed: maxTerm, actual: termYears });
+    misses = addMiss(misses, {
+      rule: 'maxLoanTerm',
+      distance: over / m.loanTermYears,
+      bound: maxTerm,
+      needed: maxTerm,
+      actual: termYears,
+    });
     termYears = maxTerm;
   } else if (termYears < minTerm) {
     const under = minTerm - termYears;
     if (under > m.loanTermYears) return null;
-    misses = addMiss(misses, { rule: 'minLoanTerm', distance: under / m.loanTermYears, bound: minTerm, needed: minTerm, actual: termYears });
+    misses = addMiss(misses, {
+      rule: 'minLoanTerm',
+      distance: under / m.loanTermYears,
+      bound: minTerm,
+      needed: minTerm,
+      actual: termYears,
+    });
     termYears = minTerm;
   }
   if (misses !== null && misses.length > x.maxMisses) return null;
@@ -184,13 +223,25 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   if (a.incomeKnown && assessable < minIncome) {
     const short = ((minIncome - assessable) / minIncome) * 100;
     if (short > m.incomePercent) return null;
-    misses = addMiss(misses, { rule: 'minIncome', distance: short / m.incomePercent, bound: minIncome, needed: minIncome - countedOther, actual: assessable });
+    misses = addMiss(misses, {
+      rule: 'minIncome',
+      distance: short / m.incomePercent,
+      bound: minIncome,
+      needed: minIncome - countedOther,
+      actual: assessable,
+    });
   }
   const minMonths = t.minMonthsInJob[i];
   if (a.employmentKnown && a.monthsInJob < minMonths) {
     const short = minMonths - a.monthsInJob;
     if (short > m.timeInJobMonths) return null;
-    misses = addMiss(misses, { rule: 'timeInJob', distance: short / m.timeInJobMonths, bound: minMonths, needed: minMonths, actual: a.monthsInJob });
+    misses = addMiss(misses, {
+      rule: 'timeInJob',
+      distance: short / m.timeInJobMonths,
+      bound: minMonths,
+      needed: minMonths,
+      actual: a.monthsInJob,
+    });
   }
 
   // The balloon that would qualify.
@@ -200,21 +251,39 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     if (a.vehicleAge > maxAge) {
       const over = a.vehicleAge - maxAge;
       if (over > m.vehicleAgeYears) return null;
-      misses = addMiss(misses, { rule: 'vehicleAge', distance: over / m.vehicleAgeYears, bound: maxAge, needed: x.referenceYear - maxAge, actual: a.vehicleAge });
+      misses = addMiss(misses, {
+        rule: 'vehicleAge',
+        distance: over / m.vehicleAgeYears,
+        bound: maxAge,
+        needed: x.referenceYear - maxAge,
+        actual: a.vehicleAge,
+      });
     }
     balloonPercent = a.balloonPercent;
     const maxBalloon = t.balloonMaxPercent[i];
     if (balloonPercent > maxBalloon) {
       const over = balloonPercent - maxBalloon;
       if (over > m.balloonPercentPoints) return null;
-      misses = addMiss(misses, { rule: 'balloonPercent', distance: over / m.balloonPercentPoints, bound: maxBalloon, needed: maxBalloon, actual: balloonPercent });
+      misses = addMiss(misses, {
+        rule: 'balloonPercent',
+        distance: over / m.balloonPercentPoints,
+        bound: maxBalloon,
+        needed: maxBalloon,
+        actual: balloonPercent,
+      });
       balloonPercent = maxBalloon;
     }
     const maxBalloonTerm = t.balloonMaxTermYears[i];
     if (balloonPercent > 0 && termYears > maxBalloonTerm) {
       const over = termYears - maxBalloonTerm;
       if (over > m.balloonTermYears) return null;
-      misses = addMiss(misses, { rule: 'balloonTerm', distance: over / m.balloonTermYears, bound: maxBalloonTerm, needed: maxBalloonTerm, actual: termYears });
+      misses = addMiss(misses, {
+        rule: 'balloonTerm',
+        distance: over / m.balloonTermYears,
+        bound: maxBalloonTerm,
+        needed: maxBalloonTerm,
+        actual: termYears,
+      });
       termYears = maxBalloonTerm;
     }
   }
@@ -228,7 +297,13 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
       const over = lvr - maxLvr;
       if (over > m.lvrPercentPoints) return null;
       const largest = Math.floor((a.propertyValue * maxLvr) / 100);
-      misses = addMiss(misses, { rule: 'lvr', distance: over / m.lvrPercentPoints, bound: maxLvr, needed: largest, actual: lvr });
+      misses = addMiss(misses, {
+        rule: 'lvr',
+        distance: over / m.lvrPercentPoints,
+        bound: maxLvr,
+        needed: largest,
+        actual: lvr,
+      });
       amount = Math.min(amount, largest);
       if (amount < minAmount) return null;
     }
@@ -253,7 +328,9 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   const bufferedDiscount = Math.exp(-amortisedMonths * t.bufferedGrowthLog[k]);
   /** The buffered repayment per dollar borrowed. */
   const perDollar =
-    bufferedMonthly === 0 ? (1 - balloonShare) / amortisedMonths : ((1 - balloonShare * bufferedDiscount) * bufferedMonthly) / (1 - bufferedDiscount);
+    bufferedMonthly === 0
+      ? (1 - balloonShare) / amortisedMonths
+      : ((1 - balloonShare * bufferedDiscount) * bufferedMonthly) / (1 - bufferedDiscount);
   const buffered = amount * perDollar;
   if (a.incomeKnown && buffered > capacity) {
     const largest = capacity > 0 ? capacity / perDollar : 0;
@@ -282,13 +359,15 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   let valueAtCap: number;
   if (interestOnlyMonths > 0) {
     repayment = amount * monthly;
-    afterInterestOnly = monthly === 0 ? amount / amortisedMonths : (amount * monthly) / (1 - Math.exp(-amortisedMonths * t.growthLog[k]));
+    afterInterestOnly =
+      monthly === 0 ? amount / amortisedMonths : (amount * monthly) / (1 - Math.exp(-amortisedMonths * t.growthLog[k]));
     valueAtCap =
       (repayment + monthlyFee) * capFactor(interestOnlyMonths) +
       (afterInterestOnly + monthlyFee) * capFactor(amortisedMonths) * capDiscount(interestOnlyMonths);
   } else {
     const discount = Math.exp(-termMonths * t.growthLog[k]);
-    repayment = monthly === 0 ? (amount - balloon) / termMonths : ((amount - balloon * discount) * monthly) / (1 - discount);
+    repayment =
+      monthly === 0 ? (amount - balloon) / termMonths : ((amount - balloon * discount) * monthly) / (1 - discount);
     valueAtCap = (repayment + monthlyFee) * capFactor(termMonths) + balloon * capDiscount(termMonths);
   }
   if (valueAtCap > amount - t.establishmentFee[i]) return null;
@@ -297,7 +376,8 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   if (misses !== null) for (const miss of misses) closeness += miss.distance;
   // Employment unknown matters only to a product that limits the type or asks for time in the job.
   const indicative =
-    !a.complete && (!a.termKnown || !a.incomeKnown || !a.livingKnown || t.employmentMask[i] !== ALL_EMPLOYMENT_TYPES || minMonths > 0);
+    !a.complete &&
+    (!a.termKnown || !a.incomeKnown || !a.livingKnown || t.employmentMask[i] !== ALL_EMPLOYMENT_TYPES || minMonths > 0);
   return {
     row: i,
     priceIndex: k,
@@ -325,13 +405,15 @@ export function assumedTermYears(product: CatalogueProduct, minTerm: number, max
 /** The least housing cost the product's policy assumes for any living situation. */
 export function leastHousingFloor(t: ProductTable, i: number): number {
   let least = Number.POSITIVE_INFINITY;
-  for (let s = 0; s < LIVING_SITUATIONS.length; s++) least = Math.min(least, t.housingFloor[i * LIVING_SITUATIONS.length + s]);
+  for (let s = 0; s < LIVING_SITUATIONS.length; s++)
+    least = Math.min(least, t.housingFloor[i * LIVING_SITUATIONS.length + s]);
   return least;
 }
 
 /** The largest housing cost the product's policy assumes for any living situation. */
 export function greatestHousingFloor(t: ProductTable, i: number): number {
   let greatest = 0;
-  for (let s = 0; s < LIVING_SITUATIONS.length; s++) greatest = Math.max(greatest, t.housingFloor[i * LIVING_SITUATIONS.length + s]);
+  for (let s = 0; s < LIVING_SITUATIONS.length; s++)
+    greatest = Math.max(greatest, t.housingFloor[i * LIVING_SITUATIONS.length + s]);
   return greatest;
 }

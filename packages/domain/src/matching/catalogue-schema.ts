@@ -3,7 +3,17 @@
  * single values. Rules that relate two values (min ≤ max, a band priced above the minimum band, a
  * lender that exists) are checked after it, in `catalogue.ts`.
  */
-import { BANDS_BEST_FIRST, CAR_PURPOSES, EMPLOYMENT_TYPES, HOME_PURPOSES, LIVING_SITUATIONS, OCCUPANCY_TYPES, PERSONAL_PURPOSES, REPAYMENT_TYPES, SALE_TYPES } from './types';
+import {
+  BANDS_BEST_FIRST,
+  CAR_PURPOSES,
+  EMPLOYMENT_TYPES,
+  HOME_PURPOSES,
+  LIVING_SITUATIONS,
+  OCCUPANCY_TYPES,
+  PERSONAL_PURPOSES,
+  REPAYMENT_TYPES,
+  SALE_TYPES,
+} from './types';
 
 type Schema = Record<string, unknown>;
 
@@ -13,12 +23,31 @@ const object = (properties: Record<string, Schema>, required: string[] = Object.
   required,
   additionalProperties: false,
 });
-const number = (minimum: number, maximum?: number): Schema => ({ type: 'number', minimum, ...(maximum === undefined ? {} : { maximum }) });
-const integer = (minimum: number, maximum?: number): Schema => ({ type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) });
+const number = (minimum: number, maximum?: number): Schema => ({
+  type: 'number',
+  minimum,
+  ...(maximum === undefined ? {} : { maximum }),
+});
+const integer = (minimum: number, maximum?: number): Schema => ({
+  type: 'integer',
+  minimum,
+  ...(maximum === undefined ? {} : { maximum }),
+});
 const text: Schema = { type: 'string', minLength: 1, maxLength: 200 };
-const id: Schema = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80, 'x-message': 'must be a lowercase id: letters, digits and single hyphens' };
-const setOf = (values: readonly string[]): Schema => ({ type: 'array', items: { enum: values }, minItems: 1, uniqueItems: true });
-const range = (minimum: number, kind: typeof number = number): Schema => object({ min: kind(minimum), max: kind(minimum) });
+const id: Schema = {
+  type: 'string',
+  pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+  maxLength: 80,
+  'x-message': 'must be a lowercase id: letters, digits and single hyphens',
+};
+const setOf = (values: readonly string[]): Schema => ({
+  type: 'array',
+  items: { enum: values },
+  minItems: 1,
+  uniqueItems: true,
+});
+const range = (minimum: number, kind: typeof number = number): Schema =>
+  object({ min: kind(minimum), max: kind(minimum) });
 /** Percentages of a loan or an income. */
 const percent = number(0, 100);
 
@@ -54,7 +83,12 @@ const homeRules = object(
   {
     occupancy: {
       ...object(
-        Object.fromEntries(OCCUPANCY_TYPES.map((o) => [o, object({ maxLvrPercent: number(1, 100), rateLoadingPercentPoints: number(0, 10) }, ['maxLvrPercent'])])),
+        Object.fromEntries(
+          OCCUPANCY_TYPES.map((o) => [
+            o,
+            object({ maxLvrPercent: number(1, 100), rateLoadingPercentPoints: number(0, 10) }, ['maxLvrPercent']),
+          ]),
+        ),
         [],
       ),
       minProperties: 1,
@@ -94,11 +128,25 @@ export const catalogueSchema: Schema = object(
     version: { const: 1 },
     effectiveFrom: { type: 'string', format: 'date' },
     nearMiss: object({ maxMissedRules: integer(1, 5), maxResults: integer(0, 1000), margins }),
-    serviceabilityPolicies: { type: 'object', propertyNames: id, additionalProperties: serviceabilityPolicy, minProperties: 1 },
+    serviceabilityPolicies: {
+      type: 'object',
+      propertyNames: id,
+      additionalProperties: serviceabilityPolicy,
+      minProperties: 1,
+    },
     lenders: {
       type: 'array',
       minItems: 1,
-      items: object({ id, name: text, url: { type: 'string', format: 'uri', pattern: '^https://', 'x-message': { pattern: 'must be an https address' } } }),
+      items: object({
+        id,
+        name: text,
+        url: {
+          type: 'string',
+          format: 'uri',
+          pattern: '^https://',
+          'x-message': { pattern: 'must be an https address' },
+        },
+      }),
     },
     products: {
       type: 'array',
@@ -109,7 +157,11 @@ export const catalogueSchema: Schema = object(
         // The discriminator picks the branch and reports a loanType that is none of them.
         properties: { loanType: { type: 'string' } },
         discriminator: { propertyName: 'loanType' },
-        oneOf: [product('personal', PERSONAL_PURPOSES), product('car', CAR_PURPOSES, { car: carRules }), product('home', HOME_PURPOSES, { home: homeRules })],
+        oneOf: [
+          product('personal', PERSONAL_PURPOSES),
+          product('car', CAR_PURPOSES, { car: carRules }),
+          product('home', HOME_PURPOSES, { home: homeRules }),
+        ],
       },
     },
   },

@@ -31,12 +31,13 @@ export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue
 // Comparison rate benchmarks (National Credit Code): the loan a comparison rate is quoted on
 // ---------------------------------------------------------------------------------------------
 
-export const COMPARISON_RATE_BENCHMARKS: Readonly<Record<FormType, { readonly amount: number; readonly termMonths: number; readonly secured: boolean }>> =
-  Object.freeze({
-    personal: { amount: 30000, termMonths: 60, secured: false },
-    car: { amount: 150000, termMonths: 300, secured: true },
-    home: { amount: 150000, termMonths: 300, secured: true },
-  });
+export const COMPARISON_RATE_BENCHMARKS: Readonly<
+  Record<FormType, { readonly amount: number; readonly termMonths: number; readonly secured: boolean }>
+> = Object.freeze({
+  personal: { amount: 30000, termMonths: 60, secured: false },
+  car: { amount: 150000, termMonths: 300, secured: true },
+  home: { amount: 150000, termMonths: 300, secured: true },
+});
 
 export const COMPARISON_RATE_WARNING =
   'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges. ' +
@@ -53,7 +54,8 @@ function benchmarkFor(definition: ProductDefinition): { amount: number; termMont
 }
 
 function exampleText(loanType: FormType, { amount, termMonths }: { amount: number; termMonths: number }): string {
-  const term = termMonths % 12 === 0 ? `${termMonths / 12} year${termMonths === 12 ? '' : 's'}` : `${termMonths} months`;
+  const term =
+    termMonths % 12 === 0 ? `${termMonths / 12} year${termMonths === 12 ? '' : 's'}` : `${termMonths} months`;
   return `a $${formatAmount(amount)} ${COMPARISON_RATE_BENCHMARKS[loanType].secured ? 'secured' : 'unsecured'} loan over ${term}`;
 }
 
@@ -79,7 +81,8 @@ function locate(json: unknown, segments: string[]): { owner: string; field: stri
     const entryId = isRecord(entry) && typeof entry.id === 'string' ? entry.id : `#${key}`;
     return { owner: `${collection === 'products' ? 'product' : 'lender'} ${entryId}`, field: rest.join('.') };
   }
-  if (collection === 'serviceabilityPolicies' && key !== undefined) return { owner: `serviceability policy ${key}`, field: rest.join('.') };
+  if (collection === 'serviceabilityPolicies' && key !== undefined)
+    return { owner: `serviceability policy ${key}`, field: rest.join('.') };
   return { owner: 'catalogue', field: segments.join('.') };
 }
 
@@ -138,7 +141,8 @@ function semanticViolations(file: CatalogueFile): FieldViolation[] {
     if (productIds.has(p.id)) add('id', 'unique', 'appears more than once');
     productIds.add(p.id);
     if (!lenderIds.has(p.lenderId)) add('lenderId', 'lenderExists', `no lender ${p.lenderId} in the catalogue`);
-    if (!Object.hasOwn(file.serviceabilityPolicies, p.serviceability)) add('serviceability', 'policyExists', `no serviceability policy ${p.serviceability} in the catalogue`);
+    if (!Object.hasOwn(file.serviceabilityPolicies, p.serviceability))
+      add('serviceability', 'policyExists', `no serviceability policy ${p.serviceability} in the catalogue`);
     for (const name of ['loanAmount', 'loanTermYears'] as const) {
       const { min, max } = p[name];
       if (min > max) add(name, 'minNotAboveMax', `min (${min}) must not exceed max (${max})`);
@@ -148,23 +152,47 @@ function semanticViolations(file: CatalogueFile): FieldViolation[] {
     let previous: { band: string; rate: number } | undefined;
     BANDS_BEST_FIRST.forEach((band, rank) => {
       const rate = p.rates[band];
-      if (rank <= minRank && rate === 'decline') add(`rates.${band}`, 'pricedAtOrAboveMinimumBand', `must be priced: ${band} is at or above minimumBand ${p.minimumBand}`);
-      if (rank > minRank && rate !== 'decline') add(`rates.${band}`, 'declinedBelowMinimumBand', `must be "decline": ${band} is below minimumBand ${p.minimumBand}`);
+      if (rank <= minRank && rate === 'decline')
+        add(
+          `rates.${band}`,
+          'pricedAtOrAboveMinimumBand',
+          `must be priced: ${band} is at or above minimumBand ${p.minimumBand}`,
+        );
+      if (rank > minRank && rate !== 'decline')
+        add(
+          `rates.${band}`,
+          'declinedBelowMinimumBand',
+          `must be "decline": ${band} is below minimumBand ${p.minimumBand}`,
+        );
       if (typeof rate === 'number') {
         if (previous !== undefined && rate < previous.rate)
-          add(`rates.${band}`, 'worseBandNotCheaper', `${rate} must not be below rates.${previous.band} (${previous.rate}): a worse band is never cheaper`);
+          add(
+            `rates.${band}`,
+            'worseBandNotCheaper',
+            `${rate} must not be below rates.${previous.band} (${previous.rate}): a worse band is never cheaper`,
+          );
         previous = { band, rate };
       }
     });
     if (p.loanType === 'home') {
       const hasIo = p.home.repaymentTypes.includes('interest_only');
-      if (hasIo && p.home.interestOnly === undefined) add('home.interestOnly', 'interestOnlyTerms', 'is required when repaymentTypes has interest_only');
-      if (!hasIo && p.home.interestOnly !== undefined) add('home.interestOnly', 'interestOnlyTerms', 'is set but repaymentTypes has no interest_only');
+      if (hasIo && p.home.interestOnly === undefined)
+        add('home.interestOnly', 'interestOnlyTerms', 'is required when repaymentTypes has interest_only');
+      if (!hasIo && p.home.interestOnly !== undefined)
+        add('home.interestOnly', 'interestOnlyTerms', 'is set but repaymentTypes has no interest_only');
       if (hasIo && p.home.interestOnly !== undefined && p.home.interestOnly.maxYears >= p.loanTermYears.max)
-        add('home.interestOnly.maxYears', 'interestOnlyShorterThanTerm', `(${p.home.interestOnly.maxYears}) must be less than loanTermYears.max (${p.loanTermYears.max})`);
+        add(
+          'home.interestOnly.maxYears',
+          'interestOnlyShorterThanTerm',
+          `(${p.home.interestOnly.maxYears}) must be less than loanTermYears.max (${p.loanTermYears.max})`,
+        );
     }
     if (p.loanType === 'car' && p.car.balloon.maxPercent > 0 && p.car.balloon.maxTermYears < p.loanTermYears.min)
-      add('car.balloon.maxTermYears', 'balloonTermReachable', `(${p.car.balloon.maxTermYears}) allows a balloon on no term of the product (loanTermYears.min ${p.loanTermYears.min})`);
+      add(
+        'car.balloon.maxTermYears',
+        'balloonTermReachable',
+        `(${p.car.balloon.maxTermYears}) allows a balloon on no term of the product (loanTermYears.min ${p.loanTermYears.min})`,
+      );
   }
   return out;
 }
@@ -178,7 +206,11 @@ const VARIANT_LABELS = ['', ' (interest only)', ' (investment)', ' (investment, 
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function compileProduct(definition: ProductDefinition, lenderDefinition: LenderDefinition, serviceability: ServiceabilityPolicy): CatalogueProduct {
+function compileProduct(
+  definition: ProductDefinition,
+  lenderDefinition: LenderDefinition,
+  serviceability: ServiceabilityPolicy,
+): CatalogueProduct {
   const lender = { id: lenderDefinition.id, name: lenderDefinition.name };
   const product = { id: definition.id, name: definition.name };
   const benchmark = benchmarkFor(definition);
@@ -190,8 +222,11 @@ function compileProduct(definition: ProductDefinition, lenderDefinition: LenderD
     const io = (variant & 1) !== 0;
     const investment = (variant & 2) !== 0;
     const occupancy = home?.occupancy[investment ? 'investment' : 'owner_occupied'];
-    const exists = !home || (occupancy !== undefined && home.repaymentTypes.includes(io ? 'interest_only' : 'principal_and_interest'));
-    const loading = (io ? (home?.interestOnly?.rateLoadingPercentPoints ?? 0) : 0) + (occupancy?.rateLoadingPercentPoints ?? 0);
+    const exists =
+      !home ||
+      (occupancy !== undefined && home.repaymentTypes.includes(io ? 'interest_only' : 'principal_and_interest'));
+    const loading =
+      (io ? (home?.interestOnly?.rateLoadingPercentPoints ?? 0) : 0) + (occupancy?.rateLoadingPercentPoints ?? 0);
     for (const band of BANDS_BEST_FIRST) {
       const base = definition.rates[band];
       if (!exists || base === 'decline') {
@@ -250,7 +285,12 @@ function rankOffers(productsOfType: readonly CatalogueProduct[]): void {
       const price = p.prices[slot] as Mutable<BandPrice> | null;
       if (price !== null && !price.capped) offered.push({ id: p.product.id, price });
     }
-    offered.sort((x, y) => x.price.comparisonRate - y.price.comparisonRate || x.price.rate - y.price.rate || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    offered.sort(
+      (x, y) =>
+        x.price.comparisonRate - y.price.comparisonRate ||
+        x.price.rate - y.price.rate ||
+        (x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
+    );
     offered.forEach((o, position) => (o.price.position = position));
   }
 }
@@ -269,7 +309,8 @@ function deepFreeze<T>(value: T): T {
  * `VALIDATION_ERROR`; each violation names the product (or lender) and the rule.
  */
 export function loadCatalogue(json: unknown): Result<Catalogue> {
-  const refuse = (details: FieldViolation[]) => fail('VALIDATION_ERROR', `catalogue is invalid: ${details.map((d) => d.message).join('; ')}`, details);
+  const refuse = (details: FieldViolation[]) =>
+    fail('VALIDATION_ERROR', `catalogue is invalid: ${details.map((d) => d.message).join('; ')}`, details);
   if (!validateFile(json)) return refuse(schemaViolations(json, validateFile.errors ?? []));
   const file = deepFreeze(structuredClone(json) as CatalogueFile);
   const details = semanticViolations(file);
@@ -277,9 +318,20 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
   const products: CatalogueProduct[] = [];
   if (details.length === 0) {
     for (const definition of file.products) {
-      const compiled = compileProduct(definition, lenders.get(definition.lenderId)!, file.serviceabilityPolicies[definition.serviceability]);
+      const compiled = compileProduct(
+        definition,
+        lenders.get(definition.lenderId)!,
+        file.serviceabilityPolicies[definition.serviceability],
+      );
       if (compiled.prices.every((price) => price === null || price.capped))
-        details.push(violation(`product ${definition.id}`, 'rates', 'offerableUnderCostRateCap', `every priced band has a comparison rate above ${COST_RATE_CAP_PERCENT}%: the product could never be offered`));
+        details.push(
+          violation(
+            `product ${definition.id}`,
+            'rates',
+            'offerableUnderCostRateCap',
+            `every priced band has a comparison rate above ${COST_RATE_CAP_PERCENT}%: the product could never be offered`,
+          ),
+        );
       products.push(compiled);
     }
   }

@@ -23,9 +23,11 @@ export function offerConditions(c: Candidate, t: ProductTable, x: Context): Offe
   }
   if (!a.employmentKnown) {
     const allowed = EMPLOYMENT_TYPES.filter((_, bit) => (t.employmentMask[i] & (1 << bit)) !== 0);
-    if (allowed.length < EMPLOYMENT_TYPES.length) conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
+    if (allowed.length < EMPLOYMENT_TYPES.length)
+      conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
     const months = t.minMonthsInJob[i];
-    if (months > 0) conditions.push({ field: 'timeInJob', requirement: `at least ${months} months in the current job` });
+    if (months > 0)
+      conditions.push({ field: 'timeInJob', requirement: `at least ${months} months in the current job` });
   }
 
   // Serviceability: the policy's share of assessable income, less housing, living costs and the monthly
@@ -37,20 +39,32 @@ export function offerConditions(c: Candidate, t: ProductTable, x: Context): Offe
   const perDependant = t.livingPerDependant[i];
   const countedOther = a.otherIncome * t.otherIncomeShare[i];
   if (!a.incomeKnown) {
-    const housing = x.replacesHousing ? 0 : Math.max(a.monthlyRent, a.livingKnown ? t.housingFloor[i * LIVING_SITUATIONS.length + a.livingIndex] : greatestHousingFloor(t, i));
+    const housing = x.replacesHousing
+      ? 0
+      : Math.max(
+          a.monthlyRent,
+          a.livingKnown ? t.housingFloor[i * LIVING_SITUATIONS.length + a.livingIndex] : greatestHousingFloor(t, i),
+        );
     const dependants = a.livingKnown ? a.dependants : 0;
     const outgoings = housing + living + perDependant * dependants + fee;
     const serviced = Math.ceil((outgoings + c.buffered) / share - countedOther);
     const needed = Math.max(Math.ceil(t.minMonthlyIncome[i] - countedOther), serviced);
-    const assumed = x.replacesHousing ? 'no dependants' : `housing costs of at most ${formatAmount(housing)} a month and no dependants`;
+    const assumed = x.replacesHousing
+      ? 'no dependants'
+      : `housing costs of at most ${formatAmount(housing)} a month and no dependants`;
     const assuming = a.livingKnown ? '' : ` (with ${assumed})`;
-    conditions.push({ field: 'grossMonthlyIncome', requirement: `at least ${formatAmount(needed)} a month${assuming}` });
+    conditions.push({
+      field: 'grossMonthlyIncome',
+      requirement: `at least ${formatAmount(needed)} a month${assuming}`,
+    });
     if (!a.livingKnown) conditions.push({ field: 'livingSituation', requirement: `${assumed}, at the income above` });
   } else if (!a.livingKnown) {
     // What the known income leaves for housing and dependants once the repayment and living costs are met.
     const room = Math.floor((a.grossMonthlyIncome + countedOther) * share - living - fee - c.buffered);
     const each = perDependant > 0 ? `, less ${formatAmount(perDependant)} for each dependant` : '';
-    const requirement = x.replacesHousing ? `dependants' living costs of at most ${formatAmount(room)} a month` : `housing costs of at most ${formatAmount(room)} a month${each}`;
+    const requirement = x.replacesHousing
+      ? `dependants' living costs of at most ${formatAmount(room)} a month`
+      : `housing costs of at most ${formatAmount(room)} a month${each}`;
     conditions.push({ field: 'livingSituation', requirement });
   }
   return conditions;

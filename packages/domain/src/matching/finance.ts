@@ -18,17 +18,22 @@ export const monthlyRateOf = (annualRatePercent: number): number => annualRatePe
 
 /** Present value of 1 paid at the end of each of `months` months at monthly rate `i`. */
 export function annuityFactor(i: number, months: number): number {
-  return i === 0 ? months : (1 - Math.pow(1 + i, -months)) / i;
+  return i === 0 ? months : (1 - (1 + i) ** -months) / i;
 }
 
 /**
  * The level monthly repayment that repays `principal` over `termMonths` at `annualRatePercent`,
  * leaving `balloon` to be paid with the last repayment. Not rounded.
  */
-export function monthlyRepayment(principal: number, annualRatePercent: number, termMonths: number, balloon = 0): number {
+export function monthlyRepayment(
+  principal: number,
+  annualRatePercent: number,
+  termMonths: number,
+  balloon = 0,
+): number {
   const i = monthlyRateOf(annualRatePercent);
   if (i === 0) return (principal - balloon) / termMonths;
-  const discount = Math.pow(1 + i, -termMonths);
+  const discount = (1 + i) ** -termMonths;
   return ((principal - balloon * discount) * i) / (1 - discount);
 }
 
@@ -58,7 +63,10 @@ function cashFlowsOf(loan: LoanTerms): CashFlows {
   const i = monthlyRateOf(loan.annualRatePercent);
   const segments = [];
   if (io > 0) segments.push({ payment: loan.amount * i + loan.monthlyFee, months: io });
-  segments.push({ payment: monthlyRepayment(loan.amount, loan.annualRatePercent, loan.termMonths - io, balloon) + loan.monthlyFee, months: loan.termMonths - io });
+  segments.push({
+    payment: monthlyRepayment(loan.amount, loan.annualRatePercent, loan.termMonths - io, balloon) + loan.monthlyFee,
+    months: loan.termMonths - io,
+  });
   return { advance: loan.amount - loan.establishmentFee, segments, finalLumpSum: balloon, months: loan.termMonths };
 }
 
@@ -66,10 +74,10 @@ function presentValue(flows: CashFlows, i: number): number {
   let pv = 0;
   let elapsed = 0;
   for (const { payment, months } of flows.segments) {
-    pv += payment * annuityFactor(i, months) * Math.pow(1 + i, -elapsed);
+    pv += payment * annuityFactor(i, months) * (1 + i) ** -elapsed;
     elapsed += months;
   }
-  return pv + flows.finalLumpSum * Math.pow(1 + i, -flows.months);
+  return pv + flows.finalLumpSum * (1 + i) ** -flows.months;
 }
 
 /**

@@ -9,7 +9,14 @@ import { readApplicant, assessCredit } from './applicant';
 import { assess, type Candidate, type Context } from './assess';
 import { round2 } from './finance';
 import { finishOrder, keepBest } from './ranking';
-import { BANDS_BEST_FIRST, HOME_PURPOSES, OCCUPANCY_TYPES, type Catalogue, type MatchInput, type MatchResult } from './types';
+import {
+  BANDS_BEST_FIRST,
+  HOME_PURPOSES,
+  OCCUPANCY_TYPES,
+  type Catalogue,
+  type MatchInput,
+  type MatchResult,
+} from './types';
 
 const OWNER_OCCUPIED = OCCUPANCY_TYPES.indexOf('owner_occupied');
 const INVESTMENT = OCCUPANCY_TYPES.indexOf('investment');
@@ -18,14 +25,24 @@ const INVESTMENT = OCCUPANCY_TYPES.indexOf('investment');
 export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResult {
   const assessment = assessCredit(input);
   const read = readApplicant(input);
-  if (!read.ok) return { outcome: 'incomplete_application', assessment, missing: read.missing, acceptedOffers: [], nearMissOffers: [] };
+  if (!read.ok)
+    return {
+      outcome: 'incomplete_application',
+      assessment,
+      missing: read.missing,
+      acceptedOffers: [],
+      nearMissOffers: [],
+    };
   const a = read.applicant;
   const bandRank = BANDS_BEST_FIRST.indexOf(assessment.band);
   const context: Context = {
     a,
     products: catalogue.productsByType[a.formType],
     bandRank,
-    priceSlot: (a.formType === 'home' ? (a.interestOnly ? 1 : 0) | (a.occupancyIndex === INVESTMENT ? 2 : 0) : 0) * BANDS_BEST_FIRST.length + bandRank,
+    priceSlot:
+      (a.formType === 'home' ? (a.interestOnly ? 1 : 0) | (a.occupancyIndex === INVESTMENT ? 2 : 0) : 0) *
+        BANDS_BEST_FIRST.length +
+      bandRank,
     margins: catalogue.nearMiss.margins,
     maxMisses: catalogue.nearMiss.maxMissedRules,
     referenceYear: input.referenceYear,
@@ -34,7 +51,10 @@ export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResul
     balloonAmount: round2((a.loanAmount * a.balloonPercent) / 100),
     // An owner-occupied home loan takes the place of the applicant's rent or mortgage, except when it
     // releases equity from a home that keeps its own mortgage.
-    replacesHousing: a.formType === 'home' && a.occupancyIndex === OWNER_OCCUPIED && a.purposeBit !== 1 << HOME_PURPOSES.indexOf('equity_release'),
+    replacesHousing:
+      a.formType === 'home' &&
+      a.occupancyIndex === OWNER_OCCUPIED &&
+      a.purposeBit !== 1 << HOME_PURPOSES.indexOf('equity_release'),
   };
   const table = catalogue.tables[a.formType];
   // Accepted offers go straight to their place in the catalogue's ranking (see `BandPrice.position`);

@@ -42,7 +42,12 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
     rule: (m) => `minimum credit band ${BANDS_BEST_FIRST[m.bound]}`,
     actual: (m) => BANDS_BEST_FIRST[m.actual],
     // Bands are ranked best first: "at least" a band is at most its rank, compared negated.
-    requirement: { field: 'creditScore', direction: 'atLeast', value: (m) => -m.needed, text: (m) => `a credit score band of ${BANDS_BEST_FIRST[m.bound]} or better` },
+    requirement: {
+      field: 'creditScore',
+      direction: 'atLeast',
+      value: (m) => -m.needed,
+      text: (m) => `a credit score band of ${BANDS_BEST_FIRST[m.bound]} or better`,
+    },
   },
   maxLoanAmount: {
     field: 'loanAmount',
@@ -68,12 +73,21 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
     field: 'grossMonthlyIncome',
     rule: (m) => `assessable income of at least ${formatAmount(m.bound)} a month`,
     actual: (m) => round2(m.actual),
-    requirement: { field: 'grossMonthlyIncome', direction: 'atLeast', value: (m) => Math.ceil(m.needed), text: (m) => `at least ${formatAmount(Math.ceil(m.needed))}` },
+    requirement: {
+      field: 'grossMonthlyIncome',
+      direction: 'atLeast',
+      value: (m) => Math.ceil(m.needed),
+      text: (m) => `at least ${formatAmount(Math.ceil(m.needed))}`,
+    },
   },
   timeInJob: {
     field: 'timeInJob',
     rule: (m) => `at least ${m.bound} months in the current job`,
-    requirement: { field: 'timeInJob', direction: 'atLeast', text: (m) => `at least ${m.needed} months in the current job (${m.needed - m.actual} more)` },
+    requirement: {
+      field: 'timeInJob',
+      direction: 'atLeast',
+      text: (m) => `at least ${m.needed} months in the current job (${m.needed - m.actual} more)`,
+    },
   },
   vehicleAge: {
     field: 'vehicleAge',
@@ -88,7 +102,11 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
   balloonTerm: {
     field: 'loanTerm',
     rule: (m) => `a balloon only on terms of at most ${years(m.bound)}`,
-    requirement: { field: 'loanTerm', direction: 'atMost', text: (m) => `at most ${years(m.needed)} (the longest term with a balloon)` },
+    requirement: {
+      field: 'loanTerm',
+      direction: 'atMost',
+      text: (m) => `at most ${years(m.needed)} (the longest term with a balloon)`,
+    },
   },
   lvr: {
     field: 'lvr',
@@ -97,7 +115,8 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
     requirement: {
       field: 'loanAmount',
       direction: 'atMost',
-      text: (m, { applicant }) => `at most ${formatAmount(m.needed)} (a deposit of at least ${formatAmount(applicant.propertyValue - m.needed)} brings the LVR to ${m.bound}%)`,
+      text: (m, { applicant }) =>
+        `at most ${formatAmount(m.needed)} (a deposit of at least ${formatAmount(applicant.propertyValue - m.needed)} brings the LVR to ${m.bound}%)`,
     },
   },
   serviceability: {

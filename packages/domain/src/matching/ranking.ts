@@ -5,10 +5,12 @@
  */
 import type { Candidate } from './assess';
 
-const byId = (x: Candidate, y: Candidate): number => (x.productId < y.productId ? -1 : x.productId > y.productId ? 1 : 0);
+const byId = (x: Candidate, y: Candidate): number =>
+  x.productId < y.productId ? -1 : x.productId > y.productId ? 1 : 0;
 
 /** Accepted: cheapest comparison rate first, then the lowest repayment, then product id. */
-const acceptedOrder = (x: Candidate, y: Candidate): number => x.comparisonRate - y.comparisonRate || x.repayment - y.repayment || byId(x, y);
+const acceptedOrder = (x: Candidate, y: Candidate): number =>
+  x.comparisonRate - y.comparisonRate || x.repayment - y.repayment || byId(x, y);
 
 /** Near-misses: fewest missed rules, then the closest (least of the margins used), then as accepted. */
 const nearMissOrder = (x: Candidate, y: Candidate): number =>

@@ -24,7 +24,8 @@ export const OFFERED = 1;
 /** Priced, but above the cost-rate cap: never offered. */
 export const CAPPED = 2;
 
-const maskOf = (values: readonly string[], universe: readonly string[]): number => values.reduce((mask, v) => mask | (1 << universe.indexOf(v)), 0);
+const maskOf = (values: readonly string[], universe: readonly string[]): number =>
+  values.reduce((mask, v) => mask | (1 << universe.indexOf(v)), 0);
 
 export function buildTable(loanType: FormType, products: readonly CatalogueProduct[]): ProductTable {
   const size = products.length;
@@ -90,7 +91,9 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
     t.otherIncomeShare[i] = policy.otherIncomePercent / 100;
     t.livingBase[i] = policy.livingCosts.base;
     t.livingPerDependant[i] = policy.livingCosts.perDependant;
-    LIVING_SITUATIONS.forEach((s, k) => (t.housingFloor[i * LIVING_SITUATIONS.length + k] = policy.housingCostFloor[s]));
+    LIVING_SITUATIONS.forEach(
+      (s, k) => (t.housingFloor[i * LIVING_SITUATIONS.length + k] = policy.housingCostFloor[s]),
+    );
     if (d.loanType === 'car') {
       t.saleTypeMask[i] = maskOf(d.car.saleTypes, SALE_TYPES);
       t.maxVehicleAgeYears[i] = d.car.maxVehicleAgeYears;
@@ -98,7 +101,9 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
       t.balloonMaxTermYears[i] = d.car.balloon.maxTermYears;
     }
     if (d.loanType === 'home') {
-      OCCUPANCY_TYPES.forEach((o, k) => (t.maxLvr[i * OCCUPANCY_TYPES.length + k] = d.home.occupancy[o]?.maxLvrPercent ?? Number.NaN));
+      OCCUPANCY_TYPES.forEach(
+        (o, k) => (t.maxLvr[i * OCCUPANCY_TYPES.length + k] = d.home.occupancy[o]?.maxLvrPercent ?? Number.NaN),
+      );
       t.lmiAboveLvrPercent[i] = d.home.lmiAboveLvrPercent;
       t.firstHomeBuyerOnly[i] = d.home.firstHomeBuyerOnly ? 1 : 0;
       t.repaymentTypeMask[i] = maskOf(d.home.repaymentTypes, REPAYMENT_TYPES);

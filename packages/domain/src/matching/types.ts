@@ -4,13 +4,28 @@
  */
 import type { ScoreBand } from '../credit/bureau';
 import type { FormType } from '../validation/schemas';
-import { EMPLOYMENT_TYPES, HOME_LOAN_PURPOSES, LIVING_SITUATIONS, OCCUPANCY_TYPES, PERSONAL_LOAN_PURPOSES, REPAYMENT_TYPES, USED_CAR_SALE_TYPES } from '../validation/schemas';
+import {
+  type EMPLOYMENT_TYPES,
+  HOME_LOAN_PURPOSES,
+  type LIVING_SITUATIONS,
+  type OCCUPANCY_TYPES,
+  PERSONAL_LOAN_PURPOSES,
+  type REPAYMENT_TYPES,
+  USED_CAR_SALE_TYPES,
+} from '../validation/schemas';
 
 export type { ScoreBand } from '../credit/bureau';
 export type { FormType } from '../validation/schemas';
 
 /** Score bands from best to worst: the index is a band's rank (0 = excellent, 5 = poor). */
-export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze(['excellent', 'very_good', 'good', 'average', 'below_average', 'poor']);
+export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze([
+  'excellent',
+  'very_good',
+  'good',
+  'average',
+  'below_average',
+  'poor',
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Enumerations of the spec's field tables that products refer to
@@ -143,7 +158,9 @@ export interface HomeProductDefinition extends ProductDefinitionBase {
   readonly purposes: readonly HomePurpose[];
   readonly home: {
     /** Allowed occupancy types, each with its maximum LVR and an optional rate loading. */
-    readonly occupancy: Partial<Record<OccupancyType, { readonly maxLvrPercent: number; readonly rateLoadingPercentPoints?: number }>>;
+    readonly occupancy: Partial<
+      Record<OccupancyType, { readonly maxLvrPercent: number; readonly rateLoadingPercentPoints?: number }>
+    >;
     /** Lenders mortgage insurance applies above this LVR. */
     readonly lmiAboveLvrPercent: number;
     readonly firstHomeBuyerOnly: boolean;

@@ -81,11 +81,18 @@ const nonEmptyText = (maxLength: number): JsonSchema => ({ type: 'string', minLe
 /** "string, max N characters" (may be empty). */
 const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
 const boolean = (): JsonSchema => ({ type: 'boolean' });
-const withDefault = (schema: JsonSchema, value: string | number | boolean): JsonSchema => ({ ...schema, default: value });
+const withDefault = (schema: JsonSchema, value: string | number | boolean): JsonSchema => ({
+  ...schema,
+  default: value,
+});
 
 type ObjectRules = Omit<JsonSchema, 'type' | 'properties' | 'required' | 'additionalProperties'>;
 
-function object(properties: Record<string, JsonSchema>, required: string[] = [], extra: ObjectRules = {}): ObjectSchema {
+function object(
+  properties: Record<string, JsonSchema>,
+  required: string[] = [],
+  extra: ObjectRules = {},
+): ObjectSchema {
   return {
     type: 'object',
     properties,
@@ -118,7 +125,14 @@ export const EMPLOYMENT_TYPES = Object.freeze([
   'student',
   'centrelink',
 ] as const);
-export const LIVING_SITUATIONS = Object.freeze(['renting', 'own_outright', 'own_mortgage', 'living_with_parents', 'boarding', 'other'] as const);
+export const LIVING_SITUATIONS = Object.freeze([
+  'renting',
+  'own_outright',
+  'own_mortgage',
+  'living_with_parents',
+  'boarding',
+  'other',
+] as const);
 export const PERSONAL_LOAN_PURPOSES = Object.freeze([
   'debt_consolidation',
   'home_improvement',
@@ -130,7 +144,12 @@ export const PERSONAL_LOAN_PURPOSES = Object.freeze([
   'business',
   'other',
 ] as const);
-export const HOME_LOAN_PURPOSES = Object.freeze(['new_property', 'refinance', 'construction', 'equity_release'] as const);
+export const HOME_LOAN_PURPOSES = Object.freeze([
+  'new_property',
+  'refinance',
+  'construction',
+  'equity_release',
+] as const);
 export const USED_CAR_SALE_TYPES = Object.freeze(['private', 'dealer'] as const);
 export const OCCUPANCY_TYPES = Object.freeze(['owner_occupied', 'investment'] as const);
 export const REPAYMENT_TYPES = Object.freeze(['principal_and_interest', 'interest_only'] as const);
@@ -223,7 +242,10 @@ const car: Record<StepNumber, ObjectSchema> = {
         {
           // Rule 1: a found car, or a refinance, needs a price.
           if: {
-            anyOf: [present({ hasFoundCar: { const: 'yes' } }), present({ carLoanPurpose: { enum: ['refinance', 'RefinanceCarLoan'] } })],
+            anyOf: [
+              present({ hasFoundCar: { const: 'yes' } }),
+              present({ carLoanPurpose: { enum: ['refinance', 'RefinanceCarLoan'] } }),
+            ],
           },
           then: {
             required: ['estimatedCarPrice'],
@@ -351,7 +373,10 @@ export const applicantSchema: ObjectSchema = object(
   {
     // Rule 1: one of the three consent aliases must be the JSON boolean true (checked after the
     // per-field type checks, which reject "true" and 1).
-    'x-consent': { name: 'credit check consent', anyTrue: ['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'] },
+    'x-consent': {
+      name: 'credit check consent',
+      anyTrue: ['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'],
+    },
   },
 );
 
@@ -385,7 +410,11 @@ export const creditCheckRequestSchema: ObjectSchema = object({ data: anyObject }
 // ---------------------------------------------------------------------------------------------
 
 /** POST /v1/auth/token: `{grantType: "api_key"}`. */
-export const tokenRequestSchema: ObjectSchema = object({ grantType: { type: 'string', enum: ['api_key'] } }, ['grantType'], wrapperRoot);
+export const tokenRequestSchema: ObjectSchema = object(
+  { grantType: { type: 'string', enum: ['api_key'] } },
+  ['grantType'],
+  wrapperRoot,
+);
 
 /** The `securityToken` that Variant B's credit check and match bodies carry (`st_` and 43 characters). */
 export const securityTokenRequestSchema: ObjectSchema = object(
@@ -413,7 +442,11 @@ export const webhookRequestSchema: ObjectSchema = object(
 
 // ---------------------------------------------------------------------------------------------
 
-export const STEP_SCHEMAS: Readonly<Record<FormType, Readonly<Record<StepNumber, ObjectSchema>>>> = { personal, car, home };
+export const STEP_SCHEMAS: Readonly<Record<FormType, Readonly<Record<StepNumber, ObjectSchema>>>> = {
+  personal,
+  car,
+  home,
+};
 
 /** The JSON Schema of one step of one loan type (the same object the validator was compiled from). */
 export function schemaFor(formType: FormType, step: StepNumber): ObjectSchema {

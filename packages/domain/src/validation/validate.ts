@@ -130,7 +130,11 @@ export interface Compiled {
   readonly rootField: string;
 }
 
-export const compile = (schema: ObjectSchema, rootField: string): Compiled => ({ schema, validate: ajv.compile(schema), rootField });
+export const compile = (schema: ObjectSchema, rootField: string): Compiled => ({
+  schema,
+  validate: ajv.compile(schema),
+  rootField,
+});
 
 /** Car steps 3 and 4 are the personal schemas themselves: compile each distinct schema object once. */
 const compiledBySchema = new Map<ObjectSchema, Compiled>();
@@ -169,7 +173,8 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * wrongly skip objects made in another realm, such as `structuredClone` output under jest's vm, and
  * then let ajv mutate the caller's object.)
  */
-const isRecord = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Copies `value` as far as `schema` describes it (so the caller's object is never mutated by ajv's
@@ -179,7 +184,11 @@ const isRecord = (value: unknown): value is Data => typeof value === 'object' &&
  * also keeps this walk as shallow as the schema however deep the input is nested.
  */
 function prepare(schema: JsonSchema, value: unknown): unknown {
-  if ((schema.type === 'number' || schema.type === 'integer') && typeof value === 'string' && NUMERIC_STRING.test(value)) {
+  if (
+    (schema.type === 'number' || schema.type === 'integer') &&
+    typeof value === 'string' &&
+    NUMERIC_STRING.test(value)
+  ) {
     const parsed = Number(value);
     return parsed === 0 ? 0 : parsed; // "-0" becomes 0
   }
@@ -228,8 +237,11 @@ function rangeText({ minimum, maximum }: JsonSchema): string {
 
 function lengthText({ minLength, maxLength }: JsonSchema, keyword: string): string {
   if (keyword === 'minLength' && minLength === 1) return 'must not be empty';
-  if (minLength !== undefined && minLength > 1 && maxLength !== undefined) return `must be between ${minLength} and ${maxLength} characters`;
-  return keyword === 'minLength' ? `must be at least ${String(minLength)} characters` : `must be at most ${String(maxLength)} characters`;
+  if (minLength !== undefined && minLength > 1 && maxLength !== undefined)
+    return `must be between ${minLength} and ${maxLength} characters`;
+  return keyword === 'minLength'
+    ? `must be at least ${String(minLength)} characters`
+    : `must be at most ${String(maxLength)} characters`;
 }
 
 /** The short machine word for the failing keyword and its rule text, both derived from the schema. */
@@ -246,7 +258,8 @@ function describe(error: ErrorObject): { rule: string; text: string } {
     case 'type': {
       // `integer` fails both for "abc" and for 2.5; only the latter is "not a whole number".
       const { data } = error;
-      if (error.params.type === 'integer' && typeof data === 'number' && Number.isFinite(data)) return rule('must be a whole number', 'integer');
+      if (error.params.type === 'integer' && typeof data === 'number' && Number.isFinite(data))
+        return rule('must be a whole number', 'integer');
       return rule(TYPE_TEXT[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`);
     }
     case 'minimum':
@@ -278,11 +291,19 @@ function describe(error: ErrorObject): { rule: string; text: string } {
 
 /** `/homeAddressComponents/postcode` → `homeAddressComponents.postcode` (JSON Pointer unescaped). */
 const pointerToPath = (pointer: string): string[] =>
-  pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** `['homeAddressComponents', 'postcode']` → `homeAddressComponents.postcode`; array items as `events[0]`. */
 const fieldName = (path: readonly string[]): string =>
-  path.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+  path.reduce(
+    (name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment),
+    '',
+  );
 
 /** Index of each path segment in its schema's table (`properties` order), for sorting violations. */
 function tablePosition(schema: JsonSchema, path: readonly string[]): number[] {
@@ -321,13 +342,27 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
     const { rule, text } = describe(error);
     // Order: the root object itself first, then fields in table order (nested fields in their own
     // table's order), then cross-field rules such as consent, whose fields' own type errors come first.
-    const position = error.keyword === 'x-consent' ? [Number.MAX_SAFE_INTEGER] : path.length === 0 ? [-1] : tablePosition(compiled.schema, path);
-    ranked.push({ field, rule, message: `${field}: ${text}`, instancePath: error.instancePath, keyword: error.keyword, position });
+    const position =
+      error.keyword === 'x-consent'
+        ? [Number.MAX_SAFE_INTEGER]
+        : path.length === 0
+          ? [-1]
+          : tablePosition(compiled.schema, path);
+    ranked.push({
+      field,
+      rule,
+      message: `${field}: ${text}`,
+      instancePath: error.instancePath,
+      keyword: error.keyword,
+      position,
+    });
   }
 
   // A value of the wrong type gets one message: the enum's (it lists what is allowed) if the field has
   // one, else the type's; range, length or const errors of the same value would only add noise.
-  const typeErrorAt = new Set(ranked.filter((v) => v.keyword === 'type' && v.instancePath !== '').map((v) => v.instancePath));
+  const typeErrorAt = new Set(
+    ranked.filter((v) => v.keyword === 'type' && v.instancePath !== '').map((v) => v.instancePath),
+  );
   const enumErrorAt = new Set(ranked.filter((v) => v.keyword === 'enum').map((v) => v.instancePath));
   const kept = ranked.filter((v) => {
     if (!typeErrorAt.has(v.instancePath)) return true;
@@ -363,7 +398,8 @@ export function run(compiled: Compiled, input: unknown, now?: Date): Result<Data
 function stepValidator(formType: FormType, step: StepNumber): Compiled {
   const compiled = Object.hasOwn(STEP_VALIDATORS, formType) ? STEP_VALIDATORS[formType][step] : undefined;
   // The loan type and step come from our own code or database, never straight from a request.
-  if (compiled === undefined) throw new TypeError(`no validator for loan type ${String(formType)} step ${String(step)}`);
+  if (compiled === undefined)
+    throw new TypeError(`no validator for loan type ${String(formType)} step ${String(step)}`);
   return compiled;
 }
 
@@ -425,5 +461,7 @@ export function validateSecurityTokenRequest(body: unknown): Result<{ securityTo
 /** Validates `POST /webhooks`: `url` a string, `events` (optional) a non-empty list of known event types. */
 export function validateWebhookRequest(body: unknown): Result<{ url: string; events?: string[] }> {
   const request = run(WEBHOOK_REQUEST, body);
-  return request.ok ? ok({ url: request.value.url as string, events: request.value.events as string[] | undefined }) : request;
+  return request.ok
+    ? ok({ url: request.value.url as string, events: request.value.events as string[] | undefined })
+    : request;
 }

@@ -6,7 +6,13 @@
  * Defaults are left out of the optional flat fields: a field not sent must never replace one sent
  * before. The step's own schema applies them when its fields are saved as the step.
  */
-import { STEP_SCHEMAS, applicantSchema, securityTokenRequestSchema, type JsonSchema, type ObjectSchema } from './schemas';
+import {
+  STEP_SCHEMAS,
+  applicantSchema,
+  securityTokenRequestSchema,
+  type JsonSchema,
+  type ObjectSchema,
+} from './schemas';
 
 /** The personal-loan step a flat field belongs to (step 5: the applicant's details). */
 export type FlatStep = 2 | 3 | 4 | 5;
@@ -20,7 +26,8 @@ const FLAT_NAMES: Readonly<Record<string, string>> = { mobileNumber: 'phone' };
  */
 export const FLAT_FIELDS: Readonly<Record<string, { readonly step: FlatStep; readonly name: string }>> = (() => {
   const places: Record<string, { step: FlatStep; name: string }> = {};
-  for (const step of [2, 3, 4] as const) for (const name of Object.keys(STEP_SCHEMAS.personal[step].properties)) places[name] ??= { step, name };
+  for (const step of [2, 3, 4] as const)
+    for (const name of Object.keys(STEP_SCHEMAS.personal[step].properties)) places[name] ??= { step, name };
   for (const name of Object.keys(applicantSchema.properties)) places[FLAT_NAMES[name] ?? name] ??= { step: 5, name };
   return places;
 })();
@@ -35,7 +42,9 @@ const definitionOf = ({ step, name }: { step: FlatStep; name: string }): JsonSch
   withoutDefault(step === 5 ? applicantSchema.properties[name] : STEP_SCHEMAS.personal[step].properties[name]);
 
 /** Every optional flat field, by its B name, in the tables' order. */
-const FLAT_PROPERTIES: Readonly<Record<string, JsonSchema>> = Object.fromEntries(Object.entries(FLAT_FIELDS).map(([flat, place]) => [flat, definitionOf(place)]));
+const FLAT_PROPERTIES: Readonly<Record<string, JsonSchema>> = Object.fromEntries(
+  Object.entries(FLAT_FIELDS).map(([flat, place]) => [flat, definitionOf(place)]),
+);
 
 const wrapperRoot = { 'x-message': { type: 'must be a JSON object' } } as const;
 

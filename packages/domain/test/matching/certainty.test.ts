@@ -8,7 +8,16 @@
  * test-personal at excellent: 10%, buffered at 13%; over 60 months pmt(1, 13, 60) = 0.0227531, so the
  * buffered repayment on $30,000 is 682.59; the repayment at 10% is 637.41.
  */
-import { COST_RATE_CAP_PERCENT, comparisonRate, loadDefaultCatalogue, matchOffers, type CatalogueFile, type MatchInput, type MatchResult, type ScoreBand } from '../../src/matching';
+import {
+  COST_RATE_CAP_PERCENT,
+  comparisonRate,
+  loadDefaultCatalogue,
+  matchOffers,
+  type CatalogueFile,
+  type MatchInput,
+  type MatchResult,
+  type ScoreBand,
+} from '../../src/matching';
 import { REFERENCE_YEAR, TEST_CATALOGUE_FILE, application, testCatalogue } from './fixtures';
 
 const catalogue = testCatalogue();
@@ -19,16 +28,26 @@ function assessed(result: MatchResult) {
 }
 
 /** What the spec's flat create gives: the amount and the purpose, nothing of steps 3-4, no term. */
-function thin(steps: Partial<Record<2 | 3 | 4, Record<string, unknown>>> = {}, band: ScoreBand | null = 'excellent', amount = 30000): MatchInput {
+function thin(
+  steps: Partial<Record<2 | 3 | 4, Record<string, unknown>>> = {},
+  band: ScoreBand | null = 'excellent',
+  amount = 30000,
+): MatchInput {
   return {
     formType: 'personal',
-    steps: { 1: { loanAmount: amount }, 2: { loanPurpose: 'debt_consolidation', ...steps[2] }, 3: steps[3], 4: steps[4] },
+    steps: {
+      1: { loanAmount: amount },
+      2: { loanPurpose: 'debt_consolidation', ...steps[2] },
+      3: steps[3],
+      4: steps[4],
+    },
     credit: { band, degradedMode: band === null },
     referenceYear: REFERENCE_YEAR,
   };
 }
 
-const offerOf = (input: MatchInput, id: string, on = catalogue) => assessed(matchOffers(input, on)).acceptedOffers.find((o) => o.product.id === id);
+const offerOf = (input: MatchInput, id: string, on = catalogue) =>
+  assessed(matchOffers(input, on)).acceptedOffers.find((o) => o.product.id === id);
 
 describe('a thin application', () => {
   test('when only the amount and purpose are known, then test-personal is indicative over its benchmark term, priced by the band, with what the lender will need', () => {
@@ -40,13 +59,25 @@ describe('a thin application', () => {
       product: { id: 'test-personal', name: 'Personal Loan' },
       headline: 'Test Bank Personal Loan: 10.00% p.a. (comparison 11.04% p.a.)',
       certainty: 'indicative',
-      offerDetails: expect.objectContaining({ interestRate: 10, comparisonRate: 11.04, loanAmount: 30000, loanTermMonths: 60, monthlyRepayment: 637.41 }),
+      offerDetails: expect.objectContaining({
+        interestRate: 10,
+        comparisonRate: 11.04,
+        loanAmount: 30000,
+        loanTermMonths: 60,
+        monthlyRepayment: 637.41,
+      }),
       conditions: [
         { field: 'loanTerm', requirement: 'between 1 and 7 years; this offer assumes 5 years' },
         { field: 'employmentType', requirement: 'one of full_time, part_time' },
         { field: 'timeInJob', requirement: 'at least 6 months in the current job' },
-        { field: 'grossMonthlyIncome', requirement: 'at least 4,924 a month (with housing costs of at most 1,500 a month and no dependants)' },
-        { field: 'livingSituation', requirement: 'housing costs of at most 1,500 a month and no dependants, at the income above' },
+        {
+          field: 'grossMonthlyIncome',
+          requirement: 'at least 4,924 a month (with housing costs of at most 1,500 a month and no dependants)',
+        },
+        {
+          field: 'livingSituation',
+          requirement: 'housing costs of at most 1,500 a month and no dependants, at the income above',
+        },
       ],
       assumedLoanTermMonths: 60,
       lenderUrl: 'https://test-bank.example/apply',
@@ -54,43 +85,81 @@ describe('a thin application', () => {
   });
 
   test('when the band is average, then the indicative offer is priced at the average rate', () => {
-    expect(offerOf(thin({}, 'average'), 'test-personal')?.offerDetails).toMatchObject({ interestRate: 14, monthlyRepayment: 698.05 });
+    expect(offerOf(thin({}, 'average'), 'test-personal')?.offerDetails).toMatchObject({
+      interestRate: 14,
+      monthlyRepayment: 698.05,
+    });
   });
 
   test('when the income is known and the living situation is not, then the condition is the housing the income leaves room for', () => {
     // 75% × 8,000 − 1,500 living − 10 fee − 682.59 buffered = 3,807.41 → at most 3,807, less 500 a dependant.
-    const offer = offerOf(thin({ 2: { loanTerm: 5 }, 3: { employmentType: 'full_time', grossMonthlyIncome: 8000, employmentYears: 3 } }), 'test-personal');
-    expect(offer).toMatchObject({ certainty: 'indicative', conditions: [{ field: 'livingSituation', requirement: 'housing costs of at most 3,807 a month, less 500 for each dependant' }] });
+    const offer = offerOf(
+      thin({ 2: { loanTerm: 5 }, 3: { employmentType: 'full_time', grossMonthlyIncome: 8000, employmentYears: 3 } }),
+      'test-personal',
+    );
+    expect(offer).toMatchObject({
+      certainty: 'indicative',
+      conditions: [
+        {
+          field: 'livingSituation',
+          requirement: 'housing costs of at most 3,807 a month, less 500 for each dependant',
+        },
+      ],
+    });
     expect(offer).not.toHaveProperty('assumedLoanTermMonths');
   });
 
   test('when only the income is unknown, then the condition is the income that services this repayment with the known housing', () => {
     // Renting at 1,500: (1,500 + 1,500 + 10 + 682.59) / 0.75 = 4,923.46 → 4,924.
-    const offer = offerOf(thin({ 2: { loanTerm: 5 }, 3: { employmentType: 'full_time', employmentYears: 3 }, 4: { livingSituation: 'renting', monthlyRent: 1500 } }), 'test-personal');
+    const offer = offerOf(
+      thin({
+        2: { loanTerm: 5 },
+        3: { employmentType: 'full_time', employmentYears: 3 },
+        4: { livingSituation: 'renting', monthlyRent: 1500 },
+      }),
+      'test-personal',
+    );
     expect(offer?.conditions).toEqual([{ field: 'grossMonthlyIncome', requirement: 'at least 4,924 a month' }]);
   });
 
   test('when a known rule fails, then the product is a near-miss or nothing, as on a complete application', () => {
     // $60,000 is 20% over test-personal's maximum of $50,000 (margin 10%): ruled out. $52,000 is 4% over: a near-miss.
     expect(offerOf(thin({}, 'excellent', 60000), 'test-personal')).toBeUndefined();
-    const near = assessed(matchOffers(thin({}, 'excellent', 52000), catalogue)).nearMissOffers.find((o) => o.product.id === 'test-personal');
+    const near = assessed(matchOffers(thin({}, 'excellent', 52000), catalogue)).nearMissOffers.find(
+      (o) => o.product.id === 'test-personal',
+    );
     expect(near?.reasons).toEqual([{ field: 'loanAmount', rule: 'at most 50,000', actual: 52000 }]);
     // Below the product's minimum band (average) by one band: a near-miss on the credit score.
-    expect(assessed(matchOffers(thin({}, 'below_average'), catalogue)).nearMissOffers.map((o) => o.reasons.map((r) => r.field))).toEqual([['creditScore']]);
+    expect(
+      assessed(matchOffers(thin({}, 'below_average'), catalogue)).nearMissOffers.map((o) =>
+        o.reasons.map((r) => r.field),
+      ),
+    ).toEqual([['creditScore']]);
   });
 
   test('when the living situation is unknown and even no housing cost leaves too little, then serviceability is missed on the known income', () => {
     // Least housing floor 0: 75% × 3,000 − 1,500 − 10 = 740 < 36,000 × 0.0227531 = 819.11: a miss, whatever the living situation.
-    const input = thin({ 2: { loanTerm: 5 }, 3: { employmentType: 'full_time', grossMonthlyIncome: 3000, employmentYears: 3 } }, 'excellent', 36000);
+    const input = thin(
+      { 2: { loanTerm: 5 }, 3: { employmentType: 'full_time', grossMonthlyIncome: 3000, employmentYears: 3 } },
+      'excellent',
+      36000,
+    );
     const result = assessed(matchOffers(input, catalogue));
     expect(result.acceptedOffers.map((o) => o.product.id)).not.toContain('test-personal');
-    expect(result.nearMissOffers.find((o) => o.product.id === 'test-personal')?.reasons.map((r) => r.field)).toEqual(['serviceability']);
+    expect(result.nearMissOffers.find((o) => o.product.id === 'test-personal')?.reasons.map((r) => r.field)).toEqual([
+      'serviceability',
+    ]);
   });
 
   test('when every condition of an indicative offer is met, then the complete application is pre-qualified for the same loan; one dollar less income is not', () => {
     const offer = offerOf(thin(), 'test-personal')!;
     const complete = (income: number) =>
-      application('personal', { 1: { loanAmount: 30000 }, 2: { loanTerm: 5 }, 3: { employmentType: 'full_time', grossMonthlyIncome: income, employmentYears: 0, employmentMonths: 6 }, 4: { livingSituation: 'own_mortgage', monthlyRent: 1500, dependents: 0 } });
+      application('personal', {
+        1: { loanAmount: 30000 },
+        2: { loanTerm: 5 },
+        3: { employmentType: 'full_time', grossMonthlyIncome: income, employmentYears: 0, employmentMonths: 6 },
+        4: { livingSituation: 'own_mortgage', monthlyRent: 1500, dependents: 0 },
+      });
     const met = offerOf(complete(4924), 'test-personal');
     expect(met).toMatchObject({ certainty: 'pre_qualified', conditions: [], offerDetails: offer.offerDetails });
     expect(offerOf(complete(4923), 'test-personal')).toBeUndefined();
@@ -100,9 +169,26 @@ describe('a thin application', () => {
 describe('ranking and the rules that hold for every offer', () => {
   test('when one product is pre-qualified and a cheaper one indicative, then the pre-qualified one ranks first', () => {
     // test-any-work takes every employment type with no time in the job: the unknown employment type does not matter to it.
-    const anyWork = { ...TEST_CATALOGUE_FILE.products[0], id: 'test-any-work', name: 'Any Work Loan', employment: { types: [...'full_time part_time casual contract contractor self_employed unemployed retired student centrelink'.split(' ')], minimumMonthsInJob: 0 }, rates: { excellent: 12, very_good: 13, good: 14, average: 15, below_average: 'decline', poor: 'decline' } } as CatalogueFile['products'][number];
+    const anyWork = {
+      ...TEST_CATALOGUE_FILE.products[0],
+      id: 'test-any-work',
+      name: 'Any Work Loan',
+      employment: {
+        types: [
+          ...'full_time part_time casual contract contractor self_employed unemployed retired student centrelink'.split(
+            ' ',
+          ),
+        ],
+        minimumMonthsInJob: 0,
+      },
+      rates: { excellent: 12, very_good: 13, good: 14, average: 15, below_average: 'decline', poor: 'decline' },
+    } as CatalogueFile['products'][number];
     const withAnyWork = testCatalogue({ ...TEST_CATALOGUE_FILE, products: [...TEST_CATALOGUE_FILE.products, anyWork] });
-    const input = thin({ 2: { loanTerm: 5 }, 3: { grossMonthlyIncome: 8000 }, 4: { livingSituation: 'renting', monthlyRent: 1500 } });
+    const input = thin({
+      2: { loanTerm: 5 },
+      3: { grossMonthlyIncome: 8000 },
+      4: { livingSituation: 'renting', monthlyRent: 1500 },
+    });
     const { acceptedOffers } = assessed(matchOffers(input, withAnyWork));
     expect(acceptedOffers.map((o) => [o.product.id, o.certainty, o.offerDetails.interestRate])).toEqual([
       ['test-any-work', 'pre_qualified', 12],
@@ -127,12 +213,23 @@ describe('ranking and the rules that hold for every offer', () => {
           if (offer.certainty === 'indicative') indicative++;
           expect(offer.offerDetails.comparisonRate).toBeLessThanOrEqual(COST_RATE_CAP_PERCENT);
           const d = offer.offerDetails;
-          const own = comparisonRate({ amount: d.loanAmount, termMonths: d.loanTermMonths, annualRatePercent: d.interestRate, establishmentFee: d.establishmentFee, monthlyFee: d.monthlyFee });
+          const own = comparisonRate({
+            amount: d.loanAmount,
+            termMonths: d.loanTermMonths,
+            annualRatePercent: d.interestRate,
+            establishmentFee: d.establishmentFee,
+            monthlyFee: d.monthlyFee,
+          });
           expect(own).toBeLessThanOrEqual(COST_RATE_CAP_PERCENT);
           expect(offer.assumedLoanTermMonths).toBe(d.loanTermMonths);
-          expect(offer.conditions.map((c) => c.field)).toEqual(expect.arrayContaining(['loanTerm', 'grossMonthlyIncome', 'livingSituation']));
+          expect(offer.conditions.map((c) => c.field)).toEqual(
+            expect.arrayContaining(['loanTerm', 'grossMonthlyIncome', 'livingSituation']),
+          );
         }
-        const groups = [acceptedOffers.slice(0, Math.max(firstIndicative, 0)), acceptedOffers.slice(Math.max(firstIndicative, 0))];
+        const groups = [
+          acceptedOffers.slice(0, Math.max(firstIndicative, 0)),
+          acceptedOffers.slice(Math.max(firstIndicative, 0)),
+        ];
         for (const group of groups) {
           const rates = group.map((o) => o.offerDetails.comparisonRate);
           expect(rates).toEqual([...rates].sort((x, y) => x - y));

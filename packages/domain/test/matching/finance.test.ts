@@ -20,12 +20,12 @@ import { COST_RATE_CAP_PERCENT, comparisonRate, monthlyRepayment } from '../../s
 
 describe('monthlyRepayment', () => {
   test.each`
-    case                                                   | principal | rate    | months | balloon  | expected
-    ${'$30,000 at 10% over 60 months'}                     | ${30000}  | ${10}   | ${60}  | ${0}     | ${637.4113}
-    ${'$40,000 at 8% over 60 months, $12,000 balloon'}     | ${40000}  | ${8}    | ${60}  | ${12000} | ${647.739}
-    ${'$600,000 at 6.5% over 300 months (after 5 years IO)'} | ${600000} | ${6.5} | ${300} | ${0}     | ${4051.243}
-    ${'$12,000 at 0% over 12 months'}                      | ${12000}  | ${0}    | ${12}  | ${0}     | ${1000}
-    ${'$637,500 at 6.09% over 360 months'}                 | ${637500} | ${6.09} | ${360} | ${0}     | ${3859.0999}
+    case                                                     | principal | rate    | months | balloon  | expected
+    ${'$30,000 at 10% over 60 months'}                       | ${30000}  | ${10}   | ${60}  | ${0}     | ${637.4113}
+    ${'$40,000 at 8% over 60 months, $12,000 balloon'}       | ${40000}  | ${8}    | ${60}  | ${12000} | ${647.739}
+    ${'$600,000 at 6.5% over 300 months (after 5 years IO)'} | ${600000} | ${6.5}  | ${300} | ${0}     | ${4051.243}
+    ${'$12,000 at 0% over 12 months'}                        | ${12000}  | ${0}    | ${12}  | ${0}     | ${1000}
+    ${'$637,500 at 6.09% over 360 months'}                   | ${637500} | ${6.09} | ${360} | ${0}     | ${3859.0999}
   `('when $case, then the repayment is $expected', ({ principal, rate, months, balloon, expected }) => {
     // i = 0.10/12 = 0.0083333; v^60 = 1.0083333^-60 = 0.6077886; 30000 × 0.0083333 / (1 − 0.6077886) = 30000 × 0.0212470 = 637.4113.
     // Balloon: v^60 = 1.0066667^-60 = 0.6712104, so the balloon is worth 12000 × 0.6712104 = 8054.5253 today;
@@ -44,21 +44,31 @@ describe('monthlyRepayment', () => {
 
 describe('comparisonRate', () => {
   test.each`
-    case                                                              | amount    | rate    | months | fee    | monthlyFee | io    | expected
-    ${'$30,000 at 10% over 5 years, no fees'}                         | ${30000}  | ${10}   | ${60}  | ${0}   | ${0}       | ${0}  | ${10}
-    ${'$30,000 at 10% over 5 years, $250 + $10 a month'}              | ${30000}  | ${10}   | ${60}  | ${250} | ${10}      | ${0}  | ${11.0387}
-    ${'$150,000 at 5.89% over 25 years, $600 + $10 a month'}          | ${150000} | ${5.89} | ${300} | ${600} | ${10}      | ${0}  | ${6.0416}
-    ${'$150,000 at 6.29% over 25 years, 5 years IO, $600 + $10'}      | ${150000} | ${6.29} | ${300} | ${600} | ${10}      | ${60} | ${6.4294}
-    ${'$150,000 at 6.5% over 25 years, 5 years IO, $600 + $10'}       | ${150000} | ${6.5}  | ${300} | ${600} | ${10}      | ${60} | ${6.6393}
-    ${'$5,000 at 30% over 2 years, $400 + $20 a month'}               | ${5000}   | ${30}   | ${24}  | ${400} | ${20}      | ${0}  | ${47.169}
-    ${'$5,000 at 45% over 2 years, $400 + $20 a month'}               | ${5000}   | ${45}   | ${24}  | ${400} | ${20}      | ${0}  | ${62.2947}
-  `('when $case, then the comparison rate is $expected% a year', ({ amount, rate, months, fee, monthlyFee, io, expected }) => {
-    // Worked: 29,750 received; 60 payments of 637.4113 + 10 = 647.4113; irr(29750, [647.4113]*60) = 11.0387 (quoted 11.04).
-    // 149,400 received; 300 payments of pmt(150000, 5.89, 300) + 10 = 966.3912; irr = 6.0416 (quoted 6.04).
-    // IO: 60 × (150000 × 0.0629/12 + 10) = 60 × 796.25, then 240 × (pmt(150000, 6.29, 240) + 10); irr = 6.4294 (quoted 6.43).
-    const exact = comparisonRate({ amount, termMonths: months, annualRatePercent: rate, establishmentFee: fee, monthlyFee, interestOnlyMonths: io });
-    expect(exact).toBeCloseTo(expected, 3);
-  });
+    case                                                         | amount    | rate    | months | fee    | monthlyFee | io    | expected
+    ${'$30,000 at 10% over 5 years, no fees'}                    | ${30000}  | ${10}   | ${60}  | ${0}   | ${0}       | ${0}  | ${10}
+    ${'$30,000 at 10% over 5 years, $250 + $10 a month'}         | ${30000}  | ${10}   | ${60}  | ${250} | ${10}      | ${0}  | ${11.0387}
+    ${'$150,000 at 5.89% over 25 years, $600 + $10 a month'}     | ${150000} | ${5.89} | ${300} | ${600} | ${10}      | ${0}  | ${6.0416}
+    ${'$150,000 at 6.29% over 25 years, 5 years IO, $600 + $10'} | ${150000} | ${6.29} | ${300} | ${600} | ${10}      | ${60} | ${6.4294}
+    ${'$150,000 at 6.5% over 25 years, 5 years IO, $600 + $10'}  | ${150000} | ${6.5}  | ${300} | ${600} | ${10}      | ${60} | ${6.6393}
+    ${'$5,000 at 30% over 2 years, $400 + $20 a month'}          | ${5000}   | ${30}   | ${24}  | ${400} | ${20}      | ${0}  | ${47.169}
+    ${'$5,000 at 45% over 2 years, $400 + $20 a month'}          | ${5000}   | ${45}   | ${24}  | ${400} | ${20}      | ${0}  | ${62.2947}
+  `(
+    'when $case, then the comparison rate is $expected% a year',
+    ({ amount, rate, months, fee, monthlyFee, io, expected }) => {
+      // Worked: 29,750 received; 60 payments of 637.4113 + 10 = 647.4113; irr(29750, [647.4113]*60) = 11.0387 (quoted 11.04).
+      // 149,400 received; 300 payments of pmt(150000, 5.89, 300) + 10 = 966.3912; irr = 6.0416 (quoted 6.04).
+      // IO: 60 × (150000 × 0.0629/12 + 10) = 60 × 796.25, then 240 × (pmt(150000, 6.29, 240) + 10); irr = 6.4294 (quoted 6.43).
+      const exact = comparisonRate({
+        amount,
+        termMonths: months,
+        annualRatePercent: rate,
+        establishmentFee: fee,
+        monthlyFee,
+        interestOnlyMonths: io,
+      });
+      expect(exact).toBeCloseTo(expected, 3);
+    },
+  );
 
   test('when fees are added, then the comparison rate is above the interest rate, and without fees it equals it', () => {
     const base = { amount: 30000, termMonths: 60, annualRatePercent: 10, establishmentFee: 0, monthlyFee: 0 };

@@ -16,7 +16,14 @@ export const TEST_POLICY = {
   netIncomePercent: 75,
   otherIncomePercent: 50,
   livingCosts: { base: 1500, perDependant: 500 },
-  housingCostFloor: { renting: 1000, own_outright: 0, own_mortgage: 1500, living_with_parents: 0, boarding: 500, other: 500 },
+  housingCostFloor: {
+    renting: 1000,
+    own_outright: 0,
+    own_mortgage: 1500,
+    living_with_parents: 0,
+    boarding: 500,
+    other: 500,
+  },
 } as const;
 
 const MAIN_EMPLOYMENT = ['full_time', 'part_time'] as const;
@@ -37,7 +44,16 @@ export const TEST_CATALOGUE_FILE: CatalogueFile = {
       lenderId: 'test-bank',
       name: 'Personal Loan',
       loanType: 'personal',
-      purposes: ['debt_consolidation', 'home_improvement', 'car_purchase', 'medical_expenses', 'holiday', 'wedding', 'education', 'other'],
+      purposes: [
+        'debt_consolidation',
+        'home_improvement',
+        'car_purchase',
+        'medical_expenses',
+        'holiday',
+        'wedding',
+        'education',
+        'other',
+      ],
       loanAmount: { min: 5000, max: 50000 },
       loanTermYears: { min: 1, max: 7 },
       minimumBand: 'average',
@@ -113,13 +129,23 @@ export const TEST_CATALOGUE_FILE: CatalogueFile = {
       serviceability: 'test',
       fees: { establishment: 600, monthly: 10 },
       home: {
-        occupancy: { owner_occupied: { maxLvrPercent: 95 }, investment: { maxLvrPercent: 90, rateLoadingPercentPoints: 0.5 } },
+        occupancy: {
+          owner_occupied: { maxLvrPercent: 95 },
+          investment: { maxLvrPercent: 90, rateLoadingPercentPoints: 0.5 },
+        },
         lmiAboveLvrPercent: 80,
         firstHomeBuyerOnly: false,
         repaymentTypes: ['principal_and_interest', 'interest_only'],
         interestOnly: { maxYears: 5, rateLoadingPercentPoints: 0.61 },
       },
-      rates: { excellent: 5.89, very_good: 6.09, good: 6.39, average: 'decline', below_average: 'decline', poor: 'decline' },
+      rates: {
+        excellent: 5.89,
+        very_good: 6.09,
+        good: 6.39,
+        average: 'decline',
+        below_average: 'decline',
+        poor: 'decline',
+      },
     },
   ],
 };
@@ -140,7 +166,13 @@ export const PERSONAL: Steps = {
 };
 
 export const CAR: Steps = {
-  1: { carLoanPurpose: 'used', hasFoundCar: 'yes', estimatedCarPrice: 45000, vehicleYear: 2019, usedCarSaleType: 'dealer' },
+  1: {
+    carLoanPurpose: 'used',
+    hasFoundCar: 'yes',
+    estimatedCarPrice: 45000,
+    vehicleYear: 2019,
+    usedCarSaleType: 'dealer',
+  },
   2: { loanAmount: 40000, loanTerm: 5, balloonPaymentPercent: 30 },
   3: { employmentType: 'full_time', grossMonthlyIncome: 9000, employmentYears: 4, otherIncome: 0 },
   4: { livingSituation: 'renting', monthlyRent: 1500, dependents: 0 },
@@ -149,7 +181,12 @@ export const CAR: Steps = {
 export const HOME: Steps = {
   1: { occupancyType: 'owner_occupied', loanPurpose: 'new_property', isFirstHomeBuyer: 'no' },
   2: { propertyValue: 800000, propertyAddress: '1 Example St, Sydney NSW 2000', propertyType: 'house' },
-  3: { loanAmount: 600000, loanTerm: 30, repaymentType: 'principal_and_interest', settlementTimeframe: 'within_30_days' },
+  3: {
+    loanAmount: 600000,
+    loanTerm: 30,
+    repaymentType: 'principal_and_interest',
+    settlementTimeframe: 'within_30_days',
+  },
   4: { employmentType: 'full_time', livingSituation: 'renting', grossMonthlyIncome: 20000, employmentYears: 5 },
 };
 

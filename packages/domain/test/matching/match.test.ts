@@ -79,14 +79,23 @@ describe('accepted offers', () => {
     // (40000 − 12000 × 1.0066667^-60) × 0.0066667 / (1 − 1.0066667^-60) = 647.74; balloon 30% of 40,000 = 12,000.
     // No fees, so the comparison rate on the (clamped) benchmark, $100,000 over 7 years, is the rate: 8.00.
     const { offerDetails } = accepted(application('car'), 'test-car');
-    expect(offerDetails).toMatchObject({ interestRate: 8, comparisonRate: 8, monthlyRepayment: 647.74, balloonAmount: 12000, loanTermMonths: 60 });
+    expect(offerDetails).toMatchObject({
+      interestRate: 8,
+      comparisonRate: 8,
+      monthlyRepayment: 647.74,
+      balloonAmount: 12000,
+      loanTermMonths: 60,
+    });
     expect(offerDetails.comparisonRateExample).toBe('a $100,000 secured loan over 7 years');
   });
 
   test('when a home loan is interest only, then the repayment is the interest for 5 years, then principal and interest over 25', () => {
     // Rate 5.89 + 0.61 IO loading = 6.50%. IO: 600000 × 0.065 / 12 = 3,250.00; after: pmt(600000, 6.5, 300) = 4,051.24.
     // LVR 600,000 / 800,000 = 75%, no LMI. Comparison rate (IO benchmark, $600 + $10): 6.6393 → 6.64.
-    const { offerDetails, headline } = accepted(application('home', { 3: { repaymentType: 'interest_only' } }), 'test-home-95');
+    const { offerDetails, headline } = accepted(
+      application('home', { 3: { repaymentType: 'interest_only' } }),
+      'test-home-95',
+    );
     expect(headline).toBe('Test Bank Home Loan (interest only): 6.50% p.a. (comparison 6.64% p.a.)');
     expect(offerDetails).toMatchObject({
       interestRate: 6.5,
@@ -98,13 +107,23 @@ describe('accepted offers', () => {
       lvr: 75,
       lendersMortgageInsurance: false,
     });
-    expect(ids(match(application('home', { 3: { repaymentType: 'interest_only' } })).acceptedOffers)).toEqual(['test-home-95']);
+    expect(ids(match(application('home', { 3: { repaymentType: 'interest_only' } })).acceptedOffers)).toEqual([
+      'test-home-95',
+    ]);
   });
 
   test('when the LVR is 85%, then the 95% product accepts with lenders mortgage insurance', () => {
     // 637,500 / 750,000 = 85% > 80 (LMI) and ≤ 95. Repayment pmt(637500, 5.89, 360) = 3,777.17.
-    const { offerDetails } = accepted(application('home', { 2: { propertyValue: 750000 }, 3: { loanAmount: 637500 } }), 'test-home-95');
-    expect(offerDetails).toMatchObject({ lvr: 85, lendersMortgageInsurance: true, monthlyRepayment: 3777.17, repaymentType: 'principal_and_interest' });
+    const { offerDetails } = accepted(
+      application('home', { 2: { propertyValue: 750000 }, 3: { loanAmount: 637500 } }),
+      'test-home-95',
+    );
+    expect(offerDetails).toMatchObject({
+      lvr: 85,
+      lendersMortgageInsurance: true,
+      monthlyRepayment: 3777.17,
+      repaymentType: 'principal_and_interest',
+    });
   });
 
   test('when several products accept, then they are ranked by comparison rate', () => {
@@ -130,8 +149,20 @@ describe('near-misses', () => {
       // Income that services 36,000: (1,500 + 1,500 + 10 + 819.11) / 0.75 = 5,105.48 → 5,106.
       application('personal', { 1: { loanAmount: 36000 }, 3: { grossMonthlyIncome: 5000 } }),
       'test-personal',
-      [{ field: 'serviceability', rule: 'repayments assessed at 13.00% (the rate plus a 3-point buffer) must fit within income after tax, housing and living costs', actual: -79 }],
-      [{ field: 'loanAmount', requirement: 'at most 32,500 (the largest amount the income services), or a gross monthly income of at least 5,106' }],
+      [
+        {
+          field: 'serviceability',
+          rule: 'repayments assessed at 13.00% (the rate plus a 3-point buffer) must fit within income after tax, housing and living costs',
+          actual: -79,
+        },
+      ],
+      [
+        {
+          field: 'loanAmount',
+          requirement:
+            'at most 32,500 (the largest amount the income services), or a gross monthly income of at least 5,106',
+        },
+      ],
     ],
     [
       'the amount is above the maximum and the income services less than the maximum',
@@ -142,14 +173,28 @@ describe('near-misses', () => {
       'test-personal',
       [
         { field: 'loanAmount', rule: 'at most 50,000', actual: 54000 },
-        { field: 'serviceability', rule: 'repayments assessed at 13.00% (the rate plus a 3-point buffer) must fit within income after tax, housing and living costs', actual: -68 },
+        {
+          field: 'serviceability',
+          rule: 'repayments assessed at 13.00% (the rate plus a 3-point buffer) must fit within income after tax, housing and living costs',
+          actual: -68,
+        },
       ],
-      [{ field: 'loanAmount', requirement: 'at most 47,000 (the largest amount the income services), or at most 50,000 with a gross monthly income of at least 5,531' }],
+      [
+        {
+          field: 'loanAmount',
+          requirement:
+            'at most 47,000 (the largest amount the income services), or at most 50,000 with a gross monthly income of at least 5,531',
+        },
+      ],
     ],
     [
       'the income is below the minimum (2,800 + half of 200 other income = 2,900 < 3,000)',
       // Needed gross: 3,000 − 100 = 2,900. Serviceability passes: 2,175 − 0 − 1,500 − 10 = 665 ≥ 10000 × 0.0227531 = 227.53.
-      application('personal', { 1: { loanAmount: 10000 }, 3: { grossMonthlyIncome: 2800, otherIncome: 200 }, 4: { livingSituation: 'living_with_parents', monthlyRent: 0 } }),
+      application('personal', {
+        1: { loanAmount: 10000 },
+        3: { grossMonthlyIncome: 2800, otherIncome: 200 },
+        4: { livingSituation: 'living_with_parents', monthlyRent: 0 },
+      }),
       'test-personal',
       [{ field: 'grossMonthlyIncome', rule: 'assessable income of at least 3,000 a month', actual: 2900 }],
       [{ field: 'grossMonthlyIncome', requirement: 'at least 2,900' }],
@@ -217,27 +262,70 @@ describe('near-misses', () => {
         { field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' },
       ],
     ],
-  ])('when %s, then it is a near-miss with the reasons and the computed requirement', (_label, input, productId, reasons, wouldQualifyIf) => {
-    const result = match(input);
-    expect(ids(result.acceptedOffers)).not.toContain(productId);
-    expect(nearMiss(input, productId)).toMatchObject({ reasons, wouldQualifyIf });
-  });
+  ])(
+    'when %s, then it is a near-miss with the reasons and the computed requirement',
+    (_label, input, productId, reasons, wouldQualifyIf) => {
+      const result = match(input);
+      expect(ids(result.acceptedOffers)).not.toContain(productId);
+      expect(nearMiss(input, productId)).toMatchObject({ reasons, wouldQualifyIf });
+    },
+  );
 
   test.each<[string, MatchInput, string]>([
-    ['the income services 18.7% less than asked (beyond 15%)', application('personal', { 1: { loanAmount: 40000 }, 3: { grossMonthlyIncome: 5000 } }), 'test-personal'],
-    ['the amount is 12% above the maximum (beyond 10%)', application('personal', { 1: { loanAmount: 56000 } }), 'test-personal'],
-    ['the credit band is two below the minimum', application('personal', {}, 'poor'), 'test-personal'],
-    ['the LVR is 90% on a product lending to 80% (beyond 5 points)', application('home', { 3: { loanAmount: 720000 } }), 'test-home-80'],
-    ['the vehicle is 13 years old (beyond 2 years over 10)', application('car', { 1: { vehicleYear: 2012 } }), 'test-car'],
     [
-      'three rules are missed (credit band, time in job, income; any two of them are a near-miss, see below)',
-      application('personal', { 1: { loanAmount: 10000 }, 3: { employmentYears: 0, employmentMonths: 4, grossMonthlyIncome: 2800 }, 4: { livingSituation: 'living_with_parents', monthlyRent: 0 } }, 'below_average'),
+      'the income services 18.7% less than asked (beyond 15%)',
+      application('personal', { 1: { loanAmount: 40000 }, 3: { grossMonthlyIncome: 5000 } }),
       'test-personal',
     ],
-    ['the employment type is not one the product takes', application('personal', { 3: { employmentType: 'casual' } }), 'test-personal'],
-    ['the loan purpose is not one the product takes', application('personal', { 2: { loanPurpose: 'business' } }), 'test-personal'],
-    ['the occupancy is investment and the product lends to owner occupiers only', application('home', { 1: { occupancyType: 'investment' } }), 'test-home-80'],
-    ['interest only is asked of a product without it', application('home', { 3: { repaymentType: 'interest_only' } }), 'test-home-80'],
+    [
+      'the amount is 12% above the maximum (beyond 10%)',
+      application('personal', { 1: { loanAmount: 56000 } }),
+      'test-personal',
+    ],
+    ['the credit band is two below the minimum', application('personal', {}, 'poor'), 'test-personal'],
+    [
+      'the LVR is 90% on a product lending to 80% (beyond 5 points)',
+      application('home', { 3: { loanAmount: 720000 } }),
+      'test-home-80',
+    ],
+    [
+      'the vehicle is 13 years old (beyond 2 years over 10)',
+      application('car', { 1: { vehicleYear: 2012 } }),
+      'test-car',
+    ],
+    [
+      'three rules are missed (credit band, time in job, income; any two of them are a near-miss, see below)',
+      application(
+        'personal',
+        {
+          1: { loanAmount: 10000 },
+          3: { employmentYears: 0, employmentMonths: 4, grossMonthlyIncome: 2800 },
+          4: { livingSituation: 'living_with_parents', monthlyRent: 0 },
+        },
+        'below_average',
+      ),
+      'test-personal',
+    ],
+    [
+      'the employment type is not one the product takes',
+      application('personal', { 3: { employmentType: 'casual' } }),
+      'test-personal',
+    ],
+    [
+      'the loan purpose is not one the product takes',
+      application('personal', { 2: { loanPurpose: 'business' } }),
+      'test-personal',
+    ],
+    [
+      'the occupancy is investment and the product lends to owner occupiers only',
+      application('home', { 1: { occupancyType: 'investment' } }),
+      'test-home-80',
+    ],
+    [
+      'interest only is asked of a product without it',
+      application('home', { 3: { repaymentType: 'interest_only' } }),
+      'test-home-80',
+    ],
   ])('when %s, then the product is neither accepted nor a near-miss', (_label, input, productId) => {
     const result = match(input);
     expect(ids(result.acceptedOffers)).not.toContain(productId);
@@ -245,18 +333,28 @@ describe('near-misses', () => {
   });
 
   test('when two of those three rules are missed, then it is a near-miss (the control of the three-rule case)', () => {
-    const twoMisses = application('personal', { 1: { loanAmount: 10000 }, 3: { grossMonthlyIncome: 2800, employmentYears: 0, employmentMonths: 4 }, 4: { livingSituation: 'living_with_parents', monthlyRent: 0 } });
-    expect(nearMiss(twoMisses, 'test-personal')?.reasons.map((r) => r.field)).toEqual(['grossMonthlyIncome', 'timeInJob']);
+    const twoMisses = application('personal', {
+      1: { loanAmount: 10000 },
+      3: { grossMonthlyIncome: 2800, employmentYears: 0, employmentMonths: 4 },
+      4: { livingSituation: 'living_with_parents', monthlyRent: 0 },
+    });
+    expect(nearMiss(twoMisses, 'test-personal')?.reasons.map((r) => r.field)).toEqual([
+      'grossMonthlyIncome',
+      'timeInJob',
+    ]);
   });
 
   test('when the credit band misses, then the headline quotes the rate of the band that would qualify', () => {
     // test-personal at average: 14%, comparison irr(29750, [pmt(30000, 14, 60) + 10] * 60) = 15.019 → 15.02.
-    expect(nearMiss(application('personal', {}, 'below_average'), 'test-personal')?.headline).toBe('Test Bank Personal Loan: 14.00% p.a. (comparison 15.02% p.a.)');
+    expect(nearMiss(application('personal', {}, 'below_average'), 'test-personal')?.headline).toBe(
+      'Test Bank Personal Loan: 14.00% p.a. (comparison 15.02% p.a.)',
+    );
   });
 
   test('when near-misses are returned, then they carry no tracking details and at most the catalogue maximum', () => {
     const result = match(application('personal', {}, 'below_average'));
-    for (const offer of result.nearMissOffers) expect(Object.keys(offer).sort()).toEqual(['headline', 'lender', 'product', 'reasons', 'wouldQualifyIf']);
+    for (const offer of result.nearMissOffers)
+      expect(Object.keys(offer).sort()).toEqual(['headline', 'lender', 'product', 'reasons', 'wouldQualifyIf']);
     expect(result.nearMissOffers.length).toBeLessThanOrEqual(catalogue.nearMiss.maxResults);
   });
 });
@@ -267,11 +365,24 @@ describe('near-misses', () => {
 
 describe('the cost-rate cap', () => {
   const smallLoan = (loanAmount: number, loanTerm: number, band: ScoreBand) =>
-    application('personal', { 1: { loanAmount }, 2: { loanTerm }, 3: { grossMonthlyIncome: 4000 }, 4: { livingSituation: 'living_with_parents', monthlyRent: 0 } }, band);
+    application(
+      'personal',
+      {
+        1: { loanAmount },
+        2: { loanTerm },
+        3: { grossMonthlyIncome: 4000 },
+        4: { livingSituation: 'living_with_parents', monthlyRent: 0 },
+      },
+      band,
+    );
 
   test('when the annual cost rate is 47.17% (below 48%), then the costly product is offered', () => {
     // test-costly at below_average: 30%, $400 + $20 a month; $5,000 over 2 years: pmt = 279.56, irr(4600, [299.56] * 24) = 47.17.
-    expect(accepted(smallLoan(5000, 2, 'below_average'), 'test-costly').offerDetails).toMatchObject({ interestRate: 30, comparisonRate: 47.17, monthlyRepayment: 279.56 });
+    expect(accepted(smallLoan(5000, 2, 'below_average'), 'test-costly').offerDetails).toMatchObject({
+      interestRate: 30,
+      comparisonRate: 47.17,
+      monthlyRepayment: 279.56,
+    });
   });
 
   test('when the loan asked for costs 51.71% a year though the product quotes 47.17%, then it is neither accepted nor near-missed', () => {
@@ -294,16 +405,44 @@ describe('the cost-rate cap', () => {
 
 describe('degraded mode', () => {
   test.each<[string, ScoreBand, string, MatchInput]>([
-    ['the personal estimate is good', 'average', 'good', application('personal', { 2: { creditScoreEstimate: 'good' } }, null)],
-    ['the personal estimate is excellent', 'very_good', 'excellent', application('personal', { 2: { creditScoreEstimate: 'excellent' } }, null)],
+    [
+      'the personal estimate is good',
+      'average',
+      'good',
+      application('personal', { 2: { creditScoreEstimate: 'good' } }, null),
+    ],
+    [
+      'the personal estimate is excellent',
+      'very_good',
+      'excellent',
+      application('personal', { 2: { creditScoreEstimate: 'excellent' } }, null),
+    ],
     ['the estimate is poor', 'poor', 'poor', application('personal', { 2: { creditScoreEstimate: 'poor' } }, null)],
-    ['the estimate is unknown', 'below_average', 'unknown', application('personal', { 2: { creditScoreEstimate: 'unknown' } }, null)],
+    [
+      'the estimate is unknown',
+      'below_average',
+      'unknown',
+      application('personal', { 2: { creditScoreEstimate: 'unknown' } }, null),
+    ],
     ['no estimate is given', 'below_average', 'unknown', application('personal', {}, null)],
-    ['a car applicant passes an estimate of very_good', 'good', 'very_good', application('car', {}, null, { creditScoreEstimate: 'very_good' })],
-  ])('when the bureau is unavailable and %s, then matching prices at %s and says so', (_label, band, estimate, input) => {
-    const { assessment } = match(input);
-    expect(assessment).toMatchObject({ basis: 'self_estimate', band, estimate, notice: expect.stringContaining('credit bureau could not be reached') });
-  });
+    [
+      'a car applicant passes an estimate of very_good',
+      'good',
+      'very_good',
+      application('car', {}, null, { creditScoreEstimate: 'very_good' }),
+    ],
+  ])(
+    'when the bureau is unavailable and %s, then matching prices at %s and says so',
+    (_label, band, estimate, input) => {
+      const { assessment } = match(input);
+      expect(assessment).toMatchObject({
+        basis: 'self_estimate',
+        band,
+        estimate,
+        notice: expect.stringContaining('credit bureau could not be reached'),
+      });
+    },
+  );
 
   test('when the bureau is unavailable and the estimate is good, then the offer is the one an average applicant gets', () => {
     // test-personal at average: 14%; repayment pmt(30000, 14, 60) = 698.05.
@@ -335,24 +474,35 @@ describe('matching on the real catalogue across credit bands', () => {
     ['personal', application('personal', { 1: { loanAmount: 20000 } })],
     ['car', application('car', { 2: { loanAmount: 30000, balloonPaymentPercent: 0 } })],
     ['home', application('home', { 3: { loanAmount: 560000 } })],
-  ])('when a %s applicant is excellent rather than poor, then more and cheaper offers are accepted, and poor gets near-misses', (_type, input) => {
-    const excellent = match({ ...input, credit: { band: 'excellent', degradedMode: false } }, real);
-    const poor = match({ ...input, credit: { band: 'poor', degradedMode: false } }, real);
-    expect(excellent.acceptedOffers.length).toBeGreaterThan(poor.acceptedOffers.length);
-    expect(excellent.acceptedOffers.length).toBeGreaterThanOrEqual(3);
-    if (poor.acceptedOffers.length > 0) expect(cheapest(excellent.acceptedOffers)).toBeLessThan(cheapest(poor.acceptedOffers));
-    expect(poor.nearMissOffers.length + poor.acceptedOffers.length).toBeGreaterThan(0);
-  });
+  ])(
+    'when a %s applicant is excellent rather than poor, then more and cheaper offers are accepted, and poor gets near-misses',
+    (_type, input) => {
+      const excellent = match({ ...input, credit: { band: 'excellent', degradedMode: false } }, real);
+      const poor = match({ ...input, credit: { band: 'poor', degradedMode: false } }, real);
+      expect(excellent.acceptedOffers.length).toBeGreaterThan(poor.acceptedOffers.length);
+      expect(excellent.acceptedOffers.length).toBeGreaterThanOrEqual(3);
+      if (poor.acceptedOffers.length > 0)
+        expect(cheapest(excellent.acceptedOffers)).toBeLessThan(cheapest(poor.acceptedOffers));
+      expect(poor.nearMissOffers.length + poor.acceptedOffers.length).toBeGreaterThan(0);
+    },
+  );
 
   test('when a poor personal applicant is matched, then specialist lenders near-miss on the credit band', () => {
     const poor = match(application('personal', { 1: { loanAmount: 20000 } }, 'poor'), real);
     expect(poor.nearMissOffers.length).toBeGreaterThan(0);
-    for (const offer of poor.nearMissOffers) expect(offer.reasons).toContainEqual({ field: 'creditScore', rule: 'minimum credit band below_average', actual: 'poor' });
+    for (const offer of poor.nearMissOffers)
+      expect(offer.reasons).toContainEqual({
+        field: 'creditScore',
+        rule: 'minimum credit band below_average',
+        actual: 'poor',
+      });
   });
 
   test('when bands go from excellent to poor, then the number of accepted personal offers never rises', () => {
     const bands: ScoreBand[] = ['excellent', 'very_good', 'good', 'average', 'below_average', 'poor'];
-    const counts = bands.map((band) => match(application('personal', { 1: { loanAmount: 20000 } }, band), real).acceptedOffers.length);
+    const counts = bands.map(
+      (band) => match(application('personal', { 1: { loanAmount: 20000 } }, band), real).acceptedOffers.length,
+    );
     for (let i = 1; i < counts.length; i++) expect(counts[i]).toBeLessThanOrEqual(counts[i - 1]);
     expect(counts[0]).toBeGreaterThan(counts[5]);
   });
@@ -383,12 +533,19 @@ describe('matchOffers as a function', () => {
   });
 
   test('when numbers are stored as numeric strings, then they are read as numbers', () => {
-    const asStrings = application('personal', { 1: { loanAmount: '30000' }, 2: { loanTerm: '5' }, 3: { grossMonthlyIncome: '8000', employmentYears: '3' } });
+    const asStrings = application('personal', {
+      1: { loanAmount: '30000' },
+      2: { loanTerm: '5' },
+      3: { grossMonthlyIncome: '8000', employmentYears: '3' },
+    });
     expect(match(asStrings)).toEqual(match(application('personal')));
   });
 
   test('when a field matching needs is missing, then the outcome is incomplete_application and names it (an unreadable income is only unknown)', () => {
-    const result = matchOffers(application('home', { 2: { propertyValue: undefined }, 4: { grossMonthlyIncome: 'lots' } }), catalogue);
+    const result = matchOffers(
+      application('home', { 2: { propertyValue: undefined }, 4: { grossMonthlyIncome: 'lots' } }),
+      catalogue,
+    );
     expect(result).toMatchObject({
       outcome: 'incomplete_application',
       missing: [{ step: 2, field: 'propertyValue' }],

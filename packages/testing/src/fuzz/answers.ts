@@ -5,7 +5,14 @@ import { describeRequest, type FuzzRequest, type FuzzResponse } from './request'
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A stack frame (`at fn (/path/file.ts:12:3)`, `at /path/file.js:1:2`) or a source path. */
-const LEAK_PATTERNS: readonly RegExp[] = [/\bat \S+ \(\S+:\d+:\d+\)/, /\bat \/\S+:\d+:\d+/, /\/work\//, /\.ts:\d/, /node_modules/, /\bat async\b/];
+const LEAK_PATTERNS: readonly RegExp[] = [
+  /\bat \S+ \(\S+:\d+:\d+\)/,
+  /\bat \/\S+:\d+:\d+/,
+  /\/work\//,
+  /\.ts:\d/,
+  /node_modules/,
+  /\bat async\b/,
+];
 /** Fields that would carry a credit score; `creditScoreEstimate` is the partner's own step-2 answer. */
 const SCORE_FIELD = /^(score|creditScore|bureauScore|scoreValue)$/i;
 
@@ -28,25 +35,31 @@ export function checkAnswer(req: FuzzRequest, res: FuzzResponse, expect: AnswerE
   if (res.status >= 500) fail(`a ${res.status} answer`);
 
   const id = res.headers['x-request-id'];
-  if (typeof id !== 'string' || !SANE_REQUEST_ID.test(id)) fail(`X-Request-Id missing or not sane: ${JSON.stringify(id)}`);
+  if (typeof id !== 'string' || !SANE_REQUEST_ID.test(id))
+    fail(`X-Request-Id missing or not sane: ${JSON.stringify(id)}`);
   const sent = Object.entries(req.headers).find(([name]) => name.toLowerCase() === 'x-request-id')?.[1];
   const received = sent?.replace(/^[ \t]+|[ \t]+$/g, ''); // HTTP trims a header value's edges
   if (received !== undefined && SANE_REQUEST_ID.test(received)) {
     if (id !== received) fail(`the sane X-Request-Id ${JSON.stringify(sent)} was not kept`);
   } else {
-    if (!UUID.test(String(id))) fail(`X-Request-Id ${JSON.stringify(id)} is not a generated id (sent ${JSON.stringify(sent)})`);
-    if (sent !== undefined && sent.length >= 12 && res.text.includes(sent)) fail('the refused X-Request-Id is echoed in the body');
+    if (!UUID.test(String(id)))
+      fail(`X-Request-Id ${JSON.stringify(id)} is not a generated id (sent ${JSON.stringify(sent)})`);
+    if (sent !== undefined && sent.length >= 12 && res.text.includes(sent))
+      fail('the refused X-Request-Id is echoed in the body');
   }
 
   for (const secret of expect.secrets()) if (secret && res.text.includes(secret)) fail('a secret in the answer');
-  for (const pattern of LEAK_PATTERNS) if (pattern.test(res.text)) fail(`a stack frame or source path in the answer (${pattern})`);
+  for (const pattern of LEAK_PATTERNS)
+    if (pattern.test(res.text)) fail(`a stack frame or source path in the answer (${pattern})`);
 
   if (req.method === 'HEAD') return;
   if (res.status >= 300 && res.status < 400) {
-    if (!expect.redirects?.test(req.path) || res.status !== 302 || typeof res.headers.location !== 'string') fail('an unexpected redirect');
+    if (!expect.redirects?.test(req.path) || res.status !== 302 || typeof res.headers.location !== 'string')
+      fail('an unexpected redirect');
     return;
   }
-  if (!String(res.headers['content-type']).startsWith('application/json')) fail(`not JSON: ${String(res.headers['content-type'])}`);
+  if (!String(res.headers['content-type']).startsWith('application/json'))
+    fail(`not JSON: ${String(res.headers['content-type'])}`);
   let body: unknown;
   try {
     body = JSON.parse(res.text);
@@ -58,9 +71,11 @@ export function checkAnswer(req: FuzzRequest, res: FuzzResponse, expect: AnswerE
     if (res.status >= 400 || !('data' in envelope)) fail('a success envelope without data, or with an error status');
   } else if (envelope?.success === false) {
     const code = envelope.error;
-    if (typeof code !== 'string' || STATUS_OF[code as keyof typeof STATUS_OF] !== res.status) fail(`error code ${String(code)} does not belong to ${res.status}`);
+    if (typeof code !== 'string' || STATUS_OF[code as keyof typeof STATUS_OF] !== res.status)
+      fail(`error code ${String(code)} does not belong to ${res.status}`);
     if (typeof envelope.message !== 'string' || envelope.message.length === 0) fail('an error without a message');
-    if (envelope.details !== undefined && !isViolationList(envelope.details)) fail('details that are not {field, rule, message} items');
+    if (envelope.details !== undefined && !isViolationList(envelope.details))
+      fail('details that are not {field, rule, message} items');
   } else {
     fail('not the contract envelope');
   }
@@ -69,7 +84,10 @@ export function checkAnswer(req: FuzzRequest, res: FuzzResponse, expect: AnswerE
 }
 
 function isViolationList(value: unknown): boolean {
-  return Array.isArray(value) && value.every((v) => typeof v?.field === 'string' && typeof v?.rule === 'string' && typeof v?.message === 'string');
+  return (
+    Array.isArray(value) &&
+    value.every((v) => typeof v?.field === 'string' && typeof v?.rule === 'string' && typeof v?.message === 'string')
+  );
 }
 
 /** The first key anywhere in a JSON value that `test` accepts. Iterative, as answers are ours but may be deep. */
@@ -88,11 +106,15 @@ export function findKey(value: unknown, test: (key: string) => boolean): string 
 
 /** Own property names of Object.prototype now, to compare with after a run. */
 export function prototypeSnapshot(): string {
-  return JSON.stringify([Object.getOwnPropertyNames(Object.prototype).sort(), Object.getOwnPropertyNames(Array.prototype).sort()]);
+  return JSON.stringify([
+    Object.getOwnPropertyNames(Object.prototype).sort(),
+    Object.getOwnPropertyNames(Array.prototype).sort(),
+  ]);
 }
 
 /** Throws when Object.prototype (or Array.prototype) gained a property since `snapshot`. */
 export function checkPrototypes(snapshot: string): void {
   const probe = {} as Record<string, unknown>;
-  if (probe.polluted !== undefined || prototypeSnapshot() !== snapshot) throw new Error('Object.prototype or Array.prototype was polluted');
+  if (probe.polluted !== undefined || prototypeSnapshot() !== snapshot)
+    throw new Error('Object.prototype or Array.prototype was polluted');
 }

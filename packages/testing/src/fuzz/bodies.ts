@@ -87,18 +87,21 @@ function apply(body: Record<string, unknown>, m: Mutation): void {
 function objectsOf(root: Record<string, unknown>): Array<Record<string, unknown>> {
   const out = [root];
   for (const value of Object.values(root)) {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push(...objectsOf(value as Record<string, unknown>));
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      out.push(...objectsOf(value as Record<string, unknown>));
   }
   return out;
 }
 
 /** Every field of every object of the body, as [owner, key]. */
 function fieldsOf(root: Record<string, unknown>): Array<[Record<string, unknown>, string]> {
-  return objectsOf(root).flatMap((owner) => Object.keys(owner).map((key): [Record<string, unknown>, string] => [owner, key]));
+  return objectsOf(root).flatMap((owner) =>
+    Object.keys(owner).map((key): [Record<string, unknown>, string] => [owner, key]),
+  );
 }
 
-
-const nested = (depth: number, open: string, close: string, inner = '1') => open.repeat(depth) + inner + close.repeat(depth);
+const nested = (depth: number, open: string, close: string, inner = '1') =>
+  open.repeat(depth) + inner + close.repeat(depth);
 
 /**
  * Bodies written as bytes around a valid JSON text: deep nesting, prototype keys in the text (JSON.parse
@@ -108,7 +111,11 @@ const nested = (depth: number, open: string, close: string, inner = '1') => open
 export function rawBody(validJson: string): fc.Arbitrary<RawBody> {
   const json = (data: string | Buffer): RawBody => ({ data, contentType: 'application/json' });
   const deep = fc
-    .tuple(fc.constantFrom(100, 10_000, 100_000), fc.constantFrom<[string, string]>(['[', ']'], ['{"a":', '}'], ['{"__proto__":', '}']), fc.boolean())
+    .tuple(
+      fc.constantFrom(100, 10_000, 100_000),
+      fc.constantFrom<[string, string]>(['[', ']'], ['{"a":', '}'], ['{"__proto__":', '}']),
+      fc.boolean(),
+    )
     .map(([depth, [open, close], wrapped]) => {
       const deepValue = nested(depth, open, close);
       return json(wrapped ? spliceField(validJson, 'x', deepValue) : deepValue);
@@ -122,11 +129,37 @@ export function rawBody(validJson: string): fc.Arbitrary<RawBody> {
     )
     .map((prefix) => json(validJson.replace(/\{(?=")/g, prefix)));
   const numberText = fc
-    .tuple(fc.nat(), fc.constantFrom('1e400', '-1e400', '1e-400', '-0', '1E5', '0.1e1', '123456789012345678901234567890', '9'.repeat(5_000), '1'.repeat(400) + '.5', '2e308', '4.9e-325'))
+    .tuple(
+      fc.nat(),
+      fc.constantFrom(
+        '1e400',
+        '-1e400',
+        '1e-400',
+        '-0',
+        '1E5',
+        '0.1e1',
+        '123456789012345678901234567890',
+        '9'.repeat(5_000),
+        '1'.repeat(400) + '.5',
+        '2e308',
+        '4.9e-325',
+      ),
+    )
     .map(([index, text]) => json(replaceNthNumber(validJson, index, text)));
   const duplicateKeys = fc.nat().map((index) => json(duplicateNthKey(validJson, index)));
   const invalidUtf8 = fc
-    .tuple(fc.nat(), fc.constantFrom([0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80], [0xfe, 0xff], [0x80]))
+    .tuple(
+      fc.nat(),
+      fc.constantFrom(
+        [0xff],
+        [0xc0, 0xaf],
+        [0xed, 0xa0, 0x80],
+        [0xe2, 0x82],
+        [0xf4, 0x90, 0x80, 0x80],
+        [0xfe, 0xff],
+        [0x80],
+      ),
+    )
     .map(([at, bytes]) => {
       const text = Buffer.from(validJson);
       const cut = insideAString(validJson, at);
@@ -152,7 +185,9 @@ export function rawBody(validJson: string): fc.Arbitrary<RawBody> {
       '{}',
     )
     .map(json);
-  const huge = fc.constantFrom(900_000, 1_100_000).map((size) => json(spliceField(validJson, 'x', JSON.stringify('x'.repeat(size)))));
+  const huge = fc
+    .constantFrom(900_000, 1_100_000)
+    .map((size) => json(spliceField(validJson, 'x', JSON.stringify('x'.repeat(size)))));
   const contentTypes = fc
     .tuple(
       fc.constantFrom(
@@ -185,7 +220,9 @@ export function rawBody(validJson: string): fc.Arbitrary<RawBody> {
       .map((contentEncoding) => ({ data: validJson, contentType: 'application/json', contentEncoding })),
     fc.constant({ data: gzipSync(validJson), contentType: 'application/json', contentEncoding: 'gzip' }),
     // UTF-16 is a charset body-parser accepts: the text reaches JSON.parse, lone surrogates included.
-    fc.constantFrom(validJson, validJson.replace(/:"/, ':"\ud800')).map((text) => ({ data: Buffer.from(text, 'utf16le'), contentType: 'application/json; charset=utf-16le' })),
+    fc
+      .constantFrom(validJson, validJson.replace(/:"/, ':"\ud800'))
+      .map((text) => ({ data: Buffer.from(text, 'utf16le'), contentType: 'application/json; charset=utf-16le' })),
   );
   return fc.oneof(deep, prototypeText, numberText, duplicateKeys, invalidUtf8, broken, huge, contentTypes, encodings);
 }
@@ -219,7 +256,10 @@ function insideAString(text: string, index: number): number {
 }
 
 /** A request body around a valid one: mutated, written as hostile bytes, anything at all, the valid one, or none. */
-export function bodyAround(valid: Record<string, unknown>, fieldNames: readonly string[] = []): fc.Arbitrary<FuzzRequest['body']> {
+export function bodyAround(
+  valid: Record<string, unknown>,
+  fieldNames: readonly string[] = [],
+): fc.Arbitrary<FuzzRequest['body']> {
   return fc.oneof(
     { weight: 5, arbitrary: mutatedBody(valid, fieldNames).map((json) => ({ json })) },
     { weight: 3, arbitrary: textEdgeBody(valid).map((json) => ({ json })) },

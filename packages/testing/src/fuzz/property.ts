@@ -13,7 +13,10 @@ import { describeRequest, sendFuzzRequest, type FuzzRequest, type FuzzResponse }
  */
 export function fuzzParameters(numRuns: number): { numRuns: number; seed: number } {
   const factor = Number(process.env.FUZZ_RUNS_FACTOR ?? 1);
-  const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  const seed =
+    process.env.FUZZ_SEED !== undefined
+      ? Number(process.env.FUZZ_SEED)
+      : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
   return { numRuns: Math.max(1, Math.round(numRuns * (Number.isFinite(factor) && factor > 0 ? factor : 1))), seed };
 }
 
@@ -34,20 +37,35 @@ export async function assertFuzz(options: {
 }): Promise<void> {
   const prototypes = prototypeSnapshot();
   // fast-check prints a counterexample with this method: one short line instead of a 1 MB body.
-  const requests = options.requests.map((req) => Object.defineProperty(req, fc.toStringMethod, { value: () => describeRequest(req) }));
+  const requests = options.requests.map((req) =>
+    Object.defineProperty(req, fc.toStringMethod, { value: () => describeRequest(req) }),
+  );
   const property = fc.asyncProperty(requests, async (req) => {
     const before = req.target ? await applicationSnapshot(options.db, req.target) : undefined;
     const res = await sendFuzzRequest(options.app, req);
     checkAnswer(req, res, options.expect);
     checkPrototypes(prototypes);
-    if (req.target && res.status >= 400 && res.status < 500 && (await applicationSnapshot(options.db, req.target)) !== before) {
-      throw new Error(`a refused request (${res.status} ${res.text.slice(0, 200)}) changed its application\n  request: ${describeRequest(req)}`);
+    if (
+      req.target &&
+      res.status >= 400 &&
+      res.status < 500 &&
+      (await applicationSnapshot(options.db, req.target)) !== before
+    ) {
+      throw new Error(
+        `a refused request (${res.status} ${res.text.slice(0, 200)}) changed its application\n  request: ${describeRequest(req)}`,
+      );
     }
     options.onAnswer?.(req, res);
     if (tally) tally.set(outcome(req, res), (tally.get(outcome(req, res)) ?? 0) + 1);
   });
   await fc.assert(property, fuzzParameters(options.numRuns));
-  if (tally) console.log([...tally].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `${String(n).padStart(5)}  ${key}`).join('\n'));
+  if (tally)
+    console.log(
+      [...tally]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, n]) => `${String(n).padStart(5)}  ${key}`)
+        .join('\n'),
+    );
 }
 
 /** `FUZZ_STATS=1` prints how often each route answered each status: to see what the generators reach. */

@@ -49,7 +49,11 @@ export async function sendFuzzRequest(app: Express, req: FuzzRequest): Promise<F
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', () => callback(null, Buffer.concat(chunks).toString('utf8')));
   });
-  return { status: res.status, headers: res.headers as FuzzResponse['headers'], text: typeof res.body === 'string' ? res.body : '' };
+  return {
+    status: res.status,
+    headers: res.headers as FuzzResponse['headers'],
+    text: typeof res.body === 'string' ? res.body : '',
+  };
 }
 
 /** A request as a short line, for failure messages (long values cut). */

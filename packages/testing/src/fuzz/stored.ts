@@ -40,7 +40,10 @@ export async function applicationSnapshot(db: Database, applicationId: string): 
  * validate, no JSON holds a prototype key, and nothing is left half-done (a running check, a key in
  * progress). Answers the list of problems, empty when all is well.
  */
-export async function storedProblems(t: { ctx: DomainContext; db: Database }, partnerIds: readonly string[]): Promise<string[]> {
+export async function storedProblems(
+  t: { ctx: DomainContext; db: Database },
+  partnerIds: readonly string[],
+): Promise<string[]> {
   const { ctx, db } = t;
   const problems: string[] = [];
   const rows = await db.prisma.application.findMany({
@@ -48,7 +51,8 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
     include: { creditCheck: true, _count: { select: { matchRuns: true, referrals: true } } },
   });
   for (const app of rows) {
-    const at = (what: string) => problems.push(`application ${app.id} (${app.formType}, ${app.status}, last step ${app.lastStep}): ${what}`);
+    const at = (what: string) =>
+      problems.push(`application ${app.id} (${app.formType}, ${app.status}, last step ${app.lastStep}): ${what}`);
     if (!(FORM_TYPES as readonly string[]).includes(app.formType)) {
       at('unknown form type');
       continue;
@@ -68,19 +72,23 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
         if (expected && !checkedWithoutSteps) at(`step ${step} missing`);
         return;
       }
-      if (step > 1 && (steps[index - 1] === null || steps[index - 1] === undefined)) at(`step ${step} stored without step ${step - 1}`);
+      if (step > 1 && (steps[index - 1] === null || steps[index - 1] === undefined))
+        at(`step ${step} stored without step ${step - 1}`);
       if (!expected) at(`step ${step} stored beyond the last step`);
       const valid = validateStepData(formType, step, stored);
       if (!valid.ok) at(`step ${step} does not validate: ${valid.error.message}`);
-      else if (JSON.stringify(sortKeys(valid.value)) !== JSON.stringify(sortKeys(stored))) at(`step ${step} is not in normalised form`);
+      else if (JSON.stringify(sortKeys(valid.value)) !== JSON.stringify(sortKeys(stored)))
+        at(`step ${step} is not in normalised form`);
       if (findKey(stored, isPrototypeKey)) at(`step ${step} holds a prototype key`);
     });
 
     const statusIndex = STATUS_ORDER.indexOf(app.status as (typeof STATUS_ORDER)[number]);
     const checked = app.creditCheck?.status === 'completed';
     if (app.creditCheck && app.creditCheck.status !== 'completed') at(`credit check left ${app.creditCheck.status}`);
-    if (statusIndex >= STATUS_ORDER.indexOf('credit_checked') && (!checked || app.lastStep !== 5)) at('checked status without a completed check at step 5');
-    if (statusIndex < STATUS_ORDER.indexOf('credit_checked') && checked) at('a completed check under an earlier status');
+    if (statusIndex >= STATUS_ORDER.indexOf('credit_checked') && (!checked || app.lastStep !== 5))
+      at('checked status without a completed check at step 5');
+    if (statusIndex < STATUS_ORDER.indexOf('credit_checked') && checked)
+      at('a completed check under an earlier status');
     if (app.status === 'draft' && app.lastStep !== 1) at('draft beyond step 1');
     if (app.status === 'in_progress' && (app.lastStep < 2 || app.lastStep > 4)) at('in_progress outside steps 2-4');
     if (statusIndex >= STATUS_ORDER.indexOf('matched') && app._count.matchRuns === 0) at('matched without a match run');
@@ -94,7 +102,9 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
       const intake = readIntake(details);
       if (checked) {
         // Variant B's check takes step 5 without a date of birth; otherwise as Variant A's.
-        const valid = variantB ? validateApplicantDetailsB(intake.applicant, new Date()) : validateApplicantDetails({ data: details });
+        const valid = variantB
+          ? validateApplicantDetailsB(intake.applicant, new Date())
+          : validateApplicantDetails({ data: details });
         if (!valid.ok) at(`applicant details do not validate: ${valid.error.message}`);
       }
       if (variantB) {
@@ -102,8 +112,16 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
         const flat = flatFieldsOf(intake);
         const step2 = (app.step2 ?? {}) as Record<string, unknown>;
         const again = checked
-          ? validateVariantBPatch({ securityToken: 'st_', ...Object.fromEntries(Object.entries(flat).filter(([name]) => FLAT_FIELDS[name].step !== 5)) })
-          : validateVariantBCreate({ formType, loanAmount: (app.step1 as Record<string, unknown>).loanAmount, loanPurpose: step2.loanPurpose, ...flat });
+          ? validateVariantBPatch({
+              securityToken: 'st_',
+              ...Object.fromEntries(Object.entries(flat).filter(([name]) => FLAT_FIELDS[name].step !== 5)),
+            })
+          : validateVariantBCreate({
+              formType,
+              loanAmount: (app.step1 as Record<string, unknown>).loanAmount,
+              loanPurpose: step2.loanPurpose,
+              ...flat,
+            });
         if (!again.ok) at(`applicant intake does not validate: ${again.error.message}`);
       }
     } else if (checked && applicant.state === 'none') {
@@ -111,7 +129,9 @@ export async function storedProblems(t: { ctx: DomainContext; db: Database }, pa
     }
     if (app.securityTokenHash !== null && applicant.state === 'none') at('a Variant B application without its intake');
   }
-  const stuck = await db.prisma.idempotencyKey.count({ where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' } });
+  const stuck = await db.prisma.idempotencyKey.count({
+    where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' },
+  });
   if (stuck > 0) problems.push(`${stuck} idempotency keys left in progress`);
   return problems;
 }

@@ -9,7 +9,26 @@ export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const
 
 /** Numbers at the edges of JSON and of JavaScript's doubles; NaN and ±Infinity are sent as null by JSON.stringify. */
 export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, -(2 ** 53) - 1, -0, 5e-324, 0, 1, -1, 0.5, 999, 1000, 15_000, 100_000, 100_001, 2 ** 31, 1200, 1201),
+  fc.constantFrom(
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    -(2 ** 53) - 1,
+    -0,
+    5e-324,
+    0,
+    1,
+    -1,
+    0.5,
+    999,
+    1000,
+    15_000,
+    100_000,
+    100_001,
+    2 ** 31,
+    1200,
+    1201,
+  ),
   fc.integer(),
   fc.double(),
 );
@@ -73,7 +92,10 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 
 /** Object keys: the prototype's own names, known field names, and anything. */
 export function hostileKey(fieldNames: readonly string[] = []): fc.Arbitrary<string> {
-  return fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, 'toString', 'hasOwnProperty', 'valueOf', ...fieldNames), fc.string({ maxLength: 12 }));
+  return fc.oneof(
+    fc.constantFrom(...PROTOTYPE_KEYS, 'toString', 'hasOwnProperty', 'valueOf', ...fieldNames),
+    fc.string({ maxLength: 12 }),
+  );
 }
 
 /** Any JSON value, with hostile leaves and keys, a few levels deep. */
