@@ -72,7 +72,10 @@ function sorted(value: unknown): string {
 
 function weighted<T>(items: Array<[T, number]>): T {
   let r = Math.random() * items.reduce((a, [, w]) => a + w, 0);
-  for (const [item, w] of items) if ((r -= w) < 0) return item;
+  for (const [item, w] of items) {
+    r -= w;
+    if (r < 0) return item;
+  }
   return items[items.length - 1][0];
 }
 

@@ -72,10 +72,16 @@ export class Recorder {
 
   private count(endpoint: string, status: number, ms: number): void {
     let byStatus = this.counts.get(endpoint);
-    if (!byStatus) this.counts.set(endpoint, (byStatus = new Map()));
+    if (!byStatus) {
+      byStatus = new Map();
+      this.counts.set(endpoint, byStatus);
+    }
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     let times = this.latencies.get(endpoint);
-    if (!times) this.latencies.set(endpoint, (times = []));
+    if (!times) {
+      times = [];
+      this.latencies.set(endpoint, times);
+    }
     times.push(ms);
   }
 

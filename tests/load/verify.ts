@@ -115,7 +115,10 @@ async function compare(db: Client, ledger: Ledger): Promise<Verified> {
   );
   for (const row of events.rows) {
     let list = history.get(row.application_id);
-    if (!list) history.set(row.application_id, (list = []));
+    if (!list) {
+      list = [];
+      history.set(row.application_id, list);
+    }
     list.push(row.status);
   }
   for (const app of apps.values()) {

@@ -56,7 +56,10 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
     const sandbox = createSandboxBureau();
     const recording: CreditBureau = {
       sandbox: true,
-      requestScore: async (req) => ((bureau.last = req), sandbox.requestScore(req)),
+      requestScore: async (req) => {
+        bureau.last = req;
+        return sandbox.requestScore(req);
+      },
     };
     t = await createTestContext(storage, { bureau: recording });
     app = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), jwt: { secret: JWT_SECRET } });

@@ -233,16 +233,14 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
         body,
       }),
     );
-  const create = fc
-    .record({ headers, key: idempotencyKeyHeader, body: around(flatApplication()) })
-    .map(
-      ({ headers, key, body }): FuzzRequest => ({
-        method: 'POST',
-        path: `${BASE}/applications`,
-        headers: { ...headers, 'Idempotency-Key': key },
-        body,
-      }),
-    );
+  const create = fc.record({ headers, key: idempotencyKeyHeader, body: around(flatApplication()) }).map(
+    ({ headers, key, body }): FuzzRequest => ({
+      method: 'POST',
+      path: `${BASE}/applications`,
+      headers: { ...headers, 'Idempotency-Key': key },
+      body,
+    }),
+  );
   const check = fc
     .record({
       app: target,
@@ -283,19 +281,17 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
         }),
       ),
     );
-  const match = fc
-    .record({ app: target, headers })
-    .chain(({ app, headers }) =>
-      around({ securityToken: app.securityToken }).map(
-        (body): FuzzRequest => ({
-          target: app.known ? app.id : undefined,
-          method: 'POST',
-          path: `${BASE}/applications/${app.id}/match`,
-          headers,
-          body,
-        }),
-      ),
-    );
+  const match = fc.record({ app: target, headers }).chain(({ app, headers }) =>
+    around({ securityToken: app.securityToken }).map(
+      (body): FuzzRequest => ({
+        target: app.known ? app.id : undefined,
+        method: 'POST',
+        path: `${BASE}/applications/${app.id}/match`,
+        headers,
+        body,
+      }),
+    ),
+  );
   const webhooks = fc.oneof(
     fc
       .record({ headers, body: around({ url: 'http://127.0.0.1:9/fuzz', events: ['application.status_changed'] }) })

@@ -19,7 +19,12 @@ describe('Variant B request logs', () => {
       format: winston.format.json(),
       transports: [
         new winston.transports.Stream({
-          stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }),
+          stream: new Writable({
+            write: (chunk, _enc, done) => {
+              lines.push(String(chunk));
+              done();
+            },
+          }),
         }),
       ],
     });

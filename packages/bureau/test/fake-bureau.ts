@@ -114,7 +114,7 @@ export const answers = {
     (bytes: number, declared: boolean): Behaviour =>
     (res) => {
       const head = '{"score":700,"padding":"';
-      const body = head + 'x'.repeat(bytes - head.length - 2) + '"}';
+      const body = `${head + 'x'.repeat(bytes - head.length - 2)}"}`;
       res.writeHead(
         200,
         declared

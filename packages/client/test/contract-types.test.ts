@@ -89,6 +89,7 @@ type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ?
 /** Keys without an index signature (the service's views extend `Record<string, unknown>`). */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
 type SameKeys<A, B> = Equal<KnownKeys<A>, KnownKeys<B>>;
+// biome-ignore lint/complexity/noBannedTypes: `{} extends Pick<T, K>` is how a key is told optional.
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 /** Names listed once: a name `T` lacks, or one of `T`'s left out, fails the typecheck. */
@@ -519,6 +520,7 @@ describe("request types against the service's schemas", () => {
 // Response types: compile-time assertions; a `false` among them fails `pnpm typecheck`. ---------------
 
 type AllTrue<T extends true[]> = T;
+// biome-ignore lint/correctness/noUnusedVariables: the type is the assertion; tsc evaluates it.
 type ResponseFieldsMatch = AllTrue<
   [
     SameKeys<CreatedApplication, DomainCreatedApplication>,

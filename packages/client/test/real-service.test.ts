@@ -4,7 +4,6 @@
  * `LoanMatchApiError`s, and a retry after a lost answer being answered from the first request.
  */
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { createPartnerAApp, BASE_PATH_A } from '@loanmatch/partner-a';
 import { createPartnerBApp, BASE_PATH_B } from '@loanmatch/partner-b';
 import { createPartner, createSandboxBureau, revokeApiKey, type CreditBureau } from '@loanmatch/domain';
@@ -54,7 +53,13 @@ function instrumentedFetch() {
     }
     return response;
   };
-  return { fetch: wrapped, sent, loseNext: (match: (method: string, path: string) => boolean) => void (lose = match) };
+  return {
+    fetch: wrapped,
+    sent,
+    loseNext: (match: (method: string, path: string) => boolean) => {
+      lose = match;
+    },
+  };
 }
 
 describe('the clients against the real service', () => {
@@ -82,7 +87,13 @@ describe('the clients against the real service', () => {
 
   beforeAll(async () => {
     const sandbox = createSandboxBureau();
-    const bureau: CreditBureau = { sandbox: true, requestScore: (req) => (bureauCalls++, sandbox.requestScore(req)) };
+    const bureau: CreditBureau = {
+      sandbox: true,
+      requestScore: (req) => {
+        bureauCalls++;
+        return sandbox.requestScore(req);
+      },
+    };
     t = await createTestContext('pglite', { bureau });
     const common = { ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping() };
     listeners = await Promise.all([
@@ -210,7 +221,7 @@ describe('the clients against the real service', () => {
 
     for (const step of [2, 3, 4] as const)
       await a.saveStep(created.applicationId, step, { ...VALID_STEPS.personal[step] });
-    net.loseNext((method, path) => path.endsWith('/credit-check'));
+    net.loseNext((_method, path) => path.endsWith('/credit-check'));
     await expect(a.runCreditCheck(created.applicationId, APPLICANT, { sandboxScore: 'good' })).resolves.toMatchObject({
       creditCheckComplete: true,
     });

@@ -26,6 +26,7 @@ interface WasmApi {
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the schema engine's wasm-bindgen glue ships without types.
 type Bindings = Record<string, any>;
 let bindings: Bindings | undefined;
 /** Timers the engine armed and has not fired; cleared when an engine call is over. */
@@ -73,6 +74,7 @@ function withTrackedTimers(bg: Bindings): Bindings {
 
 async function withEngine<T>(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  // biome-ignore lint/suspicious/noExplicitAny: the schema engine's wasm-bindgen glue ships without types.
   use: (engine: any, schema: string) => Promise<T>,
 ): Promise<T> {
   const bg = loadBindings();

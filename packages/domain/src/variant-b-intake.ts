@@ -59,7 +59,7 @@ export function splitFlatFields(fields: Record<string, unknown>): {
     const place = Object.hasOwn(FLAT_FIELDS, flat) ? FLAT_FIELDS[flat] : undefined;
     if (place === undefined || value === undefined) continue;
     if (place.step === 5) applicant[place.name] = value;
-    else (steps[place.step] ??= {})[place.name] = value;
+    else steps[place.step] = { ...steps[place.step], [place.name]: value };
   }
   return { steps, applicant };
 }

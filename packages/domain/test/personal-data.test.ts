@@ -432,7 +432,13 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const sandbox = createSandboxBureau();
       const counting: DomainContext = {
         ...t.ctx,
-        bureau: { sandbox: true, requestScore: (req) => (calls.push(req.applicationId), sandbox.requestScore(req)) },
+        bureau: {
+          sandbox: true,
+          requestScore: (req) => {
+            calls.push(req.applicationId);
+            return sandbox.requestScore(req);
+          },
+        },
       };
       const a = await throughStep4(counting);
       await erasePersonalData(counting, { applicationId: a });

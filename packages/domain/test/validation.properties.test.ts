@@ -22,11 +22,10 @@ const jsonRecord = fc.dictionary(
 );
 
 function withinTable(schema: JsonSchema, value: unknown): boolean {
-  if (schema.properties !== undefined) {
+  const properties = schema.properties;
+  if (properties !== undefined) {
     if (typeof value !== 'object' || value === null) return false;
-    return Object.entries(value).every(
-      ([key, v]) => Object.hasOwn(schema.properties ?? {}, key) && withinTable((schema.properties ?? {})[key], v),
-    );
+    return Object.entries(value).every(([key, v]) => Object.hasOwn(properties, key) && withinTable(properties[key], v));
   }
   if (schema.type === 'number' || schema.type === 'integer') {
     return typeof value === 'number' && value >= (schema.minimum ?? -Infinity) && value <= (schema.maximum ?? Infinity);

@@ -897,7 +897,7 @@ describe('schemas', () => {
     const walk = (s: { type?: string; properties?: Record<string, unknown> }) => {
       if (s.type === 'object' && s.properties) {
         objects.push(s);
-        Object.values(s.properties).forEach((p) => walk(p as typeof s));
+        for (const p of Object.values(s.properties)) walk(p as typeof s);
       }
     };
     for (const formType of FORM_TYPES) for (const step of [1, 2, 3, 4] as const) walk(schemaFor(formType, step));

@@ -41,11 +41,15 @@ export function sendResult<T>(
   status = 200,
   view: (value: T) => unknown = (v) => v,
 ): void {
-  if (!result.ok) return sendError(res, result.error.code, result.error.message, result.error.details);
+  if (!result.ok) {
+    sendError(res, result.error.code, result.error.message, result.error.details);
+    return;
+  }
   const value = result.value as unknown as { replayed?: boolean; value?: unknown };
   if (typeof value === 'object' && value !== null && 'replayed' in value && 'value' in value) {
     if (value.replayed) res.setHeader('Idempotency-Replayed', 'true');
-    return sendData(res, status, view(value.value as T));
+    sendData(res, status, view(value.value as T));
+    return;
   }
   sendData(res, status, view(result.value));
 }

@@ -103,6 +103,7 @@ function requireUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: strin
 }
 
 /** U+0000, or a surrogate not in a pair (a `u` regex sees a pair as one code point, outside Cs). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the character this pattern exists to find.
 const UNSTORABLE_TEXT = /[\u0000\p{Cs}]/u;
 
 /** Why a parsed body cannot be accepted, or undefined. Iterative: a hostile body may nest 500,000 levels. */

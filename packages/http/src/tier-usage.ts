@@ -43,7 +43,10 @@ type Buckets = Map<number, Map<string, TierCounts>>;
 
 function add(buckets: Buckets, minute: number, tier: string, requests: number, refused: number): void {
   let bucket = buckets.get(minute);
-  if (!bucket) buckets.set(minute, (bucket = new Map()));
+  if (!bucket) {
+    bucket = new Map();
+    buckets.set(minute, bucket);
+  }
   const counts = bucket.get(tier);
   if (counts) {
     counts.requests += requests;

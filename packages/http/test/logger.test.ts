@@ -16,7 +16,12 @@ function capture(format: winston.Logform.Format) {
     format,
     transports: [
       new winston.transports.Stream({
-        stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk).replace(/\n$/, '')), done()) }),
+        stream: new Writable({
+          write: (chunk, _enc, done) => {
+            lines.push(String(chunk).replace(/\n$/, ''));
+            done();
+          },
+        }),
       }),
     ],
   });
@@ -76,13 +81,16 @@ describe('createLogger', () => {
     }
     // The format is the logger's; the console transport is swapped for one the test can read.
     const out: string[] = [];
-    logger
-      .clear()
-      .add(
-        new winston.transports.Stream({
-          stream: new Writable({ write: (chunk, _enc, done) => (out.push(String(chunk)), done()) }),
+    logger.clear().add(
+      new winston.transports.Stream({
+        stream: new Writable({
+          write: (chunk, _enc, done) => {
+            out.push(String(chunk));
+            done();
+          },
         }),
-      );
+      }),
+    );
     logger.info('request', { requestId: 'r', contract: 'A', method: 'GET', route: '/x', status: 200, durationMs: 1 });
     return out.join('');
   };
@@ -162,9 +170,10 @@ describe('log lines on stdout', () => {
   function stdoutOf(run: () => void): string {
     const original = process.stdout.write;
     let out = '';
-    process.stdout.write = ((chunk: string | Uint8Array) => (
-      (out += String(chunk)), true
-    )) as typeof process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      out += String(chunk);
+      return true;
+    }) as typeof process.stdout.write;
     try {
       run();
     } finally {

@@ -27,14 +27,12 @@ function testApp() {
     ]),
   );
   router.get('/express-error', (_req, res) =>
-    res
-      .status(400)
-      .json({
-        success: false,
-        error: 'VALIDATION_ERROR',
-        message: 'bad "step" \u00e9',
-        details: [{ field: 'step', rule: 'enum', message: 'step: must be 2' }],
-      }),
+    res.status(400).json({
+      success: false,
+      error: 'VALIDATION_ERROR',
+      message: 'bad "step" \u00e9',
+      details: [{ field: 'step', rule: 'enum', message: 'step: must be 2' }],
+    }),
   );
   router.get('/created', (_req, res) => sendData(res, 201, value()));
   router.get('/typed', (_req, res) => {

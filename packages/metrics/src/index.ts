@@ -116,9 +116,15 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
       return {
         observe(route, status, seconds) {
           let byStatus = byRoute.get(route);
-          if (!byStatus) byRoute.set(route, (byStatus = new Map()));
+          if (!byStatus) {
+            byStatus = new Map();
+            byRoute.set(route, byStatus);
+          }
           let child = byStatus.get(status);
-          if (!child) byStatus.set(status, (child = duration.labels(contract, route, String(status))));
+          if (!child) {
+            child = duration.labels(contract, route, String(status));
+            byStatus.set(status, child);
+          }
           child.observe(seconds);
         },
       };

@@ -28,7 +28,10 @@ function pruneComponents(document: Schema): Schema {
   const components = document.components as Record<string, Record<string, unknown>>;
   const used = new Set<string>();
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !used.has(child)) {

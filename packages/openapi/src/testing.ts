@@ -65,8 +65,8 @@ export function documentAjv(document: Schema): {
   addFormats(ajv);
   ajv.addSchema(document as object, 'doc');
   // JSON Pointer escaping, then URI escaping (ajv decodes the fragment before following the pointer).
-  const escape = (segment: string) => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
-  return { ajv, compile: (segments) => ajv.compile({ $ref: `doc#/${segments.map(escape).join('/')}` }) };
+  const pointerSegment = (segment: string) => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+  return { ajv, compile: (segments) => ajv.compile({ $ref: `doc#/${segments.map(pointerSegment).join('/')}` }) };
 }
 
 export interface Answer {
@@ -100,7 +100,10 @@ export function createAnswerChecker(document: Schema) {
   const validator = (segments: string[]) => {
     const key = JSON.stringify(segments);
     let fn = compiled.get(key);
-    if (!fn) compiled.set(key, (fn = compile(segments)));
+    if (!fn) {
+      fn = compile(segments);
+      compiled.set(key, fn);
+    }
     return fn;
   };
 

@@ -39,7 +39,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
   let ctx: DomainContext;
   let receiver: WebhookReceiver;
   let dispatcher: Dispatcher | undefined;
-  let wake = () => undefined as void;
+  let wake: () => void = () => undefined;
 
   beforeAll(async () => {
     t = await createTestContext(storage, { notify: () => wake() });

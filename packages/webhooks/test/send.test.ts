@@ -14,7 +14,7 @@ describe('signatures', () => {
   });
 
   it('when two secrets sign, then the header holds both signatures, space-separated, newest first', () => {
-    const other = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
+    const other = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     const header = signatureHeader([other, SECRET], 'evt_1', 1700000000, '{}');
     expect(header.split(' ')).toEqual([
       signWebhook(other, 'evt_1', 1700000000, '{}'),

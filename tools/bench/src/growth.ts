@@ -57,10 +57,9 @@ export async function measureGrowth(options: GrowthOptions, log: (line: string) 
           db,
           { templates, partnerIds, count: missing, spreadOverYear: true, dataKey: service.dataKey },
           (done) => {
-            if (done - reported >= 200_000)
-              log(
-                `  ${((reported = done)).toLocaleString('en')} written in ${Math.round((Date.now() - started) / 1000)} s`,
-              );
+            if (done - reported < 200_000) return;
+            reported = done;
+            log(`  ${done.toLocaleString('en')} written in ${Math.round((Date.now() - started) / 1000)} s`);
           },
         );
         await settleDatabase(db);

@@ -205,13 +205,13 @@ export function formatResults(results: Results): string {
     }
     const rss = growth.resident?.now ?? NaN;
     lines.push(
-      row([
+      `${row([
         ['  server resident size', -22],
         ...sizes.slice(0, -1).map((): [string, number] => ['', 14]),
         [`${fmt(rss, 0)} MB`, 14],
         ['', 7],
         [`  ≤ ${GROWTH.residentGoalMb} MB  ${verdict(rss <= GROWTH.residentGoalMb)}`, -15],
-      ]) + `  (peak ${fmt(growth.resident?.peak ?? NaN, 0)} MB)`,
+      ])}  (peak ${fmt(growth.resident?.peak ?? NaN, 0)} MB)`,
     );
     lines.push(
       `  filling took ${growth.steps.map((s) => `${fmt(s.fillS, 0)} s to ${fmt(s.applications, 0)}`).join(', ')}`,

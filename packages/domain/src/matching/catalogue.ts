@@ -291,7 +291,9 @@ function rankOffers(productsOfType: readonly CatalogueProduct[]): void {
         x.price.rate - y.price.rate ||
         (x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
     );
-    offered.forEach((o, position) => (o.price.position = position));
+    offered.forEach((o, position) => {
+      o.price.position = position;
+    });
   }
 }
 

@@ -91,9 +91,9 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
     t.otherIncomeShare[i] = policy.otherIncomePercent / 100;
     t.livingBase[i] = policy.livingCosts.base;
     t.livingPerDependant[i] = policy.livingCosts.perDependant;
-    LIVING_SITUATIONS.forEach(
-      (s, k) => (t.housingFloor[i * LIVING_SITUATIONS.length + k] = policy.housingCostFloor[s]),
-    );
+    LIVING_SITUATIONS.forEach((s, k) => {
+      t.housingFloor[i * LIVING_SITUATIONS.length + k] = policy.housingCostFloor[s];
+    });
     if (d.loanType === 'car') {
       t.saleTypeMask[i] = maskOf(d.car.saleTypes, SALE_TYPES);
       t.maxVehicleAgeYears[i] = d.car.maxVehicleAgeYears;
@@ -101,9 +101,9 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
       t.balloonMaxTermYears[i] = d.car.balloon.maxTermYears;
     }
     if (d.loanType === 'home') {
-      OCCUPANCY_TYPES.forEach(
-        (o, k) => (t.maxLvr[i * OCCUPANCY_TYPES.length + k] = d.home.occupancy[o]?.maxLvrPercent ?? Number.NaN),
-      );
+      OCCUPANCY_TYPES.forEach((o, k) => {
+        t.maxLvr[i * OCCUPANCY_TYPES.length + k] = d.home.occupancy[o]?.maxLvrPercent ?? Number.NaN;
+      });
       t.lmiAboveLvrPercent[i] = d.home.lmiAboveLvrPercent;
       t.firstHomeBuyerOnly[i] = d.home.firstHomeBuyerOnly ? 1 : 0;
       t.repaymentTypeMask[i] = maskOf(d.home.repaymentTypes, REPAYMENT_TYPES);

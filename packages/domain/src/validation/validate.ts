@@ -140,7 +140,10 @@ export const compile = (schema: ObjectSchema, rootField: string): Compiled => ({
 const compiledBySchema = new Map<ObjectSchema, Compiled>();
 const compileStep = (schema: ObjectSchema): Compiled => {
   let compiled = compiledBySchema.get(schema);
-  if (compiled === undefined) compiledBySchema.set(schema, (compiled = compile(schema, 'data')));
+  if (compiled === undefined) {
+    compiled = compile(schema, 'data');
+    compiledBySchema.set(schema, compiled);
+  }
   return compiled;
 };
 

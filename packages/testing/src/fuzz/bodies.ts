@@ -140,7 +140,7 @@ export function rawBody(validJson: string): fc.Arbitrary<RawBody> {
         '0.1e1',
         '123456789012345678901234567890',
         '9'.repeat(5_000),
-        '1'.repeat(400) + '.5',
+        `${'1'.repeat(400)}.5`,
         '2e308',
         '4.9e-325',
       ),
