@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /**
  * Tracking tokens: unguessable, signed, self-contained links to one offer of one match run.
@@ -20,8 +20,8 @@ const bytesUuid = (b: Buffer) => {
 };
 
 /** Writes the HMAC-SHA256 of `token`'s first BODY bytes, truncated, into its last MAC bytes. */
-function sign(secret: Buffer, token: Buffer): void {
-  createHmac('sha256', secret).update(token.subarray(0, BODY)).digest().copy(token, BODY, 0, MAC);
+function sign(key: KeyObject, token: Buffer): void {
+  createHmac('sha256', key).update(token.subarray(0, BODY)).digest().copy(token, BODY, 0, MAC);
 }
 
 /** Writes a UUID's 16 bytes (its 32 hex digits, dashes skipped) at `offset`. */
@@ -52,12 +52,14 @@ export function signTrackingToken(secret: Buffer, claims: TrackingClaims): strin
  * MAC per token (a match signs a link per offer).
  */
 export function trackingSigner(secret: Buffer, matchRunId: string, expiresAt: Date): (offerId: string) => string {
+  // One KeyObject for the run's links: node:crypto checks a raw key's bytes on every call.
+  const key = createSecretKey(secret);
   const template = Buffer.alloc(BODY + MAC);
   writeUuid(template, 16, matchRunId);
   template.writeUInt32BE(Math.floor(expiresAt.getTime() / 1000), 32);
   return (offerId) => {
     writeUuid(template, 0, offerId);
-    sign(secret, template);
+    sign(key, template);
     return template.toString('base64url');
   };
 }
@@ -68,7 +70,7 @@ export function verifyTrackingToken(secret: Buffer, token: string): TrackingClai
   const raw = Buffer.from(token, 'base64url');
   if (raw.length !== BODY + MAC) return null;
   const expected = Buffer.from(raw);
-  sign(secret, expected);
+  sign(createSecretKey(secret), expected);
   if (!timingSafeEqual(raw.subarray(BODY), expected.subarray(BODY))) return null;
   const body = raw.subarray(0, BODY);
   return {

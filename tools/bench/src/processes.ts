@@ -4,7 +4,8 @@
  * one-shot commands (migrations). Every process started is stopped by `stopAll`, whatever happened.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { transform } from 'esbuild';
 
@@ -13,7 +14,7 @@ export const ROOT = resolve(__dirname, '../../..');
 export interface Child {
   child: ChildProcess;
   pid: number;
-  /** What it printed until it was ready (its banner), then its error output. */
+  /** What it printed until it was ready (its banner), and its error output. */
   output: () => string;
   stop(): Promise<void>;
 }
@@ -26,50 +27,48 @@ function environment(env: Record<string, string>): Record<string, string> {
   return { PATH: path, HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env };
 }
 
-/** Starts `node <argv>` and waits until its output matches `ready`. */
+/**
+ * Starts `node <argv>` and waits until its output matches `ready`. Its standard output goes to a file, as
+ * a production log collector drains it: a pipe read by this process, which is busy sending load, would
+ * fill, and Node's writes to a full pipe block the server.
+ */
 export async function startNode(argv: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
-  const child = spawn(process.execPath, argv, { cwd: ROOT, env: environment(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let started = false;
-  // Until it is ready, keep what it prints (the banner); after that, read and drop (the access log).
-  child.stdout!.on('data', (d: Buffer) => {
-    if (!started) out += d;
-  });
+  const logFile = join(tmpdir(), `loanmatch-bench-${process.pid}-${running.length}.log`);
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: environment(env), stdio: ['ignore', log, 'pipe'] });
+  closeSync(log);
+  let errors = '';
   child.stderr!.on('data', (d: Buffer) => {
-    if (out.length < 100_000) out += d;
+    if (errors.length < 100_000) errors += d;
   });
+  const banner = () => readFileSync(logFile, 'utf8').slice(0, 100_000);
+  let out = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const handle: Child = {
     child,
     pid: child.pid!,
-    output: () => out,
+    output: () => out + errors,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(killer);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      rmSync(logFile, { force: true });
     },
   };
   running.push(handle);
-  await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`node ${argv.join(' ')} did not start within 60 s:\n${out}`)),
-      60_000,
-    );
-    child.stdout!.on('data', () => {
-      if (!started && ready.test(out)) {
-        started = true;
-        clearTimeout(timer);
-        resolveReady();
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`node ${argv.join(' ')} exited before it was ready:\n${out}`));
-    });
-  });
-  return handle;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    out = banner();
+    if (ready.test(out)) return handle;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`node ${argv.join(' ')} exited before it was ready:\n${out}${errors}`);
+    }
+    if (Date.now() > deadline) throw new Error(`node ${argv.join(' ')} did not start within 60 s:\n${out}${errors}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Runs a shell command to its end (`limitS` at most); its errors go to our stderr. */
