@@ -3,7 +3,8 @@
  * credit check's answer, which is the same on both contracts once the caller is verified.
  */
 import { EXAMPLE_IDS, webhookEvents } from './operations';
-import { HEADERS, PARAMETERS, RESPONSE_SCHEMAS, headerRef, ref, requestSchemas } from './components';
+import { HEADERS, PARAMETERS, headerRef, ref, requestSchemas } from './components';
+import { RESPONSE_SCHEMAS } from './response-schemas';
 import type { Schema } from './schema-translation';
 import { DOMAIN_SCHEMAS, type SchemaSource } from './source';
 

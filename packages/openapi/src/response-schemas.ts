@@ -1,0 +1,283 @@
+/**
+ * The response schemas of both documents, written here: the domain has no schema of its answers, only
+ * TypeScript types; `test/conformance.test.ts` checks them against real answers of both front-ends, so a
+ * drift fails a test.
+ */
+import { FORM_TYPES, STATUS_ORDER, WEBHOOK_EVENT_TYPES } from '@loanmatch/domain';
+import { STATUS_OF } from '@loanmatch/http';
+import { dateTime, nullable, ref, uuid } from './components';
+import type { Schema } from './schema-translation';
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas (checked against real answers by the conformance test)
+// ---------------------------------------------------------------------------------------------
+
+const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties).filter((name) => !(extra.optional as string[] | undefined)?.includes(name)),
+  ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'optional')),
+});
+
+const statusSchema: Schema = { type: 'string', enum: [...STATUS_ORDER] };
+const reference: Schema = ref('Reference');
+
+export const RESPONSE_SCHEMAS: Record<string, Schema> = {
+  Error: object(
+    {
+      success: { const: false },
+      error: { type: 'string', enum: Object.keys(STATUS_OF), description: 'The code clients branch on.' },
+      message: { type: 'string', description: 'For people; a validation message reads `<field>: <rule text>`.' },
+      details: {
+        type: 'array',
+        items: ref('FieldViolation'),
+        description: 'Every violated rule, for `VALIDATION_ERROR`.',
+      },
+    },
+    { optional: ['details'] },
+  ),
+  FieldViolation: object({ field: { type: 'string' }, rule: { type: 'string' }, message: { type: 'string' } }),
+  CreatedApplication: object({
+    applicationId: uuid,
+    formType: { type: 'string', enum: [...FORM_TYPES] },
+    status: statusSchema,
+    lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+  }),
+  Application: object(
+    {
+      applicationId: uuid,
+      formType: { type: 'string', enum: [...FORM_TYPES] },
+      status: statusSchema,
+      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+      steps: {
+        type: 'object',
+        description:
+          'Steps 1-4 as stored (normalised: numbers as numbers, defaults applied), keyed `"1"` to `"4"`. Never step 5.',
+        propertyNames: { enum: ['1', '2', '3', '4'] },
+        additionalProperties: { type: 'object' },
+      },
+      creditCheckComplete: { type: 'boolean' },
+      creditCheckedAt: nullable(dateTime),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+    { description: 'What partners see of an application: never step 5, never a score.' },
+  ),
+  CreditCheckResult: object(
+    {
+      applicationId: uuid,
+      creditCheckComplete: { type: 'boolean' },
+      degraded_mode: { type: 'boolean' },
+      sandbox_mode: { type: 'boolean' },
+    },
+    {
+      description: 'The check ran. `degraded_mode` is true when the bureau was unavailable. Scores are never returned.',
+    },
+  ),
+  Reference: object({ id: { type: 'string' }, name: { type: 'string' } }),
+  OfferDetails: object(
+    {
+      interestRate: { type: 'number', description: 'Percent a year.' },
+      comparisonRate: {
+        type: 'number',
+        description: 'Percent a year, on the benchmark loan of `comparisonRateExample`.',
+      },
+      comparisonRateWarning: { type: 'string' },
+      comparisonRateExample: { type: 'string' },
+      loanAmount: { type: 'number' },
+      loanTermMonths: { type: 'integer' },
+      monthlyRepayment: { type: 'number', description: 'Interest and principal, without the monthly fee.' },
+      establishmentFee: { type: 'number' },
+      monthlyFee: { type: 'number' },
+      balloonAmount: { type: 'number', description: 'Car loans with a balloon: due at the end of the term.' },
+      repaymentType: { type: 'string' },
+      interestOnlyMonths: { type: 'integer' },
+      repaymentAfterInterestOnly: { type: 'number' },
+      lvr: { type: 'number', description: 'Home loans: loan-to-value ratio, percent.' },
+      lendersMortgageInsurance: { type: 'boolean' },
+    },
+    {
+      optional: [
+        'balloonAmount',
+        'repaymentType',
+        'interestOnlyMonths',
+        'repaymentAfterInterestOnly',
+        'lvr',
+        'lendersMortgageInsurance',
+      ],
+    },
+  ),
+  Offer: object(
+    {
+      offerId: uuid,
+      lender: reference,
+      product: reference,
+      headline: { type: 'string' },
+      certainty: {
+        type: 'string',
+        enum: ['pre_qualified', 'indicative'],
+        description:
+          "`pre_qualified`: every rule of the product was assessed on the application's data and the credit result. `indicative`: some could not be (the data was not given); `conditions` says what the lender will need to see.",
+      },
+      offerDetails: ref('OfferDetails'),
+      conditions: {
+        type: 'array',
+        items: object({ field: { type: 'string' }, requirement: { type: 'string' } }),
+        description:
+          'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least 4,924 a month"}`; together they are enough to qualify.',
+      },
+      assumedLoanTermMonths: {
+        type: 'integer',
+        description:
+          "Only when the application gave no `loanTerm`: the term this offer is priced over (the product's comparison-rate benchmark term, within its limits); also `offerDetails.loanTermMonths`.",
+      },
+      expiresAt: dateTime,
+      trackingUrl: {
+        type: 'string',
+        format: 'uri',
+        description: "Send the applicant's browser here: `GET /r/{token}` on Variant A's listener. About two hours.",
+      },
+    },
+    { optional: ['assumedLoanTermMonths'] },
+  ),
+  NearMissOffer: object({
+    lender: reference,
+    product: reference,
+    headline: { type: 'string' },
+    reasons: {
+      type: 'array',
+      items: object({ field: { type: 'string' }, rule: { type: 'string' }, actual: { type: ['number', 'string'] } }),
+    },
+    wouldQualifyIf: { type: 'array', items: object({ field: { type: 'string' }, requirement: { type: 'string' } }) },
+  }),
+  MatchResult: object(
+    {
+      applicationId: uuid,
+      matchId: uuid,
+      generatedAt: dateTime,
+      degraded_mode: { type: 'boolean' },
+      assessment: object(
+        { basis: { type: 'string', enum: ['bureau', 'self_estimate'] }, notice: { type: 'string' } },
+        {
+          optional: ['notice'],
+          description: "`self_estimate` when the bureau was unavailable: matching used the applicant's own estimate.",
+        },
+      ),
+      acceptedOffers: {
+        type: 'array',
+        items: ref('Offer'),
+        description: 'Pre-qualified offers first, then indicative ones; each group ranked by comparison rate.',
+      },
+      nearMissOffers: { type: 'array', items: ref('NearMissOffer') },
+    },
+    { description: 'Each call is a fresh run with fresh tracking links.' },
+  ),
+  Referral: object({
+    referralId: uuid,
+    applicationId: uuid,
+    offerId: uuid,
+    lender: reference,
+    product: reference,
+    referredAt: dateTime,
+  }),
+  ReferralList: object({
+    referrals: { type: 'array', items: ref('Referral'), description: 'Newest first.' },
+    nextCursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  }),
+  Webhook: object({
+    webhookId: uuid,
+    url: { type: 'string', format: 'uri' },
+    events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] } },
+    status: { type: 'string', enum: ['active', 'disabled'] },
+    disabledReason: nullable({ type: 'string' }),
+    disabledAt: nullable(dateTime),
+    failingSince: nullable(dateTime),
+    lastSuccessAt: nullable(dateTime),
+    previousSecretExpiresAt: nullable(dateTime),
+    createdAt: dateTime,
+  }),
+  RegisteredWebhook: {
+    allOf: [
+      ref('Webhook'),
+      object({ secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown this once.' } }),
+    ],
+  },
+  WebhookList: object({ webhooks: { type: 'array', items: ref('Webhook') } }),
+  DeletedWebhook: object({ webhookId: uuid, deleted: { const: true } }),
+  RotatedSecret: object(
+    { webhookId: uuid, secret: { type: 'string', pattern: '^whsec_' }, previousSecretExpiresAt: dateTime },
+    {
+      description:
+        'The new secret, shown this once; the old one keeps signing beside it until `previousSecretExpiresAt` (24 hours).',
+    },
+  ),
+  QueuedTestEvent: object({
+    webhookId: uuid,
+    eventId: { type: 'string', pattern: '^evt_' },
+    type: { const: 'webhook.test' },
+  }),
+  DeliveryAttempt: object({
+    eventId: { type: 'string' },
+    eventType: { type: 'string' },
+    attempt: { type: 'integer', minimum: 1 },
+    attemptedAt: dateTime,
+    status: { type: 'string', enum: ['succeeded', 'failed'] },
+    responseStatus: nullable({ type: 'integer' }),
+    durationMs: { type: 'number' },
+    error: nullable({
+      type: 'string',
+      description: 'A fixed code: `timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …',
+    }),
+    nextRetryAt: nullable(dateTime),
+  }),
+  DeliveryList: object({
+    webhookId: uuid,
+    pending: { type: 'integer', minimum: 0 },
+    deliveries: { type: 'array', items: ref('DeliveryAttempt'), description: 'Newest first.' },
+  }),
+  AccessToken: object({
+    accessToken: { type: 'string', description: 'A JWT (HS256).' },
+    tokenType: { const: 'Bearer' },
+    expiresIn: { type: 'integer', description: 'Seconds (900).' },
+  }),
+  UpdatedApplicationB: object(
+    {
+      applicationId: uuid,
+      status: statusSchema,
+      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+      creditCheckComplete: { type: 'boolean' },
+      missingFields: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'Required fields of steps 2-4 not given yet (`loanTerm`, `employmentType`, `grossMonthlyIncome`, `livingSituation`): until none is missing, offers are `indicative`.',
+      },
+    },
+    { description: 'Where the application stands after the change.' },
+  ),
+  CreatedApplicationB: object({
+    applicationId: uuid,
+    securityToken: {
+      type: 'string',
+      pattern: '^st_',
+      description: 'Shown this once: keep it. Credit check and match bodies carry it.',
+    },
+  }),
+  Health: object({ status: { type: 'string', enum: ['ok', 'ready'] } }),
+  StatusChangedEvent: object({
+    type: { const: 'application.status_changed' },
+    timestamp: dateTime,
+    data: object({
+      applicationId: uuid,
+      status: statusSchema,
+      previousStatus: {
+        ...statusSchema,
+        type: ['string', 'null'],
+        enum: [...STATUS_ORDER, null],
+        description: 'null for the event of a new application.',
+      },
+      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+    }),
+  }),
+  TestEvent: object({ type: { const: 'webhook.test' }, timestamp: dateTime, data: object({ webhookId: uuid }) }),
+};
