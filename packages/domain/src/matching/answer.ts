@@ -20,49 +20,29 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
   const a = x.a;
   const i = c.row;
   const k = c.priceIndex;
-  let offerDetails: OfferDetails;
-  if (x.isCar)
-    offerDetails = {
-      interestRate: t.rate[k],
-      comparisonRate: c.comparisonRate,
-      comparisonRateWarning: COMPARISON_RATE_WARNING,
-      comparisonRateExample: t.comparisonRateExample[i],
-      loanAmount: a.loanAmount,
-      loanTermMonths: c.termMonths,
-      monthlyRepayment: c.repayment,
-      establishmentFee: t.establishmentFee[i],
-      monthlyFee: t.monthlyFee[i],
-      balloonAmount: x.balloonAmount,
-    };
+  const details: OfferDetails = {
+    interestRate: t.rate[k],
+    comparisonRate: c.comparisonRate,
+    comparisonRateWarning: COMPARISON_RATE_WARNING,
+    comparisonRateExample: t.comparisonRateExample[i],
+    loanAmount: a.loanAmount,
+    loanTermMonths: c.termMonths,
+    monthlyRepayment: c.repayment,
+    establishmentFee: t.establishmentFee[i],
+    monthlyFee: t.monthlyFee[i],
+  };
+  // A loan type's own figures follow the common ones, in this order (the answer's key order).
+  let offerDetails = details;
+  if (x.isCar) offerDetails = { ...details, balloonAmount: x.balloonAmount };
   else if (x.isHome)
     offerDetails = {
-      interestRate: t.rate[k],
-      comparisonRate: c.comparisonRate,
-      comparisonRateWarning: COMPARISON_RATE_WARNING,
-      comparisonRateExample: t.comparisonRateExample[i],
-      loanAmount: a.loanAmount,
-      loanTermMonths: c.termMonths,
-      monthlyRepayment: c.repayment,
-      establishmentFee: t.establishmentFee[i],
-      monthlyFee: t.monthlyFee[i],
+      ...details,
       repaymentType: a.interestOnly ? 'interest_only' : 'principal_and_interest',
       ...(a.interestOnly
         ? { interestOnlyMonths: c.interestOnlyMonths, repaymentAfterInterestOnly: c.afterInterestOnly }
         : {}),
       lvr: c.lvr,
       lendersMortgageInsurance: c.lvr > t.lmiAboveLvrPercent[i],
-    };
-  else
-    offerDetails = {
-      interestRate: t.rate[k],
-      comparisonRate: c.comparisonRate,
-      comparisonRateWarning: COMPARISON_RATE_WARNING,
-      comparisonRateExample: t.comparisonRateExample[i],
-      loanAmount: a.loanAmount,
-      loanTermMonths: c.termMonths,
-      monthlyRepayment: c.repayment,
-      establishmentFee: t.establishmentFee[i],
-      monthlyFee: t.monthlyFee[i],
     };
   if (!c.indicative) {
     return {
