@@ -23,6 +23,7 @@ import {
   type ProductDefinition,
   type ServiceabilityPolicy,
 } from './types';
+import { deepFreeze } from '../deep-freeze';
 
 /** The catalogue in force, relative to this file (the same in `src` under tsx and jest). */
 export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue.v1.json');
@@ -295,15 +296,6 @@ function rankOffers(productsOfType: readonly CatalogueProduct[]): void {
       o.price.position = position;
     });
   }
-}
-
-/** Freezes plain objects and arrays (typed arrays cannot be frozen and are left as they are). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /**

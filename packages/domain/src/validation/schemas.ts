@@ -17,6 +17,7 @@
  * Every schema is deep-frozen at module load: they are shared with the compiled validators and handed
  * out by `schemaFor` (for OpenAPI generation) without cloning.
  */
+import { deepFreeze } from '../deep-freeze';
 
 export type FormType = 'personal' | 'car' | 'home';
 export const FORM_TYPES: readonly FormType[] = Object.freeze(['personal', 'car', 'home'] as const);
@@ -453,14 +454,6 @@ export function schemaFor(formType: FormType, step: StepNumber): ObjectSchema {
   const schema = Object.hasOwn(STEP_SCHEMAS, formType) ? STEP_SCHEMAS[formType][step] : undefined;
   if (schema === undefined) throw new TypeError(`no schema for loan type ${String(formType)} step ${String(step)}`);
   return schema;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 deepFreeze(STEP_SCHEMAS);

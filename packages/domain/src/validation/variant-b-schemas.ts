@@ -13,6 +13,7 @@ import {
   type JsonSchema,
   type ObjectSchema,
 } from './schemas';
+import { deepFreeze } from '../deep-freeze';
 
 /** The personal-loan step a flat field belongs to (step 5: the applicant's details). */
 export type FlatStep = 2 | 3 | 4 | 5;
@@ -82,14 +83,6 @@ export const variantBApplicantSchema: ObjectSchema = {
   ...applicantSchema,
   required: (applicantSchema.required ?? []).filter((name) => name !== 'dateOfBirth'),
 };
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 deepFreeze(FLAT_FIELDS);
 deepFreeze(variantBCreateSchema);
