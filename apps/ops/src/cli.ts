@@ -191,7 +191,7 @@ export function buildProgram(io: OpsIO): Command {
     .description('the key that seals applicant details (DATA_KEY, DATA_PREVIOUS_KEYS)');
   dataKey
     .command('status')
-    .description('how many applicant rows each data key seals')
+    .description('how many values (applicant details, employers and addresses, scores) each data key seals')
     .option('--json', 'print JSON')
     .action(async (opts) => {
       const data = (await call(io, 'GET', '/data-key')) as unknown as DataKeyReport;
@@ -200,7 +200,7 @@ export function buildProgram(io: OpsIO): Command {
   dataKey
     .command('rotate')
     .description(
-      'finish a rotation: re-encrypt every row sealed under an earlier key with the current DATA_KEY, in batches, while the server serves',
+      'finish a rotation: re-encrypt every value sealed under an earlier key with the current DATA_KEY, in batches, while the server serves',
     )
     .option('--json', 'print JSON')
     .action(async (opts) => {
@@ -211,12 +211,12 @@ export function buildProgram(io: OpsIO): Command {
         reencrypted += data.reencrypted;
       } while (!data.complete);
       print(opts.json, { ...data, reencrypted }, () => [
-        `Re-encrypted ${reencrypted} row(s) under data key ${data.currentKeyId}.`,
+        `Re-encrypted ${reencrypted} sealed value(s) under data key ${data.currentKeyId}.`,
         ...dataKeyLines(data),
       ]);
       if (data.remaining > 0)
         throw new OpsError(
-          `${data.remaining} row(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
+          `${data.remaining} value(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
         );
     });
   return program;
@@ -235,15 +235,15 @@ function dataKeyLines(data: DataKeyReport): string[] {
     k.current ? 'current' : k.configured ? 'earlier key, configured' : `earlier key, NOT configured: ${lost}`;
   return [
     `Current data key: ${data.currentKeyId}.`,
-    ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} row(s)  ${state(k, 'these rows cannot be read')}`),
+    ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} sealed value(s)  ${state(k, 'these values cannot be read')}`),
     ...data.idempotencyKeys.map(
       (k) => `    ${k.keyId}  ${k.live} live idempotency key(s)  ${state(k, 'their retries cannot be compared')}`,
     ),
     data.remaining > 0
-      ? `${data.remaining} row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`
+      ? `${data.remaining} sealed value(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`
       : data.idempotencyKeysRemaining > 0
-        ? `No rows under earlier keys, but ${data.idempotencyKeysRemaining} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`
-        : 'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
+        ? `No sealed values under earlier keys, but ${data.idempotencyKeysRemaining} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`
+        : 'No sealed values or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
   ];
 }
 

@@ -15,6 +15,7 @@ import {
 } from './validation';
 import { canonicalUuid } from './ids';
 import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
+import { openSteps, sealScore } from './sealed-fields';
 
 /** Application statuses (CONTRACT.md). */
 export type { ApplicationStatus } from './status';
@@ -46,9 +47,10 @@ export interface CreatedApplication extends Json {
   lastStep: number;
 }
 
-export function toApplicationView(row: ApplicationRow): ApplicationView {
+/** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
+export function applicationView(ctx: DomainContext, row: ApplicationRow): ApplicationView {
   const steps: Record<string, Json> = {};
-  for (const [n, data] of Object.entries(row.steps)) if (data) steps[n] = data;
+  for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
   const completed = row.creditCheck?.status === 'completed';
   return {
     applicationId: row.id,
@@ -78,7 +80,7 @@ export async function getApplication(
   options: { partnerId: string; applicationId: string },
 ): Promise<Result<ApplicationView>> {
   const found = await findOwnApplication(ctx, options);
-  return found.ok ? ok(toApplicationView(found.value)) : found;
+  return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }
 
 export async function createApplication(
@@ -133,7 +135,7 @@ export async function saveStep(
     lastStep: step,
     step: { number: step, data: valid.value },
   });
-  return row ? ok(toApplicationView(row)) : fail('NOT_FOUND', 'Application not found');
+  return row ? ok(applicationView(ctx, row)) : fail('NOT_FOUND', 'Application not found');
 }
 
 export async function runCreditCheck(
@@ -222,7 +224,7 @@ export async function runCreditCheck(
         const written = await tx.creditChecks.completeCreditCheck(
           {
             applicationId: app.id,
-            score: answer.available ? answer.score : null,
+            scoreSealed: answer.available ? sealScore(ctx, app.id, answer.score) : null,
             band: answer.available ? bandOf(answer.score) : null,
             degradedMode: !answer.available,
             sandboxMode: ctx.bureau.sandbox,

@@ -14,6 +14,7 @@ import * as idempotency from './idempotency';
 import * as instances from './instances';
 import * as matches from './matches';
 import * as partners from './partners';
+import * as sealedFields from './sealed-fields';
 import * as statusChanges from './status-changes';
 import * as tiers from './tiers';
 import * as webhooks from './webhooks';
@@ -31,6 +32,7 @@ const MODULES = {
   matches,
   webhooks,
   statusChanges,
+  sealedFields,
 };
 
 type Modules = typeof MODULES;
