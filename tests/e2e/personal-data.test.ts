@@ -175,6 +175,12 @@ describe('personal data on started processes over PostgreSQL', () => {
     expect(checked.body.data).toMatchObject({ applicationId: apps[0].id, creditCheckComplete: true });
 
     const adminPort = new URL(server.urls['Admin API']).port;
+    const consents = await run(['apps/ops/src/main.ts', 'application', 'consents', apps[0].id], {
+      ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`,
+      ADMIN_TOKEN,
+    });
+    expect(consents.code).toBe(0);
+    expect(consents.out).toContain('    given:       creditCheck yes, privacy no, marketing no, terms no\n');
     const erased = await run(['apps/ops/src/main.ts', 'application', 'erase', apps[1].id], {
       ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`,
       ADMIN_TOKEN,

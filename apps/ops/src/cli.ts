@@ -186,6 +186,17 @@ export function buildProgram(io: OpsIO): Command {
       ]);
     });
 
+  application
+    .command('consents <applicationId>')
+    .description(
+      'the consent records of an application: what was agreed to, under which wording, when, through which partner',
+    )
+    .option('--json', 'print JSON')
+    .action(async (applicationId: string, opts) => {
+      const data = await call(io, 'GET', `/applications/${encodeURIComponent(applicationId)}/consents`);
+      print(opts.json, data, () => consentLines(data as unknown as ConsentsReport));
+    });
+
   const dataKey = program
     .command('data-key')
     .description('the key that seals applicant details (DATA_KEY, DATA_PREVIOUS_KEYS)');
@@ -220,6 +231,37 @@ export function buildProgram(io: OpsIO): Command {
         );
     });
   return program;
+}
+
+interface ConsentsReport {
+  applicationId: string;
+  consents: Array<{
+    consentRecordId: string;
+    partnerId: string;
+    consents: Record<string, boolean>;
+    textVersion: string;
+    textVersionStated: boolean;
+    capturedAt: string | null;
+    recordedAt: string;
+    partnerReference: string | null;
+    erasedAt: string | null;
+  }>;
+}
+
+function consentLines(data: ConsentsReport): string[] {
+  if (data.consents.length === 0)
+    return [`Application ${data.applicationId} has no consent record: no credit check has run.`];
+  return data.consents.flatMap((c) => [
+    `Consent record ${c.consentRecordId} of application ${data.applicationId}, partner ${c.partnerId}:`,
+    `    given:       ${Object.entries(c.consents)
+      .map(([kind, given]) => `${kind} ${given ? 'yes' : 'no'}`)
+      .join(', ')}`,
+    `    wording:     version ${c.textVersion}${c.textVersionStated ? '' : ' (not stated by the partner: the version current at the check)'}`,
+    `    captured at: ${c.capturedAt ?? 'not stated by the partner'}`,
+    `    recorded at: ${c.recordedAt} (the credit check)`,
+    `    reference:   ${c.partnerReference ?? (c.erasedAt ? 'removed by erasure' : 'none')}`,
+    ...(c.erasedAt ? [`    erased at:   ${c.erasedAt} (the facts above are kept)`] : []),
+  ]);
 }
 
 interface DataKeyReport {

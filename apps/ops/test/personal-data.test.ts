@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createAdminApp } from '@loanmatch/admin';
 import {
+  CURRENT_CONSENT_TEXTS,
   createApplication,
   createPartner,
   createPersonalDataBox,
@@ -14,7 +15,7 @@ import { runOps } from '../src/cli';
 
 const TOKEN = 'lm_admin_ops-test-token-0123456789';
 
-describe('pnpm ops application erase and data-key', () => {
+describe('pnpm ops application erase and consents, and data-key', () => {
   let t: TestContext;
   const servers: Server[] = [];
   let partnerId: string;
@@ -98,6 +99,41 @@ describe('pnpm ops application erase and data-key', () => {
     });
 
     const unknown = await ops(url, ['application', 'erase', randomUUID()]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('NOT_FOUND: Application not found');
+  });
+
+  it('when an application’s consents are asked, then the command prints the record, and after erasure the facts without the reference', async () => {
+    const url = await adminUrl(t.ctx);
+    const id = await checkedApplication(t.ctx, { consentTerms: true, consentReference: 'crm-7' });
+    const res = await ops(url, ['application', 'consents', id]);
+    expect(res.code).toBe(0);
+    const record = (
+      JSON.parse((await ops(url, ['application', 'consents', id, '--json'])).out) as {
+        consents: Array<{ consentRecordId: string; recordedAt: string }>;
+      }
+    ).consents[0];
+    expect(res.out).toBe(
+      [
+        `Consent record ${record.consentRecordId} of application ${id}, partner ${partnerId}:`,
+        '    given:       creditCheck yes, privacy no, marketing no, terms yes',
+        `    wording:     version ${CURRENT_CONSENT_TEXTS.version} (not stated by the partner: the version current at the check)`,
+        '    captured at: not stated by the partner',
+        `    recorded at: ${record.recordedAt} (the credit check)`,
+        '    reference:   crm-7',
+        '',
+      ].join('\n'),
+    );
+    await ops(url, ['application', 'erase', id]);
+    const erased = await ops(url, ['application', 'consents', id]);
+    expect(erased.out).toContain('    reference:   removed by erasure\n');
+    expect(erased.out).toMatch(/ {4}erased at: {3}\S+ \(the facts above are kept\)\n$/);
+
+    const unchecked = await uncheckedApplication();
+    const none = await ops(url, ['application', 'consents', unchecked]);
+    expect(none.out).toBe(`Application ${unchecked} has no consent record: no credit check has run.\n`);
+    await ops(url, ['application', 'erase', unchecked]); // its employer would count under the data key below
+    const unknown = await ops(url, ['application', 'consents', randomUUID()]);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('NOT_FOUND: Application not found');
   });

@@ -17,4 +17,5 @@ export type { SealedDetails, ApplicantRecord } from './repositories/applicants';
 export type { CompletedKey, ChangeOutcome } from './repositories/status-changes';
 export type { OutboxEvent } from './repositories/outbox';
 export type { WebhookRow, ClaimedDelivery, AttemptRow, DeliveryState, WebhookStatus } from './repositories/webhooks';
+export type { ConsentRecordRow, NewConsentRecord } from './repositories/consents';
 export { SEALED_COLUMNS, type SealedColumn, type ClearSteps } from './repositories/sealed-fields';

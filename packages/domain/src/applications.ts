@@ -14,6 +14,7 @@ import {
   type FormType,
 } from './validation';
 import { canonicalUuid } from './ids';
+import { consentRecordFor } from './consents';
 import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
 import { openSteps, sealScore } from './sealed-fields';
 
@@ -219,7 +220,7 @@ export async function runCreditCheck(
         degraded_mode: !answer.available,
         sandbox_mode: ctx.bureau.sandbox,
       };
-      // One transaction: the details, the check, the status, the key.
+      // One transaction: the details, the check, its consent record, the status, the key.
       await ctx.repos.transaction(async (tx) => {
         const written = await tx.creditChecks.completeCreditCheck(
           {
@@ -235,6 +236,9 @@ export async function runCreditCheck(
         );
         // Erased while the bureau answered: nothing of the check is kept (thrown, so the transaction rolls back).
         if (!written) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+        await tx.consents.insertConsentRecord(
+          consentRecordFor(ctx, { applicationId: app.id, partnerId: options.partnerId, applicant: applicant.details }),
+        );
         await changeReadApplication(ctx, app, { to: 'credit_checked', lastStep: 5 }, tx);
         await seal(tx, view);
       });

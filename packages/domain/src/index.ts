@@ -19,6 +19,7 @@ export * from './tiers';
 export * from './sealing';
 export * from './personal-data';
 export * from './sealed-fields';
+export * from './consents';
 export * from './offers';
 export * from './catalogue-store';
 export { STATUS_ORDER, laterStatus } from './status';

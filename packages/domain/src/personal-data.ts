@@ -10,7 +10,7 @@
  *
  * Erasure removes the details (and the addresses and employer of steps 1-4, and the exact score) and
  * keeps the application's non-personal record (the other step fields, status, the check's outcome, match
- * runs, referrals) for reporting. An erased application takes no personal
+ * runs, referrals, the consent record's facts) for reporting. An erased application takes no personal
  * data again: a credit check or a step save answers PERSONAL_DATA_ERASED.
  * Matching reads steps 1-4 and the stored band only, so it still answers.
  */
@@ -72,7 +72,8 @@ export async function readApplicantDetails(
 
 /**
  * `DELETE /admin/v1/applications/{id}/personal-data`: removes the applicant's details (step 5, or Variant
- * B's intake), the personal fields of steps 1-4 and the exact bureau score; keeps everything else. Idempotent: a second call answers the first call's
+ * B's intake), the personal fields of steps 1-4, the exact bureau score and the partner's reference of
+ * the consent record; keeps everything else. Idempotent: a second call answers the first call's
  * `erasedAt`. An unknown or malformed id is NOT_FOUND. Not a status change: no webhook event.
  */
 export async function erasePersonalData(
@@ -83,7 +84,10 @@ export async function erasePersonalData(
   if (!applicationId) return fail('NOT_FOUND', 'Application not found');
   const erasedAt = await ctx.repos.transaction(async (tx) => {
     const at = await tx.applicants.eraseDetails(applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
-    if (at) await tx.creditChecks.forgetScore(applicationId);
+    if (at) {
+      await tx.creditChecks.forgetScore(applicationId);
+      await tx.consents.eraseConsentReference(applicationId, at);
+    }
     return at;
   });
   return erasedAt

@@ -3,9 +3,11 @@
  * `GET /openapi.json`. Paths are relative to the base path (`/api/partner/v1`); the tracking route,
  * health checks and the reference itself sit at the listener's root (path-level `servers`).
  */
+import { CURRENT_CONSENT_TEXTS } from '@loanmatch/domain';
 import { EXAMPLE_IDS, ROOT_SERVER, operation, rootPaths, webhookPaths } from './operations';
 import { PARAMETERS, headerRef, paramRef, ref } from './components';
 import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
+import { CONSENTS_TAG, consentPaths } from './consents';
 import type { Schema } from './schema-translation';
 import type { SchemaSource } from './source';
 
@@ -45,6 +47,21 @@ export const EXAMPLES_A = {
         mobileNumber: '0412345678',
         dateOfBirth: '14/07/1988',
         consentCreditCheck: true,
+      },
+    },
+    consentRecord: {
+      data: {
+        firstName: 'Jordan',
+        lastName: 'Citizen',
+        email: 'jordan@example.com',
+        mobileNumber: '0412345678',
+        dateOfBirth: '14/07/1988',
+        consentCreditCheck: true,
+        privacyConsent: true,
+        consentTerms: true,
+        consentTextVersion: CURRENT_CONSENT_TEXTS.version,
+        consentCapturedAt: '2026-11-23T09:12:00+11:00',
+        consentReference: 'consent-7f3a9c',
       },
     },
   },
@@ -283,10 +300,11 @@ export function buildVariantADocument(options: { basePath: string; source?: Sche
     tags: [
       { name: 'Applications', description: 'Spec 4.1-4.5.' },
       { name: 'Referrals' },
+      CONSENTS_TAG,
       WEBHOOKS_TAG,
       { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
       SERVICE_TAG,
     ],
-    paths: { ...applicationPaths(), ...webhookPaths(), ...trackingPath(), ...rootPaths() },
+    paths: { ...applicationPaths(), ...consentPaths(), ...webhookPaths(), ...trackingPath(), ...rootPaths() },
   });
 }

@@ -3,10 +3,12 @@
  * `GET /openapi.json`. Paths are relative to the base path (`/v1`); health checks and the reference
  * sit at the listener's root.
  */
+import { CURRENT_CONSENT_TEXTS } from '@loanmatch/domain';
 import { EXAMPLE_IDS, operation, rootPaths, webhookPaths } from './operations';
 import { headerRef, paramRef, ref } from './components';
 import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
 import { MATCH_EXAMPLE } from './variant-a';
+import { CONSENTS_TAG, consentPaths } from './consents';
 import type { Schema } from './schema-translation';
 import type { SchemaSource } from './source';
 
@@ -50,6 +52,14 @@ export const EXAMPLES_B = {
   creditCheck: {
     default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' },
     consent: { securityToken: SECURITY_TOKEN, consentCreditCheck: true },
+    consentRecord: {
+      securityToken: SECURITY_TOKEN,
+      consentCreditCheck: true,
+      consentTerms: true,
+      consentTextVersion: CURRENT_CONSENT_TEXTS.version,
+      consentCapturedAt: '2026-11-23T09:12:00+11:00',
+      consentReference: 'consent-7f3a9c',
+    },
   },
   match: { default: { securityToken: SECURITY_TOKEN } },
 };
@@ -219,7 +229,13 @@ export function buildVariantBDocument(options: { basePath: string; source?: Sche
         description: 'Your API key, for the token exchange only.',
       },
     },
-    tags: [{ name: 'Authentication' }, { name: 'Applications', description: 'Spec 4.6.' }, WEBHOOKS_TAG, SERVICE_TAG],
-    paths: { ...paths(), ...webhookPaths(), ...rootPaths() },
+    tags: [
+      { name: 'Authentication' },
+      { name: 'Applications', description: 'Spec 4.6.' },
+      CONSENTS_TAG,
+      WEBHOOKS_TAG,
+      SERVICE_TAG,
+    ],
+    paths: { ...paths(), ...consentPaths(), ...webhookPaths(), ...rootPaths() },
   });
 }

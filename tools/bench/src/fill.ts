@@ -29,7 +29,7 @@ const BATCH = 25_000;
 
 /**
  * One batch, one statement: the applications and, for those whose template has them, their credit check,
- * match run and webhook events (in the template's order). Answers each new id with its template's.
+ * consent record, match run and webhook events (in the template's order). Answers each new id with its template's.
  */
 const COPY_APPLICATIONS = `
 WITH g AS MATERIALIZED (
@@ -48,6 +48,13 @@ checks AS (
   INSERT INTO credit_checks (application_id, status, band, degraded_mode, sandbox_mode, source, started_at, completed_at)
   SELECT g.id, c.status, c.band, c.degraded_mode, c.sandbox_mode, c.source, g.at, CASE WHEN c.completed_at IS NULL THEN NULL ELSE g.at END
     FROM g JOIN credit_checks c ON c.application_id = g.template_id
+),
+consents AS (
+  INSERT INTO consent_records (id, application_id, partner_id, credit_check, privacy, marketing, terms, text_version,
+    text_version_stated, captured_at, recorded_at, partner_reference)
+  SELECT gen_random_uuid(), g.id, g.partner_id, r.credit_check, r.privacy, r.marketing, r.terms, r.text_version,
+         r.text_version_stated, CASE WHEN r.captured_at IS NULL THEN NULL ELSE g.at END, g.at, r.partner_reference
+    FROM g JOIN consent_records r ON r.application_id = g.template_id
 ),
 runs AS (
   INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)

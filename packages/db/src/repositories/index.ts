@@ -9,6 +9,7 @@ import { prismaRows } from '../sql';
 import * as applicants from './applicants';
 import * as applications from './applications';
 import * as catalogue from './catalogue';
+import * as consents from './consents';
 import * as creditChecks from './credit-checks';
 import * as idempotency from './idempotency';
 import * as instances from './instances';
@@ -33,6 +34,7 @@ const MODULES = {
   webhooks,
   statusChanges,
   sealedFields,
+  consents,
 };
 
 type Modules = typeof MODULES;

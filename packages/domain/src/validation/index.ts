@@ -27,4 +27,4 @@ export {
   webhookRequestSchema,
 } from './schemas';
 export type { ConsentRule } from './schemas';
-export { AU_DATE, ISO_DATE } from './validate';
+export { AU_DATE, ISO_DATE } from './dates';

@@ -12,11 +12,12 @@
  *   tells the pre-validation step to turn numeric strings ("5000") into numbers (spec 2.1 rule 1);
  * - `x-message` (an annotation keyword registered in validate.ts) replaces the rule text of the errors
  *   raised by the schema object it sits on: a string for all its keywords, or `{keyword: text}`;
- * - `x-consent` and `x-minimumAge` are custom keywords implemented in validate.ts.
+ * - `x-consent`, `x-minimumAge` and `x-notInFuture` are custom keywords implemented in validate.ts.
  *
  * Every schema is deep-frozen at module load: they are shared with the compiled validators and handed
  * out by `schemaFor` (for OpenAPI generation) without cloning.
  */
+import { CONSENT_FIELDS, CONSENT_TEXT_VERSIONS } from '../consent-texts';
 import { deepFreeze } from '../deep-freeze';
 
 export type FormType = 'personal' | 'car' | 'home';
@@ -34,6 +35,7 @@ export interface JsonSchema {
   readonly maximum?: number;
   readonly minLength?: number;
   readonly maxLength?: number;
+  readonly pattern?: string;
   readonly enum?: readonly (string | number)[];
   readonly const?: string | number | boolean;
   readonly default?: string | number | boolean;
@@ -51,6 +53,8 @@ export interface JsonSchema {
   readonly 'x-message'?: string | Readonly<Record<string, string>>;
   readonly 'x-consent'?: ConsentRule;
   readonly 'x-minimumAge'?: number;
+  /** A time (`format: date-time`) no later than now, give or take this many seconds of clock difference. */
+  readonly 'x-notInFuture'?: number;
 }
 
 /** An object schema: what `schemaFor` and `applicantSchema` are. */
@@ -369,6 +373,16 @@ export const applicantSchema: ObjectSchema = object(
     marketingConsent: withDefault(boolean(), false),
     consentTerms: boolean(),
     termsConsent: boolean(),
+    // Beyond the spec's table: what the consent record keeps of how the consents were captured.
+    consentTextVersion: { type: 'string', enum: CONSENT_TEXT_VERSIONS },
+    consentCapturedAt: { type: 'string', format: 'date-time', maxLength: 40, 'x-notInFuture': 300 },
+    consentReference: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[A-Za-z0-9._:/-]+$',
+      'x-message': { pattern: "must be letters, digits, '.', '_', ':', '/' or '-' only" },
+    },
   },
   ['firstName', 'lastName', 'email', 'mobileNumber', 'dateOfBirth'],
   {
@@ -376,7 +390,7 @@ export const applicantSchema: ObjectSchema = object(
     // per-field type checks, which reject "true" and 1).
     'x-consent': {
       name: 'credit check consent',
-      anyTrue: ['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'],
+      anyTrue: [...CONSENT_FIELDS.creditCheck, ...CONSENT_FIELDS.privacy],
     },
   },
 );
