@@ -424,7 +424,7 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       }
     });
 
-    it('when the body is not JSON, too large, or the route unknown, then the envelope and a request id', async () => {
+    it('when the body is not JSON, not sent as JSON, too large, or the route unknown, then the envelope and a request id', async () => {
       const auth = {
         Authorization: `Bearer ${(await newPartnerKey(t.ctx)).apiKey}`,
         'Content-Type': 'application/json',
@@ -442,8 +442,8 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
         .post(`${BASE}/applications`)
         .set({ Authorization: auth.Authorization, 'Content-Type': 'text/plain' })
         .send('formType=personal');
-      expect(text.status).toBe(400);
-      expect(text.body.error).toBe('INVALID_JSON');
+      expect(text.status).toBe(415);
+      expect(text.body.error).toBe('UNSUPPORTED_MEDIA_TYPE');
       const unknown = await request(app).get('/nowhere');
       expect(unknown.status).toBe(404);
       expect(unknown.body.error).toBe('NOT_FOUND');
