@@ -1,17 +1,18 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
+import { HEADER_SCHEMAS, stringCheck } from '@loanmatch/domain';
 import { unsupportedMediaType } from './content-type';
 import { HttpError, notFound } from './errors';
 import type { AccessLine, Logger } from './logger';
 import type { RequestObserver } from './observers';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const isRequestId = stringCheck(HEADER_SCHEMAS.requestId);
 
 /** Every response carries `X-Request-Id`: the caller's, when it is a sane token, or a new one. */
 function assignRequestId(req: express.Request, res: express.Response): void {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  const id = isRequestId(given) ? given : randomUUID();
   res.locals.requestId = id;
   res.setHeader('X-Request-Id', id);
 }
