@@ -58,7 +58,7 @@ export const ERROR_CODES = {
     status: 409,
     raisedBy: 'domain',
     example:
-      'The first request with this Idempotency-Key may have partly completed; check the application, then retry with a new key',
+      'The first request with this Idempotency-Key may have partly completed; check the application before retrying with a new key',
   },
   WEBHOOK_DISABLED: {
     status: 409,

@@ -29,3 +29,4 @@ export {
 export type { ConsentRule } from './schemas';
 export { HEADER_SCHEMAS, NUMERIC_STRING_MAX_LENGTH, pageQuerySchema, stringCheck } from './schemas';
 export { AU_DATE, INTEGER_STRING, ISO_DATE, NUMERIC_STRING } from './validate';
+export { checkCursorText, parsePageLimit } from './page-query';
