@@ -174,6 +174,26 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       ]);
     });
 
+    it('when an e-mail address is over 254 characters or a body is not sent as JSON, then 400 naming the field and the limit, or 415, and nothing changes', async () => {
+      const id = await applicationThroughStep4(c, 'personal');
+      const email = `${'j'.repeat(243)}@example.com`;
+      const long = await c.check(id, applicantBody({ email }), 'check-long-email', 'good');
+      expect(long.status).toBe(400);
+      expect(long.body).toMatchObject({ error: 'VALIDATION_ERROR', message: 'email: must be at most 254 characters' });
+      expect(long.text).not.toContain(email);
+
+      const before = await countApplications();
+      const text = await request(app)
+        .post(`${BASE}/applications`)
+        .set({ Authorization: c.auth.Authorization, 'Content-Type': 'text/plain' })
+        .send(JSON.stringify({ formType: 'personal', data: { loanAmount: 5000 } }));
+      expect(text.status).toBe(415);
+      expect(text.body.error).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(await countApplications()).toBe(before);
+      const read = await c.get(id);
+      expect(read.body.data).toMatchObject({ status: 'in_progress', creditCheckComplete: false });
+    });
+
     it('when several fields are wrong, then every violation is listed and nothing is saved', async () => {
       const before = await countApplications();
       const res = await c.create({ formType: 'car', data: { carLoanPurpose: 'used', hasFoundCar: 'yes' } });
