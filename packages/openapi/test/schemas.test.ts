@@ -17,7 +17,7 @@ import {
   type Result,
   type StepNumber,
 } from '@loanmatch/domain';
-import { VALID_STEPS, flatApplication, validApplicant } from '@loanmatch/testing';
+import { VALID_STEPS, flatApplication, silentLogger, validApplicant } from '@loanmatch/testing';
 import {
   DOMAIN_SCHEMAS,
   EXAMPLES_A,
@@ -30,6 +30,8 @@ import {
 } from '../src';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { createServiceApp } from '@loanmatch/http';
+import request from 'supertest';
 import { documentAjv } from '../src/testing';
 import { SERVED_A, SERVED_B } from './documents';
 
@@ -352,6 +354,33 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
       for (let code = 0; code < 0x80; code++) candidates.push(String.fromCharCode(code));
       const disagree = candidates.filter((key) => validate(key) !== checkIdempotencyKey(key, true).ok);
       expect(disagree).toEqual([]);
+    });
+
+    it('when request ids of every printable character and of 128 and 129 characters are sent, then the service echoes exactly those the documented X-Request-Id schema accepts', async () => {
+      const { ajv } = documentAjv(buildA());
+      const validate = ajv.compile({ $ref: 'doc#/components/parameters/XRequestId/schema' });
+      const app = createServiceApp({ contract: 'test', logger: silentLogger, ping: async () => true, routes: [] });
+      const candidates = ['x'.repeat(128), 'x'.repeat(129), 'trace:1.2_3-4', 'a b', 'é'];
+      for (let code = 0x21; code < 0x7f; code++) candidates.push(`id${String.fromCharCode(code)}`);
+      const disagree: string[] = [];
+      for (const id of candidates) {
+        const echoed = (await request(app).get('/healthz').set('X-Request-Id', id)).headers['x-request-id'] === id;
+        if (echoed !== validate(id)) disagree.push(id);
+      }
+      expect(disagree).toEqual([]);
+    });
+
+    it('when e-mail addresses of the documented maximum and one more are tried, then the service takes the one and refuses the other naming the limit', () => {
+      const { email } = components(buildA()).ApplicantDetails.properties as Record<string, Schema>;
+      const maxLength = email.maxLength as number;
+      const address = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(length - 69)}.com`;
+      expect(validateApplicantDetails({ data: validApplicant({ email: address(maxLength) }) })).toMatchObject({
+        ok: true,
+      });
+      expect(validateApplicantDetails({ data: validApplicant({ email: address(maxLength + 1) }) })).toMatchObject({
+        ok: false,
+        error: { message: `email: must be at most ${maxLength} characters` },
+      });
     });
   });
 });
