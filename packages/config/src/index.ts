@@ -12,6 +12,8 @@ export interface Config {
   readonly portAdmin: number;
   readonly adminHost: string;
   readonly publicBaseUrl: string;
+  /** Public address of Variant B's listener (PUBLIC_BASE_URL_B), the server its OpenAPI document names. */
+  readonly publicBaseUrlB: string;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly dbPoolSize: number;
@@ -229,14 +231,17 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 24)
     throw new ConfigError('ADMIN_TOKEN must be at least 24 characters');
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${portA}`;
+  const portB = int(env, 'PORT_B', 3001, 0, 65535);
+  const publicBaseUrlB = url(env, 'PUBLIC_BASE_URL_B', ['http:', 'https:']) ?? `http://127.0.0.1:${portB}`;
   return Object.freeze({
     env: oneOf(env, 'LOANMATCH_ENV', ['sandbox', 'live'] as const, 'sandbox'),
     host: str(env, 'HOST', '127.0.0.1'),
     portA,
-    portB: int(env, 'PORT_B', 3001, 0, 65535),
+    portB,
     portAdmin: int(env, 'PORT_ADMIN', 3002, 0, 65535),
     adminHost: str(env, 'ADMIN_HOST', '127.0.0.1'),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    publicBaseUrlB: publicBaseUrlB.replace(/\/+$/, ''),
     databaseUrl: url(env, 'DATABASE_URL', ['postgresql:', 'postgres:']),
     dataDir: str(env, 'DATA_DIR', './data'),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './middleware';
+export * from './content-type';
 export * from './logger';
 export * from './rate-limit';
 export * from './health';
