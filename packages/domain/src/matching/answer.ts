@@ -11,30 +11,24 @@ import { NEAR_MISS_WORDING, type WordingFacts } from './near-miss-wording';
 import type { ProductTable } from './types';
 
 /**
- * The headline and benchmark example of a candidate: the catalogue's own, except that with an LMI premium
- * the comparison rate is the one with the premium of the applicant's LVR on the benchmark loan, and the
- * example says so.
+ * The headline and benchmark example of a candidate are the catalogue's own, except that with an LMI
+ * premium the comparison rate is the one with the premium of the applicant's LVR on the benchmark loan,
+ * and the example says so (both prepared at catalogue load; only the headline's end is written here).
  */
-function pricing(c: Candidate, t: ProductTable): { headline: string; example: string } {
-  const i = c.row;
-  const k = c.priceIndex;
-  if (c.lmiRow < 0) return { headline: t.headline[k], example: t.comparisonRateExample[i] };
-  return {
-    headline: headlineOf(t.headlinePrefix[k], c.comparisonRate),
-    example: t.lmiExample[i * t.lmiRows + c.lmiRow],
-  };
-}
+const headlineFor = (c: Candidate, t: ProductTable): string =>
+  c.lmiRow < 0 ? t.headline[c.priceIndex] : headlineOf(t.headlinePrefix[c.priceIndex], c.comparisonRate);
+const exampleFor = (c: Candidate, t: ProductTable): string =>
+  c.lmiRow < 0 ? t.comparisonRateExample[c.row] : t.lmiExample[c.row * t.lmiRows + c.lmiRow];
 
 export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): AcceptedOffer {
   const a = x.a;
   const i = c.row;
   const k = c.priceIndex;
-  const { headline, example } = pricing(c, t);
   const details: OfferDetails = {
     interestRate: t.rate[k],
     comparisonRate: c.comparisonRate,
     comparisonRateWarning: t.comparisonRateWarning[i],
-    comparisonRateExample: example,
+    comparisonRateExample: exampleFor(c, t),
     loanAmount: a.loanAmount,
     loanTermMonths: c.termMonths,
     monthlyRepayment: c.repayment,
@@ -64,7 +58,7 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
     return {
       lender: t.lender[i],
       product: t.product[i],
-      headline,
+      headline: headlineFor(c, t),
       certainty: 'pre_qualified',
       offerDetails,
       conditions: [],
@@ -74,7 +68,7 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
   return {
     lender: t.lender[i],
     product: t.product[i],
-    headline,
+    headline: headlineFor(c, t),
     certainty: 'indicative',
     offerDetails,
     conditions: offerConditions(c, t, x),
@@ -123,7 +117,7 @@ export function nearMissOffer(c: Candidate, t: ProductTable, x: Context): NearMi
   return {
     lender: t.lender[c.row],
     product: t.product[c.row],
-    headline: pricing(c, t).headline,
+    headline: headlineFor(c, t),
     reasons,
     wouldQualifyIf,
   };
