@@ -13,6 +13,7 @@ export {
   createUnconfiguredBureau,
   parseSandboxScore,
 } from './credit/sandbox';
+export { SCORE_BANDS } from './credit/bureau';
 export type { CreditBureau, BureauAnswer, BureauRequest } from './credit/bureau';
 export * from './validation';
 export * from './variant-b';

@@ -53,8 +53,16 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
         type: 'number',
         description: 'Percent a year, on the benchmark loan of `comparisonRateExample`.',
       },
-      comparisonRateWarning: { type: 'string' },
-      comparisonRateExample: { type: 'string' },
+      comparisonRateWarning: {
+        type: 'string',
+        description:
+          'The standard warning; a product not offered at the benchmark adds that its rate is for the nearest loan it offers.',
+      },
+      comparisonRateExample: {
+        type: 'string',
+        description:
+          'The loan the comparison rate is true for: $30,000 over 5 years (personal, car), $150,000 over 25 years (home), or the nearest the product offers; with LMI, the premium included.',
+      },
       loanAmount: { type: 'number' },
       loanTermMonths: int(),
       monthlyRepayment: { type: 'number', description: 'Interest and principal, without the monthly fee.' },
@@ -63,18 +71,34 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       balloonAmount: { type: 'number', description: 'Car loans with a balloon: due at the end of the term.' },
       repaymentType: { type: 'string' },
       interestOnlyMonths: int(),
+      interestRateAfterInterestOnly: {
+        type: 'number',
+        description: 'Percent a year after the interest-only period: the interest-only loading applies during it only.',
+      },
       repaymentAfterInterestOnly: { type: 'number' },
       lvr: { type: 'number', description: 'Home loans: loan-to-value ratio, percent.' },
       lendersMortgageInsurance: { type: 'boolean' },
+      lmiPremium: {
+        type: 'number',
+        description: "Home loans: the estimated LMI premium from the catalogue's table (0 without LMI).",
+      },
+      amountFinanced: {
+        type: 'number',
+        description:
+          'Home loans: what is repaid, the loan plus an LMI premium the product capitalises; `monthlyRepayment` is on it.',
+      },
     },
     {
       optional: [
         'balloonAmount',
         'repaymentType',
         'interestOnlyMonths',
+        'interestRateAfterInterestOnly',
         'repaymentAfterInterestOnly',
         'lvr',
         'lendersMortgageInsurance',
+        'lmiPremium',
+        'amountFinanced',
       ],
     },
   ),
@@ -95,7 +119,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
         type: 'array',
         items: object({ field: { type: 'string' }, requirement: { type: 'string' } }),
         description:
-          'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least 4,924 a month"}`; together they are enough to qualify.',
+          'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least $4,924/month"}`; together they are enough to qualify.',
       },
       assumedLoanTermMonths: {
         type: 'integer',
@@ -118,7 +142,15 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     headline: { type: 'string' },
     reasons: {
       type: 'array',
-      items: object({ field: { type: 'string' }, rule: { type: 'string' }, actual: { type: ['number', 'string'] } }),
+      items: object({
+        field: { type: 'string' },
+        rule: { type: 'string' },
+        actual: {
+          type: 'string',
+          description:
+            "The applicant's value with its unit (`$54,000`, `$2,900/month`, `6 years`, `85%`); a credit reason says `not met` and nothing of the credit result.",
+        },
+      }),
     },
     wouldQualifyIf: { type: 'array', items: object({ field: { type: 'string' }, requirement: { type: 'string' } }) },
   }),

@@ -109,7 +109,7 @@ export const MATCH_EXAMPLE = {
         comparisonRate: 10.12,
         comparisonRateWarning:
           'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges.',
-        comparisonRateExample: 'Based on a secured loan of $30,000 over 5 years.',
+        comparisonRateExample: 'a $30,000 unsecured loan over 5 years',
         loanAmount: 15000,
         loanTermMonths: 60,
         monthlyRepayment: 314.9,
@@ -126,8 +126,8 @@ export const MATCH_EXAMPLE = {
       lender: ref2('southern-mutual', 'Southern Mutual'),
       product: ref2('southern-personal-variable', 'Variable Personal Loan'),
       headline: '8.99% p.a. variable',
-      reasons: [{ field: 'employmentYears', rule: 'at least 5 years in the current job', actual: 4 }],
-      wouldQualifyIf: [{ field: 'employmentYears', requirement: 'at least 5' }],
+      reasons: [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
+      wouldQualifyIf: [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
     },
   ],
 };

@@ -97,11 +97,11 @@ const INDICATIVE_MATCH_EXAMPLE = {
       { field: 'employmentType', requirement: 'one of full_time, part_time, self_employed' },
       {
         field: 'grossMonthlyIncome',
-        requirement: 'at least 4,311 a month (with housing costs of at most 1,650 a month and no dependants)',
+        requirement: 'at least $4,311/month (with housing costs of at most $1,650/month and no dependants)',
       },
       {
         field: 'livingSituation',
-        requirement: 'housing costs of at most 1,650 a month and no dependants, at the income above',
+        requirement: 'housing costs of at most $1,650/month and no dependants, at the income above',
       },
     ],
     assumedLoanTermMonths: 60,
