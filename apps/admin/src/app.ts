@@ -21,6 +21,7 @@ import {
   type DomainContext,
 } from '@loanmatch/domain';
 import {
+  BODY_BOUNDS,
   bearer,
   createServiceApp,
   jsonBody,
@@ -90,12 +91,12 @@ function requireAdminToken(token: string): RequestHandler {
 function adminRoutes({ ctx, adminToken, usage }: AdminDeps): Router {
   const router = Router();
   router.use(requireAdminToken(adminToken));
-  // A catalogue of thousands of products is larger than a partner's request: 5 MB here, 1 MB elsewhere.
-  router.put('/catalogue', jsonBody('5mb'), async (req, res) =>
+  // A catalogue of thousands of products is far larger than any other body: bounds of its own.
+  router.put('/catalogue', jsonBody(BODY_BOUNDS.catalogue), async (req, res) =>
     sendResult(res, await putCatalogue(ctx, { document: req.body })),
   );
   router.get('/catalogue', async (_req, res) => sendResult(res, await getCatalogueSummary(ctx)));
-  router.use(jsonBody());
+  router.use(jsonBody(BODY_BOUNDS.admin));
 
   router.post('/partners', async (req, res) => sendResult(res, await createPartner(ctx, { body: req.body }), 201));
   router.get('/partners', async (_req, res) => sendResult(res, await listPartners(ctx)));

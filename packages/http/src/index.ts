@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './middleware';
+export * from './body-limits';
 export * from './logger';
 export * from './rate-limit';
 export * from './health';
