@@ -97,6 +97,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const webhooks = createWebhookServices({
     env: config.env,
     sealingSecrets: [webhookSealingSecret, ...config.webhookSealingPreviousSecrets],
+    sandboxLoopbackPorts: config.webhookSandboxLoopbackPorts,
     notify: () => dispatcher?.wake(),
   });
   const ctx: DomainContext = {
