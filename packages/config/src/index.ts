@@ -17,7 +17,10 @@ export interface Config {
   readonly dbPoolSize: number;
   /** Longest wait for a PostgreSQL connection (a pool slot or a new connection); then the request answers 503. */
   readonly dbConnectTimeoutMs: number;
-  /** Longest wait for PostgreSQL's answer to one statement, so a server that stopped answering cannot hang a request. */
+  /**
+   * Longest wait for PostgreSQL's answer to one statement of a request (or of the dispatcher, the
+   * heartbeat), so a server that stopped answering cannot hang a request; long operator work has its own.
+   */
   readonly dbQueryTimeoutMs: number;
   /** How often this process marks itself alive in the instances table. */
   readonly instanceHeartbeatMs: number;
@@ -271,7 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, 'DATA_DIR', './data'),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 1500, 100, 60_000),
-    dbQueryTimeoutMs: int(env, 'DB_QUERY_TIMEOUT_MS', 5000, 100, 600_000),
+    dbQueryTimeoutMs: int(env, 'DB_QUERY_TIMEOUT_MS', 1500, 100, 600_000),
     ...instanceTiming(env),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: str(env, 'REDIS_PREFIX', 'loanmatch:'),
