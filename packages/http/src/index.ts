@@ -9,6 +9,7 @@ export * from './jwt';
 export * from './server';
 export * from './webhook-routes';
 export * from './service-app';
+export * from './security-headers';
 export * from './metrics';
 export * from './observers';
 export * from './tier-usage';
