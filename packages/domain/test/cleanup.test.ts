@@ -3,7 +3,13 @@ import { CLEANUP_WAIT_MS, cleanUp } from '../src/cleanup';
 describe('the cleanup of a failed request', () => {
   it('when the cleanup is done within the wait, then it is done before the request goes on', async () => {
     let done = false;
-    await cleanUp(new Promise((resolve) => setTimeout(() => resolve((done = true)), 10)));
+    const work = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        done = true;
+        resolve();
+      }, 10),
+    );
+    await cleanUp(work);
     expect(done).toBe(true);
   });
 
