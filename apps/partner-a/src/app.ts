@@ -29,8 +29,6 @@ import {
 import { docsRoutes, variantADocument } from '@loanmatch/openapi';
 
 export const BASE_PATH_A = '/api/partner/v1';
-/** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
-const DOCUMENT_A = variantADocument({ basePath: BASE_PATH_A });
 
 export interface PartnerADeps {
   ctx: DomainContext;
@@ -55,7 +53,16 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     routes: [
       { path: BASE_PATH_A, router: partnerRoutes(deps) },
       { router: trackingRoutes(deps) },
-      { router: docsRoutes(DOCUMENT_A) },
+      // The OpenAPI document names this listener by its public address, the one tracking links carry.
+      {
+        router: docsRoutes(
+          variantADocument({
+            basePath: BASE_PATH_A,
+            publicUrl: deps.ctx.tracking.publicBaseUrl,
+            environment: deps.ctx.env,
+          }),
+        ),
+      },
     ],
   });
 }

@@ -39,8 +39,8 @@ import {
 import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
 
 export const BASE_PATH_B = '/v1';
-/** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
-const DOCUMENT_B = variantBDocument({ basePath: BASE_PATH_B });
+/** The listener's address when none is given: its default port on loopback. */
+export const DEFAULT_PUBLIC_URL_B = 'http://127.0.0.1:3001';
 /** Variant B's rate window: limits are per partner per hour (spec section 8). */
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -58,6 +58,8 @@ export interface PartnerBDeps {
   metrics?: HttpMetrics;
   /** Counts each request the limiter sees, and each it refuses, per tier (the operator console). */
   usage?: TierUsage;
+  /** This listener's public address (PUBLIC_BASE_URL_B), the server of its OpenAPI document. */
+  publicBaseUrl?: string;
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
@@ -72,7 +74,18 @@ export function createPartnerBApp(deps: PartnerBDeps): Express {
     logger: deps.logger,
     ping: deps.ping,
     metrics: deps.metrics,
-    routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps) }, { router: docsRoutes(DOCUMENT_B) }],
+    routes: [
+      { path: BASE_PATH_B, router: partnerRoutes(deps) },
+      {
+        router: docsRoutes(
+          variantBDocument({
+            basePath: BASE_PATH_B,
+            publicUrl: deps.publicBaseUrl ?? DEFAULT_PUBLIC_URL_B,
+            environment: deps.ctx.env,
+          }),
+        ),
+      },
+    ],
   });
 }
 

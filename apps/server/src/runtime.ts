@@ -157,6 +157,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       redisPrefix: config.redisPrefix,
       metrics,
       usage,
+      publicBaseUrl: config.publicBaseUrlB,
     });
     listeners.push(await listen('Variant B', app, config.portB, config.host, BASE_PATH_B));
   }

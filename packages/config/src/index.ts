@@ -12,6 +12,8 @@ export interface Config {
   readonly portAdmin: number;
   readonly adminHost: string;
   readonly publicBaseUrl: string;
+  /** Public address of Variant B's listener (PUBLIC_BASE_URL_B), the server its OpenAPI document names. */
+  readonly publicBaseUrlB: string;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly dbPoolSize: number;
@@ -223,14 +225,16 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * WEBHOOK_SANDBOX_LOOPBACK_PORTS: `any`, `none`, or ports separated by commas. Unset, a sandbox whose
- * partner listeners and public address are loopback (a partner's own machine) allows any port; one
+ * partner listeners and public addresses are loopback (a partner's own machine) allows any port; one
  * reachable from elsewhere allows none, so that a sandbox key cannot probe the host's own services.
  */
-function loopbackPorts(env: Env, host: string, publicBaseUrl: string): 'any' | readonly number[] {
+function loopbackPorts(env: Env, host: string, publicBaseUrls: readonly string[]): 'any' | readonly number[] {
   const name = 'WEBHOOK_SANDBOX_LOOPBACK_PORTS';
   const raw = optional(env, name)?.trim().toLowerCase();
   if (raw === undefined)
-    return isLoopbackHost(host) && isLoopbackHost(new URL(publicBaseUrl).hostname) ? 'any' : Object.freeze([]);
+    return isLoopbackHost(host) && publicBaseUrls.every((u) => isLoopbackHost(new URL(u).hostname))
+      ? 'any'
+      : Object.freeze([]);
   if (raw === 'any') return 'any';
   if (raw === 'none') return Object.freeze([]);
   const ports = raw.split(',').map((p) => p.trim());
@@ -262,14 +266,17 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('ADMIN_TOKEN must be at least 24 characters');
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${portA}`;
   const host = str(env, 'HOST', '127.0.0.1');
+  const portB = int(env, 'PORT_B', 3001, 0, 65535);
+  const publicBaseUrlB = url(env, 'PUBLIC_BASE_URL_B', ['http:', 'https:']) ?? `http://127.0.0.1:${portB}`;
   return Object.freeze({
     env: oneOf(env, 'LOANMATCH_ENV', ['sandbox', 'live'] as const, 'sandbox'),
     host,
     portA,
-    portB: int(env, 'PORT_B', 3001, 0, 65535),
+    portB,
     portAdmin: int(env, 'PORT_ADMIN', 3002, 0, 65535),
     adminHost: str(env, 'ADMIN_HOST', '127.0.0.1'),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    publicBaseUrlB: publicBaseUrlB.replace(/\/+$/, ''),
     databaseUrl: url(env, 'DATABASE_URL', ['postgresql:', 'postgres:']),
     dataDir: str(env, 'DATA_DIR', './data'),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
@@ -305,6 +312,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 200),
     webhookRetryDelaysMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE', 0),
     webhookDisableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 1000),
-    webhookSandboxLoopbackPorts: loopbackPorts(env, host, publicBaseUrl),
+    webhookSandboxLoopbackPorts: loopbackPorts(env, host, [publicBaseUrl, publicBaseUrlB]),
   });
 }

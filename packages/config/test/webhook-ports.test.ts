@@ -16,8 +16,9 @@ describe('the sandbox’s loopback ports for webhooks', () => {
     expect(ports({ HOST: '10.1.2.3' })).toEqual([]);
   });
 
-  it('when unset and the public address is not loopback (behind a proxy), then none', () => {
+  it('when unset and a public address is not loopback (behind a proxy), then none', () => {
     expect(ports({ PUBLIC_BASE_URL: 'https://sandbox.loanmatch.example' })).toEqual([]);
+    expect(ports({ PUBLIC_BASE_URL_B: 'https://sandbox-b.loanmatch.example' })).toEqual([]);
   });
 
   it('when set, then taken as given: ports, none or any', () => {

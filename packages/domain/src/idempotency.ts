@@ -3,10 +3,12 @@ import type { CompletedKey, IdempotencyRow, Json, Repositories } from '@loanmatc
 import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
+import { HEADER_SCHEMAS, stringCheck } from './validation/schemas';
 
 /** Keys are kept 24 hours (CONTRACT.md). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const KEY = HEADER_SCHEMAS.idempotencyKey;
+const isKey = stringCheck(KEY);
 
 export interface IdempotencyScope {
   partnerId: string;
@@ -33,8 +35,8 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
         ])
       : ok(undefined);
   }
-  if (!KEY_PATTERN.test(key)) {
-    const message = 'Idempotency-Key: must be 1 to 255 printable ASCII characters';
+  if (!isKey(key)) {
+    const message = `Idempotency-Key: must be ${KEY.minLength} to ${KEY.maxLength} printable ASCII characters`;
     return fail('VALIDATION_ERROR', message, [{ field: 'Idempotency-Key', rule: 'format', message }]);
   }
   return ok(undefined);

@@ -6,7 +6,9 @@ export * from './applications';
 export * from './idempotency';
 export { createInstanceRegistry } from './instances';
 export {
+  SANDBOX_SCORE_RANGE,
   SANDBOX_SCORE_VALUES,
+  SANDBOX_SCORE_WORDS,
   createSandboxBureau,
   createUnconfiguredBureau,
   parseSandboxScore,
@@ -21,7 +23,7 @@ export * from './personal-data';
 export * from './offers';
 export * from './catalogue-store';
 export { STATUS_ORDER, laterStatus } from './status';
-export { signTrackingToken, verifyTrackingToken } from './tracking';
+export { TRACKING_TOKEN_SCHEMA, signTrackingToken, verifyTrackingToken } from './tracking';
 export * as matching from './matching';
 export * from './events';
 export * from './webhooks';

@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './middleware';
 export * from './body-limits';
+export * from './content-type';
 export * from './logger';
 export * from './rate-limit';
 export * from './health';

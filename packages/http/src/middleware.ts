@@ -1,17 +1,19 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
+import { HEADER_SCHEMAS, stringCheck } from '@loanmatch/domain';
 import { type BodyBounds, checkBodyStructure } from './body-limits';
+import { unsupportedMediaType } from './content-type';
 import { HttpError, notFound } from './errors';
 import type { AccessLine, Logger } from './logger';
 import type { RequestObserver } from './observers';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const isRequestId = stringCheck(HEADER_SCHEMAS.requestId);
 
 /** Every response carries `X-Request-Id`: the caller's, when it is a sane token, or a new one. */
 function assignRequestId(req: express.Request, res: express.Response): void {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  const id = isRequestId(given) ? given : randomUUID();
   res.locals.requestId = id;
   res.setHeader('X-Request-Id', id);
 }
@@ -71,10 +73,10 @@ export const refuseUnroutable: RequestHandler = (req, res, next) =>
 
 /**
  * JSON bodies within `bounds` (docs/adr/0151: bytes, then nesting and element count on the raw text, before
- * it is parsed); a body of another type is refused rather than silently ignored. A body we could not
- * store safely is refused here, once for every route: bytes that are not UTF-8 (the decoder would
- * silently turn them into U+FFFD), and strings or keys holding U+0000 or an unpaired surrogate, which
- * PostgreSQL's text and jsonb refuse.
+ * it is parsed); a body of another type is refused (415, `content-type.ts`) before it is read, rather
+ * than silently ignored. A body we could not store safely is refused here, once for every route: bytes
+ * that are not UTF-8 (the decoder would silently turn them into U+FFFD), and strings or keys holding
+ * U+0000 or an unpaired surrogate, which PostgreSQL's text and jsonb refuse.
  * One middleware, not three: a request without a body (every GET) passes it with one check.
  */
 export function jsonBody(bounds: BodyBounds): RequestHandler {
@@ -87,17 +89,15 @@ export function jsonBody(bounds: BodyBounds): RequestHandler {
     },
   });
   const check = (req: express.Request): HttpError | undefined => {
-    if (req.body === undefined) {
-      return hasBody(req) && !req.is('application/json')
-        ? new HttpError('INVALID_JSON', 'The request body must be JSON, sent with Content-Type: application/json')
-        : undefined;
-    }
+    if (req.body === undefined) return undefined;
     const problem = unstorable(req.body);
     return problem === undefined ? undefined : new HttpError('INVALID_JSON', problem);
   };
   return (req, res, next) => {
     // Neither header: no body, which the parser would leave undefined too.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    const refused = unsupportedMediaType(req);
+    if (refused) return next(refused);
     parse(req, res, (err?: unknown) => (err ? next(err) : next(check(req))));
   };
 }
@@ -125,9 +125,4 @@ function unstorable(body: unknown): string | undefined {
     for (const [key, child] of Object.entries(value)) pending.push(key, child);
   }
   return undefined;
-}
-
-function hasBody(req: express.Request): boolean {
-  const length = req.get('content-length');
-  return req.get('transfer-encoding') !== undefined || (length !== undefined && length !== '0');
 }

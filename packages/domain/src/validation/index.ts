@@ -27,4 +27,6 @@ export {
   webhookRequestSchema,
 } from './schemas';
 export type { ConsentRule } from './schemas';
-export { AU_DATE, ISO_DATE } from './validate';
+export { HEADER_SCHEMAS, NUMERIC_STRING_MAX_LENGTH, pageQuerySchema, stringCheck } from './schemas';
+export { AU_DATE, INTEGER_STRING, ISO_DATE, NUMERIC_STRING } from './validate';
+export { checkCursorText, parsePageLimit } from './page-query';
