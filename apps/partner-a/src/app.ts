@@ -17,6 +17,7 @@ import {
 } from '@loanmatch/domain';
 import {
   createRateLimiter,
+  BODY_BOUNDS,
   jsonBody,
   requireApiKey,
   sendResult,
@@ -80,7 +81,7 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
       logger,
       metrics,
     }),
-    jsonBody(),
+    jsonBody(BODY_BOUNDS.partner),
   );
 
   router.post('/applications', async (req, res) => {

@@ -23,6 +23,7 @@ import {
 import {
   createAccessTokens,
   createRateLimiter,
+  BODY_BOUNDS,
   jsonBody,
   requireAccessToken,
   requireApiKeyHeader,
@@ -131,7 +132,7 @@ function partnerRoutes(deps: PartnerBDeps): Router {
 
 function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler): Router {
   const router = Router();
-  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(), (req, res) => {
+  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(BODY_BOUNDS.partner), (req, res) => {
     const grant = validateTokenRequest(req.body);
     if (!grant.ok) return sendResult(res, grant);
     res.setHeader('Cache-Control', 'no-store');
@@ -147,7 +148,7 @@ function applicationRoutes(
   secretBox: SecretBox,
 ): Router {
   const router = Router();
-  router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody());
+  router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody(BODY_BOUNDS.partner));
 
   router.post('/applications', async (req, res) => {
     const result = await createApplicationB(ctx, {

@@ -79,7 +79,7 @@ export const ERROR_CODES = {
       'The personal data of this application was erased; it takes no personal data again. Start a new application',
   },
   LINK_EXPIRED: { status: 410, raisedBy: 'domain', example: 'This offer link has expired; ask for a new match' },
-  PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 1 MB' },
+  PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 32 KB' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     raisedBy: 'http',

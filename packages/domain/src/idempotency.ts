@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { CompletedKey, IdempotencyRow, Json, Repositories } from '@loanmatch/db';
+import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { HEADER_SCHEMAS, stringCheck } from './validation/schemas';
@@ -93,7 +94,7 @@ export async function withIdempotency<T extends Json>(
     if (!sealed) await ctx.repos.idempotency.completeKey(id, result.value);
     return ok({ value: result.value, replayed: false });
   } catch (err) {
-    await ctx.repos.idempotency.markUnresolved(id, ctx.instance.id).catch(() => undefined);
+    await cleanUp(ctx.repos.idempotency.markUnresolved(id, ctx.instance.id));
     throw err;
   } finally {
     release();

@@ -51,7 +51,7 @@ export interface AttemptView extends Json {
   status: string;
   responseStatus: number | null;
   durationMs: number;
-  /** A fixed code (`timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …); null on success. */
+  /** A fixed code (`timeout`, `http_500`, `network_error`, `refused_address`, …); null on success. */
   error: string | null;
   /** When this failure's retry is due; null when none follows. */
   nextRetryAt: string | null;

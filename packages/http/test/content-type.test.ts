@@ -4,6 +4,7 @@
  */
 import { Router } from 'express';
 import { sendFuzzRequest, silentLogger } from '@loanmatch/testing';
+import { BODY_BOUNDS } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { jsonBody } from '../src/middleware';
 import { createServiceApp } from '../src/service-app';
@@ -11,7 +12,7 @@ import { createServiceApp } from '../src/service-app';
 let routeRuns = 0;
 function testApp() {
   const router = Router();
-  router.use(jsonBody());
+  router.use(jsonBody(BODY_BOUNDS.partner));
   router.post('/things', (req, res) => {
     routeRuns++;
     sendData(res, 200, { keys: Object.keys(req.body ?? {}) });

@@ -230,7 +230,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     durationMs: { type: 'number' },
     error: nullable({
       type: 'string',
-      description: 'A fixed code: `timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …',
+      description: 'A fixed code: `timeout`, `http_500`, `network_error`, `refused_address`, …',
     }),
     nextRetryAt: nullable(dateTime),
   }),
