@@ -18,6 +18,7 @@ import {
 } from '@loanmatch/domain';
 import {
   createRateLimiter,
+  BODY_BOUNDS,
   jsonBody,
   requireApiKey,
   sendResult,
@@ -29,8 +30,6 @@ import {
 import { docsRoutes, variantADocument } from '@loanmatch/openapi';
 
 export const BASE_PATH_A = '/api/partner/v1';
-/** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
-const DOCUMENT_A = variantADocument({ basePath: BASE_PATH_A });
 
 export interface PartnerADeps {
   ctx: DomainContext;
@@ -55,7 +54,16 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     routes: [
       { path: BASE_PATH_A, router: partnerRoutes(deps) },
       { router: trackingRoutes(deps) },
-      { router: docsRoutes(DOCUMENT_A) },
+      // The OpenAPI document names this listener by its public address, the one tracking links carry.
+      {
+        router: docsRoutes(
+          variantADocument({
+            basePath: BASE_PATH_A,
+            publicUrl: deps.ctx.tracking.publicBaseUrl,
+            environment: deps.ctx.env,
+          }),
+        ),
+      },
     ],
   });
 }
@@ -74,7 +82,7 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
       logger,
       metrics,
     }),
-    jsonBody(),
+    jsonBody(BODY_BOUNDS.partner),
   );
 
   router.post('/applications', async (req, res) => {

@@ -58,7 +58,7 @@ export const ERROR_CODES = {
     status: 409,
     raisedBy: 'domain',
     example:
-      'The first request with this Idempotency-Key may have partly completed; check the application, then retry with a new key',
+      'The first request with this Idempotency-Key may have partly completed; check the application before retrying with a new key',
   },
   WEBHOOK_DISABLED: {
     status: 409,
@@ -79,7 +79,12 @@ export const ERROR_CODES = {
       'The personal data of this application was erased; it takes no personal data again. Start a new application',
   },
   LINK_EXPIRED: { status: 410, raisedBy: 'domain', example: 'This offer link has expired; ask for a new match' },
-  PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 1 MB' },
+  PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 32 KB' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    raisedBy: 'http',
+    example: 'The request body must be JSON, sent with Content-Type: application/json',
+  },
   HEADERS_TOO_LARGE: {
     status: 431,
     raisedBy: 'http',

@@ -14,6 +14,7 @@ import {
   type OfferDetails,
 } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
+import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
 import { stepsForMatching } from './variant-b-intake';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
@@ -169,17 +170,15 @@ export function matchView(
 }
 
 /**
- * A near-miss as partners see it. A reason about the credit score names the product's minimum but not
- * the applicant's band: bands are derived from the score, and the score never leaves the service.
+ * A near-miss as partners see it. Its words are matching's own, which never name a band or a score (a
+ * credit reason says only that the lender's criteria were not met: matching/near-miss-wording.ts).
  */
 function nearMissView(offer: NearMissOffer): Json {
   return {
     lender: { ...offer.lender },
     product: { ...offer.product },
     headline: offer.headline,
-    reasons: offer.reasons.map((r) =>
-      r.field === 'creditScore' ? { field: r.field, rule: r.rule, actual: 'below the minimum' } : { ...r },
-    ),
+    reasons: offer.reasons.map((r) => ({ ...r })),
     wouldQualifyIf: offer.wouldQualifyIf.map((w) => ({ ...w })),
   };
 }
@@ -235,18 +234,15 @@ export async function listReferrals(
   ctx: DomainContext,
   options: { partnerId: string; limit?: string; cursor?: string },
 ): Promise<Result<{ referrals: ReferralView[]; nextCursor: string | null }>> {
-  const limit = options.limit === undefined ? 50 : /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : NaN;
-  if (!(limit >= 1 && limit <= 100)) {
-    const message = 'limit: must be a whole number between 1 and 100';
-    return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
-  }
+  const parsed = parsePageLimit(options.limit);
+  if (!parsed.ok) return parsed;
+  const limit = parsed.value;
   let before: { createdAt: Date; id: string } | undefined;
   if (options.cursor !== undefined) {
-    const [ms, id] = Buffer.from(options.cursor, 'base64url').toString('utf8').split('|');
-    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) {
-      const message = 'cursor: is not a cursor this API gave out';
-      return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'format', message }]);
-    }
+    const text = checkCursorText(options.cursor);
+    if (!text.ok) return text;
+    const [ms, id] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
+    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
     before = { createdAt: new Date(Number(ms)), id };
   }
   const rows = await ctx.repos.matches.listReferrals({ partnerId: options.partnerId, limit: limit + 1, before });

@@ -4,7 +4,7 @@
  */
 import { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS, listConsentTexts } from '@loanmatch/domain';
 import { dateTime, ref } from './components';
-import { operation } from './operations';
+import { operation, type Contract } from './operations';
 import type { Schema } from './schema-translation';
 
 export const CONSENTS_TAG = {
@@ -53,23 +53,26 @@ export const CONSENT_SCHEMAS: Record<string, Schema> = {
   }),
 };
 
-export function consentPaths(): Record<string, Schema> {
+export function consentPaths(contract: Contract): Record<string, Schema> {
   const texts = listConsentTexts();
   return {
     '/consents': {
-      get: operation({
-        operationId: 'listConsentTexts',
-        summary: 'The consent wording, by version',
-        description:
-          'Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on; a version not listed here is 400 `VALIDATION_ERROR`. Published wording never changes: new wording is a new version, and earlier versions stay accepted.',
-        tags: ['Consents'],
-        success: {
-          status: 200,
-          description: 'The wording, newest version first.',
-          data: ref('ConsentTexts'),
-          examples: texts.ok ? { default: texts.value } : undefined,
+      get: operation(
+        {
+          operationId: 'listConsentTexts',
+          summary: 'The consent wording, by version',
+          description:
+            'Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on; a version not listed here is 400 `VALIDATION_ERROR`. Published wording never changes: new wording is a new version, and earlier versions stay accepted.',
+          tags: ['Consents'],
+          success: {
+            status: 200,
+            description: 'The wording, newest version first.',
+            data: ref('ConsentTexts'),
+            examples: texts.ok ? { default: texts.value } : undefined,
+          },
         },
-      }),
+        contract,
+      ),
     },
   };
 }

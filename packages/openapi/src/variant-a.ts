@@ -3,13 +3,38 @@
  * `GET /openapi.json`. Paths are relative to the base path (`/api/partner/v1`); the tracking route,
  * health checks and the reference itself sit at the listener's root (path-level `servers`).
  */
-import { CURRENT_CONSENT_TEXTS } from '@loanmatch/domain';
-import { EXAMPLE_IDS, ROOT_SERVER, operation, rootPaths, webhookPaths } from './operations';
-import { PARAMETERS, headerRef, paramRef, ref } from './components';
-import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
+import {
+  CURRENT_CONSENT_TEXTS,
+  checkCursorText,
+  checkIdempotencyKey,
+  parsePageLimit,
+  parseSandboxScore,
+  validateApplicantDetails,
+  validateCreateRequest,
+  validateStepRequest,
+} from '@loanmatch/domain';
+import { headerRef, paramRef, ref } from './components';
+import {
+  CREDIT_CHECK_CONFLICTS,
+  CREDIT_CHECK_SUCCESS,
+  SERVICE_TAG,
+  WEBHOOKS_TAG,
+  contractDocument,
+  mergePaths,
+  type DocumentOptions,
+} from './document';
 import { CONSENTS_TAG, consentPaths } from './consents';
+import { refusal } from './error-responses';
+import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
+import { PARAMETERS } from './parameters';
 import type { Schema } from './schema-translation';
-import type { SchemaSource } from './source';
+import { documentServers } from './servers';
+import { servicePaths } from './service-paths';
+import { webhookPaths } from './webhook-paths';
+
+/** Variant A's 401 and 429 read as the contract's list has them (an API key, 120 a minute by default). */
+const CONTRACT_A: Contract = { examples: [] };
+const op = (spec: OperationSpec) => operation(spec, CONTRACT_A);
 
 const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
 const tags = ['Applications'];
@@ -101,7 +126,7 @@ export const MATCH_EXAMPLE = {
         comparisonRate: 10.12,
         comparisonRateWarning:
           'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges.',
-        comparisonRateExample: 'Based on a secured loan of $30,000 over 5 years.',
+        comparisonRateExample: 'a $30,000 unsecured loan over 5 years',
         loanAmount: 15000,
         loanTermMonths: 60,
         monthlyRepayment: 314.9,
@@ -118,8 +143,8 @@ export const MATCH_EXAMPLE = {
       lender: ref2('southern-mutual', 'Southern Mutual'),
       product: ref2('southern-personal-variable', 'Variable Personal Loan'),
       headline: '8.99% p.a. variable',
-      reasons: [{ field: 'employmentYears', rule: 'at least 5 years in the current job', actual: 4 }],
-      wouldQualifyIf: [{ field: 'employmentYears', requirement: 'at least 5' }],
+      reasons: [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
+      wouldQualifyIf: [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
     },
   ],
 };
@@ -128,7 +153,7 @@ function applicationPaths(): Record<string, Schema> {
   const byId = [paramRef('ApplicationId')];
   return {
     '/applications': {
-      post: operation({
+      post: op({
         operationId: 'createApplication',
         summary: 'Create an application (step 1)',
         description:
@@ -144,10 +169,14 @@ function applicationPaths(): Record<string, Schema> {
           examples: { default: { applicationId: APPLICATION_ID, formType: 'personal', status: 'draft', lastStep: 1 } },
         },
         errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
+        examples: [
+          refusal(validateCreateRequest({ formType: 'personal', data: { loanAmount: 999 } })),
+          refusal(checkIdempotencyKey('key with spaces', false)),
+        ],
       }),
     },
     '/applications/{applicationId}': {
-      get: operation({
+      get: op({
         operationId: 'getApplication',
         summary: 'Read an application',
         description: 'Status, last step and steps 1-4. Never step 5, never a score.',
@@ -161,7 +190,7 @@ function applicationPaths(): Record<string, Schema> {
         },
         errors: ['NOT_FOUND'],
       }),
-      patch: operation({
+      patch: op({
         operationId: 'saveStep',
         summary: 'Save step 2, 3 or 4',
         description:
@@ -177,10 +206,15 @@ function applicationPaths(): Record<string, Schema> {
           examples: { default: applicationView },
         },
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER', 'PERSONAL_DATA_ERASED'],
+        examples: [
+          refusal(
+            validateStepRequest('personal', { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 9 } }),
+          ),
+        ],
       }),
     },
     '/applications/{applicationId}/credit-check': {
-      post: operation({
+      post: op({
         operationId: 'runCreditCheck',
         summary: 'Submit step 5 and run the soft credit check',
         description:
@@ -198,10 +232,17 @@ function applicationPaths(): Record<string, Schema> {
         requestBody: { schema: ref('CreditCheckRequest'), examples: EXAMPLES_A.creditCheck },
         success: CREDIT_CHECK_SUCCESS,
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', ...CREDIT_CHECK_CONFLICTS],
+        examples: [
+          refusal(
+            validateApplicantDetails({ data: { ...EXAMPLES_A.creditCheck.default.data, consentCreditCheck: false } }),
+          ),
+          refusal(checkIdempotencyKey(undefined, true)),
+          refusal(parseSandboxScore('great')),
+        ],
       }),
     },
     '/applications/{applicationId}/match': {
-      post: operation({
+      post: op({
         operationId: 'matchApplication',
         summary: 'Match offers',
         description:
@@ -214,11 +255,14 @@ function applicationPaths(): Record<string, Schema> {
           data: ref('MatchResult'),
           examples: { default: MATCH_EXAMPLE },
         },
-        errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE', 'INVALID_JSON', 'PAYLOAD_TOO_LARGE'],
+        errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE'],
+        examples: [
+          { code: 'STEPS_INCOMPLETE', message: 'Matching needs more of the application: step 4 livingSituation' },
+        ],
       }),
     },
     '/referrals': {
-      get: operation({
+      get: op({
         operationId: 'listReferrals',
         summary: 'Referrals of your applicants',
         description: 'Newest first, in pages; the cursor keeps pages stable while new clicks arrive.',
@@ -245,16 +289,17 @@ function applicationPaths(): Record<string, Schema> {
           },
         },
         errors: ['VALIDATION_ERROR'],
+        examples: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
       }),
     },
   };
 }
 
-function trackingPath(): Record<string, Schema> {
+function trackingPath(rootServers: Schema[]): Record<string, Schema> {
   return {
     '/r/{token}': {
-      servers: ROOT_SERVER,
-      get: operation({
+      servers: rootServers,
+      get: op({
         operationId: 'followTrackingLink',
         summary: "Follow an offer's tracking link",
         description:
@@ -272,18 +317,18 @@ function trackingPath(): Record<string, Schema> {
           },
         },
         errors: ['NOT_FOUND', 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
+        examples: [{ code: 'NOT_FOUND', message: 'Unknown link' }],
       }),
     },
   };
 }
 
-/**
- * Builds Variant A's document for a listener whose partner routes are under `basePath`, from `source`
- * (the domain's schemas unless a test passes others).
- */
-export function buildVariantADocument(options: { basePath: string; source?: SchemaSource }): Schema {
+/** Variant A's document for a listener reached at `publicUrl`, built from `source` (the domain's schemas by default). */
+export function buildVariantADocument(options: DocumentOptions): Schema {
+  const servers = documentServers('Variant A', options);
   return contractDocument({
-    ...options,
+    servers,
+    source: options.source,
     title: 'LoanMatch partner API, Variant A',
     description:
       'Build a loan application in five steps, run a soft credit check, and get matched lender offers. Authenticate with `Authorization: Bearer <API key>`; keys carry their environment (`lm_sandbox_…`, `lm_live_…`).\n\n' +
@@ -305,6 +350,12 @@ export function buildVariantADocument(options: { basePath: string; source?: Sche
       { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
       SERVICE_TAG,
     ],
-    paths: { ...applicationPaths(), ...consentPaths(), ...webhookPaths(), ...trackingPath(), ...rootPaths() },
+    paths: mergePaths(
+      applicationPaths(),
+      consentPaths(CONTRACT_A),
+      webhookPaths(CONTRACT_A),
+      trackingPath(servers.root),
+      servicePaths(servers.root),
+    ),
   });
 }

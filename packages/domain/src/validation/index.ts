@@ -27,4 +27,7 @@ export {
   webhookRequestSchema,
 } from './schemas';
 export type { ConsentRule } from './schemas';
+export { HEADER_SCHEMAS, NUMERIC_STRING_MAX_LENGTH, pageQuerySchema, stringCheck } from './schemas';
 export { AU_DATE, ISO_DATE } from './dates';
+export { INTEGER_STRING, NUMERIC_STRING } from './validate';
+export { checkCursorText, parsePageLimit } from './page-query';
