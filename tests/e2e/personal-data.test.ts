@@ -1,6 +1,6 @@
 /**
- * Personal data at rest on started processes and PostgreSQL: a database from before sealing (details in
- * clear) is upgraded and sealed at start under a key made in DATA_DIR; a rotation to DATA_KEY is finished
+ * Personal data at rest on started processes and PostgreSQL: a database from before sealing (details and
+ * the employer in clear) is upgraded and sealed at start under a key made in DATA_DIR; a rotation to DATA_KEY is finished
  * with `pnpm ops data-key rotate`, after which the new key alone reads everything; `pnpm ops application
  * erase` refuses the next check. Nothing in any table holds the details in clear afterwards.
  */
@@ -23,7 +23,7 @@ const PEOPLE = [
   { firstName: 'Marguerite', lastName: 'Vandersloot', email: 'marguerite.v@example.net', mobileNumber: '0433221100' },
   { firstName: 'Ptolemy', lastName: 'Ashgrove', email: 'ptolemy.ashgrove@example.net', mobileNumber: '0433998877' },
 ];
-const CLEAR = PEOPLE.flatMap((p) => Object.values(p));
+const CLEAR = [...PEOPLE.flatMap((p) => Object.values(p)), VALID_STEPS.personal[3].employerName];
 const REMOTE_ADDRESS = Object.values(networkInterfaces())
   .flat()
   .find((i) => i !== undefined && i.family === 'IPv4' && !i.internal)?.address;
@@ -141,6 +141,10 @@ describe('personal data on started processes over PostgreSQL', () => {
       expect(row.details_legacy).toBeNull();
       expect(row.details_sealed).toMatch(new RegExp(`^v1\\.${row.key_id}\\.`));
     }
+    const steps = (await client.query('SELECT step_3::text AS clear, step_3_sealed FROM applications')).rows;
+    expect(steps).toHaveLength(2);
+    for (const row of steps) expect(row.step_3_sealed).toMatch(/^v1\./);
+    expect(steps[0].clear).toContain('"employmentType"');
     const dump = await everyRow(client);
     for (const value of CLEAR) expect(dump).not.toContain(value);
     expect(statSync(join(dataDir, 'data-key')).mode & 0o777).toBe(0o600);
@@ -158,9 +162,10 @@ describe('personal data on started processes over PostgreSQL', () => {
     const rotated = await run(['apps/ops/src/main.ts', 'data-key', 'rotate'], env);
     expect(rotated.err).toBe('');
     expect(rotated.code).toBe(0);
-    expect(rotated.out).toContain('Re-encrypted 2 row(s)');
+    // Each application: its details and its employer.
+    expect(rotated.out).toContain('Re-encrypted 4 sealed value(s)');
     expect(rotated.out).toContain(
-      'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
+      'No sealed values or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
     );
     expect(await server.stop()).toBe(0);
 
@@ -170,6 +175,12 @@ describe('personal data on started processes over PostgreSQL', () => {
     expect(checked.body.data).toMatchObject({ applicationId: apps[0].id, creditCheckComplete: true });
 
     const adminPort = new URL(server.urls['Admin API']).port;
+    const consents = await run(['apps/ops/src/main.ts', 'application', 'consents', apps[0].id], {
+      ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`,
+      ADMIN_TOKEN,
+    });
+    expect(consents.code).toBe(0);
+    expect(consents.out).toContain('    given:       creditCheck yes, privacy no, marketing no, terms no\n');
     const erased = await run(['apps/ops/src/main.ts', 'application', 'erase', apps[1].id], {
       ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`,
       ADMIN_TOKEN,

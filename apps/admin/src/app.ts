@@ -7,6 +7,7 @@ import { Router, type Express, type RequestHandler } from 'express';
 import {
   createPartner,
   erasePersonalData,
+  getApplicationConsents,
   getDataKeyStatus,
   reencryptPersonalData,
   getCatalogueSummary,
@@ -119,6 +120,10 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   // Personal data (docs/adr/0099): erasure, and moving rows to the current data key.
   router.delete('/applications/:applicationId/personal-data', async (req, res) =>
     sendResult(res, await erasePersonalData(ctx, { applicationId: req.params.applicationId })),
+  );
+  // Consent records: what the applicant agreed to, which wording, when, through which partner.
+  router.get('/applications/:applicationId/consents', async (req, res) =>
+    sendResult(res, await getApplicationConsents(ctx, { applicationId: req.params.applicationId })),
   );
   router.get('/data-key', async (_req, res) => sendResult(res, await getDataKeyStatus(jobs)));
   router.post('/data-key/re-encrypt', async (_req, res) => sendResult(res, await reencryptPersonalData(jobs)));

@@ -124,17 +124,13 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     expect((await creditCheck(id)).status).toBe(200);
   });
 
-  it('when DATA_KEY was rotated, then GET /data-key counts rows per key and POST /data-key/re-encrypt moves them to the new one', async () => {
+  it('when DATA_KEY was rotated, then GET /data-key counts sealed values per key and POST /data-key/re-encrypt moves them to the new one', async () => {
     const oldKey = randomBytes(32);
     const newKey = randomBytes(32);
     const withKeys = (keys: Buffer[]): DomainContext => ({ ...t.ctx, personalData: createPersonalDataBox(keys) });
-    // Start from a table whose rows are all under the old key: this suite's other rows are erased first.
-    const earlier = await t.db.prisma.applicant.findMany({
-      where: { detailsSealed: { not: null } },
-      select: { applicationId: true },
-    });
-    for (const { applicationId } of earlier)
-      await request(admin).delete(`/admin/v1/applications/${applicationId}/personal-data`).set(auth);
+    // Start from tables whose sealed values are all under the old key: this suite's other applications are erased first.
+    const earlier = await t.db.prisma.application.findMany({ select: { id: true } });
+    for (const { id } of earlier) await request(admin).delete(`/admin/v1/applications/${id}/personal-data`).set(auth);
     const oldApp = createPartnerAApp({
       ctx: withKeys([oldKey]),
       logger: silentLogger,
@@ -155,10 +151,11 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     const before = await request(rotated).get('/admin/v1/data-key').set(auth);
     expect(before.status).toBe(200);
     const { idempotencyKeys, idempotencyKeysRemaining, ...rows } = before.body.data;
+    // Three sealed values each: step 5, the employer of step 3, the exact score.
     expect(rows).toEqual({
       currentKeyId: newId,
-      keys: [{ keyId: oldId, rows: 2, current: false, configured: true }],
-      remaining: 2,
+      keys: [{ keyId: oldId, rows: 6, current: false, configured: true }],
+      remaining: 6,
     });
     // The two checks' idempotency keys hold a digest made under the old key (this suite's earlier ones are under its own).
     expect(idempotencyKeys).toContainEqual({ keyId: oldId, live: 2, current: false, configured: true });
@@ -170,12 +167,12 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     expect(moved.status).toBe(200);
     expect(moved.body.data).toEqual({
       currentKeyId: newId,
-      keys: [{ keyId: newId, rows: 2, current: true, configured: true }],
+      keys: [{ keyId: newId, rows: 6, current: true, configured: true }],
       remaining: 0,
       // Re-encryption moves rows, not the digests of requests: those stay under the old key until they expire.
       idempotencyKeys,
       idempotencyKeysRemaining,
-      reencrypted: 2,
+      reencrypted: 6,
       unreadable: 0,
       complete: true,
     });

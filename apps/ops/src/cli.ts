@@ -186,12 +186,23 @@ export function buildProgram(io: OpsIO): Command {
       ]);
     });
 
+  application
+    .command('consents <applicationId>')
+    .description(
+      'the consent records of an application: what was agreed to, under which wording, when, through which partner',
+    )
+    .option('--json', 'print JSON')
+    .action(async (applicationId: string, opts) => {
+      const data = await call(io, 'GET', `/applications/${encodeURIComponent(applicationId)}/consents`);
+      print(opts.json, data, () => consentLines(data as unknown as ConsentsReport));
+    });
+
   const dataKey = program
     .command('data-key')
     .description('the key that seals applicant details (DATA_KEY, DATA_PREVIOUS_KEYS)');
   dataKey
     .command('status')
-    .description('how many applicant rows each data key seals')
+    .description('how many values (applicant details, employers and addresses, scores) each data key seals')
     .option('--json', 'print JSON')
     .action(async (opts) => {
       const data = (await call(io, 'GET', '/data-key')) as unknown as DataKeyReport;
@@ -200,7 +211,7 @@ export function buildProgram(io: OpsIO): Command {
   dataKey
     .command('rotate')
     .description(
-      'finish a rotation: re-encrypt every row sealed under an earlier key with the current DATA_KEY, in batches, while the server serves',
+      'finish a rotation: re-encrypt every value sealed under an earlier key with the current DATA_KEY, in batches, while the server serves',
     )
     .option('--json', 'print JSON')
     .action(async (opts) => {
@@ -211,15 +222,46 @@ export function buildProgram(io: OpsIO): Command {
         reencrypted += data.reencrypted;
       } while (!data.complete);
       print(opts.json, { ...data, reencrypted }, () => [
-        `Re-encrypted ${reencrypted} row(s) under data key ${data.currentKeyId}.`,
+        `Re-encrypted ${reencrypted} sealed value(s) under data key ${data.currentKeyId}.`,
         ...dataKeyLines(data),
       ]);
       if (data.remaining > 0)
         throw new OpsError(
-          `${data.remaining} row(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
+          `${data.remaining} value(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
         );
     });
   return program;
+}
+
+interface ConsentsReport {
+  applicationId: string;
+  consents: Array<{
+    consentRecordId: string;
+    partnerId: string;
+    consents: Record<string, boolean>;
+    textVersion: string;
+    textVersionStated: boolean;
+    capturedAt: string | null;
+    recordedAt: string;
+    partnerReference: string | null;
+    erasedAt: string | null;
+  }>;
+}
+
+function consentLines(data: ConsentsReport): string[] {
+  if (data.consents.length === 0)
+    return [`Application ${data.applicationId} has no consent record: no credit check has run.`];
+  return data.consents.flatMap((c) => [
+    `Consent record ${c.consentRecordId} of application ${data.applicationId}, partner ${c.partnerId}:`,
+    `    given:       ${Object.entries(c.consents)
+      .map(([kind, given]) => `${kind} ${given ? 'yes' : 'no'}`)
+      .join(', ')}`,
+    `    wording:     version ${c.textVersion}${c.textVersionStated ? '' : ' (not stated by the partner: the version current at the check)'}`,
+    `    captured at: ${c.capturedAt ?? 'not stated by the partner'}`,
+    `    recorded at: ${c.recordedAt} (the credit check)`,
+    `    reference:   ${c.partnerReference ?? (c.erasedAt ? 'removed by erasure' : 'none')}`,
+    ...(c.erasedAt ? [`    erased at:   ${c.erasedAt} (the facts above are kept)`] : []),
+  ]);
 }
 
 interface DataKeyReport {
@@ -235,15 +277,15 @@ function dataKeyLines(data: DataKeyReport): string[] {
     k.current ? 'current' : k.configured ? 'earlier key, configured' : `earlier key, NOT configured: ${lost}`;
   return [
     `Current data key: ${data.currentKeyId}.`,
-    ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} row(s)  ${state(k, 'these rows cannot be read')}`),
+    ...data.keys.map((k) => `    ${k.keyId}  ${k.rows} sealed value(s)  ${state(k, 'these values cannot be read')}`),
     ...data.idempotencyKeys.map(
       (k) => `    ${k.keyId}  ${k.live} live idempotency key(s)  ${state(k, 'their retries cannot be compared')}`,
     ),
     data.remaining > 0
-      ? `${data.remaining} row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`
+      ? `${data.remaining} sealed value(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.`
       : data.idempotencyKeysRemaining > 0
-        ? `No rows under earlier keys, but ${data.idempotencyKeysRemaining} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`
-        : 'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
+        ? `No sealed values under earlier keys, but ${data.idempotencyKeysRemaining} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`
+        : 'No sealed values or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
   ];
 }
 

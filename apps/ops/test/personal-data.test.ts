@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createAdminApp } from '@loanmatch/admin';
 import {
+  CURRENT_CONSENT_TEXTS,
   createApplication,
   createPartner,
   createPersonalDataBox,
@@ -14,7 +15,7 @@ import { runOps } from '../src/cli';
 
 const TOKEN = 'lm_admin_ops-test-token-0123456789';
 
-describe('pnpm ops application erase and data-key', () => {
+describe('pnpm ops application erase and consents, and data-key', () => {
   let t: TestContext;
   const servers: Server[] = [];
   let partnerId: string;
@@ -54,7 +55,7 @@ describe('pnpm ops application erase and data-key', () => {
     return { code, out, err };
   }
 
-  async function checkedApplication(ctx: DomainContext): Promise<string> {
+  async function uncheckedApplication(ctx: DomainContext = t.ctx): Promise<string> {
     const created = await createApplication(ctx, {
       partnerId,
       body: { formType: 'personal', data: VALID_STEPS.personal[1] },
@@ -64,10 +65,15 @@ describe('pnpm ops application erase and data-key', () => {
     const applicationId = created.value.value.applicationId;
     for (const step of [2, 3, 4] as const)
       await saveStep(ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
+    return applicationId;
+  }
+
+  async function checkedApplication(ctx: DomainContext, applicant: Record<string, unknown> = {}): Promise<string> {
+    const applicationId = await uncheckedApplication(ctx);
     const checked = await runCreditCheck(ctx, {
       partnerId,
       applicationId,
-      body: { data: validApplicant() },
+      body: { data: validApplicant(applicant) },
       idempotencyKey: randomUUID(),
       sandboxScore: 'good',
     });
@@ -97,7 +103,42 @@ describe('pnpm ops application erase and data-key', () => {
     expect(unknown.err).toContain('NOT_FOUND: Application not found');
   });
 
-  it('when the data key was rotated, then status shows the rows left, rotate moves them, and status then says the old key can go', async () => {
+  it('when an application’s consents are asked, then the command prints the record, and after erasure the facts without the reference', async () => {
+    const url = await adminUrl(t.ctx);
+    const id = await checkedApplication(t.ctx, { consentTerms: true, consentReference: 'crm-7' });
+    const res = await ops(url, ['application', 'consents', id]);
+    expect(res.code).toBe(0);
+    const record = (
+      JSON.parse((await ops(url, ['application', 'consents', id, '--json'])).out) as {
+        consents: Array<{ consentRecordId: string; recordedAt: string }>;
+      }
+    ).consents[0];
+    expect(res.out).toBe(
+      [
+        `Consent record ${record.consentRecordId} of application ${id}, partner ${partnerId}:`,
+        '    given:       creditCheck yes, privacy no, marketing no, terms yes',
+        `    wording:     version ${CURRENT_CONSENT_TEXTS.version} (not stated by the partner: the version current at the check)`,
+        '    captured at: not stated by the partner',
+        `    recorded at: ${record.recordedAt} (the credit check)`,
+        '    reference:   crm-7',
+        '',
+      ].join('\n'),
+    );
+    await ops(url, ['application', 'erase', id]);
+    const erased = await ops(url, ['application', 'consents', id]);
+    expect(erased.out).toContain('    reference:   removed by erasure\n');
+    expect(erased.out).toMatch(/ {4}erased at: {3}\S+ \(the facts above are kept\)\n$/);
+
+    const unchecked = await uncheckedApplication();
+    const none = await ops(url, ['application', 'consents', unchecked]);
+    expect(none.out).toBe(`Application ${unchecked} has no consent record: no credit check has run.\n`);
+    await ops(url, ['application', 'erase', unchecked]); // its employer would count under the data key below
+    const unknown = await ops(url, ['application', 'consents', randomUUID()]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('NOT_FOUND: Application not found');
+  });
+
+  it('when the data key was rotated, then status shows the values left, rotate moves them, and status then says the old key can go', async () => {
     const ids = [await checkedApplication(t.ctx), await checkedApplication(t.ctx)];
     const url = await adminUrl({ ...t.ctx, personalData: createPersonalDataBox([newKey, oldKey]) });
     const oldId = createPersonalDataBox([oldKey]).keyId;
@@ -119,9 +160,10 @@ describe('pnpm ops application erase and data-key', () => {
     expect(before.out).toBe(
       [
         `Current data key: ${newId}.`,
-        `    ${oldId}  2 row(s)  earlier key, configured`,
+        // Three sealed values each: step 5, the employer of step 3, the exact score.
+        `    ${oldId}  6 sealed value(s)  earlier key, configured`,
         ...liveLines,
-        '2 row(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.',
+        '6 sealed value(s) under earlier keys: run pnpm ops data-key rotate before removing any key from DATA_PREVIOUS_KEYS.',
         '',
       ].join('\n'),
     );
@@ -130,11 +172,11 @@ describe('pnpm ops application erase and data-key', () => {
     expect(rotated.code).toBe(0);
     expect(rotated.out).toBe(
       [
-        `Re-encrypted 2 row(s) under data key ${newId}.`,
+        `Re-encrypted 6 sealed value(s) under data key ${newId}.`,
         `Current data key: ${newId}.`,
-        `    ${newId}  2 row(s)  current`,
+        `    ${newId}  6 sealed value(s)  current`,
         ...liveLines,
-        `No rows under earlier keys, but ${liveUnderEarlier} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`,
+        `No sealed values under earlier keys, but ${liveUnderEarlier} live idempotency key(s) are: keep the earlier keys in DATA_PREVIOUS_KEYS until they expire (24 hours after their request at most).`,
         '',
       ].join('\n'),
     );
@@ -155,20 +197,20 @@ describe('pnpm ops application erase and data-key', () => {
     expect(after.out).toBe(
       [
         `Current data key: ${newId}.`,
-        `    ${newId}  2 row(s)  current`,
-        'No rows or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
+        `    ${newId}  6 sealed value(s)  current`,
+        'No sealed values or live idempotency keys under earlier keys: DATA_PREVIOUS_KEYS can be emptied.',
         '',
       ].join('\n'),
     );
   });
 
-  it('when rows are under a key the server lacks, then rotate says so and exits 1', async () => {
+  it('when values are under a key the server lacks, then rotate says so and exits 1', async () => {
     const id = await checkedApplication({ ...t.ctx, personalData: createPersonalDataBox([randomBytes(32)]) });
     const url = await adminUrl({ ...t.ctx, personalData: createPersonalDataBox([newKey]) });
     const res = await ops(url, ['data-key', 'rotate']);
     expect(res.code).toBe(1);
-    expect(res.out).toContain('earlier key, NOT configured: these rows cannot be read');
-    expect(res.err).toContain('1 row(s) are still sealed under earlier keys that this server cannot open');
+    expect(res.out).toContain('earlier key, NOT configured: these values cannot be read');
+    expect(res.err).toContain('3 value(s) are still sealed under earlier keys that this server cannot open');
     await ops(url, ['application', 'erase', id]);
   });
 });

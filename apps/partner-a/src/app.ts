@@ -8,6 +8,7 @@ import {
   createApplication,
   followTrackingLink,
   getApplication,
+  listConsentTexts,
   listReferrals,
   matchApplication,
   runCreditCheck,
@@ -138,6 +139,9 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
     });
     sendResult(res, result);
   });
+
+  // The consent wording partners show applicants, by version; a check names the one it showed.
+  router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
 
   // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
   router.use(webhookRoutes(ctx));

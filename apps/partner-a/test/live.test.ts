@@ -50,7 +50,10 @@ describe('Variant A on a live server', () => {
       degraded_mode: false,
       sandbox_mode: false,
     });
-    expect((await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } }))?.score).toBe(840);
+    // Stored sealed, bound to its application (`sealed-fields.ts`): opened here with the data key itself.
+    const stored = await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } });
+    expect(stored?.scoreLegacy).toBeNull();
+    expect(t.ctx.personalData.open(stored!.scoreSealed!, `${id}:score`)).toBe('840');
     // The id is random hex and may hold the digits 840; the rest of the body must not.
     expect(res.text.replaceAll(id, '')).not.toContain('840');
   });

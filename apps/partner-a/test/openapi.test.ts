@@ -138,6 +138,12 @@ describe("Variant A's OpenAPI document against the app", () => {
       404,
     );
 
+    // The consent wording the check names; like every partner route, behind the key.
+    const consents = conform(await api.get(`${BASE}/consents`).set(auth));
+    expect(consents.status).toBe(200);
+    expect(consents.body.data.versions.length).toBeGreaterThan(0);
+    expect(conform(await api.get(`${BASE}/consents`)).status).toBe(401);
+
     // The credit check: no key, the example, a second one; then match and the tracking link.
     expect(
       conform(await api.post(`${BASE}/applications/${id}/credit-check`).set(auth).send(EXAMPLES_A.creditCheck.default))

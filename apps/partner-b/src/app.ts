@@ -11,6 +11,7 @@ import {
   createApplicationB,
   createSecretBox,
   createTierLimits,
+  listConsentTexts,
   runCreditCheckB,
   validateTokenRequest,
   type AuthenticatedPartner,
@@ -189,6 +190,9 @@ function applicationRoutes(
     });
     sendResult(res, result);
   });
+
+  // The consent wording partners show applicants, by version; a check names the one it showed.
+  router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
 
   // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
   router.use(webhookRoutes(ctx));

@@ -158,6 +158,10 @@ describe("Variant B's OpenAPI document against the app", () => {
         .lastStep,
     ).toBe(5);
 
+    // The consent wording, behind the access token.
+    expect(conform(await api.get(`${BASE}/consents`).set(auth)).status).toBe(200);
+    expect(conform(await api.get(`${BASE}/consents`)).status).toBe(401);
+
     // Webhooks, the service routes.
     const hook = conform(await api.post(`${BASE}/webhooks`).set(auth).send({ url: 'http://127.0.0.1:9/hook' }));
     expect(hook.status).toBe(201);

@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import {
+  CURRENT_CONSENT_TEXTS,
   createSandboxBureau,
   readApplicantDetails,
   revokeApiKey,
@@ -513,6 +514,42 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
         consentCreditCheck: true,
       });
       expect(details.loanPurpose).toBeUndefined();
+    });
+
+    it('when the check names an unknown consent wording version, then 400 VALIDATION_ERROR, the bureau is not asked and nothing is stored; the known one is recorded', async () => {
+      const app = await created();
+      const calls = counting.state.calls;
+      const body = { securityToken: app.securityToken, consentTextVersion: 'au-1999-01-01' };
+      const refused = await check(c, app.applicationId, body, { key: `consent-${app.applicationId}` });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        success: false,
+        error: 'VALIDATION_ERROR',
+        message: `consentTextVersion: must be one of ${CURRENT_CONSENT_TEXTS.version}`,
+      });
+      expect(counting.state.calls).toBe(calls);
+      expect(await t.db.prisma.creditCheck.count({ where: { applicationId: app.applicationId } })).toBe(0);
+      expect(await t.db.prisma.consentRecord.count({ where: { applicationId: app.applicationId } })).toBe(0);
+
+      const fixed = { ...body, consentTextVersion: CURRENT_CONSENT_TEXTS.version, consentReference: 'b-42' };
+      expect((await check(c, app.applicationId, fixed, { key: `consent-${app.applicationId}` })).status).toBe(200);
+      expect(await t.db.prisma.consentRecord.findMany({ where: { applicationId: app.applicationId } })).toEqual([
+        expect.objectContaining({
+          partnerId: mine.partnerId,
+          textVersion: CURRENT_CONSENT_TEXTS.version,
+          partnerReference: 'b-42',
+        }),
+      ]);
+    });
+
+    it('when GET /consents is asked with an access token, then it answers the wording by version; without one, 401', async () => {
+      const res = await request(app).get(`${BASE}/consents`).set('Authorization', c.authorization);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        currentVersion: CURRENT_CONSENT_TEXTS.version,
+        versions: [expect.objectContaining({ version: CURRENT_CONSENT_TEXTS.version, current: true })],
+      });
+      expect((await request(app).get(`${BASE}/consents`)).status).toBe(401);
     });
 
     it('when the application is another partner’s, unknown or malformed, then 404 whatever the token', async () => {

@@ -18,6 +18,7 @@ import {
   ensureDemoPartner,
   getDataKeyStatus,
   matching,
+  sealFieldsWrittenInClear,
   sealLegacyApplicantDetails,
   seedCatalogue,
   sweepWebhookHistory,
@@ -246,21 +247,21 @@ function dataKeysFor(config: Config, logger: Logger): Buffer[] {
 }
 
 /**
- * Seals the details an older database kept in clear, and says when rows are sealed under a key this
- * process lacks (their reads would fail): a key removed before re-encryption finished, or another DATA_KEY.
+ * Seals the details, step fields and scores an older database kept in clear, and says when values are
+ * sealed under a key this process lacks (their reads would fail): a key removed before re-encryption
+ * finished, or another DATA_KEY.
  */
 async function preparePersonalData(ctx: DomainContext, logger: Logger): Promise<void> {
   const sealed = await sealLegacyApplicantDetails(ctx);
   if (sealed) logger.info('applicant details written in clear were sealed', { rows: sealed });
+  const fields = await sealFieldsWrittenInClear(ctx);
+  if (fields) logger.info('employers, addresses and scores written in clear were sealed', { rows: fields });
   const status = await getDataKeyStatus(ctx);
   const missing = status.ok ? status.value.keys.filter((k) => !k.configured) : [];
   if (missing.length) {
-    logger.warn(
-      'applicant rows are sealed under data keys this process does not have; add them to DATA_PREVIOUS_KEYS',
-      {
-        keys: missing.map((k) => ({ keyId: k.keyId, rows: k.rows })),
-      },
-    );
+    logger.warn('personal data is sealed under data keys this process does not have; add them to DATA_PREVIOUS_KEYS', {
+      keys: missing.map((k) => ({ keyId: k.keyId, rows: k.rows })),
+    });
   }
   const unmatched = status.ok ? status.value.idempotencyKeys.filter((k) => !k.configured) : [];
   if (unmatched.length) {

@@ -172,7 +172,8 @@ export type CreateApplicationRequest = { [F in FormType]: { formType: F; data: S
 
 /**
  * Applicant details and consent, sent with the credit check. One of `consentCreditCheck`,
- * `creditCheckConsent` or `privacyConsent` must be `true`, or no check runs.
+ * `creditCheckConsent` or `privacyConsent` must be `true`, or no check runs. The check stores a consent
+ * record of what was given, under which wording, when.
  */
 export interface ApplicantDetails {
   firstName: string;
@@ -200,6 +201,12 @@ export interface ApplicantDetails {
   marketingConsent?: boolean;
   consentTerms?: boolean;
   termsConsent?: boolean;
+  /** The version of the consent wording shown (`consents()`); when omitted, the record keeps the current one, marked as not stated. */
+  consentTextVersion?: string;
+  /** When the applicant gave the consents: RFC 3339 with its offset (`2026-11-23T09:12:00+11:00`), not in the future. */
+  consentCapturedAt?: string;
+  /** Your own reference for this consent: 1-100 letters, digits, `.`, `_`, `:`, `/` or `-`. */
+  consentReference?: string;
 }
 
 /** `X-Sandbox-Score` (sandbox only): a level, a score 0-1200, or `unavailable` (a simulated bureau outage). */

@@ -123,6 +123,18 @@ export interface ReferralPage {
   nextCursor: string | null;
 }
 
+/** `GET /consents` (both contracts): the consent wording by version, newest first. */
+export interface ConsentTexts {
+  /** The wording to show now; send the version shown as `consentTextVersion`. */
+  currentVersion: string;
+  versions: Array<{
+    version: string;
+    effectiveFrom: string;
+    current: boolean;
+    consents: Array<{ consent: 'creditCheck' | 'privacy' | 'marketing' | 'terms'; fields: string[]; text: string }>;
+  }>;
+}
+
 // Variant B ----------------------------------------------------------------------------------------
 
 /** `POST /v1/auth/token` */

@@ -10,7 +10,14 @@ import type {
   SandboxScore,
   StepFields,
 } from './requests';
-import type { Application, CreatedApplication, CreditCheckResult, MatchResult, ReferralPage } from './responses';
+import type {
+  Application,
+  ConsentTexts,
+  CreatedApplication,
+  CreditCheckResult,
+  MatchResult,
+  ReferralPage,
+} from './responses';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { WebhooksApi } from './webhooks';
 
@@ -102,6 +109,11 @@ export class LoanMatchClientA {
       query: { limit: options.limit, cursor: options.cursor },
       repeatable: true,
     });
+  }
+
+  /** The consent wording to show applicants, by version; send the version shown with the credit check. */
+  consents(): Promise<ConsentTexts> {
+    return this.call({ method: 'GET', path: '/consents', repeatable: true });
   }
 
   private call<T>(spec: RequestSpec): Promise<T> {

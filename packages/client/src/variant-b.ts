@@ -7,6 +7,7 @@ import { LoanMatchApiError } from './errors';
 import type { CreditCheckDetailsB, FlatApplication, FlatFields } from './requests';
 import type {
   AccessTokenGrant,
+  ConsentTexts,
   CreatedApplicationB,
   CreditCheckResult,
   MatchResult,
@@ -97,6 +98,11 @@ export class LoanMatchClientB {
       body: { securityToken },
       repeatable: true,
     });
+  }
+
+  /** The consent wording to show applicants, by version; send the version shown with create, PATCH or the check. */
+  consents(): Promise<ConsentTexts> {
+    return this.call({ method: 'GET', path: '/consents', repeatable: true });
   }
 
   /**

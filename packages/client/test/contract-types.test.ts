@@ -6,6 +6,7 @@
  * - response types: the same field names as the service's view types, checked at compile time.
  */
 import {
+  CURRENT_CONSENT_TEXTS,
   FORM_TYPES,
   WEBHOOK_EVENT_TYPES,
   applicantSchema,
@@ -25,6 +26,8 @@ import {
   type CreatedApplication as DomainCreatedApplication,
   type CreatedApplicationB as DomainCreatedApplicationB,
   type UpdatedApplicationB as DomainUpdatedApplicationB,
+  type ConsentKind,
+  type ConsentTextsView,
   type CreditCheckView,
   type JsonSchema,
   type MatchView,
@@ -44,6 +47,7 @@ import type {
   CarLoanPurpose,
   CarStep1,
   CarStep2,
+  ConsentTexts,
   CreatedApplication,
   CreatedApplicationB,
   CreditCheckDetailsB,
@@ -234,6 +238,9 @@ const FULL_APPLICANT: Required<ApplicantDetails> = {
   marketingConsent: false,
   consentTerms: true,
   termsConsent: true,
+  consentTextVersion: CURRENT_CONSENT_TEXTS.version,
+  consentCapturedAt: '2026-11-23T09:12:00.000Z',
+  consentReference: 'consent-7f3a9c',
 };
 
 const { mobileNumber, ...APPLICANT_REST } = FULL_APPLICANT;
@@ -537,6 +544,9 @@ type ResponseFieldsMatch = AllTrue<
     SameKeys<AccessTokenGrant, DomainAccessTokenGrant>,
     SameKeys<CreatedApplicationB, DomainCreatedApplicationB>,
     SameKeys<UpdatedApplicationB, DomainUpdatedApplicationB>,
+    SameKeys<ConsentTexts, ConsentTextsView>,
+    SameKeys<ConsentTexts['versions'][number], ConsentTextsView['versions'][number]>,
+    Equal<ConsentTexts['versions'][number]['consents'][number]['consent'], ConsentKind>,
     Equal<ApplicationStatus, DomainApplicationStatus>,
     // Every code the service can send is a known code of the client (UNEXPECTED_RESPONSE is the client's own).
     Equal<Exclude<KnownErrorCode, 'UNEXPECTED_RESPONSE'>, HttpErrorCode>,

@@ -11,7 +11,12 @@ export { applyMigrations } from './migrate';
 export { createRepositories, type Repositories } from './repositories';
 export type { Json } from './repositories/types';
 export type { PartnerRow, ApiKeyRow, KeyOwner } from './repositories/partners';
-export type { ApplicationRow, StepNumber, CreditCheckSummary } from './repositories/application-row';
+export type {
+  ApplicationRow,
+  StepNumber,
+  SealedStepNumber,
+  CreditCheckSummary,
+} from './repositories/application-row';
 export type { IdempotencyRow, IdempotencyState } from './repositories/idempotency';
 export type { TierRow } from './repositories/tiers';
 export type { StoredCatalogue, CatalogueDocumentParts } from './repositories/catalogue';
@@ -20,3 +25,5 @@ export type { SealedDetails, ApplicantRecord } from './repositories/applicants';
 export type { CompletedKey, ChangeOutcome } from './repositories/status-changes';
 export type { OutboxEvent } from './repositories/outbox';
 export type { WebhookRow, ClaimedDelivery, AttemptRow, DeliveryState, WebhookStatus } from './repositories/webhooks';
+export type { ConsentRecordRow, NewConsentRecord } from './repositories/consents';
+export { SEALED_COLUMNS, type SealedColumn, type ClearSteps } from './repositories/sealed-fields';

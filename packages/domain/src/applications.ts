@@ -15,7 +15,9 @@ import {
   type FormType,
 } from './validation';
 import { canonicalUuid } from './ids';
+import { consentRecordFor } from './consents';
 import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
+import { openSteps, sealScore } from './sealed-fields';
 
 /** Application statuses (CONTRACT.md). */
 export type { ApplicationStatus } from './status';
@@ -47,9 +49,10 @@ export interface CreatedApplication extends Json {
   lastStep: number;
 }
 
-export function toApplicationView(row: ApplicationRow): ApplicationView {
+/** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
+export function applicationView(ctx: DomainContext, row: ApplicationRow): ApplicationView {
   const steps: Record<string, Json> = {};
-  for (const [n, data] of Object.entries(row.steps)) if (data) steps[n] = data;
+  for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
   const completed = row.creditCheck?.status === 'completed';
   return {
     applicationId: row.id,
@@ -79,7 +82,7 @@ export async function getApplication(
   options: { partnerId: string; applicationId: string },
 ): Promise<Result<ApplicationView>> {
   const found = await findOwnApplication(ctx, options);
-  return found.ok ? ok(toApplicationView(found.value)) : found;
+  return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }
 
 export async function createApplication(
@@ -134,7 +137,7 @@ export async function saveStep(
     lastStep: step,
     step: { number: step, data: valid.value },
   });
-  return row ? ok(toApplicationView(row)) : fail('NOT_FOUND', 'Application not found');
+  return row ? ok(applicationView(ctx, row)) : fail('NOT_FOUND', 'Application not found');
 }
 
 export async function runCreditCheck(
@@ -218,12 +221,12 @@ export async function runCreditCheck(
         degraded_mode: !answer.available,
         sandbox_mode: ctx.bureau.sandbox,
       };
-      // One transaction: the details, the check, the status, the key.
+      // One transaction: the details, the check, its consent record, the status, the key.
       await ctx.repos.transaction(async (tx) => {
         const written = await tx.creditChecks.completeCreditCheck(
           {
             applicationId: app.id,
-            score: answer.available ? answer.score : null,
+            scoreSealed: answer.available ? sealScore(ctx, app.id, answer.score) : null,
             band: answer.available ? bandOf(answer.score) : null,
             degradedMode: !answer.available,
             sandboxMode: ctx.bureau.sandbox,
@@ -234,6 +237,9 @@ export async function runCreditCheck(
         );
         // Erased while the bureau answered: nothing of the check is kept (thrown, so the transaction rolls back).
         if (!written) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+        await tx.consents.insertConsentRecord(
+          consentRecordFor(ctx, { applicationId: app.id, partnerId: options.partnerId, applicant: applicant.details }),
+        );
         await changeReadApplication(ctx, app, { to: 'credit_checked', lastStep: 5 }, tx);
         await seal(tx, view);
       });

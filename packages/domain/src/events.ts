@@ -14,6 +14,7 @@ import type { ApplicationRow, CompletedKey, Json, OutboxEvent, Repositories } fr
 import type { DomainContext } from './context';
 import { DomainError } from './errors';
 import { PERSONAL_DATA_ERASED_MESSAGE } from './personal-data';
+import { sealStep } from './sealed-fields';
 import { laterStatus, type ApplicationStatus } from './status';
 
 export const STATUS_CHANGED_EVENT = 'application.status_changed';
@@ -191,6 +192,11 @@ async function writeChange(
   withRow: boolean,
 ): Promise<{ row: ApplicationRow | null } | undefined> {
   let current = { status: app.status, lastStep: app.lastStep };
+  // The step's personal fields sealed once, apart from the rest (`sealed-fields.ts`).
+  const step = change.step && {
+    number: change.step.number,
+    ...sealStep(ctx, app.id, change.step.number, change.step.data),
+  };
   for (let attempt = 0; attempt < 10; attempt++) {
     const status = laterStatus(current.status as ApplicationStatus, change.to);
     const lastStep = Math.max(current.lastStep, change.lastStep ?? 0);
@@ -202,7 +208,7 @@ async function writeChange(
     const outcome = await repos.statusChanges.changeApplication({
       id: app.id,
       move: moves ? { from: current, status, lastStep, event } : undefined,
-      step: change.step,
+      step,
       matchRun: change.matchRun && {
         id: change.matchRun.id,
         partnerId: app.partnerId,

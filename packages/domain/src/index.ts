@@ -21,6 +21,8 @@ export { flatFieldsOf, readIntake, type Intake } from './variant-b-intake';
 export * from './tiers';
 export * from './sealing';
 export * from './personal-data';
+export * from './sealed-fields';
+export * from './consents';
 export * from './offers';
 export * from './catalogue-store';
 export { STATUS_ORDER, laterStatus } from './status';

@@ -5,16 +5,20 @@
  * Each text names its key; keys rotate like the other secrets (new writes under the newest key, earlier
  * keys still open), and `reencryptPersonalData` moves old rows to the newest key so earlier keys can go.
  *
- * Erasure removes the details (and the addresses and employer of steps 1-4) and keeps the application's
- * non-personal record (the other step fields, status, the check's outcome, match runs, referrals) for
- * reporting. An erased application takes no personal data again: a credit check or a step save answers
- * PERSONAL_DATA_ERASED.
+ * The personal fields of steps 2-4 and the exact score are sealed under the same key (`sealed-fields.ts`):
+ * the key status, rotation and erasure here cover them too.
+ *
+ * Erasure removes the details (and the addresses and employer of steps 1-4, and the exact score) and
+ * keeps the application's non-personal record (the other step fields, status, the check's outcome, match
+ * runs, referrals, the consent record's facts) for reporting. An erased application takes no personal
+ * data again: a credit check or a step save answers PERSONAL_DATA_ERASED.
  * Matching reads steps 1-4 and the stored band only, so it still answers.
  */
 import type { Json, Repositories, SealedDetails } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
+import { PERSONAL_STEP_FIELDS, PersonalDataUnreadable, reencryptSealedFields } from './sealed-fields';
 import { createSecretBox, type SecretBox } from './sealing';
 
 /** The purpose the data key is derived for (HKDF), so the key serves no other use. */
@@ -32,33 +36,6 @@ export function sealApplicantDetails(ctx: DomainContext, applicationId: string, 
     keyId: ctx.personalData.keyId,
   };
 }
-
-/**
- * A sealed text that no configured key opens for its application: its key was removed before the row
- * was re-encrypted, or the text was altered or moved. Unexpected, so thrown (a 500 with the request id);
- * the message names ids only, never a detail.
- */
-export class PersonalDataUnreadable extends Error {
-  override readonly name = 'PersonalDataUnreadable';
-  constructor(applicationId: string, keyId: string | undefined) {
-    super(
-      `the applicant details of application ${applicationId} cannot be opened: no configured data key has id ${keyId ?? '(none)'} ` +
-        '(add the key that sealed them to DATA_PREVIOUS_KEYS), or the stored text was altered',
-    );
-  }
-}
-
-/**
- * Fields of steps 1-4 that are about the person rather than the loan (spec section 2): the home and
- * property addresses and the employer. Erasure takes them out of the steps; nothing reads them later.
- */
-export const PERSONAL_STEP_FIELDS = [
-  'homeAddress',
-  'homeAddressComponents',
-  'propertyAddress',
-  'propertyAddressComponents',
-  'employerName',
-] as const;
 
 export const PERSONAL_DATA_ERASED_MESSAGE =
   'The personal data of this application was erased; it takes no personal data again. Start a new application';
@@ -95,8 +72,9 @@ export async function readApplicantDetails(
 
 /**
  * `DELETE /admin/v1/applications/{id}/personal-data`: removes the applicant's details (step 5, or Variant
- * B's intake), the personal fields of steps 1-4 and the exact bureau score; keeps everything else. Idempotent: a second call answers the
- * first call's `erasedAt`. An unknown or malformed id is NOT_FOUND. Not a status change: no webhook event.
+ * B's intake), the personal fields of steps 1-4, the exact bureau score and the partner's reference of
+ * the consent record; keeps everything else. Idempotent: a second call answers the first call's
+ * `erasedAt`. An unknown or malformed id is NOT_FOUND. Not a status change: no webhook event.
  */
 export async function erasePersonalData(
   ctx: DomainContext,
@@ -106,7 +84,10 @@ export async function erasePersonalData(
   if (!applicationId) return fail('NOT_FOUND', 'Application not found');
   const erasedAt = await ctx.repos.transaction(async (tx) => {
     const at = await tx.applicants.eraseDetails(applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
-    if (at) await tx.creditChecks.forgetScore(applicationId);
+    if (at) {
+      await tx.creditChecks.forgetScore(applicationId);
+      await tx.consents.eraseConsentReference(applicationId, at);
+    }
     return at;
   });
   return erasedAt
@@ -117,9 +98,12 @@ export async function erasePersonalData(
 export interface DataKeyStatus {
   /** The key new writes use (DATA_KEY's id). */
   currentKeyId: string;
-  /** Rows by the key that sealed them; `configured` false means no key of this process opens them. */
+  /**
+   * Sealed values by the key that sealed them (applicant details, the personal fields of each step, exact
+   * scores: one each); `configured` false means no key of this process opens them.
+   */
   keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
-  /** Rows under another key than the current one: `rotate` moves them. */
+  /** Sealed values under another key than the current one: `rotate` moves them. */
   remaining: number;
   /**
    * Live idempotency keys by the data key their request's digest was made under: a retry is compared
@@ -130,13 +114,17 @@ export interface DataKeyStatus {
   idempotencyKeysRemaining: number;
 }
 
-/** `GET /admin/v1/data-key`: which keys seal how many rows. */
+/** `GET /admin/v1/data-key`: which keys seal how many values. */
 export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataKeyStatus>> {
   const box = ctx.personalData;
-  const [counts, live] = await Promise.all([
+  const [applicants, fields, live] = await Promise.all([
     ctx.repos.applicants.countByKey(),
+    ctx.repos.sealedFields.countSealedByKey(),
     ctx.repos.idempotency.countLiveByDataKey(ctx.clock()),
   ]);
+  const byKey = new Map<string, number>();
+  for (const c of [...applicants, ...fields]) byKey.set(c.keyId, (byKey.get(c.keyId) ?? 0) + c.rows);
+  const counts = [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([keyId, rows]) => ({ keyId, rows }));
   const described = <T extends { keyId: string }>(c: T) => ({
     ...c,
     current: c.keyId === box.keyId,
@@ -152,17 +140,17 @@ export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataK
 }
 
 export interface ReencryptionReport extends DataKeyStatus {
-  /** Rows moved to the current key by this call. */
+  /** Sealed values moved to the current key by this call. */
   reencrypted: number;
-  /** Rows no configured key opens (left as they are; their key must be configured again to move them). */
+  /** Sealed values no configured key opens (left as they are; their key must be configured again to move them). */
   unreadable: number;
   /** Whether the pass reached the end; false when it stopped at its time budget (call again). */
   complete: boolean;
 }
 
 /**
- * `POST /admin/v1/data-key/re-encrypt`: rewraps every row sealed under an earlier key with the current
- * one, a batch at a time, for up to `budgetMs` (then it answers, and the caller calls again). Safe while
+ * `POST /admin/v1/data-key/re-encrypt`: rewraps every value sealed under an earlier key with the current
+ * one (applicant rows, then the columns of `sealed-fields.ts`), a batch at a time, for up to `budgetMs` (then it answers, and the caller calls again). Safe while
  * serving: each row is replaced only if it still holds the text that was read, so a write or an erasure
  * that came in meanwhile is never undone, and no long transaction holds locks.
  */
@@ -190,6 +178,12 @@ export async function reencryptPersonalData(
     }
     complete = rows.length < batchSize;
     after = rows.at(-1)?.applicationId;
+  }
+  if (complete) {
+    const fields = await reencryptSealedFields(ctx, box, { batchSize, deadline });
+    reencrypted += fields.reencrypted;
+    unreadable += fields.unreadable;
+    complete = fields.complete;
   }
   const status = await getDataKeyStatus(ctx);
   if (!status.ok) return status;

@@ -32,6 +32,7 @@ import {
 } from './validation';
 import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './variant-b-intake';
 import { canonicalUuid } from './ids';
+import { openSteps } from './sealed-fields';
 
 /** Idempotency operations of Variant B, apart from Variant A's so that a key never crosses contracts. */
 export const B_OPERATIONS = { create: 'b.create-application', creditCheck: 'b.credit-check' } as const;
@@ -274,7 +275,9 @@ export async function updateApplicationB(
       );
     }
     const intake = readIntake(kept.state === 'kept' ? kept.details : null);
-    const plan = planSteps(app.steps, intake.knownSteps, given.steps);
+    // A saved step that gets fields is saved again whole: its personal fields opened, those of other steps not.
+    const saved = openSteps(ctx, app, Object.keys(given.steps).map(Number));
+    const plan = planSteps(saved, intake.knownSteps, given.steps);
     if (!plan.ok) return plan;
     const next = intakeJson({
       applicant: { ...intake.applicant, ...given.applicant },

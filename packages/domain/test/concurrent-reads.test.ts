@@ -131,7 +131,7 @@ describe.each(STORAGES)('concurrent reads on %s', (storage) => {
     await expect(
       t.ctx.repos.transaction(async (tx) => {
         // A write no other connection can see before it commits: step 3 saved.
-        await tx.statusChanges.changeApplication({ id, step: { number: 3, data: VALID_STEPS.car[3] } });
+        await tx.statusChanges.changeApplication({ id, step: { number: 3, data: VALID_STEPS.car[3], sealed: null } });
         seen.push(Object.keys((await tx.applications.findApplication(id, a))?.steps ?? {}));
         throw rolledBack;
       }),

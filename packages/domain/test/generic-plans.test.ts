@@ -32,6 +32,7 @@ const GROWING = [
   'applications',
   'credit_checks',
   'applicants',
+  'consent_records',
   'idempotency_keys',
   'match_runs',
   'referrals',

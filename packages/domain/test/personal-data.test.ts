@@ -301,10 +301,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const fresh = await checked(during);
       expect((await rawApplicant(t.db, fresh))!.key_id).toBe(during.personalData.keyId);
 
+      // Four sealed values each: step 5, the employer (step 3), the home address (step 4), the exact score.
       const status = await getDataKeyStatus(during);
       expect(status.ok && status.value.keys.find((k) => k.keyId === before.personalData.keyId)).toEqual({
         keyId: before.personalData.keyId,
-        rows: 3,
+        rows: 12,
         current: false,
         configured: true,
       });
@@ -313,7 +314,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const moved = await reencryptPersonalData(during, { batchSize: 2 });
       if (!moved.ok) throw moved.error;
       // Rows of the other tests, under the suite's own key, are unreadable here and left as they are.
-      expect(moved.value).toMatchObject({ currentKeyId: during.personalData.keyId, reencrypted: 3, complete: true });
+      expect(moved.value).toMatchObject({ currentKeyId: during.personalData.keyId, reencrypted: 12, complete: true });
       expect(moved.value.keys.find((k) => k.keyId === before.personalData.keyId)).toBeUndefined();
       for (const id of [...old, fresh]) {
         expect((await rawApplicant(t.db, id))!.key_id).toBe(after.personalData.keyId);
@@ -321,6 +322,11 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
           state: 'kept',
           details: { email: PERSON.email, dateOfBirth: PERSON.dateOfBirth },
         });
+        // The steps' personal fields and the score moved too: the new key alone opens them.
+        const got = await getApplication(after, { partnerId, applicationId: id });
+        expect(got.ok && got.value.steps).toMatchObject({ 3: { employerName: 'Acme Pty Ltd' }, 4: STEP_4 });
+        const credit = await t.db.prisma.creditCheck.findUniqueOrThrow({ where: { applicationId: id } });
+        expect(after.personalData.open(credit.scoreSealed!, `${id}:score`)).toBe('742');
       }
       const again = await reencryptPersonalData(during);
       expect(again.ok && again.value.reencrypted).toBe(0);
@@ -349,7 +355,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(result.value.remaining).toBeGreaterThanOrEqual(1);
       expect(result.value.keys.find((k) => k.keyId === lostId)).toEqual({
         keyId: lostId,
-        rows: 1,
+        rows: 4,
         current: false,
         configured: false,
       });
@@ -400,7 +406,13 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       });
 
       const credit = await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } });
-      expect(credit).toMatchObject({ status: 'completed', score: null, band: 'very_good', degradedMode: false });
+      expect(credit).toMatchObject({
+        status: 'completed',
+        scoreSealed: null,
+        scoreLegacy: null,
+        band: 'very_good',
+        degradedMode: false,
+      });
       const got = await getApplication(t.ctx, { partnerId, applicationId: id });
       if (!got.ok) throw got.error;
       const { employerName: _employer, ...step3 } = before.value.steps[3];

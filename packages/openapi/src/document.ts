@@ -6,6 +6,7 @@ import { EXAMPLE_IDS } from './operations';
 import { headerRef, ref } from './components';
 import { HEADERS, PARAMETERS } from './parameters';
 import { requestSchemas } from './request-schemas';
+import { CONSENT_SCHEMAS } from './consents';
 import { RESPONSE_SCHEMAS } from './response-schemas';
 import type { Schema } from './schema-translation';
 import type { ServerOptions, Servers } from './servers';
@@ -98,7 +99,7 @@ export function contractDocument(options: {
     webhooks: webhookEvents(),
     components: {
       securitySchemes: options.security,
-      schemas: { ...requestSchemas(source), ...applicationSchemas(source), ...RESPONSE_SCHEMAS },
+      schemas: { ...requestSchemas(source), ...applicationSchemas(source), ...RESPONSE_SCHEMAS, ...CONSENT_SCHEMAS },
       parameters: PARAMETERS,
       headers: HEADERS,
     },

@@ -8,7 +8,7 @@
  *   on a conditional rule), an object (texts of the wrappers' own type errors) is dropped;
  * - `x-consent` (one of several booleans must be `true`): the equivalent `anyOf` of
  *   `{required: [field], properties: {field: {const: true}}}` (inside `allOf`), with a description;
- * - `x-minimumAge`: a description (an age on today's date is not expressible in JSON Schema);
+ * - `x-minimumAge`, `x-notInFuture`: a description (a bound on today's date is not expressible in JSON Schema);
  * - the custom format of `dateOfBirth`: the domain's two date patterns as one `pattern`, and a
  *   description (the calendar check is not expressible either);
  * - `additionalProperties: false`: dropped. The validator uses it to *remove* unknown fields, which
@@ -105,6 +105,8 @@ export function toOpenApiSchema(schema: JsonSchema, direction: Direction = 'requ
       });
     } else if (keyword === 'x-minimumAge') {
       notes.push(`The applicant must be at least ${String(value)} years old on the day of the check.`);
+    } else if (keyword === 'x-notInFuture') {
+      notes.push(`Not in the future (${String(value)} seconds of clock difference are allowed).`);
     } else {
       throw new TypeError(`the schema keyword ${keyword} has no OpenAPI translation`);
     }

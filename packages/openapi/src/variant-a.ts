@@ -4,6 +4,7 @@
  * health checks and the reference itself sit at the listener's root (path-level `servers`).
  */
 import {
+  CURRENT_CONSENT_TEXTS,
   checkCursorText,
   checkIdempotencyKey,
   parsePageLimit,
@@ -22,6 +23,7 @@ import {
   mergePaths,
   type DocumentOptions,
 } from './document';
+import { CONSENTS_TAG, consentPaths } from './consents';
 import { refusal } from './error-responses';
 import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
 import { PARAMETERS } from './parameters';
@@ -70,6 +72,21 @@ export const EXAMPLES_A = {
         mobileNumber: '0412345678',
         dateOfBirth: '14/07/1988',
         consentCreditCheck: true,
+      },
+    },
+    consentRecord: {
+      data: {
+        firstName: 'Jordan',
+        lastName: 'Citizen',
+        email: 'jordan@example.com',
+        mobileNumber: '0412345678',
+        dateOfBirth: '14/07/1988',
+        consentCreditCheck: true,
+        privacyConsent: true,
+        consentTerms: true,
+        consentTextVersion: CURRENT_CONSENT_TEXTS.version,
+        consentCapturedAt: '2026-11-23T09:12:00+11:00',
+        consentReference: 'consent-7f3a9c',
       },
     },
   },
@@ -328,12 +345,14 @@ export function buildVariantADocument(options: DocumentOptions): Schema {
     tags: [
       { name: 'Applications', description: 'Spec 4.1-4.5.' },
       { name: 'Referrals' },
+      CONSENTS_TAG,
       WEBHOOKS_TAG,
       { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
       SERVICE_TAG,
     ],
     paths: mergePaths(
       applicationPaths(),
+      consentPaths(CONTRACT_A),
       webhookPaths(CONTRACT_A),
       trackingPath(servers.root),
       servicePaths(servers.root),

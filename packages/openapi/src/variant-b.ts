@@ -4,6 +4,7 @@
  * sit at the listener's root.
  */
 import {
+  CURRENT_CONSENT_TEXTS,
   validateApplicantDetailsB,
   validateSecurityTokenRequest,
   validateTokenRequest,
@@ -21,6 +22,7 @@ import {
   mergePaths,
   type DocumentOptions,
 } from './document';
+import { CONSENTS_TAG, consentPaths } from './consents';
 import { refusal } from './error-responses';
 import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
 import type { Schema } from './schema-translation';
@@ -82,6 +84,14 @@ export const EXAMPLES_B = {
   creditCheck: {
     default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' },
     consent: { securityToken: SECURITY_TOKEN, consentCreditCheck: true },
+    consentRecord: {
+      securityToken: SECURITY_TOKEN,
+      consentCreditCheck: true,
+      consentTerms: true,
+      consentTextVersion: CURRENT_CONSENT_TEXTS.version,
+      consentCapturedAt: '2026-11-23T09:12:00+11:00',
+      consentReference: 'consent-7f3a9c',
+    },
   },
   match: { default: { securityToken: SECURITY_TOKEN } },
 };
@@ -278,7 +288,13 @@ export function buildVariantBDocument(options: DocumentOptions): Schema {
         description: 'Your API key, for the token exchange only.',
       },
     },
-    tags: [{ name: 'Authentication' }, { name: 'Applications', description: 'Spec 4.6.' }, WEBHOOKS_TAG, SERVICE_TAG],
-    paths: mergePaths(paths(), webhookPaths(CONTRACT_B), servicePaths(servers.root)),
+    tags: [
+      { name: 'Authentication' },
+      { name: 'Applications', description: 'Spec 4.6.' },
+      CONSENTS_TAG,
+      WEBHOOKS_TAG,
+      SERVICE_TAG,
+    ],
+    paths: mergePaths(paths(), consentPaths(CONTRACT_B), webhookPaths(CONTRACT_B), servicePaths(servers.root)),
   });
 }

@@ -79,8 +79,8 @@ export async function lockApplicant(db: Db, applicationId: string): Promise<Appl
 /**
  * Erasure, in one statement: removes the personal details of an application and marks its row erased
  * (making the row when the application had none, so that no details can be written later), and takes
- * `stepFields` (the personal fields of steps 1-4: addresses, employer) out of the steps; the rest of the
- * application stays, its `updated_at` too. The first erasure's time is kept: erasing again answers the
+ * `stepFields` (the personal fields of steps 1-4: addresses, employer) out of the steps, sealed or (rows
+ * start-up has not sealed yet) in clear; the rest of the application stays, its `updated_at` too. The first erasure's time is kept: erasing again answers the
  * same time. Null when there is no such application.
  */
 export async function eraseDetails(
@@ -93,6 +93,7 @@ export async function eraseDetails(
   const rows = await db.prisma.$queryRaw<Array<{ erased_at: Date | string }>>`
     WITH stripped AS (
       UPDATE applications SET step_1 = step_1 - ${fields}, step_2 = step_2 - ${fields}, step_3 = step_3 - ${fields}, step_4 = step_4 - ${fields},
+        step_2_sealed = NULL, step_3_sealed = NULL, step_4_sealed = NULL,
         personal_data_erased_at = COALESCE(personal_data_erased_at, ${at})
       WHERE id = ${applicationId}::uuid RETURNING id
     )

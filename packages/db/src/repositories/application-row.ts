@@ -14,6 +14,9 @@ export interface CreditCheckSummary {
   completedAt: Date | null;
 }
 
+/** Steps whose personal fields are kept apart, sealed. */
+export type SealedStepNumber = 2 | 3 | 4;
+
 /** An application as the domain sees it: never the applicant's details, never the score. */
 export interface ApplicationRow {
   id: string;
@@ -21,7 +24,10 @@ export interface ApplicationRow {
   formType: string;
   status: string;
   lastStep: number;
+  /** Steps 1-4 without their personal fields (those are in `sealedSteps`). */
   steps: Partial<Record<StepNumber, Json>>;
+  /** The personal fields of steps 2-4 (employer, addresses), sealed; opened only by the calls that show them. */
+  sealedSteps: Partial<Record<SealedStepNumber, string>>;
   createdAt: Date;
   updatedAt: Date;
   creditCheck: CreditCheckSummary | null;
@@ -39,6 +45,9 @@ type Raw = {
   step2: unknown;
   step3: unknown;
   step4: unknown;
+  step2Sealed: string | null;
+  step3Sealed: string | null;
+  step4Sealed: string | null;
   createdAt: Date;
   updatedAt: Date;
   creditCheck: { status: string; degradedMode: boolean; sandboxMode: boolean; completedAt: Date | null } | null;
@@ -50,6 +59,10 @@ export function toRow(raw: Raw): ApplicationRow {
   if (raw.step2) steps[2] = raw.step2 as Json;
   if (raw.step3) steps[3] = raw.step3 as Json;
   if (raw.step4) steps[4] = raw.step4 as Json;
+  const sealedSteps: Partial<Record<SealedStepNumber, string>> = {};
+  if (raw.step2Sealed) sealedSteps[2] = raw.step2Sealed;
+  if (raw.step3Sealed) sealedSteps[3] = raw.step3Sealed;
+  if (raw.step4Sealed) sealedSteps[4] = raw.step4Sealed;
   // Each field named: every row has exactly these, in this order (one shape for V8), and nothing else a
   // caller's object carried comes along.
   return {
@@ -59,6 +72,7 @@ export function toRow(raw: Raw): ApplicationRow {
     status: raw.status,
     lastStep: raw.lastStep,
     steps,
+    sealedSteps,
     createdAt: raw.createdAt,
     updatedAt: raw.updatedAt,
     creditCheck: raw.creditCheck as CreditCheckSummary | null,
@@ -68,7 +82,7 @@ export function toRow(raw: Raw): ApplicationRow {
 
 /** The application and its credit check's summary, read in one statement (`a` and `c`). */
 export const APPLICATION_COLUMNS_SQL = `a.id::text AS id, a.partner_id::text AS partner_id, a.form_type, a.status, a.last_step,
-   a.step_1, a.step_2, a.step_3, a.step_4, a.created_at, a.updated_at, a.personal_data_erased_at IS NOT NULL AS personal_data_erased,
+   a.step_1, a.step_2, a.step_3, a.step_4, a.step_2_sealed, a.step_3_sealed, a.step_4_sealed, a.created_at, a.updated_at, a.personal_data_erased_at IS NOT NULL AS personal_data_erased,
    c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
 
 export interface JoinedRow {
@@ -81,6 +95,9 @@ export interface JoinedRow {
   step_2: unknown;
   step_3: unknown;
   step_4: unknown;
+  step_2_sealed: string | null;
+  step_3_sealed: string | null;
+  step_4_sealed: string | null;
   created_at: Date;
   updated_at: Date;
   personal_data_erased: boolean;
@@ -101,6 +118,9 @@ export function fromJoined(r: JoinedRow): ApplicationRow {
     step2: r.step_2,
     step3: r.step_3,
     step4: r.step_4,
+    step2Sealed: r.step_2_sealed,
+    step3Sealed: r.step_3_sealed,
+    step4Sealed: r.step_4_sealed,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     personalDataErased: Boolean(r.personal_data_erased),

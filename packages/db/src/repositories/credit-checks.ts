@@ -47,12 +47,13 @@ export async function releaseCreditCheck(db: Db, applicationId: string, ownerId:
 /**
  * Records the check's result and writes step 5 (sealed) over the applicant row. False, with nothing
  * written, when the applicant's personal data was erased meanwhile: the caller must roll back.
+ * `scoreSealed`: the exact score, sealed by the domain (null when the bureau gave none).
  */
 export async function completeCreditCheck(
   db: Db,
   check: {
     applicationId: string;
-    score: number | null;
+    scoreSealed: string | null;
     band: string | null;
     degradedMode: boolean;
     sandboxMode: boolean;
@@ -63,10 +64,10 @@ export async function completeCreditCheck(
 ): Promise<boolean> {
   const { applicationId, at, ...result } = check;
   if (!(await writeDetails(db, applicationId, applicantDetails))) return false;
-  const { score, band, degradedMode, sandboxMode, source } = result;
+  const { scoreSealed, band, degradedMode, sandboxMode, source } = result;
   const completed = await db.rows(COMPLETE_CREDIT_CHECK, [
     applicationId,
-    score,
+    scoreSealed,
     band,
     degradedMode,
     sandboxMode,
@@ -79,7 +80,7 @@ export async function completeCreditCheck(
 
 const COMPLETE_CREDIT_CHECK = statement(
   'complete_credit_check',
-  `UPDATE credit_checks SET score = $2::int, band = $3::text, degraded_mode = $4::boolean, sandbox_mode = $5::boolean, source = $6::text,
+  `UPDATE credit_checks SET score_sealed = $2::text, band = $3::text, degraded_mode = $4::boolean, sandbox_mode = $5::boolean, source = $6::text,
           status = 'completed', completed_at = $7::timestamptz, owner_id = NULL
     WHERE application_id = $1::uuid RETURNING 1`,
 );
@@ -89,5 +90,5 @@ const COMPLETE_CREDIT_CHECK = statement(
  * forgets the exact score the bureau gave for the person.
  */
 export async function forgetScore(db: Db, applicationId: string): Promise<void> {
-  await db.prisma.creditCheck.updateMany({ where: { applicationId }, data: { score: null } });
+  await db.prisma.creditCheck.updateMany({ where: { applicationId }, data: { scoreSealed: null, scoreLegacy: null } });
 }

@@ -9,11 +9,13 @@ import { prismaRows } from '../sql';
 import * as applicants from './applicants';
 import * as applications from './applications';
 import * as catalogue from './catalogue';
+import * as consents from './consents';
 import * as creditChecks from './credit-checks';
 import * as idempotency from './idempotency';
 import * as instances from './instances';
 import * as matches from './matches';
 import * as partners from './partners';
+import * as sealedFields from './sealed-fields';
 import * as statusChanges from './status-changes';
 import * as tiers from './tiers';
 import * as webhooks from './webhooks';
@@ -31,6 +33,8 @@ const MODULES = {
   matches,
   webhooks,
   statusChanges,
+  sealedFields,
+  consents,
 };
 
 type Modules = typeof MODULES;

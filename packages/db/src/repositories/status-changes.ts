@@ -99,7 +99,8 @@ export async function changeApplication(
   change: {
     id: string;
     move?: { from: { status: string; lastStep: number }; status: string; lastStep: number; event?: OutboxEvent };
-    step?: { number: 2 | 3 | 4; data: Json };
+    /** `data`: the step without its personal fields; `sealed`: those fields sealed (null when it has none). */
+    step?: { number: 2 | 3 | 4; data: Json; sealed: string | null };
     /** `offersJson`: the run's `offers` as JSON text. */
     matchRun?: { id: string; partnerId: string; degradedMode: boolean; offersJson: string; at: Date };
     /** False: the application is not read back (a match needs only to know it was written). Default true. */
@@ -111,7 +112,11 @@ export async function changeApplication(
   const p = new Params();
   const id = p.add(change.id);
   const sets: string[] = [];
-  if (step) sets.push(`${STEP_COLUMNS[step.number]} = ${p.add(JSON.stringify(step.data))}::jsonb`);
+  if (step)
+    sets.push(
+      `${STEP_COLUMNS[step.number]} = ${p.add(JSON.stringify(step.data))}::jsonb`,
+      `${STEP_COLUMNS[step.number]}_sealed = ${p.add(step.sealed)}::text`,
+    );
   let guard = step ? ' AND personal_data_erased_at IS NULL' : '';
   if (move) {
     sets.push(`status = ${p.add(move.status)}::text`, `last_step = ${p.add(move.lastStep)}::int`);

@@ -28,5 +28,6 @@ export {
 } from './schemas';
 export type { ConsentRule } from './schemas';
 export { HEADER_SCHEMAS, NUMERIC_STRING_MAX_LENGTH, pageQuerySchema, stringCheck } from './schemas';
-export { AU_DATE, INTEGER_STRING, ISO_DATE, NUMERIC_STRING } from './validate';
+export { AU_DATE, ISO_DATE } from './dates';
+export { INTEGER_STRING, NUMERIC_STRING } from './validate';
 export { checkCursorText, parsePageLimit } from './page-query';

@@ -12,11 +12,13 @@
  *   tells the pre-validation step to turn numeric strings ("5000") into numbers (spec 2.1 rule 1);
  * - `x-message` (an annotation keyword registered in validate.ts) replaces the rule text of the errors
  *   raised by the schema object it sits on: a string for all its keywords, or `{keyword: text}`;
- * - `x-consent` and `x-minimumAge` are custom keywords implemented in validate.ts.
+ * - `x-consent`, `x-minimumAge` and `x-notInFuture` are custom keywords implemented in validate.ts.
  *
  * Every schema is deep-frozen at module load: they are shared with the compiled validators and handed
  * out by `schemaFor` (for OpenAPI generation) without cloning.
  */
+import { CONSENT_FIELDS } from '../consent-texts';
+import { CONSENT_CAPTURE_FIELDS } from './consent-schemas';
 import { deepFreeze } from '../deep-freeze';
 
 export type FormType = 'personal' | 'car' | 'home';
@@ -52,6 +54,7 @@ export interface JsonSchema {
   readonly 'x-message'?: string | Readonly<Record<string, string>>;
   readonly 'x-consent'?: ConsentRule;
   readonly 'x-minimumAge'?: number;
+  readonly 'x-notInFuture'?: number; // seconds of clock difference allowed to a time not in the future
 }
 
 /** An object schema: what `schemaFor` and `applicantSchema` are. */
@@ -371,6 +374,7 @@ export const applicantSchema: ObjectSchema = object(
     marketingConsent: withDefault(boolean(), false),
     consentTerms: boolean(),
     termsConsent: boolean(),
+    ...CONSENT_CAPTURE_FIELDS, // beyond the spec's table: for the consent record
   },
   ['firstName', 'lastName', 'email', 'mobileNumber', 'dateOfBirth'],
   {
@@ -378,7 +382,7 @@ export const applicantSchema: ObjectSchema = object(
     // per-field type checks, which reject "true" and 1).
     'x-consent': {
       name: 'credit check consent',
-      anyTrue: ['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'],
+      anyTrue: [...CONSENT_FIELDS.creditCheck, ...CONSENT_FIELDS.privacy],
     },
   },
 );

@@ -31,48 +31,9 @@ import {
   type ObjectSchema,
   type StepNumber,
 } from './schemas';
+import { ageOn, normalisedTime, parseCalendarDate, toIsoDate } from './dates';
 
 type Data = Record<string, unknown>;
-
-// ---------------------------------------------------------------------------------------------
-// Dates (dateOfBirth)
-// ---------------------------------------------------------------------------------------------
-
-interface CalendarDate {
-  year: number;
-  month: number;
-  day: number;
-}
-
-/** The two spellings of a date (exported for the OpenAPI documents, which state them as patterns). */
-export const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-export const AU_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
-
-const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-const DAYS_IN_MONTH: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** `YYYY-MM-DD` or `DD/MM/YYYY`, and a day that exists in the calendar (no 2001-02-30, no 31/04/1990). */
-function parseCalendarDate(value: string): CalendarDate | undefined {
-  let year: number, month: number, day: number;
-  const iso = ISO_DATE.exec(value);
-  const au = iso ? null : AU_DATE.exec(value);
-  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
-  else if (au) [day, month, year] = [Number(au[1]), Number(au[2]), Number(au[3])];
-  else return undefined;
-  if (month < 1 || month > 12 || day < 1) return undefined;
-  const daysInMonth = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
-  return day <= daysInMonth ? { year, month, day } : undefined;
-}
-
-const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-const toIsoDate = ({ year, month, day }: CalendarDate): string => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
-
-/** Whole years between a birth date and a day; a 29 February birthday is reached on 1 March in common years. */
-function ageOn(birth: CalendarDate, on: Date): number {
-  const [year, month, day] = [on.getUTCFullYear(), on.getUTCMonth() + 1, on.getUTCDate()];
-  const hadBirthdayThisYear = month > birth.month || (month === birth.month && day >= birth.day);
-  return year - birth.year - (hadBirthdayThisYear ? 0 : 1);
-}
 
 /**
  * The day `x-minimumAge` measures against. `run` sets it for the duration of its (synchronous) call,
@@ -99,7 +60,7 @@ const ajv = new Ajv({
   ownProperties: true, // never read inherited properties of the submitted objects
 });
 
-addFormats(ajv, ['email']);
+addFormats(ajv, ['email', 'date-time']);
 ajv.addFormat(DATE_FORMAT, { type: 'string', validate: (value: string) => parseCalendarDate(value) !== undefined });
 
 /** Annotation only: replaces the rule text of errors raised by the schema object it sits on. */
@@ -121,6 +82,17 @@ ajv.addKeyword({
   validate: (minimumAge: number, data: string) => {
     const birth = parseCalendarDate(data);
     return birth === undefined || ageOn(birth, referenceDate ?? new Date()) >= minimumAge;
+  },
+});
+
+/** A time no later than the reference date, allowing N seconds of clock difference. Unparseable times pass here; `format` reports them. */
+ajv.addKeyword({
+  keyword: 'x-notInFuture',
+  type: 'string',
+  schemaType: 'number',
+  validate: (skewSeconds: number, data: string) => {
+    const time = Date.parse(data);
+    return Number.isNaN(time) || time <= (referenceDate ?? new Date()).getTime() + skewSeconds * 1000;
   },
 });
 
@@ -203,6 +175,7 @@ function prepare(schema: JsonSchema, value: unknown): unknown {
     const date = parseCalendarDate(value);
     return date === undefined ? value : toIsoDate(date);
   }
+  if (schema.format === 'date-time' && typeof value === 'string') return normalisedTime(value);
   if (schema.properties !== undefined && isRecord(value)) {
     const properties = schema.properties;
     const copy: Data = {};
@@ -230,6 +203,7 @@ const TYPE_TEXT: Readonly<Record<string, string>> = {
 
 const FORMAT_TEXT: Readonly<Record<string, string>> = {
   email: 'must be a valid e-mail address',
+  'date-time': 'must be a date and time with its offset, as 2026-11-23T09:30:00+11:00 or 2026-11-22T22:30:00Z',
   [DATE_FORMAT]: 'must be a real date written YYYY-MM-DD or DD/MM/YYYY',
 };
 
@@ -297,6 +271,8 @@ function describe(error: ErrorObject): { rule: string; text: string } {
     }
     case 'x-minimumAge':
       return rule(`applicant must be at least ${String(error.schema)} years old`, 'minimumAge');
+    case 'x-notInFuture':
+      return rule('must not be in the future', 'notInFuture');
     default:
       return rule('is invalid');
   }

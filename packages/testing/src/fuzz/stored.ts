@@ -3,8 +3,10 @@ import type { Database } from '@loanmatch/db';
 import {
   FLAT_FIELDS,
   FORM_TYPES,
+  PERSONAL_STEP_FIELDS,
   STATUS_ORDER,
   flatFieldsOf,
+  openSteps,
   readApplicantDetails,
   readIntake,
   validateApplicantDetails,
@@ -34,7 +36,8 @@ export async function applicationSnapshot(db: Database, applicationId: string): 
 
 /**
  * Every application of these partners, read back from the database, obeys the domain's rules: each
- * stored step validates as it stands (and is already in normalised form), steps 1..lastStep are there
+ * stored step validates as it stands, its personal fields opened again (and is already in normalised
+ * form; none of those fields in clear), steps 1..lastStep are there
  * (after Variant B's check, which needs no steps 2-4, a prefix of them) and no later ones, the status is legal and matches what exists (a completed check from
  * `credit_checked` on, a match run from `matched`, a referral at `referred`), applicant details
  * validate, no JSON holds a prototype key, and nothing is left half-done (a running check, a key in
@@ -61,7 +64,23 @@ export async function storedProblems(
     if (!(STATUS_ORDER as readonly string[]).includes(app.status)) at('unknown status');
     if (!Number.isInteger(app.lastStep) || app.lastStep < 1 || app.lastStep > 5) at('last step out of range');
 
-    const steps = [app.step1, app.step2, app.step3, app.step4] as unknown[];
+    const clear = [app.step1, app.step2, app.step3, app.step4] as Array<Record<string, unknown> | null>;
+    const sealedSteps = {
+      2: app.step2Sealed ?? undefined,
+      3: app.step3Sealed ?? undefined,
+      4: app.step4Sealed ?? undefined,
+    };
+    clear.forEach((stored, index) => {
+      if (stored && PERSONAL_STEP_FIELDS.some((name) => Object.hasOwn(stored, name)))
+        at(`step ${index + 1} holds a personal field in clear`);
+      if (!stored && sealedSteps[(index + 1) as 2 | 3 | 4]) at(`step ${index + 1} sealed without the step`);
+    });
+    const opened = openSteps(ctx, {
+      id: app.id,
+      steps: Object.fromEntries(clear.flatMap((stored, index) => (stored ? [[index + 1, stored]] : []))),
+      sealedSteps,
+    });
+    const steps = [1, 2, 3, 4].map((n) => opened[n as 1 | 2 | 3 | 4]) as unknown[];
     // Variant B's check needs no steps 2-4: once it has run (last step 5), a B application's saved steps
     // are any prefix 1..k. Every other application holds steps 1..lastStep, and steps are never saved out of order.
     const checkedWithoutSteps = app.securityTokenHash !== null && app.lastStep === 5;

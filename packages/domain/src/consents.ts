@@ -1,0 +1,135 @@
+/**
+ * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked.
+ *
+ * Each credit check that completes stores one record, in the check's own transaction: which consents
+ * were given (credit check, privacy, marketing, terms), the wording's version the partner says it
+ * showed (`consentTextVersion`, one of the known versions; the current one, marked as not stated, when
+ * the partner names none), when the partner says the applicant gave them (`consentCapturedAt`), when
+ * the check relied on them, the partner, and the partner's own reference (`consentReference`). A
+ * refused or replayed check stores none, and a check never runs twice, so neither does its record.
+ *
+ * Erasure keeps the facts and removes the partner's reference, the one field that may lead to the person.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConsentRecordRow, Json, NewConsentRecord } from '@loanmatch/db';
+import {
+  CONSENT_FIELDS,
+  CONSENT_KINDS,
+  CONSENT_TEXTS,
+  CURRENT_CONSENT_TEXTS,
+  type ConsentKind,
+  type ConsentTextVersion,
+} from './consent-texts';
+import type { DomainContext } from './context';
+import { fail, ok, type Result } from './errors';
+import { canonicalUuid } from './ids';
+
+export { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS, CURRENT_CONSENT_TEXTS } from './consent-texts';
+export type { ConsentKind, ConsentTextVersion } from './consent-texts';
+
+/** `GET /consents` on both front-ends: every version of the wording, the current one marked. */
+export interface ConsentTextsView extends Json {
+  currentVersion: string;
+  versions: Array<{
+    version: string;
+    effectiveFrom: string;
+    current: boolean;
+    consents: Array<{ consent: ConsentKind; fields: string[]; text: string }>;
+  }>;
+}
+
+export function listConsentTexts(): Result<ConsentTextsView> {
+  return ok({
+    currentVersion: CURRENT_CONSENT_TEXTS.version,
+    versions: [...CONSENT_TEXTS].reverse().map((v) => ({
+      version: v.version,
+      effectiveFrom: v.effectiveFrom,
+      current: v === CURRENT_CONSENT_TEXTS,
+      consents: CONSENT_KINDS.map((consent) => ({
+        consent,
+        fields: [...CONSENT_FIELDS[consent]],
+        text: v.texts[consent],
+      })),
+    })),
+  });
+}
+
+/**
+ * The record a credit check stores, from its step 5 as validated (the consent fields, and the optional
+ * `consentTextVersion`, `consentCapturedAt` and `consentReference`, already checked by their schema).
+ */
+export function consentRecordFor(
+  ctx: DomainContext,
+  check: { applicationId: string; partnerId: string; applicant: Json },
+): NewConsentRecord {
+  const { applicant } = check;
+  const given = (kind: ConsentKind) => CONSENT_FIELDS[kind].some((field) => applicant[field] === true);
+  const stated = typeof applicant.consentTextVersion === 'string' ? applicant.consentTextVersion : undefined;
+  const capturedAt = typeof applicant.consentCapturedAt === 'string' ? new Date(applicant.consentCapturedAt) : null;
+  return {
+    id: randomUUID(),
+    applicationId: check.applicationId,
+    partnerId: check.partnerId,
+    creditCheck: given('creditCheck'),
+    privacy: given('privacy'),
+    marketing: given('marketing'),
+    terms: given('terms'),
+    textVersion: stated ?? CURRENT_CONSENT_TEXTS.version,
+    textVersionStated: stated !== undefined,
+    capturedAt: capturedAt && !Number.isNaN(capturedAt.getTime()) ? capturedAt : null,
+    recordedAt: ctx.clock(),
+    partnerReference: typeof applicant.consentReference === 'string' ? applicant.consentReference : null,
+  };
+}
+
+/** A consent record as operators read it, with the wording of each consent given. */
+export interface ConsentRecordView extends Json {
+  consentRecordId: string;
+  applicationId: string;
+  partnerId: string;
+  consents: Record<ConsentKind, boolean>;
+  textVersion: string;
+  textVersionStated: boolean;
+  capturedAt: string | null;
+  recordedAt: string;
+  partnerReference: string | null;
+  erasedAt: string | null;
+  /** The texts of the consents given, in the recorded version. */
+  wording: Partial<Record<ConsentKind, string>>;
+}
+
+/** `GET /admin/v1/applications/{id}/consents`: the application's consent records (none before its check). */
+export async function getApplicationConsents(
+  ctx: DomainContext,
+  options: { applicationId: string },
+): Promise<Result<{ applicationId: string; consents: ConsentRecordView[] }>> {
+  const applicationId = canonicalUuid(options.applicationId);
+  const rows = applicationId ? await ctx.repos.consents.listConsentRecords(applicationId) : null;
+  if (!applicationId || !rows) return fail('NOT_FOUND', 'Application not found');
+  return ok({ applicationId, consents: rows.map(recordView) });
+}
+
+function recordView(row: ConsentRecordRow): ConsentRecordView {
+  const consents = {
+    creditCheck: row.creditCheck,
+    privacy: row.privacy,
+    marketing: row.marketing,
+    terms: row.terms,
+  };
+  const texts: ConsentTextVersion | undefined = CONSENT_TEXTS.find((v) => v.version === row.textVersion);
+  const wording: Partial<Record<ConsentKind, string>> = {};
+  for (const kind of CONSENT_KINDS) if (consents[kind] && texts) wording[kind] = texts.texts[kind];
+  return {
+    consentRecordId: row.id,
+    applicationId: row.applicationId,
+    partnerId: row.partnerId,
+    consents,
+    textVersion: row.textVersion,
+    textVersionStated: row.textVersionStated,
+    capturedAt: row.capturedAt?.toISOString() ?? null,
+    recordedAt: row.recordedAt.toISOString(),
+    partnerReference: row.partnerReference,
+    erasedAt: row.erasedAt?.toISOString() ?? null,
+    wording,
+  };
+}
