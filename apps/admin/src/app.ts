@@ -14,7 +14,7 @@ import {
   listPartners,
   listTiers,
   putCatalogue,
-  revokeApiKey,
+  revokeKey,
   secretsEqual,
   setTierLimit,
   TIERS,
@@ -35,6 +35,7 @@ import {
   type UsageReport,
 } from '@loanmatch/http';
 import { consoleRoutes } from './console';
+import { lifecycleRoutes } from './lifecycle-routes';
 import { loopbackOnly } from './loopback';
 
 export const BASE_PATH_ADMIN = '/admin/v1';
@@ -102,9 +103,9 @@ function adminRoutes({ ctx, adminToken, usage }: AdminDeps): Router {
   router.post('/partners/:partnerId/keys', async (req, res) =>
     sendResult(res, await issueApiKey(ctx, { partnerId: req.params.partnerId }), 201),
   );
-  router.delete('/keys/:keyId', async (req, res) =>
-    sendResult(res, await revokeApiKey(ctx, { keyId: req.params.keyId })),
-  );
+  // A partner key or a lender key, whichever the id names.
+  router.delete('/keys/:keyId', async (req, res) => sendResult(res, await revokeKey(ctx, { keyId: req.params.keyId })));
+  router.use(lifecycleRoutes(ctx));
   // Variant B's hourly limits: stored in the database, read by every process within seconds.
   router.get('/tiers', async (_req, res) => sendResult(res, await listTiers(ctx)));
   router.put('/tiers/:tier', async (req, res) =>

@@ -12,3 +12,4 @@ export type { SealedDetails, ApplicantRecord } from './repositories/applicants';
 export type { CompletedKey, ChangeOutcome } from './repositories/status-changes';
 export type { OutboxEvent } from './repositories/outbox';
 export type { WebhookRow, ClaimedDelivery, AttemptRow, DeliveryState, WebhookStatus } from './repositories/webhooks';
+export type { LenderKeyRow, LenderKeyOwner } from './repositories/lender-keys';

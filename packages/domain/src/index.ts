@@ -26,3 +26,4 @@ export * as matching from './matching';
 export * from './events';
 export * from './webhooks';
 export * from './webhook-delivery';
+export * from './outcomes/lender-keys';

@@ -12,6 +12,7 @@ import * as catalogue from './catalogue';
 import * as creditChecks from './credit-checks';
 import * as idempotency from './idempotency';
 import * as instances from './instances';
+import * as lenderKeys from './lender-keys';
 import * as matches from './matches';
 import * as partners from './partners';
 import * as statusChanges from './status-changes';
@@ -31,6 +32,7 @@ const MODULES = {
   matches,
   webhooks,
   statusChanges,
+  lenderKeys,
 };
 
 type Modules = typeof MODULES;
