@@ -26,6 +26,7 @@ import {
   createServiceApp,
 } from '@loanmatch/http';
 import { docsRoutes, variantADocument } from '@loanmatch/openapi';
+import { LENDER_BASE_PATH, lenderRoutes } from './lender-routes';
 
 export const BASE_PATH_A = '/api/partner/v1';
 /** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
@@ -53,6 +54,8 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     // The partner API first: its requests (nearly all of them) then pass no other router on the way.
     routes: [
       { path: BASE_PATH_A, router: partnerRoutes(deps) },
+      // Lenders report outcomes here, with keys of their own: no partner route is behind it.
+      { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
       { router: trackingRoutes(deps) },
       { router: docsRoutes(DOCUMENT_A) },
     ],

@@ -13,3 +13,4 @@ export type { CompletedKey, ChangeOutcome } from './repositories/status-changes'
 export type { OutboxEvent } from './repositories/outbox';
 export type { WebhookRow, ClaimedDelivery, AttemptRow, DeliveryState, WebhookStatus } from './repositories/webhooks';
 export type { LenderKeyRow, LenderKeyOwner } from './repositories/lender-keys';
+export type { StoredOutcomeEvent, ReferralForOutcome, OutcomeSummaryRow } from './repositories/outcomes';

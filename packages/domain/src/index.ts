@@ -27,3 +27,12 @@ export * from './events';
 export * from './webhooks';
 export * from './webhook-delivery';
 export * from './outcomes/lender-keys';
+export * from './outcomes/record-outcome';
+export {
+  OUTCOME_TYPES,
+  DECLINE_REASONS,
+  ALLOWED_NEXT,
+  type OutcomeType,
+  type DeclineReason,
+} from './outcomes/lifecycle';
+export type { CommissionDefinition, CommissionTerms } from './outcomes/commission';

@@ -5,6 +5,7 @@
 import { EXAMPLE_IDS, webhookEvents } from './operations';
 import { HEADERS, PARAMETERS, headerRef, ref, requestSchemas } from './components';
 import { RESPONSE_SCHEMAS } from './response-schemas';
+import { LIFECYCLE_SCHEMAS } from './lifecycle';
 import type { Schema } from './schema-translation';
 import { DOMAIN_SCHEMAS, type SchemaSource } from './source';
 
@@ -71,7 +72,7 @@ export function contractDocument(options: {
     webhooks: webhookEvents(),
     components: {
       securitySchemes: options.security,
-      schemas: { ...requestSchemas(options.source ?? DOMAIN_SCHEMAS), ...RESPONSE_SCHEMAS },
+      schemas: { ...requestSchemas(options.source ?? DOMAIN_SCHEMAS), ...RESPONSE_SCHEMAS, ...LIFECYCLE_SCHEMAS },
       parameters: PARAMETERS,
       headers: HEADERS,
     },

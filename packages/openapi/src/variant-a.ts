@@ -8,6 +8,7 @@ import { PARAMETERS, headerRef, paramRef, ref } from './components';
 import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
 import type { Schema } from './schema-translation';
 import type { SchemaSource } from './source';
+import { LENDERS_TAG, LENDER_SECURITY, lenderPaths } from './lifecycle';
 
 const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
 const tags = ['Applications'];
@@ -279,14 +280,16 @@ export function buildVariantADocument(options: { basePath: string; source?: Sche
         bearerFormat: 'API key',
         description: 'Your API key: `Authorization: Bearer lm_sandbox_…`. Keep it on your server.',
       },
+      ...LENDER_SECURITY,
     },
     tags: [
       { name: 'Applications', description: 'Spec 4.1-4.5.' },
       { name: 'Referrals' },
       WEBHOOKS_TAG,
       { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
+      LENDERS_TAG,
       SERVICE_TAG,
     ],
-    paths: { ...applicationPaths(), ...webhookPaths(), ...trackingPath(), ...rootPaths() },
+    paths: { ...applicationPaths(), ...webhookPaths(), ...trackingPath(), ...lenderPaths(), ...rootPaths() },
   });
 }

@@ -14,6 +14,7 @@ import * as idempotency from './idempotency';
 import * as instances from './instances';
 import * as lenderKeys from './lender-keys';
 import * as matches from './matches';
+import * as outcomes from './outcomes';
 import * as partners from './partners';
 import * as statusChanges from './status-changes';
 import * as tiers from './tiers';
@@ -33,6 +34,7 @@ const MODULES = {
   webhooks,
   statusChanges,
   lenderKeys,
+  outcomes,
 };
 
 type Modules = typeof MODULES;

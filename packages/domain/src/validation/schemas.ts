@@ -18,6 +18,7 @@
  * out by `schemaFor` (for OpenAPI generation) without cloning.
  */
 import { deepFreeze } from '../deep-freeze';
+import { clientTagsSchema } from './client-tags-schema';
 
 export type FormType = 'personal' | 'car' | 'home';
 export const FORM_TYPES: readonly FormType[] = Object.freeze(['personal', 'car', 'home'] as const);
@@ -43,7 +44,10 @@ export interface JsonSchema {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly required?: readonly string[];
-  readonly additionalProperties?: boolean;
+  readonly additionalProperties?: boolean | JsonSchema;
+  readonly maxProperties?: number;
+  readonly propertyNames?: JsonSchema;
+  readonly pattern?: string;
   readonly if?: JsonSchema;
   readonly then?: JsonSchema;
   readonly anyOf?: readonly JsonSchema[];
@@ -51,6 +55,8 @@ export interface JsonSchema {
   readonly 'x-message'?: string | Readonly<Record<string, string>>;
   readonly 'x-consent'?: ConsentRule;
   readonly 'x-minimumAge'?: number;
+  /** An amount of dollars with at most two decimal places: a whole number of cents. */
+  readonly 'x-cents'?: true;
 }
 
 /** An object schema: what `schemaFor` and `applicantSchema` are. */
@@ -390,7 +396,7 @@ const anyObject: JsonSchema = { type: 'object' };
 
 /** POST /applications: `{formType, data}`. */
 export const createRequestSchema: ObjectSchema = object(
-  { formType: { type: 'string', enum: FORM_TYPES }, data: anyObject },
+  { formType: { type: 'string', enum: FORM_TYPES }, data: anyObject, clientTags: clientTagsSchema },
   ['formType', 'data'],
   wrapperRoot,
 );
