@@ -165,8 +165,16 @@ export interface StepFields {
 /** Steps saved with `saveStep`; step 1 comes with create, step 5 with the credit check. */
 export type PatchStep = 2 | 3 | 4;
 
-/** `POST /applications` (4.1): the loan type and its step 1. */
-export type CreateApplicationRequest = { [F in FormType]: { formType: F; data: StepFields[F][1] } }[FormType];
+/**
+ * Your own attribution, carried onto the application's referrals, outcomes, reports and webhooks: at most
+ * 5 entries, keys of 1-32 and values of 1-128 characters of `[A-Za-z0-9_.-]`.
+ */
+export type ClientTags = Record<string, string>;
+
+/** `POST /applications` (4.1): the loan type and its step 1, and optionally your `clientTags`. */
+export type CreateApplicationRequest = {
+  [F in FormType]: { formType: F; data: StepFields[F][1]; clientTags?: ClientTags };
+}[FormType];
 
 // 2.5 Step 5 ---------------------------------------------------------------------------------------
 
@@ -242,6 +250,8 @@ export interface FlatApplication extends FlatFields {
   /** Step 5's `mobileNumber`. */
   phone: string;
   consentCreditCheck?: boolean;
+  /** Your own attribution (see `ClientTags`); fixed at create. */
+  clientTags?: ClientTags;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   FORM_TYPES,
   WEBHOOK_EVENT_TYPES,
   applicantSchema,
+  createRequestSchema,
   parseSandboxScore,
   schemaFor,
   validateApplicantDetails,
@@ -46,6 +47,7 @@ import type {
   CarStep2,
   CreatedApplication,
   CreatedApplicationB,
+  CreateApplicationRequest,
   CreditCheckDetailsB,
   FlatFields,
   UpdatedApplicationB,
@@ -247,6 +249,7 @@ const FULL_FLAT: Required<FlatApplication> = {
   ...APPLICANT_REST,
   dateOfBirth: '1988-07-14',
   phone: mobileNumber,
+  clientTags: { campaign: 'spring-2026', 'sub.id': 'A_17' },
 };
 
 /** Each value list of the SDK types beside the schema that holds the service's list. */
@@ -431,6 +434,18 @@ describe("request types against the service's schemas", () => {
     },
   );
 
+  it("when Variant A's create is compared, then its fields are the schema's, and clientTags are taken", () => {
+    expect(fieldsOf<CreateApplicationRequest>({ formType: true, data: true, clientTags: true })).toEqual(
+      schemaFields(createRequestSchema),
+    );
+    const request: CreateApplicationRequest = {
+      formType: 'car',
+      data: FULL_STEPS.car[1],
+      clientTags: { campaign: 'spring-2026' },
+    };
+    expect(validateCreateRequest(request)).toMatchObject({ ok: true, value: { clientTags: request.clientTags } });
+  });
+
   it("when the address components are compared, then they are the schema's", () => {
     expect(
       fieldsOf<AddressComponents>({
@@ -478,7 +493,7 @@ describe("request types against the service's schemas", () => {
     ).toEqual([...(variantBCreateSchema.required ?? [])].sort());
     expect(validateVariantBCreate(FULL_FLAT)).toMatchObject({ ok: true, value: FULL_FLAT });
     // PATCH takes every flat field but step 1's amount and the loan type; CreditCheckDetailsB every step-5 field beside the identity.
-    const { formType: _type, loanAmount: _amount, ...fields } = FULL_FLAT;
+    const { formType: _type, loanAmount: _amount, clientTags: _tags, ...fields } = FULL_FLAT;
     const patchFields: Required<FlatFields> = fields;
     expect(Object.keys(patchFields).sort()).toEqual(
       schemaFields(variantBPatchSchema).filter((name) => name !== 'securityToken'),

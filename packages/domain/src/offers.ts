@@ -210,6 +210,7 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
       partnerId: run.partnerId,
       lenderId: offer.lenderId,
       productId: offer.productId,
+      commissionTerms: null,
       at: ctx.clock(),
     });
     if (inserted) await advanceApplication(ctx, tx, { applicationId: run.applicationId, to: 'referred' });

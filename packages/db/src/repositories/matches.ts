@@ -1,5 +1,5 @@
-import type { Db } from './types';
-import { isUniqueViolation } from './types';
+import { statement } from '../sql';
+import type { Db, Json } from './types';
 
 export async function findMatchRun(db: Db, id: string) {
   return db.prisma.matchRun.findUnique({
@@ -8,7 +8,10 @@ export async function findMatchRun(db: Db, id: string) {
   });
 }
 
-/** Records a followed link once per offer; false when it was recorded before. */
+/**
+ * Records a followed link once per offer; false when it was recorded before. The application's
+ * `clientTags` are copied onto the referral in the same statement.
+ */
 export async function insertReferral(
   db: Db,
   referral: {
@@ -19,18 +22,34 @@ export async function insertReferral(
     partnerId: string;
     lenderId: string;
     productId: string;
+    /** The product's commission terms as the offer carried them; null when it stated none. */
+    commissionTerms: Json | null;
     at: Date;
   },
 ): Promise<boolean> {
-  const { at, ...data } = referral;
-  try {
-    await db.prisma.referral.create({ data: { ...data, createdAt: at } });
-    return true;
-  } catch (err) {
-    if (isUniqueViolation(err)) return false;
-    throw err;
-  }
+  const r = referral;
+  const rows = await db.rows(INSERT_REFERRAL, [
+    r.id,
+    r.offerId,
+    r.matchRunId,
+    r.applicationId,
+    r.partnerId,
+    r.lenderId,
+    r.productId,
+    r.commissionTerms === null ? null : JSON.stringify(r.commissionTerms),
+    r.at,
+  ]);
+  return rows.length === 1;
 }
+
+const INSERT_REFERRAL = statement(
+  'insert_referral',
+  `INSERT INTO referrals (id, offer_id, match_run_id, application_id, partner_id, lender_id, product_id, commission_terms, client_tags, created_at)
+   SELECT $1::uuid, $2::uuid, $3::uuid, a.id, $5::uuid, $6::text, $7::text, $8::jsonb, a.client_tags, $9::timestamptz
+     FROM applications a WHERE a.id = $4::uuid
+   ON CONFLICT (offer_id) DO NOTHING
+   RETURNING 1`,
+);
 
 export interface ReferralRow {
   id: string;
