@@ -23,7 +23,10 @@ export interface MadeReferral {
 export async function makeReferral(
   app: Express,
   apiKey: string,
-  options: { create?: Record<string, unknown>; offer?: (offers: Array<{ lender: { id: string } }>) => number } = {},
+  options: {
+    create?: Record<string, unknown>;
+    offer?: (offers: Array<{ lender: { id: string }; product: { id: string } }>) => number;
+  } = {},
 ): Promise<MadeReferral> {
   const c: Client = client(app, apiKey);
   let applicationId: string;

@@ -14,6 +14,7 @@ import {
   type OfferDetails,
 } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
+import { commissionTermsOf, type CommissionTerms } from './outcomes/commission';
 import { stepsForMatching } from './variant-b-intake';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
@@ -51,6 +52,8 @@ interface SnapshotOffer {
   lenderId: string;
   productId: string;
   lenderUrl: string;
+  /** The product's commission terms when the offer was made; absent when it states none. */
+  commission?: CommissionTerms;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function matchApplication(
     );
 
   const now = ctx.clock();
+  const catalogue = await ctx.catalogue.current();
   const result = matchOffers(
     {
       formType: app.formType as 'personal' | 'car' | 'home',
@@ -87,7 +91,7 @@ export async function matchApplication(
       credit: { band: (credit.band as ScoreBand | null) ?? null, degradedMode: credit.degradedMode },
       referenceYear: now.getUTCFullYear(),
     },
-    await ctx.catalogue.current(),
+    catalogue,
   );
   if (result.outcome === 'incomplete_application') {
     const missing = result.missing.map((m) => `step ${m.step} ${m.field}`).join(', ');
@@ -104,6 +108,7 @@ export async function matchApplication(
     degradedMode: credit.degradedMode,
     signToken: trackingSigner(ctx.tracking.secret, matchId, expiresAt),
     publicBaseUrl: ctx.tracking.publicBaseUrl,
+    commissionOf: commissionTermsOf(catalogue),
   });
 
   // The run, the status it moves and the status's event: one statement.
@@ -133,13 +138,22 @@ export function matchView(
     degradedMode: boolean;
     signToken: (offerId: string) => string;
     publicBaseUrl: string;
+    /** The commission terms of a product, kept with its offer; none by default. */
+    commissionOf?: (productId: string) => CommissionTerms | null;
   },
 ): { view: MatchView; snapshot: SnapshotOffer[] } {
   const snapshot: SnapshotOffer[] = [];
   const expiry = run.expiresAt.toISOString();
   const acceptedOffers = result.acceptedOffers.map((offer: AcceptedOffer): OfferView => {
     const offerId = randomUUID();
-    snapshot.push({ offerId, lenderId: offer.lender.id, productId: offer.product.id, lenderUrl: offer.lenderUrl });
+    const commission = run.commissionOf?.(offer.product.id);
+    snapshot.push({
+      offerId,
+      lenderId: offer.lender.id,
+      productId: offer.product.id,
+      lenderUrl: offer.lenderUrl,
+      ...(commission ? { commission } : {}),
+    });
     return {
       offerId,
       lender: offer.lender,
@@ -210,7 +224,7 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
       partnerId: run.partnerId,
       lenderId: offer.lenderId,
       productId: offer.productId,
-      commissionTerms: null,
+      commissionTerms: (offer.commission as Json | undefined) ?? null,
       at: ctx.clock(),
     });
     if (inserted) await advanceApplication(ctx, tx, { applicationId: run.applicationId, to: 'referred' });

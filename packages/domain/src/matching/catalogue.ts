@@ -24,6 +24,7 @@ import {
   type ServiceabilityPolicy,
 } from './types';
 import { deepFreeze } from '../deep-freeze';
+import { commissionViolations } from '../outcomes/commission';
 
 /** The catalogue in force, relative to this file (the same in `src` under tsx and jest). */
 export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue.v1.json');
@@ -188,6 +189,7 @@ function semanticViolations(file: CatalogueFile): FieldViolation[] {
           `(${p.home.interestOnly.maxYears}) must be less than loanTermYears.max (${p.loanTermYears.max})`,
         );
     }
+    if (p.commission) commissionViolations(p.commission, add);
     if (p.loanType === 'car' && p.car.balloon.maxPercent > 0 && p.car.balloon.maxTermYears < p.loanTermYears.min)
       add(
         'car.balloon.maxTermYears',

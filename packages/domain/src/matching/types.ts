@@ -2,6 +2,7 @@
  * Types of the lender catalogue (as written in `catalogue/catalogue.v1.json`, and as loaded, with the
  * per-product figures that depend on the product alone computed once) and of matching.
  */
+import type { CommissionDefinition } from '../outcomes/commission';
 import type { ScoreBand } from '../credit/bureau';
 import type { FormType } from '../validation/schemas';
 import {
@@ -134,6 +135,8 @@ interface ProductDefinitionBase {
   readonly fees: { readonly establishment: number; readonly monthly: number };
   /** Rate per year by credit band; every band is priced or explicitly declined. */
   readonly rates: Readonly<Record<ScoreBand, BandRate>>;
+  /** What a funded loan earns the referring partner (`outcomes/commission.ts`); none when absent. */
+  readonly commission?: Readonly<CommissionDefinition>;
 }
 
 export interface PersonalProductDefinition extends ProductDefinitionBase {

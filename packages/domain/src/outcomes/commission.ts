@@ -91,3 +91,29 @@ export function readCommissionTerms(json: unknown): CommissionTerms | null {
     clawbackDays: t.clawbackDays!,
   };
 }
+
+const termsByCatalogue = new WeakMap<object, Map<string, CommissionTerms | null>>();
+
+/**
+ * The commission terms of each product of a loaded catalogue, by product id, worked out once per
+ * catalogue: what a match snapshots with each offer, so that a referral keeps the terms in force when
+ * the offer was made.
+ */
+export function commissionTermsOf(catalogue: {
+  readonly products: readonly {
+    readonly definition: { readonly id: string; readonly commission?: CommissionDefinition };
+  }[];
+}): (productId: string) => CommissionTerms | null {
+  let terms = termsByCatalogue.get(catalogue);
+  if (!terms) {
+    terms = new Map(
+      catalogue.products.map((p) => [
+        p.definition.id,
+        p.definition.commission ? commissionTerms(p.definition.commission) : null,
+      ]),
+    );
+    termsByCatalogue.set(catalogue, terms);
+  }
+  const known = terms;
+  return (productId) => known.get(productId) ?? null;
+}
