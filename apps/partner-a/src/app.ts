@@ -8,7 +8,6 @@ import {
   createApplication,
   followTrackingLink,
   getApplication,
-  listReferrals,
   matchApplication,
   runCreditCheck,
   saveStep,
@@ -23,6 +22,7 @@ import {
   type HttpMetrics,
   type Logger,
   webhookRoutes,
+  referralRoutes,
   createServiceApp,
 } from '@loanmatch/http';
 import { docsRoutes, variantADocument } from '@loanmatch/openapi';
@@ -124,17 +124,8 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
     sendResult(res, result);
   });
 
-  router.get('/referrals', async (req, res) => {
-    const query = req.query as Record<string, unknown>;
-    const result = await listReferrals(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      limit: typeof query.limit === 'string' ? query.limit : undefined,
-      cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
-    });
-    sendResult(res, result);
-  });
-
-  // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
+  // Referrals and their report, and webhooks: the same routes on both front-ends.
+  router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
 
   return router;

@@ -33,6 +33,7 @@ import {
   type Logger,
   type TierUsage,
   webhookRoutes,
+  referralRoutes,
   createServiceApp,
 } from '@loanmatch/http';
 import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
@@ -176,7 +177,8 @@ function applicationRoutes(
     sendResult(res, result);
   });
 
-  // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
+  // Referrals and their report, and webhooks: the same routes on both front-ends.
+  router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
 
   return router;

@@ -263,7 +263,7 @@ export type CreditCheckDetailsB = Partial<ApplicantRest>;
 
 // Webhooks -----------------------------------------------------------------------------------------
 
-export type WebhookEventType = 'application.status_changed';
+export type WebhookEventType = 'application.status_changed' | 'referral.outcome_changed';
 
 export interface RegisterWebhookRequest {
   /** https on a public address (the sandbox also takes loopback http). */

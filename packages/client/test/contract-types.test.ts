@@ -413,7 +413,7 @@ const VALUE_LISTS: [string, string[], JsonSchema | undefined][] = [
   ],
   [
     'WebhookEventType',
-    valuesOf<WebhookEventType>({ 'application.status_changed': true }),
+    valuesOf<WebhookEventType>({ 'application.status_changed': true, 'referral.outcome_changed': true }),
     { enum: WEBHOOK_EVENT_TYPES },
   ],
 ];

@@ -19,6 +19,7 @@ export * from './tiers';
 export * from './sealing';
 export * from './personal-data';
 export * from './offers';
+export * from './referrals';
 export * from './catalogue-store';
 export { STATUS_ORDER, laterStatus } from './status';
 export { signTrackingToken, verifyTrackingToken } from './tracking';
@@ -36,3 +37,4 @@ export {
   type DeclineReason,
 } from './outcomes/lifecycle';
 export type { CommissionDefinition, CommissionTerms } from './outcomes/commission';
+export * from './outcomes/referral-reports';

@@ -11,3 +11,4 @@ export * from './service-app';
 export * from './metrics';
 export * from './observers';
 export * from './tier-usage';
+export * from './referral-routes';

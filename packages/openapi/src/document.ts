@@ -5,7 +5,8 @@
 import { EXAMPLE_IDS, webhookEvents } from './operations';
 import { HEADERS, PARAMETERS, headerRef, ref, requestSchemas } from './components';
 import { RESPONSE_SCHEMAS } from './response-schemas';
-import { LIFECYCLE_SCHEMAS } from './lifecycle';
+import { lifecycleWebhookEvents } from './lifecycle';
+import { LIFECYCLE_SCHEMAS } from './lifecycle-schemas';
 import type { Schema } from './schema-translation';
 import { DOMAIN_SCHEMAS, type SchemaSource } from './source';
 
@@ -69,7 +70,7 @@ export function contractDocument(options: {
     security: [{ [scheme]: [] }],
     tags: options.tags,
     paths: options.paths,
-    webhooks: webhookEvents(),
+    webhooks: { ...webhookEvents(), ...lifecycleWebhookEvents() },
     components: {
       securitySchemes: options.security,
       schemas: { ...requestSchemas(options.source ?? DOMAIN_SCHEMAS), ...RESPONSE_SCHEMAS, ...LIFECYCLE_SCHEMAS },

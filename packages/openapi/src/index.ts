@@ -12,6 +12,7 @@ export { DOMAIN_SCHEMAS, type SchemaSource } from './source';
 export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schema-translation';
 export { EXAMPLES_A } from './variant-a';
 export { EXAMPLES_B } from './variant-b';
+export { EXAMPLES_LENDER } from './lifecycle';
 
 type Options = { basePath: string; source?: SchemaSource };
 

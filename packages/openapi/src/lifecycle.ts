@@ -1,16 +1,18 @@
 /**
- * The referral's life after the click in the documents (CONTRACT.md "Referral lifecycle"): the lender
- * route on Variant A's listener, and the schemas of its request and answer. The request schema is the
- * domain's own, translated, so a bound changed there is a bound changed here.
+ * The operations of the referral's life after the click (CONTRACT.md "Referral lifecycle"): the lender
+ * route on Variant A's listener, the referrals list and the referral report on both contracts, and the
+ * `referral.outcome_changed` webhook. Their schemas are in lifecycle-schemas.ts.
  */
-import { DECLINE_REASONS, OUTCOME_TYPES, outcomeEventSchema } from '@loanmatch/domain';
+import { OUTCOME_CHANGED_EVENT } from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '@loanmatch/http';
-import { headerRef, ref, uuid } from './components';
-import { EXAMPLE_IDS, operation } from './operations';
-import { toOpenApiSchema, type Schema } from './schema-translation';
+import { envelope, headerRef, paramRef, ref } from './components';
+import { EXAMPLE_IDS, delivery, operation } from './operations';
+import type { Schema } from './schema-translation';
 
+const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
 const REFERENCE = '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a';
 const REFERRAL_ID = '5e4d3c2b-1a09-4f8e-8d7c-6b5a4f3e2d1c';
+const TAGS = { campaign: 'spring-2026', channel: 'email' };
 
 export const LENDER_SECURITY: Record<string, Schema> = {
   lenderKey: {
@@ -53,29 +55,6 @@ export const EXAMPLES_LENDER = {
   },
 };
 
-export const LIFECYCLE_SCHEMAS: Record<string, Schema> = {
-  OutcomeEventRequest: {
-    ...toOpenApiSchema(outcomeEventSchema),
-    description:
-      '`reference` is the `lm_ref` the tracking redirect added to your address. `eventId` is yours, unique among your events: sending it again answers the first answer. ' +
-      `\`type\` is one of ${OUTCOME_TYPES.map((t) => `\`${t}\``).join(', ')}; \`declined\` takes a \`declineReason\` (${DECLINE_REASONS.map((r) => `\`${r}\``).join(', ')}), \`funded\` takes \`fundedAmount\` (AUD, to the cent) and \`fundedAt\`. ` +
-      'Times carry their offset and may be at most 5 minutes ahead of ours. Events may be sent in any order.',
-  },
-  OutcomeRecorded: {
-    type: 'object',
-    properties: {
-      outcomeId: uuid,
-      referralId: uuid,
-      status: {
-        type: 'string',
-        enum: [...OUTCOME_TYPES],
-        description: "The referral's outcome with this event counted: the latest by `occurredAt`.",
-      },
-    },
-    required: ['outcomeId', 'referralId', 'status'],
-  },
-};
-
 export function lenderPaths(): Record<string, Schema> {
   return {
     '/outcomes': {
@@ -98,10 +77,131 @@ export function lenderPaths(): Record<string, Schema> {
           description: 'Recorded (or, with `Idempotency-Replayed: true`, recorded before).',
           data: ref('OutcomeRecorded'),
           headers: { 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
-          examples: { default: { outcomeId: EXAMPLE_IDS.applicationId, referralId: REFERRAL_ID, status: 'funded' } },
+          examples: { default: { outcomeId: APPLICATION_ID, referralId: REFERRAL_ID, status: 'funded' } },
         },
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'OUTCOME_TRANSITION_INVALID', 'IDEMPOTENCY_KEY_REUSED'],
       }),
     },
+  };
+}
+
+const REFERRAL_EXAMPLE = {
+  referralId: REFERRAL_ID,
+  applicationId: APPLICATION_ID,
+  offerId: REFERENCE,
+  lender: { id: 'harbour-bank', name: 'Harbour Bank' },
+  product: { id: 'harbour-personal-fixed', name: 'Fixed Rate Personal Loan' },
+  referredAt: AT,
+  clientTags: TAGS,
+  outcome: { status: 'funded', updatedAt: '2026-11-25T01:00:00.000Z', fundedAmount: 15000 },
+  commission: { amount: 375, currency: 'AUD' },
+};
+
+const reportParameters: Schema[] = [
+  {
+    name: 'from',
+    in: 'query',
+    description: 'The first day, `YYYY-MM-DD` (UTC), included. Default: 29 days before `to`.',
+    schema: { type: 'string', format: 'date' },
+  },
+  {
+    name: 'to',
+    in: 'query',
+    description: 'The last day, `YYYY-MM-DD` (UTC), included; at most 366 days after `from`. Default: today.',
+    schema: { type: 'string', format: 'date' },
+  },
+  {
+    name: 'groupBy',
+    in: 'query',
+    description:
+      '`day` (default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`).',
+    schema: { type: 'string', pattern: '^(day|lender|product|tag:[A-Za-z0-9_.-]{1,32})$', default: 'day' },
+  },
+];
+
+const REPORT_EXAMPLE = {
+  rows: [
+    {
+      group: '2026-11-24',
+      referrals: 12,
+      started: 7,
+      approved: 4,
+      declined: 2,
+      funded: 2,
+      fundedAmount: 27500,
+      commission: 612.5,
+    },
+  ],
+};
+
+/** `GET /referrals` and `GET /reports/referrals`, the same on both contracts (under each one's base path). */
+export function referralPaths(): Record<string, Schema> {
+  return {
+    '/referrals': {
+      get: operation({
+        operationId: 'listReferrals',
+        summary: 'Referrals of your applicants',
+        description:
+          'Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`) and the commission it earned.',
+        tags: ['Referrals'],
+        parameters: [paramRef('Limit'), paramRef('Cursor')],
+        success: {
+          status: 200,
+          description: 'A page of referrals.',
+          data: ref('ReferralList'),
+          examples: { default: { referrals: [REFERRAL_EXAMPLE], nextCursor: null } },
+        },
+        errors: ['VALIDATION_ERROR'],
+      }),
+    },
+    '/reports/referrals': {
+      get: operation({
+        operationId: 'referralReport',
+        summary: 'Your referrals and what became of them, grouped',
+        description:
+          'Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount and your commission (AUD). ' +
+          'JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).',
+        tags: ['Referrals'],
+        parameters: reportParameters,
+        success: {
+          status: 200,
+          description: 'The report.',
+          content: {
+            'application/json': {
+              schema: envelope(ref('ReferralReport')),
+              examples: { default: { value: { success: true, data: REPORT_EXAMPLE } } },
+            },
+            'text/csv': {
+              schema: { type: 'string' },
+              example:
+                'group,referrals,started,approved,declined,funded,fundedAmount,commission\r\n2026-11-24,12,7,4,2,2,27500.00,612.50\r\n',
+            },
+          },
+        },
+        errors: ['VALIDATION_ERROR'],
+      }),
+    },
+  };
+}
+
+export function lifecycleWebhookEvents(): Record<string, Schema> {
+  return {
+    [OUTCOME_CHANGED_EVENT]: delivery(
+      'referralOutcomeChanged',
+      "A referral's outcome changed",
+      'ReferralOutcomeChangedEvent',
+      {
+        type: OUTCOME_CHANGED_EVENT,
+        timestamp: AT,
+        data: {
+          referralId: REFERRAL_ID,
+          applicationId: APPLICATION_ID,
+          lenderId: 'harbour-bank',
+          status: 'funded',
+          previousStatus: 'approved',
+          clientTags: TAGS,
+        },
+      },
+    ),
   };
 }

@@ -8,7 +8,7 @@ import { PARAMETERS, headerRef, paramRef, ref } from './components';
 import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
 import type { Schema } from './schema-translation';
 import type { SchemaSource } from './source';
-import { LENDERS_TAG, LENDER_SECURITY, lenderPaths } from './lifecycle';
+import { LENDERS_TAG, LENDER_SECURITY, lenderPaths, referralPaths } from './lifecycle';
 
 const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
 const tags = ['Applications'];
@@ -201,36 +201,7 @@ function applicationPaths(): Record<string, Schema> {
         errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE', 'INVALID_JSON', 'PAYLOAD_TOO_LARGE'],
       }),
     },
-    '/referrals': {
-      get: operation({
-        operationId: 'listReferrals',
-        summary: 'Referrals of your applicants',
-        description: 'Newest first, in pages; the cursor keeps pages stable while new clicks arrive.',
-        tags: ['Referrals'],
-        parameters: [paramRef('Limit'), paramRef('Cursor')],
-        success: {
-          status: 200,
-          description: 'A page of referrals.',
-          data: ref('ReferralList'),
-          examples: {
-            default: {
-              referrals: [
-                {
-                  referralId: '5e4d3c2b-1a09-4f8e-8d7c-6b5a4f3e2d1c',
-                  applicationId: APPLICATION_ID,
-                  offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
-                  lender: ref2('harbour-credit', 'Harbour Credit'),
-                  product: ref2('harbour-personal-fixed', 'Fixed Rate Personal Loan'),
-                  referredAt: AT,
-                },
-              ],
-              nextCursor: null,
-            },
-          },
-        },
-        errors: ['VALIDATION_ERROR'],
-      }),
-    },
+    ...referralPaths(),
   };
 }
 

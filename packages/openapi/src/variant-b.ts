@@ -9,6 +9,7 @@ import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG
 import { MATCH_EXAMPLE } from './variant-a';
 import type { Schema } from './schema-translation';
 import type { SchemaSource } from './source';
+import { referralPaths } from './lifecycle';
 
 const { applicationId: APPLICATION_ID } = EXAMPLE_IDS;
 const tags = ['Applications'];
@@ -219,7 +220,13 @@ export function buildVariantBDocument(options: { basePath: string; source?: Sche
         description: 'Your API key, for the token exchange only.',
       },
     },
-    tags: [{ name: 'Authentication' }, { name: 'Applications', description: 'Spec 4.6.' }, WEBHOOKS_TAG, SERVICE_TAG],
-    paths: { ...paths(), ...webhookPaths(), ...rootPaths() },
+    tags: [
+      { name: 'Authentication' },
+      { name: 'Applications', description: 'Spec 4.6.' },
+      { name: 'Referrals' },
+      WEBHOOKS_TAG,
+      SERVICE_TAG,
+    ],
+    paths: { ...paths(), ...referralPaths(), ...webhookPaths(), ...rootPaths() },
   });
 }

@@ -16,6 +16,7 @@ import * as lenderKeys from './lender-keys';
 import * as matches from './matches';
 import * as outcomes from './outcomes';
 import * as partners from './partners';
+import * as reports from './reports';
 import * as statusChanges from './status-changes';
 import * as tiers from './tiers';
 import * as webhooks from './webhooks';
@@ -35,6 +36,7 @@ const MODULES = {
   statusChanges,
   lenderKeys,
   outcomes,
+  reports,
 };
 
 type Modules = typeof MODULES;

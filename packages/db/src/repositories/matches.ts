@@ -60,6 +60,11 @@ export interface ReferralRow {
   productId: string;
   productName: string;
   createdAt: Date;
+  clientTags: Json | null;
+  outcomeStatus: string | null;
+  outcomeAt: Date | null;
+  fundedAmountCents: number | null;
+  commissionCents: number | null;
 }
 
 /** A partner's referrals, newest first, after the (createdAt, id) cursor when given. */
@@ -77,7 +82,19 @@ export async function listReferrals(
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: options.limit,
-    select: { id: true, offerId: true, applicationId: true, lenderId: true, productId: true, createdAt: true },
+    select: {
+      id: true,
+      offerId: true,
+      applicationId: true,
+      lenderId: true,
+      productId: true,
+      createdAt: true,
+      clientTags: true,
+      outcomeStatus: true,
+      outcomeAt: true,
+      fundedAmountCents: true,
+      commissionCents: true,
+    },
   });
   const [lenders, products] = await Promise.all([
     db.prisma.lender.findMany({
@@ -93,6 +110,9 @@ export async function listReferrals(
   const productName = new Map(products.map((p) => [p.id, p.name]));
   return rows.map((r) => ({
     ...r,
+    clientTags: r.clientTags as Json | null,
+    fundedAmountCents: r.fundedAmountCents === null ? null : Number(r.fundedAmountCents),
+    commissionCents: r.commissionCents === null ? null : Number(r.commissionCents),
     lenderName: lenderName.get(r.lenderId) ?? r.lenderId,
     productName: productName.get(r.productId) ?? r.productId,
   }));

@@ -21,6 +21,7 @@ import { commissionTerms, readCommissionTerms, type CommissionDefinition, type C
 import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import { summarise } from './summary';
 
+/** One of `WEBHOOK_EVENT_TYPES`, the types an endpoint may subscribe to. */
 export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 
 /** 201's `data` (CONTRACT.md): `status` is the referral's outcome once this event is counted. */

@@ -435,7 +435,7 @@ export const securityTokenRequestSchema: ObjectSchema = object(
 // ---------------------------------------------------------------------------------------------
 
 /** Event types an endpoint may subscribe to. (`webhook.test` is sent on request, to one endpoint.) */
-export const WEBHOOK_EVENT_TYPES = Object.freeze(['application.status_changed'] as const);
+export const WEBHOOK_EVENT_TYPES = Object.freeze(['application.status_changed', 'referral.outcome_changed'] as const);
 
 /** POST /webhooks: `{url, events?}`; the URL's scheme and addresses are checked apart, by environment. */
 export const webhookRequestSchema: ObjectSchema = object(
