@@ -14,4 +14,4 @@ export type { OutboxEvent } from './repositories/outbox';
 export type { WebhookRow, ClaimedDelivery, AttemptRow, DeliveryState, WebhookStatus } from './repositories/webhooks';
 export type { LenderKeyRow, LenderKeyOwner } from './repositories/lender-keys';
 export type { StoredOutcomeEvent, ReferralForOutcome, OutcomeSummaryRow } from './repositories/outcomes';
-export type { ReportGrouping, ReportRow, FunnelCounts } from './repositories/reports';
+export type { ReportGrouping, ReportRow, FunnelCounts, PartnerFunnel } from './repositories/reports';

@@ -38,3 +38,4 @@ export {
 } from './outcomes/lifecycle';
 export type { CommissionDefinition, CommissionTerms } from './outcomes/commission';
 export * from './outcomes/referral-reports';
+export * from './outcomes/funnel';

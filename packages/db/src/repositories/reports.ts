@@ -6,7 +6,7 @@ import { shaped } from '../sql';
 import type { Db } from './types';
 
 /** How a report groups referrals: by day (UTC), lender, product, or the value of one client tag. */
-export type ReportGrouping = { by: 'day' | 'lender' | 'product' | 'partner' } | { by: 'tag'; key: string };
+export type ReportGrouping = { by: 'day' | 'lender' | 'product' } | { by: 'tag'; key: string };
 
 export interface ReportRow {
   group: string | null;
@@ -23,7 +23,6 @@ const GROUP_SQL = {
   day: `to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   lender: 'r.lender_id',
   product: 'r.product_id',
-  partner: 'r.partner_id::text',
   tag: `r.client_tags ->> $4::text`,
 } as const;
 
@@ -130,4 +129,55 @@ export async function funnel(
     fundedAmountCents: Number(r.funded_cents),
     commissionCents: Number(r.commission_cents),
   };
+}
+
+export interface PartnerFunnel extends FunnelCounts {
+  partnerId: string;
+  name: string;
+}
+
+/** The funnel of every partner over [from, until), oldest partner first (zeros for a partner with nothing). One statement. */
+export async function funnelByPartner(db: Db, options: { from: Date; until: Date }): Promise<PartnerFunnel[]> {
+  const window = (column: string) => `${column} >= $1::timestamptz AND ${column} < $2::timestamptz`;
+  const rows = await db.rows<{
+    partner_id: string;
+    name: string;
+    applications: number;
+    credit_checks: number;
+    matches: number;
+    referrals: number;
+    funded: number;
+    funded_cents: string;
+    commission_cents: string;
+  }>(
+    shaped(
+      'funnel_by_partner',
+      () => `WITH a AS (SELECT partner_id, count(*) AS n FROM applications WHERE ${window('created_at')} GROUP BY 1),
+      c AS (SELECT a.partner_id, count(*) AS n FROM credit_checks c JOIN applications a ON a.id = c.application_id
+             WHERE c.status = 'completed' AND ${window('c.completed_at')} GROUP BY 1),
+      m AS (SELECT partner_id, count(DISTINCT application_id) AS n FROM match_runs WHERE ${window('created_at')} GROUP BY 1),
+      r AS (SELECT partner_id, count(*) AS referrals, count(*) FILTER (WHERE funding_stands) AS funded,
+                   coalesce(sum(funded_amount_cents) FILTER (WHERE funding_stands), 0) AS funded_cents,
+                   coalesce(sum(commission_cents), 0) AS commission_cents
+              FROM referrals WHERE ${window('created_at')} GROUP BY 1)
+    SELECT p.id::text AS partner_id, p.name, coalesce(a.n, 0)::int AS applications, coalesce(c.n, 0)::int AS credit_checks,
+           coalesce(m.n, 0)::int AS matches, coalesce(r.referrals, 0)::int AS referrals, coalesce(r.funded, 0)::int AS funded,
+           coalesce(r.funded_cents, 0)::text AS funded_cents, coalesce(r.commission_cents, 0)::text AS commission_cents
+      FROM partners p LEFT JOIN a ON a.partner_id = p.id LEFT JOIN c ON c.partner_id = p.id
+      LEFT JOIN m ON m.partner_id = p.id LEFT JOIN r ON r.partner_id = p.id
+     ORDER BY p.created_at, p.id`,
+    ),
+    [options.from, options.until],
+  );
+  return rows.map((r) => ({
+    partnerId: r.partner_id,
+    name: r.name,
+    applications: Number(r.applications),
+    creditChecks: Number(r.credit_checks),
+    matches: Number(r.matches),
+    referrals: Number(r.referrals),
+    funded: Number(r.funded),
+    fundedAmountCents: Number(r.funded_cents),
+    commissionCents: Number(r.commission_cents),
+  }));
 }

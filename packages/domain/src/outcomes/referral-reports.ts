@@ -89,23 +89,22 @@ export function reportWindow(query: ReportQuery, now: Date): Result<ReportWindow
 }
 
 /** `groupBy`: `day` (the default), `lender`, `product`, or `tag:<key>`. */
-export function reportGrouping(groupBy: string | undefined, extra: readonly string[] = []): Result<ReportGrouping> {
+export function reportGrouping(groupBy: string | undefined): Result<ReportGrouping> {
   const value = groupBy ?? 'day';
-  if ((GROUPINGS as readonly string[]).includes(value) || extra.includes(value))
-    return ok({ by: value as 'day' | 'lender' | 'product' | 'partner' });
+  if ((GROUPINGS as readonly string[]).includes(value)) return ok({ by: value as (typeof GROUPINGS)[number] });
   const tag = /^tag:(.*)$/s.exec(value);
   if (tag && new RegExp(CLIENT_TAG_KEY_PATTERN).test(tag[1])) return ok({ by: 'tag', key: tag[1] });
-  const message = `groupBy: must be one of ${[...GROUPINGS, ...extra].join(', ')} or tag:<key> (a client tag's key)`;
+  const message = `groupBy: must be one of ${GROUPINGS.join(', ')} or tag:<key> (a client tag's key)`;
   return fail('VALIDATION_ERROR', message, [{ field: 'groupBy', rule: 'enum', message }]);
 }
 
 /** The report of one partner (or, `partnerId` null, of all, for operators). */
 export async function referralReport(
   ctx: DomainContext,
-  options: { partnerId: string | null; query: ReportQuery; groupings?: readonly string[] },
+  options: { partnerId: string | null; query: ReportQuery },
 ): Promise<Result<{ report: ReferralReport; window: ReportWindow }>> {
   const window = reportWindow(options.query, ctx.clock());
-  const grouping = reportGrouping(options.query.groupBy, options.groupings);
+  const grouping = reportGrouping(options.query.groupBy);
   if (!window.ok || !grouping.ok) {
     const details = [
       ...(window.ok ? [] : (window.error.details ?? [])),
