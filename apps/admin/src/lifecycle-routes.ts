@@ -1,6 +1,6 @@
 /**
  * The admin routes of the referral's life after the click (CONTRACT.md "Referral lifecycle"): lenders and
- * their keys, and the funnel operators see (with, for the console's charts, the funnel per partner and per
+ * their keys, sandbox simulation of a lender's outcomes, and the funnel operators see (with, for the console's charts, the funnel per partner and per
  * lender). Mounted by the admin router behind the admin token; routes parse, call one domain function,
  * and render.
  */
@@ -11,6 +11,7 @@ import {
   operatorFunnel,
   operatorFunnelByLender,
   operatorFunnelByPartner,
+  simulateOutcome,
   type DomainContext,
 } from '@loanmatch/domain';
 import { sendResult } from '@loanmatch/http';
@@ -34,6 +35,11 @@ export function lifecycleRoutes(ctx: DomainContext): Router {
     res.setHeader('Cache-Control', 'no-store'); // the answer holds the key
     sendResult(res, result, 201);
   });
+
+  // Sandbox: a lender's outcome, as the referral's own lender would report it, for partners to test against.
+  router.post('/sandbox/outcomes', async (req, res) =>
+    sendResult(res, await simulateOutcome(ctx, { body: req.body }), 201),
+  );
 
   router.get('/reports/funnel', async (req, res) =>
     sendResult(res, await operatorFunnel(ctx, { query: funnelQuery(req) })),

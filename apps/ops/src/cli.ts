@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { addLifecycleCommands } from './lifecycle-commands';
+import { addLifecycleCommands, addSimulationCommands } from './lifecycle-commands';
 
 export interface OpsIO {
   env: Record<string, string | undefined>;
@@ -220,7 +220,9 @@ export function buildProgram(io: OpsIO): Command {
           `${data.remaining} row(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
         );
     });
-  addLifecycleCommands(program, (method, path, body) => call(io, method, path, body), print);
+  const admin = (method: string, path: string, body?: unknown) => call(io, method, path, body);
+  addLifecycleCommands(program, admin, print);
+  addSimulationCommands(program, admin, print);
   return program;
 }
 

@@ -1,6 +1,7 @@
 /**
- * `pnpm ops lender …`: lenders' keys for reporting outcomes (CONTRACT.md "Referral lifecycle"), over the
- * admin API. Given `call` and `print` by the command line that mounts them.
+ * `pnpm ops lender …` (lenders' keys for reporting outcomes) and `pnpm ops outcome simulate` (a lender's
+ * outcomes in the sandbox), over the admin API (CONTRACT.md "Referral lifecycle"). Given `call` and
+ * `print` by the command line that mounts them.
  */
 import type { Command } from 'commander';
 
@@ -46,6 +47,52 @@ export function addLifecycleCommands(program: Command, call: AdminCall, print: P
       print(opts.json, data, () => [
         `Issued ${data.environment} key ${data.keyId} for lender ${data.lenderId}.`,
         `Lender key, shown this once: ${data.apiKey}`,
+      ]);
+    });
+}
+
+/** The events a simulation sends to bring a referral to each outcome, in the order they occur. */
+export const SIMULATED_PATHS: Readonly<Record<string, readonly string[]>> = {
+  application_started: ['application_started'],
+  approved: ['application_started', 'approved'],
+  declined: ['application_started', 'declined'],
+  funded: ['application_started', 'approved', 'funded'],
+  withdrawn: ['application_started', 'withdrawn'],
+  cancelled: ['application_started', 'approved', 'funded', 'cancelled'],
+};
+
+export function addSimulationCommands(program: Command, call: AdminCall, print: Print): void {
+  const outcome = program.command('outcome').description('lenders’ outcomes of referrals (sandbox simulation)');
+  outcome
+    .command('simulate <reference>')
+    .description(
+      'sandbox only: report outcomes for a referral (its lm_ref) as its lender would, one event per stage up to --through',
+    )
+    .requiredOption('--through <status>', Object.keys(SIMULATED_PATHS).join(', '))
+    .option('--amount <dollars>', 'the funded amount (funded, cancelled)', '10000')
+    .option('--reason <declineReason>', 'the decline reason (declined)', 'other')
+    .option('--json', 'print JSON')
+    .action(async (reference: string, opts) => {
+      const path = SIMULATED_PATHS[opts.through];
+      if (!path) throw new Error(`--through must be one of ${Object.keys(SIMULATED_PATHS).join(', ')}`);
+      const start = Date.now() - path.length * 1000;
+      const answers: Array<Record<string, unknown>> = [];
+      for (const [i, type] of path.entries()) {
+        const occurredAt = new Date(start + i * 1000).toISOString();
+        answers.push(
+          await call('POST', '/sandbox/outcomes', {
+            reference,
+            type,
+            occurredAt,
+            ...(type === 'funded' ? { fundedAmount: opts.amount, fundedAt: occurredAt } : {}),
+            ...(type === 'declined' ? { declineReason: opts.reason } : {}),
+          }),
+        );
+      }
+      const last = answers[answers.length - 1];
+      print(opts.json, { referralId: last.referralId, status: last.status, events: answers }, () => [
+        ...path.map((type, i) => `    ${type}: ${answers[i].status}`),
+        `Referral ${last.referralId} is now ${last.status}.`,
       ]);
     });
 }

@@ -39,3 +39,4 @@ export {
 export type { CommissionDefinition, CommissionTerms } from './outcomes/commission';
 export * from './outcomes/referral-reports';
 export * from './outcomes/funnel';
+export * from './outcomes/simulate';
