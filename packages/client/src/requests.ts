@@ -271,3 +271,34 @@ export interface RegisterWebhookRequest {
   /** Every type by default. */
   events?: WebhookEventType[];
 }
+
+// Referrals: reports and lenders' outcomes ---------------------------------------------------------
+
+/** `GET /reports/referrals`: days `YYYY-MM-DD` (UTC, both included; the last 30 days by default). */
+export interface ReferralReportQuery {
+  from?: string;
+  to?: string;
+  /** `day` (default), `lender`, `product`, or `tag:<key>` of one of your `clientTags`. */
+  groupBy?: 'day' | 'lender' | 'product' | `tag:${string}`;
+}
+
+export type DeclineReason = 'credit_history' | 'affordability' | 'employment' | 'identity' | 'policy' | 'other';
+
+/** What a lender reports of a referral (`POST /api/lender/v1/outcomes`). Times carry their offset. */
+interface OutcomeEventBase {
+  /** The `lm_ref` the tracking redirect added to your address. */
+  reference: string;
+  /** Yours, unique among your events: sending it again answers the first answer. */
+  eventId: string;
+  occurredAt: string;
+}
+
+export type OutcomeEvent =
+  | (OutcomeEventBase & { type: 'application_started' | 'approved' | 'withdrawn' | 'cancelled' })
+  | (OutcomeEventBase & { type: 'declined'; declineReason: DeclineReason })
+  | (OutcomeEventBase & {
+      type: 'funded';
+      /** AUD, at most two decimal places. */
+      fundedAmount: number;
+      fundedAt: string;
+    });

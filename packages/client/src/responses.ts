@@ -144,6 +144,13 @@ export interface ReferralReport {
   rows: ReferralReportRow[];
 }
 
+/** `POST /api/lender/v1/outcomes`: `status` is the referral's outcome with this event counted. */
+export interface OutcomeRecorded {
+  outcomeId: string;
+  referralId: string;
+  status: OutcomeStatus;
+}
+
 // Variant B ----------------------------------------------------------------------------------------
 
 /** `POST /v1/auth/token` */

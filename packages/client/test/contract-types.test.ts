@@ -34,6 +34,12 @@ import {
   type RegisteredWebhook as DomainRegisteredWebhook,
   type WebhookView,
   type matching,
+  DECLINE_REASONS,
+  OUTCOME_TYPES,
+  outcomeEventSchema,
+  validateOutcomeEvent,
+  type OutcomeRecorded as DomainOutcomeRecorded,
+  type ReferralReportRow as DomainReferralReportRow,
 } from '@loanmatch/domain';
 import type { AccessTokenGrant as DomainAccessTokenGrant, HttpErrorCode } from '@loanmatch/http';
 import type {
@@ -83,6 +89,11 @@ import type {
   Webhook,
   WebhookEventType,
   KnownErrorCode,
+  DeclineReason,
+  OutcomeEvent,
+  OutcomeRecorded,
+  OutcomeStatus,
+  ReferralReportRow,
 } from '../src';
 
 // Compile-time helpers --------------------------------------------------------------------------------
@@ -412,6 +423,30 @@ const VALUE_LISTS: [string, string[], JsonSchema | undefined][] = [
     applicantSchema.properties.maritalStatus,
   ],
   [
+    'OutcomeStatus',
+    valuesOf<OutcomeStatus>({
+      application_started: true,
+      approved: true,
+      declined: true,
+      funded: true,
+      withdrawn: true,
+      cancelled: true,
+    }),
+    { enum: OUTCOME_TYPES },
+  ],
+  [
+    'DeclineReason',
+    valuesOf<DeclineReason>({
+      credit_history: true,
+      affordability: true,
+      employment: true,
+      identity: true,
+      policy: true,
+      other: true,
+    }),
+    { enum: DECLINE_REASONS },
+  ],
+  [
     'WebhookEventType',
     valuesOf<WebhookEventType>({ 'application.status_changed': true, 'referral.outcome_changed': true }),
     { enum: WEBHOOK_EVENT_TYPES },
@@ -514,6 +549,29 @@ describe("request types against the service's schemas", () => {
     expect(validateWebhookRequest(webhook)).toMatchObject({ ok: true, value: webhook });
   });
 
+  it("when a lender's outcome events are compared, then their fields are the schema's, and each kind is valid", () => {
+    const funded: Required<Extract<OutcomeEvent, { type: 'funded' }>> = {
+      reference: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+      eventId: 'lender-1',
+      type: 'funded',
+      occurredAt: '2026-11-20T01:00:00Z',
+      fundedAmount: 15000.5,
+      fundedAt: '2026-11-20T01:00:00+10:00',
+    };
+    const declined: Required<Extract<OutcomeEvent, { type: 'declined' }>> = {
+      reference: funded.reference,
+      eventId: 'lender-2',
+      type: 'declined',
+      occurredAt: funded.occurredAt,
+      declineReason: 'affordability',
+    };
+    expect([...new Set([...Object.keys(funded), 'declineReason'])].sort()).toEqual(schemaFields(outcomeEventSchema));
+    expect([...(outcomeEventSchema.required ?? [])].sort()).toEqual(['eventId', 'occurredAt', 'reference', 'type']);
+    const now = new Date('2026-11-21T00:00:00Z');
+    expect(validateOutcomeEvent(funded, now)).toMatchObject({ ok: true });
+    expect(validateOutcomeEvent(declined, now)).toMatchObject({ ok: true });
+  });
+
   it.each(VALUE_LISTS)("when the values of %s are compared, then they are the schema's", (_name, values, schema) => {
     expect(values).toEqual([...(schema?.enum ?? [])].map(String).sort());
   });
@@ -546,6 +604,8 @@ type ResponseFieldsMatch = AllTrue<
     SameKeys<OfferDetails, matching.OfferDetails>,
     SameKeys<NearMissOffer, matching.NearMissOffer>,
     SameKeys<Referral, ReferralView>,
+    SameKeys<ReferralReportRow, DomainReferralReportRow>,
+    SameKeys<OutcomeRecorded, DomainOutcomeRecorded>,
     SameKeys<Webhook, WebhookView>,
     SameKeys<RegisteredWebhook, DomainRegisteredWebhook>,
     SameKeys<DeliveryAttempt, AttemptView>,

@@ -32,7 +32,7 @@ export async function simulateOutcome(
   if (!valid.ok) return valid;
   const offerId = canonicalUuid(valid.value.reference);
   const referral = offerId ? await ctx.repos.outcomes.findReferralByOfferId(offerId) : null;
-  if (!referral || referral.partnerEnvironment !== 'sandbox')
+  if (referral?.partnerEnvironment !== 'sandbox')
     return fail('NOT_FOUND', 'reference: names no referral of a sandbox partner');
   return recordValidOutcome(ctx, { lenderId: referral.lenderId, keyId: null, environment: 'sandbox' }, valid.value);
 }
