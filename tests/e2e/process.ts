@@ -45,7 +45,11 @@ export async function startServer(
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 40 s:\n${out}`)), 40_000);
+    // A start that times out must not leave its server running behind the failed test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within 40 s:\n${out}`));
+    }, 40_000);
     const check = () => {
       if (/is running[\s\S]*\n\n/.test(out)) {
         clearTimeout(timer);

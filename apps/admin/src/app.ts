@@ -21,6 +21,7 @@ import {
   type DomainContext,
 } from '@loanmatch/domain';
 import {
+  BODY_BOUNDS,
   bearer,
   createServiceApp,
   jsonBody,
@@ -45,6 +46,11 @@ export interface AdminDeps {
   logger: Logger;
   ping: () => Promise<boolean>;
   adminToken: string;
+  /**
+   * The domain for long operator work (catalogue loads, the data key's status and re-encryption): the
+   * same, over connections whose statements may run longer than a request's. `ctx` when absent.
+   */
+  jobs?: DomainContext;
   /** This process's metrics: served at `GET /metrics`, and fed with the admin listener's requests. */
   metrics?: HttpMetrics & MetricsSource;
   /** When set, `GET /metrics` wants `Authorization: Bearer <METRICS_TOKEN>`; otherwise it is open. */
@@ -88,15 +94,15 @@ function requireAdminToken(token: string): RequestHandler {
   };
 }
 
-function adminRoutes({ ctx, adminToken, usage }: AdminDeps): Router {
+function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router {
   const router = Router();
   router.use(requireAdminToken(adminToken));
-  // A catalogue of thousands of products is larger than a partner's request: 5 MB here, 1 MB elsewhere.
-  router.put('/catalogue', jsonBody('5mb'), async (req, res) =>
-    sendResult(res, await putCatalogue(ctx, { document: req.body })),
+  // A catalogue of thousands of products is far larger than any other body: bounds of its own.
+  router.put('/catalogue', jsonBody(BODY_BOUNDS.catalogue), async (req, res) =>
+    sendResult(res, await putCatalogue(jobs, { document: req.body })),
   );
   router.get('/catalogue', async (_req, res) => sendResult(res, await getCatalogueSummary(ctx)));
-  router.use(jsonBody());
+  router.use(jsonBody(BODY_BOUNDS.admin));
 
   router.post('/partners', async (req, res) => sendResult(res, await createPartner(ctx, { body: req.body }), 201));
   router.get('/partners', async (_req, res) => sendResult(res, await listPartners(ctx)));
@@ -115,8 +121,8 @@ function adminRoutes({ ctx, adminToken, usage }: AdminDeps): Router {
   router.delete('/applications/:applicationId/personal-data', async (req, res) =>
     sendResult(res, await erasePersonalData(ctx, { applicationId: req.params.applicationId })),
   );
-  router.get('/data-key', async (_req, res) => sendResult(res, await getDataKeyStatus(ctx)));
-  router.post('/data-key/re-encrypt', async (_req, res) => sendResult(res, await reencryptPersonalData(ctx)));
+  router.get('/data-key', async (_req, res) => sendResult(res, await getDataKeyStatus(jobs)));
+  router.post('/data-key/re-encrypt', async (_req, res) => sendResult(res, await reencryptPersonalData(jobs)));
   // Variant B's requests and refusals per tier over the last hour, for the operator console.
   if (usage) {
     router.get('/usage', async (_req, res) => {

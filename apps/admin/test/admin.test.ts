@@ -30,6 +30,8 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     });
     const apiKey: string = res.body.data.apiKey;
     expect(apiKey).toMatch(/^lm_sandbox_[A-Za-z0-9_-]{43}$/);
+    expect(res.headers['cache-control']).toBe('no-store'); // the answer holds a key
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
 
     const stored = await t.db.prisma.apiKey.findMany({ where: { partnerId: res.body.data.partnerId } });
     expect(stored).toHaveLength(1);
@@ -56,6 +58,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     const created = (await request(app).post('/admin/v1/partners').set(auth).send({ name: 'Rotator' })).body.data;
     const issued = await request(app).post(`/admin/v1/partners/${created.partnerId}/keys`).set(auth);
     expect(issued.status).toBe(201);
+    expect(issued.headers['cache-control']).toBe('no-store');
     expect(issued.body.data).toMatchObject({
       keyId: expect.any(String),
       apiKey: expect.stringMatching(/^lm_sandbox_/),

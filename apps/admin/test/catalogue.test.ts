@@ -8,7 +8,7 @@ import {
   validApplicant,
   type TestContext,
 } from '@loanmatch/testing';
-import { createCatalogueSource, createPartner } from '@loanmatch/domain';
+import { createCatalogueSource, createPartner, seedCatalogue } from '@loanmatch/domain';
 import { createAdminApp } from '../src/app';
 
 const TOKEN = 'lm_admin_catalogue-test-token-0123456789';
@@ -55,6 +55,40 @@ describe('operators change the lender catalogue without a code change', () => {
     expect(res.body.message).toContain(String(victim.id));
     expect(res.body.message).toMatch(/loanAmount/);
     expect((await request(admin).get('/admin/v1/catalogue').set(auth)).body.data.effectiveFrom).toBe(doc.effectiveFrom);
+  });
+
+  it('when the stored catalogue no longer passes the rules (a car product without a vehicle LVR), then start-up puts the file back in force, even over a later date', async () => {
+    // Written straight to the database, as a catalogue stored before the rule existed would be.
+    const doc = defaultCatalogueDocument() as Doc & Record<string, unknown>;
+    const { lenders, products, ...settings } = { ...doc, effectiveFrom: '2098-01-01' };
+    const outdated = products.map((p) =>
+      p.loanType === 'car' ? { ...p, car: { ...(p.car as object), maxLvrPercent: undefined } } : p,
+    );
+    await t.ctx.repos.catalogue.replaceCatalogue(
+      {
+        version: '2098-01-01',
+        settings: JSON.parse(JSON.stringify(settings)),
+        lenders: lenders.map(({ id, name, url }) => ({ id: String(id), name: String(name), url: String(url) })),
+        products: outdated.map((p) => ({
+          id: String(p.id),
+          lenderId: String(p.lenderId),
+          formType: String(p.loanType),
+          name: String(p.name),
+          definition: JSON.parse(JSON.stringify(p)),
+        })),
+      },
+      new Date(),
+    );
+    const seeded = await seedCatalogue(t.ctx, { document: defaultCatalogueDocument() });
+    expect(seeded.ok && seeded.value).toMatchObject({ effectiveFrom: doc.effectiveFrom });
+    const source = createCatalogueSource(t.ctx.repos, { refreshMs: 0 });
+    expect(
+      (await source.current()).productsByType.car.every(
+        (p) => p.definition.loanType === 'car' && p.definition.car.maxLvrPercent > 0,
+      ),
+    ).toBe(true);
+    // A catalogue that passes is kept: seeding again changes nothing.
+    expect(await seedCatalogue(t.ctx, { document: defaultCatalogueDocument() })).toEqual({ ok: true, value: null });
   });
 
   it('when a new version drops a lender, then matching on every process stops offering it', async () => {

@@ -1,6 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createAdminApp } from '@loanmatch/admin';
-import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { createTestContext, defaultCatalogueDocument, silentLogger, type TestContext } from '@loanmatch/testing';
 import { runOps } from '../src/cli';
 
 const TOKEN = 'lm_admin_ops-test-token-0123456789';
@@ -71,6 +74,46 @@ describe('pnpm ops against a running admin API', () => {
     expect(down.code).toBe(1);
     expect(down.err).toContain('cannot reach the admin API');
   });
+
+  it.each<[string, (doc: Record<string, any>) => string]>([
+    [
+      'a car product without a vehicle LVR',
+      (doc) => {
+        const car = doc.products.find((p: Record<string, any>) => p.loanType === 'car');
+        delete car.car.maxLvrPercent;
+        return `product ${car.id}: car.maxLvrPercent: is required: a car loan states its largest amount as a share of what the vehicle calls for`;
+      },
+    ],
+    [
+      'an LMI table with a gap',
+      (doc) => {
+        doc.lmiTables.standard.rows[1].lvrAbovePercent = 86;
+        return 'LMI table standard: rows.1.lvrAbovePercent: (86) must equal rows.0.lvrUpToPercent (85): LVRs between them would have no premium';
+      },
+    ],
+    [
+      'a home product lending above its LMI threshold without a table',
+      (doc) => {
+        const home = doc.products.find((p: Record<string, any>) => p.id === 'wattle-home');
+        delete home.home.lmi;
+        return 'product wattle-home: home.lmi: is required: an occupancy lends above lmiAboveLvrPercent (80%), so its premium needs a table';
+      },
+    ],
+  ])(
+    'when `catalogue load` is given %s, then it is refused naming the product (or table) and the rule, and the catalogue in force stays',
+    async (_label, breakIt) => {
+      const before = JSON.parse((await ops(['catalogue', 'show', '--json'])).out);
+      const doc = { ...(defaultCatalogueDocument() as Record<string, any>), effectiveFrom: '2099-01-01' };
+      const expected = breakIt(doc);
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'ops-catalogue-')), 'catalogue.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const res = await ops(['catalogue', 'load', file]);
+      expect(res.code).toBe(1);
+      expect(res.err).toContain('VALIDATION_ERROR');
+      expect(res.err).toContain(expected);
+      expect(JSON.parse((await ops(['catalogue', 'show', '--json'])).out)).toEqual(before);
+    },
+  );
 
   it('when tiers are listed and one is set, then the limits are shown and the new one stored; a bad tier or number fails', async () => {
     const listed = await ops(['tier', 'list']);

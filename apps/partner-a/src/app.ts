@@ -16,6 +16,7 @@ import {
 } from '@loanmatch/domain';
 import {
   createRateLimiter,
+  BODY_BOUNDS,
   jsonBody,
   requireApiKey,
   sendResult,
@@ -29,8 +30,6 @@ import { docsRoutes, variantADocument } from '@loanmatch/openapi';
 import { LENDER_BASE_PATH, lenderRoutes } from './lender-routes';
 
 export const BASE_PATH_A = '/api/partner/v1';
-/** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
-const DOCUMENT_A = variantADocument({ basePath: BASE_PATH_A });
 
 export interface PartnerADeps {
   ctx: DomainContext;
@@ -57,7 +56,16 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
       // Lenders report outcomes here, with keys of their own: no partner route is behind it.
       { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
       { router: trackingRoutes(deps) },
-      { router: docsRoutes(DOCUMENT_A) },
+      // The OpenAPI document names this listener by its public address, the one tracking links carry.
+      {
+        router: docsRoutes(
+          variantADocument({
+            basePath: BASE_PATH_A,
+            publicUrl: deps.ctx.tracking.publicBaseUrl,
+            environment: deps.ctx.env,
+          }),
+        ),
+      },
     ],
   });
 }
@@ -76,7 +84,7 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
       logger,
       metrics,
     }),
-    jsonBody(),
+    jsonBody(BODY_BOUNDS.partner),
   );
 
   router.post('/applications', async (req, res) => {

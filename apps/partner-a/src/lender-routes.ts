@@ -8,6 +8,7 @@ import { Router, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import { recordOutcome, type AuthenticatedLender, type DomainContext } from '@loanmatch/domain';
 import {
+  BODY_BOUNDS,
   LENDER_BASE_PATH,
   createRateLimiter,
   jsonBody,
@@ -52,7 +53,7 @@ export function lenderRoutes({
       logger,
       metrics,
     }),
-    jsonBody(),
+    jsonBody(BODY_BOUNDS.partner),
   );
 
   router.post('/outcomes', async (req, res) => {

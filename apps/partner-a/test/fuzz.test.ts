@@ -322,7 +322,7 @@ function foundCases(): void {
       .set('Content-Type', 'application/json')
       .send(deep);
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('INVALID_JSON');
+    expect(res.body.error).toBe('VALIDATION_ERROR');
     expect(await t.db.prisma.idempotencyKey.count({ where: { partnerId: mine.partnerId, key: 'deep-create' } })).toBe(
       0,
     );

@@ -18,6 +18,7 @@ export async function newPartnerKey(
 export function client(app: Express, apiKey: string) {
   const auth = { Authorization: `Bearer ${apiKey}` };
   return {
+    auth,
     create: (body: unknown, key?: string) =>
       request(app)
         .post(`${BASE}/applications`)

@@ -2,7 +2,13 @@ import request from 'supertest';
 import { issueLenderKey } from '@loanmatch/domain';
 import { EXAMPLES_A, EXAMPLES_LENDER, variantADocument } from '@loanmatch/openapi';
 import { createConformance, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
-import { createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  TEST_PUBLIC_BASE_URL,
+  createTestContext,
+  silentLogger,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 import { BASE_PATH_A, createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
 
@@ -10,7 +16,7 @@ describe("Variant A's OpenAPI document against the app", () => {
   let t: TestContext;
   let app: ReturnType<typeof createPartnerAApp>;
   let key: string;
-  const document = variantADocument({ basePath: BASE_PATH_A });
+  const document = variantADocument({ basePath: BASE_PATH_A, publicUrl: TEST_PUBLIC_BASE_URL, environment: 'sandbox' });
   /** Every answer of this suite is checked against the document; problems are collected and asserted last. */
   const conformance = createConformance(document);
   const conform = <R extends request.Response>(res: R): R => conformance.conform(res);
@@ -27,6 +33,14 @@ describe("Variant A's OpenAPI document against the app", () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual(document);
+    // Absolute, from PUBLIC_BASE_URL (the address tracking links carry) and the base path.
+    expect(res.body.servers).toEqual([
+      {
+        url: `${TEST_PUBLIC_BASE_URL}${BASE_PATH_A}`,
+        description: expect.stringMatching(/sandbox/),
+        'x-internal': false,
+      },
+    ]);
     expect((await request(app).get(`${BASE}/openapi.json`)).status).toBe(401); // not under the base path
   });
 

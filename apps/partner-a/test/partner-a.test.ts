@@ -174,6 +174,26 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       ]);
     });
 
+    it('when an e-mail address is over 254 characters or a body is not sent as JSON, then 400 naming the field and the limit, or 415, and nothing changes', async () => {
+      const id = await applicationThroughStep4(c, 'personal');
+      const email = `${'j'.repeat(243)}@example.com`;
+      const long = await c.check(id, applicantBody({ email }), 'check-long-email', 'good');
+      expect(long.status).toBe(400);
+      expect(long.body).toMatchObject({ error: 'VALIDATION_ERROR', message: 'email: must be at most 254 characters' });
+      expect(long.text).not.toContain(email);
+
+      const before = await countApplications();
+      const text = await request(app)
+        .post(`${BASE}/applications`)
+        .set({ Authorization: c.auth.Authorization, 'Content-Type': 'text/plain' })
+        .send(JSON.stringify({ formType: 'personal', data: { loanAmount: 5000 } }));
+      expect(text.status).toBe(415);
+      expect(text.body.error).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(await countApplications()).toBe(before);
+      const read = await c.get(id);
+      expect(read.body.data).toMatchObject({ status: 'in_progress', creditCheckComplete: false });
+    });
+
     it('when several fields are wrong, then every violation is listed and nothing is saved', async () => {
       const before = await countApplications();
       const res = await c.create({ formType: 'car', data: { carLoanPurpose: 'used', hasFoundCar: 'yes' } });
@@ -424,7 +444,7 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       }
     });
 
-    it('when the body is not JSON, too large, or the route unknown, then the envelope and a request id', async () => {
+    it('when the body is not JSON, not sent as JSON, too large, or the route unknown, then the envelope and a request id', async () => {
       const auth = {
         Authorization: `Bearer ${(await newPartnerKey(t.ctx)).apiKey}`,
         'Content-Type': 'application/json',
@@ -442,8 +462,8 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
         .post(`${BASE}/applications`)
         .set({ Authorization: auth.Authorization, 'Content-Type': 'text/plain' })
         .send('formType=personal');
-      expect(text.status).toBe(400);
-      expect(text.body.error).toBe('INVALID_JSON');
+      expect(text.status).toBe(415);
+      expect(text.body.error).toBe('UNSUPPORTED_MEDIA_TYPE');
       const unknown = await request(app).get('/nowhere');
       expect(unknown.status).toBe(404);
       expect(unknown.body.error).toBe('NOT_FOUND');

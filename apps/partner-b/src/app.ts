@@ -23,6 +23,7 @@ import {
 import {
   createAccessTokens,
   createRateLimiter,
+  BODY_BOUNDS,
   jsonBody,
   requireAccessToken,
   requireApiKeyHeader,
@@ -39,8 +40,8 @@ import {
 import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
 
 export const BASE_PATH_B = '/v1';
-/** This listener's OpenAPI document, served at `/openapi.json` with its reference page at `/docs`. */
-const DOCUMENT_B = variantBDocument({ basePath: BASE_PATH_B });
+/** The listener's address when none is given: its default port on loopback. */
+export const DEFAULT_PUBLIC_URL_B = 'http://127.0.0.1:3001';
 /** Variant B's rate window: limits are per partner per hour (spec section 8). */
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -58,6 +59,8 @@ export interface PartnerBDeps {
   metrics?: HttpMetrics;
   /** Counts each request the limiter sees, and each it refuses, per tier (the operator console). */
   usage?: TierUsage;
+  /** This listener's public address (PUBLIC_BASE_URL_B), the server of its OpenAPI document. */
+  publicBaseUrl?: string;
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
@@ -72,7 +75,18 @@ export function createPartnerBApp(deps: PartnerBDeps): Express {
     logger: deps.logger,
     ping: deps.ping,
     metrics: deps.metrics,
-    routes: [{ path: BASE_PATH_B, router: partnerRoutes(deps) }, { router: docsRoutes(DOCUMENT_B) }],
+    routes: [
+      { path: BASE_PATH_B, router: partnerRoutes(deps) },
+      {
+        router: docsRoutes(
+          variantBDocument({
+            basePath: BASE_PATH_B,
+            publicUrl: deps.publicBaseUrl ?? DEFAULT_PUBLIC_URL_B,
+            environment: deps.ctx.env,
+          }),
+        ),
+      },
+    ],
   });
 }
 
@@ -119,7 +133,7 @@ function partnerRoutes(deps: PartnerBDeps): Router {
 
 function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler): Router {
   const router = Router();
-  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(), (req, res) => {
+  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(BODY_BOUNDS.partner), (req, res) => {
     const grant = validateTokenRequest(req.body);
     if (!grant.ok) return sendResult(res, grant);
     res.setHeader('Cache-Control', 'no-store');
@@ -135,7 +149,7 @@ function applicationRoutes(
   secretBox: SecretBox,
 ): Router {
   const router = Router();
-  router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody());
+  router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody(BODY_BOUNDS.partner));
 
   router.post('/applications', async (req, res) => {
     const result = await createApplicationB(ctx, {

@@ -11,14 +11,21 @@ describe("Variant B's OpenAPI document against the app", () => {
   let app: ReturnType<typeof createPartnerBApp>;
   let appA: ReturnType<typeof createPartnerAApp>;
   let apiKey: string;
-  const document = variantBDocument({ basePath: BASE_PATH_B });
+  const PUBLIC_URL_B = 'https://partner-b.example.test';
+  const document = variantBDocument({ basePath: BASE_PATH_B, publicUrl: PUBLIC_URL_B, environment: 'sandbox' });
   /** Every answer of B in this suite is checked against the document; problems are collected and asserted last. */
   const conformance = createConformance(document);
   const conform = <R extends request.Response>(res: R): R => conformance.conform(res);
 
   beforeAll(async () => {
     t = await createTestContext('pglite');
-    app = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, jwt: { secret: JWT_SECRET } });
+    app = createPartnerBApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      jwt: { secret: JWT_SECRET },
+      publicBaseUrl: PUBLIC_URL_B,
+    });
     appA = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 10_000 });
     apiKey = (await newPartner(t.ctx, { name: 'Documented', tier: 'enterprise' })).apiKey;
   });
@@ -28,6 +35,13 @@ describe("Variant B's OpenAPI document against the app", () => {
     const res = conform(await request(app).get('/openapi.json'));
     expect(res.status).toBe(200);
     expect(res.body).toEqual(document);
+    // Absolute, from the listener's public address: a proxy or a generator needs nothing else.
+    expect(res.body.servers).toEqual([
+      { url: `${PUBLIC_URL_B}/v1`, description: expect.stringMatching(/sandbox/), 'x-internal': false },
+    ]);
+    expect(res.body.paths['/healthz'].servers).toEqual([
+      { url: PUBLIC_URL_B, description: expect.any(String), 'x-internal': false },
+    ]);
   });
 
   it("when the app's router stack is walked, then every route is in the document and every documented operation is a route", () => {

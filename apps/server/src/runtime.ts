@@ -62,6 +62,9 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   if (applied.length) logger.info('migrations applied', { migrations: applied });
 
   const repos = createRepositories(db);
+  // Start-up work, sweeps and long operator jobs (rotation, catalogue loads) have a longer statement limit
+  // than requests (DB_QUERY_TIMEOUT_MS), which must answer within 2 s when the database stops answering.
+  const jobRepos = createRepositories(db.jobs);
   const registry = createInstanceRegistry({
     repos,
     embedded: db.kind === 'pglite',
@@ -75,7 +78,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const usage = createTierUsage({ redis, redisPrefix: config.redisPrefix, logger });
   const clock = () => new Date();
   const seeded = await seedCatalogue(
-    { repos, clock },
+    { repos: jobRepos, clock },
     { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) },
   );
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
@@ -97,6 +100,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const webhooks = createWebhookServices({
     env: config.env,
     sealingSecrets: [webhookSealingSecret, ...config.webhookSealingPreviousSecrets],
+    sandboxLoopbackPorts: config.webhookSandboxLoopbackPorts,
     notify: () => dispatcher?.wake(),
   });
   const ctx: DomainContext = {
@@ -115,10 +119,11 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     metrics,
     personalData: createPersonalDataBox(dataKeysFor(config, logger)),
   };
-  await preparePersonalData(ctx, logger);
+  const jobs: DomainContext = { ...ctx, repos: jobRepos };
+  await preparePersonalData(jobs, logger);
 
   const firstStart: Runtime['firstStart'] = {};
-  const demo = await ensureDemoPartner(ctx);
+  const demo = await ensureDemoPartner(jobs);
   if (demo) firstStart.demoApiKey = demo.apiKey;
 
   const ping = () => db.ping();
@@ -152,6 +157,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       redisPrefix: config.redisPrefix,
       metrics,
       usage,
+      publicBaseUrl: config.publicBaseUrlB,
     });
     listeners.push(await listen('Variant B', app, config.portB, config.host, BASE_PATH_B));
   }
@@ -163,6 +169,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       logger,
       ping,
       adminToken: token.value,
+      jobs,
       allowRemote: config.adminAllowRemote,
       metrics,
       metricsToken: config.metricsToken,
@@ -194,10 +201,10 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 
   // Keys are kept 24 hours, webhook history 30 days; sweep what expired now and then.
   const sweep = setInterval(() => {
-    repos.idempotency
+    jobRepos.idempotency
       .deleteExpiredKeys(new Date())
       .catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
-    sweepWebhookHistory(ctx).catch((err) => logger.warn('webhook history sweep failed', { error: String(err) }));
+    sweepWebhookHistory(jobs).catch((err) => logger.warn('webhook history sweep failed', { error: String(err) }));
   }, 10 * 60_000);
   sweep.unref();
 

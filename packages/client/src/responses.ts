@@ -59,9 +59,14 @@ export interface OfferDetails {
   /** Home. */
   repaymentType?: RepaymentType;
   interestOnlyMonths?: number;
+  /** The rate after the interest-only period (its loading applies during the period only). */
+  interestRateAfterInterestOnly?: number;
   repaymentAfterInterestOnly?: number;
   lvr?: number;
   lendersMortgageInsurance?: boolean;
+  /** The estimated LMI premium (0 without), and what is repaid: the loan plus a capitalised premium. */
+  lmiPremium?: number;
+  amountFinanced?: number;
 }
 
 /** `pre_qualified`: every rule of the product was assessed; `indicative`: some await data the lender will check (`conditions`). */
@@ -87,7 +92,8 @@ export interface NearMissOffer {
   lender: Ref;
   product: Ref;
   headline: string;
-  reasons: { field: string; rule: string; actual: number | string }[];
+  /** `actual`: the applicant's value with its unit (`$54,000`, `6 years`, `85%`); credit: `not met`. */
+  reasons: { field: string; rule: string; actual: string }[];
   wouldQualifyIf: { field: string; requirement: string }[];
 }
 

@@ -12,12 +12,17 @@ export interface Config {
   readonly portAdmin: number;
   readonly adminHost: string;
   readonly publicBaseUrl: string;
+  /** Public address of Variant B's listener (PUBLIC_BASE_URL_B), the server its OpenAPI document names. */
+  readonly publicBaseUrlB: string;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly dbPoolSize: number;
   /** Longest wait for a PostgreSQL connection (a pool slot or a new connection); then the request answers 503. */
   readonly dbConnectTimeoutMs: number;
-  /** Longest wait for PostgreSQL's answer to one statement, so a server that stopped answering cannot hang a request. */
+  /**
+   * Longest wait for PostgreSQL's answer to one statement of a request (or of the dispatcher, the
+   * heartbeat), so a server that stopped answering cannot hang a request; long operator work has its own.
+   */
   readonly dbQueryTimeoutMs: number;
   /** How often this process marks itself alive in the instances table. */
   readonly instanceHeartbeatMs: number;
@@ -63,6 +68,11 @@ export interface Config {
   readonly webhookRetryDelaysMs: readonly number[] | undefined;
   /** An endpoint failing this long is disabled; undefined: 5 days. */
   readonly webhookDisableAfterMs: number | undefined;
+  /**
+   * The loopback ports the sandbox delivers webhooks to (WEBHOOK_SANDBOX_LOOPBACK_PORTS): `'any'`, or a
+   * list (empty: none). Unset: any while the partner listeners are reachable from this machine only, none otherwise.
+   */
+  readonly webhookSandboxLoopbackPorts: 'any' | readonly number[];
 }
 
 export class ConfigError extends Error {
@@ -207,6 +217,32 @@ function singleDataKey(env: Env): Buffer | undefined {
   );
 }
 
+/** 127.0.0.0/8, ::1 or localhost: an interface only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+/**
+ * WEBHOOK_SANDBOX_LOOPBACK_PORTS: `any`, `none`, or ports separated by commas. Unset, a sandbox whose
+ * partner listeners and public addresses are loopback (a partner's own machine) allows any port; one
+ * reachable from elsewhere allows none, so that a sandbox key cannot probe the host's own services.
+ */
+function loopbackPorts(env: Env, host: string, publicBaseUrls: readonly string[]): 'any' | readonly number[] {
+  const name = 'WEBHOOK_SANDBOX_LOOPBACK_PORTS';
+  const raw = optional(env, name)?.trim().toLowerCase();
+  if (raw === undefined)
+    return isLoopbackHost(host) && publicBaseUrls.every((u) => isLoopbackHost(new URL(u).hostname))
+      ? 'any'
+      : Object.freeze([]);
+  if (raw === 'any') return 'any';
+  if (raw === 'none') return Object.freeze([]);
+  const ports = raw.split(',').map((p) => p.trim());
+  if (!ports.every((p) => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535))
+    throw new ConfigError(`${name} must be any, none, or ports 1-65535 separated by commas (got "${raw}")`);
+  return Object.freeze([...new Set(ports.map(Number))]);
+}
+
 function onOff(env: Env, name: string, fallback: boolean): boolean {
   return oneOf(env, name, ['on', 'off'] as const, fallback ? 'on' : 'off') === 'on';
 }
@@ -229,19 +265,23 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 24)
     throw new ConfigError('ADMIN_TOKEN must be at least 24 characters');
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${portA}`;
+  const host = str(env, 'HOST', '127.0.0.1');
+  const portB = int(env, 'PORT_B', 3001, 0, 65535);
+  const publicBaseUrlB = url(env, 'PUBLIC_BASE_URL_B', ['http:', 'https:']) ?? `http://127.0.0.1:${portB}`;
   return Object.freeze({
     env: oneOf(env, 'LOANMATCH_ENV', ['sandbox', 'live'] as const, 'sandbox'),
-    host: str(env, 'HOST', '127.0.0.1'),
+    host,
     portA,
-    portB: int(env, 'PORT_B', 3001, 0, 65535),
+    portB,
     portAdmin: int(env, 'PORT_ADMIN', 3002, 0, 65535),
     adminHost: str(env, 'ADMIN_HOST', '127.0.0.1'),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    publicBaseUrlB: publicBaseUrlB.replace(/\/+$/, ''),
     databaseUrl: url(env, 'DATABASE_URL', ['postgresql:', 'postgres:']),
     dataDir: str(env, 'DATA_DIR', './data'),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 1500, 100, 60_000),
-    dbQueryTimeoutMs: int(env, 'DB_QUERY_TIMEOUT_MS', 5000, 100, 600_000),
+    dbQueryTimeoutMs: int(env, 'DB_QUERY_TIMEOUT_MS', 1500, 100, 600_000),
     ...instanceTiming(env),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: str(env, 'REDIS_PREFIX', 'loanmatch:'),
@@ -272,5 +312,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 200),
     webhookRetryDelaysMs: durationList(env, 'WEBHOOK_RETRY_SCHEDULE', 0),
     webhookDisableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 1000),
+    webhookSandboxLoopbackPorts: loopbackPorts(env, host, [publicBaseUrl, publicBaseUrlB]),
   });
 }

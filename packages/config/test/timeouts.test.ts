@@ -2,10 +2,10 @@
 import { ConfigError, loadConfig } from '../src';
 
 describe('database timeouts and the instance heartbeat', () => {
-  it('when unset, then the defaults: connections 1.5 s, statements 5 s, heartbeat 2 s, dead after 10 s', () => {
+  it('when unset, then the defaults: connections 1.5 s, statements 1.5 s, heartbeat 2 s, dead after 10 s', () => {
     expect(loadConfig({})).toMatchObject({
       dbConnectTimeoutMs: 1500,
-      dbQueryTimeoutMs: 5000,
+      dbQueryTimeoutMs: 1500,
       instanceHeartbeatMs: 2000,
       instanceStaleMs: 10_000,
     });
@@ -14,13 +14,13 @@ describe('database timeouts and the instance heartbeat', () => {
   it('when set, then taken as given', () => {
     const config = loadConfig({
       DB_CONNECT_TIMEOUT_MS: '800',
-      DB_QUERY_TIMEOUT_MS: '1500',
+      DB_QUERY_TIMEOUT_MS: '4000',
       INSTANCE_HEARTBEAT_MS: '250',
       INSTANCE_STALE_MS: '1500',
     });
     expect(config).toMatchObject({
       dbConnectTimeoutMs: 800,
-      dbQueryTimeoutMs: 1500,
+      dbQueryTimeoutMs: 4000,
       instanceHeartbeatMs: 250,
       instanceStaleMs: 1500,
     });

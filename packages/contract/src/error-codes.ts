@@ -58,7 +58,7 @@ export const ERROR_CODES = {
     status: 409,
     raisedBy: 'domain',
     example:
-      'The first request with this Idempotency-Key may have partly completed; check the application, then retry with a new key',
+      'The first request with this Idempotency-Key may have partly completed; check the application before retrying with a new key',
   },
   WEBHOOK_DISABLED: {
     status: 409,
@@ -85,7 +85,12 @@ export const ERROR_CODES = {
     example: 'type: a funded referral cannot become declined; a funded loan may only be cancelled',
   },
   LINK_EXPIRED: { status: 410, raisedBy: 'domain', example: 'This offer link has expired; ask for a new match' },
-  PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 1 MB' },
+  PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 32 KB' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    raisedBy: 'http',
+    example: 'The request body must be JSON, sent with Content-Type: application/json',
+  },
   HEADERS_TOO_LARGE: {
     status: 431,
     raisedBy: 'http',

@@ -1,4 +1,12 @@
-export { openDatabase, type Database, type DatabaseOptions, type PoolStats } from './connect';
+export {
+  JOB_QUERY_TIMEOUT_MS,
+  openDatabase,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseOptions,
+  type PoolStats,
+} from './connect';
+export { DataDirLockedError, LOCK_FILE } from './data-dir-lock';
 export { applyMigrations } from './migrate';
 export { createRepositories, type Repositories } from './repositories';
 export type { Json } from './repositories/types';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApplicationRow, Json } from '@loanmatch/db';
+import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { bandOf } from './credit/bureau';
 import { parseSandboxScore } from './credit/sandbox';
@@ -251,7 +252,7 @@ export async function runCreditCheck(
       return ok(view);
     } catch (err) {
       ctx.metrics?.creditCheck('failed');
-      await ctx.repos.creditChecks.releaseCreditCheck(app.id, ctx.instance.id).catch(() => undefined);
+      await cleanUp(ctx.repos.creditChecks.releaseCreditCheck(app.id, ctx.instance.id));
       throw err;
     } finally {
       release();

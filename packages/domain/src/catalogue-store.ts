@@ -101,8 +101,9 @@ export async function getCatalogueSummary(ctx: {
 }
 
 /**
- * At start: load the repository's catalogue file when the database has none, or one effective from an
- * earlier date (an operator's newer catalogue is kept). Answers what was loaded, or null.
+ * At start: load the repository's catalogue file when the database has none, one effective from an
+ * earlier date, or one that no longer passes the catalogue's rules (stored before the rules grew: it would
+ * fail every match). An operator's newer catalogue that passes is kept. Answers what was loaded, or null.
  */
 export async function seedCatalogue(
   ctx: { repos: Repositories; clock: () => Date },
@@ -110,6 +111,11 @@ export async function seedCatalogue(
 ): Promise<Result<CatalogueSummary | null>> {
   const stored = await ctx.repos.catalogue.readCatalogue();
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
-  if (stored && stored.version >= fileEffectiveFrom) return ok(null);
+  if (
+    stored &&
+    stored.version >= fileEffectiveFrom &&
+    loadCatalogue({ ...stored.settings, lenders: stored.lenders, products: stored.products }).ok
+  )
+    return ok(null);
   return putCatalogue(ctx, options);
 }

@@ -1,11 +1,14 @@
 import { hash } from 'node:crypto';
 import type { CompletedKey, IdempotencyRow, Json, Repositories } from '@loanmatch/db';
+import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
+import { HEADER_SCHEMAS, stringCheck } from './validation/schemas';
 
 /** Keys are kept 24 hours (CONTRACT.md). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const KEY = HEADER_SCHEMAS.idempotencyKey;
+const isKey = stringCheck(KEY);
 
 export interface IdempotencyScope {
   partnerId: string;
@@ -32,8 +35,8 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
         ])
       : ok(undefined);
   }
-  if (!KEY_PATTERN.test(key)) {
-    const message = 'Idempotency-Key: must be 1 to 255 printable ASCII characters';
+  if (!isKey(key)) {
+    const message = `Idempotency-Key: must be ${KEY.minLength} to ${KEY.maxLength} printable ASCII characters`;
     return fail('VALIDATION_ERROR', message, [{ field: 'Idempotency-Key', rule: 'format', message }]);
   }
   return ok(undefined);
@@ -91,7 +94,7 @@ export async function withIdempotency<T extends Json>(
     if (!sealed) await ctx.repos.idempotency.completeKey(id, result.value);
     return ok({ value: result.value, replayed: false });
   } catch (err) {
-    await ctx.repos.idempotency.markUnresolved(id, ctx.instance.id).catch(() => undefined);
+    await cleanUp(ctx.repos.idempotency.markUnresolved(id, ctx.instance.id));
     throw err;
   } finally {
     release();

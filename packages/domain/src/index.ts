@@ -6,11 +6,14 @@ export * from './applications';
 export * from './idempotency';
 export { createInstanceRegistry } from './instances';
 export {
+  SANDBOX_SCORE_RANGE,
   SANDBOX_SCORE_VALUES,
+  SANDBOX_SCORE_WORDS,
   createSandboxBureau,
   createUnconfiguredBureau,
   parseSandboxScore,
 } from './credit/sandbox';
+export { SCORE_BANDS } from './credit/bureau';
 export type { CreditBureau, BureauAnswer, BureauRequest } from './credit/bureau';
 export * from './validation';
 export * from './variant-b';
@@ -22,7 +25,7 @@ export * from './offers';
 export * from './referrals';
 export * from './catalogue-store';
 export { STATUS_ORDER, laterStatus } from './status';
-export { signTrackingToken, verifyTrackingToken } from './tracking';
+export { TRACKING_TOKEN_SCHEMA, signTrackingToken, verifyTrackingToken } from './tracking';
 export * as matching from './matching';
 export * from './events';
 export * from './webhooks';

@@ -183,17 +183,15 @@ export function matchView(
 }
 
 /**
- * A near-miss as partners see it. A reason about the credit score names the product's minimum but not
- * the applicant's band: bands are derived from the score, and the score never leaves the service.
+ * A near-miss as partners see it. Its words are matching's own, which never name a band or a score (a
+ * credit reason says only that the lender's criteria were not met: matching/near-miss-wording.ts).
  */
 function nearMissView(offer: NearMissOffer): Json {
   return {
     lender: { ...offer.lender },
     product: { ...offer.product },
     headline: offer.headline,
-    reasons: offer.reasons.map((r) =>
-      r.field === 'creditScore' ? { field: r.field, rule: r.rule, actual: 'below the minimum' } : { ...r },
-    ),
+    reasons: offer.reasons.map((r) => ({ ...r })),
     wouldQualifyIf: offer.wouldQualifyIf.map((w) => ({ ...w })),
   };
 }

@@ -4,7 +4,8 @@
  */
 import type { Json, ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { ok, type Result } from './errors';
+import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
 import { toDollars } from './outcomes/money';
 
 /** Commission is paid in Australian dollars. */
@@ -51,18 +52,15 @@ export async function listReferrals(
   ctx: DomainContext,
   options: { partnerId: string; limit?: string; cursor?: string },
 ): Promise<Result<{ referrals: ReferralView[]; nextCursor: string | null }>> {
-  const limit = options.limit === undefined ? 50 : /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : NaN;
-  if (!(limit >= 1 && limit <= 100)) {
-    const message = 'limit: must be a whole number between 1 and 100';
-    return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
-  }
+  const parsed = parsePageLimit(options.limit);
+  if (!parsed.ok) return parsed;
+  const limit = parsed.value;
   let before: { createdAt: Date; id: string } | undefined;
   if (options.cursor !== undefined) {
-    const [ms, id] = Buffer.from(options.cursor, 'base64url').toString('utf8').split('|');
-    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) {
-      const message = 'cursor: is not a cursor this API gave out';
-      return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'format', message }]);
-    }
+    const text = checkCursorText(options.cursor);
+    if (!text.ok) return text;
+    const [ms, id] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
+    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
     before = { createdAt: new Date(Number(ms)), id };
   }
   const rows = await ctx.repos.matches.listReferrals({ partnerId: options.partnerId, limit: limit + 1, before });

@@ -8,6 +8,16 @@ import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'no
 const BODY = 36;
 const MAC = 16;
 
+/** A token's text: the base64url of its BODY + MAC bytes, unpadded (70 characters). */
+const TOKEN_LENGTH = Math.ceil(((BODY + MAC) * 4) / 3);
+export const TRACKING_TOKEN_SCHEMA = Object.freeze({
+  type: 'string',
+  minLength: TOKEN_LENGTH,
+  maxLength: TOKEN_LENGTH,
+  pattern: '^[A-Za-z0-9_-]+$',
+} as const);
+const TOKEN_TEXT = new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH}}$`);
+
 export interface TrackingClaims {
   offerId: string;
   matchRunId: string;
@@ -66,7 +76,7 @@ export function trackingSigner(secret: Buffer, matchRunId: string, expiresAt: Da
 
 /** The claims of a genuine token (expired or not), or null for anything forged or malformed. */
 export function verifyTrackingToken(secret: Buffer, token: string): TrackingClaims | null {
-  if (!/^[A-Za-z0-9_-]{69,70}$/.test(token)) return null;
+  if (!TOKEN_TEXT.test(token)) return null;
   const raw = Buffer.from(token, 'base64url');
   if (raw.length !== BODY + MAC) return null;
   const expected = Buffer.from(raw);

@@ -12,6 +12,7 @@ import { fail, ok, type Result } from './errors';
 import { TEST_EVENT, enqueueEvent } from './events';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
 import { canonicalUuid } from './ids';
+import { parsePageLimit } from './validation/page-query';
 
 /** The purpose a `SecretBox` for webhook signing secrets is made for. */
 export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
@@ -50,7 +51,7 @@ export interface AttemptView extends Json {
   status: string;
   responseStatus: number | null;
   durationMs: number;
-  /** A fixed code (`timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …); null on success. */
+  /** A fixed code (`timeout`, `http_500`, `network_error`, `refused_address`, …); null on success. */
   error: string | null;
   /** When this failure's retry is due; null when none follows. */
   nextRetryAt: string | null;
@@ -220,11 +221,9 @@ export async function listWebhookDeliveries(
 ): Promise<Result<{ webhookId: string; pending: number; deliveries: AttemptView[] }>> {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
-  const limit = options.limit === undefined ? 50 : /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : NaN;
-  if (!(limit >= 1 && limit <= 100)) {
-    const message = 'limit: must be a whole number between 1 and 100';
-    return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
-  }
+  const parsed = parsePageLimit(options.limit);
+  if (!parsed.ok) return parsed;
+  const limit = parsed.value;
   const [rows, pending] = await Promise.all([
     ctx.repos.webhooks.listAttempts(found.value.id, limit),
     ctx.repos.webhooks.countPendingDeliveries(found.value.id),

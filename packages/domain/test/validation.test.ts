@@ -8,6 +8,7 @@ import vm from 'node:vm';
 import Ajv from 'ajv';
 import {
   FORM_TYPES,
+  NUMERIC_STRING_MAX_LENGTH,
   applicantSchema,
   schemaFor,
   validateApplicantDetails,
@@ -377,6 +378,21 @@ describe('validateStepData', () => {
       });
     });
 
+    test(`when a numeric string has ${NUMERIC_STRING_MAX_LENGTH} characters, then it is converted; one more is refused naming the field and the limit`, () => {
+      const longest = `1000.${'0'.repeat(NUMERIC_STRING_MAX_LENGTH - 5)}`;
+      expect(longest).toHaveLength(NUMERIC_STRING_MAX_LENGTH);
+      expect(expectOk(validateStepData('personal', 1, { loanAmount: longest })).loanAmount).toBe(1000);
+      expect(firstViolation(validateStepData('personal', 1, { loanAmount: `${longest}0` }))).toEqual({
+        field: 'loanAmount',
+        rule: 'maxLength',
+        message: `loanAmount: must be a number, or a numeric string of at most ${NUMERIC_STRING_MAX_LENGTH} characters`,
+      });
+      // A long string that is no number at all is simply not a number.
+      expect(firstViolation(validateStepData('personal', 1, { loanAmount: 'x'.repeat(40) })).message).toBe(
+        'loanAmount: must be a number',
+      );
+    });
+
     test('when an enum value is sent as a boolean, then it is rejected, never coerced', () => {
       expect(firstViolation(validateStepData('car', 1, { carLoanPurpose: 'new', hasFoundCar: true })).message).toBe(
         'hasFoundCar: must be one of yes, no',
@@ -712,6 +728,18 @@ describe('validateApplicantDetails', () => {
       });
     },
   );
+
+  test('when an e-mail address has 254 characters, then it passes; 255 (or the 312 once accepted) are refused naming the limit', () => {
+    const address = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(length - 65 - 4)}.com`;
+    expect(address(254)).toHaveLength(254);
+    expect(expectOk(applicant({ email: address(254) })).email).toBe(address(254));
+    for (const length of [255, 312])
+      expect(firstViolation(applicant({ email: address(length) }))).toEqual({
+        field: 'email',
+        rule: 'maxLength',
+        message: 'email: must be at most 254 characters',
+      });
+  });
 
   describe('credit check consent', () => {
     test.each(['consentCreditCheck', 'creditCheckConsent', 'privacyConsent'])(

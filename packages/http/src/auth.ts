@@ -42,7 +42,8 @@ export function requireApiKeyHeader(ctx: DomainContext): RequestHandler {
 }
 
 const EXCHANGE = 'exchange your API key at POST /v1/auth/token';
-const TOKEN_REFUSALS: Record<Exclude<AccessTokenCheck, { ok: true }>['reason'], string> = {
+/** Why an access token is refused, in the words of the 401 (the OpenAPI documents quote them). */
+export const TOKEN_REFUSALS: Record<Exclude<AccessTokenCheck, { ok: true }>['reason'], string> = {
   missing: `An access token is required: ${EXCHANGE}, then send Authorization: Bearer <access token>`,
   api_key: `An API key is not an access token: ${EXCHANGE}, then send Authorization: Bearer <access token>`,
   expired: `The access token has expired: ${EXCHANGE} for a new one`,

@@ -138,5 +138,6 @@ function isUnreadableBody(err: unknown): boolean {
 }
 
 function formatBytes(limit: number | undefined): string {
-  return limit && limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MB` : 'the limit';
+  if (limit && limit >= 1024 * 1024) return `${Math.round(limit / (1024 * 1024))} MB`;
+  return limit && limit >= 1024 ? `${Math.round(limit / 1024)} KB` : 'the limit';
 }

@@ -1,5 +1,7 @@
 export * from './errors';
 export * from './middleware';
+export * from './body-limits';
+export * from './content-type';
 export * from './logger';
 export * from './rate-limit';
 export * from './health';
@@ -8,6 +10,7 @@ export * from './jwt';
 export * from './server';
 export * from './webhook-routes';
 export * from './service-app';
+export * from './security-headers';
 export * from './metrics';
 export * from './observers';
 export * from './tier-usage';

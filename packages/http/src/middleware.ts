@@ -1,16 +1,19 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
+import { HEADER_SCHEMAS, stringCheck } from '@loanmatch/domain';
+import { type BodyBounds, checkBodyStructure } from './body-limits';
+import { unsupportedMediaType } from './content-type';
 import { HttpError, notFound } from './errors';
 import type { AccessLine, Logger } from './logger';
 import type { RequestObserver } from './observers';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const isRequestId = stringCheck(HEADER_SCHEMAS.requestId);
 
 /** Every response carries `X-Request-Id`: the caller's, when it is a sane token, or a new one. */
 function assignRequestId(req: express.Request, res: express.Response): void {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  const id = isRequestId(given) ? given : randomUUID();
   res.locals.requestId = id;
   res.setHeader('X-Request-Id', id);
 }
@@ -68,37 +71,39 @@ export function accessLog(logger: Logger, contract: string, requests?: RequestOb
 export const refuseUnroutable: RequestHandler = (req, res, next) =>
   req.method === 'OPTIONS' || req.path.includes('%00') ? notFound(req, res, next) : next();
 
-/** No request of ours nests deeper (the catalogue document, the deepest, has 6 levels). */
-export const MAX_BODY_DEPTH = 32;
-
 /**
- * JSON bodies up to 1 MB (or `limit`); a body of another type is refused rather than silently ignored.
- * A body we could not store or walk safely is refused here, once for every route: bytes that are not
- * UTF-8 (the decoder would silently turn them into U+FFFD), nesting deeper than `MAX_BODY_DEPTH` (code
- * that walks a body, such as the idempotency fingerprint, recurses), and strings or keys holding U+0000
- * or an unpaired surrogate, which PostgreSQL's text and jsonb refuse.
+ * JSON bodies within `bounds` (docs/adr/0151: bytes, then nesting and element count on the raw text, before
+ * it is parsed); a body of another type is refused (415, `content-type.ts`) before it is read, rather
+ * than silently ignored. A body we could not store safely is refused here, once for every route: bytes
+ * that are not UTF-8 (the decoder would silently turn them into U+FFFD), and strings or keys holding
+ * U+0000 or an unpaired surrogate, which PostgreSQL's text and jsonb refuse.
  * One middleware, not three: a request without a body (every GET) passes it with one check.
  */
-export function jsonBody(limit = '1mb'): RequestHandler {
-  const parse = express.json({ limit, strict: true, verify: requireUtf8 });
+export function jsonBody(bounds: BodyBounds): RequestHandler {
+  const parse = express.json({
+    limit: bounds.bytes,
+    strict: true,
+    verify: (_req, _res, body, encoding) => {
+      requireUtf8(body, encoding);
+      checkBodyStructure(body, bounds);
+    },
+  });
   const check = (req: express.Request): HttpError | undefined => {
-    if (req.body === undefined) {
-      return hasBody(req) && !req.is('application/json')
-        ? new HttpError('INVALID_JSON', 'The request body must be JSON, sent with Content-Type: application/json')
-        : undefined;
-    }
+    if (req.body === undefined) return undefined;
     const problem = unstorable(req.body);
     return problem === undefined ? undefined : new HttpError('INVALID_JSON', problem);
   };
   return (req, res, next) => {
     // Neither header: no body, which the parser would leave undefined too.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    const refused = unsupportedMediaType(req);
+    if (refused) return next(refused);
     parse(req, res, (err?: unknown) => (err ? next(err) : next(check(req))));
   };
 }
 
-/** body-parser's `verify` hook: sees the bytes before they are decoded. */
-function requireUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+/** Run by body-parser's `verify` hook, which sees the bytes before they are decoded. */
+function requireUtf8(body: Buffer, encoding: string): void {
   if (encoding === 'utf-8' && !isUtf8(body)) throw new HttpError('INVALID_JSON', 'The request body must be UTF-8 JSON');
 }
 
@@ -106,25 +111,18 @@ function requireUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: strin
 // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the character this pattern exists to find.
 const UNSTORABLE_TEXT = /[\u0000\p{Cs}]/u;
 
-/** Why a parsed body cannot be accepted, or undefined. Iterative: a hostile body may nest 500,000 levels. */
+/** Why a parsed body cannot be accepted, or undefined. Its size and depth were bounded before it was parsed. */
 function unstorable(body: unknown): string | undefined {
-  const pending: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
-  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    const { value, depth } = item;
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
     if (typeof value === 'string') {
       if (UNSTORABLE_TEXT.test(value))
         return 'The request body must not contain \\u0000 or unpaired surrogates (\\ud800-\\udfff)';
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_BODY_DEPTH) return `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
-    for (const [key, child] of Object.entries(value))
-      pending.push({ value: key, depth }, { value: child, depth: depth + 1 });
+    for (const [key, child] of Object.entries(value)) pending.push(key, child);
   }
   return undefined;
-}
-
-function hasBody(req: express.Request): boolean {
-  const length = req.get('content-length');
-  return req.get('transfer-encoding') !== undefined || (length !== undefined && length !== '0');
 }

@@ -44,6 +44,8 @@ export function refuseMalformed(err: Error & { code?: string }, socket: Duplex):
   socket.end(
     `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Cache-Control: no-store\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${randomUUID()}\r\n` +
       'Connection: close\r\n\r\n' +

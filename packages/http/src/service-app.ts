@@ -4,9 +4,10 @@ import { addHealthRoutes } from './health';
 import type { Logger } from './logger';
 import type { HttpMetrics } from './observers';
 import { frontDoor } from './middleware';
+import { securityHeaders } from './security-headers';
 
 /**
- * The shell every listener shares: request id and access log first, requests no route answers refused,
+ * The shell every listener shares: security headers, request id and access log first, requests no route answers refused,
  * health checks, the listener's own routers (each at its path, or at the root), then the 404 and the
  * error middleware last.
  */
@@ -23,6 +24,7 @@ export function createServiceApp(options: {
   // No ETag: Express would answer a matching If-None-Match with a bodyless 304, outside the envelope;
   // the contract has no conditional requests.
   app.set('etag', false);
+  app.use(securityHeaders());
   app.use(frontDoor(options.logger, options.contract, options.metrics?.requests(options.contract)));
   addHealthRoutes(app, options.ping);
   for (const { path, router } of options.routes) {

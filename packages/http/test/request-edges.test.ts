@@ -3,16 +3,22 @@
  * answered 500 or left the envelope before its fix. One listener shell with a JSON route and a route
  * with an id, no database.
  */
+import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
 import { sendFuzzRequest, silentLogger, type FuzzRequest } from '@loanmatch/testing';
+import { BODY_BOUNDS, MAX_BODY_DEPTH } from '../src/body-limits';
 import { sendData } from '../src/errors';
-import { MAX_BODY_DEPTH, jsonBody } from '../src/middleware';
+import { jsonBody } from '../src/middleware';
 import { createServiceApp } from '../src/service-app';
 
 function testApp() {
   const router = Router();
-  router.use(jsonBody());
+  // A route with the catalogue's bounds, so that bodies far past a partner's limit still reach the checks.
+  router.post('/large', jsonBody(BODY_BOUNDS.catalogue), (req, res) =>
+    sendData(res, 200, { keys: Object.keys(req.body ?? {}) }),
+  );
+  router.use(jsonBody(BODY_BOUNDS.partner));
   router.post('/things', (req, res) => sendData(res, 200, { keys: Object.keys(req.body ?? {}) }));
   router.get('/things/:id', (req, res) => sendData(res, 200, { id: req.params.id }));
   return createServiceApp({
@@ -24,10 +30,10 @@ function testApp() {
 }
 
 const app = testApp();
-const post = (data: string | Buffer, headers: Record<string, string> = {}) =>
+const post = (data: string | Buffer, headers: Record<string, string> = {}, path = '/v1/things') =>
   sendFuzzRequest(app, {
     method: 'POST',
-    path: '/v1/things',
+    path,
     headers,
     body: { raw: { data, contentType: 'application/json', contentEncoding: headers['Content-Encoding'] } },
   });
@@ -74,24 +80,108 @@ describe('deep nesting', () => {
   const objects = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
   const arrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
-  it(`when a body nests ${MAX_BODY_DEPTH} levels, then it passes; one more is 400 INVALID_JSON`, async () => {
+  it(`when a body nests ${MAX_BODY_DEPTH} levels, then it passes; one more is 400 VALIDATION_ERROR`, async () => {
     expect((await post(objects(MAX_BODY_DEPTH))).status).toBe(200);
     const refused = await post(objects(MAX_BODY_DEPTH + 1));
     expect(refused.status).toBe(400);
     expect(envelope(refused)).toMatchObject({
-      error: 'INVALID_JSON',
+      error: 'VALIDATION_ERROR',
       message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
     });
+  });
+
+  it('when nesting is written inside a string, then it is text, not structure, and passes', async () => {
+    const text = JSON.stringify({ a: `${'['.repeat(100)}\\"{${'{'.repeat(100)}` });
+    expect((await post(text)).status).toBe(200);
   });
 
   it.each([
     ['10,000 levels of objects', `{"x":${objects(10_000)}}`],
     ['100,000 levels of arrays', `{"x":${arrays(100_000)}}`],
     ['10,000 levels of __proto__', `{"x":${'{"__proto__":'.repeat(10_000)}1${'}'.repeat(10_000)}}`],
-  ])('when a body holds %s, then 400 INVALID_JSON and no stack overflow', async (_case, text) => {
-    const res = await post(text);
+  ])('when a body holds %s, then 400 VALIDATION_ERROR and no stack overflow', async (_case, text) => {
+    const res = await post(text, {}, '/v1/large');
     expect(res.status).toBe(400);
-    expect(envelope(res).error).toBe('INVALID_JSON');
+    expect(envelope(res)).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      message: expect.stringContaining('nested deeper'),
+    });
+  });
+});
+
+describe('bounds of a body', () => {
+  const { bytes, elements } = BODY_BOUNDS.partner;
+  const emptyObjects = (n: number) => `[${Array.from({ length: n }, () => '{}').join(',')}]`;
+  /** A body of exactly `size` bytes: one string field padded out. */
+  const padded = (size: number) => `{"pad":"${'x'.repeat(size - '{"pad":""}'.length)}"}`;
+
+  it(`when a partner body holds ${elements} fields and array items, then it passes; one more is 400 VALIDATION_ERROR`, async () => {
+    expect((await post(emptyObjects(elements))).status).toBe(200);
+    const refused = await post(emptyObjects(elements + 1));
+    expect(refused.status).toBe(400);
+    expect(envelope(refused)).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      message: `The request body holds more than ${elements} fields and array items in all`,
+    });
+  });
+
+  it('when members of objects are counted, then each key and value pair is one element, empty containers none', async () => {
+    const members = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":{"v":[]}`).join(',')}}`;
+    expect((await post(members(elements / 2))).status).toBe(200); // n members, n inner members: 2n
+    expect((await post(members(elements / 2 + 1))).status).toBe(400);
+  });
+
+  it(`when a partner body is ${bytes} bytes, then it is read; one byte more is 413 PAYLOAD_TOO_LARGE in the envelope`, async () => {
+    expect((await post(padded(bytes))).status).toBe(200);
+    const refused = await post(padded(bytes + 1));
+    expect(refused.status).toBe(413);
+    expect(envelope(refused)).toEqual({
+      success: false,
+      error: 'PAYLOAD_TOO_LARGE',
+      message: 'The request body is larger than 32 KB',
+    });
+  });
+
+  it('when a body is compressed, then the limit applies to what it inflates to', async () => {
+    const res = await post(gzipSync(padded(bytes + 1)), { 'Content-Encoding': 'gzip' });
+    expect(res.status).toBe(413);
+  });
+
+  it('when a body past the limit is not even JSON, then 413, not 400: the size is checked before parsing', async () => {
+    const res = await post(`{"pad":"${'x'.repeat(bytes)}`); // never closed
+    expect(res.status).toBe(413);
+    expect(envelope(res).error).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('when a body without Content-Length (chunked) passes the limit, then 413 as well', async () => {
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/v1/things',
+            headers: { 'Content-Type': 'application/json' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        for (let sent = 0; sent <= bytes; sent += 4096) req.write(`["${'x'.repeat(4090)}",`);
+        req.end('"unfinished');
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' });
+    } finally {
+      server.close();
+    }
   });
 });
 

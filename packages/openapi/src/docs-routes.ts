@@ -50,6 +50,8 @@ const serveAsset: RequestHandler = (req, res, next) => {
   const file = Object.hasOwn(ASSETS, req.path.slice(1)) ? ASSETS[req.path.slice(1)] : undefined;
   if (file === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  // Unlike the API's answers, these files may be kept for an hour: sendFile writes that unless told otherwise.
+  res.removeHeader('Cache-Control');
   // The path is ours, from the table above; pnpm's store lies under `node_modules/.pnpm`, a dot folder.
   res.sendFile(file, { maxAge: '1h', dotfiles: 'allow' });
 };

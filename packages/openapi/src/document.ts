@@ -1,14 +1,25 @@
 /**
- * What the two documents share: the document's frame (version, server, tags, components) and the
+ * What the two documents share: the document's frame (version, servers, tags, components) and the
  * credit check's answer, which is the same on both contracts once the caller is verified.
  */
-import { EXAMPLE_IDS, webhookEvents } from './operations';
-import { HEADERS, PARAMETERS, headerRef, ref, requestSchemas } from './components';
+import { EXAMPLE_IDS } from './operations';
+import { headerRef, ref } from './components';
+import { HEADERS, PARAMETERS } from './parameters';
+import { requestSchemas } from './request-schemas';
 import { RESPONSE_SCHEMAS } from './response-schemas';
 import { lifecycleWebhookEvents } from './lifecycle';
 import { LIFECYCLE_SCHEMAS } from './lifecycle-schemas';
 import type { Schema } from './schema-translation';
+import type { ServerOptions, Servers } from './servers';
 import { DOMAIN_SCHEMAS, type SchemaSource } from './source';
+import { applicationSchemas } from './stored-steps';
+import { webhookEvents } from './webhook-paths';
+
+/** What a document is built from: where its listener is reached, and the validation schemas. */
+export interface DocumentOptions extends ServerOptions {
+  /** The domain's schemas unless a test passes others. */
+  source?: SchemaSource;
+}
 
 /** The credit check's success, as `operation()` takes it. */
 export const CREDIT_CHECK_SUCCESS = {
@@ -44,19 +55,35 @@ export const WEBHOOKS_TAG = {
 export const SERVICE_TAG = { name: 'Service', description: 'Health checks and this reference.' };
 
 /**
- * A whole document of one contract: its own title, description, tags, security schemes (the first is
- * the default) and paths; the webhook events and the components (request schemas from `source`) of both.
+ * Path groups in one `paths` object. Each module adds its own paths; the same path from two modules is
+ * a mistake that would silently drop one, so it fails the build instead.
+ */
+export function mergePaths(...groups: Array<Record<string, Schema>>): Record<string, Schema> {
+  const paths: Record<string, Schema> = {};
+  for (const group of groups) {
+    for (const [path, item] of Object.entries(group)) {
+      if (Object.hasOwn(paths, path)) throw new TypeError(`the path ${path} is documented twice`);
+      paths[path] = item;
+    }
+  }
+  return paths;
+}
+
+/**
+ * A whole document of one contract: its own title, description, servers, tags, security schemes (the
+ * first is the default) and paths; the webhook events and the components (request schemas from `source`) of both.
  */
 export function contractDocument(options: {
   title: string;
   description: string;
-  basePath: string;
+  servers: Servers;
   source?: SchemaSource;
   security: Record<string, Schema>;
   tags: Schema[];
   paths: Record<string, Schema>;
 }): Schema {
   const [scheme] = Object.keys(options.security);
+  const source = options.source ?? DOMAIN_SCHEMAS;
   return {
     openapi: '3.1.1',
     info: {
@@ -66,14 +93,14 @@ export function contractDocument(options: {
         `${options.description}\n\n` +
         'Any operation may also answer 431 `HEADERS_TOO_LARGE` (headers over 16 KB in all) or 400 `VALIDATION_ERROR` for a request that is not valid HTTP/1.1 (a control character in a header value); the connection then closes.',
     },
-    servers: [{ url: options.basePath, description: 'This listener (sandbox or live, as the server runs).' }],
+    servers: options.servers.api,
     security: [{ [scheme]: [] }],
     tags: options.tags,
     paths: options.paths,
     webhooks: { ...webhookEvents(), ...lifecycleWebhookEvents() },
     components: {
       securitySchemes: options.security,
-      schemas: { ...requestSchemas(options.source ?? DOMAIN_SCHEMAS), ...RESPONSE_SCHEMAS, ...LIFECYCLE_SCHEMAS },
+      schemas: { ...requestSchemas(source), ...applicationSchemas(source), ...RESPONSE_SCHEMAS, ...LIFECYCLE_SCHEMAS },
       parameters: PARAMETERS,
       headers: HEADERS,
     },

@@ -2,24 +2,23 @@
  * OpenAPI 3.1 documents of the two partner front-ends, built from the domain's validation schemas,
  * and the routes that serve them (`/openapi.json`) with their reference page (`/docs`).
  */
+import type { DocumentOptions } from './document';
 import type { Schema } from './schema-translation';
-import type { SchemaSource } from './source';
 import { buildVariantADocument } from './variant-a';
 import { buildVariantBDocument } from './variant-b';
 
 export { docsRoutes, DOCS_CSP } from './docs-routes';
 export { DOMAIN_SCHEMAS, type SchemaSource } from './source';
 export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schema-translation';
+export type { DocumentOptions } from './document';
 export { EXAMPLES_A } from './variant-a';
 export { EXAMPLES_B } from './variant-b';
 export { EXAMPLES_LENDER } from './lifecycle';
 
-type Options = { basePath: string; source?: SchemaSource };
-
 /** Variant A's document, without components it does not use. */
-export const variantADocument = (options: Options): Schema => pruneComponents(buildVariantADocument(options));
+export const variantADocument = (options: DocumentOptions): Schema => pruneComponents(buildVariantADocument(options));
 /** Variant B's document, without components it does not use. */
-export const variantBDocument = (options: Options): Schema => pruneComponents(buildVariantBDocument(options));
+export const variantBDocument = (options: DocumentOptions): Schema => pruneComponents(buildVariantBDocument(options));
 
 /**
  * Both documents are built from one set of components; each keeps only those its paths and webhooks

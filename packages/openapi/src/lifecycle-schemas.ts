@@ -21,7 +21,7 @@ const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema 
   ...extra,
 });
 const outcomeStatus: Schema = { type: 'string', enum: [...OUTCOME_TYPES] };
-const count: Schema = { type: 'integer', minimum: 0 };
+const count: Schema = { type: 'integer', format: 'int32', minimum: 0 };
 const amount = (description: string): Schema => ({ type: 'number', minimum: 0, description });
 const clientTags: Schema = {
   type: 'object',

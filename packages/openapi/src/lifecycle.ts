@@ -1,18 +1,32 @@
 /**
  * The operations of the referral's life after the click (CONTRACT.md "Referral lifecycle"): the lender
  * route on Variant A's listener, the referrals list and the referral report on both contracts, and the
- * `referral.outcome_changed` webhook. Their schemas are in lifecycle-schemas.ts.
+ * `referral.outcome_changed` webhook. Their schemas are in lifecycle-schemas.ts. Each contract passes its
+ * own `op` (its words for the codes every authenticated operation may answer).
  */
-import { OUTCOME_CHANGED_EVENT } from '@loanmatch/domain';
+import {
+  OUTCOME_CHANGED_EVENT,
+  checkCursorText,
+  parsePageLimit,
+  reportGrouping,
+  reportWindow,
+  validateOutcomeEvent,
+} from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '@loanmatch/http';
 import { envelope, headerRef, paramRef, ref } from './components';
-import { EXAMPLE_IDS, delivery, operation } from './operations';
+import { refusal } from './error-responses';
+import { EXAMPLE_IDS, type OperationSpec } from './operations';
 import type { Schema } from './schema-translation';
+import { delivery } from './webhook-paths';
+
+type Op = (spec: OperationSpec) => Schema;
 
 const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
 const REFERENCE = '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a';
 const REFERRAL_ID = '5e4d3c2b-1a09-4f8e-8d7c-6b5a4f3e2d1c';
 const TAGS = { campaign: 'spring-2026', channel: 'email' };
+/** The day the examples' refusals are worked out on, so the documents do not change with the clock. */
+const EXAMPLE_DAY = new Date('2026-11-25T00:00:00Z');
 
 export const LENDER_SECURITY: Record<string, Schema> = {
   lenderKey: {
@@ -55,11 +69,17 @@ export const EXAMPLES_LENDER = {
   },
 };
 
-export function lenderPaths(): Record<string, Schema> {
+/** `POST /outcomes`, served at the lender base path of the listener whose root is `rootServers`. */
+export function lenderPaths(op: Op, rootServers: Schema[]): Record<string, Schema> {
+  const servers = rootServers.map((server) => ({
+    ...server,
+    url: `${String(server.url)}${LENDER_BASE_PATH}`,
+    description: 'The lender API on this listener.',
+  }));
   return {
     '/outcomes': {
-      servers: [{ url: LENDER_BASE_PATH, description: 'The lender API on this listener.' }],
-      post: operation({
+      servers,
+      post: op({
         operationId: 'reportOutcome',
         summary: 'Report what became of a referral',
         description:
@@ -80,6 +100,24 @@ export function lenderPaths(): Record<string, Schema> {
           examples: { default: { outcomeId: APPLICATION_ID, referralId: REFERRAL_ID, status: 'funded' } },
         },
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'OUTCOME_TRANSITION_INVALID', 'IDEMPOTENCY_KEY_REUSED'],
+        examples: [
+          refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.declined, declineReason: 'mood' }, EXAMPLE_DAY)),
+          refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.started, fundedAmount: 100 }, EXAMPLE_DAY)),
+          { code: 'UNAUTHORIZED', message: 'A valid lender key is required: send Authorization: Bearer <lender key>' },
+          { code: 'NOT_FOUND', message: 'reference: names no referral of this lender' },
+          {
+            code: 'OUTCOME_TRANSITION_INVALID',
+            message: 'type: a funded referral cannot become declined; a funded referral may only become cancelled',
+          },
+          {
+            code: 'IDEMPOTENCY_KEY_REUSED',
+            message: 'eventId: was already used for a different event; use a new eventId for a new event',
+          },
+          {
+            code: 'RATE_LIMITED',
+            message: 'Rate limit exceeded: 120 requests per minute; retry after the time in Retry-After',
+          },
+        ],
       }),
     },
   };
@@ -102,20 +140,20 @@ const reportParameters: Schema[] = [
     name: 'from',
     in: 'query',
     description: 'The first day, `YYYY-MM-DD` (UTC), included. Default: 29 days before `to`.',
-    schema: { type: 'string', format: 'date' },
+    schema: { type: 'string', format: 'date', maxLength: 10 },
   },
   {
     name: 'to',
     in: 'query',
     description: 'The last day, `YYYY-MM-DD` (UTC), included; at most 366 days after `from`. Default: today.',
-    schema: { type: 'string', format: 'date' },
+    schema: { type: 'string', format: 'date', maxLength: 10 },
   },
   {
     name: 'groupBy',
     in: 'query',
     description:
-      '`day` (default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`).',
-    schema: { type: 'string', pattern: '^(day|lender|product|tag:[A-Za-z0-9_.-]{1,32})$', default: 'day' },
+      '`day` (the default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`).',
+    schema: { type: 'string', pattern: '^(day|lender|product|tag:[A-Za-z0-9_.-]{1,32})$', maxLength: 36 },
   },
 ];
 
@@ -135,10 +173,10 @@ const REPORT_EXAMPLE = {
 };
 
 /** `GET /referrals` and `GET /reports/referrals`, the same on both contracts (under each one's base path). */
-export function referralPaths(): Record<string, Schema> {
+export function referralPaths(op: Op): Record<string, Schema> {
   return {
     '/referrals': {
-      get: operation({
+      get: op({
         operationId: 'listReferrals',
         summary: 'Referrals of your applicants',
         description:
@@ -152,10 +190,11 @@ export function referralPaths(): Record<string, Schema> {
           examples: { default: { referrals: [REFERRAL_EXAMPLE], nextCursor: null } },
         },
         errors: ['VALIDATION_ERROR'],
+        examples: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
       }),
     },
     '/reports/referrals': {
-      get: operation({
+      get: op({
         operationId: 'referralReport',
         summary: 'Your referrals and what became of them, grouped',
         description:
@@ -179,6 +218,10 @@ export function referralPaths(): Record<string, Schema> {
           },
         },
         errors: ['VALIDATION_ERROR'],
+        examples: [
+          refusal(reportWindow({ from: '2026-11-02', to: '2026-11-01' }, EXAMPLE_DAY)),
+          refusal(reportGrouping('week')),
+        ],
       }),
     },
   };

@@ -1,27 +1,18 @@
 /**
  * The response schemas of both documents, written here: the domain has no schema of its answers, only
  * TypeScript types; `test/conformance.test.ts` checks them against real answers of both front-ends, so a
- * drift fails a test.
+ * drift fails a test. The application and its stored steps are built from the step tables, in
+ * `stored-steps.ts`.
  */
 import { FORM_TYPES, STATUS_ORDER, WEBHOOK_EVENT_TYPES } from '@loanmatch/domain';
 import { STATUS_OF } from '@loanmatch/http';
-import { dateTime, nullable, ref, uuid } from './components';
+import { dateTime, nullable, ref, responseObject as object, uuid } from './components';
 import type { Schema } from './schema-translation';
 import { REFERRAL_LIFECYCLE_PROPERTIES } from './lifecycle-schemas';
 
-// ---------------------------------------------------------------------------------------------
-// Response schemas (checked against real answers by the conformance test)
-// ---------------------------------------------------------------------------------------------
-
-const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties).filter((name) => !(extra.optional as string[] | undefined)?.includes(name)),
-  ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'optional')),
-});
-
 const statusSchema: Schema = { type: 'string', enum: [...STATUS_ORDER] };
 const reference: Schema = ref('Reference');
+const int = (extra: Schema = {}): Schema => ({ type: 'integer', format: 'int32', ...extra });
 
 export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   Error: object(
@@ -42,28 +33,8 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     applicationId: uuid,
     formType: { type: 'string', enum: [...FORM_TYPES] },
     status: statusSchema,
-    lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+    lastStep: int({ minimum: 1, maximum: 5 }),
   }),
-  Application: object(
-    {
-      applicationId: uuid,
-      formType: { type: 'string', enum: [...FORM_TYPES] },
-      status: statusSchema,
-      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
-      steps: {
-        type: 'object',
-        description:
-          'Steps 1-4 as stored (normalised: numbers as numbers, defaults applied), keyed `"1"` to `"4"`. Never step 5.',
-        propertyNames: { enum: ['1', '2', '3', '4'] },
-        additionalProperties: { type: 'object' },
-      },
-      creditCheckComplete: { type: 'boolean' },
-      creditCheckedAt: nullable(dateTime),
-      createdAt: dateTime,
-      updatedAt: dateTime,
-    },
-    { description: 'What partners see of an application: never step 5, never a score.' },
-  ),
   CreditCheckResult: object(
     {
       applicationId: uuid,
@@ -83,28 +54,52 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
         type: 'number',
         description: 'Percent a year, on the benchmark loan of `comparisonRateExample`.',
       },
-      comparisonRateWarning: { type: 'string' },
-      comparisonRateExample: { type: 'string' },
+      comparisonRateWarning: {
+        type: 'string',
+        description:
+          'The standard warning; a product not offered at the benchmark adds that its rate is for the nearest loan it offers.',
+      },
+      comparisonRateExample: {
+        type: 'string',
+        description:
+          'The loan the comparison rate is true for: $30,000 over 5 years (personal, car), $150,000 over 25 years (home), or the nearest the product offers; with LMI, the premium included.',
+      },
       loanAmount: { type: 'number' },
-      loanTermMonths: { type: 'integer' },
+      loanTermMonths: int(),
       monthlyRepayment: { type: 'number', description: 'Interest and principal, without the monthly fee.' },
       establishmentFee: { type: 'number' },
       monthlyFee: { type: 'number' },
       balloonAmount: { type: 'number', description: 'Car loans with a balloon: due at the end of the term.' },
       repaymentType: { type: 'string' },
-      interestOnlyMonths: { type: 'integer' },
+      interestOnlyMonths: int(),
+      interestRateAfterInterestOnly: {
+        type: 'number',
+        description: 'Percent a year after the interest-only period: the interest-only loading applies during it only.',
+      },
       repaymentAfterInterestOnly: { type: 'number' },
       lvr: { type: 'number', description: 'Home loans: loan-to-value ratio, percent.' },
       lendersMortgageInsurance: { type: 'boolean' },
+      lmiPremium: {
+        type: 'number',
+        description: "Home loans: the estimated LMI premium from the catalogue's table (0 without LMI).",
+      },
+      amountFinanced: {
+        type: 'number',
+        description:
+          'Home loans: what is repaid, the loan plus an LMI premium the product capitalises; `monthlyRepayment` is on it.',
+      },
     },
     {
       optional: [
         'balloonAmount',
         'repaymentType',
         'interestOnlyMonths',
+        'interestRateAfterInterestOnly',
         'repaymentAfterInterestOnly',
         'lvr',
         'lendersMortgageInsurance',
+        'lmiPremium',
+        'amountFinanced',
       ],
     },
   ),
@@ -125,10 +120,11 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
         type: 'array',
         items: object({ field: { type: 'string' }, requirement: { type: 'string' } }),
         description:
-          'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least 4,924 a month"}`; together they are enough to qualify.',
+          'Empty for a pre-qualified offer. For an indicative one, what the lender will need to see, in the near-miss form, e.g. `{field: "grossMonthlyIncome", requirement: "at least $4,924/month"}`; together they are enough to qualify.',
       },
       assumedLoanTermMonths: {
         type: 'integer',
+        format: 'int32',
         description:
           "Only when the application gave no `loanTerm`: the term this offer is priced over (the product's comparison-rate benchmark term, within its limits); also `offerDetails.loanTermMonths`.",
       },
@@ -147,7 +143,15 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     headline: { type: 'string' },
     reasons: {
       type: 'array',
-      items: object({ field: { type: 'string' }, rule: { type: 'string' }, actual: { type: ['number', 'string'] } }),
+      items: object({
+        field: { type: 'string' },
+        rule: { type: 'string' },
+        actual: {
+          type: 'string',
+          description:
+            "The applicant's value with its unit (`$54,000`, `$2,900/month`, `6 years`, `85%`); a credit reason says `not met` and nothing of the credit result.",
+        },
+      }),
     },
     wouldQualifyIf: { type: 'array', items: object({ field: { type: 'string' }, requirement: { type: 'string' } }) },
   }),
@@ -221,32 +225,32 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   DeliveryAttempt: object({
     eventId: { type: 'string' },
     eventType: { type: 'string' },
-    attempt: { type: 'integer', minimum: 1 },
+    attempt: int({ minimum: 1 }),
     attemptedAt: dateTime,
     status: { type: 'string', enum: ['succeeded', 'failed'] },
-    responseStatus: nullable({ type: 'integer' }),
+    responseStatus: nullable(int()),
     durationMs: { type: 'number' },
     error: nullable({
       type: 'string',
-      description: 'A fixed code: `timeout`, `http_500`, `network_error:ECONNREFUSED`, `refused_address`, …',
+      description: 'A fixed code: `timeout`, `http_500`, `network_error`, `refused_address`, …',
     }),
     nextRetryAt: nullable(dateTime),
   }),
   DeliveryList: object({
     webhookId: uuid,
-    pending: { type: 'integer', minimum: 0 },
+    pending: int({ minimum: 0 }),
     deliveries: { type: 'array', items: ref('DeliveryAttempt'), description: 'Newest first.' },
   }),
   AccessToken: object({
     accessToken: { type: 'string', description: 'A JWT (HS256).' },
     tokenType: { const: 'Bearer' },
-    expiresIn: { type: 'integer', description: 'Seconds (900).' },
+    expiresIn: int({ description: 'Seconds (900).' }),
   }),
   UpdatedApplicationB: object(
     {
       applicationId: uuid,
       status: statusSchema,
-      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+      lastStep: int({ minimum: 1, maximum: 5 }),
       creditCheckComplete: { type: 'boolean' },
       missingFields: {
         type: 'array',
@@ -278,7 +282,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
         enum: [...STATUS_ORDER, null],
         description: 'null for the event of a new application.',
       },
-      lastStep: { type: 'integer', minimum: 1, maximum: 5 },
+      lastStep: int({ minimum: 1, maximum: 5 }),
     }),
   }),
   TestEvent: object({ type: { const: 'webhook.test' }, timestamp: dateTime, data: object({ webhookId: uuid }) }),

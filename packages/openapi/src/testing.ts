@@ -44,12 +44,18 @@ export function expressRoutes(app: Express): Set<string> {
   return out;
 }
 
+/** The path part of a server's URL (absolute, as the documents write them): `/api/partner/v1`, or `/` for a root. */
+const serverPath = (servers: unknown): string | undefined => {
+  const url = (servers as Array<{ url: string }> | undefined)?.[0]?.url;
+  return url === undefined ? undefined : new URL(url, 'http://relative.invalid').pathname;
+};
+
 /** Every operation of the document as `METHOD /full/path/{param}`: its server's path (path-level first) and the path. */
 export function documentedRoutes(document: Schema): Set<string> {
   const out = new Set<string>();
-  const topServer = (document.servers as Array<{ url: string }>)[0].url;
+  const topServer = serverPath(document.servers) ?? '/';
   for (const [path, item] of Object.entries(document.paths as Record<string, Schema>)) {
-    const server = (item.servers as Array<{ url: string }> | undefined)?.[0].url ?? topServer;
+    const server = serverPath(item.servers) ?? topServer;
     for (const method of METHODS)
       if (item[method]) out.add(`${method.toUpperCase()} ${joinPath(server === '/' ? '' : server, path)}`);
   }
@@ -85,10 +91,10 @@ export interface Answer {
  */
 export function createAnswerChecker(document: Schema) {
   const { compile } = documentAjv(document);
-  const topServer = (document.servers as Array<{ url: string }>)[0].url;
+  const topServer = serverPath(document.servers) ?? '/';
   const headerComponents = ((document.components as Schema).headers ?? {}) as Record<string, Schema>;
   const templates = Object.entries(document.paths as Record<string, Schema>).map(([path, item]) => {
-    const server = (item.servers as Array<{ url: string }> | undefined)?.[0].url ?? topServer;
+    const server = serverPath(item.servers) ?? topServer;
     const full = joinPath(server === '/' ? '' : server, path);
     return {
       path,

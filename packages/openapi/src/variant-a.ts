@@ -3,12 +3,35 @@
  * `GET /openapi.json`. Paths are relative to the base path (`/api/partner/v1`); the tracking route,
  * health checks and the reference itself sit at the listener's root (path-level `servers`).
  */
-import { EXAMPLE_IDS, ROOT_SERVER, operation, rootPaths, webhookPaths } from './operations';
-import { PARAMETERS, headerRef, paramRef, ref } from './components';
-import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
+import {
+  checkIdempotencyKey,
+  parseSandboxScore,
+  validateApplicantDetails,
+  validateCreateRequest,
+  validateStepRequest,
+} from '@loanmatch/domain';
+import { headerRef, paramRef, ref } from './components';
+import {
+  CREDIT_CHECK_CONFLICTS,
+  CREDIT_CHECK_SUCCESS,
+  SERVICE_TAG,
+  WEBHOOKS_TAG,
+  contractDocument,
+  mergePaths,
+  type DocumentOptions,
+} from './document';
+import { refusal } from './error-responses';
+import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
+import { PARAMETERS } from './parameters';
 import type { Schema } from './schema-translation';
-import type { SchemaSource } from './source';
+import { documentServers } from './servers';
+import { servicePaths } from './service-paths';
+import { webhookPaths } from './webhook-paths';
 import { LENDERS_TAG, LENDER_SECURITY, lenderPaths, referralPaths } from './lifecycle';
+
+/** Variant A's 401 and 429 read as the contract's list has them (an API key, 120 a minute by default). */
+const CONTRACT_A: Contract = { examples: [] };
+const op = (spec: OperationSpec) => operation(spec, CONTRACT_A);
 
 const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
 const tags = ['Applications'];
@@ -85,7 +108,7 @@ export const MATCH_EXAMPLE = {
         comparisonRate: 10.12,
         comparisonRateWarning:
           'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges.',
-        comparisonRateExample: 'Based on a secured loan of $30,000 over 5 years.',
+        comparisonRateExample: 'a $30,000 unsecured loan over 5 years',
         loanAmount: 15000,
         loanTermMonths: 60,
         monthlyRepayment: 314.9,
@@ -102,8 +125,8 @@ export const MATCH_EXAMPLE = {
       lender: ref2('southern-mutual', 'Southern Mutual'),
       product: ref2('southern-personal-variable', 'Variable Personal Loan'),
       headline: '8.99% p.a. variable',
-      reasons: [{ field: 'employmentYears', rule: 'at least 5 years in the current job', actual: 4 }],
-      wouldQualifyIf: [{ field: 'employmentYears', requirement: 'at least 5' }],
+      reasons: [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
+      wouldQualifyIf: [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
     },
   ],
 };
@@ -112,7 +135,7 @@ function applicationPaths(): Record<string, Schema> {
   const byId = [paramRef('ApplicationId')];
   return {
     '/applications': {
-      post: operation({
+      post: op({
         operationId: 'createApplication',
         summary: 'Create an application (step 1)',
         description:
@@ -128,10 +151,14 @@ function applicationPaths(): Record<string, Schema> {
           examples: { default: { applicationId: APPLICATION_ID, formType: 'personal', status: 'draft', lastStep: 1 } },
         },
         errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
+        examples: [
+          refusal(validateCreateRequest({ formType: 'personal', data: { loanAmount: 999 } })),
+          refusal(checkIdempotencyKey('key with spaces', false)),
+        ],
       }),
     },
     '/applications/{applicationId}': {
-      get: operation({
+      get: op({
         operationId: 'getApplication',
         summary: 'Read an application',
         description: 'Status, last step and steps 1-4. Never step 5, never a score.',
@@ -145,7 +172,7 @@ function applicationPaths(): Record<string, Schema> {
         },
         errors: ['NOT_FOUND'],
       }),
-      patch: operation({
+      patch: op({
         operationId: 'saveStep',
         summary: 'Save step 2, 3 or 4',
         description:
@@ -161,10 +188,15 @@ function applicationPaths(): Record<string, Schema> {
           examples: { default: applicationView },
         },
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER', 'PERSONAL_DATA_ERASED'],
+        examples: [
+          refusal(
+            validateStepRequest('personal', { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 9 } }),
+          ),
+        ],
       }),
     },
     '/applications/{applicationId}/credit-check': {
-      post: operation({
+      post: op({
         operationId: 'runCreditCheck',
         summary: 'Submit step 5 and run the soft credit check',
         description:
@@ -182,10 +214,17 @@ function applicationPaths(): Record<string, Schema> {
         requestBody: { schema: ref('CreditCheckRequest'), examples: EXAMPLES_A.creditCheck },
         success: CREDIT_CHECK_SUCCESS,
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', ...CREDIT_CHECK_CONFLICTS],
+        examples: [
+          refusal(
+            validateApplicantDetails({ data: { ...EXAMPLES_A.creditCheck.default.data, consentCreditCheck: false } }),
+          ),
+          refusal(checkIdempotencyKey(undefined, true)),
+          refusal(parseSandboxScore('great')),
+        ],
       }),
     },
     '/applications/{applicationId}/match': {
-      post: operation({
+      post: op({
         operationId: 'matchApplication',
         summary: 'Match offers',
         description:
@@ -198,18 +237,20 @@ function applicationPaths(): Record<string, Schema> {
           data: ref('MatchResult'),
           examples: { default: MATCH_EXAMPLE },
         },
-        errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE', 'INVALID_JSON', 'PAYLOAD_TOO_LARGE'],
+        errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE'],
+        examples: [
+          { code: 'STEPS_INCOMPLETE', message: 'Matching needs more of the application: step 4 livingSituation' },
+        ],
       }),
     },
-    ...referralPaths(),
   };
 }
 
-function trackingPath(): Record<string, Schema> {
+function trackingPath(rootServers: Schema[]): Record<string, Schema> {
   return {
     '/r/{token}': {
-      servers: ROOT_SERVER,
-      get: operation({
+      servers: rootServers,
+      get: op({
         operationId: 'followTrackingLink',
         summary: "Follow an offer's tracking link",
         description:
@@ -227,18 +268,18 @@ function trackingPath(): Record<string, Schema> {
           },
         },
         errors: ['NOT_FOUND', 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
+        examples: [{ code: 'NOT_FOUND', message: 'Unknown link' }],
       }),
     },
   };
 }
 
-/**
- * Builds Variant A's document for a listener whose partner routes are under `basePath`, from `source`
- * (the domain's schemas unless a test passes others).
- */
-export function buildVariantADocument(options: { basePath: string; source?: SchemaSource }): Schema {
+/** Variant A's document for a listener reached at `publicUrl`, built from `source` (the domain's schemas by default). */
+export function buildVariantADocument(options: DocumentOptions): Schema {
+  const servers = documentServers('Variant A', options);
   return contractDocument({
-    ...options,
+    servers,
+    source: options.source,
     title: 'LoanMatch partner API, Variant A',
     description:
       'Build a loan application in five steps, run a soft credit check, and get matched lender offers. Authenticate with `Authorization: Bearer <API key>`; keys carry their environment (`lm_sandbox_…`, `lm_live_…`).\n\n' +
@@ -261,6 +302,13 @@ export function buildVariantADocument(options: { basePath: string; source?: Sche
       LENDERS_TAG,
       SERVICE_TAG,
     ],
-    paths: { ...applicationPaths(), ...webhookPaths(), ...trackingPath(), ...lenderPaths(), ...rootPaths() },
+    paths: mergePaths(
+      applicationPaths(),
+      referralPaths(op),
+      webhookPaths(CONTRACT_A),
+      trackingPath(servers.root),
+      lenderPaths(op, servers.root),
+      servicePaths(servers.root),
+    ),
   });
 }

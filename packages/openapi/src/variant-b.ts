@@ -3,13 +3,45 @@
  * `GET /openapi.json`. Paths are relative to the base path (`/v1`); health checks and the reference
  * sit at the listener's root.
  */
-import { EXAMPLE_IDS, operation, rootPaths, webhookPaths } from './operations';
+import {
+  validateApplicantDetailsB,
+  validateSecurityTokenRequest,
+  validateTokenRequest,
+  validateVariantBCreate,
+  validateVariantBPatch,
+} from '@loanmatch/domain';
+import { TOKEN_REFUSALS } from '@loanmatch/http';
 import { headerRef, paramRef, ref } from './components';
-import { CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, SERVICE_TAG, WEBHOOKS_TAG, contractDocument } from './document';
-import { MATCH_EXAMPLE } from './variant-a';
+import {
+  CREDIT_CHECK_CONFLICTS,
+  CREDIT_CHECK_SUCCESS,
+  SERVICE_TAG,
+  WEBHOOKS_TAG,
+  contractDocument,
+  mergePaths,
+  type DocumentOptions,
+} from './document';
+import { refusal } from './error-responses';
+import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
 import type { Schema } from './schema-translation';
-import type { SchemaSource } from './source';
+import { documentServers } from './servers';
+import { servicePaths } from './service-paths';
+import { MATCH_EXAMPLE } from './variant-a';
+import { webhookPaths } from './webhook-paths';
 import { referralPaths } from './lifecycle';
+
+/** Variant B's 401 is about access tokens, its 429 about the tier's hourly limit. */
+const CONTRACT_B: Contract = {
+  examples: [
+    { code: 'UNAUTHORIZED', message: TOKEN_REFUSALS.missing },
+    { code: 'UNAUTHORIZED', message: TOKEN_REFUSALS.expired },
+    {
+      code: 'RATE_LIMITED',
+      message: 'Rate limit exceeded: 1000 requests per hour; retry after the time in Retry-After',
+    },
+  ],
+};
+const op = (spec: OperationSpec) => operation(spec, CONTRACT_B);
 
 const { applicationId: APPLICATION_ID } = EXAMPLE_IDS;
 const tags = ['Applications'];
@@ -66,11 +98,11 @@ const INDICATIVE_MATCH_EXAMPLE = {
       { field: 'employmentType', requirement: 'one of full_time, part_time, self_employed' },
       {
         field: 'grossMonthlyIncome',
-        requirement: 'at least 4,311 a month (with housing costs of at most 1,650 a month and no dependants)',
+        requirement: 'at least $4,311/month (with housing costs of at most $1,650/month and no dependants)',
       },
       {
         field: 'livingSituation',
-        requirement: 'housing costs of at most 1,650 a month and no dependants, at the income above',
+        requirement: 'housing costs of at most $1,650/month and no dependants, at the income above',
       },
     ],
     assumedLoanTermMonths: 60,
@@ -83,7 +115,7 @@ function paths(): Record<string, Schema> {
   const securityTokenErrors = ['VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_SECURITY_TOKEN'] as const;
   return {
     '/auth/token': {
-      post: operation({
+      post: op({
         operationId: 'exchangeApiKey',
         summary: 'Exchange your API key for an access token',
         description:
@@ -105,10 +137,17 @@ function paths(): Record<string, Schema> {
           },
         },
         errors: ['VALIDATION_ERROR'],
+        examples: [
+          refusal(validateTokenRequest({ grantType: 'password' })),
+          {
+            code: 'UNAUTHORIZED',
+            message: 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}',
+          },
+        ],
       }),
     },
     '/applications': {
-      post: operation({
+      post: op({
         operationId: 'createApplicationB',
         summary: 'Create an application with flat fields',
         description:
@@ -127,10 +166,14 @@ function paths(): Record<string, Schema> {
           examples: { default: { applicationId: APPLICATION_ID, securityToken: SECURITY_TOKEN } },
         },
         errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
+        examples: [
+          refusal(validateVariantBCreate({ ...SPEC_CREATE, email: `${'j'.repeat(250)}@example.com` })),
+          refusal(validateVariantBCreate({ ...SPEC_CREATE, loanAmount: 999 })),
+        ],
       }),
     },
     '/applications/{applicationId}': {
-      patch: operation({
+      patch: op({
         operationId: 'updateApplicationB',
         summary: 'Add or replace fields',
         description:
@@ -159,10 +202,17 @@ function paths(): Record<string, Schema> {
           'CREDIT_CHECK_IN_PROGRESS',
           'PERSONAL_DATA_ERASED',
         ],
+        examples: [
+          refusal(validateVariantBPatch({ securityToken: SECURITY_TOKEN, loanTerm: 9 })),
+          {
+            code: 'CREDIT_CHECK_ALREADY_COMPLETED',
+            message: "phone: the applicant's details cannot change after the credit check, which ran on them",
+          },
+        ],
       }),
     },
     '/applications/{applicationId}/credit-check': {
-      post: operation({
+      post: op({
         operationId: 'runCreditCheckB',
         summary: 'Run the soft credit check',
         description:
@@ -172,10 +222,18 @@ function paths(): Record<string, Schema> {
         requestBody: { schema: ref('CreditCheckBRequest'), examples: EXAMPLES_B.creditCheck },
         success: CREDIT_CHECK_SUCCESS,
         errors: [...securityTokenErrors, ...CREDIT_CHECK_CONFLICTS.filter((code) => code !== 'STEPS_INCOMPLETE')],
+        examples: [
+          refusal(
+            validateApplicantDetailsB(
+              { firstName: 'Jordan', lastName: 'Citizen', email: 'jordan@example.com', mobileNumber: '0412345678' },
+              new Date(EXAMPLE_IDS.at),
+            ),
+          ),
+        ],
       }),
     },
     '/applications/{applicationId}/match': {
-      post: operation({
+      post: op({
         operationId: 'matchApplicationB',
         summary: 'Match offers',
         description:
@@ -190,18 +248,18 @@ function paths(): Record<string, Schema> {
           examples: { default: MATCH_EXAMPLE, indicative: INDICATIVE_MATCH_EXAMPLE },
         },
         errors: [...securityTokenErrors, 'CREDIT_CHECK_REQUIRED'],
+        examples: [refusal(validateSecurityTokenRequest({}))],
       }),
     },
   };
 }
 
-/**
- * Builds Variant B's document for a listener whose partner routes are under `basePath`, from `source`
- * (the domain's schemas unless a test passes others).
- */
-export function buildVariantBDocument(options: { basePath: string; source?: SchemaSource }): Schema {
+/** Variant B's document for a listener reached at `publicUrl`, built from `source` (the domain's schemas by default). */
+export function buildVariantBDocument(options: DocumentOptions): Schema {
+  const servers = documentServers('Variant B', options);
   return contractDocument({
-    ...options,
+    servers,
+    source: options.source,
     title: 'LoanMatch partner API, Variant B',
     description:
       'The token-exchange contract over the same applications as Variant A, complete on its own. Exchange your API key at `POST /auth/token` for a 15-minute access token, send it as `Authorization: Bearer <access token>`, create an application with flat fields, run the credit check and match, proving each call on an application with its `securityToken`. `PATCH /applications/{applicationId}` adds fields later.\n\n' +
@@ -211,7 +269,8 @@ export function buildVariantBDocument(options: { basePath: string; source?: Sche
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'An access token from `POST /auth/token`.',
+        description:
+          'An access token from `POST /auth/token`: a JWT (HS256) following the practices of RFC8725. The algorithm is fixed, never read from the token; the issuer, audience and expiry are verified on every call.',
       },
       apiKeyHeader: {
         type: 'apiKey',
@@ -227,6 +286,6 @@ export function buildVariantBDocument(options: { basePath: string; source?: Sche
       WEBHOOKS_TAG,
       SERVICE_TAG,
     ],
-    paths: { ...paths(), ...referralPaths(), ...webhookPaths(), ...rootPaths() },
+    paths: mergePaths(paths(), referralPaths(op), webhookPaths(CONTRACT_B), servicePaths(servers.root)),
   });
 }

@@ -17,7 +17,7 @@ import {
   type Result,
   type StepNumber,
 } from '@loanmatch/domain';
-import { VALID_STEPS, flatApplication, validApplicant } from '@loanmatch/testing';
+import { VALID_STEPS, flatApplication, silentLogger, validApplicant } from '@loanmatch/testing';
 import {
   DOMAIN_SCHEMAS,
   EXAMPLES_A,
@@ -28,10 +28,15 @@ import {
   type Schema,
   type SchemaSource,
 } from '../src';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { createServiceApp } from '@loanmatch/http';
+import request from 'supertest';
 import { documentAjv } from '../src/testing';
+import { SERVED_A, SERVED_B } from './documents';
 
-const buildA = (source?: SchemaSource) => variantADocument({ basePath: '/api/partner/v1', source });
-const buildB = (source?: SchemaSource) => variantBDocument({ basePath: '/v1', source });
+const buildA = (source?: SchemaSource) => variantADocument({ ...SERVED_A, source });
+const buildB = (source?: SchemaSource) => variantBDocument({ ...SERVED_B, source });
 const DOCUMENTS: Array<[string, Schema]> = [
   ['A', buildA()],
   ['B', buildB()],
@@ -44,6 +49,12 @@ const stepName = (formType: FormType, step: StepNumber) =>
 function stepComponent(document: Schema, formType: FormType, step: StepNumber): Schema {
   const schema = components(document)[stepName(formType, step)];
   return typeof schema.$ref === 'string' ? components(document)[schema.$ref.split('/').pop() as string] : schema;
+}
+
+/** A request's number field is `oneOf` the bounded number and a numeric string: its bounds are on the number. */
+function numberBranch(property: Schema): Schema {
+  const branches = property.oneOf as Schema[] | undefined;
+  return branches?.find((branch) => branch.type === 'number' || branch.type === 'integer') ?? property;
 }
 
 /** Every (path, value) of a JSON value, depth first. */
@@ -59,7 +70,8 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
     (_name, document) => {
       const leftovers = [...walk(document)].filter(
         ([path, value]) =>
-          /^x-/.test(path[path.length - 1] ?? '') ||
+          // `x-internal` on a server is OpenAPI's own extension (the audience of a server), not a keyword of ours.
+          (/^x-/.test(path[path.length - 1] ?? '') && path[path.length - 3] !== 'servers' && path[0] !== 'servers') ||
           path[path.length - 1] === '$id' ||
           (path[path.length - 1] === 'format' && value === 'date-ymd-or-dmy'),
       );
@@ -129,7 +141,7 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
         const properties = Object.entries(schema.properties as Record<string, Schema>);
         let bounds = 0;
         for (const [field, property] of properties) {
-          const { minimum, maximum, minLength, maxLength } = property as {
+          const { minimum, maximum, minLength, maxLength } = numberBranch(property) as {
             minimum?: number;
             maximum?: number;
             minLength?: number;
@@ -162,7 +174,7 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
           }
         }
         // Every table with a bounded field was probed (step 1 of a home loan has enums only).
-        if (properties.some(([, p]) => p.maximum !== undefined || p.maxLength !== undefined))
+        if (properties.some(([, p]) => numberBranch(p).maximum !== undefined || p.maxLength !== undefined))
           expect(bounds).toBeGreaterThan(0);
       },
     );
@@ -217,12 +229,14 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
 
     let compared = 0;
     for (const [old, now, sourceProperties] of pairs) {
-      for (const [field, property] of Object.entries(now.properties as Record<string, Schema>)) {
+      for (const [field, documented] of Object.entries(now.properties as Record<string, Schema>)) {
+        const property = numberBranch(documented);
+        const before = numberBranch((old.properties as Record<string, Schema>)[field]);
         for (const keyword of ['maximum', 'maxLength'] as const) {
           if (property[keyword] === undefined) continue;
           compared++;
           expect(property[keyword]).toBe(sourceProperties[field][keyword]);
-          expect(property[keyword]).toBe(((old.properties as Record<string, Schema>)[field][keyword] as number) + 7);
+          expect(property[keyword]).toBe((before[keyword] as number) + 7);
         }
       }
     }
@@ -298,9 +312,16 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
   });
 
   describe('header parameters agree with the domain', () => {
-    it('when words, near-misses and the numbers 0-12999 (plain and zero-padded) are tried, then the documented schema accepts exactly what the sandbox accepts', () => {
-      const { ajv } = documentAjv(buildA());
-      const validate = ajv.compile({ $ref: 'doc#/components/parameters/SandboxScore/schema' });
+    it('when words, near-misses and the numbers 0-12999 (plain and zero-padded) are read as a validating proxy reads a header, then the document accepts what the sandbox accepts, its words listed and its range bounded', () => {
+      // Prism, like other validators, reads a header parameter as its schema types it (ajv's coerceTypes).
+      const ajv = new Ajv2020({ strict: false, coerceTypes: true });
+      addFormats(ajv);
+      const { SandboxScore } = (buildA().components as Schema).parameters as Record<string, Schema>;
+      const validate = ajv.compile(SandboxScore.schema as object);
+      const [words, range] = (SandboxScore.schema as { oneOf: Schema[] }).oneOf;
+      expect(words.enum).toEqual(['excellent', 'very_good', 'good', 'average', 'below_average', 'poor', 'unavailable']);
+      expect(range).toMatchObject({ type: 'integer', minimum: 0, maximum: 1200 });
+
       const candidates = [
         'excellent',
         'very_good',
@@ -320,7 +341,10 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
       candidates.push('10000', '99999', '01200', '001200', '00001');
       for (let n = 0; n < 13000; n++) candidates.push(String(n), String(n).padStart(4, '0'));
       const disagree = candidates.filter((value) => validate(value) !== parseSandboxScore(value).ok);
-      expect(disagree).toEqual([]);
+      // What a number-coercing reader takes and the sandbox refuses, all outside what a client of the
+      // document sends (the digits of a whole number): surrounding spaces (HTTP strips them before either
+      // sees the header), an exponent, and zero padding past four digits.
+      expect(disagree).toEqual([' 670', '1e3', '01200', '001200', '00001']);
     });
 
     it('when keys of every printable and some unprintable characters and lengths are tried, then the documented Idempotency-Key schema accepts exactly what the service accepts', () => {
@@ -330,6 +354,33 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
       for (let code = 0; code < 0x80; code++) candidates.push(String.fromCharCode(code));
       const disagree = candidates.filter((key) => validate(key) !== checkIdempotencyKey(key, true).ok);
       expect(disagree).toEqual([]);
+    });
+
+    it('when request ids of every printable character and of 128 and 129 characters are sent, then the service echoes exactly those the documented X-Request-Id schema accepts', async () => {
+      const { ajv } = documentAjv(buildA());
+      const validate = ajv.compile({ $ref: 'doc#/components/parameters/XRequestId/schema' });
+      const app = createServiceApp({ contract: 'test', logger: silentLogger, ping: async () => true, routes: [] });
+      const candidates = ['x'.repeat(128), 'x'.repeat(129), 'trace:1.2_3-4', 'a b', 'é'];
+      for (let code = 0x21; code < 0x7f; code++) candidates.push(`id${String.fromCharCode(code)}`);
+      const disagree: string[] = [];
+      for (const id of candidates) {
+        const echoed = (await request(app).get('/healthz').set('X-Request-Id', id)).headers['x-request-id'] === id;
+        if (echoed !== validate(id)) disagree.push(id);
+      }
+      expect(disagree).toEqual([]);
+    });
+
+    it('when e-mail addresses of the documented maximum and one more are tried, then the service takes the one and refuses the other naming the limit', () => {
+      const { email } = components(buildA()).ApplicantDetails.properties as Record<string, Schema>;
+      const maxLength = email.maxLength as number;
+      const address = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(length - 69)}.com`;
+      expect(validateApplicantDetails({ data: validApplicant({ email: address(maxLength) }) })).toMatchObject({
+        ok: true,
+      });
+      expect(validateApplicantDetails({ data: validApplicant({ email: address(maxLength + 1) }) })).toMatchObject({
+        ok: false,
+        error: { message: `email: must be at most ${maxLength} characters` },
+      });
     });
   });
 });

@@ -1,10 +1,11 @@
 import { validate } from '@readme/openapi-parser';
 import { variantADocument, variantBDocument } from '../src';
+import { SERVED_A, SERVED_B } from './documents';
 
 describe('the OpenAPI documents', () => {
   it.each([
-    ['A', () => variantADocument({ basePath: '/api/partner/v1' })],
-    ['B', () => variantBDocument({ basePath: '/v1' })],
+    ['A', () => variantADocument(SERVED_A)],
+    ['B', () => variantBDocument(SERVED_B)],
   ])(
     "when Variant %s's document is checked by @readme/openapi-parser, then it is a valid OpenAPI 3.1 document",
     async (_name, build) => {

@@ -1,9 +1,15 @@
 /**
  * Which IP addresses a webhook may be sent to. Only global unicast addresses are public; everything
  * else (private, loopback, link-local, unique-local, multicast, unspecified, carrier-grade NAT,
- * documentation, benchmarking, 6to4, Teredo, NAT64, reserved, …) is refused, except loopback, which
- * the sandbox accepts so partners can test on their own machine. An IPv4-mapped IPv6 address
- * (`::ffff:10.0.0.1`) is judged as the IPv4 address it carries.
+ * documentation, benchmarking, reserved, …) is refused, except loopback, which the sandbox accepts so
+ * partners can test on their own machine.
+ *
+ * An IPv6 address that carries an IPv4 address is judged as that IPv4 address (docs/adr/0152): mapped
+ * (`::ffff:10.0.0.1`), IPv4-compatible (`::10.0.0.1`), IPv4-translated (`::ffff:0:10.0.0.1`), NAT64
+ * (`64:ff9b::10.0.0.1`), 6to4 (`2002:0a00:0001::`) and Teredo (both the server's address and the
+ * client's, which Teredo writes inverted). Only the mapped form reaches this machine's loopback; the
+ * others carrying 127.0.0.0/8 are refused. NAT64's local-use prefix (`64:ff9b:1::/48`) says nothing of
+ * where its IPv4 address sits, and is refused.
  *
  * ipaddr.js keeps the IANA special-purpose registries as tables; an allow-list of its `unicast` range
  * refuses any range it knows of, including ones added later.
@@ -23,11 +29,63 @@ export function isIpLiteral(host: string): boolean {
 
 export function classifyAddress(address: string): { class: AddressClass; range: string } {
   if (!isIpLiteral(address)) return { class: 'refused', range: 'invalid' };
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const range = parsed.range();
+  // ipaddr.js reads `::a.b.c.d` as IPv4-mapped (`::ffff:a.b.c.d`); written out in full it reads it as it is.
+  const parsed = ipaddr.parse(address.replace(/^::(?=\d+\.\d+\.\d+\.\d+$)/, '0:0:0:0:0:0:'));
+  if (parsed.kind() === 'ipv4') return classifyV4(parsed as ipaddr.IPv4);
+  const v6 = parsed as ipaddr.IPv6;
+  const carried = carriedIPv4(v6);
+  if (carried === undefined) {
+    const range = v6.range();
+    if (range === 'unicast') return { class: 'public', range };
+    if (range === 'loopback') return { class: 'loopback', range };
+    return { class: 'refused', range };
+  }
+  const judged = carried.addresses.map(classifyV4);
+  const refused = judged.find((j) => j.class === 'refused');
+  if (refused) return { class: 'refused', range: `${carried.form}:${refused.range}` };
+  if (judged.some((j) => j.class === 'loopback'))
+    return carried.form === 'ipv4Mapped'
+      ? { class: 'loopback', range: 'ipv4Mapped:loopback' }
+      : { class: 'refused', range: `${carried.form}:loopback` };
+  return { class: 'public', range: `${carried.form}:unicast` };
+}
+
+function classifyV4(address: ipaddr.IPv4): { class: AddressClass; range: string } {
+  const range = address.range();
   if (range === 'unicast') return { class: 'public', range };
   if (range === 'loopback') return { class: 'loopback', range };
   return { class: 'refused', range };
+}
+
+const v4 = (high: number, low: number): ipaddr.IPv4 => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
+/** `::/96` but not `::` or `::1`: the deprecated IPv4-compatible form (RFC 4291 2.5.5.1). */
+const isIPv4Compatible = (parts: number[]): boolean =>
+  parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7] > 1);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by the form that carries them; undefined for a plain IPv6
+ * address. Local-use NAT64 answers no address, which `classifyAddress` refuses as not public.
+ */
+function carriedIPv4(address: ipaddr.IPv6): { form: string; addresses: ipaddr.IPv4[] } | undefined {
+  const { parts } = address;
+  const last = v4(parts[6], parts[7]);
+  if (isIPv4Compatible(parts)) return { form: 'ipv4Compatible', addresses: [last] };
+  switch (address.range()) {
+    case 'ipv4Mapped':
+      return { form: 'ipv4Mapped', addresses: [last] };
+    case 'rfc6145':
+      return { form: 'ipv4Translated', addresses: [last] };
+    case 'rfc6052':
+      return parts.slice(2, 6).every((p) => p === 0)
+        ? { form: 'nat64', addresses: [last] }
+        : { form: 'nat64LocalUse', addresses: [new ipaddr.IPv4([0, 0, 0, 0])] };
+    case '6to4':
+      return { form: '6to4', addresses: [v4(parts[1], parts[2])] };
+    case 'teredo':
+      // 2001:0:<server>:<flags>:<port>:<client, each bit inverted>.
+      return { form: 'teredo', addresses: [v4(parts[2], parts[3]), v4(~parts[6] & 0xffff, ~parts[7] & 0xffff)] };
+    default:
+      return undefined;
+  }
 }

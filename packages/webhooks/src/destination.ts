@@ -4,7 +4,9 @@
  * internal one (DNS rebinding):
  *
  * - live: `https` only, and every address the host resolves to must be public (see addresses.ts);
- * - sandbox: the same, and also loopback addresses, over `http` or `https`, so partners can test locally.
+ * - sandbox: the same, and also loopback addresses, over `http` or `https`, so partners can test locally,
+ *   on the ports the operator allows (WEBHOOK_SANDBOX_LOOPBACK_PORTS): on a hosted sandbox any loopback
+ *   port would let a key holder probe the server's own services.
  *
  * A URL with a user name or password is refused (it would be stored and shown in clear). Before an
  * attempt, `resolve` answers the address that was checked; the request connects to that address and no
@@ -41,7 +43,16 @@ export interface DestinationPolicyOptions {
   lookup?: LookupAll;
   /** How long a lookup may take. Default 5000 ms. */
   lookupTimeoutMs?: number;
+  /**
+   * The sandbox's loopback ports: `'any'` (the default, for a sandbox on the partner's own machine) or a
+   * list, which may be empty (no loopback at all). The server passes what its configuration says.
+   */
+  sandboxLoopbackPorts?: LoopbackPorts;
 }
+
+export type LoopbackPorts = 'any' | readonly number[];
+
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 5000;
 
@@ -59,6 +70,13 @@ export function createDestinationPolicy(options: DestinationPolicyOptions): Dest
   const { env } = options;
   const lookup = options.lookup ?? systemLookup;
   const lookupTimeoutMs = options.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS;
+  const loopbackPorts = options.sandboxLoopbackPorts ?? 'any';
+  const loopbackPortAllowed = (url: URL) =>
+    loopbackPorts === 'any' || loopbackPorts.includes(Number(url.port || DEFAULT_PORTS[url.protocol]));
+  const portRule =
+    loopbackPorts === 'any' || loopbackPorts.length > 0
+      ? `must use a loopback port this sandbox allows (${loopbackPorts === 'any' ? 'any' : loopbackPorts.join(', ')})`
+      : 'must resolve to public addresses only (this sandbox accepts no loopback address)';
   const httpsRule =
     env === 'live' ? 'must use https' : 'must use https (the sandbox accepts http for loopback addresses only)';
 
@@ -109,6 +127,8 @@ export function createDestinationPolicy(options: DestinationPolicyOptions): Dest
           : 'must resolve to public or loopback addresses only (not private or link-local)';
       return refuse('address', text, 'refused_address');
     }
+    if (classes.includes('loopback') && !loopbackPortAllowed(url))
+      return refuse('address', portRule, 'refused_address');
     if (url.protocol === 'http:' && !classes.every((c) => c === 'loopback'))
       return refuse('https', httpsRule, 'refused_scheme');
     return { ok: true, url, address: found[0].address, family: found[0].family };

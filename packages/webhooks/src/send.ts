@@ -3,7 +3,8 @@
  * node:https with the connection's `lookup` pinned to that address. Never follows a redirect (a 3xx is
  * a failure), reads at most `maxResponseBytes` of the answer and discards it, and gives up after
  * `timeoutMs` for the whole exchange. Never throws: every outcome is an `AttemptResult` with a fixed
- * error code, never text that came from the endpoint.
+ * error code (`timeout`, `network_error`, `redirect_302`, `http_500`), never text that came from the
+ * endpoint nor the system's reason a connection failed.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -68,7 +69,9 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
     }, options.timeoutMs);
     req.on('close', () => clearTimeout(timer));
 
-    req.on('error', (err) => finish({ ok: false, error: `network_error${systemCode(err)}` }));
+    // One code for every failure to exchange (refused, reset, unreachable, TLS): the history a partner
+    // reads must not tell a closed port from an open one that is not an HTTP server.
+    req.on('error', () => finish({ ok: false, error: 'network_error' }));
     req.on('response', (res: IncomingMessage) => {
       // The status decides; the body is read (up to the limit) only to end the exchange cleanly, then dropped.
       const status = res.statusCode ?? 0;
@@ -96,13 +99,4 @@ export function parseRetryAfter(value: string | string[] | undefined, now: () =>
   if (/^\s*\d{1,10}\s*$/.test(text)) return Number(text) * 1000;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now());
-}
-
-/** `:ECONNREFUSED` and the like, from the error or its cause; only a code-shaped string is kept. */
-function systemCode(err: unknown): string {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code)) return `:${code}`;
-  }
-  return '';
 }

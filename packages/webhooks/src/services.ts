@@ -1,5 +1,5 @@
 import { WEBHOOK_SECRET_PURPOSE, createSecretBox, type Environment, type WebhookServices } from '@loanmatch/domain';
-import { createDestinationPolicy, type DestinationPolicy, type LookupAll } from './destination';
+import { createDestinationPolicy, type DestinationPolicy, type LookupAll, type LoopbackPorts } from './destination';
 
 export interface WebhookServicesOptions {
   env: Environment;
@@ -10,6 +10,8 @@ export interface WebhookServicesOptions {
   sealingSecrets: readonly string[];
   /** Name resolution for the destination rules (tests inject one). */
   lookup?: LookupAll;
+  /** The sandbox's loopback ports (WEBHOOK_SANDBOX_LOOPBACK_PORTS); any by default. */
+  sandboxLoopbackPorts?: LoopbackPorts;
   /** Called when an event was written: wake this process's dispatcher. */
   notify?: () => void;
 }
@@ -18,7 +20,11 @@ export interface WebhookServicesOptions {
 export function createWebhookServices(
   options: WebhookServicesOptions,
 ): WebhookServices & { destinations: DestinationPolicy } {
-  const destinations = createDestinationPolicy({ env: options.env, lookup: options.lookup });
+  const destinations = createDestinationPolicy({
+    env: options.env,
+    lookup: options.lookup,
+    sandboxLoopbackPorts: options.sandboxLoopbackPorts,
+  });
   const notify = options.notify ?? (() => undefined);
   return {
     secrets: createSecretBox(options.sealingSecrets, WEBHOOK_SECRET_PURPOSE),

@@ -39,12 +39,55 @@ describe('addresses', () => {
     ['::ffff:10.0.0.1', 'refused'],
     ['::ffff:a00:1', 'refused'],
     ['::ffff:169.254.169.254', 'refused'],
+    ['::ffff:8.8.8.8', 'public'],
     ['64:ff9b::a00:1', 'refused'],
     ['2002:a00:1::', 'refused'],
     ['2001:db8::1', 'refused'],
     ['not an address', 'refused'],
   ])('when the address is %s, then it is %s', (address, expected) => {
     expect(classifyAddress(address).class).toBe(expected);
+  });
+
+  // Each IPv6 form that carries an IPv4 address, with a public, a private, a metadata and a loopback
+  // address inside: judged as the IPv4 address, and loopback only where the form reaches loopback.
+  const carriers: Array<[string, (v4: string) => string, string]> = [
+    ['IPv4-compatible', (a) => `::${a}`, 'refused'],
+    ['IPv4-mapped', (a) => `::ffff:${a}`, 'loopback'],
+    ['IPv4-translated', (a) => `::ffff:0:${a}`, 'refused'],
+    ['NAT64', (a) => `64:ff9b::${a}`, 'refused'],
+    ['6to4', (a) => `2002:${hex(a)}::1`, 'refused'],
+    ['Teredo (client)', (a) => `2001:0:${hex('8.8.4.4')}:0:f000:${hex(a, true)}`, 'refused'],
+    ['Teredo (server)', (a) => `2001:0:${hex(a)}:0:f000:${hex('8.8.4.4', true)}`, 'refused'],
+  ];
+  /** An IPv4 address as two IPv6 groups, inverted as Teredo writes its client. */
+  function hex(address: string, inverted = false): string {
+    const n = address.split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0);
+    const value = inverted ? ~n >>> 0 : n;
+    return `${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}`;
+  }
+  it.each(carriers)(
+    'when the %s form carries an IPv4 address, then it is judged as that address',
+    (_form, write, loopback) => {
+      expect(classifyAddress(write('8.8.8.8')).class).toBe('public');
+      expect(classifyAddress(write('10.0.0.1')).class).toBe('refused');
+      expect(classifyAddress(write('169.254.169.254')).class).toBe('refused');
+      expect(classifyAddress(write('100.64.0.1')).class).toBe('refused');
+      expect(classifyAddress(write('127.0.0.1')).class).toBe(loopback);
+    },
+  );
+
+  it.each(['::127.0.0.1', '::10.0.0.1', '::169.254.169.254'])(
+    'when the penetration test’s IPv4-compatible address %s is given, then it is refused, not public',
+    (address) => {
+      expect(classifyAddress(address)).toMatchObject({
+        class: 'refused',
+        range: expect.stringMatching(/^ipv4Compatible:/),
+      });
+    },
+  );
+
+  it('when NAT64’s local-use prefix is given, then it is refused: where its IPv4 address sits is not known', () => {
+    expect(classifyAddress('64:ff9b:1::808:808').class).toBe('refused');
   });
 });
 
@@ -121,6 +164,48 @@ describe('destination rules', () => {
     });
     expect(await sandbox.check('http://internal.partner.example/')).toMatchObject({ ok: false, rule: 'address' });
     expect(await sandbox.check('http://192.168.1.10/')).toMatchObject({ ok: false, rule: 'address' });
+  });
+
+  it.each(['https://[::127.0.0.1]:4400/x', 'https://[::10.0.0.1]/x', 'https://[::169.254.169.254]/x'])(
+    'when live gets the IPv4-compatible address of %s, then it is refused as the address it carries',
+    async (url) => {
+      expect(await live.check(url)).toEqual({
+        ok: false,
+        rule: 'address',
+        text: 'must resolve to public addresses only (not private, loopback or link-local)',
+      });
+    },
+  );
+
+  it('when the sandbox lists its loopback ports, then loopback is accepted on those ports only', async () => {
+    const listed = createDestinationPolicy({ env: 'sandbox', lookup: dns, sandboxLoopbackPorts: [4400, 8443] });
+    for (const url of [
+      'http://127.0.0.1:4400/hook',
+      'http://localhost:4400/',
+      'http://[::1]:4400/',
+      'https://127.0.0.1:8443/',
+    ])
+      expect([url, await listed.check(url)]).toEqual([url, { ok: true, url: expect.any(String) }]);
+    const refused = { ok: false, rule: 'address', text: 'must use a loopback port this sandbox allows (4400, 8443)' };
+    for (const url of [
+      'http://127.0.0.1:4401/hook',
+      'http://localhost/',
+      'https://[::1]/',
+      'http://[::ffff:127.0.0.1]:22/',
+    ])
+      expect([url, await listed.check(url)]).toEqual([url, refused]);
+    expect(await listed.resolve('http://127.0.0.1:5432/')).toMatchObject({ ok: false, code: 'refused_address' });
+    expect(await listed.check('https://hooks.partner.example/')).toMatchObject({ ok: true }); // public: any port
+  });
+
+  it('when the sandbox allows no loopback port, then loopback is refused and public addresses still pass', async () => {
+    const none = createDestinationPolicy({ env: 'sandbox', lookup: dns, sandboxLoopbackPorts: [] });
+    expect(await none.check('http://127.0.0.1:4000/hook')).toEqual({
+      ok: false,
+      rule: 'address',
+      text: 'must resolve to public addresses only (this sandbox accepts no loopback address)',
+    });
+    expect(await none.check('https://hooks.partner.example:8443/')).toMatchObject({ ok: true });
   });
 
   it('when a name that was public resolves to an internal address at delivery, then the attempt is refused (no DNS rebinding)', async () => {

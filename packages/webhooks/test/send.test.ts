@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { startWebhookReceiver, type WebhookReceiver } from '@loanmatch/testing';
 import { parseRetryAfter, sendWebhook, signWebhook, signatureHeader } from '../src';
 
@@ -89,15 +90,27 @@ describe('one attempt over HTTP', () => {
     expect(result.durationMs).toBeLessThan(1500);
   });
 
-  it('when nothing listens, then the attempt fails with the network error code', async () => {
-    const server = createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as { port: number };
-    await new Promise((r) => server.close(r));
-    expect(await send('/', 2000, `http://127.0.0.1:${port}/`)).toMatchObject({
-      ok: false,
-      error: 'network_error:ECONNREFUSED',
-    });
+  it('when nothing listens, the connection is reset, or the port speaks no HTTP, then every attempt fails with the same network_error', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const sockets = new Set<Socket>();
+    const reset = createNetServer((socket) => socket.resetAndDestroy());
+    const garbage = createNetServer((socket) => sockets.add(socket).add(socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    for (const s of [reset, garbage]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    try {
+      const results = await Promise.all(
+        [closedPort, ...[reset, garbage].map((s) => (s.address() as { port: number }).port)].map((port) =>
+          send('/', 2000, `http://127.0.0.1:${port}/`),
+        ),
+      );
+      for (const result of results)
+        expect(result).toEqual({ ok: false, error: 'network_error', durationMs: expect.any(Number) });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      for (const s of [reset, garbage]) await new Promise((r) => s.close(r));
+    }
   });
 
   it('when a host name is sent to, then the connection goes to the checked address and the Host header keeps the name', async () => {

@@ -10,10 +10,19 @@ type Catalogue = matching.Catalogue;
 type CatalogueFile = matching.CatalogueFile;
 type EmploymentType = matching.EmploymentType;
 type LenderDefinition = matching.LenderDefinition;
+type LmiTableDefinition = matching.LmiTableDefinition;
 type ProductDefinition = matching.ProductDefinition;
 type ScoreBand = matching.ScoreBand;
 type ServiceabilityPolicy = matching.ServiceabilityPolicy;
-const { BANDS_BEST_FIRST, CAR_PURPOSES, EMPLOYMENT_TYPES, HOME_PURPOSES, PERSONAL_PURPOSES, loadCatalogue } = matching;
+const {
+  BANDS_BEST_FIRST,
+  CAR_PURPOSES,
+  COMPARISON_RATE_BENCHMARKS,
+  EMPLOYMENT_TYPES,
+  HOME_PURPOSES,
+  PERSONAL_PURPOSES,
+  loadCatalogue,
+} = matching;
 
 /** mulberry32: a small, fast, seeded generator of numbers in [0, 1). */
 function seeded(seed: number): () => number {
@@ -56,6 +65,16 @@ const GENERATED_POLICIES: Record<string, ServiceabilityPolicy> = {
       other: 400,
     },
   },
+};
+
+/** The LMI table of generated catalogues: LVRs above 80% up to 95%, loans up to $5,000,000 (every generated home product). */
+export const GENERATED_LMI_TABLE: LmiTableDefinition = {
+  loanAmountUpTo: [300000, 600000, 1000000, 5000000],
+  rows: [
+    { lvrAbovePercent: 80, lvrUpToPercent: 85, premiumPercent: [0.5, 0.7, 0.85, 1] },
+    { lvrAbovePercent: 85, lvrUpToPercent: 90, premiumPercent: [1, 1.35, 1.65, 1.9] },
+    { lvrAbovePercent: 90, lvrUpToPercent: 95, premiumPercent: [2, 2.7, 3.25, 3.6] },
+  ],
 };
 
 /** The near-miss policy of generated catalogues: the margins of the repository's catalogue. */
@@ -137,6 +156,8 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
           saleTypes: subset(['dealer', 'private'] as const, ['dealer'], 0.6),
           maxVehicleAgeYears: between(8, 20),
           balloon: { maxPercent: pick([0, 20, 30, 35]), maxTermYears: between(Math.max(termMin, 3), 5) },
+          // From the index, not the generator, so that the products drawn stay those of earlier catalogues.
+          maxLvrPercent: [100, 110, 120, 130, 150][k % 5],
         },
         rates: rates(common.minimumBand, 5 + random() * 3, 1 + random() * 2),
       });
@@ -159,6 +180,7 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
               : {}),
           },
           lmiAboveLvrPercent: 80,
+          lmi: { table: 'generated', capitalised: k % 4 !== 2 },
           firstHomeBuyerOnly: random() < 0.1,
           repaymentTypes: interestOnly ? ['principal_and_interest', 'interest_only'] : ['principal_and_interest'],
           ...(interestOnly
@@ -174,7 +196,9 @@ export function generateCatalogue(n: number, seed: number): Catalogue {
     version: 1,
     effectiveFrom: '2025-07-01',
     nearMiss: STANDARD_NEAR_MISS,
+    comparisonRateBenchmarks: COMPARISON_RATE_BENCHMARKS,
     serviceabilityPolicies: GENERATED_POLICIES,
+    lmiTables: { generated: GENERATED_LMI_TABLE },
     lenders,
     products,
   };

@@ -78,12 +78,22 @@ function transactionHandle(tx: TransactionClient): Db {
   return handle;
 }
 
+/** Each module's functions, listed once: a transaction binds them without walking the modules again. */
+const FUNCTIONS = Object.entries(MODULES).map(
+  ([name, module]) =>
+    [
+      name,
+      Object.entries(module).filter((entry): entry is [string, AnyFunction] => typeof entry[1] === 'function'),
+    ] as const,
+);
+
+type AnyFunction = (db: Db, ...args: never[]) => unknown;
+
 function bind(db: Db): Repositories {
   const repositories: Record<string, unknown> = {};
-  for (const [name, module] of Object.entries(MODULES)) {
+  for (const [name, functions] of FUNCTIONS) {
     const bound: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(module))
-      if (typeof value === 'function') bound[key] = value.bind(undefined, db);
+    for (const [key, fn] of functions) bound[key] = fn.bind(undefined, db);
     repositories[name] = bound;
   }
   repositories.transaction = <T>(work: (tx: Repositories) => Promise<T>) => db.transaction((tx) => work(bind(tx)));

@@ -12,14 +12,21 @@ const LEVEL_SCORES: Record<string, number> = {
   poor: 250,
 };
 
-export const SANDBOX_SCORE_VALUES = [...Object.keys(LEVEL_SCORES), 'unavailable', '0-1200'] as const;
+/** The words `X-Sandbox-Score` takes, and the range of the whole numbers it takes (Equifax Australia's scale). */
+export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...Object.keys(LEVEL_SCORES), 'unavailable']);
+export const SANDBOX_SCORE_RANGE = Object.freeze({ minimum: 0, maximum: 1200 });
+export const SANDBOX_SCORE_VALUES = [
+  ...SANDBOX_SCORE_WORDS,
+  `${SANDBOX_SCORE_RANGE.minimum}-${SANDBOX_SCORE_RANGE.maximum}`,
+];
 
 /** Parses `X-Sandbox-Score`: a word level, a whole number 0-1200, or `unavailable`. */
 export function parseSandboxScore(raw: string | undefined): Result<SandboxScore | undefined> {
   if (raw === undefined) return ok(undefined);
   if (raw === 'unavailable') return ok({ kind: 'unavailable' });
   if (Object.hasOwn(LEVEL_SCORES, raw)) return ok({ kind: 'score', score: LEVEL_SCORES[raw] });
-  if (/^\d{1,4}$/.test(raw) && Number(raw) <= 1200) return ok({ kind: 'score', score: Number(raw) });
+  if (/^\d{1,4}$/.test(raw) && Number(raw) <= SANDBOX_SCORE_RANGE.maximum)
+    return ok({ kind: 'score', score: Number(raw) });
   return fail(
     'VALIDATION_ERROR',
     `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`,

@@ -3,18 +3,22 @@
  * indicative, its conditions), or a near-miss with its reasons and what would qualify (worded by
  * `NEAR_MISS_WORDING`).
  */
-import type { Candidate, Context } from './assess';
-import { COMPARISON_RATE_WARNING } from './catalogue';
+import type { Candidate, Context } from './candidate';
 import { offerConditions } from './conditions';
+import { headlineOf } from './headline';
+import type { AcceptedOffer, NearMissOffer, NearMissReason, NearMissRequirement, OfferDetails } from './match-types';
 import { NEAR_MISS_WORDING, type WordingFacts } from './near-miss-wording';
-import type {
-  AcceptedOffer,
-  NearMissOffer,
-  NearMissReason,
-  NearMissRequirement,
-  OfferDetails,
-  ProductTable,
-} from './types';
+import type { ProductTable } from './types';
+
+/**
+ * The headline and benchmark example of a candidate are the catalogue's own, except that with an LMI
+ * premium the comparison rate is the one with the premium of the applicant's LVR on the benchmark loan,
+ * and the example says so (both prepared at catalogue load; only the headline's end is written here).
+ */
+const headlineFor = (c: Candidate, t: ProductTable): string =>
+  c.lmiRow < 0 ? t.headline[c.priceIndex] : headlineOf(t.headlinePrefix[c.priceIndex], c.comparisonRate);
+const exampleFor = (c: Candidate, t: ProductTable): string =>
+  c.lmiRow < 0 ? t.comparisonRateExample[c.row] : t.lmiExample[c.row * t.lmiRows + c.lmiRow];
 
 export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): AcceptedOffer {
   const a = x.a;
@@ -23,8 +27,8 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
   const details: OfferDetails = {
     interestRate: t.rate[k],
     comparisonRate: c.comparisonRate,
-    comparisonRateWarning: COMPARISON_RATE_WARNING,
-    comparisonRateExample: t.comparisonRateExample[i],
+    comparisonRateWarning: t.comparisonRateWarning[i],
+    comparisonRateExample: exampleFor(c, t),
     loanAmount: a.loanAmount,
     loanTermMonths: c.termMonths,
     monthlyRepayment: c.repayment,
@@ -39,16 +43,22 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
       ...details,
       repaymentType: a.interestOnly ? 'interest_only' : 'principal_and_interest',
       ...(a.interestOnly
-        ? { interestOnlyMonths: c.interestOnlyMonths, repaymentAfterInterestOnly: c.afterInterestOnly }
+        ? {
+            interestOnlyMonths: c.interestOnlyMonths,
+            interestRateAfterInterestOnly: t.revertRate[k],
+            repaymentAfterInterestOnly: c.afterInterestOnly,
+          }
         : {}),
       lvr: c.lvr,
-      lendersMortgageInsurance: c.lvr > t.lmiAboveLvrPercent[i],
+      lendersMortgageInsurance: c.lmiRow >= 0,
+      lmiPremium: c.lmiPremium,
+      amountFinanced: c.amountFinanced,
     };
   if (!c.indicative) {
     return {
       lender: t.lender[i],
       product: t.product[i],
-      headline: t.headline[k],
+      headline: headlineFor(c, t),
       certainty: 'pre_qualified',
       offerDetails,
       conditions: [],
@@ -58,7 +68,7 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
   return {
     lender: t.lender[i],
     product: t.product[i],
-    headline: t.headline[k],
+    headline: headlineFor(c, t),
     certainty: 'indicative',
     offerDetails,
     conditions: offerConditions(c, t, x),
@@ -76,7 +86,7 @@ interface Requirement {
 
 export function nearMissOffer(c: Candidate, t: ProductTable, x: Context): NearMissOffer {
   const product = x.products[c.row];
-  const facts: WordingFacts = { applicant: x.a, product, price: product.prices[c.slot]! };
+  const facts: WordingFacts = { applicant: x.a, product };
   const reasons: NearMissReason[] = [];
   const requirements: Requirement[] = [];
   for (const miss of c.misses ?? []) {
@@ -84,7 +94,7 @@ export function nearMissOffer(c: Candidate, t: ProductTable, x: Context): NearMi
     reasons.push({
       field: wording.field,
       rule: wording.rule(miss, facts),
-      actual: wording.actual ? wording.actual(miss) : miss.actual,
+      actual: wording.actual(miss, facts),
     });
     const { field, direction, value, text } = wording.requirement;
     const requirement: Requirement = {
@@ -107,7 +117,7 @@ export function nearMissOffer(c: Candidate, t: ProductTable, x: Context): NearMi
   return {
     lender: t.lender[c.row],
     product: t.product[c.row],
-    headline: t.headline[c.priceIndex],
+    headline: headlineFor(c, t),
     reasons,
     wouldQualifyIf,
   };

@@ -12,11 +12,9 @@ import {
   PURPOSES_BY_TYPE,
   REPAYMENT_TYPES,
   SALE_TYPES,
-  type CreditAssessment,
   type FormType,
-  type MatchInput,
-  type MissingField,
 } from './types';
+import type { CreditAssessment, MatchInput, MissingField } from './match-types';
 import { NUMERIC_STRING } from '../validation/validate';
 
 export interface Applicant {
@@ -38,7 +36,9 @@ export interface Applicant {
   readonly employmentKnown: boolean;
   readonly incomeKnown: boolean;
   readonly livingKnown: boolean;
-  /** All four known: every rule can be assessed on the application's data. */
+  /** Car: the vehicle's price is known (true for other loan types). */
+  readonly vehicleKnown: boolean;
+  /** All known: every rule can be assessed on the application's data. */
   readonly complete: boolean;
   readonly monthlyRent: number;
   readonly dependants: number;
@@ -47,6 +47,13 @@ export interface Applicant {
   /** Car: the vehicle's age in years, `NaN` when not known or a new car. */
   readonly vehicleAge: number;
   readonly balloonPercent: number;
+  /**
+   * Car: what the vehicle calls for, the amount its loan-to-value ratio is measured against: the price
+   * less the deposit and the trade-in, plus any payout owed on the trade-in. `NaN` when the price is not known.
+   */
+  readonly vehicleValue: number;
+  /** Car: the deposit and trade-in less its payout, which the vehicle's price is reduced by (0 otherwise). */
+  readonly vehicleContribution: number;
   /** Home. */
   readonly occupancyIndex: number;
   readonly firstHomeBuyer: boolean;
@@ -84,7 +91,7 @@ export function assessCredit(input: MatchInput): CreditAssessment {
       band: UNKNOWN_ESTIMATE_BAND,
       estimate: 'unknown',
       notice:
-        'The credit bureau could not be reached and no credit estimate was given, so these results assume a below-average credit score. ' +
+        'The credit bureau could not be reached and no credit estimate was given, so these results are assessed cautiously, as for a weak credit history. ' +
         'Lenders will confirm with their own credit check.',
     };
   }
@@ -93,9 +100,10 @@ export function assessCredit(input: MatchInput): CreditAssessment {
     basis: 'self_estimate',
     band,
     estimate: given as string,
+    // The estimate is echoed as the partner sent it; the band assessed is never named.
     notice:
       `The credit bureau could not be reached, so these results use the applicant's own credit estimate (${String(given)}), ` +
-      `assessed cautiously one band lower (${band}). Lenders will confirm with their own credit check.`,
+      'assessed cautiously one step lower. Lenders will confirm with their own credit check.',
   };
 }
 
@@ -185,8 +193,13 @@ export function readApplicant(
   let saleTypeBit = 0;
   let vehicleAge = Number.NaN;
   let balloonPercent = 0;
+  let vehicleValue = Number.NaN;
+  let vehicleContribution = 0;
   if (formType === 'car') {
     balloonPercent = optional(2, 'balloonPaymentPercent');
+    vehicleContribution = optional(2, 'depositAmount') + optional(2, 'tradeInValue') - optional(2, 'tradeInPayout');
+    const price = numberOf(stepOf(1).estimatedCarPrice);
+    if (price !== undefined) vehicleValue = price - vehicleContribution;
     // A new car has no age to assess and is sold by a dealer; a used or refinanced car is assessed on
     // its year when known, a used car on its sale type when known.
     const carPurpose = CAR_PURPOSES[purpose];
@@ -215,6 +228,7 @@ export function readApplicant(
   }
 
   if (missing.length > 0) return { ok: false, missing };
+  const vehicleKnown = formType !== 'car' || !Number.isNaN(vehicleValue);
   return {
     ok: true,
     applicant: {
@@ -231,12 +245,15 @@ export function readApplicant(
       employmentKnown,
       incomeKnown,
       livingKnown,
-      complete: termKnown && employmentKnown && incomeKnown && livingKnown,
+      vehicleKnown,
+      complete: termKnown && employmentKnown && incomeKnown && livingKnown && vehicleKnown,
       monthlyRent: optional(living, 'monthlyRent'),
       dependants: optional(living, 'dependents'),
       saleTypeBit,
       vehicleAge,
       balloonPercent,
+      vehicleValue,
+      vehicleContribution,
       occupancyIndex,
       firstHomeBuyer,
       repaymentTypeBit,

@@ -2,110 +2,38 @@
  * The assessment of one product for one application, rule by rule, on the loan type's columns:
  * - category rules (purpose, employment type, sale type, occupancy, first home buyer, repayment type)
  *   either pass or rule the product out: no margin makes a wrong category "nearly right";
- * - measured rules (credit band, amount, term, income, time in job, vehicle age, balloon, LVR,
- *   serviceability) pass, or miss by a distance; a miss within the catalogue's margin keeps the
- *   product as a near-miss candidate, a miss beyond it rules the product out;
+ * - measured rules (credit band, amount, term, income, time in job, vehicle age, balloon, LVR against
+ *   the property or the vehicle, serviceability) pass, or miss by a distance; a miss within the
+ *   catalogue's margin keeps the product as a near-miss candidate, a miss beyond it rules the product out;
  * - a product missed by more than `maxMissedRules` rules is ruled out;
  * - a band priced above the cost-rate cap, or a loan whose own annual cost rate would exceed it, is
  *   ruled out (never accepted, never near-missed).
  * What a near-miss would need is computed on the terms that would qualify: the amount, term and
  * balloon brought within the product's limits (the amount also within its LVR), at the rate of the
- * band that would qualify. Serviceability is assessed on that amount, so "at most 23,400" is the
- * largest amount that passes every rule together.
+ * band that would qualify. Serviceability is assessed on that amount, with any lenders mortgage
+ * insurance premium the product capitalises, so "at most $23,400" is the largest amount that passes
+ * every rule together.
  * A thin application (a term, employment, income or living situation not given) is assessed on what it
  * tells: a rule that needs what is missing is not assessed (the offer is then indicative, and its
  * conditions say what the lender will need, conditions.ts); an unknown term is the product's benchmark
  * term; serviceability with the living situation unknown is assessed at its least housing cost, so that
- * a miss there is a miss whatever the living situation turns out to be.
+ * a miss there is a miss whatever the living situation turns out to be; a car's LVR with its price unknown
+ * is not assessed.
  */
-import type { Applicant } from './applicant';
+import type { Candidate, Context, Miss } from './candidate';
 import { COST_RATE_CAP_PERCENT, annuityFactor, round2 } from './finance';
+import { largestLoanWithPremium, lmiRowOf, premiumRateOf } from './lmi';
 import { CAPPED, NOT_OFFERED, OFFERED } from './table';
 import {
   EMPLOYMENT_TYPES,
   LIVING_SITUATIONS,
   OCCUPANCY_TYPES,
   type CatalogueProduct,
-  type NearMissMargins,
   type ProductTable,
 } from './types';
 
 /** The employment mask of a product that takes every employment type. */
 const ALL_EMPLOYMENT_TYPES = (1 << EMPLOYMENT_TYPES.length) - 1;
-
-export type RuleId =
-  | 'creditBand'
-  | 'maxLoanAmount'
-  | 'minLoanAmount'
-  | 'maxLoanTerm'
-  | 'minLoanTerm'
-  | 'minIncome'
-  | 'timeInJob'
-  | 'vehicleAge'
-  | 'balloonPercent'
-  | 'balloonTerm'
-  | 'lvr'
-  | 'serviceability';
-
-/** One missed rule, in numbers; the words are written only for the near-misses returned. */
-export interface Miss {
-  readonly rule: RuleId;
-  /** How much of the margin the miss uses, in (0, 1]. */
-  readonly distance: number;
-  /** The product's bound (serviceability: the amount assessed, i.e. asked for or capped by another rule). */
-  readonly bound: number;
-  /** The value that would pass (serviceability: the largest loan the income services). */
-  readonly needed: number;
-  /** The applicant's value (serviceability: the monthly surplus, negative). */
-  readonly actual: number;
-  /** Serviceability: the gross monthly income that would service the amount assessed. */
-  readonly alternative?: number;
-}
-
-/** A product that passed (no misses) or nearly passed, by its row in the loan type's table. */
-export interface Candidate {
-  /** Row in the table (and in `catalogue.productsByType`). */
-  readonly row: number;
-  /** Index of the price in the table's price columns (row × slots + slot). */
-  readonly priceIndex: number;
-  /** The slot within the product's `prices`. */
-  readonly slot: number;
-  /** The product's place in the catalogue's ranking at this price (see `BandPrice.position`). */
-  readonly position: number;
-  readonly comparisonRate: number;
-  readonly productId: string;
-  /** The loan's repayment and, for interest only, the repayment after the period: both rounded to cents. */
-  readonly repayment: number;
-  readonly afterInterestOnly: number;
-  readonly interestOnlyMonths: number;
-  /** Percent, 2 decimals. */
-  readonly lvr: number;
-  readonly misses: Miss[] | null;
-  readonly closeness: number;
-  /** The term assessed: the one asked for, brought within the product's limits, or assumed. */
-  readonly termMonths: number;
-  /** The repayment at the rate plus the serviceability buffer, on the amount assessed. */
-  readonly buffered: number;
-  /** A rule needed what the application does not tell: an accepted offer is indicative. */
-  readonly indicative: boolean;
-}
-
-/** Per application: what every product's assessment shares. */
-export interface Context {
-  readonly a: Applicant;
-  readonly products: readonly CatalogueProduct[];
-  readonly bandRank: number;
-  /** Index into a product's `prices`: the price variant (home: bit 0 interest only, bit 1 investment) × 6 + band rank. */
-  readonly priceSlot: number;
-  readonly margins: NearMissMargins;
-  readonly maxMisses: number;
-  readonly referenceYear: number;
-  readonly replacesHousing: boolean;
-  readonly isCar: boolean;
-  readonly isHome: boolean;
-  /** Car: the balloon asked for, in dollars (2 decimals). */
-  readonly balloonAmount: number;
-}
 
 const CAP_MONTHLY = COST_RATE_CAP_PERCENT / 1200;
 /** Annuity factor and discount at the cost-rate cap for 0-600 months, computed once at module load. */
@@ -288,6 +216,28 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     }
   }
 
+  // The car loan against what the vehicle calls for (not assessed while its price is unknown).
+  if (x.isCar && a.vehicleKnown) {
+    const maxVehicleLvr = t.maxVehicleLvr[i];
+    const value = a.vehicleValue;
+    if (asked * 100 > maxVehicleLvr * value) {
+      if (value <= 0) return null;
+      const vehicleLvr = (asked / value) * 100;
+      const over = vehicleLvr - maxVehicleLvr;
+      if (over > m.lvrPercentPoints) return null;
+      const largest = Math.floor((value * maxVehicleLvr) / 100);
+      misses = addMiss(misses, {
+        rule: 'vehicleLvr',
+        distance: over / m.lvrPercentPoints,
+        bound: maxVehicleLvr,
+        needed: largest,
+        actual: vehicleLvr,
+      });
+      amount = Math.min(amount, largest);
+      if (amount < minAmount) return null;
+    }
+  }
+
   const termMonths = termYears * 12;
   let lvr = 0;
   let interestOnlyMonths = 0;
@@ -314,6 +264,21 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   }
   if (misses !== null && misses.length > x.maxMisses) return null;
 
+  // Lenders mortgage insurance above the product's threshold, on the amount that would qualify; a
+  // capitalised premium is repaid with the loan.
+  const lmiTable = x.isHome ? t.lmiTable[i] : -1;
+  let premium = 0;
+  let lmiRow = -1;
+  if (lmiTable >= 0 && amount * 100 > t.lmiAboveLvrPercent[i] * a.propertyValue) {
+    const exact = amount === asked;
+    lmiRow = exact ? x.lmiRowAsked[lmiTable] : lmiRowOf(x.lmiTables[lmiTable], amount, a.propertyValue);
+    const rate = exact ? x.lmiRateAsked[lmiTable] : premiumRateOf(x.lmiTables[lmiTable], amount, a.propertyValue);
+    if (lmiRow < 0 || Number.isNaN(rate)) return null; // outside the table: the catalogue's rules prevent it
+    premium = round2(amount * rate);
+  }
+  const capitalised = premium > 0 && t.lmiCapitalised[i] === 1;
+  const financed = capitalised ? amount + premium : amount;
+
   // Serviceability: income after tax, less housing, living costs and the monthly fee, must carry the
   // repayment at the rate plus the buffer (interest-only loans: principal and interest after the period).
   const monthlyFee = t.monthlyFee[i];
@@ -331,9 +296,12 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     bufferedMonthly === 0
       ? (1 - balloonShare) / amortisedMonths
       : ((1 - balloonShare * bufferedDiscount) * bufferedMonthly) / (1 - bufferedDiscount);
-  const buffered = amount * perDollar;
+  const buffered = financed * perDollar;
   if (a.incomeKnown && buffered > capacity) {
-    const largest = capacity > 0 ? capacity / perDollar : 0;
+    const financedLimit = capacity > 0 ? capacity / perDollar : 0;
+    const largest = capitalised
+      ? largestLoanWithPremium(x.lmiTables[lmiTable], t.lmiAboveLvrPercent[i], a.propertyValue, financedLimit)
+      : financedLimit;
     const short = ((amount - largest) / amount) * 100;
     if (short > m.serviceabilityPercent) return null;
     const needed = Math.floor(largest / 100) * 100;
@@ -351,44 +319,57 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
 
   // The loan's own repayment, and the cost-rate cap on the loan itself: its annual cost rate (the IRR
   // of the advance less the establishment fee against repayments plus fees) exceeds the cap exactly
-  // when the payments' present value at the cap exceeds the advance.
+  // when the payments' present value at the cap exceeds the advance. Interest only: the loading applies
+  // during the period, principal and interest after it at the rate it reverts to. A premium paid at
+  // settlement is taken from the advance like the establishment fee.
   const monthly = t.monthlyRate[k];
   const balloon = amount * balloonShare;
   let repayment: number;
   let afterInterestOnly = 0;
   let valueAtCap: number;
   if (interestOnlyMonths > 0) {
-    repayment = amount * monthly;
+    const revert = t.revertMonthlyRate[k];
+    repayment = financed * monthly;
     afterInterestOnly =
-      monthly === 0 ? amount / amortisedMonths : (amount * monthly) / (1 - Math.exp(-amortisedMonths * t.growthLog[k]));
+      revert === 0
+        ? financed / amortisedMonths
+        : (financed * revert) / (1 - Math.exp(-amortisedMonths * t.revertGrowthLog[k]));
     valueAtCap =
       (repayment + monthlyFee) * capFactor(interestOnlyMonths) +
       (afterInterestOnly + monthlyFee) * capFactor(amortisedMonths) * capDiscount(interestOnlyMonths);
   } else {
     const discount = Math.exp(-termMonths * t.growthLog[k]);
     repayment =
-      monthly === 0 ? (amount - balloon) / termMonths : ((amount - balloon * discount) * monthly) / (1 - discount);
+      monthly === 0 ? (financed - balloon) / termMonths : ((financed - balloon * discount) * monthly) / (1 - discount);
     valueAtCap = (repayment + monthlyFee) * capFactor(termMonths) + balloon * capDiscount(termMonths);
   }
-  if (valueAtCap > amount - t.establishmentFee[i]) return null;
+  if (valueAtCap > amount - t.establishmentFee[i] - (capitalised ? 0 : premium)) return null;
 
   let closeness = 0;
   if (misses !== null) for (const miss of misses) closeness += miss.distance;
   // Employment unknown matters only to a product that limits the type or asks for time in the job.
   const indicative =
     !a.complete &&
-    (!a.termKnown || !a.incomeKnown || !a.livingKnown || t.employmentMask[i] !== ALL_EMPLOYMENT_TYPES || minMonths > 0);
+    (!a.termKnown ||
+      !a.incomeKnown ||
+      !a.livingKnown ||
+      !a.vehicleKnown ||
+      t.employmentMask[i] !== ALL_EMPLOYMENT_TYPES ||
+      minMonths > 0);
   return {
     row: i,
     priceIndex: k,
     slot,
     position: t.position[k],
-    comparisonRate: t.comparisonRate[k],
+    comparisonRate: lmiRow >= 0 ? t.lmiComparisonRate[k * t.lmiRows + lmiRow] : t.comparisonRate[k],
     productId: t.productId[i],
     repayment: round2(repayment),
     afterInterestOnly: round2(afterInterestOnly),
     interestOnlyMonths,
     lvr: round2(lvr),
+    lmiPremium: premium,
+    lmiRow,
+    amountFinanced: round2(financed),
     misses,
     closeness,
     termMonths,

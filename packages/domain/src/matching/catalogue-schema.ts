@@ -3,6 +3,7 @@
  * single values. Rules that relate two values (min ≤ max, a band priced above the minimum band, a
  * lender that exists) are checked after it, in `catalogue.ts`.
  */
+import { COMPARISON_RATE_BENCHMARKS } from './benchmarks';
 import {
   BANDS_BEST_FIRST,
   CAR_PURPOSES,
@@ -83,11 +84,21 @@ const product = (loanType: string, purposes: readonly string[], extra: Record<st
     'commission',
   );
 
-const carRules = object({
-  saleTypes: setOf(SALE_TYPES),
-  maxVehicleAgeYears: integer(0, 50),
-  balloon: object({ maxPercent: percent, maxTermYears: integer(0, 30) }),
-});
+const carRules = {
+  ...object({
+    saleTypes: setOf(SALE_TYPES),
+    maxVehicleAgeYears: integer(0, 50),
+    balloon: object({ maxPercent: percent, maxTermYears: integer(0, 30) }),
+    // Above 100%: on-road costs, insurance and warranties financed with the vehicle.
+    maxLvrPercent: number(1, 200),
+  }),
+  'x-message': {
+    required: {
+      maxLvrPercent:
+        'is required: a car loan states its largest amount as a share of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout)',
+    },
+  },
+};
 
 const homeRules = object(
   {
@@ -105,10 +116,50 @@ const homeRules = object(
     },
     lmiAboveLvrPercent: percent,
     firstHomeBuyerOnly: { type: 'boolean' },
+    lmi: object({ table: id, capitalised: { type: 'boolean' } }),
     repaymentTypes: setOf(REPAYMENT_TYPES),
     interestOnly: object({ maxYears: integer(1, 15), rateLoadingPercentPoints: number(0, 10) }),
   },
   ['occupancy', 'lmiAboveLvrPercent', 'firstHomeBuyerOnly', 'repaymentTypes'],
+);
+
+/** Premiums in percent of the loan by LVR row and loan-amount column; gaps and order are checked in catalogue-rules.ts. */
+const lmiTable = object(
+  {
+    $comment: { type: 'string' },
+    loanAmountUpTo: { type: 'array', items: number(1), minItems: 1 },
+    rows: {
+      type: 'array',
+      minItems: 1,
+      items: object({
+        lvrAbovePercent: percent,
+        lvrUpToPercent: percent,
+        premiumPercent: { type: 'array', items: number(0, 20), minItems: 1 },
+      }),
+    },
+  },
+  ['loanAmountUpTo', 'rows'],
+);
+
+/** The regulation's benchmarks, stated in the file so that an operator can check a comparison rate by hand. */
+const benchmarks = object(
+  {
+    $comment: { type: 'string' },
+    ...Object.fromEntries(
+      Object.entries(COMPARISON_RATE_BENCHMARKS).map(([loanType, b]) => [
+        loanType,
+        object(
+          Object.fromEntries(
+            Object.entries(b).map(([key, value]) => [
+              key,
+              { const: value, 'x-message': `must be ${value}: the reg 100 benchmark for ${loanType} loans` },
+            ]),
+          ),
+        ),
+      ]),
+    ),
+  },
+  Object.keys(COMPARISON_RATE_BENCHMARKS),
 );
 
 const margins = object({
@@ -138,12 +189,14 @@ export const catalogueSchema: Schema = object(
     version: { const: 1 },
     effectiveFrom: { type: 'string', format: 'date' },
     nearMiss: object({ maxMissedRules: integer(1, 5), maxResults: integer(0, 1000), margins }),
+    comparisonRateBenchmarks: benchmarks,
     serviceabilityPolicies: {
       type: 'object',
       propertyNames: id,
       additionalProperties: serviceabilityPolicy,
       minProperties: 1,
     },
+    lmiTables: { type: 'object', propertyNames: id, additionalProperties: lmiTable },
     lenders: {
       type: 'array',
       minItems: 1,
@@ -175,5 +228,14 @@ export const catalogueSchema: Schema = object(
       },
     },
   },
-  ['version', 'effectiveFrom', 'nearMiss', 'serviceabilityPolicies', 'lenders', 'products'],
+  [
+    'version',
+    'effectiveFrom',
+    'nearMiss',
+    'comparisonRateBenchmarks',
+    'serviceabilityPolicies',
+    'lmiTables',
+    'lenders',
+    'products',
+  ],
 );

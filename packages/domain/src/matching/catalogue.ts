@@ -1,17 +1,23 @@
 /**
  * Loading the lender catalogue: the file's shape is checked by a JSON Schema (one Ajv instance of this
  * folder, compiled once), the rules between values by `semanticViolations`, and then every figure that
- * depends on a product alone is computed once: the rate and comparison rate of each band and variant,
- * the headline, the ranking of products by price, and the columns the matching loop reads (`table.ts`).
+ * depends on a product alone is computed once: the rate and comparison rate of each band and variant
+ * (and, for home loans with an LMI table, of each of its LVR rows), the headline, the ranking of products
+ * by price, and the columns the matching loop reads (`table.ts`).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
+import { benchmarkFor, exampleText, warningText } from './benchmarks';
 import { catalogueSchema } from './catalogue-schema';
+import { semanticViolations, violation } from './catalogue-rules';
 import { buildTable } from './table';
-import { COST_RATE_CAP_PERCENT, comparisonRate, formatAmount, round2 } from './finance';
+import { COST_RATE_CAP_PERCENT, comparisonRate, round2, type LoanTerms } from './finance';
+import { headlineOf, headlinePrefixOf } from './headline';
+import { compileLmiTable, lmiColumnOf, needsLmi } from './lmi';
+import { dollars, percent } from './units';
 import {
   BANDS_BEST_FIRST,
   type BandPrice,
@@ -20,46 +26,14 @@ import {
   type CatalogueProduct,
   type FormType,
   type LenderDefinition,
+  type LmiTable,
   type ProductDefinition,
   type ServiceabilityPolicy,
 } from './types';
 import { deepFreeze } from '../deep-freeze';
-import { commissionViolations } from '../outcomes/commission';
 
 /** The catalogue in force, relative to this file (the same in `src` under tsx and jest). */
 export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue.v1.json');
-
-// ---------------------------------------------------------------------------------------------
-// Comparison rate benchmarks (National Credit Code): the loan a comparison rate is quoted on
-// ---------------------------------------------------------------------------------------------
-
-export const COMPARISON_RATE_BENCHMARKS: Readonly<
-  Record<FormType, { readonly amount: number; readonly termMonths: number; readonly secured: boolean }>
-> = Object.freeze({
-  personal: { amount: 30000, termMonths: 60, secured: false },
-  car: { amount: 150000, termMonths: 300, secured: true },
-  home: { amount: 150000, termMonths: 300, secured: true },
-});
-
-export const COMPARISON_RATE_WARNING =
-  'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges. ' +
-  'Different terms, fees or other loan amounts might result in a different comparison rate.';
-
-/** The benchmark within the product's limits: a product that cannot be written at the benchmark is quoted at its nearest amount and term. */
-function benchmarkFor(definition: ProductDefinition): { amount: number; termMonths: number } {
-  const b = COMPARISON_RATE_BENCHMARKS[definition.loanType];
-  const clamp = (x: number, min: number, max: number) => Math.min(Math.max(x, min), max);
-  return {
-    amount: clamp(b.amount, definition.loanAmount.min, definition.loanAmount.max),
-    termMonths: clamp(b.termMonths, definition.loanTermYears.min * 12, definition.loanTermYears.max * 12),
-  };
-}
-
-function exampleText(loanType: FormType, { amount, termMonths }: { amount: number; termMonths: number }): string {
-  const term =
-    termMonths % 12 === 0 ? `${termMonths / 12} year${termMonths === 12 ? '' : 's'}` : `${termMonths} months`;
-  return `a $${formatAmount(amount)} ${COMPARISON_RATE_BENCHMARKS[loanType].secured ? 'secured' : 'unsecured'} loan over ${term}`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Schema validation
@@ -85,15 +59,8 @@ function locate(json: unknown, segments: string[]): { owner: string; field: stri
   }
   if (collection === 'serviceabilityPolicies' && key !== undefined)
     return { owner: `serviceability policy ${key}`, field: rest.join('.') };
+  if (collection === 'lmiTables' && key !== undefined) return { owner: `LMI table ${key}`, field: rest.join('.') };
   return { owner: 'catalogue', field: segments.join('.') };
-}
-
-/** `owner` reads `product <id>`, `lender <id>`, `serviceability policy <id>` or `catalogue`. */
-function violation(owner: string, field: string, rule: string, text: string): FieldViolation {
-  const where = field === '' ? owner : `${owner}: ${field}`;
-  const cut = owner.lastIndexOf(' ');
-  const root = cut < 0 ? '' : `${owner.slice(0, cut).replace(' ', '_')}[${owner.slice(cut + 1)}]`;
-  return { field: [root, field].filter((s) => s !== '').join('.') || 'catalogue', rule, message: `${where}: ${text}` };
 }
 
 function schemaViolations(json: unknown, errors: readonly ErrorObject[]): FieldViolation[] {
@@ -116,86 +83,15 @@ function schemaViolations(json: unknown, errors: readonly ErrorObject[]): FieldV
     } else if (e.keyword === 'enum') {
       text = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
     }
+    // `x-message`: one text, one per keyword, or (for `required`) one per missing property.
     const custom = (e.parentSchema as Json | undefined)?.['x-message'];
+    const byKeyword = isRecord(custom) ? custom[e.keyword] : undefined;
+    const byProperty = isRecord(byKeyword) ? byKeyword[String(e.params.missingProperty)] : undefined;
     if (typeof custom === 'string') text = custom;
-    else if (isRecord(custom) && typeof custom[e.keyword] === 'string') text = custom[e.keyword] as string;
+    else if (typeof byKeyword === 'string') text = byKeyword;
+    else if (typeof byProperty === 'string') text = byProperty;
     const { owner, field } = locate(json, segments);
     out.push(violation(owner, field, e.keyword, text));
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rules between values
-// ---------------------------------------------------------------------------------------------
-
-function semanticViolations(file: CatalogueFile): FieldViolation[] {
-  const out: FieldViolation[] = [];
-  const lenderIds = new Set<string>();
-  for (const lender of file.lenders) {
-    if (lenderIds.has(lender.id)) out.push(violation(`lender ${lender.id}`, 'id', 'unique', 'appears more than once'));
-    lenderIds.add(lender.id);
-  }
-  const productIds = new Set<string>();
-  for (const p of file.products) {
-    const owner = `product ${p.id}`;
-    const add = (field: string, rule: string, text: string) => out.push(violation(owner, field, rule, text));
-    if (productIds.has(p.id)) add('id', 'unique', 'appears more than once');
-    productIds.add(p.id);
-    if (!lenderIds.has(p.lenderId)) add('lenderId', 'lenderExists', `no lender ${p.lenderId} in the catalogue`);
-    if (!Object.hasOwn(file.serviceabilityPolicies, p.serviceability))
-      add('serviceability', 'policyExists', `no serviceability policy ${p.serviceability} in the catalogue`);
-    for (const name of ['loanAmount', 'loanTermYears'] as const) {
-      const { min, max } = p[name];
-      if (min > max) add(name, 'minNotAboveMax', `min (${min}) must not exceed max (${max})`);
-    }
-    // Every band at or above the minimum band is priced, every band below it declined, and a worse band is never cheaper.
-    const minRank = BANDS_BEST_FIRST.indexOf(p.minimumBand);
-    let previous: { band: string; rate: number } | undefined;
-    BANDS_BEST_FIRST.forEach((band, rank) => {
-      const rate = p.rates[band];
-      if (rank <= minRank && rate === 'decline')
-        add(
-          `rates.${band}`,
-          'pricedAtOrAboveMinimumBand',
-          `must be priced: ${band} is at or above minimumBand ${p.minimumBand}`,
-        );
-      if (rank > minRank && rate !== 'decline')
-        add(
-          `rates.${band}`,
-          'declinedBelowMinimumBand',
-          `must be "decline": ${band} is below minimumBand ${p.minimumBand}`,
-        );
-      if (typeof rate === 'number') {
-        if (previous !== undefined && rate < previous.rate)
-          add(
-            `rates.${band}`,
-            'worseBandNotCheaper',
-            `${rate} must not be below rates.${previous.band} (${previous.rate}): a worse band is never cheaper`,
-          );
-        previous = { band, rate };
-      }
-    });
-    if (p.loanType === 'home') {
-      const hasIo = p.home.repaymentTypes.includes('interest_only');
-      if (hasIo && p.home.interestOnly === undefined)
-        add('home.interestOnly', 'interestOnlyTerms', 'is required when repaymentTypes has interest_only');
-      if (!hasIo && p.home.interestOnly !== undefined)
-        add('home.interestOnly', 'interestOnlyTerms', 'is set but repaymentTypes has no interest_only');
-      if (hasIo && p.home.interestOnly !== undefined && p.home.interestOnly.maxYears >= p.loanTermYears.max)
-        add(
-          'home.interestOnly.maxYears',
-          'interestOnlyShorterThanTerm',
-          `(${p.home.interestOnly.maxYears}) must be less than loanTermYears.max (${p.loanTermYears.max})`,
-        );
-    }
-    if (p.commission) commissionViolations(p.commission, add);
-    if (p.loanType === 'car' && p.car.balloon.maxPercent > 0 && p.car.balloon.maxTermYears < p.loanTermYears.min)
-      add(
-        'car.balloon.maxTermYears',
-        'balloonTermReachable',
-        `(${p.car.balloon.maxTermYears}) allows a balloon on no term of the product (loanTermYears.min ${p.loanTermYears.min})`,
-      );
   }
   return out;
 }
@@ -204,15 +100,13 @@ function semanticViolations(file: CatalogueFile): FieldViolation[] {
 // Compilation: what depends on the product alone, computed once
 // ---------------------------------------------------------------------------------------------
 
-/** Headline labels of the price variants of home loans: bit 0 interest only, bit 1 investment (see `CatalogueProduct.prices`). */
-const VARIANT_LABELS = ['', ' (interest only)', ' (investment)', ' (investment, interest only)'];
-
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function compileProduct(
   definition: ProductDefinition,
   lenderDefinition: LenderDefinition,
   serviceability: ServiceabilityPolicy,
+  lmiTables: ReadonlyMap<string, { index: number; table: LmiTable }>,
 ): CatalogueProduct {
   const lender = { id: lenderDefinition.id, name: lenderDefinition.name };
   const product = { id: definition.id, name: definition.name };
@@ -220,6 +114,10 @@ function compileProduct(
   const fees = definition.fees;
   const home = definition.loanType === 'home' ? definition.home : undefined;
   const interestOnlyMonths = home?.interestOnly ? home.interestOnly.maxYears * 12 : 0;
+  // LMI is priced only where a product lends above its LMI threshold (its table then covers it all).
+  const lmi = definition.loanType === 'home' && needsLmi(definition) ? definition.home.lmi : undefined;
+  const lmiTable = lmi ? lmiTables.get(lmi.table) : undefined;
+  const benchmarkColumn = lmiTable ? lmiColumnOf(lmiTable.table, benchmark.amount) : -1;
   const prices: (Mutable<BandPrice> | null)[] = [];
   for (let variant = 0; variant < (home ? 4 : 1); variant++) {
     const io = (variant & 1) !== 0;
@@ -228,39 +126,71 @@ function compileProduct(
     const exists =
       !home ||
       (occupancy !== undefined && home.repaymentTypes.includes(io ? 'interest_only' : 'principal_and_interest'));
-    const loading =
-      (io ? (home?.interestOnly?.rateLoadingPercentPoints ?? 0) : 0) + (occupancy?.rateLoadingPercentPoints ?? 0);
+    // The interest-only loading applies during that period only; the occupancy's loading for the whole term.
+    const ioLoading = io ? (home?.interestOnly?.rateLoadingPercentPoints ?? 0) : 0;
+    const occupancyLoading = occupancy?.rateLoadingPercentPoints ?? 0;
     for (const band of BANDS_BEST_FIRST) {
       const base = definition.rates[band];
       if (!exists || base === 'decline') {
         prices.push(null);
         continue;
       }
-      const rate = round2(base + loading);
-      const exact = comparisonRate({
+      const rate = round2(base + occupancyLoading + ioLoading);
+      const revertRate = round2(base + occupancyLoading);
+      const loan: LoanTerms = {
         amount: benchmark.amount,
         termMonths: benchmark.termMonths,
         annualRatePercent: rate,
+        revertRatePercent: revertRate,
         establishmentFee: fees.establishment,
         monthlyFee: fees.monthly,
         interestOnlyMonths: io ? Math.min(interestOnlyMonths, benchmark.termMonths - 12) : 0,
-      });
+      };
+      const exact = comparisonRate(loan);
       const capped = exact > COST_RATE_CAP_PERCENT;
       const cr = round2(exact);
+      const lmiComparisonRates =
+        lmi && lmiTable && benchmarkColumn >= 0
+          ? lmiTable.table.premiumRate.map((row) =>
+              round2(
+                comparisonRate({
+                  ...loan,
+                  lmiPremium: round2(benchmark.amount * row[benchmarkColumn]),
+                  lmiCapitalised: lmi.capitalised,
+                }),
+              ),
+            )
+          : [];
       const buffered = rate + serviceability.bufferPercentPoints;
+      const headlinePrefix = headlinePrefixOf(lender.name, product.name, variant, rate, revertRate);
       prices.push({
         rate,
+        revertRate,
         comparisonRate: cr,
+        lmiComparisonRates,
         capped,
-        headline: `${lender.name} ${product.name}${VARIANT_LABELS[variant]}: ${rate.toFixed(2)}% p.a. (comparison ${cr.toFixed(2)}% p.a.)`,
+        headline: headlineOf(headlinePrefix, cr),
+        headlinePrefix: lmi ? headlinePrefix : '',
         position: -1, // set once every product is compiled (see `rankOffers`)
         monthlyRate: rate / 1200,
         growthLog: Math.log1p(rate / 1200),
         bufferedMonthlyRate: buffered / 1200,
         bufferedGrowthLog: Math.log1p(buffered / 1200),
+        revertMonthlyRate: revertRate / 1200,
+        revertGrowthLog: Math.log1p(revertRate / 1200),
       });
     }
   }
+  const example = exampleText(definition.loanType, benchmark);
+  // With LMI, the example names the premium of each row at the benchmark amount, and how it is paid.
+  const paid = lmi?.capitalised ? 'added to the loan' : 'paid at settlement';
+  const lmiExamples =
+    lmi && lmiTable && benchmarkColumn >= 0
+      ? lmiTable.table.premiumRate.map((row) => {
+          const premium = round2(benchmark.amount * row[benchmarkColumn]);
+          return `${example}, with lenders mortgage insurance of ${dollars(premium)} (${percent(row[benchmarkColumn] * 100)} of the loan, at this LVR) ${paid}`;
+        })
+      : [];
   return {
     definition,
     lender,
@@ -270,7 +200,10 @@ function compileProduct(
     serviceability,
     prices,
     benchmark,
-    comparisonRateExample: exampleText(definition.loanType, benchmark),
+    comparisonRateExample: example,
+    comparisonRateWarning: warningText(definition.loanType, benchmark),
+    lmiTable: lmiTable?.index ?? -1,
+    lmiExamples,
   };
 }
 
@@ -311,6 +244,8 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
   const file = deepFreeze(structuredClone(json) as CatalogueFile);
   const details = semanticViolations(file);
   const lenders = new Map(file.lenders.map((l) => [l.id, l]));
+  const lmiTables = Object.entries(file.lmiTables).map(([name, table]) => compileLmiTable(name, table));
+  const lmiByName = new Map(lmiTables.map((table, index) => [table.name, { index, table }]));
   const products: CatalogueProduct[] = [];
   if (details.length === 0) {
     for (const definition of file.products) {
@@ -318,6 +253,7 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
         definition,
         lenders.get(definition.lenderId)!,
         file.serviceabilityPolicies[definition.serviceability],
+        lmiByName,
       );
       if (compiled.prices.every((price) => price === null || price.capped))
         details.push(
@@ -341,6 +277,7 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
       effectiveFrom: file.effectiveFrom,
       nearMiss: file.nearMiss,
       lenders: file.lenders,
+      lmiTables,
       products,
       productsByType,
       tables: {

@@ -4,18 +4,26 @@
  * Together they are enough: an application that meets every condition passes every rule of the product
  * at the offer's amount, term and price.
  */
-import type { Candidate, Context } from './assess';
+import type { Candidate, Context } from './candidate';
 import { greatestHousingFloor } from './assess';
-import { formatAmount } from './finance';
-import { EMPLOYMENT_TYPES, LIVING_SITUATIONS, type OfferCondition, type ProductTable } from './types';
+import type { OfferCondition } from './match-types';
+import { EMPLOYMENT_TYPES, LIVING_SITUATIONS, type ProductTable } from './types';
+import { dollars, months, perMonth, years } from './units';
 
-const years = (n: number): string => `${n} year${n === 1 ? '' : 's'}`;
-
-/** The conditions of the candidate on row `c.row`, in the order of the steps (term, employment, income, living). */
+/** The conditions of the candidate on row `c.row`, in the order of the steps (vehicle, term, employment, income, living). */
 export function offerConditions(c: Candidate, t: ProductTable, x: Context): OfferCondition[] {
   const a = x.a;
   const i = c.row;
   const conditions: OfferCondition[] = [];
+  if (!a.vehicleKnown) {
+    // loan ≤ maxLvr% × (price − contribution)  ⇔  price ≥ loan × 100 / maxLvr + contribution
+    const maxLvr = t.maxVehicleLvr[i];
+    const price = Math.ceil((a.loanAmount * 100) / maxLvr + a.vehicleContribution);
+    conditions.push({
+      field: 'estimatedCarPrice',
+      requirement: `at least ${dollars(price)} with the deposit and trade-in given: the loan may be at most ${maxLvr}% of the price less deposit and trade-in, plus any trade-in payout`,
+    });
+  }
   if (!a.termKnown) {
     const [min, max] = [t.minTermYears[i], t.maxTermYears[i]];
     const range = min === max ? years(min) : `between ${min} and ${years(max)}`;
@@ -25,9 +33,9 @@ export function offerConditions(c: Candidate, t: ProductTable, x: Context): Offe
     const allowed = EMPLOYMENT_TYPES.filter((_, bit) => (t.employmentMask[i] & (1 << bit)) !== 0);
     if (allowed.length < EMPLOYMENT_TYPES.length)
       conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
-    const months = t.minMonthsInJob[i];
-    if (months > 0)
-      conditions.push({ field: 'timeInJob', requirement: `at least ${months} months in the current job` });
+    const minMonths = t.minMonthsInJob[i];
+    if (minMonths > 0)
+      conditions.push({ field: 'timeInJob', requirement: `at least ${months(minMonths)} in the current job` });
   }
 
   // Serviceability: the policy's share of assessable income, less housing, living costs and the monthly
@@ -51,20 +59,20 @@ export function offerConditions(c: Candidate, t: ProductTable, x: Context): Offe
     const needed = Math.max(Math.ceil(t.minMonthlyIncome[i] - countedOther), serviced);
     const assumed = x.replacesHousing
       ? 'no dependants'
-      : `housing costs of at most ${formatAmount(housing)} a month and no dependants`;
+      : `housing costs of at most ${perMonth(housing)} and no dependants`;
     const assuming = a.livingKnown ? '' : ` (with ${assumed})`;
     conditions.push({
       field: 'grossMonthlyIncome',
-      requirement: `at least ${formatAmount(needed)} a month${assuming}`,
+      requirement: `at least ${perMonth(needed)}${assuming}`,
     });
     if (!a.livingKnown) conditions.push({ field: 'livingSituation', requirement: `${assumed}, at the income above` });
   } else if (!a.livingKnown) {
     // What the known income leaves for housing and dependants once the repayment and living costs are met.
     const room = Math.floor((a.grossMonthlyIncome + countedOther) * share - living - fee - c.buffered);
-    const each = perDependant > 0 ? `, less ${formatAmount(perDependant)} for each dependant` : '';
+    const each = perDependant > 0 ? `, less ${perMonth(perDependant)} for each dependant` : '';
     const requirement = x.replacesHousing
-      ? `dependants' living costs of at most ${formatAmount(room)} a month`
-      : `housing costs of at most ${formatAmount(room)} a month${each}`;
+      ? `dependants' living costs of at most ${perMonth(room)}`
+      : `housing costs of at most ${perMonth(room)}${each}`;
     conditions.push({ field: 'livingSituation', requirement });
   }
   return conditions;

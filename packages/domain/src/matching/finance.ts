@@ -8,9 +8,11 @@
  * - a balloon is paid with the last repayment, so the level repayment amortises the principal less the
  *   present value of the balloon;
  * - interest-only: for the interest-only months the repayment is principal × monthly rate, then the
- *   principal is amortised over the remaining months;
+ *   principal is amortised over the remaining months at the rate it reverts to;
  * - the establishment fee is paid at settlement (the borrower receives the amount less the fee);
- *   the monthly fee is paid with each repayment.
+ *   the monthly fee is paid with each repayment;
+ * - a lenders mortgage insurance premium is either capitalised (added to the principal repaid) or paid
+ *   at settlement like the establishment fee.
  */
 
 /** Annual percentage rate → monthly rate. */
@@ -39,13 +41,20 @@ export function monthlyRepayment(
 
 /** The repayments of one loan: `interestOnlyMonths` of interest, then level repayments, then any balloon. */
 export interface LoanTerms {
+  /** The loan asked for (without any capitalised premium). */
   readonly amount: number;
   readonly termMonths: number;
+  /** The rate of the loan; interest only: the rate during the interest-only months. */
   readonly annualRatePercent: number;
   readonly establishmentFee: number;
   readonly monthlyFee: number;
   readonly interestOnlyMonths?: number;
+  /** Interest only: the rate after the interest-only months (`annualRatePercent` when absent). */
+  readonly revertRatePercent?: number;
   readonly balloon?: number;
+  /** Lenders mortgage insurance premium, in dollars: added to the principal when capitalised, else paid at settlement. */
+  readonly lmiPremium?: number;
+  readonly lmiCapitalised?: boolean;
 }
 
 /** The borrower's payments of a loan, as level segments plus a final lump sum. */
@@ -60,14 +69,19 @@ interface CashFlows {
 function cashFlowsOf(loan: LoanTerms): CashFlows {
   const io = loan.interestOnlyMonths ?? 0;
   const balloon = loan.balloon ?? 0;
-  const i = monthlyRateOf(loan.annualRatePercent);
+  const premium = loan.lmiPremium ?? 0;
+  const capitalised = loan.lmiCapitalised === true;
+  const principal = loan.amount + (capitalised ? premium : 0);
+  const amortisingRate = io > 0 ? (loan.revertRatePercent ?? loan.annualRatePercent) : loan.annualRatePercent;
   const segments = [];
-  if (io > 0) segments.push({ payment: loan.amount * i + loan.monthlyFee, months: io });
+  if (io > 0)
+    segments.push({ payment: principal * monthlyRateOf(loan.annualRatePercent) + loan.monthlyFee, months: io });
   segments.push({
-    payment: monthlyRepayment(loan.amount, loan.annualRatePercent, loan.termMonths - io, balloon) + loan.monthlyFee,
+    payment: monthlyRepayment(principal, amortisingRate, loan.termMonths - io, balloon) + loan.monthlyFee,
     months: loan.termMonths - io,
   });
-  return { advance: loan.amount - loan.establishmentFee, segments, finalLumpSum: balloon, months: loan.termMonths };
+  const advance = loan.amount - loan.establishmentFee - (capitalised ? 0 : premium);
+  return { advance, segments, finalLumpSum: balloon, months: loan.termMonths };
 }
 
 function presentValue(flows: CashFlows, i: number): number {

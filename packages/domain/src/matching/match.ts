@@ -6,17 +6,13 @@
  */
 import { acceptedOffer, nearMissOffer } from './answer';
 import { readApplicant, assessCredit } from './applicant';
-import { assess, type Candidate, type Context } from './assess';
+import { assess } from './assess';
+import type { Candidate, Context } from './candidate';
 import { round2 } from './finance';
-import { finishOrder, keepBest } from './ranking';
-import {
-  BANDS_BEST_FIRST,
-  HOME_PURPOSES,
-  OCCUPANCY_TYPES,
-  type Catalogue,
-  type MatchInput,
-  type MatchResult,
-} from './types';
+import { lmiRowOf, premiumRateOf } from './lmi';
+import type { MatchInput, MatchResult } from './match-types';
+import { finishOrder, keepBest, sortAccepted } from './ranking';
+import { BANDS_BEST_FIRST, HOME_PURPOSES, OCCUPANCY_TYPES, type Catalogue } from './types';
 
 const OWNER_OCCUPIED = OCCUPANCY_TYPES.indexOf('owner_occupied');
 const INVESTMENT = OCCUPANCY_TYPES.indexOf('investment');
@@ -35,6 +31,16 @@ export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResul
     };
   const a = read.applicant;
   const bandRank = BANDS_BEST_FIRST.indexOf(assessment.band);
+  // The LMI premium of the amount asked, once per table rather than once per product.
+  const isHome = a.formType === 'home';
+  const lmiTables = catalogue.lmiTables;
+  const lmiRowAsked = new Int32Array(isHome ? lmiTables.length : 0);
+  const lmiRateAsked = new Float64Array(isHome ? lmiTables.length : 0);
+  if (isHome)
+    lmiTables.forEach((table, n) => {
+      lmiRowAsked[n] = lmiRowOf(table, a.loanAmount, a.propertyValue);
+      lmiRateAsked[n] = premiumRateOf(table, a.loanAmount, a.propertyValue);
+    });
   const context: Context = {
     a,
     products: catalogue.productsByType[a.formType],
@@ -47,8 +53,11 @@ export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResul
     maxMisses: catalogue.nearMiss.maxMissedRules,
     referenceYear: input.referenceYear,
     isCar: a.formType === 'car',
-    isHome: a.formType === 'home',
+    isHome,
     balloonAmount: round2((a.loanAmount * a.balloonPercent) / 100),
+    lmiTables,
+    lmiRowAsked,
+    lmiRateAsked,
     // An owner-occupied home loan takes the place of the applicant's rent or mortgage, except when it
     // releases equity from a home that keeps its own mortgage.
     replacesHousing:
@@ -63,15 +72,20 @@ export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResul
   const rankedIndicative: (Candidate | undefined)[] = a.complete ? [] : new Array(table.size);
   const near: Candidate[] = [];
   const limit = catalogue.nearMiss.maxResults;
+  // A premium changes a comparison rate from the one the catalogue's ranking was made on.
+  let premiums = false;
   for (let i = 0; i < table.size; i++) {
     const c = assess(table, i, context);
     if (c === null) continue;
     if (c.misses !== null) keepBest(near, c, limit);
-    else if (c.indicative) rankedIndicative[c.position] = c;
-    else ranked[c.position] = c;
+    else {
+      if (c.lmiRow >= 0) premiums = true;
+      if (c.indicative) rankedIndicative[c.position] = c;
+      else ranked[c.position] = c;
+    }
   }
-  const accepted = inOrder(ranked);
-  if (!a.complete) accepted.push(...inOrder(rankedIndicative));
+  const accepted = inOrder(ranked, premiums);
+  if (!a.complete) accepted.push(...inOrder(rankedIndicative, premiums));
   return {
     outcome: 'assessed',
     assessment,
@@ -81,9 +95,10 @@ export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResul
 }
 
 /** The candidates placed by position, without the gaps, in their final order. */
-function inOrder(placed: readonly (Candidate | undefined)[]): Candidate[] {
+function inOrder(placed: readonly (Candidate | undefined)[], premiums: boolean): Candidate[] {
   const out: Candidate[] = [];
   for (const c of placed) if (c !== undefined) out.push(c);
-  finishOrder(out);
+  if (premiums) sortAccepted(out);
+  else finishOrder(out);
   return out;
 }

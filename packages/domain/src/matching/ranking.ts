@@ -3,7 +3,7 @@
  * each group in this order: match.ts), near-misses by how near they are, each ending on the product id
  * so that equal offers always come in the same order.
  */
-import type { Candidate } from './assess';
+import type { Candidate } from './candidate';
 
 const byId = (x: Candidate, y: Candidate): number =>
   x.productId < y.productId ? -1 : x.productId > y.productId ? 1 : 0;
@@ -31,6 +31,11 @@ export function finishOrder(accepted: Candidate[]): void {
     }
     accepted[j] = c;
   }
+}
+
+/** Accepted candidates whose comparison rates include an LMI premium are no longer in the catalogue's order: a full sort. */
+export function sortAccepted(accepted: Candidate[]): void {
+  accepted.sort(acceptedOrder);
 }
 
 /** Keeps the `limit` best near-misses in order (a bounded insertion, not a sort of them all). */

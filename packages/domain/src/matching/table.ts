@@ -30,6 +30,9 @@ const maskOf = (values: readonly string[], universe: readonly string[]): number 
 export function buildTable(loanType: FormType, products: readonly CatalogueProduct[]): ProductTable {
   const size = products.length;
   const slots = (loanType === 'home' ? 4 : 1) * BANDS_BEST_FIRST.length;
+  let lmiRows = 0;
+  for (const p of products)
+    for (const price of p.prices) lmiRows = Math.max(lmiRows, price?.lmiComparisonRates.length ?? 0);
   const f64 = (perRow = 1) => new Float64Array(size * perRow);
   const i32 = () => new Int32Array(size);
   const t = {
@@ -55,27 +58,38 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
     maxVehicleAgeYears: f64(),
     balloonMaxPercent: f64(),
     balloonMaxTermYears: f64(),
+    maxVehicleLvr: f64(),
     maxLvr: f64(OCCUPANCY_TYPES.length).fill(Number.NaN),
     lmiAboveLvrPercent: f64(),
     firstHomeBuyerOnly: new Uint8Array(size),
     repaymentTypeMask: i32(),
     interestOnlyMonths: i32(),
+    lmiTable: i32().fill(-1),
+    lmiCapitalised: new Uint8Array(size),
     priceState: new Uint8Array(size * slots),
     comparisonRate: f64(slots),
     monthlyRate: f64(slots),
     growthLog: f64(slots),
     bufferedMonthlyRate: f64(slots),
     bufferedGrowthLog: f64(slots),
+    revertMonthlyRate: f64(slots),
+    revertGrowthLog: f64(slots),
     position: new Int32Array(size * slots),
     rate: f64(slots),
+    revertRate: f64(slots),
     headline: new Array<string>(size * slots).fill(''),
+    headlinePrefix: new Array<string>(size * slots).fill(''),
+    lmiExample: new Array<string>(size * lmiRows).fill(''),
+    lmiRows,
+    lmiComparisonRate: f64(slots * lmiRows).fill(Number.NaN),
     productId: products.map((p) => p.product.id),
     lender: products.map((p) => p.lender),
     product: products.map((p) => p.product),
     lenderUrl: products.map((p) => p.lenderUrl),
     comparisonRateExample: products.map((p) => p.comparisonRateExample),
+    comparisonRateWarning: products.map((p) => p.comparisonRateWarning),
   };
-  products.forEach(({ definition: d, serviceability: policy, prices }, i) => {
+  products.forEach(({ definition: d, serviceability: policy, prices, lmiTable, lmiExamples }, i) => {
     t.minAmount[i] = d.loanAmount.min;
     t.maxAmount[i] = d.loanAmount.max;
     t.minTermYears[i] = d.loanTermYears.min;
@@ -99,6 +113,7 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
       t.maxVehicleAgeYears[i] = d.car.maxVehicleAgeYears;
       t.balloonMaxPercent[i] = d.car.balloon.maxPercent;
       t.balloonMaxTermYears[i] = d.car.balloon.maxTermYears;
+      t.maxVehicleLvr[i] = d.car.maxLvrPercent;
     }
     if (d.loanType === 'home') {
       OCCUPANCY_TYPES.forEach((o, k) => {
@@ -108,6 +123,11 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
       t.firstHomeBuyerOnly[i] = d.home.firstHomeBuyerOnly ? 1 : 0;
       t.repaymentTypeMask[i] = maskOf(d.home.repaymentTypes, REPAYMENT_TYPES);
       t.interestOnlyMonths[i] = d.home.interestOnly ? d.home.interestOnly.maxYears * 12 : 0;
+      t.lmiTable[i] = lmiTable;
+      t.lmiCapitalised[i] = d.home.lmi?.capitalised ? 1 : 0;
+      lmiExamples.forEach((example, row) => {
+        t.lmiExample[i * lmiRows + row] = example;
+      });
     }
     prices.forEach((price, slot) => {
       const k = i * slots + slot;
@@ -118,9 +138,16 @@ export function buildTable(loanType: FormType, products: readonly CatalogueProdu
       t.growthLog[k] = price.growthLog;
       t.bufferedMonthlyRate[k] = price.bufferedMonthlyRate;
       t.bufferedGrowthLog[k] = price.bufferedGrowthLog;
+      t.revertMonthlyRate[k] = price.revertMonthlyRate;
+      t.revertGrowthLog[k] = price.revertGrowthLog;
       t.position[k] = price.position;
       t.rate[k] = price.rate;
+      t.revertRate[k] = price.revertRate;
       t.headline[k] = price.headline;
+      t.headlinePrefix[k] = price.headlinePrefix;
+      price.lmiComparisonRates.forEach((cr, row) => {
+        t.lmiComparisonRate[k * lmiRows + row] = cr;
+      });
     });
   });
   return t;

@@ -1,6 +1,7 @@
 /**
  * Types of the lender catalogue (as written in `catalogue/catalogue.v1.json`, and as loaded, with the
- * per-product figures that depend on the product alone computed once) and of matching.
+ * per-product figures that depend on the product alone computed once). Matching's input and answer are
+ * in match-types.ts.
  */
 import type { CommissionDefinition } from '../outcomes/commission';
 import type { ScoreBand } from '../credit/bureau';
@@ -113,6 +114,32 @@ export interface NearMissMargins {
   readonly balloonTermYears: number;
 }
 
+/**
+ * The loan a comparison rate is quoted on, by kind of credit (National Credit Regulations, reg 100): the
+ * catalogue states it so that an operator can check a figure; the schema accepts only the regulation's.
+ */
+export interface ComparisonRateBenchmark {
+  readonly amount: number;
+  readonly termYears: number;
+  /** Words of the example only: "a $30,000 secured loan over 5 years". */
+  readonly secured: boolean;
+}
+
+/**
+ * Lenders mortgage insurance premiums, as a percentage of the loan amount, by LVR (rows) and loan amount
+ * (columns). Row `r` covers LVRs above `lvrAbovePercent` up to and including `lvrUpToPercent`; column `c`
+ * covers loan amounts above `loanAmountUpTo[c - 1]` (0 for the first) up to and including `loanAmountUpTo[c]`.
+ */
+export interface LmiTableDefinition {
+  readonly $comment?: string;
+  readonly loanAmountUpTo: readonly number[];
+  readonly rows: readonly {
+    readonly lvrAbovePercent: number;
+    readonly lvrUpToPercent: number;
+    readonly premiumPercent: readonly number[];
+  }[];
+}
+
 export interface LenderDefinition {
   readonly id: string;
   readonly name: string;
@@ -153,6 +180,11 @@ export interface CarProductDefinition extends ProductDefinitionBase {
     readonly maxVehicleAgeYears: number;
     /** Balloon at the end of the term as a share of the loan amount; `maxPercent: 0` allows none. */
     readonly balloon: { readonly maxPercent: number; readonly maxTermYears: number };
+    /**
+     * The largest loan as a share of what the vehicle calls for: its price less the deposit and the
+     * trade-in, plus any payout owed on the trade-in.
+     */
+    readonly maxLvrPercent: number;
   };
 }
 
@@ -166,6 +198,11 @@ export interface HomeProductDefinition extends ProductDefinitionBase {
     >;
     /** Lenders mortgage insurance applies above this LVR. */
     readonly lmiAboveLvrPercent: number;
+    /**
+     * The premium's table (one of the catalogue's `lmiTables`), and whether the premium is added to the
+     * loan (`capitalised`) or paid at settlement. Required when an occupancy lends above `lmiAboveLvrPercent`.
+     */
+    readonly lmi?: { readonly table: string; readonly capitalised: boolean };
     readonly firstHomeBuyerOnly: boolean;
     readonly repaymentTypes: readonly RepaymentType[];
     /** Required when `repaymentTypes` has `interest_only`. */
@@ -179,7 +216,11 @@ export interface CatalogueFile {
   readonly version: number;
   readonly effectiveFrom: string;
   readonly nearMiss: NearMissPolicy;
+  readonly comparisonRateBenchmarks: Readonly<Record<FormType, ComparisonRateBenchmark>> & {
+    readonly $comment?: string;
+  };
   readonly serviceabilityPolicies: Readonly<Record<string, ServiceabilityPolicy>>;
+  readonly lmiTables: Readonly<Record<string, LmiTableDefinition>>;
   readonly lenders: readonly LenderDefinition[];
   readonly products: readonly ProductDefinition[];
 }
@@ -195,13 +236,23 @@ export interface Ref {
 
 /** The price of one band of one product variant, with everything that depends on the product alone. */
 export interface BandPrice {
-  /** Percent per year, 2 decimals (base rate plus any loading of the variant). */
+  /** Percent per year, 2 decimals (base rate plus any loading of the variant; interest only: during that period). */
   readonly rate: number;
+  /** Interest only: the rate after the interest-only period (its loading gone); otherwise `rate`. */
+  readonly revertRate: number;
   /** Percent per year on the benchmark loan, 2 decimals. */
   readonly comparisonRate: number;
+  /**
+   * Home loans with an LMI table: the comparison rate on the benchmark loan with the premium of each of
+   * the table's rows (its LVRs) at the benchmark amount, capitalised or paid at settlement as the product
+   * says; 2 decimals. Empty otherwise.
+   */
+  readonly lmiComparisonRates: readonly number[];
   /** Comparison rate above the 48% cap: this band is never offered, not even as a near-miss. */
   readonly capped: boolean;
   readonly headline: string;
+  /** With an LMI table: the headline before its comparison rate (`headline.ts`); otherwise empty. */
+  readonly headlinePrefix: string;
   /**
    * This product's place among the products of its loan type offered at this band and variant:
    * cheapest comparison rate first, then the lower rate, then id. Accepted offers are put in order by it.
@@ -214,6 +265,18 @@ export interface BandPrice {
   /** At the rate plus the product's serviceability buffer. */
   readonly bufferedMonthlyRate: number;
   readonly bufferedGrowthLog: number;
+  readonly revertMonthlyRate: number;
+  readonly revertGrowthLog: number;
+}
+
+/** An LMI table as matching reads it (`LmiTableDefinition` with the premiums as fractions). */
+export interface LmiTable {
+  readonly name: string;
+  readonly loanAmountUpTo: readonly number[];
+  readonly lvrAbove: readonly number[];
+  readonly lvrUpTo: readonly number[];
+  /** `premiumRate[row][column]`: the premium as a fraction of the loan amount. */
+  readonly premiumRate: readonly (readonly number[])[];
 }
 
 export interface CatalogueProduct {
@@ -233,6 +296,12 @@ export interface CatalogueProduct {
   readonly benchmark: { readonly amount: number; readonly termMonths: number };
   /** The benchmark in words, e.g. "a $30,000 unsecured loan over 5 years". */
   readonly comparisonRateExample: string;
+  /** The standard warning, and, when the product cannot be written at the benchmark, that its nearest is used. */
+  readonly comparisonRateWarning: string;
+  /** Home: index into `Catalogue.lmiTables`, or -1. */
+  readonly lmiTable: number;
+  /** With an LMI table: `comparisonRateExample` with the premium of each of its rows (`BandPrice.lmiComparisonRates`). */
+  readonly lmiExamples: readonly string[];
 }
 
 /**
@@ -265,12 +334,16 @@ export interface ProductTable {
   readonly maxVehicleAgeYears: Float64Array;
   readonly balloonMaxPercent: Float64Array;
   readonly balloonMaxTermYears: Float64Array;
+  readonly maxVehicleLvr: Float64Array;
   /** `OCCUPANCY_TYPES.length` entries per product; `NaN` where the occupancy is not allowed. */
   readonly maxLvr: Float64Array;
   readonly lmiAboveLvrPercent: Float64Array;
   readonly firstHomeBuyerOnly: Uint8Array;
   readonly repaymentTypeMask: Int32Array;
   readonly interestOnlyMonths: Int32Array;
+  /** Index into `Catalogue.lmiTables`, or -1 (no LMI table). */
+  readonly lmiTable: Int32Array;
+  readonly lmiCapitalised: Uint8Array;
   // Prices, `slots` entries per product (see `BandPrice`)
   readonly priceState: Uint8Array;
   readonly comparisonRate: Float64Array;
@@ -278,15 +351,25 @@ export interface ProductTable {
   readonly growthLog: Float64Array;
   readonly bufferedMonthlyRate: Float64Array;
   readonly bufferedGrowthLog: Float64Array;
+  readonly revertMonthlyRate: Float64Array;
+  readonly revertGrowthLog: Float64Array;
   readonly position: Int32Array;
   readonly rate: Float64Array;
+  readonly revertRate: Float64Array;
   readonly headline: readonly string[];
+  readonly headlinePrefix: readonly string[];
+  /** `lmiRows` entries per product (`CatalogueProduct.lmiExamples`). */
+  readonly lmiExample: readonly string[];
+  /** `lmiRows` entries per price (`BandPrice.lmiComparisonRates`), `NaN` past a table's rows. */
+  readonly lmiRows: number;
+  readonly lmiComparisonRate: Float64Array;
   // What an offer repeats from its product, one entry per product
   readonly productId: readonly string[];
   readonly lender: readonly Ref[];
   readonly product: readonly Ref[];
   readonly lenderUrl: readonly string[];
   readonly comparisonRateExample: readonly string[];
+  readonly comparisonRateWarning: readonly string[];
 }
 
 export interface Catalogue {
@@ -294,134 +377,9 @@ export interface Catalogue {
   readonly effectiveFrom: string;
   readonly nearMiss: NearMissPolicy;
   readonly lenders: readonly LenderDefinition[];
+  readonly lmiTables: readonly LmiTable[];
   readonly products: readonly CatalogueProduct[];
   readonly productsByType: Readonly<Record<FormType, readonly CatalogueProduct[]>>;
   /** The same products as columns for the matching loop (internal: typed arrays cannot be frozen, do not modify). */
   readonly tables: Readonly<Record<FormType, ProductTable>>;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Matching
-// ---------------------------------------------------------------------------------------------
-
-export interface MatchInput {
-  readonly formType: FormType;
-  /**
-   * Normalised step data as stored (numbers as numbers; numeric strings are tolerated). A step may be
-   * partly known (a Variant B application's fields given so far): the loan term, employment, income and
-   * living situation may be missing, and the offers are then indicative.
-   */
-  readonly steps: Readonly<Record<1 | 2 | 3 | 4, Readonly<Record<string, unknown>> | undefined>>;
-  /** The soft check's result: a band, or `null` when the bureau was unavailable. */
-  readonly credit: { readonly band: ScoreBand | null; readonly degradedMode: boolean };
-  /** The applicant's own estimate (personal step 2 `creditScoreEstimate`; read from there when absent here). */
-  readonly creditScoreEstimate?: string;
-  /** The year vehicle ages are measured against (passed in so matching needs no clock). */
-  readonly referenceYear: number;
-}
-
-/** Which band matching used, and why. */
-export type CreditAssessment =
-  | { readonly basis: 'bureau'; readonly band: ScoreBand }
-  | {
-      readonly basis: 'self_estimate';
-      readonly band: ScoreBand;
-      /** What the applicant said (`unknown` when nothing was said). */
-      readonly estimate: string;
-      readonly notice: string;
-    };
-
-export interface OfferDetails {
-  readonly interestRate: number;
-  readonly comparisonRate: number;
-  readonly comparisonRateWarning: string;
-  /** The benchmark loan the comparison rate is true for, in words. */
-  readonly comparisonRateExample: string;
-  readonly loanAmount: number;
-  readonly loanTermMonths: number;
-  /** The loan's own repayment (interest and principal), without the monthly fee. */
-  readonly monthlyRepayment: number;
-  readonly establishmentFee: number;
-  readonly monthlyFee: number;
-  /** Car: the amount due at the end of the term. */
-  readonly balloonAmount?: number;
-  /** Home, interest only: the interest-only period and the repayment after it. */
-  readonly repaymentType?: RepaymentType;
-  readonly interestOnlyMonths?: number;
-  readonly repaymentAfterInterestOnly?: number;
-  /** Home: loan-to-value ratio in percent and whether lenders mortgage insurance applies. */
-  readonly lvr?: number;
-  readonly lendersMortgageInsurance?: boolean;
-}
-
-/**
- * How certain an accepted offer is: `pre_qualified` when every rule of the product was assessed on the
- * application's data and the credit result; `indicative` when some could not be (the data was not given).
- */
-export type OfferCertainty = 'pre_qualified' | 'indicative';
-export const OFFER_CERTAINTIES: readonly OfferCertainty[] = Object.freeze(['pre_qualified', 'indicative'] as const);
-
-/** What the lender will need to see before an indicative offer holds, in the near-miss form. */
-export interface OfferCondition {
-  /** The field still to be given: an input field, or `timeInJob`. */
-  readonly field: string;
-  readonly requirement: string;
-}
-
-export interface AcceptedOffer {
-  readonly lender: Ref;
-  readonly product: Ref;
-  readonly headline: string;
-  readonly certainty: OfferCertainty;
-  readonly offerDetails: OfferDetails;
-  /** Empty for a pre-qualified offer. */
-  readonly conditions: readonly OfferCondition[];
-  /** The term the offer is priced over when the application gave none (`offerDetails.loanTermMonths` too). */
-  readonly assumedLoanTermMonths?: number;
-  /** The lender's address; the caller turns it into a tracking URL. */
-  readonly lenderUrl: string;
-}
-
-export interface NearMissReason {
-  /** The assessed quantity: an input field, or `creditScore`, `timeInJob`, `lvr`, `vehicleAge`, `serviceability`. */
-  readonly field: string;
-  /** The product's rule, in words. */
-  readonly rule: string;
-  /** The applicant's value. */
-  readonly actual: number | string;
-}
-
-export interface NearMissRequirement {
-  /** The field to change: an input field, or `creditScore` / `timeInJob`. */
-  readonly field: string;
-  readonly requirement: string;
-}
-
-export interface NearMissOffer {
-  readonly lender: Ref;
-  readonly product: Ref;
-  readonly headline: string;
-  readonly reasons: readonly NearMissReason[];
-  readonly wouldQualifyIf: readonly NearMissRequirement[];
-}
-
-export interface MissingField {
-  readonly step: 1 | 2 | 3 | 4;
-  readonly field: string;
-}
-
-export type MatchResult =
-  | {
-      readonly outcome: 'assessed';
-      readonly assessment: CreditAssessment;
-      readonly acceptedOffers: readonly AcceptedOffer[];
-      readonly nearMissOffers: readonly NearMissOffer[];
-    }
-  | {
-      /** A field matching needs is missing or unreadable: nothing was assessed. */
-      readonly outcome: 'incomplete_application';
-      readonly assessment: CreditAssessment;
-      readonly missing: readonly MissingField[];
-      readonly acceptedOffers: readonly [];
-      readonly nearMissOffers: readonly [];
-    };

@@ -13,15 +13,26 @@ export const CLIENT_TAG_VALUE_MAX_LENGTH = 128;
 export const CLIENT_TAG_CHARACTERS = 'A-Za-z0-9_.-';
 const CHARACTERS_TEXT = 'A-Z, a-z, 0-9, _, . and -';
 
+/** A whole key, as `groupBy=tag:<key>` names one. */
 export const CLIENT_TAG_KEY_PATTERN = `^[${CLIENT_TAG_CHARACTERS}]{1,${CLIENT_TAG_KEY_MAX_LENGTH}}$`;
+
+/** The characters alone; the lengths are `minLength` and `maxLength`, so that a value breaks one rule at a time. */
+const CHARACTERS_ONLY = `^[${CLIENT_TAG_CHARACTERS}]*$`;
 
 export const clientTagsSchema: JsonSchema = Object.freeze({
   type: 'object',
   maxProperties: CLIENT_TAGS_MAX_ENTRIES,
-  propertyNames: Object.freeze({ type: 'string', pattern: CLIENT_TAG_KEY_PATTERN }),
+  propertyNames: Object.freeze({
+    type: 'string',
+    minLength: 1,
+    maxLength: CLIENT_TAG_KEY_MAX_LENGTH,
+    pattern: CHARACTERS_ONLY,
+  }),
   additionalProperties: Object.freeze({
     type: 'string',
-    pattern: `^[${CLIENT_TAG_CHARACTERS}]{1,${CLIENT_TAG_VALUE_MAX_LENGTH}}$`,
+    minLength: 1,
+    maxLength: CLIENT_TAG_VALUE_MAX_LENGTH,
+    pattern: CHARACTERS_ONLY,
     'x-message': `must be a string of 1 to ${CLIENT_TAG_VALUE_MAX_LENGTH} characters of ${CHARACTERS_TEXT}`,
   }),
   'x-message': Object.freeze({

@@ -27,7 +27,6 @@ export {
   webhookRequestSchema,
 } from './schemas';
 export type { ConsentRule } from './schemas';
-export { AU_DATE, ISO_DATE } from './validate';
 export { validateOutcomeEvent, OCCURRED_AT_TOLERANCE_MS, type OutcomeEventRequest } from './lifecycle';
 export { FUNDED_AMOUNT_BOUNDS, outcomeEventSchema } from './lifecycle-schemas';
 export {
@@ -38,3 +37,6 @@ export {
   clientTagsSchema,
   type ClientTags,
 } from './client-tags-schema';
+export { HEADER_SCHEMAS, NUMERIC_STRING_MAX_LENGTH, pageQuerySchema, stringCheck } from './schemas';
+export { AU_DATE, INTEGER_STRING, ISO_DATE, NUMERIC_STRING } from './validate';
+export { checkCursorText, parsePageLimit } from './page-query';

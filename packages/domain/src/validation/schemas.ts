@@ -39,6 +39,7 @@ export interface JsonSchema {
   readonly const?: string | number | boolean;
   readonly default?: string | number | boolean;
   readonly format?: string;
+  readonly pattern?: string;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
   readonly items?: JsonSchema;
   readonly minItems?: number;
@@ -47,7 +48,6 @@ export interface JsonSchema {
   readonly additionalProperties?: boolean | JsonSchema;
   readonly maxProperties?: number;
   readonly propertyNames?: JsonSchema;
-  readonly pattern?: string;
   readonly if?: JsonSchema;
   readonly then?: JsonSchema;
   readonly anyOf?: readonly JsonSchema[];
@@ -354,7 +354,8 @@ export const applicantSchema: ObjectSchema = object(
   {
     firstName: nonEmptyText(100),
     lastName: nonEmptyText(100),
-    email: { type: 'string', format: 'email' },
+    // RFC 5321's longest deliverable address (a 256-octet path less its angle brackets).
+    email: { type: 'string', format: 'email', maxLength: 254 },
     mobileNumber: { type: 'string', minLength: 8, maxLength: 20 },
     dateOfBirth: { type: 'string', minLength: 8, maxLength: 20, format: DATE_FORMAT, 'x-minimumAge': 18 },
     gender: oneOf('male', 'female', 'other', 'prefer_not_to_say'),
@@ -448,6 +449,38 @@ export const webhookRequestSchema: ObjectSchema = object(
 );
 
 // ---------------------------------------------------------------------------------------------
+// What a partner sends beside the bodies: query parameters and headers. Their checks (offers.ts,
+// webhooks.ts, idempotency.ts, the HTTP layer's request id) read their bounds from here, and so do the
+// OpenAPI documents.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The longest numeric string a number field takes (`"15000"`, `"12.5"`): far more digits than any bound
+ * needs, so a longer one is refused before it is converted.
+ */
+export const NUMERIC_STRING_MAX_LENGTH = 32;
+
+/** The query of the paged lists: `limit` (both lists) and the referrals' `cursor`, which encodes a time and an id. */
+export const pageQuerySchema: ObjectSchema = object({
+  limit: withDefault(integer(1, 100), 50),
+  cursor: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' },
+});
+
+/** Headers a partner may send, by their schema: printable ASCII keys, and request ids safe to log and echo. */
+export const HEADER_SCHEMAS = {
+  idempotencyKey: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+  requestId: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' },
+} as const satisfies Readonly<Record<string, JsonSchema>>;
+
+/** The test of a string schema (one of HEADER_SCHEMAS or the page query's), its pattern compiled once. */
+export function stringCheck(schema: JsonSchema): (value: unknown) => value is string {
+  const pattern = new RegExp(schema.pattern ?? '');
+  const [min, max] = [schema.minLength ?? 0, schema.maxLength ?? Number.POSITIVE_INFINITY];
+  return (value): value is string =>
+    typeof value === 'string' && value.length >= min && value.length <= max && pattern.test(value);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export const STEP_SCHEMAS: Readonly<Record<FormType, Readonly<Record<StepNumber, ObjectSchema>>>> = {
   personal,
@@ -470,3 +503,5 @@ deepFreeze(creditCheckRequestSchema);
 deepFreeze(tokenRequestSchema);
 deepFreeze(securityTokenRequestSchema);
 deepFreeze(webhookRequestSchema);
+deepFreeze(pageQuerySchema);
+deepFreeze(HEADER_SCHEMAS);

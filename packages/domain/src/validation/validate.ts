@@ -16,6 +16,7 @@ import { isWholeCents } from '../outcomes/money';
 import {
   DATE_FORMAT,
   FORM_TYPES,
+  NUMERIC_STRING_MAX_LENGTH,
   STEP_NUMBERS,
   STEP_SCHEMAS,
   applicantSchema,
@@ -177,6 +178,8 @@ const WEBHOOK_REQUEST = compile(webhookRequestSchema, 'body');
 
 /** A JSON number written as a string: optional minus, digits, optional fraction. No spaces, exponents or separators. */
 export const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
+/** The numeric strings the documents give for a whole-number field (the service also takes `"5.0"`). */
+export const INTEGER_STRING = /^-?\d+$/;
 /** Keys that could reach an object's prototype if ever assigned; they are never copied. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -199,6 +202,7 @@ function prepare(schema: JsonSchema, value: unknown): unknown {
   if (
     (schema.type === 'number' || schema.type === 'integer') &&
     typeof value === 'string' &&
+    value.length <= NUMERIC_STRING_MAX_LENGTH &&
     NUMERIC_STRING.test(value)
   ) {
     const parsed = Number(value);
@@ -273,6 +277,12 @@ function describe(error: ErrorObject): { rule: string; text: string } {
       const { data } = error;
       if (error.params.type === 'integer' && typeof data === 'number' && Number.isFinite(data))
         return rule('must be a whole number', 'integer');
+      // A numeric string past the length a number field takes: name the limit, as any over-long string's message does.
+      if (typeof data === 'string' && data.length > NUMERIC_STRING_MAX_LENGTH && NUMERIC_STRING.test(data))
+        return rule(
+          `must be a number, or a numeric string of at most ${NUMERIC_STRING_MAX_LENGTH} characters`,
+          'maxLength',
+        );
       return rule(TYPE_TEXT[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`);
     }
     case 'minimum':

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import {
   BANDS_BEST_FIRST,
   CATALOGUE_PATH,
+  COMPARISON_RATE_WARNING,
   COST_RATE_CAP_PERCENT,
   loadCatalogue,
   loadDefaultCatalogue,
@@ -82,6 +83,39 @@ describe('the catalogue file in the repository', () => {
     expect(product.benchmark).toEqual({ amount: 10000, termMonths: 36 });
     expect(product.prices[5]).toMatchObject({ comparisonRate: 54.6, capped: true });
     expect(product.prices[4]).toMatchObject({ comparisonRate: 47.53, capped: false });
+  });
+
+  test('when a car product is priced, then its comparison rate is on $30,000 over 5 years: Harbour Bank car at very_good is 8.54%', () => {
+    // 7.49% with $250 + $10 a month: irr(29750, [pmt(30000, 7.49, 60) + 10] * 60) = 8.5439 (finance.test.ts);
+    // on its own maximum, $150,000 over 7 years, it was quoted 7.68%.
+    const product = catalogue.products.find((p) => p.product.id === 'harbour-car')!;
+    expect(product.benchmark).toEqual({ amount: 30000, termMonths: 60 });
+    expect(product.comparisonRateExample).toBe('a $30,000 secured loan over 5 years');
+    expect(product.comparisonRateWarning).toBe(COMPARISON_RATE_WARNING);
+    expect(product.prices[1]).toMatchObject({ rate: 7.49, comparisonRate: 8.54 });
+    for (const car of catalogue.productsByType.car)
+      expect(car.comparisonRateExample).toMatch(/^a \$[\d,]+ secured loan over \d+ years$/);
+  });
+
+  test('when a product cannot be written at its benchmark, then the warning says so and names the loan it is quoted on', () => {
+    const product = catalogue.products.find((p) => p.product.id === 'quickstep-small-loan')!;
+    expect(product.comparisonRateWarning).toBe(
+      `${COMPARISON_RATE_WARNING} This product is not offered at the benchmark of $30,000 over 5 years: its comparison rate is for the nearest loan it offers, a $10,000 unsecured loan over 3 years.`,
+    );
+  });
+
+  test('when it is loaded, then every car product has a vehicle LVR and every home product lending above its LMI threshold names a table that covers it', () => {
+    for (const { definition: d, lmiTable } of catalogue.products) {
+      if (d.loanType === 'car') expect(d.car.maxLvrPercent).toBeGreaterThanOrEqual(100);
+      if (d.loanType !== 'home') continue;
+      const highest = Math.max(...Object.values(d.home.occupancy).map((o) => o?.maxLvrPercent ?? 0));
+      if (highest <= d.home.lmiAboveLvrPercent) continue;
+      const table = catalogue.lmiTables[lmiTable];
+      expect(table.name).toBe(d.home.lmi?.table);
+      expect(table.lvrAbove[0]).toBeLessThanOrEqual(d.home.lmiAboveLvrPercent);
+      expect(table.lvrUpTo.at(-1)).toBeGreaterThanOrEqual(highest);
+      expect(table.loanAmountUpTo.at(-1)).toBeGreaterThanOrEqual(d.loanAmount.max);
+    }
   });
 
   test('when read through loadDefaultCatalogue, then it is the file at CATALOGUE_PATH', () => {
@@ -208,6 +242,61 @@ describe('loadCatalogue refusing a broken catalogue', () => {
           poor: 60,
         }),
       'product test-costly: rates: every priced band has a comparison rate above 48%: the product could never be offered',
+    ],
+    [
+      'a car product without a vehicle LVR',
+      (f) => delete product(f, 'test-car').car.maxLvrPercent,
+      'product test-car: car.maxLvrPercent: is required: a car loan states its largest amount as a share of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout)',
+    ],
+    [
+      'a vehicle LVR of 0',
+      (f) => (product(f, 'test-car').car.maxLvrPercent = 0),
+      'product test-car: car.maxLvrPercent: must be >= 1',
+    ],
+    [
+      'a home product lending above its LMI threshold without an LMI table',
+      (f) => delete product(f, 'test-home-95').home.lmi,
+      'product test-home-95: home.lmi: is required: an occupancy lends above lmiAboveLvrPercent (80%), so its premium needs a table',
+    ],
+    [
+      'an LMI table that does not exist',
+      (f) => (product(f, 'test-home-95').home.lmi.table = 'nowhere'),
+      'product test-home-95: home.lmi.table: no LMI table nowhere in the catalogue',
+    ],
+    [
+      'an LMI table with a gap between two LVR rows',
+      (f) => (f.lmiTables.test.rows[1].lvrAbovePercent = 86),
+      'LMI table test: rows.1.lvrAbovePercent: (86) must equal rows.0.lvrUpToPercent (85): LVRs between them would have no premium',
+    ],
+    [
+      'an LMI table missing a premium for a loan amount',
+      (f) => f.lmiTables.test.rows[2].premiumPercent.pop(),
+      'LMI table test: rows.2.premiumPercent: has 1 premiums for 2 loan amounts in loanAmountUpTo: a gap in the table',
+    ],
+    [
+      'an LMI table that stops below the product’s highest LVR',
+      (f) => f.lmiTables.test.rows.pop(),
+      "product test-home-95: home.lmi.table: LMI table test covers LVRs above 80% up to 90%, not every LVR from lmiAboveLvrPercent (80%) to the product's highest (95%): a gap in the table",
+    ],
+    [
+      'an LMI table that stops below the product’s largest loan',
+      (f) => (f.lmiTables.test.loanAmountUpTo[1] = 1000000),
+      "product test-home-95: home.lmi.table: LMI table test covers loans up to 1000000, not the product's loanAmount.max (2000000): a gap in the table",
+    ],
+    [
+      'an LMI table where a higher LVR is cheaper',
+      (f) => (f.lmiTables.test.rows[1].premiumPercent[0] = 0.5),
+      'LMI table test: rows.1.premiumPercent.0: (0.5) must not be below the premium of a lower LVR (rows.0: 1)',
+    ],
+    [
+      'an LMI table where a larger loan is cheaper',
+      (f) => (f.lmiTables.test.rows[0].premiumPercent[1] = 0.5),
+      'LMI table test: rows.0.premiumPercent.1: (0.5) must not be below the premium of a smaller loan (1)',
+    ],
+    [
+      'a comparison-rate benchmark other than the regulation’s',
+      (f) => (f.comparisonRateBenchmarks.car = { amount: 150000, termYears: 25, secured: true }),
+      'catalogue: comparisonRateBenchmarks.car.amount: must be 30000: the reg 100 benchmark for car loans',
     ],
   ])('when the catalogue has %s, then it is refused naming the product and the rule', (_label, change, message) => {
     const result = loadCatalogue(broken(change));

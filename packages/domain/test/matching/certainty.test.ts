@@ -72,11 +72,11 @@ describe('a thin application', () => {
         { field: 'timeInJob', requirement: 'at least 6 months in the current job' },
         {
           field: 'grossMonthlyIncome',
-          requirement: 'at least 4,924 a month (with housing costs of at most 1,500 a month and no dependants)',
+          requirement: 'at least $4,924/month (with housing costs of at most $1,500/month and no dependants)',
         },
         {
           field: 'livingSituation',
-          requirement: 'housing costs of at most 1,500 a month and no dependants, at the income above',
+          requirement: 'housing costs of at most $1,500/month and no dependants, at the income above',
         },
       ],
       assumedLoanTermMonths: 60,
@@ -102,7 +102,7 @@ describe('a thin application', () => {
       conditions: [
         {
           field: 'livingSituation',
-          requirement: 'housing costs of at most 3,807 a month, less 500 for each dependant',
+          requirement: 'housing costs of at most $3,807/month, less $500/month for each dependant',
         },
       ],
     });
@@ -119,7 +119,7 @@ describe('a thin application', () => {
       }),
       'test-personal',
     );
-    expect(offer?.conditions).toEqual([{ field: 'grossMonthlyIncome', requirement: 'at least 4,924 a month' }]);
+    expect(offer?.conditions).toEqual([{ field: 'grossMonthlyIncome', requirement: 'at least $4,924/month' }]);
   });
 
   test('when a known rule fails, then the product is a near-miss or nothing, as on a complete application', () => {
@@ -128,7 +128,7 @@ describe('a thin application', () => {
     const near = assessed(matchOffers(thin({}, 'excellent', 52000), catalogue)).nearMissOffers.find(
       (o) => o.product.id === 'test-personal',
     );
-    expect(near?.reasons).toEqual([{ field: 'loanAmount', rule: 'at most 50,000', actual: 52000 }]);
+    expect(near?.reasons).toEqual([{ field: 'loanAmount', rule: 'at most $50,000', actual: '$52,000' }]);
     // Below the product's minimum band (average) by one band: a near-miss on the credit score.
     expect(
       assessed(matchOffers(thin({}, 'below_average'), catalogue)).nearMissOffers.map((o) =>

@@ -70,6 +70,40 @@ describe('comparisonRate', () => {
     },
   );
 
+  test('when a car loan at 7.49% with $250 + $10 a month is quoted on the car benchmark, $30,000 over 5 years, then it is 8.54%, not the 7.68% of $150,000 over 7 years', () => {
+    // 30000 × pmt(1, 7.49, 60): i = 0.0062417, v^60 = 1.0062417^-60 = 0.6884338, 30000 × 0.0062417 / (1 − 0.6884338) = 600.9959;
+    // 29,750 received, 60 × 610.9959 paid: irr = 8.5439 → 8.54. The same fees spread over $150,000 and 84 months:
+    // 149,750 received, 84 × (pmt(150000, 7.49, 84) + 10): irr = 7.6769 → 7.68, the figure that hid the fees.
+    const loan = { annualRatePercent: 7.49, establishmentFee: 250, monthlyFee: 10 };
+    expect(monthlyRepayment(30000, 7.49, 60)).toBeCloseTo(600.9959, 3);
+    expect(comparisonRate({ ...loan, amount: 30000, termMonths: 60 })).toBeCloseTo(8.5439, 3);
+    expect(comparisonRate({ ...loan, amount: 150000, termMonths: 84 })).toBeCloseTo(7.6769, 3);
+  });
+
+  test('when an interest-only loading applies during the period only, then the flows revert to the lower rate after it', () => {
+    // $150,000: 60 × (150000 × 0.065 / 12 + 10) = 60 × 822.50, then 240 × (pmt(150000, 5.89, 240) + 10) = 240 × 1,075.1494;
+    // irr(149400, …) = 6.2897. With the loading for the whole term it was 6.6393 (the table above).
+    const exact = comparisonRate({
+      amount: 150000,
+      termMonths: 300,
+      annualRatePercent: 6.5,
+      revertRatePercent: 5.89,
+      establishmentFee: 600,
+      monthlyFee: 10,
+      interestOnlyMonths: 60,
+    });
+    expect(exact).toBeCloseTo(6.2897, 3);
+  });
+
+  test('when an LMI premium is capitalised or paid at settlement, then the comparison rate includes it either way', () => {
+    // Capitalised $1,500: 149,400 received, 300 × (pmt(151500, 5.89, 300) + 10) = 300 × 975.9551; irr = 6.1459.
+    // At settlement: 150,000 − 600 − 1,500 = 147,900 received, 300 × (pmt(150000, 5.89, 300) + 10); irr = 6.1485.
+    const loan = { amount: 150000, termMonths: 300, annualRatePercent: 5.89, establishmentFee: 600, monthlyFee: 10 };
+    expect(comparisonRate(loan)).toBeCloseTo(6.0416, 3);
+    expect(comparisonRate({ ...loan, lmiPremium: 1500, lmiCapitalised: true })).toBeCloseTo(6.1459, 3);
+    expect(comparisonRate({ ...loan, lmiPremium: 1500, lmiCapitalised: false })).toBeCloseTo(6.1485, 3);
+  });
+
   test('when fees are added, then the comparison rate is above the interest rate, and without fees it equals it', () => {
     const base = { amount: 30000, termMonths: 60, annualRatePercent: 10, establishmentFee: 0, monthlyFee: 0 };
     expect(comparisonRate(base)).toBeCloseTo(10, 8);

@@ -3,7 +3,14 @@
  * and builders of applications (the step data as stored, one baseline per loan type, overridden per
  * test). The real catalogue is tested in its own right in catalogue.test.ts.
  */
-import { loadCatalogue, type Catalogue, type CatalogueFile, type MatchInput, type ScoreBand } from '../../src/matching';
+import {
+  COMPARISON_RATE_BENCHMARKS,
+  loadCatalogue,
+  type Catalogue,
+  type CatalogueFile,
+  type MatchInput,
+  type ScoreBand,
+} from '../../src/matching';
 import { STANDARD_NEAR_MISS } from '@loanmatch/catalogue-generator';
 
 type Data = Record<string, unknown>;
@@ -32,7 +39,19 @@ export const TEST_CATALOGUE_FILE: CatalogueFile = {
   version: 1,
   effectiveFrom: '2025-07-01',
   nearMiss: STANDARD_NEAR_MISS,
+  comparisonRateBenchmarks: COMPARISON_RATE_BENCHMARKS,
   serviceabilityPolicies: { test: TEST_POLICY },
+  // Round premiums, to work LMI figures by hand: 1% of the loan above 80% up to 85% LVR (loans to $500,000), and so on.
+  lmiTables: {
+    test: {
+      loanAmountUpTo: [500000, 2000000],
+      rows: [
+        { lvrAbovePercent: 80, lvrUpToPercent: 85, premiumPercent: [1, 1.5] },
+        { lvrAbovePercent: 85, lvrUpToPercent: 90, premiumPercent: [2, 2.5] },
+        { lvrAbovePercent: 90, lvrUpToPercent: 95, premiumPercent: [3, 3.5] },
+      ],
+    },
+  },
   lenders: [
     { id: 'test-bank', name: 'Test Bank', url: 'https://test-bank.example/apply' },
     { id: 'test-motors', name: 'Test Motors', url: 'https://test-motors.example/apply' },
@@ -91,7 +110,12 @@ export const TEST_CATALOGUE_FILE: CatalogueFile = {
       employment: { types: [...MAIN_EMPLOYMENT], minimumMonthsInJob: 0 },
       serviceability: 'test',
       fees: { establishment: 0, monthly: 0 },
-      car: { saleTypes: ['dealer', 'private'], maxVehicleAgeYears: 10, balloon: { maxPercent: 30, maxTermYears: 5 } },
+      car: {
+        saleTypes: ['dealer', 'private'],
+        maxVehicleAgeYears: 10,
+        balloon: { maxPercent: 30, maxTermYears: 5 },
+        maxLvrPercent: 120,
+      },
       rates: { excellent: 8, very_good: 9, good: 10, average: 'decline', below_average: 'decline', poor: 'decline' },
     },
     {
@@ -134,6 +158,7 @@ export const TEST_CATALOGUE_FILE: CatalogueFile = {
           investment: { maxLvrPercent: 90, rateLoadingPercentPoints: 0.5 },
         },
         lmiAboveLvrPercent: 80,
+        lmi: { table: 'test', capitalised: true },
         firstHomeBuyerOnly: false,
         repaymentTypes: ['principal_and_interest', 'interest_only'],
         interestOnly: { maxYears: 5, rateLoadingPercentPoints: 0.61 },
@@ -154,6 +179,13 @@ export function testCatalogue(file: CatalogueFile = TEST_CATALOGUE_FILE): Catalo
   const loaded = loadCatalogue(file);
   if (!loaded.ok) throw new Error(loaded.error.message);
   return loaded.value;
+}
+
+/** The test catalogue with one product changed: `change` edits a deep copy of it in place. */
+export function catalogueWith(id: string, change: (product: Record<string, any>) => void): Catalogue {
+  const file = structuredClone(TEST_CATALOGUE_FILE) as unknown as { products: Record<string, any>[] };
+  change(file.products.find((p) => p.id === id)!);
+  return testCatalogue(file as unknown as CatalogueFile);
 }
 
 type Steps = { 1: Data; 2: Data; 3: Data; 4: Data };

@@ -136,14 +136,24 @@ describe('matching against 10,000 generated products', () => {
   );
 
   test.each(APPLICANTS)(
-    'when the %s applicant is matched, then every repayment agrees with monthlyRepayment and no offer costs above 48%',
+    'when the %s applicant is matched, then every repayment (and the one after an interest-only period) agrees with monthlyRepayment and no offer costs above 48%',
     (_label, input) => {
       for (const { offerDetails: d } of assessed(input).acceptedOffers) {
+        // A home loan repays the amount financed: the loan plus any capitalised LMI premium.
+        const financed = d.amountFinanced ?? d.loanAmount;
         const expected =
           d.repaymentType === 'interest_only'
-            ? (d.loanAmount * d.interestRate) / 1200
-            : monthlyRepayment(d.loanAmount, d.interestRate, d.loanTermMonths, d.balloonAmount ?? 0);
-        expect(d.monthlyRepayment).toBeCloseTo(expected, 2);
+            ? (financed * d.interestRate) / 1200
+            : monthlyRepayment(financed, d.interestRate, d.loanTermMonths, d.balloonAmount ?? 0);
+        // Repayments are rounded to cents: at most half a cent from the exact figure.
+        const toCents = (x: number | undefined, exact: number) =>
+          expect(Math.abs(x! - exact)).toBeLessThanOrEqual(0.005 + 1e-9);
+        toCents(d.monthlyRepayment, expected);
+        if (d.repaymentType === 'interest_only')
+          toCents(
+            d.repaymentAfterInterestOnly,
+            monthlyRepayment(financed, d.interestRateAfterInterestOnly!, d.loanTermMonths - d.interestOnlyMonths!),
+          );
         expect(d.comparisonRate).toBeLessThanOrEqual(COST_RATE_CAP_PERCENT);
       }
     },

@@ -38,6 +38,13 @@ const accepted = (input: MatchInput, id: string): AcceptedOffer => {
 };
 const nearMiss = (input: MatchInput, id: string) => match(input).nearMissOffers.find((o) => o.product.id === id);
 
+/** A credit near-miss says the criteria were not met, and nothing of the band it missed or by how much. */
+const CREDIT_REASON = { field: 'creditScore', rule: "the lender's credit criteria", actual: 'not met' };
+const CREDIT_REQUIREMENT = {
+  field: 'creditScore',
+  requirement: "the lender's credit criteria met (the lender explains its assessment to the applicant)",
+};
+
 // ---------------------------------------------------------------------------------------------
 // Accepted offers: the figures of the offer
 // ---------------------------------------------------------------------------------------------
@@ -77,53 +84,47 @@ describe('accepted offers', () => {
 
   test('when a car loan has a 30% balloon, then the repayment amortises the amount less the balloon’s present value', () => {
     // (40000 − 12000 × 1.0066667^-60) × 0.0066667 / (1 − 1.0066667^-60) = 647.74; balloon 30% of 40,000 = 12,000.
-    // No fees, so the comparison rate on the (clamped) benchmark, $100,000 over 7 years, is the rate: 8.00.
+    // No fees, so the comparison rate on the car benchmark, $30,000 over 5 years, is the rate: 8.00.
     const { offerDetails } = accepted(application('car'), 'test-car');
     expect(offerDetails).toMatchObject({
       interestRate: 8,
       comparisonRate: 8,
+      comparisonRateWarning: COMPARISON_RATE_WARNING,
+      comparisonRateExample: 'a $30,000 secured loan over 5 years',
       monthlyRepayment: 647.74,
       balloonAmount: 12000,
       loanTermMonths: 60,
     });
-    expect(offerDetails.comparisonRateExample).toBe('a $100,000 secured loan over 7 years');
   });
 
-  test('when a home loan is interest only, then the repayment is the interest for 5 years, then principal and interest over 25', () => {
-    // Rate 5.89 + 0.61 IO loading = 6.50%. IO: 600000 × 0.065 / 12 = 3,250.00; after: pmt(600000, 6.5, 300) = 4,051.24.
-    // LVR 600,000 / 800,000 = 75%, no LMI. Comparison rate (IO benchmark, $600 + $10): 6.6393 → 6.64.
+  test('when a home loan is interest only, then the loading applies for 5 years and the repayment after is at the rate it reverts to', () => {
+    // Rate 5.89 + 0.61 IO loading = 6.50% during the period, then 5.89%. IO: 600000 × 0.065 / 12 = 3,250.00;
+    // after: pmt(600000, 5.89, 300) = 3,825.56. LVR 600,000 / 800,000 = 75%, no LMI.
+    // Comparison rate on $150,000 over 25 years, $600 + $10 a month: 149,400 received; 60 × (150000 × 0.065 / 12 + 10)
+    // = 60 × 822.50, then 240 × (pmt(150000, 5.89, 240) + 10) = 240 × 1,075.15; irr = 6.2897 → 6.29.
     const { offerDetails, headline } = accepted(
       application('home', { 3: { repaymentType: 'interest_only' } }),
       'test-home-95',
     );
-    expect(headline).toBe('Test Bank Home Loan (interest only): 6.50% p.a. (comparison 6.64% p.a.)');
+    expect(headline).toBe(
+      'Test Bank Home Loan (interest only): 6.50% p.a. interest only, then 5.89% p.a. (comparison 6.29% p.a.)',
+    );
     expect(offerDetails).toMatchObject({
       interestRate: 6.5,
-      comparisonRate: 6.64,
+      comparisonRate: 6.29,
       monthlyRepayment: 3250,
       repaymentType: 'interest_only',
       interestOnlyMonths: 60,
-      repaymentAfterInterestOnly: 4051.24,
+      interestRateAfterInterestOnly: 5.89,
+      repaymentAfterInterestOnly: 3825.56,
       lvr: 75,
       lendersMortgageInsurance: false,
+      lmiPremium: 0,
+      amountFinanced: 600000,
     });
     expect(ids(match(application('home', { 3: { repaymentType: 'interest_only' } })).acceptedOffers)).toEqual([
       'test-home-95',
     ]);
-  });
-
-  test('when the LVR is 85%, then the 95% product accepts with lenders mortgage insurance', () => {
-    // 637,500 / 750,000 = 85% > 80 (LMI) and ≤ 95. Repayment pmt(637500, 5.89, 360) = 3,777.17.
-    const { offerDetails } = accepted(
-      application('home', { 2: { propertyValue: 750000 }, 3: { loanAmount: 637500 } }),
-      'test-home-95',
-    );
-    expect(offerDetails).toMatchObject({
-      lvr: 85,
-      lendersMortgageInsurance: true,
-      monthlyRepayment: 3777.17,
-      repaymentType: 'principal_and_interest',
-    });
   });
 
   test('when several products accept, then they are ranked by comparison rate', () => {
@@ -144,7 +145,7 @@ describe('near-misses', () => {
   test.each<[string, MatchInput, string, unknown[], unknown[]]>([
     [
       'the income services less than asked (36,000 on 5,000 a month, renting at 1,500)',
-      // capacity = 3,750 − 1,500 − 1,500 − 10 = 740; needed 36000 × 0.0227531 = 819.11, surplus −79.
+      // capacity = 3,750 − 1,500 − 1,500 − 10 = 740; needed 36000 × 0.0227531 = 819.11, surplus −79.11.
       // Largest: 740 / 0.0227531 = 32,523 → 32,500 (13.2% below 36,000, within 15%).
       // Income that services 36,000: (1,500 + 1,500 + 10 + 819.11) / 0.75 = 5,105.48 → 5,106.
       application('personal', { 1: { loanAmount: 36000 }, 3: { grossMonthlyIncome: 5000 } }),
@@ -152,38 +153,38 @@ describe('near-misses', () => {
       [
         {
           field: 'serviceability',
-          rule: 'repayments assessed at 13.00% (the rate plus a 3-point buffer) must fit within income after tax, housing and living costs',
-          actual: -79,
+          rule: 'repayments assessed at the rate plus a buffer of 3 percentage points must fit within income after tax, housing and living costs',
+          actual: '-$79.11/month',
         },
       ],
       [
         {
           field: 'loanAmount',
           requirement:
-            'at most 32,500 (the largest amount the income services), or a gross monthly income of at least 5,106',
+            'at most $32,500 (the largest amount the income services), or a gross monthly income of at least $5,106/month',
         },
       ],
     ],
     [
       'the amount is above the maximum and the income services less than the maximum',
       // 54,000 > 50,000 (8%, within 10%): assessed at 50,000. capacity = 0.75 × 5,440 − 3,010 = 1,070;
-      // 50000 × 0.0227531 = 1,137.65 > 1,070. Largest 1,070 / 0.0227531 = 47,026 → 47,000.
+      // 50000 × 0.0227531 = 1,137.65 > 1,070, surplus −67.65. Largest 1,070 / 0.0227531 = 47,026 → 47,000.
       // Income that services 50,000: (3,010 + 1,137.65) / 0.75 = 5,530.20 → 5,531.
       application('personal', { 1: { loanAmount: 54000 }, 3: { grossMonthlyIncome: 5440 } }),
       'test-personal',
       [
-        { field: 'loanAmount', rule: 'at most 50,000', actual: 54000 },
+        { field: 'loanAmount', rule: 'at most $50,000', actual: '$54,000' },
         {
           field: 'serviceability',
-          rule: 'repayments assessed at 13.00% (the rate plus a 3-point buffer) must fit within income after tax, housing and living costs',
-          actual: -68,
+          rule: 'repayments assessed at the rate plus a buffer of 3 percentage points must fit within income after tax, housing and living costs',
+          actual: '-$67.65/month',
         },
       ],
       [
         {
           field: 'loanAmount',
           requirement:
-            'at most 47,000 (the largest amount the income services), or at most 50,000 with a gross monthly income of at least 5,531',
+            'at most $47,000 (the largest amount the income services), or at most $50,000 with a gross monthly income of at least $5,531/month',
         },
       ],
     ],
@@ -196,71 +197,80 @@ describe('near-misses', () => {
         4: { livingSituation: 'living_with_parents', monthlyRent: 0 },
       }),
       'test-personal',
-      [{ field: 'grossMonthlyIncome', rule: 'assessable income of at least 3,000 a month', actual: 2900 }],
-      [{ field: 'grossMonthlyIncome', requirement: 'at least 2,900' }],
+      [{ field: 'grossMonthlyIncome', rule: 'assessable income of at least $3,000/month', actual: '$2,900/month' }],
+      [{ field: 'grossMonthlyIncome', requirement: 'at least $2,900/month' }],
     ],
     [
       'the time in the job is 4 months (minimum 6)',
       application('personal', { 3: { employmentYears: 0, employmentMonths: 4 } }),
       'test-personal',
-      [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: 4 }],
+      [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
       [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
     ],
     [
       'the credit band is one below the minimum',
       application('personal', {}, 'below_average'),
       'test-personal',
-      [{ field: 'creditScore', rule: 'minimum credit band average', actual: 'below_average' }],
-      [{ field: 'creditScore', requirement: 'a credit score band of average or better' }],
+      [CREDIT_REASON],
+      [CREDIT_REQUIREMENT],
     ],
     [
       'the amount is 8% above the maximum',
       application('personal', { 1: { loanAmount: 54000 } }),
       'test-personal',
-      [{ field: 'loanAmount', rule: 'at most 50,000', actual: 54000 }],
-      [{ field: 'loanAmount', requirement: 'at most 50,000' }],
+      [{ field: 'loanAmount', rule: 'at most $50,000', actual: '$54,000' }],
+      [{ field: 'loanAmount', requirement: 'at most $50,000' }],
     ],
     [
       'a 20% balloon is asked on a 6-year term (balloons up to 5 years)',
       application('car', { 2: { loanTerm: 6, balloonPaymentPercent: 20 } }),
       'test-car',
-      [{ field: 'loanTerm', rule: 'a balloon only on terms of at most 5 years', actual: 6 }],
+      [{ field: 'loanTerm', rule: 'a balloon only on terms of at most 5 years', actual: '6 years' }],
       [{ field: 'loanTerm', requirement: 'at most 5 years (the longest term with a balloon)' }],
     ],
     [
       'the balloon is 35% (maximum 30%)',
       application('car', { 2: { balloonPaymentPercent: 35 } }),
       'test-car',
-      [{ field: 'balloonPaymentPercent', rule: 'balloon at most 30% of the loan amount', actual: 35 }],
-      [{ field: 'balloonPaymentPercent', requirement: 'at most 30%' }],
+      [{ field: 'balloonPaymentPercent', rule: 'balloon at most 30% of the loan amount', actual: '35%' }],
+      [{ field: 'balloonPaymentPercent', requirement: 'at most 30% of the loan amount' }],
     ],
     [
       'the vehicle is 12 years old (maximum 10)',
       application('car', { 1: { vehicleYear: 2013 } }),
       'test-car',
-      [{ field: 'vehicleAge', rule: 'vehicle at most 10 years old', actual: 12 }],
-      [{ field: 'vehicleYear', requirement: '2015 or newer' }],
+      [{ field: 'vehicleAge', rule: 'vehicle at most 10 years old', actual: '12 years' }],
+      [{ field: 'vehicleYear', requirement: 'model year 2015 or newer' }],
+    ],
+    [
+      'the car loan is 124% of what the vehicle calls for (maximum 120%)',
+      // $30,000 price less a $5,000 deposit = $25,000; $31,000 / $25,000 = 124% (4 points over, within 5).
+      // At most 120% × 25,000 = $30,000.
+      application('car', { 1: { estimatedCarPrice: 30000 }, 2: { depositAmount: 5000, loanAmount: 31000 } }),
+      'test-car',
+      [
+        {
+          field: 'lvr',
+          rule: 'loan at most 120% of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout: $25,000)',
+          actual: '124%',
+        },
+      ],
+      [{ field: 'loanAmount', requirement: 'at most $30,000 for this vehicle' }],
     ],
     [
       'the LVR is 85% on a product lending to 80%',
       // 637,500 / 750,000 = 85%. At 80%: 750,000 × 0.8 = 600,000, a deposit of 150,000.
       application('home', { 2: { propertyValue: 750000 }, 3: { loanAmount: 637500 } }),
       'test-home-80',
-      [{ field: 'lvr', rule: 'LVR at most 80% for owner occupied loans', actual: 85 }],
-      [{ field: 'loanAmount', requirement: 'at most 600,000 (a deposit of at least 150,000 brings the LVR to 80%)' }],
+      [{ field: 'lvr', rule: 'LVR at most 80% for owner occupied loans', actual: '85%' }],
+      [{ field: 'loanAmount', requirement: 'at most $600,000 (a deposit of at least $150,000 brings the LVR to 80%)' }],
     ],
     [
       'two rules are missed: the credit band and the time in the job',
       application('personal', { 3: { employmentYears: 0, employmentMonths: 4 } }, 'below_average'),
       'test-personal',
-      [
-        { field: 'creditScore', rule: 'minimum credit band average', actual: 'below_average' },
-        { field: 'timeInJob', rule: 'at least 6 months in the current job', actual: 4 },
-      ],
-      [
-        { field: 'creditScore', requirement: 'a credit score band of average or better' },
-        { field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' },
-      ],
+      [CREDIT_REASON, { field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
+      [CREDIT_REQUIREMENT, { field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
     ],
   ])(
     'when %s, then it is a near-miss with the reasons and the computed requirement',
@@ -360,107 +370,6 @@ describe('near-misses', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The 48% cap on the annual cost rate
-// ---------------------------------------------------------------------------------------------
-
-describe('the cost-rate cap', () => {
-  const smallLoan = (loanAmount: number, loanTerm: number, band: ScoreBand) =>
-    application(
-      'personal',
-      {
-        1: { loanAmount },
-        2: { loanTerm },
-        3: { grossMonthlyIncome: 4000 },
-        4: { livingSituation: 'living_with_parents', monthlyRent: 0 },
-      },
-      band,
-    );
-
-  test('when the annual cost rate is 47.17% (below 48%), then the costly product is offered', () => {
-    // test-costly at below_average: 30%, $400 + $20 a month; $5,000 over 2 years: pmt = 279.56, irr(4600, [299.56] * 24) = 47.17.
-    expect(accepted(smallLoan(5000, 2, 'below_average'), 'test-costly').offerDetails).toMatchObject({
-      interestRate: 30,
-      comparisonRate: 47.17,
-      monthlyRepayment: 279.56,
-    });
-  });
-
-  test('when the loan asked for costs 51.71% a year though the product quotes 47.17%, then it is neither accepted nor near-missed', () => {
-    // $4,000 over 2 years at 30%: irr(3600, [pmt(4000, 30, 24) + 20] * 24) = 51.71 > 48.
-    const result = match(smallLoan(4000, 2, 'below_average'));
-    expect(ids(result.acceptedOffers)).not.toContain('test-costly');
-    expect(ids(result.nearMissOffers)).not.toContain('test-costly');
-  });
-
-  test('when the band is priced above the cap (poor: 45% → comparison 62.29%), then the product is neither accepted nor near-missed', () => {
-    const result = match(smallLoan(5000, 2, 'poor'));
-    expect(result.acceptedOffers).toEqual([]);
-    expect(result.nearMissOffers).toEqual([]);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// Degraded mode: the applicant's own estimate, one band lower
-// ---------------------------------------------------------------------------------------------
-
-describe('degraded mode', () => {
-  test.each<[string, ScoreBand, string, MatchInput]>([
-    [
-      'the personal estimate is good',
-      'average',
-      'good',
-      application('personal', { 2: { creditScoreEstimate: 'good' } }, null),
-    ],
-    [
-      'the personal estimate is excellent',
-      'very_good',
-      'excellent',
-      application('personal', { 2: { creditScoreEstimate: 'excellent' } }, null),
-    ],
-    ['the estimate is poor', 'poor', 'poor', application('personal', { 2: { creditScoreEstimate: 'poor' } }, null)],
-    [
-      'the estimate is unknown',
-      'below_average',
-      'unknown',
-      application('personal', { 2: { creditScoreEstimate: 'unknown' } }, null),
-    ],
-    ['no estimate is given', 'below_average', 'unknown', application('personal', {}, null)],
-    [
-      'a car applicant passes an estimate of very_good',
-      'good',
-      'very_good',
-      application('car', {}, null, { creditScoreEstimate: 'very_good' }),
-    ],
-  ])(
-    'when the bureau is unavailable and %s, then matching prices at %s and says so',
-    (_label, band, estimate, input) => {
-      const { assessment } = match(input);
-      expect(assessment).toMatchObject({
-        basis: 'self_estimate',
-        band,
-        estimate,
-        notice: expect.stringContaining('credit bureau could not be reached'),
-      });
-    },
-  );
-
-  test('when the bureau is unavailable and the estimate is good, then the offer is the one an average applicant gets', () => {
-    // test-personal at average: 14%; repayment pmt(30000, 14, 60) = 698.05.
-    const degraded = match(application('personal', { 2: { creditScoreEstimate: 'good' } }, null));
-    const average = match(application('personal', {}, 'average'));
-    expect(degraded.acceptedOffers).toEqual(average.acceptedOffers);
-    expect(degraded.acceptedOffers[0].offerDetails).toMatchObject({ interestRate: 14, monthlyRepayment: 698.05 });
-    expect(average.assessment).toEqual({ basis: 'bureau', band: 'average' });
-  });
-
-  test('when the bureau is unavailable and nothing is known, then the applicant near-misses what an average band would get', () => {
-    const result = match(application('personal', {}, null));
-    expect(ids(result.acceptedOffers)).toEqual([]);
-    expect(ids(result.nearMissOffers)).toEqual(['test-personal']);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
 // Credit results drive matching: the real catalogue across bands
 // ---------------------------------------------------------------------------------------------
 
@@ -487,15 +396,10 @@ describe('matching on the real catalogue across credit bands', () => {
     },
   );
 
-  test('when a poor personal applicant is matched, then specialist lenders near-miss on the credit band', () => {
+  test('when a poor personal applicant is matched, then specialist lenders near-miss on their credit criteria', () => {
     const poor = match(application('personal', { 1: { loanAmount: 20000 } }, 'poor'), real);
     expect(poor.nearMissOffers.length).toBeGreaterThan(0);
-    for (const offer of poor.nearMissOffers)
-      expect(offer.reasons).toContainEqual({
-        field: 'creditScore',
-        rule: 'minimum credit band below_average',
-        actual: 'poor',
-      });
+    for (const offer of poor.nearMissOffers) expect(offer.reasons).toContainEqual(CREDIT_REASON);
   });
 
   test('when bands go from excellent to poor, then the number of accepted personal offers never rises', () => {

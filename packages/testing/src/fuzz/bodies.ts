@@ -5,6 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { BODY_BOUNDS } from '@loanmatch/http';
 import type { FuzzRequest, RawBody } from './request';
 import { defineOwn, hostileJson, hostileKey, hostileNumber, hostileString, unicodeEdge } from './values';
 
@@ -185,8 +186,9 @@ export function rawBody(validJson: string): fc.Arbitrary<RawBody> {
       '{}',
     )
     .map(json);
+  // Just under the smallest body limit (the admin API's), just over the largest a partner call takes, and far over.
   const huge = fc
-    .constantFrom(900_000, 1_100_000)
+    .constantFrom(BODY_BOUNDS.admin.bytes - 1_000, BODY_BOUNDS.partner.bytes + 1, 1_100_000)
     .map((size) => json(spliceField(validJson, 'x', JSON.stringify('x'.repeat(size)))));
   const contentTypes = fc
     .tuple(

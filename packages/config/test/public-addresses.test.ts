@@ -1,0 +1,23 @@
+import { ConfigError, loadConfig } from '../src';
+
+describe('the public addresses of the partner listeners', () => {
+  it('when unset, then each listener on loopback at its port, the one tracking links and the OpenAPI servers name', () => {
+    const config = loadConfig({ PORT_A: '4000', PORT_B: '4001' });
+    expect(config.publicBaseUrl).toBe('http://127.0.0.1:4000');
+    expect(config.publicBaseUrlB).toBe('http://127.0.0.1:4001');
+  });
+
+  it('when set, then taken without trailing slashes; a path behind a proxy is kept', () => {
+    const config = loadConfig({
+      PUBLIC_BASE_URL: 'https://partners.example.com/',
+      PUBLIC_BASE_URL_B: 'https://api.example.com/loanmatch/',
+    });
+    expect(config.publicBaseUrl).toBe('https://partners.example.com');
+    expect(config.publicBaseUrlB).toBe('https://api.example.com/loanmatch');
+  });
+
+  it('when PUBLIC_BASE_URL_B is not an http or https URL, then a ConfigError naming it', () => {
+    expect(() => loadConfig({ PUBLIC_BASE_URL_B: 'ftp://example.com' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PUBLIC_BASE_URL_B: 'not a url' })).toThrow(/PUBLIC_BASE_URL_B/);
+  });
+});

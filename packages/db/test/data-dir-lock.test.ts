@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../src/data-dir-lock';
+
+const folder = () => mkdtempSync(join(tmpdir(), 'loanmatch-lock-'));
+
+describe('the lock on DATA_DIR', () => {
+  it('when the folder is locked, then a second lock is refused with a message naming the folder, the holder and PostgreSQL', () => {
+    const dir = folder();
+    const held = lockDataDir(dir);
+    try {
+      expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+      expect(() => lockDataDir(dir)).toThrow(
+        `the embedded database in ${dir} is in use by another process (pid ${process.pid})`,
+      );
+      expect(() => lockDataDir(dir)).toThrow(/PostgreSQL server named in DATABASE_URL/);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('when the holder releases it, then the folder can be locked again', () => {
+    const dir = folder();
+    lockDataDir(dir).release();
+    const again = lockDataDir(dir);
+    again.release();
+    again.release(); // twice is harmless
+    expect(() => lockDataDir(dir).release()).not.toThrow();
+  });
+});

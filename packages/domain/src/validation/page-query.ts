@@ -1,0 +1,36 @@
+/** The query of the paged lists, checked against `pageQuerySchema`: `limit`, and the referrals' `cursor`. */
+import { fail, ok, type Result } from '../errors';
+import { pageQuerySchema } from './schemas';
+
+const { limit: LIMIT, cursor: CURSOR } = pageQuerySchema.properties;
+const [LIMIT_MIN, LIMIT_MAX] = [LIMIT.minimum ?? 1, LIMIT.maximum ?? 1];
+/** Whole numbers written with at most as many digits as the maximum has. */
+const LIMIT_DIGITS = new RegExp(`^\\d{1,${String(LIMIT_MAX).length}}$`);
+const CURSOR_MAX = CURSOR.maxLength ?? 0;
+const CURSOR_TEXT = new RegExp(CURSOR.pattern ?? '');
+
+/** `limit` as sent in the query, or its default. */
+export function parsePageLimit(raw: string | undefined): Result<number> {
+  if (raw === undefined) return ok(Number(LIMIT.default));
+  const limit = LIMIT_DIGITS.test(raw) ? Number(raw) : Number.NaN;
+  if (limit >= LIMIT_MIN && limit <= LIMIT_MAX) return ok(limit);
+  const message = `limit: must be a whole number between ${LIMIT_MIN} and ${LIMIT_MAX}`;
+  return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
+}
+
+/**
+ * The text of a `cursor` as sent: at most its maximum length (the refusal names it), in the cursor's
+ * alphabet. Whether it decodes to a cursor this API gave out is the list's own check.
+ */
+export function checkCursorText(raw: string): Result<string> {
+  if (raw.length > CURSOR_MAX) {
+    const message = `cursor: must be at most ${CURSOR_MAX} characters`;
+    return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'maxLength', message }]);
+  }
+  return CURSOR_TEXT.test(raw) ? ok(raw) : invalidCursor();
+}
+
+export function invalidCursor(): Result<never> {
+  const message = 'cursor: is not a cursor this API gave out';
+  return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'format', message }]);
+}
