@@ -15,7 +15,7 @@ import {
   listPartners,
   listTiers,
   putCatalogue,
-  revokeApiKey,
+  revokeKey,
   secretsEqual,
   setTierLimit,
   TIERS,
@@ -37,6 +37,7 @@ import {
   type UsageReport,
 } from '@loanmatch/http';
 import { consoleRoutes } from './console';
+import { lifecycleRoutes } from './lifecycle-routes';
 import { loopbackOnly } from './loopback';
 
 export const BASE_PATH_ADMIN = '/admin/v1';
@@ -109,9 +110,9 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   router.post('/partners/:partnerId/keys', async (req, res) =>
     sendResult(res, await issueApiKey(ctx, { partnerId: req.params.partnerId }), 201),
   );
-  router.delete('/keys/:keyId', async (req, res) =>
-    sendResult(res, await revokeApiKey(ctx, { keyId: req.params.keyId })),
-  );
+  // A partner key or a lender key, whichever the id names.
+  router.delete('/keys/:keyId', async (req, res) => sendResult(res, await revokeKey(ctx, { keyId: req.params.keyId })));
+  router.use(lifecycleRoutes(ctx));
   // Variant B's hourly limits: stored in the database, read by every process within seconds.
   router.get('/tiers', async (_req, res) => sendResult(res, await listTiers(ctx)));
   router.put('/tiers/:tier', async (req, res) =>

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { addLifecycleCommands, addSimulationCommands } from './lifecycle-commands';
 
 export interface OpsIO {
   env: Record<string, string | undefined>;
@@ -119,7 +120,7 @@ export function buildProgram(io: OpsIO): Command {
     });
   key
     .command('revoke <keyId>')
-    .description('revoke an API key')
+    .description('revoke a partner’s API key or a lender’s key')
     .option('--json', 'print JSON')
     .action(async (keyId: string, opts) => {
       const data = await call(io, 'DELETE', `/keys/${encodeURIComponent(keyId)}`);
@@ -230,6 +231,9 @@ export function buildProgram(io: OpsIO): Command {
           `${data.remaining} value(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
         );
     });
+  const admin = (method: string, path: string, body?: unknown) => call(io, method, path, body);
+  addLifecycleCommands(program, admin, print);
+  addSimulationCommands(program, admin, print);
   return program;
 }
 

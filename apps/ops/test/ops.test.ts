@@ -143,4 +143,23 @@ describe('pnpm ops against a running admin API', () => {
     expect(zero.err).toContain('must be a whole number of at least 1');
     expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
   });
+  it('when a lender key is issued with --json, then the key is printed once, stored as a digest, and listed without it', async () => {
+    const issued = await ops(['lender', 'key', 'issue', 'harbour-bank', '--json']);
+    expect(issued.code).toBe(0);
+    const data = JSON.parse(issued.out);
+    expect(data).toMatchObject({
+      lenderId: 'harbour-bank',
+      environment: 'sandbox',
+      apiKey: expect.stringMatching(/^lm_lender_sandbox_/),
+    });
+    expect(await t.db.prisma.lenderKey.count({ where: { keyHash: data.apiKey } })).toBe(0);
+    const listed = await ops(['lender', 'list']);
+    expect(listed.out).toContain(`key ${data.keyId}`);
+    expect(listed.out).not.toContain(data.apiKey);
+    const revoked = await ops(['key', 'revoke', data.keyId]);
+    expect(revoked.out).toContain(`Revoked key ${data.keyId}`);
+    const unknown = await ops(['lender', 'key', 'issue', 'no-such-lender']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('NOT_FOUND: Lender not found in the catalogue');
+  });
 });

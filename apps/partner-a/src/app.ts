@@ -9,7 +9,6 @@ import {
   followTrackingLink,
   getApplication,
   listConsentTexts,
-  listReferrals,
   matchApplication,
   runCreditCheck,
   saveStep,
@@ -25,9 +24,11 @@ import {
   type HttpMetrics,
   type Logger,
   webhookRoutes,
+  referralRoutes,
   createServiceApp,
 } from '@loanmatch/http';
 import { docsRoutes, variantADocument } from '@loanmatch/openapi';
+import { LENDER_BASE_PATH, lenderRoutes } from './lender-routes';
 
 export const BASE_PATH_A = '/api/partner/v1';
 
@@ -53,6 +54,8 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     // The partner API first: its requests (nearly all of them) then pass no other router on the way.
     routes: [
       { path: BASE_PATH_A, router: partnerRoutes(deps) },
+      // Lenders report outcomes here, with keys of their own: no partner route is behind it.
+      { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
       { router: trackingRoutes(deps) },
       // The OpenAPI document names this listener by its public address, the one tracking links carry.
       {
@@ -130,20 +133,11 @@ function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, me
     sendResult(res, result);
   });
 
-  router.get('/referrals', async (req, res) => {
-    const query = req.query as Record<string, unknown>;
-    const result = await listReferrals(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      limit: typeof query.limit === 'string' ? query.limit : undefined,
-      cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
-    });
-    sendResult(res, result);
-  });
-
   // The consent wording partners show applicants, by version; a check names the one it showed.
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
 
-  // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
+  // Referrals and their report, and webhooks: the same routes on both front-ends.
+  router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
 
   return router;

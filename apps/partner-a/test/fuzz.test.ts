@@ -6,7 +6,14 @@
  */
 import fc from 'fast-check';
 import request from 'supertest';
-import { FORM_TYPES, applicantSchema, schemaFor, type FormType } from '@loanmatch/domain';
+import {
+  FORM_TYPES,
+  REPORT_COLUMNS,
+  applicantSchema,
+  issueLenderKey,
+  schemaFor,
+  type FormType,
+} from '@loanmatch/domain';
 import {
   VALID_STEPS,
   applicationSnapshot,
@@ -41,6 +48,14 @@ const FIELD_NAMES = [
     'data',
     'url',
     'events',
+    'clientTags',
+    'reference',
+    'eventId',
+    'type',
+    'occurredAt',
+    'fundedAmount',
+    'fundedAt',
+    'declineReason',
   ]),
 ];
 
@@ -54,6 +69,7 @@ let app: ReturnType<typeof createPartnerAApp>;
 let mine: Awaited<ReturnType<typeof newPartnerKey>>;
 let other: Awaited<ReturnType<typeof newPartnerKey>>;
 let matched: string;
+const lender = { key: '', reference: '' };
 const known = {
   applications: [] as KnownApplication[],
   webhooks: [] as string[],
@@ -85,6 +101,15 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
   known.applications.push({ id: matched, formType: 'personal' });
   if (known.trackingTokens.length === 0) throw new Error('setup: the matched application has no offer to follow');
 
+  // A referral, and a key of its lender, for the lender route.
+  const followed = await request(app).get(`/r/${known.trackingTokens[0]}`);
+  lender.reference = new URL(followed.headers.location).searchParams.get('lm_ref')!;
+  const lenderId = offers.body.data.acceptedOffers[0].lender.id;
+  const issued = await issueLenderKey(t.ctx, { lenderId, body: {} });
+  if (!issued.ok) throw issued.error;
+  lender.key = issued.value.apiKey;
+  known.secrets.push(lender.key);
+
   const registered = await request(app)
     .post(`${BASE}/webhooks`)
     .set('Authorization', `Bearer ${mine.apiKey}`)
@@ -103,7 +128,11 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
   return {
     app,
     requests,
-    expect: { secrets: () => known.secrets, redirects: /^\/r\// },
+    expect: {
+      secrets: () => known.secrets,
+      redirects: /^\/r\//,
+      csv: { path: /\/reports\/referrals(\?|$)/, header: REPORT_COLUMNS.join(',') },
+    },
     onAnswer: (req, res) => {
       // Applications the fuzzer made join the known ones, so later requests work on them too.
       if (req.method === 'POST' && req.path === `${BASE}/applications` && res.status === 201) {
@@ -213,6 +242,27 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
   const referrals = fc
     .record({ headers, query })
     .map(({ headers, query }): FuzzRequest => ({ method: 'GET', path: `${BASE}/referrals${query}`, headers }));
+  const report = fc.record({ headers, query: hostileQuery(['from', 'to', 'groupBy']), csv: fc.boolean() }).map(
+    ({ headers, query, csv }): FuzzRequest => ({
+      method: 'GET',
+      path: `${BASE}/reports/referrals${query}`,
+      headers: { ...headers, ...(csv ? { Accept: 'text/csv' } : {}) },
+    }),
+  );
+  const outcomes = fc
+    .record({
+      headers: fc.record({
+        Authorization: authorizationHeader([lender.key, lender.key, mine.apiKey]),
+        'X-Request-Id': requestIdHeader,
+      }),
+      body: around({
+        reference: lender.reference,
+        eventId: 'fuzz-event',
+        type: 'approved',
+        occurredAt: new Date(Date.now() - 60_000).toISOString(),
+      }),
+    })
+    .map(({ headers, body }): FuzzRequest => ({ method: 'POST', path: '/api/lender/v1/outcomes', headers, body }));
   const webhookId = pathId(() => known.webhooks);
   const webhooks = fc.oneof(
     fc
@@ -281,6 +331,8 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
     { weight: 3, arbitrary: check },
     { weight: 2, arbitrary: read },
     { weight: 1, arbitrary: referrals },
+    { weight: 1, arbitrary: report },
+    { weight: 2, arbitrary: outcomes },
     { weight: 2, arbitrary: webhooks },
     { weight: 1, arbitrary: tracking },
     { weight: 2, arbitrary: stray },

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { EXAMPLES_A, variantADocument } from '@loanmatch/openapi';
+import { issueLenderKey } from '@loanmatch/domain';
+import { EXAMPLES_A, EXAMPLES_LENDER, variantADocument } from '@loanmatch/openapi';
 import { createConformance, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
 import {
   TEST_PUBLIC_BASE_URL,
@@ -173,10 +174,42 @@ describe("Variant A's OpenAPI document against the app", () => {
     expect(matched.body.data.acceptedOffers.length + matched.body.data.nearMissOffers.length).toBeGreaterThan(0);
     const offer = matched.body.data.acceptedOffers[0];
     expect(offer).toBeDefined();
-    expect(conform(await api.get(new URL(offer.trackingUrl).pathname)).status).toBe(302);
+    const followed = conform(await api.get(new URL(offer.trackingUrl).pathname));
+    expect(followed.status).toBe(302);
     expect(conform(await api.get('/r/forged-token')).status).toBe(404);
     expect(conform(await api.get(`${BASE}/referrals?limit=10`).set(auth)).status).toBe(200);
     expect(conform(await api.get(`${BASE}/referrals?limit=0`).set(auth)).status).toBe(400);
+
+    // The lender route, with the document's own examples as bodies: recorded, replayed, refused.
+    const lenderKey = await issueLenderKey(t.ctx, { lenderId: offer.lender.id, body: {} });
+    if (!lenderKey.ok) throw lenderKey.error;
+    const reference = new URL(followed.headers.location).searchParams.get('lm_ref');
+    const report = (body: unknown, key = lenderKey.value.apiKey) =>
+      api
+        .post('/api/lender/v1/outcomes')
+        .set('Authorization', `Bearer ${key}`)
+        .send(body as object);
+    const started = { ...EXAMPLES_LENDER.started, reference, occurredAt: new Date(Date.now() - 60_000).toISOString() };
+    expect(conform(await report(started)).status).toBe(201);
+    expect(conform(await report(started)).headers['idempotency-replayed']).toBe('true');
+    expect(conform(await report({ ...started, type: 'approved' })).status).toBe(422);
+    const funded = {
+      ...EXAMPLES_LENDER.funded,
+      reference,
+      occurredAt: started.occurredAt,
+      fundedAt: started.occurredAt,
+    };
+    expect(conform(await report({ ...funded, eventId: 'docs-funded' })).status).toBe(201);
+    expect(conform(await report({ ...EXAMPLES_LENDER.declined, reference })).status).toBe(409);
+    expect(conform(await report({ ...EXAMPLES_LENDER.started, eventId: 'docs-unknown' })).status).toBe(404);
+    expect(conform(await report({ ...started, type: 'paid' })).status).toBe(400);
+    expect(conform(await report(started, key)).status).toBe(401);
+
+    // The referral report: JSON, CSV, refused.
+    expect(conform(await api.get(`${BASE}/reports/referrals?groupBy=lender`).set(auth)).status).toBe(200);
+    const csv = conform(await api.get(`${BASE}/reports/referrals`).set(auth).set('Accept', 'text/csv'));
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(conform(await api.get(`${BASE}/reports/referrals?groupBy=week`).set(auth)).status).toBe(400);
 
     // Webhooks.
     const hook = conform(await api.post(`${BASE}/webhooks`).set(auth).send({ url: 'http://127.0.0.1:9/hook' }));

@@ -58,7 +58,8 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     expect(res.body.data).toMatchObject({
       webhookId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       url: `${receiver.origin}/a`,
-      events: ['application.status_changed'],
+      // Without `events`, every type there is.
+      events: ['application.status_changed', 'referral.outcome_changed'],
       status: 'active',
       disabledReason: null,
       secret: expect.stringMatching(SECRET_FORMAT),
@@ -91,11 +92,11 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     [{ url: 'http://user:secret@127.0.0.1/hook' }, 'url: must not contain a user name or password'],
     [
       { url: 'http://127.0.0.1/x', events: ['application.created'] },
-      'events[0]: must be one of application.status_changed',
+      'events[0]: must be one of application.status_changed, referral.outcome_changed',
     ],
     [
       { url: 'http://127.0.0.1/x', events: ['application.status_changed', 'webhook.test'] },
-      'events[1]: must be one of application.status_changed',
+      'events[1]: must be one of application.status_changed, referral.outcome_changed',
     ],
     [{ url: 'http://127.0.0.1/x', events: [] }, 'events: must list at least 1 item'],
     [{ url: 'http://127.0.0.1/x', events: 'application.status_changed' }, 'events: must be an array'],

@@ -35,6 +35,7 @@ import {
   type Logger,
   type TierUsage,
   webhookRoutes,
+  referralRoutes,
   createServiceApp,
 } from '@loanmatch/http';
 import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
@@ -194,7 +195,8 @@ function applicationRoutes(
   // The consent wording partners show applicants, by version; a check names the one it showed.
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
 
-  // Webhooks (CONTRACT.md "Webhooks"): the same routes on both front-ends.
+  // Referrals and their report, and webhooks: the same routes on both front-ends.
+  router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
 
   return router;

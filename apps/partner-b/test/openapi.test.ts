@@ -163,6 +163,12 @@ describe("Variant B's OpenAPI document against the app", () => {
     expect(conform(await api.get(`${BASE}/consents`)).status).toBe(401);
 
     // Webhooks, the service routes.
+    // Referrals and the referral report: JSON, CSV, refused.
+    expect(conform(await api.get(`${BASE}/referrals?limit=5`).set(auth)).status).toBe(200);
+    expect(conform(await api.get(`${BASE}/reports/referrals?groupBy=product`).set(auth)).status).toBe(200);
+    expect(conform(await api.get(`${BASE}/reports/referrals`).set(auth).set('Accept', 'text/csv')).status).toBe(200);
+    expect(conform(await api.get(`${BASE}/reports/referrals?from=2026-99-01`).set(auth)).status).toBe(400);
+
     const hook = conform(await api.post(`${BASE}/webhooks`).set(auth).send({ url: 'http://127.0.0.1:9/hook' }));
     expect(hook.status).toBe(201);
     expect(conform(await api.get(`${BASE}/webhooks`).set(auth)).status).toBe(200);

@@ -7,6 +7,8 @@ export {
 } from './variant-a';
 export { LoanMatchClientB, type ClientBOptions } from './variant-b';
 export { WebhooksApi } from './webhooks';
+export { ReportsApi } from './reports';
+export { LoanMatchLenderClient, type LenderClientOptions } from './lender';
 export {
   LoanMatchApiError,
   LoanMatchConnectionError,

@@ -165,8 +165,16 @@ export interface StepFields {
 /** Steps saved with `saveStep`; step 1 comes with create, step 5 with the credit check. */
 export type PatchStep = 2 | 3 | 4;
 
-/** `POST /applications` (4.1): the loan type and its step 1. */
-export type CreateApplicationRequest = { [F in FormType]: { formType: F; data: StepFields[F][1] } }[FormType];
+/**
+ * Your own attribution, carried onto the application's referrals, outcomes, reports and webhooks: at most
+ * 5 entries, keys of 1-32 and values of 1-128 characters of `[A-Za-z0-9_.-]`.
+ */
+export type ClientTags = Record<string, string>;
+
+/** `POST /applications` (4.1): the loan type and its step 1, and optionally your `clientTags`. */
+export type CreateApplicationRequest = {
+  [F in FormType]: { formType: F; data: StepFields[F][1]; clientTags?: ClientTags };
+}[FormType];
 
 // 2.5 Step 5 ---------------------------------------------------------------------------------------
 
@@ -249,6 +257,8 @@ export interface FlatApplication extends FlatFields {
   /** Step 5's `mobileNumber`. */
   phone: string;
   consentCreditCheck?: boolean;
+  /** Your own attribution (see `ClientTags`); fixed at create. */
+  clientTags?: ClientTags;
 }
 
 /**
@@ -260,7 +270,7 @@ export type CreditCheckDetailsB = Partial<ApplicantRest>;
 
 // Webhooks -----------------------------------------------------------------------------------------
 
-export type WebhookEventType = 'application.status_changed';
+export type WebhookEventType = 'application.status_changed' | 'referral.outcome_changed';
 
 export interface RegisterWebhookRequest {
   /** https on a public address (the sandbox also takes loopback http). */
@@ -268,3 +278,34 @@ export interface RegisterWebhookRequest {
   /** Every type by default. */
   events?: WebhookEventType[];
 }
+
+// Referrals: reports and lenders' outcomes ---------------------------------------------------------
+
+/** `GET /reports/referrals`: days `YYYY-MM-DD` (UTC, both included; the last 30 days by default). */
+export interface ReferralReportQuery {
+  from?: string;
+  to?: string;
+  /** `day` (default), `lender`, `product`, or `tag:<key>` of one of your `clientTags`. */
+  groupBy?: 'day' | 'lender' | 'product' | `tag:${string}`;
+}
+
+export type DeclineReason = 'credit_history' | 'affordability' | 'employment' | 'identity' | 'policy' | 'other';
+
+/** What a lender reports of a referral (`POST /api/lender/v1/outcomes`). Times carry their offset. */
+interface OutcomeEventBase {
+  /** The `lm_ref` the tracking redirect added to your address. */
+  reference: string;
+  /** Yours, unique among your events: sending it again answers the first answer. */
+  eventId: string;
+  occurredAt: string;
+}
+
+export type OutcomeEvent =
+  | (OutcomeEventBase & { type: 'application_started' | 'approved' | 'withdrawn' | 'cancelled' })
+  | (OutcomeEventBase & { type: 'declined'; declineReason: DeclineReason })
+  | (OutcomeEventBase & {
+      type: 'funded';
+      /** AUD, at most two decimal places. */
+      fundedAmount: number;
+      fundedAt: string;
+    });

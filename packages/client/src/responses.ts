@@ -108,6 +108,9 @@ export interface MatchResult {
   nearMissOffers: NearMissOffer[];
 }
 
+/** What a lender reported of a referral: the latest status by when it occurred. */
+export type OutcomeStatus = 'application_started' | 'approved' | 'declined' | 'funded' | 'withdrawn' | 'cancelled';
+
 export interface Referral {
   referralId: string;
   applicationId: string;
@@ -115,6 +118,12 @@ export interface Referral {
   lender: Ref;
   product: Ref;
   referredAt: string;
+  /** Your `clientTags` of the application; `{}` when none. */
+  clientTags: Record<string, string>;
+  /** Null until the lender reports; `updatedAt` is when the event that set the status occurred. `fundedAmount` in AUD. */
+  outcome: { status: OutcomeStatus; updatedAt: string; fundedAmount: number | null } | null;
+  /** Null until a loan is funded; 0 once a cancellation within the clawback period reversed it. */
+  commission: { amount: number; currency: 'AUD' } | null;
 }
 
 /** `GET /referrals`: newest first; pass `nextCursor` back for the next page (null: the last page). */
@@ -133,6 +142,31 @@ export interface ConsentTexts {
     current: boolean;
     consents: Array<{ consent: 'creditCheck' | 'privacy' | 'marketing' | 'terms'; fields: string[]; text: string }>;
   }>;
+}
+
+/** One row of `GET /reports/referrals`: referrals made in the window, and what became of them. Amounts in AUD. */
+export interface ReferralReportRow {
+  /** The day (`YYYY-MM-DD`, UTC), lender id, product id or tag value; null for referrals without the tag. */
+  group: string | null;
+  referrals: number;
+  started: number;
+  approved: number;
+  declined: number;
+  /** Funded loans that stand (not cancelled within the clawback period). */
+  funded: number;
+  fundedAmount: number;
+  commission: number;
+}
+
+export interface ReferralReport {
+  rows: ReferralReportRow[];
+}
+
+/** `POST /api/lender/v1/outcomes`: `status` is the referral's outcome with this event counted. */
+export interface OutcomeRecorded {
+  outcomeId: string;
+  referralId: string;
+  status: OutcomeStatus;
 }
 
 // Variant B ----------------------------------------------------------------------------------------

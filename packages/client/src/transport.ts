@@ -50,6 +50,8 @@ export interface RequestSpec {
   idempotencyKey?: string;
   /** Safe to send twice after a 5xx or a lost connection (see `retry.ts`). */
   repeatable: boolean;
+  /** `text/csv`: ask for CSV, and answer the body as text (errors still come in the JSON envelope). */
+  accept?: 'text/csv';
 }
 
 /** Headers that prove who calls, asked for before each attempt (an access token may be renewed between two). */
@@ -94,7 +96,7 @@ export class Transport {
   }
 
   private async attempt(spec: RequestSpec, auth: Record<string, string>, attempt: number): Promise<Outcome> {
-    const headers: Record<string, string> = { Accept: 'application/json', ...auth };
+    const headers: Record<string, string> = { Accept: spec.accept ?? 'application/json', ...auth };
     if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
     if (spec.idempotencyKey !== undefined) headers['Idempotency-Key'] = spec.idempotencyKey;
     for (const [name, value] of Object.entries(spec.headers ?? {})) if (value !== undefined) headers[name] = value;
@@ -133,6 +135,8 @@ export class Transport {
       headers: response.headers,
       attempt,
     });
+    if (response.ok && spec.accept && response.headers.get('content-type')?.startsWith(spec.accept))
+      return { ok: true, data: text };
     const body = parseJson(text);
     if (response.ok && isObject(body) && body.success === true && 'data' in body) return { ok: true, data: body.data };
 

@@ -20,6 +20,7 @@ import type {
 } from './responses';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { WebhooksApi } from './webhooks';
+import { ReportsApi } from './reports';
 
 export interface ClientAOptions extends TransportOptions {
   /** Variant A's base address, e.g. `https://…/api/partner/v1`. */
@@ -39,6 +40,8 @@ export interface CreditCheckOptions extends IdempotentCallOptions {
 
 export class LoanMatchClientA {
   readonly webhooks: WebhooksApi;
+  /** Your referral report, as JSON or CSV. */
+  readonly reports: ReportsApi;
   private readonly transport: Transport;
   private readonly authorization: Record<string, string>;
 
@@ -46,6 +49,7 @@ export class LoanMatchClientA {
     this.transport = new Transport(options.baseUrl, options);
     this.authorization = { Authorization: `Bearer ${requireKey(options.apiKey)}` };
     this.webhooks = new WebhooksApi((spec) => this.call(spec));
+    this.reports = new ReportsApi((spec) => this.call(spec));
   }
 
   /** 4.1: answers 201's `data`. Under one key, a retry is answered from the first request: no second application. */
@@ -101,7 +105,10 @@ export class LoanMatchClientA {
     return this.call({ method: 'POST', path: `/applications/${segment(applicationId)}/match`, repeatable: true });
   }
 
-  /** Referrals of this partner, newest first: `limit` 1-100 (default 50), `cursor` the `nextCursor` of the page before. */
+  /**
+   * Referrals of this partner, newest first: `limit` 1-100 (default 50), `cursor` the `nextCursor` of the page
+   * before. Each carries your `clientTags`, the lender's `outcome` and the `commission` it earned.
+   */
   listReferrals(options: { cursor?: string; limit?: number } = {}): Promise<ReferralPage> {
     return this.call({
       method: 'GET',

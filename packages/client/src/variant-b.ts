@@ -11,12 +11,14 @@ import type {
   CreatedApplicationB,
   CreditCheckResult,
   MatchResult,
+  ReferralPage,
   UpdatedApplicationB,
 } from './responses';
 import { AccessTokenCache } from './tokens';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { requireKey, type CreditCheckOptions, type IdempotentCallOptions } from './variant-a';
 import { WebhooksApi } from './webhooks';
+import { ReportsApi } from './reports';
 
 export interface ClientBOptions extends TransportOptions {
   /** Variant B's base address, e.g. `https://…/v1`. */
@@ -30,6 +32,8 @@ export interface ClientBOptions extends TransportOptions {
 
 export class LoanMatchClientB {
   readonly webhooks: WebhooksApi;
+  /** Your referral report, as JSON or CSV. */
+  readonly reports: ReportsApi;
   private readonly transport: Transport;
   private readonly tokens: AccessTokenCache;
 
@@ -46,6 +50,17 @@ export class LoanMatchClientB {
       options.renewBeforeExpiryMs ?? 60_000,
     );
     this.webhooks = new WebhooksApi((spec) => this.call(spec));
+    this.reports = new ReportsApi((spec) => this.call(spec));
+  }
+
+  /** Referrals of this partner, newest first, as Variant A lists them. */
+  listReferrals(options: { cursor?: string; limit?: number } = {}): Promise<ReferralPage> {
+    return this.call({
+      method: 'GET',
+      path: '/referrals',
+      query: { limit: options.limit, cursor: options.cursor },
+      repeatable: true,
+    });
   }
 
   /** A valid access token, exchanged or renewed if need be (for a call this client does not cover). */

@@ -10,6 +10,7 @@ import {
   FORM_TYPES,
   WEBHOOK_EVENT_TYPES,
   applicantSchema,
+  createRequestSchema,
   parseSandboxScore,
   schemaFor,
   validateApplicantDetails,
@@ -36,6 +37,12 @@ import {
   type RegisteredWebhook as DomainRegisteredWebhook,
   type WebhookView,
   type matching,
+  DECLINE_REASONS,
+  OUTCOME_TYPES,
+  outcomeEventSchema,
+  validateOutcomeEvent,
+  type OutcomeRecorded as DomainOutcomeRecorded,
+  type ReferralReportRow as DomainReferralReportRow,
 } from '@loanmatch/domain';
 import type { AccessTokenGrant as DomainAccessTokenGrant, HttpErrorCode } from '@loanmatch/http';
 import type {
@@ -50,6 +57,7 @@ import type {
   ConsentTexts,
   CreatedApplication,
   CreatedApplicationB,
+  CreateApplicationRequest,
   CreditCheckDetailsB,
   FlatFields,
   UpdatedApplicationB,
@@ -85,6 +93,11 @@ import type {
   Webhook,
   WebhookEventType,
   KnownErrorCode,
+  DeclineReason,
+  OutcomeEvent,
+  OutcomeRecorded,
+  OutcomeStatus,
+  ReferralReportRow,
 } from '../src';
 
 // Compile-time helpers --------------------------------------------------------------------------------
@@ -254,6 +267,7 @@ const FULL_FLAT: Required<FlatApplication> = {
   ...APPLICANT_REST,
   dateOfBirth: '1988-07-14',
   phone: mobileNumber,
+  clientTags: { campaign: 'spring-2026', 'sub.id': 'A_17' },
 };
 
 /** Each value list of the SDK types beside the schema that holds the service's list. */
@@ -416,8 +430,32 @@ const VALUE_LISTS: [string, string[], JsonSchema | undefined][] = [
     applicantSchema.properties.maritalStatus,
   ],
   [
+    'OutcomeStatus',
+    valuesOf<OutcomeStatus>({
+      application_started: true,
+      approved: true,
+      declined: true,
+      funded: true,
+      withdrawn: true,
+      cancelled: true,
+    }),
+    { enum: OUTCOME_TYPES },
+  ],
+  [
+    'DeclineReason',
+    valuesOf<DeclineReason>({
+      credit_history: true,
+      affordability: true,
+      employment: true,
+      identity: true,
+      policy: true,
+      other: true,
+    }),
+    { enum: DECLINE_REASONS },
+  ],
+  [
     'WebhookEventType',
-    valuesOf<WebhookEventType>({ 'application.status_changed': true }),
+    valuesOf<WebhookEventType>({ 'application.status_changed': true, 'referral.outcome_changed': true }),
     { enum: WEBHOOK_EVENT_TYPES },
   ],
 ];
@@ -437,6 +475,18 @@ describe("request types against the service's schemas", () => {
       expect(result).toMatchObject({ ok: true });
     },
   );
+
+  it("when Variant A's create is compared, then its fields are the schema's, and clientTags are taken", () => {
+    expect(fieldsOf<CreateApplicationRequest>({ formType: true, data: true, clientTags: true })).toEqual(
+      schemaFields(createRequestSchema),
+    );
+    const request: CreateApplicationRequest = {
+      formType: 'car',
+      data: FULL_STEPS.car[1],
+      clientTags: { campaign: 'spring-2026' },
+    };
+    expect(validateCreateRequest(request)).toMatchObject({ ok: true, value: { clientTags: request.clientTags } });
+  });
 
   it("when the address components are compared, then they are the schema's", () => {
     expect(
@@ -485,7 +535,7 @@ describe("request types against the service's schemas", () => {
     ).toEqual([...(variantBCreateSchema.required ?? [])].sort());
     expect(validateVariantBCreate(FULL_FLAT)).toMatchObject({ ok: true, value: FULL_FLAT });
     // PATCH takes every flat field but step 1's amount and the loan type; CreditCheckDetailsB every step-5 field beside the identity.
-    const { formType: _type, loanAmount: _amount, ...fields } = FULL_FLAT;
+    const { formType: _type, loanAmount: _amount, clientTags: _tags, ...fields } = FULL_FLAT;
     const patchFields: Required<FlatFields> = fields;
     expect(Object.keys(patchFields).sort()).toEqual(
       schemaFields(variantBPatchSchema).filter((name) => name !== 'securityToken'),
@@ -504,6 +554,29 @@ describe("request types against the service's schemas", () => {
       events: ['application.status_changed'],
     };
     expect(validateWebhookRequest(webhook)).toMatchObject({ ok: true, value: webhook });
+  });
+
+  it("when a lender's outcome events are compared, then their fields are the schema's, and each kind is valid", () => {
+    const funded: Required<Extract<OutcomeEvent, { type: 'funded' }>> = {
+      reference: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+      eventId: 'lender-1',
+      type: 'funded',
+      occurredAt: '2026-11-20T01:00:00Z',
+      fundedAmount: 15000.5,
+      fundedAt: '2026-11-20T01:00:00+10:00',
+    };
+    const declined: Required<Extract<OutcomeEvent, { type: 'declined' }>> = {
+      reference: funded.reference,
+      eventId: 'lender-2',
+      type: 'declined',
+      occurredAt: funded.occurredAt,
+      declineReason: 'affordability',
+    };
+    expect([...new Set([...Object.keys(funded), 'declineReason'])].sort()).toEqual(schemaFields(outcomeEventSchema));
+    expect([...(outcomeEventSchema.required ?? [])].sort()).toEqual(['eventId', 'occurredAt', 'reference', 'type']);
+    const now = new Date('2026-11-21T00:00:00Z');
+    expect(validateOutcomeEvent(funded, now)).toMatchObject({ ok: true });
+    expect(validateOutcomeEvent(declined, now)).toMatchObject({ ok: true });
   });
 
   it.each(VALUE_LISTS)("when the values of %s are compared, then they are the schema's", (_name, values, schema) => {
@@ -538,6 +611,8 @@ type ResponseFieldsMatch = AllTrue<
     SameKeys<OfferDetails, matching.OfferDetails>,
     SameKeys<NearMissOffer, matching.NearMissOffer>,
     SameKeys<Referral, ReferralView>,
+    SameKeys<ReferralReportRow, DomainReferralReportRow>,
+    SameKeys<OutcomeRecorded, DomainOutcomeRecorded>,
     SameKeys<Webhook, WebhookView>,
     SameKeys<RegisteredWebhook, DomainRegisteredWebhook>,
     SameKeys<DeliveryAttempt, AttemptView>,

@@ -202,6 +202,10 @@ describe('the clients against the real service', () => {
           lender: offer.lender,
           product: offer.product,
           referredAt: expect.any(String),
+          // Until its lender reports: no outcome, no commission; no tags were given at create.
+          clientTags: {},
+          outcome: null,
+          commission: null,
         },
       ],
       nextCursor: null,

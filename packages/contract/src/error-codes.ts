@@ -78,6 +78,12 @@ export const ERROR_CODES = {
     example:
       'The personal data of this application was erased; it takes no personal data again. Start a new application',
   },
+  /** A lender's outcome event that the referral's lifecycle does not allow where it falls (by `occurredAt`). */
+  OUTCOME_TRANSITION_INVALID: {
+    status: 409,
+    raisedBy: 'domain',
+    example: 'type: a funded referral cannot become declined; a funded loan may only be cancelled',
+  },
   LINK_EXPIRED: { status: 410, raisedBy: 'domain', example: 'This offer link has expired; ask for a new match' },
   PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 32 KB' },
   UNSUPPORTED_MEDIA_TYPE: {

@@ -27,3 +27,6 @@ export type { OutboxEvent } from './repositories/outbox';
 export type { WebhookRow, ClaimedDelivery, AttemptRow, DeliveryState, WebhookStatus } from './repositories/webhooks';
 export type { ConsentRecordRow, NewConsentRecord } from './repositories/consents';
 export { SEALED_COLUMNS, type SealedColumn, type ClearSteps } from './repositories/sealed-fields';
+export type { LenderKeyRow, LenderKeyOwner } from './repositories/lender-keys';
+export type { StoredOutcomeEvent, ReferralForOutcome, OutcomeSummaryRow } from './repositories/outcomes';
+export type { ReportGrouping, ReportRow, FunnelCounts, PartnerFunnel } from './repositories/reports';

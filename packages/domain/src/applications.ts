@@ -98,7 +98,13 @@ export async function createApplication(
   };
   const valid = validateCreateRequest(options.body);
   const app = valid.ok
-    ? { id: randomUUID(), partnerId: options.partnerId, formType: valid.value.formType, step1: valid.value.data }
+    ? {
+        id: randomUUID(),
+        partnerId: options.partnerId,
+        formType: valid.value.formType,
+        step1: valid.value.data,
+        clientTags: nonEmpty(valid.value.clientTags),
+      }
     : undefined;
   const planned: Result<CreatedApplication> = app
     ? ok({
@@ -112,6 +118,11 @@ export async function createApplication(
   return withIdempotentWrite<CreatedApplication>(ctx, scope, planned, (key) =>
     createAnnouncedApplication(ctx, app!, key),
   );
+}
+
+/** Tags are kept only when there are some: none, or `{}`, is stored as none. */
+export function nonEmpty(tags: Record<string, string> | undefined): Record<string, string> | undefined {
+  return tags && Object.keys(tags).length > 0 ? tags : undefined;
 }
 
 export async function saveStep(

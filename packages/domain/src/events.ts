@@ -80,7 +80,14 @@ function statusEvent(ctx: DomainContext, partnerId: string, data: StatusChangedD
 export async function insertApplicationWithEvent(
   ctx: DomainContext,
   tx: Repositories,
-  app: { id: string; partnerId: string; formType: string; step1: Json; securityTokenHash?: string },
+  app: {
+    id: string;
+    partnerId: string;
+    formType: string;
+    step1: Json;
+    securityTokenHash?: string;
+    clientTags?: Record<string, string>;
+  },
 ): Promise<ApplicationRow> {
   const row = await tx.applications.insertApplication({ ...app, status: 'draft' });
   await announce(ctx, tx, row.partnerId, {
@@ -120,7 +127,7 @@ export async function advanceApplication(
  */
 export async function createAnnouncedApplication(
   ctx: DomainContext,
-  app: { id: string; partnerId: string; formType: string; step1: Json },
+  app: { id: string; partnerId: string; formType: string; step1: Json; clientTags?: Record<string, string> },
   key: CompletedKey | undefined,
 ): Promise<boolean> {
   const created = {
@@ -128,6 +135,7 @@ export async function createAnnouncedApplication(
     partnerId: app.partnerId,
     formType: app.formType,
     step1: app.step1,
+    clientTags: app.clientTags,
     status: NEW_APPLICATION.status,
     lastStep: NEW_APPLICATION.lastStep,
   };

@@ -24,6 +24,7 @@ export * from './personal-data';
 export * from './sealed-fields';
 export * from './consents';
 export * from './offers';
+export * from './referrals';
 export * from './catalogue-store';
 export { STATUS_ORDER, laterStatus } from './status';
 export { TRACKING_TOKEN_SCHEMA, signTrackingToken, verifyTrackingToken } from './tracking';
@@ -31,3 +32,16 @@ export * as matching from './matching';
 export * from './events';
 export * from './webhooks';
 export * from './webhook-delivery';
+export * from './outcomes/lender-keys';
+export * from './outcomes/record-outcome';
+export {
+  OUTCOME_TYPES,
+  DECLINE_REASONS,
+  ALLOWED_NEXT,
+  type OutcomeType,
+  type DeclineReason,
+} from './outcomes/lifecycle';
+export type { CommissionDefinition, CommissionTerms } from './outcomes/commission';
+export * from './outcomes/referral-reports';
+export * from './outcomes/funnel';
+export * from './outcomes/simulate';

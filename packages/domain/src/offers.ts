@@ -14,7 +14,7 @@ import {
   type OfferDetails,
 } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
-import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
+import { commissionTermsOf, type CommissionTerms } from './outcomes/commission';
 import { stepsForMatching } from './variant-b-intake';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
@@ -52,6 +52,8 @@ interface SnapshotOffer {
   lenderId: string;
   productId: string;
   lenderUrl: string;
+  /** The product's commission terms when the offer was made; absent when it states none. */
+  commission?: CommissionTerms;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function matchApplication(
     );
 
   const now = ctx.clock();
+  const catalogue = await ctx.catalogue.current();
   const result = matchOffers(
     {
       formType: app.formType as 'personal' | 'car' | 'home',
@@ -88,7 +91,7 @@ export async function matchApplication(
       credit: { band: (credit.band as ScoreBand | null) ?? null, degradedMode: credit.degradedMode },
       referenceYear: now.getUTCFullYear(),
     },
-    await ctx.catalogue.current(),
+    catalogue,
   );
   if (result.outcome === 'incomplete_application') {
     const missing = result.missing.map((m) => `step ${m.step} ${m.field}`).join(', ');
@@ -105,6 +108,7 @@ export async function matchApplication(
     degradedMode: credit.degradedMode,
     signToken: trackingSigner(ctx.tracking.secret, matchId, expiresAt),
     publicBaseUrl: ctx.tracking.publicBaseUrl,
+    commissionOf: commissionTermsOf(catalogue),
   });
 
   // The run, the status it moves and the status's event: one statement.
@@ -134,13 +138,22 @@ export function matchView(
     degradedMode: boolean;
     signToken: (offerId: string) => string;
     publicBaseUrl: string;
+    /** The commission terms of a product, kept with its offer; none by default. */
+    commissionOf?: (productId: string) => CommissionTerms | null;
   },
 ): { view: MatchView; snapshot: SnapshotOffer[] } {
   const snapshot: SnapshotOffer[] = [];
   const expiry = run.expiresAt.toISOString();
   const acceptedOffers = result.acceptedOffers.map((offer: AcceptedOffer): OfferView => {
     const offerId = randomUUID();
-    snapshot.push({ offerId, lenderId: offer.lender.id, productId: offer.product.id, lenderUrl: offer.lenderUrl });
+    const commission = run.commissionOf?.(offer.product.id);
+    snapshot.push({
+      offerId,
+      lenderId: offer.lender.id,
+      productId: offer.product.id,
+      lenderUrl: offer.lenderUrl,
+      ...(commission ? { commission } : {}),
+    });
     return {
       offerId,
       lender: offer.lender,
@@ -209,6 +222,7 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
       partnerId: run.partnerId,
       lenderId: offer.lenderId,
       productId: offer.productId,
+      commissionTerms: (offer.commission as Json | undefined) ?? null,
       at: ctx.clock(),
     });
     if (inserted) await advanceApplication(ctx, tx, { applicationId: run.applicationId, to: 'referred' });
@@ -218,46 +232,4 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
   const location = new URL(offer.lenderUrl);
   location.searchParams.set('lm_ref', offer.offerId);
   return ok({ location: location.toString() });
-}
-
-export interface ReferralView extends Json {
-  referralId: string;
-  applicationId: string;
-  offerId: string;
-  lender: { id: string; name: string };
-  product: { id: string; name: string };
-  referredAt: string;
-}
-
-/** A partner's referrals, newest first, in pages of `limit` (1-100, default 50) after an opaque cursor. */
-export async function listReferrals(
-  ctx: DomainContext,
-  options: { partnerId: string; limit?: string; cursor?: string },
-): Promise<Result<{ referrals: ReferralView[]; nextCursor: string | null }>> {
-  const parsed = parsePageLimit(options.limit);
-  if (!parsed.ok) return parsed;
-  const limit = parsed.value;
-  let before: { createdAt: Date; id: string } | undefined;
-  if (options.cursor !== undefined) {
-    const text = checkCursorText(options.cursor);
-    if (!text.ok) return text;
-    const [ms, id] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
-    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
-    before = { createdAt: new Date(Number(ms)), id };
-  }
-  const rows = await ctx.repos.matches.listReferrals({ partnerId: options.partnerId, limit: limit + 1, before });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return ok({
-    referrals: page.map((r) => ({
-      referralId: r.id,
-      applicationId: r.applicationId,
-      offerId: r.offerId,
-      lender: { id: r.lenderId, name: r.lenderName },
-      product: { id: r.productId, name: r.productName },
-      referredAt: r.createdAt.toISOString(),
-    })),
-    nextCursor:
-      rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
-  });
 }

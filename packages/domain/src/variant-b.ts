@@ -18,7 +18,7 @@ import { checkIdempotencyKey, withIdempotency, type Replayable } from './idempot
 import { activeKeyById } from './key-cache';
 import { apiKeyEnvironment, digest, digestsEqual, randomSecret } from './keys';
 import { authenticateApiKey, type AuthenticatedPartner } from './partners';
-import { runCreditCheck, type ApplicantForCheck, type CreditCheckView } from './applications';
+import { nonEmpty, runCreditCheck, type ApplicantForCheck, type CreditCheckView } from './applications';
 import { matchApplication, type MatchView } from './offers';
 import type { SecretBox } from './sealing';
 import { PERSONAL_DATA_ERASED_MESSAGE, readApplicantDetails, sealApplicantDetails } from './personal-data';
@@ -116,7 +116,7 @@ export async function createApplicationB(
   const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {
     const valid = validateVariantBCreate(options.body, ctx.clock());
     if (!valid.ok) return valid;
-    const { formType, ...flat } = valid.value;
+    const { formType, clientTags, ...flat } = valid.value;
     const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
     const given = splitFlatFields(flat);
     const plan = planSteps({ 1: step1 }, {}, given.steps);
@@ -132,6 +132,7 @@ export async function createApplicationB(
         formType,
         step1,
         securityTokenHash: token.hash,
+        clientTags: nonEmpty(clientTags),
       });
       for (const step of plan.value.save)
         await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step });

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import {
   authenticateApiKey,
+  authenticateLenderKey,
   authenticateTokenExchange,
   authenticateTokenSubject,
   type DomainContext,
@@ -66,6 +67,22 @@ export function requireAccessToken(ctx: DomainContext, tokens: AccessTokens): Re
       return sendError(res, result.error.code, result.error.message);
     }
     res.locals.partner = result.value;
+    next();
+  };
+}
+
+/** Where the Variant A listener serves the lender API (CONTRACT.md "Referral lifecycle"). */
+export const LENDER_BASE_PATH = '/api/lender/v1';
+
+/** The lender route: `Authorization: Bearer <lender key>`; the lender goes to `res.locals.lender`. */
+export function requireLenderKey(ctx: DomainContext): RequestHandler {
+  return async (req, res, next) => {
+    const result = await authenticateLenderKey(ctx, { apiKey: bearer(req.get('Authorization')) });
+    if (!result.ok) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendError(res, result.error.code, result.error.message);
+    }
+    res.locals.lender = result.value;
     next();
   };
 }

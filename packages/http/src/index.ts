@@ -14,3 +14,4 @@ export * from './security-headers';
 export * from './metrics';
 export * from './observers';
 export * from './tier-usage';
+export * from './referral-routes';

@@ -100,7 +100,7 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
   });
   const refusals = new Counter({
     name: 'loanmatch_rate_limit_refusals_total',
-    help: "Requests refused with 429, by limiter: a (per API key, per minute) or b (per partner, per hour, with the partner's tier)",
+    help: "Requests refused with 429, by limiter: a (per API key, per minute), lender (per lender key, per minute) or b (per partner, per hour, with the partner's tier)",
     labelNames: ['limiter', 'tier'] as const,
     registers,
   });

@@ -8,6 +8,8 @@ import { HEADERS, PARAMETERS } from './parameters';
 import { requestSchemas } from './request-schemas';
 import { CONSENT_SCHEMAS } from './consents';
 import { RESPONSE_SCHEMAS } from './response-schemas';
+import { lifecycleWebhookEvents } from './lifecycle';
+import { LIFECYCLE_SCHEMAS } from './lifecycle-schemas';
 import type { Schema } from './schema-translation';
 import type { ServerOptions, Servers } from './servers';
 import { DOMAIN_SCHEMAS, type SchemaSource } from './source';
@@ -96,10 +98,16 @@ export function contractDocument(options: {
     security: [{ [scheme]: [] }],
     tags: options.tags,
     paths: options.paths,
-    webhooks: webhookEvents(),
+    webhooks: { ...webhookEvents(), ...lifecycleWebhookEvents() },
     components: {
       securitySchemes: options.security,
-      schemas: { ...requestSchemas(source), ...applicationSchemas(source), ...RESPONSE_SCHEMAS, ...CONSENT_SCHEMAS },
+      schemas: {
+        ...requestSchemas(source),
+        ...applicationSchemas(source),
+        ...RESPONSE_SCHEMAS,
+        ...CONSENT_SCHEMAS,
+        ...LIFECYCLE_SCHEMAS,
+      },
       parameters: PARAMETERS,
       headers: HEADERS,
     },

@@ -13,6 +13,7 @@ export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schema-translation
 export type { DocumentOptions } from './document';
 export { EXAMPLES_A } from './variant-a';
 export { EXAMPLES_B } from './variant-b';
+export { EXAMPLES_LENDER } from './lifecycle';
 
 /** Variant A's document, without components it does not use. */
 export const variantADocument = (options: DocumentOptions): Schema => pruneComponents(buildVariantADocument(options));

@@ -8,6 +8,7 @@ import { FORM_TYPES, STATUS_ORDER, WEBHOOK_EVENT_TYPES } from '@loanmatch/domain
 import { STATUS_OF } from '@loanmatch/http';
 import { dateTime, nullable, ref, responseObject as object, uuid } from './components';
 import type { Schema } from './schema-translation';
+import { REFERRAL_LIFECYCLE_PROPERTIES } from './lifecycle-schemas';
 
 const statusSchema: Schema = { type: 'string', enum: [...STATUS_ORDER] };
 const reference: Schema = ref('Reference');
@@ -183,6 +184,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     lender: reference,
     product: reference,
     referredAt: dateTime,
+    ...REFERRAL_LIFECYCLE_PROPERTIES,
   }),
   ReferralList: object({
     referrals: { type: 'array', items: ref('Referral'), description: 'Newest first.' },

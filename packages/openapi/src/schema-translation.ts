@@ -11,6 +11,7 @@
  * - `x-minimumAge`, `x-notInFuture`: a description (a bound on today's date is not expressible in JSON Schema);
  * - the custom format of `dateOfBirth`: the domain's two date patterns as one `pattern`, and a
  *   description (the calendar check is not expressible either);
+ * - `x-cents`: a description (whole cents is not expressible exactly in JSON numbers);
  * - `additionalProperties: false`: dropped. The validator uses it to *remove* unknown fields, which
  *   the API then ignores (spec 2.1 rule 2); in a document it would say they are refused.
  *
@@ -55,9 +56,11 @@ const STANDARD = new Set([
   'minItems',
   'maxItems',
   'required',
+  'maxProperties',
+  'pattern',
 ]);
 /** Keywords whose value is a schema, or a list or map of schemas, translated recursively. */
-const SUBSCHEMA = new Set(['items', 'if', 'then']);
+const SUBSCHEMA = new Set(['items', 'if', 'then', 'propertyNames']);
 const SUBSCHEMA_LIST = new Set(['anyOf', 'allOf']);
 /** What a response schema leaves out: rules only a request can break, and their words. */
 const REQUEST_ONLY = new Set(['if', 'then', 'anyOf', 'allOf', 'x-message', 'x-consent', 'x-minimumAge']);
@@ -93,7 +96,12 @@ export function toOpenApiSchema(schema: JsonSchema, direction: Direction = 'requ
         Object.entries(properties).map(([name, sub]) => [name, toOpenApiSchema(sub, direction)]),
       );
     } else if (keyword === 'additionalProperties') {
-      if (value !== false) throw new TypeError(`additionalProperties: ${JSON.stringify(value)} has no translation`);
+      // A schema for the values of a map (`clientTags`) is the same in the document.
+      if (typeof value === 'object' && value !== null) out.additionalProperties = toOpenApiSchema(value as JsonSchema);
+      else if (value !== false)
+        throw new TypeError(`additionalProperties: ${JSON.stringify(value)} has no translation`);
+    } else if (keyword === 'x-cents') {
+      notes.push('In dollars, with at most two decimal places (whole cents).');
     } else if (keyword === 'x-message') {
       // The rule's own words, as its error message reads: `<fields>: <text>`.
       if (typeof value === 'string') notes.push(schema.required ? `${schema.required.join(', ')}: ${value}` : value);

@@ -5,9 +5,7 @@
  */
 import {
   CURRENT_CONSENT_TEXTS,
-  checkCursorText,
   checkIdempotencyKey,
-  parsePageLimit,
   parseSandboxScore,
   validateApplicantDetails,
   validateCreateRequest,
@@ -31,6 +29,7 @@ import type { Schema } from './schema-translation';
 import { documentServers } from './servers';
 import { servicePaths } from './service-paths';
 import { webhookPaths } from './webhook-paths';
+import { LENDERS_TAG, LENDER_SECURITY, lenderPaths, referralPaths } from './lifecycle';
 
 /** Variant A's 401 and 429 read as the contract's list has them (an API key, 120 a minute by default). */
 const CONTRACT_A: Contract = { examples: [] };
@@ -261,37 +260,6 @@ function applicationPaths(): Record<string, Schema> {
         ],
       }),
     },
-    '/referrals': {
-      get: op({
-        operationId: 'listReferrals',
-        summary: 'Referrals of your applicants',
-        description: 'Newest first, in pages; the cursor keeps pages stable while new clicks arrive.',
-        tags: ['Referrals'],
-        parameters: [paramRef('Limit'), paramRef('Cursor')],
-        success: {
-          status: 200,
-          description: 'A page of referrals.',
-          data: ref('ReferralList'),
-          examples: {
-            default: {
-              referrals: [
-                {
-                  referralId: '5e4d3c2b-1a09-4f8e-8d7c-6b5a4f3e2d1c',
-                  applicationId: APPLICATION_ID,
-                  offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
-                  lender: ref2('harbour-credit', 'Harbour Credit'),
-                  product: ref2('harbour-personal-fixed', 'Fixed Rate Personal Loan'),
-                  referredAt: AT,
-                },
-              ],
-              nextCursor: null,
-            },
-          },
-        },
-        errors: ['VALIDATION_ERROR'],
-        examples: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
-      }),
-    },
   };
 }
 
@@ -341,6 +309,7 @@ export function buildVariantADocument(options: DocumentOptions): Schema {
         bearerFormat: 'API key',
         description: 'Your API key: `Authorization: Bearer lm_sandbox_…`. Keep it on your server.',
       },
+      ...LENDER_SECURITY,
     },
     tags: [
       { name: 'Applications', description: 'Spec 4.1-4.5.' },
@@ -348,13 +317,16 @@ export function buildVariantADocument(options: DocumentOptions): Schema {
       CONSENTS_TAG,
       WEBHOOKS_TAG,
       { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
+      LENDERS_TAG,
       SERVICE_TAG,
     ],
     paths: mergePaths(
       applicationPaths(),
       consentPaths(CONTRACT_A),
+      referralPaths(op),
       webhookPaths(CONTRACT_A),
       trackingPath(servers.root),
+      lenderPaths(op, servers.root),
       servicePaths(servers.root),
     ),
   });

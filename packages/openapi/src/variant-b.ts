@@ -30,6 +30,7 @@ import { documentServers } from './servers';
 import { servicePaths } from './service-paths';
 import { MATCH_EXAMPLE } from './variant-a';
 import { webhookPaths } from './webhook-paths';
+import { referralPaths } from './lifecycle';
 
 /** Variant B's 401 is about access tokens, its 429 about the tier's hourly limit. */
 const CONTRACT_B: Contract = {
@@ -292,9 +293,16 @@ export function buildVariantBDocument(options: DocumentOptions): Schema {
       { name: 'Authentication' },
       { name: 'Applications', description: 'Spec 4.6.' },
       CONSENTS_TAG,
+      { name: 'Referrals' },
       WEBHOOKS_TAG,
       SERVICE_TAG,
     ],
-    paths: mergePaths(paths(), consentPaths(CONTRACT_B), webhookPaths(CONTRACT_B), servicePaths(servers.root)),
+    paths: mergePaths(
+      paths(),
+      referralPaths(op),
+      consentPaths(CONTRACT_B),
+      webhookPaths(CONTRACT_B),
+      servicePaths(servers.root),
+    ),
   });
 }

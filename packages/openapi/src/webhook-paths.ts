@@ -215,7 +215,7 @@ const signatureHeaders = [
   },
 ];
 
-function delivery(operationId: string, summary: string, schema: string, example: unknown): Schema {
+export function delivery(operationId: string, summary: string, schema: string, example: unknown): Schema {
   return {
     post: {
       operationId,

@@ -47,6 +47,122 @@
 
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
+  // The funnel (GET /admin/v1/reports/funnel and its per-partner and per-lender companions), drawn as bar
+  // charts in SVG built element by element.
+  const SVG = 'http://www.w3.org/2000/svg';
+  const FUNNEL_STAGES = [
+    ['applications', 'Applications'],
+    ['creditChecks', 'Credit checks'],
+    ['matches', 'Matches'],
+    ['referrals', 'Referrals'],
+    ['funded', 'Funded'],
+  ];
+  const LENDER_STAGES = [
+    ['referrals', 'Referrals'],
+    ['started', 'Started'],
+    ['approved', 'Approved'],
+    ['funded', 'Funded'],
+  ];
+  const money = (amount) =>
+    amount.toLocaleString('en-AU', { style: 'currency', currency: 'AUD', minimumFractionDigits: 2 });
+  const day = (date) => date.toISOString().slice(0, 10);
+
+  function svgElement(name, attributes, parent) {
+    const element = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+    parent.appendChild(element);
+    return element;
+  }
+
+  /**
+   * Horizontal bars: for each group a heading row (when it has a label) and one bar per stage, all on one
+   * scale. Each bar carries `data-stage` and `data-value`, its group `data-group`.
+   */
+  function barChart(svg, groups, stages) {
+    const ROW = 18;
+    const LABEL = 150;
+    const WIDTH = 640;
+    const largest = Math.max(1, ...groups.flatMap((g) => stages.map(([stage]) => g.values[stage] || 0)));
+    svg.replaceChildren();
+    let y = 0;
+    for (const group of groups) {
+      const g = svgElement('g', { 'data-group': group.id }, svg);
+      if (group.label) {
+        svgElement('text', { x: 0, y: y + 13, class: 'group' }, g).textContent = group.label;
+        y += ROW;
+      }
+      for (const [stage, label] of stages) {
+        const value = group.values[stage] || 0;
+        svgElement('text', { x: 8, y: y + 13 }, g).textContent = label;
+        const width = Math.max(value > 0 ? 2 : 0, Math.round(((WIDTH - LABEL - 60) * value) / largest));
+        const bar = svgElement(
+          'rect',
+          {
+            x: LABEL,
+            y: y + 2,
+            width,
+            height: ROW - 4,
+            class: `bar stage-${stage}`,
+            'data-stage': stage,
+            'data-value': value,
+          },
+          g,
+        );
+        svgElement('title', {}, bar).textContent = `${label}: ${value}`;
+        svgElement('text', { x: LABEL + width + 6, y: y + 13, class: 'value' }, g).textContent = String(value);
+        y += ROW;
+      }
+      y += 6;
+    }
+    if (groups.length === 0) {
+      svgElement('text', { x: 0, y: 14 }, svg).textContent = 'Nothing in this window.';
+      y = ROW;
+    }
+    svg.setAttribute('viewBox', `0 0 ${WIDTH} ${y}`);
+    svg.setAttribute('height', String(y));
+  }
+
+  let lenderNames;
+  let funnelLoads = 0;
+
+  async function loadFunnel() {
+    // A refresh and a click may overlap: only the latest one draws.
+    const load = ++funnelLoads;
+    const from = $('funnel-from').value;
+    const to = $('funnel-to').value;
+    const partnerId = $('funnel-partner').value;
+    const range = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+    const ofPartner = partnerId ? `&partnerId=${encodeURIComponent(partnerId)}` : '';
+    const [funnel, byPartner, byLender, lenders] = await Promise.all([
+      call('GET', `/reports/funnel?${range}${ofPartner}`),
+      call('GET', `/reports/funnel/partners?${range}`),
+      call('GET', `/reports/funnel/lenders?${range}${ofPartner}`),
+      lenderNames ? Promise.resolve(null) : call('GET', '/lenders'),
+    ]);
+    if (lenders) lenderNames = new Map(lenders.lenders.map((l) => [l.lenderId, l.name]));
+    if (load !== funnelLoads) return;
+    $('funnel-totals').textContent =
+      `${from} to ${to}: ${funnel.funded} funded, ${money(funnel.fundedAmount)}; commission ${money(funnel.commission)}.`;
+    barChart($('funnel-chart'), [{ id: partnerId || 'all', values: funnel }], FUNNEL_STAGES);
+    const partners = byPartner.partners.filter((p) => (partnerId ? p.partnerId === partnerId : true));
+    barChart(
+      $('partners-chart'),
+      partners.map((p) => ({ id: p.partnerId, label: p.name, values: p })),
+      FUNNEL_STAGES,
+    );
+    barChart(
+      $('lenders-chart'),
+      byLender.lenders.map((l) => ({ id: l.lenderId, label: lenderNames.get(l.lenderId) || l.lenderId, values: l })),
+      LENDER_STAGES,
+    );
+    $('funnel-chart').dataset.loadedAt = new Date().toISOString();
+  }
+
+  function clearFunnel() {
+    for (const id of ['funnel-chart', 'partners-chart', 'lenders-chart']) $(id).replaceChildren();
+    $('funnel-totals').textContent = '';
+  }
+
   function tierRow(tier) {
     const tbody = $('tiers').tBodies[0];
     let row = tbody.querySelector(`tr[data-tier="${CSS.escape(tier)}"]`);
@@ -96,7 +212,16 @@
       : `Requests counted against the limit since ${when(usage.since)}${usage.shared ? ', by every Variant B process (Redis)' : ', by this process only (no Redis)'}.`;
   }
 
+  function showPartnerChoices(partners) {
+    const select = $('funnel-partner');
+    const chosen = select.value;
+    select.replaceChildren(new Option('All partners', ''));
+    for (const p of partners) select.appendChild(new Option(p.name, p.partnerId));
+    select.value = partners.some((p) => p.partnerId === chosen) ? chosen : '';
+  }
+
   function showPartners(partners) {
+    showPartnerChoices(partners);
     const tbody = $('partners').tBodies[0];
     tbody.replaceChildren();
     for (const p of partners) {
@@ -120,6 +245,7 @@
       ]);
       showTiers(tiers.tiers, usage);
       showPartners(partners.partners);
+      await loadFunnel();
       $('console').dataset.loadedAt = new Date().toISOString();
     } catch (err) {
       if (err.message !== 'unauthorized') say(`Could not load: ${err.message}`, true);
@@ -157,6 +283,7 @@
     $('sign-in').hidden = false;
     $('tiers').tBodies[0].replaceChildren();
     $('partners').tBodies[0].replaceChildren();
+    clearFunnel();
     say(message || '', Boolean(message));
   }
 
@@ -170,6 +297,16 @@
     });
     $('sign-out').addEventListener('click', () => signOut());
     $('refresh').addEventListener('click', () => load());
+    // The last 30 days by default, today included.
+    const today = new Date();
+    $('funnel-to').value = day(today);
+    $('funnel-from').value = day(new Date(today.getTime() - 29 * 24 * 60 * 60 * 1000));
+    $('funnel-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      loadFunnel().catch((err) => {
+        if (err.message !== 'unauthorized') say(`Could not load the funnel: ${err.message}`, true);
+      });
+    });
     if (token()) signIn(token());
     else signOut();
   });

@@ -4,12 +4,20 @@ import type { Db, Json } from './types';
 
 export async function insertApplication(
   db: Db,
-  app: { id: string; partnerId: string; formType: string; status: string; step1: Json; securityTokenHash?: string },
+  app: {
+    id: string;
+    partnerId: string;
+    formType: string;
+    status: string;
+    step1: Json;
+    securityTokenHash?: string;
+    clientTags?: Json;
+  },
 ): Promise<ApplicationRow> {
   // A new application has no credit check: one INSERT … RETURNING, not a transaction of three queries.
   const raw = await db.prisma.application.create({
-    data: { ...app, lastStep: 1, step1: app.step1 as object },
-    omit: { securityTokenHash: true, personalDataErasedAt: true },
+    data: { ...app, lastStep: 1, step1: app.step1 as object, clientTags: app.clientTags as object | undefined },
+    omit: { securityTokenHash: true, personalDataErasedAt: true, clientTags: true },
   });
   return toRow({ ...raw, creditCheck: null, personalDataErased: false });
 }

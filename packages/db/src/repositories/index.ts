@@ -13,9 +13,12 @@ import * as consents from './consents';
 import * as creditChecks from './credit-checks';
 import * as idempotency from './idempotency';
 import * as instances from './instances';
+import * as lenderKeys from './lender-keys';
 import * as matches from './matches';
+import * as outcomes from './outcomes';
 import * as partners from './partners';
 import * as sealedFields from './sealed-fields';
+import * as reports from './reports';
 import * as statusChanges from './status-changes';
 import * as tiers from './tiers';
 import * as webhooks from './webhooks';
@@ -35,6 +38,9 @@ const MODULES = {
   statusChanges,
   sealedFields,
   consents,
+  lenderKeys,
+  outcomes,
+  reports,
 };
 
 type Modules = typeof MODULES;

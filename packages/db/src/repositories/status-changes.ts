@@ -39,6 +39,8 @@ export async function insertApplication(
       lastStep: number;
       step1: Json;
       securityTokenHash?: string;
+      /** The partner's `clientTags`; none is stored as null. */
+      clientTags?: Json;
     };
     event: OutboxEvent;
     key?: CompletedKey;
@@ -59,9 +61,10 @@ export async function insertApplication(
       ),`
     : '';
   const insert = `app AS (
-      INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, security_token_hash, updated_at)
+      INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, security_token_hash, client_tags, updated_at)
       SELECT ${p.add(app.id)}::uuid, ${p.add(app.partnerId)}::uuid, ${p.add(app.formType)}::text, ${p.add(app.status)}::text,
-             ${p.add(app.lastStep)}::int, ${p.add(JSON.stringify(app.step1))}::jsonb, ${p.add(app.securityTokenHash ?? null)}::text, ${p.add(new Date())}::timestamptz
+             ${p.add(app.lastStep)}::int, ${p.add(JSON.stringify(app.step1))}::jsonb, ${p.add(app.securityTokenHash ?? null)}::text,
+             ${p.add(app.clientTags ? JSON.stringify(app.clientTags) : null)}::jsonb, ${p.add(new Date())}::timestamptz
       ${key ? 'WHERE EXISTS (SELECT 1 FROM claim)' : ''}
       RETURNING id
     ),`;

@@ -5,6 +5,7 @@
  * <id>`, `lender <id>`, `LMI table <name>`) and the rule.
  */
 import type { FieldViolation } from '../errors';
+import { commissionViolations } from '../outcomes/commission';
 import { lmiTableViolations, needsLmi, productLmiViolations } from './lmi';
 import { BANDS_BEST_FIRST, type CatalogueFile } from './types';
 
@@ -92,6 +93,7 @@ export function semanticViolations(file: CatalogueFile): FieldViolation[] {
       else if (needsLmi(p))
         for (const v of productLmiViolations(p, file.lmiTables[lmi.table])) add(v.field, v.rule, v.text);
     }
+    if (p.commission) commissionViolations(p.commission, add);
     if (p.loanType === 'car' && p.car.balloon.maxPercent > 0 && p.car.balloon.maxTermYears < p.loanTermYears.min)
       add(
         'car.balloon.maxTermYears',

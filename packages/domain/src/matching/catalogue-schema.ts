@@ -15,6 +15,7 @@ import {
   REPAYMENT_TYPES,
   SALE_TYPES,
 } from './types';
+import { commissionSchema } from '../outcomes/commission';
 
 type Schema = Record<string, unknown>;
 
@@ -49,6 +50,11 @@ const setOf = (values: readonly string[]): Schema => ({
 });
 const range = (minimum: number, kind: typeof number = number): Schema =>
   object({ min: kind(minimum), max: kind(minimum) });
+/** The same object schema with `name` no longer required. */
+const optional = (schema: Schema, name: string): Schema => ({
+  ...schema,
+  required: (schema.required as string[]).filter((field) => field !== name),
+});
 /** Percentages of a loan or an income. */
 const percent = number(0, 100);
 
@@ -69,10 +75,14 @@ const commonProduct = {
   serviceability: id,
   fees: object({ establishment: number(0, 100000), monthly: number(0, 1000) }),
   rates: object(Object.fromEntries(BANDS_BEST_FIRST.map((band) => [band, bandRate]))),
+  commission: commissionSchema as unknown as Schema,
 };
 
 const product = (loanType: string, purposes: readonly string[], extra: Record<string, Schema> = {}): Schema =>
-  object({ ...commonProduct, loanType: { const: loanType }, purposes: setOf(purposes), ...extra });
+  optional(
+    object({ ...commonProduct, loanType: { const: loanType }, purposes: setOf(purposes), ...extra }),
+    'commission',
+  );
 
 const carRules = {
   ...object({

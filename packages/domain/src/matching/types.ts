@@ -3,6 +3,7 @@
  * per-product figures that depend on the product alone computed once). Matching's input and answer are
  * in match-types.ts.
  */
+import type { CommissionDefinition } from '../outcomes/commission';
 import type { ScoreBand } from '../credit/bureau';
 import type { FormType } from '../validation/schemas';
 import {
@@ -161,6 +162,8 @@ interface ProductDefinitionBase {
   readonly fees: { readonly establishment: number; readonly monthly: number };
   /** Rate per year by credit band; every band is priced or explicitly declined. */
   readonly rates: Readonly<Record<ScoreBand, BandRate>>;
+  /** What a funded loan earns the referring partner (`outcomes/commission.ts`); none when absent. */
+  readonly commission?: Readonly<CommissionDefinition>;
 }
 
 export interface PersonalProductDefinition extends ProductDefinitionBase {

@@ -27,6 +27,16 @@ export {
   webhookRequestSchema,
 } from './schemas';
 export type { ConsentRule } from './schemas';
+export { validateOutcomeEvent, OCCURRED_AT_TOLERANCE_MS, type OutcomeEventRequest } from './lifecycle';
+export { FUNDED_AMOUNT_BOUNDS, outcomeEventSchema } from './lifecycle-schemas';
+export {
+  CLIENT_TAGS_MAX_ENTRIES,
+  CLIENT_TAG_KEY_MAX_LENGTH,
+  CLIENT_TAG_KEY_PATTERN,
+  CLIENT_TAG_VALUE_MAX_LENGTH,
+  clientTagsSchema,
+  type ClientTags,
+} from './client-tags-schema';
 export { HEADER_SCHEMAS, NUMERIC_STRING_MAX_LENGTH, pageQuerySchema, stringCheck } from './schemas';
 export { AU_DATE, ISO_DATE } from './dates';
 export { INTEGER_STRING, NUMERIC_STRING } from './validate';

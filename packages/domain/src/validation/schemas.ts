@@ -20,6 +20,7 @@
 import { CONSENT_FIELDS } from '../consent-texts';
 import { CONSENT_CAPTURE_FIELDS } from './consent-schemas';
 import { deepFreeze } from '../deep-freeze';
+import { clientTagsSchema } from './client-tags-schema';
 
 export type FormType = 'personal' | 'car' | 'home';
 export const FORM_TYPES: readonly FormType[] = Object.freeze(['personal', 'car', 'home'] as const);
@@ -46,7 +47,9 @@ export interface JsonSchema {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly required?: readonly string[];
-  readonly additionalProperties?: boolean;
+  readonly additionalProperties?: boolean | JsonSchema;
+  readonly maxProperties?: number;
+  readonly propertyNames?: JsonSchema;
   readonly if?: JsonSchema;
   readonly then?: JsonSchema;
   readonly anyOf?: readonly JsonSchema[];
@@ -55,6 +58,8 @@ export interface JsonSchema {
   readonly 'x-consent'?: ConsentRule;
   readonly 'x-minimumAge'?: number;
   readonly 'x-notInFuture'?: number; // seconds of clock difference allowed to a time not in the future
+  /** An amount of dollars with at most two decimal places: a whole number of cents. */
+  readonly 'x-cents'?: true;
 }
 
 /** An object schema: what `schemaFor` and `applicantSchema` are. */
@@ -396,7 +401,7 @@ const anyObject: JsonSchema = { type: 'object' };
 
 /** POST /applications: `{formType, data}`. */
 export const createRequestSchema: ObjectSchema = object(
-  { formType: { type: 'string', enum: FORM_TYPES }, data: anyObject },
+  { formType: { type: 'string', enum: FORM_TYPES }, data: anyObject, clientTags: clientTagsSchema },
   ['formType', 'data'],
   wrapperRoot,
 );
@@ -435,7 +440,7 @@ export const securityTokenRequestSchema: ObjectSchema = object(
 // ---------------------------------------------------------------------------------------------
 
 /** Event types an endpoint may subscribe to. (`webhook.test` is sent on request, to one endpoint.) */
-export const WEBHOOK_EVENT_TYPES = Object.freeze(['application.status_changed'] as const);
+export const WEBHOOK_EVENT_TYPES = Object.freeze(['application.status_changed', 'referral.outcome_changed'] as const);
 
 /** POST /webhooks: `{url, events?}`; the URL's scheme and addresses are checked apart, by environment. */
 export const webhookRequestSchema: ObjectSchema = object(

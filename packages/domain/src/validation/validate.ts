@@ -12,6 +12,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
+import { isWholeCents } from '../outcomes/money';
 import {
   DATE_FORMAT,
   FORM_TYPES,
@@ -72,6 +73,14 @@ ajv.addKeyword({
   type: 'object', // runs in ajv's object group, after `required` and `properties`
   schemaType: 'object',
   validate: (rule: ConsentRule, data: Data) => rule.anyTrue.some((field) => data[field] === true),
+});
+
+/** Dollars with at most two decimal places, so the amount is a whole number of cents (`money.ts`). */
+ajv.addKeyword({
+  keyword: 'x-cents',
+  type: 'number',
+  schemaType: 'boolean',
+  validate: (_rule: boolean, data: number) => isWholeCents(data),
 });
 
 /** The applicant is at least N whole years old on the reference date. Unparseable dates pass here; `format` reports them. */
@@ -201,10 +210,13 @@ const TYPE_TEXT: Readonly<Record<string, string>> = {
   array: 'must be an array',
 };
 
+/** What a `date-time` field must be: said the same by every schema and hand-made check that takes one. */
+export const DATE_TIME_TEXT = 'must be a date and time with its offset, such as 2026-11-20T10:00:00Z';
+
 const FORMAT_TEXT: Readonly<Record<string, string>> = {
   email: 'must be a valid e-mail address',
-  'date-time': 'must be a date and time with its offset, as 2026-11-23T09:30:00+11:00 or 2026-11-22T22:30:00Z',
   [DATE_FORMAT]: 'must be a real date written YYYY-MM-DD or DD/MM/YYYY',
+  'date-time': DATE_TIME_TEXT,
 };
 
 /** "a, b or c" */
@@ -273,6 +285,14 @@ function describe(error: ErrorObject): { rule: string; text: string } {
       return rule(`applicant must be at least ${String(error.schema)} years old`, 'minimumAge');
     case 'x-notInFuture':
       return rule('must not be in the future', 'notInFuture');
+    case 'x-cents':
+      return rule('must be an amount with at most two decimal places', 'cents');
+    case 'maxProperties':
+      return rule(`must hold at most ${String(schema.maxProperties)} entries`);
+    case 'propertyNames':
+      return rule('has a key that is not allowed');
+    case 'pattern':
+      return rule('is not in the allowed form');
     default:
       return rule('is invalid');
   }
@@ -324,6 +344,8 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
   for (const error of errors) {
     // An `if` error only says "then failed"; the real violation is reported by the `then` keyword.
     if (error.keyword === 'if') continue;
+    // A key's own failure is told once, by the `propertyNames` error of the object (its text names the rule).
+    if (error.schemaPath.includes('/propertyNames/')) continue;
     const path = pointerToPath(error.instancePath);
     if (error.keyword === 'required') path.push(String(error.params.missingProperty));
     if (error.keyword === 'x-consent') path.push((error.schema as ConsentRule).anyTrue[0]);
@@ -398,13 +420,17 @@ export function validateStepData(formType: FormType, step: StepNumber, data: unk
 }
 
 /** Validates the POST create body `{formType, data}`; `data` is the step-1 data of that loan type. */
-export function validateCreateRequest(body: unknown): Result<{ formType: FormType; data: Data }> {
+export function validateCreateRequest(
+  body: unknown,
+): Result<{ formType: FormType; data: Data; clientTags?: Record<string, string> }> {
   // The wrapper schema only checks that `data` is an object; the step schema then copies and checks it.
   const request = run(CREATE_REQUEST, body);
   if (!request.ok) return request;
   const formType = request.value.formType as FormType;
   const data = validateStepData(formType, 1, request.value.data);
-  return data.ok ? ok({ formType, data: data.value }) : data;
+  if (!data.ok) return data;
+  const clientTags = request.value.clientTags as Record<string, string> | undefined;
+  return ok({ formType, data: data.value, ...(clientTags === undefined ? {} : { clientTags }) });
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type ObjectSchema,
 } from './schemas';
 import { deepFreeze } from '../deep-freeze';
+import { clientTagsSchema } from './client-tags-schema';
 
 /** The personal-loan step a flat field belongs to (step 5: the applicant's details). */
 export type FlatStep = 2 | 3 | 4 | 5;
@@ -63,6 +64,7 @@ export const variantBCreateSchema: ObjectSchema = {
     loanAmount: STEP_SCHEMAS.personal[1].properties.loanAmount,
     ...Object.fromEntries(CREATE_FIELDS.map((name) => [name, FLAT_PROPERTIES[name]])),
     ...FLAT_PROPERTIES,
+    clientTags: clientTagsSchema,
   },
   required: ['formType', 'loanAmount', 'loanPurpose', 'firstName', 'lastName', 'email', 'phone'],
   additionalProperties: false,

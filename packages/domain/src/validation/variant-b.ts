@@ -18,6 +18,7 @@ export interface VariantBCreateRequest {
   email: string;
   phone: string;
   consentCreditCheck?: boolean;
+  clientTags?: Record<string, string>;
   [field: string]: unknown;
 }
 

@@ -21,6 +21,8 @@ export interface AnswerExpectations {
   secrets: () => readonly string[];
   /** Paths whose successful answer is a redirect rather than JSON (the tracking link). */
   redirects?: RegExp;
+  /** Paths whose successful answer may be CSV when asked for (the referral report): a header row first. */
+  csv?: { path: RegExp; header: string };
 }
 
 /**
@@ -56,6 +58,10 @@ export function checkAnswer(req: FuzzRequest, res: FuzzResponse, expect: AnswerE
   if (res.status >= 300 && res.status < 400) {
     if (!expect.redirects?.test(req.path) || res.status !== 302 || typeof res.headers.location !== 'string')
       fail('an unexpected redirect');
+    return;
+  }
+  if (expect.csv?.path.test(req.path) && String(res.headers['content-type']).startsWith('text/csv')) {
+    if (res.status !== 200 || !res.text.startsWith(`${expect.csv.header}\r\n`)) fail('a CSV answer without its header');
     return;
   }
   if (!String(res.headers['content-type']).startsWith('application/json'))

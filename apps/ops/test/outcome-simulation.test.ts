@@ -1,0 +1,131 @@
+import type { Server } from 'node:http';
+import { createAdminApp } from '@loanmatch/admin';
+import {
+  createApplication,
+  createPartner,
+  followTrackingLink,
+  matchApplication,
+  runCreditCheck,
+  saveStep,
+} from '@loanmatch/domain';
+import { VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+import { runOps } from '../src/cli';
+
+const TOKEN = 'lm_admin_ops-test-token-0123456789';
+
+describe('pnpm ops outcome simulate (sandbox)', () => {
+  let t: TestContext;
+  let server: Server;
+  let url: string;
+
+  /** A sandbox (or live) partner's application taken to a referral through the domain; answers its lm_ref. */
+  async function referral(environment: 'sandbox' | 'live' = 'sandbox'): Promise<string> {
+    const partner = await createPartner(t.ctx, { body: { name: `Sim ${environment}`, environment } });
+    if (!partner.ok) throw partner.error;
+    const { partnerId } = partner.value;
+    const created = await createApplication(t.ctx, {
+      partnerId,
+      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
+      idempotencyKey: undefined,
+    });
+    if (!created.ok) throw created.error;
+    const applicationId = created.value.value.applicationId;
+    for (const step of [2, 3, 4] as const)
+      await saveStep(t.ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
+    await runCreditCheck(t.ctx, {
+      partnerId,
+      applicationId,
+      body: { data: validApplicant() },
+      idempotencyKey: `k-${applicationId}`,
+      sandboxScore: 'excellent',
+    });
+    const matched = await matchApplication(t.ctx, { partnerId, applicationId });
+    if (!matched.ok) throw matched.error;
+    const token = new URL(matched.value.acceptedOffers[0].trackingUrl).pathname.split('/').pop()!;
+    const followed = await followTrackingLink(t.ctx, { token });
+    if (!followed.ok) throw followed.error;
+    return new URL(followed.value.location).searchParams.get('lm_ref')!;
+  }
+
+  beforeAll(async () => {
+    t = await createTestContext('pglite');
+    const app = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/admin/v1`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await t.close();
+  });
+
+  async function ops(args: string[]) {
+    let out = '';
+    let err = '';
+    const env = { ADMIN_URL: url, ADMIN_TOKEN: TOKEN };
+    const code = await runOps(args, { env, out: (s) => (out += s), err: (s) => (err += s), fetch });
+    return { code, out, err };
+  }
+  const stored = (reference: string) =>
+    t.db.prisma.referral.findUniqueOrThrow({ where: { offerId: reference }, include: { outcomes: true } });
+
+  it('when a referral is simulated through funded, then its lender’s events are recorded one per stage and it earns its commission', async () => {
+    const reference = await referral();
+    const res = await ops(['outcome', 'simulate', reference, '--through', 'funded', '--amount', '12000.50']);
+    expect(res.err).toBe('');
+    expect(res.code).toBe(0);
+    const row = await stored(reference);
+    expect(res.out).toBe(
+      [
+        '    application_started: application_started',
+        '    approved: approved',
+        '    funded: funded',
+        `Referral ${row.id} is now funded.`,
+        '',
+      ].join('\n'),
+    );
+    expect(row.outcomes.map((o) => [o.type, o.keyId, o.lenderId])).toEqual(
+      ['application_started', 'approved', 'funded'].map((type) => [type, null, row.lenderId]),
+    );
+    expect(row).toMatchObject({ outcomeStatus: 'funded', fundedAmountCents: 1_200_050n, fundingStands: true });
+    expect(Number(row.commissionCents)).toBeGreaterThan(0);
+
+    // Again: the lifecycle refuses a start after the funding, and nothing more is stored.
+    const again = await ops(['outcome', 'simulate', reference, '--through', 'funded']);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('OUTCOME_TRANSITION_INVALID');
+    expect((await stored(reference)).outcomes).toHaveLength(3);
+  });
+
+  it('when a referral is simulated through cancelled, then the funding is clawed back; through declined, the reason is kept', async () => {
+    const cancelled = await referral();
+    const json = JSON.parse((await ops(['outcome', 'simulate', cancelled, '--through', 'cancelled', '--json'])).out);
+    expect(json).toMatchObject({ status: 'cancelled', events: [{}, {}, {}, { status: 'cancelled' }] });
+    expect(await stored(cancelled)).toMatchObject({ commissionCents: 0n, fundingStands: false });
+
+    const declined = await referral();
+    await ops(['outcome', 'simulate', declined, '--through', 'declined', '--reason', 'employment']);
+    const row = await stored(declined);
+    expect(row.outcomeStatus).toBe('declined');
+    expect(row.outcomes.find((o) => o.type === 'declined')?.declineReason).toBe('employment');
+  });
+
+  it("when the referral is a live partner's, unknown, or the stage is not one, then it is refused and nothing is stored", async () => {
+    const live = await referral('live');
+    const refused = await ops(['outcome', 'simulate', live, '--through', 'approved']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('NOT_FOUND: reference: names no referral of a sandbox partner');
+    expect((await stored(live)).outcomes).toHaveLength(0);
+    expect(
+      (await ops(['outcome', 'simulate', '00000000-0000-4000-8000-000000000000', '--through', 'approved'])).err,
+    ).toContain('NOT_FOUND');
+    const bad = await ops(['outcome', 'simulate', live, '--through', 'paid']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain(
+      '--through must be one of application_started, approved, declined, funded, withdrawn, cancelled',
+    );
+    const reason = await ops(['outcome', 'simulate', await referral(), '--through', 'declined', '--reason', 'mood']);
+    expect(reason.err).toContain('VALIDATION_ERROR: declineReason: must be one of');
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * A partner's referral report (`GET /reports/referrals`), the same on both contracts: each client hands
+ * it the way it sends an authenticated call.
+ */
+import type { ReferralReportQuery } from './requests';
+import type { ReferralReport } from './responses';
+import type { RequestSpec } from './transport';
+
+export class ReportsApi {
+  constructor(private readonly call: <T>(spec: RequestSpec) => Promise<T>) {}
+
+  /** Referrals made in the window and what became of them, grouped; amounts in AUD. */
+  referrals(query: ReferralReportQuery = {}): Promise<ReferralReport> {
+    return this.call({ method: 'GET', path: '/reports/referrals', query: { ...query }, repeatable: true });
+  }
+
+  /** The same report as CSV text (`Accept: text/csv`): a header row, then a row each, amounts with two decimals. */
+  referralsCsv(query: ReferralReportQuery = {}): Promise<string> {
+    return this.call({
+      method: 'GET',
+      path: '/reports/referrals',
+      query: { ...query },
+      accept: 'text/csv',
+      repeatable: true,
+    });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * A product's commission (the catalogue's `commission`): per funded loan, a fixed amount and/or a
+ * percentage of the funded amount, the percentage's total capped, and a clawback period in days in which
+ * a cancellation reverses it. Worked in whole cents and basis points; the percentage part is rounded to
+ * the nearest cent, halves up.
+ */
+import { isWholeCents, toCents } from './money';
+
+/** As the catalogue states it: dollars and percent, each with at most two decimal places. */
+export interface CommissionDefinition {
+  fixed?: number;
+  percent?: number;
+  cap?: number;
+  clawbackDays: number;
+}
+
+/** As a referral keeps it, from the offer the applicant followed. */
+export interface CommissionTerms {
+  fixedCents: number;
+  basisPoints: number;
+  /** Null: no cap. */
+  capCents: number | null;
+  clawbackDays: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The JSON Schema of `commission` in a product of the catalogue: shape and bounds of single values. */
+export const commissionSchema = {
+  type: 'object',
+  properties: {
+    fixed: { type: 'number', minimum: 0, maximum: 100000 },
+    percent: { type: 'number', minimum: 0, maximum: 100 },
+    cap: { type: 'number', minimum: 0, maximum: 1000000 },
+    clawbackDays: { type: 'integer', minimum: 0, maximum: 3650 },
+  },
+  required: ['clawbackDays'],
+  additionalProperties: false,
+} as const;
+
+/** The rules between its values, as `field: text` pairs (checked after the schema). */
+export function commissionViolations(
+  commission: CommissionDefinition,
+  add: (field: string, rule: string, text: string) => void,
+): void {
+  if (commission.fixed === undefined && commission.percent === undefined)
+    add('commission', 'fixedOrPercent', 'must state a fixed amount, a percent, or both');
+  for (const name of ['fixed', 'percent', 'cap'] as const) {
+    const value = commission[name];
+    if (value !== undefined && !isWholeCents(value))
+      add(`commission.${name}`, 'twoDecimals', 'must have at most two decimal places');
+  }
+  if (commission.percent !== undefined && commission.cap === undefined)
+    add('commission.cap', 'capWithPercent', 'is required when percent is given');
+  if (commission.cap !== undefined && commission.fixed !== undefined && commission.cap < commission.fixed)
+    add('commission.cap', 'capNotBelowFixed', `(${commission.cap}) must not be below fixed (${commission.fixed})`);
+}
+
+export function commissionTerms(commission: CommissionDefinition): CommissionTerms {
+  return {
+    fixedCents: toCents(commission.fixed ?? 0),
+    basisPoints: Math.round((commission.percent ?? 0) * 100),
+    capCents: commission.cap === undefined ? null : toCents(commission.cap),
+    clawbackDays: commission.clawbackDays,
+  };
+}
+
+/** The commission a funded loan of `fundedCents` earns: fixed + percentage (nearest cent, halves up), capped. */
+export function commissionCents(terms: CommissionTerms, fundedCents: number): number {
+  const percentage = Math.floor((fundedCents * terms.basisPoints + 5000) / 10000);
+  const total = terms.fixedCents + percentage;
+  return terms.capCents === null ? total : Math.min(total, terms.capCents);
+}
+
+/** Whether a cancellation at `cancelledAt` falls within the clawback period of a loan funded at `fundedAt` (inclusive). */
+export function withinClawback(terms: CommissionTerms, fundedAt: Date, cancelledAt: Date): boolean {
+  return cancelledAt.getTime() - fundedAt.getTime() <= terms.clawbackDays * DAY_MS;
+}
+
+/** Terms read back from a referral's JSON, or null when it holds none (or not in this shape). */
+export function readCommissionTerms(json: unknown): CommissionTerms | null {
+  const t = json as Partial<CommissionTerms> | null;
+  if (!t || typeof t !== 'object') return null;
+  const whole = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  if (!whole(t.fixedCents) || !whole(t.basisPoints) || !whole(t.clawbackDays)) return null;
+  if (t.capCents !== null && !whole(t.capCents)) return null;
+  return {
+    fixedCents: t.fixedCents!,
+    basisPoints: t.basisPoints!,
+    capCents: t.capCents ?? null,
+    clawbackDays: t.clawbackDays!,
+  };
+}
+
+const termsByCatalogue = new WeakMap<object, Map<string, CommissionTerms | null>>();
+
+/**
+ * The commission terms of each product of a loaded catalogue, by product id, worked out once per
+ * catalogue: what a match snapshots with each offer, so that a referral keeps the terms in force when
+ * the offer was made.
+ */
+export function commissionTermsOf(catalogue: {
+  readonly products: readonly {
+    readonly definition: { readonly id: string; readonly commission?: CommissionDefinition };
+  }[];
+}): (productId: string) => CommissionTerms | null {
+  let terms = termsByCatalogue.get(catalogue);
+  if (!terms) {
+    terms = new Map(
+      catalogue.products.map((p) => [
+        p.definition.id,
+        p.definition.commission ? commissionTerms(p.definition.commission) : null,
+      ]),
+    );
+    termsByCatalogue.set(catalogue, terms);
+  }
+  const known = terms;
+  return (productId) => known.get(productId) ?? null;
+}

@@ -1,0 +1,85 @@
+/**
+ * The operators' funnel (CONTRACT.md "Referral lifecycle": `GET /admin/v1/reports/funnel`): over a window of
+ * days, applications created, credit checks completed, applications matched, referrals made, and of those
+ * the funded loans that stand, their amount and the commission; of one partner or of all. Beside it, for
+ * the console's charts, the same funnel per partner and the referrals' part of it per lender.
+ */
+import type { FunnelCounts } from '@loanmatch/db';
+import type { DomainContext } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { canonicalUuid } from '../ids';
+import { toDollars } from './money';
+import { referralReport, reportWindow, type ReferralReportRow, type ReportQuery } from './referral-reports';
+
+export interface FunnelView {
+  applications: number;
+  creditChecks: number;
+  matches: number;
+  referrals: number;
+  funded: number;
+  fundedAmount: number;
+  commission: number;
+}
+
+const view = (c: FunnelCounts): FunnelView => ({
+  applications: c.applications,
+  creditChecks: c.creditChecks,
+  matches: c.matches,
+  referrals: c.referrals,
+  funded: c.funded,
+  fundedAmount: toDollars(c.fundedAmountCents),
+  commission: toDollars(c.commissionCents),
+});
+
+/** `partnerId` absent: every partner. A malformed id is 400, an unknown one 404. */
+async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Promise<Result<string | null>> {
+  if (partnerId === undefined) return ok(null);
+  const id = canonicalUuid(partnerId);
+  if (!id) {
+    const message = 'partnerId: must be the id of a partner';
+    return fail('VALIDATION_ERROR', message, [{ field: 'partnerId', rule: 'format', message }]);
+  }
+  return (await ctx.repos.partners.findPartner(id)) ? ok(id) : fail('NOT_FOUND', 'Partner not found');
+}
+
+export async function operatorFunnel(
+  ctx: DomainContext,
+  options: { query: ReportQuery & { partnerId?: string } },
+): Promise<Result<FunnelView>> {
+  const window = reportWindow(options.query, ctx.clock());
+  if (!window.ok) return window;
+  const partner = await partnerOf(ctx, options.query.partnerId);
+  if (!partner.ok) return partner;
+  const counts = await ctx.repos.reports.funnel({
+    partnerId: partner.value,
+    from: window.value.start,
+    until: window.value.until,
+  });
+  return ok(view(counts));
+}
+
+/** The funnel of each partner, for the console's chart per partner. */
+export async function operatorFunnelByPartner(
+  ctx: DomainContext,
+  options: { query: ReportQuery },
+): Promise<Result<{ partners: Array<FunnelView & { partnerId: string; name: string }> }>> {
+  const window = reportWindow(options.query, ctx.clock());
+  if (!window.ok) return window;
+  const rows = await ctx.repos.reports.funnelByPartner({ from: window.value.start, until: window.value.until });
+  return ok({ partners: rows.map((r) => ({ partnerId: r.partnerId, name: r.name, ...view(r) })) });
+}
+
+/** The referrals' part of the funnel per lender (of one partner or of all), for the console's chart per lender. */
+export async function operatorFunnelByLender(
+  ctx: DomainContext,
+  options: { query: ReportQuery & { partnerId?: string } },
+): Promise<Result<{ lenders: Array<Omit<ReferralReportRow, 'group'> & { lenderId: string }> }>> {
+  const partner = await partnerOf(ctx, options.query.partnerId);
+  if (!partner.ok) return partner;
+  const report = await referralReport(ctx, {
+    partnerId: partner.value,
+    query: { from: options.query.from, to: options.query.to, groupBy: 'lender' },
+  });
+  if (!report.ok) return report;
+  return ok({ lenders: report.value.report.rows.map(({ group, ...row }) => ({ lenderId: group ?? '', ...row })) });
+}

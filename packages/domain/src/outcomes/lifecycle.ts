@@ -1,0 +1,88 @@
+/**
+ * The lifecycle of a referral after the click, as its lender reports it. Events may arrive in any order;
+ * each is kept, and the referral's outcome is what the events come to when read in the order they
+ * occurred (`occurredAt`), provided each step of that path is one the lifecycle allows. An event that
+ * would make the path break a rule, where it falls in time, is refused and not kept.
+ */
+
+export const OUTCOME_TYPES = Object.freeze([
+  'application_started',
+  'approved',
+  'declined',
+  'funded',
+  'withdrawn',
+  'cancelled',
+] as const);
+export type OutcomeType = (typeof OUTCOME_TYPES)[number];
+
+/** Normalised decline reasons (CONTRACT.md). */
+export const DECLINE_REASONS = Object.freeze([
+  'credit_history',
+  'affordability',
+  'employment',
+  'identity',
+  'policy',
+  'other',
+] as const);
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+/**
+ * What may follow what. A lender may report any stage first (not every lender reports every stage). An
+ * approval can still fall through (declined on verification, withdrawn, cancelled); a funded loan may only
+ * be cancelled; declined, withdrawn and cancelled are final.
+ */
+export const ALLOWED_NEXT: Readonly<Record<OutcomeType | 'none', readonly OutcomeType[]>> = Object.freeze({
+  none: ['application_started', 'approved', 'declined', 'funded', 'withdrawn'],
+  application_started: ['approved', 'declined', 'funded', 'withdrawn'],
+  approved: ['funded', 'declined', 'withdrawn', 'cancelled'],
+  funded: ['cancelled'],
+  declined: [],
+  withdrawn: [],
+  cancelled: [],
+});
+
+/** Events of one instant are read in the order a loan moves through its stages. */
+const STAGE: Readonly<Record<OutcomeType, number>> = {
+  application_started: 0,
+  approved: 1,
+  declined: 2,
+  withdrawn: 2,
+  funded: 3,
+  cancelled: 4,
+};
+
+export interface LifecycleEvent {
+  type: OutcomeType;
+  occurredAt: Date;
+  /** Cents; funded events only. */
+  fundedAmountCents: number | null;
+  fundedAt: Date | null;
+  /** Arrival order, the last tie-breaker: earlier arrivals first. */
+  seq: number;
+}
+
+export type Path =
+  | { ok: true; events: LifecycleEvent[] }
+  /** `from` cannot become `to.type`: `to` is the event at which the path breaks. */
+  | { ok: false; from: OutcomeType | 'none'; to: LifecycleEvent };
+
+/** The events in the order they occurred, checked step by step against `ALLOWED_NEXT`. */
+export function lifecyclePath(events: readonly LifecycleEvent[]): Path {
+  const ordered = [...events].sort(
+    (a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || STAGE[a.type] - STAGE[b.type] || a.seq - b.seq,
+  );
+  let state: OutcomeType | 'none' = 'none';
+  for (const event of ordered) {
+    if (!ALLOWED_NEXT[state].includes(event.type)) return { ok: false, from: state, to: event };
+    state = event.type;
+  }
+  return { ok: true, events: ordered };
+}
+
+/** Why `from` cannot become `to`, in the lender's words, for the 409's message. */
+export function transitionText(from: OutcomeType | 'none', to: OutcomeType): string {
+  if (from === 'none') return `a referral cannot be ${to} first`;
+  const allowed = ALLOWED_NEXT[from];
+  const next = allowed.length === 0 ? `${from} is final` : `a ${from} referral may only become ${allowed.join(', ')}`;
+  return `a ${from} referral cannot become ${to}; ${next}`;
+}

@@ -1,0 +1,198 @@
+/**
+ * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received (CONTRACT.md
+ * "Referral lifecycle"). The event is validated, then:
+ * 1. its `eventId` (the lender's, unique per lender) answers a replay with the first answer, and the same
+ *    id with other content with 422, before anything else is looked up;
+ * 2. the reference must name a referral of this lender, of the key's environment (otherwise 404);
+ * 3. with the referral's row locked, the event joins those kept before it; if the path they make in the
+ *    order they occurred breaks the lifecycle, 409 and nothing is stored; otherwise the event, what the
+ *    events now come to on the referral, and a `referral.outcome_changed` webhook event when the status
+ *    moved are written in one transaction.
+ */
+import { hash, randomUUID } from 'node:crypto';
+import type { Json, StoredOutcomeEvent } from '@loanmatch/db';
+import type { DomainContext, Environment } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { enqueueEvent } from '../events';
+import { canonicalJson, type Replayable } from '../idempotency';
+import { canonicalUuid } from '../ids';
+import { validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
+import { commissionTerms, readCommissionTerms, type CommissionDefinition, type CommissionTerms } from './commission';
+import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
+import { summarise } from './summary';
+
+/** One of `WEBHOOK_EVENT_TYPES`, the types an endpoint may subscribe to. */
+export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
+
+/** 201's `data` (CONTRACT.md): `status` is the referral's outcome once this event is counted. */
+export interface OutcomeRecorded extends Json {
+  outcomeId: string;
+  referralId: string;
+  status: OutcomeType;
+}
+
+/** `data` of `referral.outcome_changed`: identifiers, statuses and the partner's own tags; no personal data. */
+export interface OutcomeChangedData extends Json {
+  referralId: string;
+  applicationId: string;
+  lenderId: string;
+  status: OutcomeType;
+  previousStatus: OutcomeType | null;
+  clientTags: Record<string, string>;
+}
+
+/** Who reports: a lender, through one of its keys (none for a sandbox simulation). */
+export interface OutcomeReporter {
+  lenderId: string;
+  keyId: string | null;
+  environment: Environment;
+}
+
+const NOT_FOUND_MESSAGE = 'reference: names no referral of this lender';
+
+export async function recordOutcome(
+  ctx: DomainContext,
+  options: { lender: OutcomeReporter; body: unknown },
+): Promise<Result<Replayable<OutcomeRecorded>>> {
+  const valid = validateOutcomeEvent(options.body, ctx.clock());
+  return valid.ok ? recordValidOutcome(ctx, options.lender, valid.value) : valid;
+}
+
+/** An event already validated (a simulation builds its own): steps 1 to 3 above. */
+export async function recordValidOutcome(
+  ctx: DomainContext,
+  lender: OutcomeReporter,
+  event: OutcomeEventRequest,
+): Promise<Result<Replayable<OutcomeRecorded>>> {
+  const offerId = canonicalUuid(event.reference);
+  const fingerprint = fingerprintOf(event, offerId);
+  const earlier = await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint);
+  if (earlier) return earlier;
+
+  const referral = offerId ? await ctx.repos.outcomes.findReferralByOfferId(offerId) : null;
+  if (!referral || referral.lenderId !== lender.lenderId || referral.partnerEnvironment !== lender.environment)
+    return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
+  const terms = await termsOf(ctx, referral.commissionTerms, referral.productId);
+
+  const outcomeId = randomUUID();
+  const written = await ctx.repos.transaction(async (tx) => {
+    const locked = await tx.outcomes.lockReferralOutcomes(referral.id);
+    if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
+    const incoming: LifecycleEvent = { ...lifecycleEvent(event), seq: locked.events.length };
+    const path = lifecyclePath([...locked.events.map(storedLifecycleEvent), incoming]);
+    if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
+    const summary = summarise(path.events, terms);
+    const answer: OutcomeRecorded = { outcomeId, referralId: referral.id, status: summary.status };
+    const inserted = await tx.outcomes.insertOutcome({
+      id: outcomeId,
+      referralId: referral.id,
+      lenderId: lender.lenderId,
+      eventId: event.eventId,
+      type: event.type,
+      occurredAt: event.occurredAt,
+      fundedAmountCents: event.fundedAmountCents,
+      fundedAt: event.fundedAt,
+      declineReason: event.declineReason,
+      keyId: lender.keyId,
+      fingerprint,
+      answer: JSON.stringify(answer),
+      receivedAt: ctx.clock(),
+    });
+    // The lender sent this event id a moment ago (another request): nothing is written; it answers below.
+    if (!inserted) return ok(null);
+    await tx.outcomes.updateReferralOutcome(referral.id, {
+      outcomeStatus: summary.status,
+      outcomeAt: summary.outcomeAt,
+      outcomeStarted: summary.started,
+      outcomeApproved: summary.approved,
+      fundedAmountCents: summary.fundedAmountCents,
+      fundedAt: summary.fundedAt,
+      fundingStands: summary.fundingStands,
+      commissionCents: summary.commissionCents,
+    });
+    const previousStatus = (locked.outcomeStatus as OutcomeType | null) ?? null;
+    if (summary.status !== previousStatus) {
+      const data: OutcomeChangedData = {
+        referralId: referral.id,
+        applicationId: referral.applicationId,
+        lenderId: referral.lenderId,
+        status: summary.status,
+        previousStatus,
+        clientTags: (referral.clientTags as Record<string, string> | null) ?? {},
+      };
+      await enqueueEvent(ctx, tx, {
+        partnerId: referral.partnerId,
+        applicationId: referral.applicationId,
+        type: OUTCOME_CHANGED_EVENT,
+        data,
+      });
+    }
+    return ok(answer);
+  });
+  if (!written.ok) return written;
+  if (written.value) return ok({ value: written.value, replayed: false });
+  return (
+    (await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint)) ?? fail('NOT_FOUND', NOT_FOUND_MESSAGE) // the other request's event is gone again: its referral was removed
+  );
+}
+
+/** The first answer to this event id (a replay), 422 for other content under it, or undefined when it is new. */
+async function answerEarlier(
+  ctx: DomainContext,
+  lenderId: string,
+  eventId: string,
+  fingerprint: string,
+): Promise<Result<Replayable<OutcomeRecorded>> | undefined> {
+  const earlier = await ctx.repos.outcomes.findOutcomeByEventId(lenderId, eventId);
+  if (!earlier) return undefined;
+  if (earlier.fingerprint !== fingerprint)
+    return fail(
+      'IDEMPOTENCY_KEY_REUSED',
+      'eventId: was already used for a different event; use a new eventId for a new event',
+    );
+  return ok({ value: JSON.parse(earlier.answer) as OutcomeRecorded, replayed: true });
+}
+
+/** What makes two events the same: their content, normalised (amounts in cents, times as instants). */
+function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): string {
+  return hash(
+    'sha256',
+    canonicalJson({
+      reference: offerId ?? event.reference,
+      type: event.type,
+      occurredAt: event.occurredAt.toISOString(),
+      fundedAmountCents: event.fundedAmountCents,
+      fundedAt: event.fundedAt?.toISOString() ?? null,
+      declineReason: event.declineReason,
+    }),
+    'hex',
+  );
+}
+
+/** The terms the offer carried; for a referral made before offers carried them, the product's terms now. */
+async function termsOf(ctx: DomainContext, kept: unknown, productId: string): Promise<CommissionTerms | null> {
+  const terms = readCommissionTerms(kept);
+  if (terms) return terms;
+  const current = (await ctx.repos.outcomes.findProductCommission(productId)) as CommissionDefinition | null;
+  return current ? commissionTerms(current) : null;
+}
+
+function lifecycleEvent(e: OutcomeEventRequest): Omit<LifecycleEvent, 'seq'> {
+  return { type: e.type, occurredAt: e.occurredAt, fundedAmountCents: e.fundedAmountCents, fundedAt: e.fundedAt };
+}
+
+function storedLifecycleEvent(e: StoredOutcomeEvent, seq: number): LifecycleEvent {
+  return {
+    type: e.type as OutcomeType,
+    occurredAt: e.occurredAt,
+    fundedAmountCents: e.fundedAmountCents,
+    fundedAt: e.fundedAt,
+    seq,
+  };
+}
+
+function refusalText(from: OutcomeType | 'none', at: LifecycleEvent, incoming: LifecycleEvent): string {
+  if (at === incoming) return `type: ${transitionText(from, at.type)}`;
+  // The new event is allowed where it falls, but an event reported before, which occurred after it, then is not.
+  return `type: ${incoming.type} at ${incoming.occurredAt.toISOString()} comes before ${at.type} at ${at.occurredAt.toISOString()}, already reported: ${transitionText(from, at.type)}`;
+}

@@ -1,0 +1,186 @@
+/**
+ * `GET /reports/referrals` on both front-ends (CONTRACT.md "Referral lifecycle"): the partner's referrals
+ * made in a window of days, grouped by day, lender, product or one of its client tags, each group with what
+ * became of them: started, approved, declined, funded (loans that stand), the funded amount and the
+ * commission. The window is of whole days in UTC, `from` and `to` included, at most 366 days; by default
+ * the last 30 days. The same rows as JSON or as CSV.
+ */
+import type { ReportGrouping, ReportRow } from '@loanmatch/db';
+import type { DomainContext } from '../context';
+import { fail, ok, type FieldViolation, type Result } from '../errors';
+import { CLIENT_TAG_KEY_PATTERN } from '../validation';
+import { formatCents, toDollars } from './money';
+
+export const REPORT_MAX_DAYS = 366;
+const DEFAULT_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const GROUPINGS = ['day', 'lender', 'product'] as const;
+
+/** The columns of a row, in the order of the CSV (CONTRACT.md). */
+export const REPORT_COLUMNS = [
+  'group',
+  'referrals',
+  'started',
+  'approved',
+  'declined',
+  'funded',
+  'fundedAmount',
+  'commission',
+] as const;
+
+export interface ReferralReportRow {
+  group: string | null;
+  referrals: number;
+  started: number;
+  approved: number;
+  declined: number;
+  funded: number;
+  fundedAmount: number;
+  commission: number;
+}
+
+export interface ReferralReport {
+  rows: ReferralReportRow[];
+}
+
+export interface ReportWindow {
+  from: string;
+  to: string;
+  /** The first instant of `from` and the first instant after `to` (UTC). */
+  start: Date;
+  until: Date;
+}
+
+export interface ReportQuery {
+  from?: string;
+  to?: string;
+  groupBy?: string;
+}
+
+const violation = (field: string, rule: string, text: string): FieldViolation => ({
+  field,
+  rule,
+  message: `${field}: ${text}`,
+});
+
+/** A real calendar day written `YYYY-MM-DD`, as the instant it starts (UTC), or null. */
+function dayStart(value: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? date : null;
+}
+
+const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** `from`, `to` (days, UTC, both included) of a report, checked; every problem named. */
+export function reportWindow(query: ReportQuery, now: Date): Result<ReportWindow> {
+  const violations: FieldViolation[] = [];
+  const today = new Date(`${isoDay(now)}T00:00:00.000Z`);
+  const to = query.to === undefined ? today : dayStart(query.to);
+  if (!to) violations.push(violation('to', 'format', 'must be a real date written YYYY-MM-DD'));
+  const from =
+    query.from === undefined ? new Date((to ?? today).getTime() - (DEFAULT_DAYS - 1) * DAY_MS) : dayStart(query.from);
+  if (!from) violations.push(violation('from', 'format', 'must be a real date written YYYY-MM-DD'));
+  if (from && to && from > to) violations.push(violation('from', 'order', 'must not be after to'));
+  else if (from && to && (to.getTime() - from.getTime()) / DAY_MS + 1 > REPORT_MAX_DAYS)
+    violations.push(violation('from', 'span', `must be at most ${REPORT_MAX_DAYS} days before to, both included`));
+  if (violations.length > 0 || !from || !to) return fail('VALIDATION_ERROR', violations[0].message, violations);
+  return ok({ from: isoDay(from), to: isoDay(to), start: from, until: new Date(to.getTime() + DAY_MS) });
+}
+
+/** `groupBy`: `day` (the default), `lender`, `product`, or `tag:<key>`. */
+export function reportGrouping(groupBy: string | undefined): Result<ReportGrouping> {
+  const value = groupBy ?? 'day';
+  if ((GROUPINGS as readonly string[]).includes(value)) return ok({ by: value as (typeof GROUPINGS)[number] });
+  const tag = /^tag:(.*)$/s.exec(value);
+  if (tag && new RegExp(CLIENT_TAG_KEY_PATTERN).test(tag[1])) return ok({ by: 'tag', key: tag[1] });
+  const message = `groupBy: must be one of ${GROUPINGS.join(', ')} or tag:<key> (a client tag's key)`;
+  return fail('VALIDATION_ERROR', message, [{ field: 'groupBy', rule: 'enum', message }]);
+}
+
+/** The report of one partner (or, `partnerId` null, of all, for operators). */
+export async function referralReport(
+  ctx: DomainContext,
+  options: { partnerId: string | null; query: ReportQuery },
+): Promise<Result<{ report: ReferralReport; window: ReportWindow }>> {
+  const window = reportWindow(options.query, ctx.clock());
+  const grouping = reportGrouping(options.query.groupBy);
+  if (!window.ok || !grouping.ok) {
+    const details = [
+      ...(window.ok ? [] : (window.error.details ?? [])),
+      ...(grouping.ok ? [] : (grouping.error.details ?? [])),
+    ];
+    return fail('VALIDATION_ERROR', details[0].message, details);
+  }
+  const rows = await ctx.repos.reports.referralReport({
+    partnerId: options.partnerId,
+    from: window.value.start,
+    until: window.value.until,
+    grouping: grouping.value,
+  });
+  const shown = grouping.value.by === 'day' ? everyDay(rows, window.value) : rows;
+  return ok({ report: { rows: shown.map(rowView) }, window: window.value });
+}
+
+/** A row for each day of the window, in order: days without referrals count zero. */
+function everyDay(rows: readonly ReportRow[], window: ReportWindow): ReportRow[] {
+  const byDay = new Map(rows.map((r) => [r.group, r]));
+  const out: ReportRow[] = [];
+  for (let at = window.start.getTime(); at < window.until.getTime(); at += DAY_MS) {
+    const day = isoDay(new Date(at));
+    out.push(
+      byDay.get(day) ?? {
+        group: day,
+        referrals: 0,
+        started: 0,
+        approved: 0,
+        declined: 0,
+        funded: 0,
+        fundedAmountCents: 0,
+        commissionCents: 0,
+      },
+    );
+  }
+  return out;
+}
+
+function rowView(r: ReportRow): ReferralReportRow {
+  return {
+    group: r.group,
+    referrals: r.referrals,
+    started: r.started,
+    approved: r.approved,
+    declined: r.declined,
+    funded: r.funded,
+    fundedAmount: toDollars(r.fundedAmountCents),
+    commission: toDollars(r.commissionCents),
+  };
+}
+
+/**
+ * The report as CSV (RFC 4180, CRLF): a header of the columns, then a row each; amounts with two decimals,
+ * a missing group empty. A cell a spreadsheet would read as a formula (starting `=`, `+`, `-`, `@`) is
+ * prefixed with `'`.
+ */
+export function reportCsv(report: ReferralReport): string {
+  const lines = [REPORT_COLUMNS.join(',')];
+  for (const r of report.rows)
+    lines.push(
+      [
+        csvCell(r.group ?? ''),
+        r.referrals,
+        r.started,
+        r.approved,
+        r.declined,
+        r.funded,
+        formatCents(Math.round(r.fundedAmount * 100)),
+        formatCents(Math.round(r.commission * 100)),
+      ].join(','),
+    );
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}

@@ -1,0 +1,38 @@
+/**
+ * Sandbox simulation of a lender's outcomes (`POST /admin/v1/sandbox/outcomes`, `pnpm ops outcome simulate`),
+ * so that a partner can see its reports, webhooks and commission move end to end before any lender reports.
+ * The event is recorded as the referral's own lender would report it, by the same rules (lifecycle,
+ * idempotency, commission), for referrals of sandbox partners only. `eventId` and `occurredAt` may be left
+ * out: a new id and now.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DomainContext } from '../context';
+import { fail, type Result } from '../errors';
+import type { Replayable } from '../idempotency';
+import { canonicalUuid } from '../ids';
+import { validateOutcomeEvent } from '../validation';
+import { recordValidOutcome, type OutcomeRecorded } from './record-outcome';
+
+export async function simulateOutcome(
+  ctx: DomainContext,
+  options: { body: unknown },
+): Promise<Result<Replayable<OutcomeRecorded>>> {
+  const given = options.body;
+  const body =
+    typeof given === 'object' && given !== null && !Array.isArray(given)
+      ? {
+          eventId: `sim_${randomUUID().replace(/-/g, '')}`,
+          occurredAt: ctx.clock().toISOString(),
+          ...(given as Record<string, unknown>),
+        }
+      : given;
+  const b = body as Record<string, unknown>;
+  if (b?.type === 'funded' && b.fundedAt === undefined) b.fundedAt = b.occurredAt;
+  const valid = validateOutcomeEvent(body, ctx.clock());
+  if (!valid.ok) return valid;
+  const offerId = canonicalUuid(valid.value.reference);
+  const referral = offerId ? await ctx.repos.outcomes.findReferralByOfferId(offerId) : null;
+  if (referral?.partnerEnvironment !== 'sandbox')
+    return fail('NOT_FOUND', 'reference: names no referral of a sandbox partner');
+  return recordValidOutcome(ctx, { lenderId: referral.lenderId, keyId: null, environment: 'sandbox' }, valid.value);
+}

@@ -1,0 +1,74 @@
+/**
+ * `GET /referrals`: a partner's referrals, newest first, each with the partner's own `clientTags`, what
+ * its lender reported (`outcome`) and the commission it earned (CONTRACT.md "Referral lifecycle").
+ */
+import type { Json, ReferralRow } from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { ok, type Result } from './errors';
+import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
+import { toDollars } from './outcomes/money';
+
+/** Commission is paid in Australian dollars. */
+export const COMMISSION_CURRENCY = 'AUD';
+
+export interface ReferralView extends Json {
+  referralId: string;
+  applicationId: string;
+  offerId: string;
+  lender: { id: string; name: string };
+  product: { id: string; name: string };
+  referredAt: string;
+  clientTags: Record<string, string>;
+  /** Null until the lender reports. `updatedAt` is when the event that set the status occurred. */
+  outcome: { status: string; updatedAt: string; fundedAmount: number | null } | null;
+  /** Null until a loan is funded (or when the product states none); 0 once clawed back. */
+  commission: { amount: number; currency: string } | null;
+}
+
+export function toReferralView(r: ReferralRow): ReferralView {
+  return {
+    referralId: r.id,
+    applicationId: r.applicationId,
+    offerId: r.offerId,
+    lender: { id: r.lenderId, name: r.lenderName },
+    product: { id: r.productId, name: r.productName },
+    referredAt: r.createdAt.toISOString(),
+    clientTags: (r.clientTags as Record<string, string> | null) ?? {},
+    outcome:
+      r.outcomeStatus === null || r.outcomeAt === null
+        ? null
+        : {
+            status: r.outcomeStatus,
+            updatedAt: r.outcomeAt.toISOString(),
+            fundedAmount: r.fundedAmountCents === null ? null : toDollars(r.fundedAmountCents),
+          },
+    commission:
+      r.commissionCents === null ? null : { amount: toDollars(r.commissionCents), currency: COMMISSION_CURRENCY },
+  };
+}
+
+/** A partner's referrals, newest first, in pages of `limit` (1-100, default 50) after an opaque cursor. */
+export async function listReferrals(
+  ctx: DomainContext,
+  options: { partnerId: string; limit?: string; cursor?: string },
+): Promise<Result<{ referrals: ReferralView[]; nextCursor: string | null }>> {
+  const parsed = parsePageLimit(options.limit);
+  if (!parsed.ok) return parsed;
+  const limit = parsed.value;
+  let before: { createdAt: Date; id: string } | undefined;
+  if (options.cursor !== undefined) {
+    const text = checkCursorText(options.cursor);
+    if (!text.ok) return text;
+    const [ms, id] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
+    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
+    before = { createdAt: new Date(Number(ms)), id };
+  }
+  const rows = await ctx.repos.matches.listReferrals({ partnerId: options.partnerId, limit: limit + 1, before });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return ok({
+    referrals: page.map(toReferralView),
+    nextCursor:
+      rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
+  });
+}
