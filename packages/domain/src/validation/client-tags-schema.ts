@@ -4,7 +4,7 @@
  * create by both contracts (Variant A beside `formType`, Variant B flat) and carried onto the
  * application's referrals, their outcomes, reports and webhooks. The one place these bounds are written.
  */
-import type { JsonSchema } from './schemas';
+import type { JsonSchema } from './schema-builders';
 
 export const CLIENT_TAGS_MAX_ENTRIES = 5;
 export const CLIENT_TAG_KEY_MAX_LENGTH = 32;

@@ -5,7 +5,7 @@
  */
 import { deepFreeze } from '../deep-freeze';
 import { DECLINE_REASONS, OUTCOME_TYPES } from '../outcomes/lifecycle';
-import type { JsonSchema, ObjectSchema } from './schemas';
+import type { JsonSchema, ObjectSchema } from './schema-builders';
 
 /** Funded amounts: a cent up to the largest loan any product may write. */
 export const FUNDED_AMOUNT_BOUNDS = Object.freeze({ minimum: 0.01, maximum: 10_000_000 });

@@ -21,6 +21,23 @@ import { CONSENT_FIELDS } from '../consent-texts';
 import { CONSENT_CAPTURE_FIELDS } from './consent-schemas';
 import { deepFreeze } from '../deep-freeze';
 import { clientTagsSchema } from './client-tags-schema';
+import {
+  DATE_FORMAT,
+  boolean,
+  integer,
+  nonEmptyText,
+  number,
+  object,
+  oneOf,
+  present,
+  text,
+  withDefault,
+  type JsonSchema,
+  type ObjectRules,
+  type ObjectSchema,
+} from './schema-builders';
+
+export { DATE_FORMAT, type ConsentRule, type JsonSchema, type ObjectSchema } from './schema-builders';
 
 export type FormType = 'personal' | 'car' | 'home';
 export const FORM_TYPES: readonly FormType[] = Object.freeze(['personal', 'car', 'home'] as const);
@@ -29,95 +46,6 @@ export type StepNumber = 1 | 2 | 3 | 4;
 export const STEP_NUMBERS: readonly StepNumber[] = Object.freeze([1, 2, 3, 4] as const);
 /** Steps saved with PATCH (step 1 comes with create, step 5 with the credit check). */
 export const PATCH_STEPS = Object.freeze([2, 3, 4] as const);
-
-/** The subset of JSON Schema these tables use, plus our annotation / custom keywords. */
-export interface JsonSchema {
-  readonly type?: 'object' | 'string' | 'number' | 'integer' | 'boolean' | 'array';
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly enum?: readonly (string | number)[];
-  readonly const?: string | number | boolean;
-  readonly default?: string | number | boolean;
-  readonly format?: string;
-  readonly pattern?: string;
-  readonly properties?: Readonly<Record<string, JsonSchema>>;
-  readonly items?: JsonSchema;
-  readonly minItems?: number;
-  readonly maxItems?: number;
-  readonly required?: readonly string[];
-  readonly additionalProperties?: boolean | JsonSchema;
-  readonly maxProperties?: number;
-  readonly propertyNames?: JsonSchema;
-  readonly if?: JsonSchema;
-  readonly then?: JsonSchema;
-  readonly anyOf?: readonly JsonSchema[];
-  readonly allOf?: readonly JsonSchema[];
-  readonly 'x-message'?: string | Readonly<Record<string, string>>;
-  readonly 'x-consent'?: ConsentRule;
-  readonly 'x-minimumAge'?: number;
-  readonly 'x-notInFuture'?: number; // seconds of clock difference allowed to a time not in the future
-  /** An amount of dollars with at most two decimal places: a whole number of cents. */
-  readonly 'x-cents'?: true;
-}
-
-/** An object schema: what `schemaFor` and `applicantSchema` are. */
-export interface ObjectSchema extends JsonSchema {
-  readonly type: 'object';
-  readonly properties: Readonly<Record<string, JsonSchema>>;
-  readonly additionalProperties: false;
-}
-
-/** `x-consent`: at least one of `anyTrue` must be the JSON boolean `true`. */
-export interface ConsentRule {
-  readonly name: string;
-  readonly anyTrue: readonly string[];
-}
-
-/** Custom format of `dateOfBirth`: a real calendar date written `YYYY-MM-DD` or `DD/MM/YYYY`. */
-export const DATE_FORMAT = 'date-ymd-or-dmy';
-
-// ---------------------------------------------------------------------------------------------
-// Small builders. They only shape the schema; every number passed to them below is a table bound.
-// ---------------------------------------------------------------------------------------------
-
-const number = (minimum: number, maximum: number): JsonSchema => ({ type: 'number', minimum, maximum });
-/** Whole numbers only: 2.5 fails with "must be a whole number". */
-const integer = (minimum: number, maximum: number): JsonSchema => ({ type: 'integer', minimum, maximum });
-const oneOf = (...values: string[]): JsonSchema => ({ type: 'string', enum: values });
-/** "string, not empty, max N characters". */
-const nonEmptyText = (maxLength: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength });
-/** "string, max N characters" (may be empty). */
-const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
-const boolean = (): JsonSchema => ({ type: 'boolean' });
-const withDefault = (schema: JsonSchema, value: string | number | boolean): JsonSchema => ({
-  ...schema,
-  default: value,
-});
-
-type ObjectRules = Omit<JsonSchema, 'type' | 'properties' | 'required' | 'additionalProperties'>;
-
-function object(
-  properties: Record<string, JsonSchema>,
-  required: string[] = [],
-  extra: ObjectRules = {},
-): ObjectSchema {
-  return {
-    type: 'object',
-    properties,
-    ...(required.length > 0 ? { required } : {}),
-    additionalProperties: false,
-    ...extra,
-  };
-}
-
-/** "Each of these fields is present and matches its schema": the `if` of a conditional rule. Without
- * `required`, an absent field would make the `if` pass and the rule fire. */
-const present = (fields: Record<string, JsonSchema>): JsonSchema => ({
-  properties: fields,
-  required: Object.keys(fields),
-});
 
 // ---------------------------------------------------------------------------------------------
 // The spec's value lists that other parts of the domain (matching) also need: written once, here
