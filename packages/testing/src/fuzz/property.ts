@@ -9,7 +9,7 @@ import { describeRequest, sendFuzzRequest, type FuzzRequest, type FuzzResponse }
 /**
  * fast-check's settings for one property: `FUZZ_SEED` replays a failure (fast-check prints the seed and
  * path of every failure), otherwise each run draws a new seed; `FUZZ_RUNS_FACTOR` scales the run counts
- * for a longer local session.
+ * for a longer search on a developer's machine.
  */
 export function fuzzParameters(numRuns: number): { numRuns: number; seed: number } {
   const factor = Number(process.env.FUZZ_RUNS_FACTOR ?? 1);
