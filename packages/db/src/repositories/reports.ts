@@ -108,18 +108,25 @@ export async function funnel(
         WHERE r.funding_stands AND ${window('r.created_at')}${of('r')})::text AS funded_cents,
       (SELECT coalesce(sum(r.commission_cents), 0) FROM referrals r WHERE ${window('r.created_at')}${of('r')})::text AS commission_cents,
       $1::uuid IS NULL AS all_partners`;
-  const [r] = await db.rows<{
-    applications: number;
-    credit_checks: number;
-    matches: number;
-    referrals: number;
-    funded: number;
-    funded_cents: string;
-    commission_cents: string;
-  }>(
+  const [r] = await db.rows<FunnelRow>(
     shaped(`funnel${options.partnerId === null ? '_all' : ''}`, () => text),
     [options.partnerId, options.from, options.until],
   );
+  return funnelCounts(r);
+}
+
+/** A funnel as both statements answer it: counts, and the sums of cents as text. */
+interface FunnelRow {
+  applications: number;
+  credit_checks: number;
+  matches: number;
+  referrals: number;
+  funded: number;
+  funded_cents: string;
+  commission_cents: string;
+}
+
+function funnelCounts(r: FunnelRow): FunnelCounts {
   return {
     applications: Number(r.applications),
     creditChecks: Number(r.credit_checks),
@@ -139,17 +146,7 @@ export interface PartnerFunnel extends FunnelCounts {
 /** The funnel of every partner over [from, until), oldest partner first (zeros for a partner with nothing). One statement. */
 export async function funnelByPartner(db: Db, options: { from: Date; until: Date }): Promise<PartnerFunnel[]> {
   const window = (column: string) => `${column} >= $1::timestamptz AND ${column} < $2::timestamptz`;
-  const rows = await db.rows<{
-    partner_id: string;
-    name: string;
-    applications: number;
-    credit_checks: number;
-    matches: number;
-    referrals: number;
-    funded: number;
-    funded_cents: string;
-    commission_cents: string;
-  }>(
+  const rows = await db.rows<FunnelRow & { partner_id: string; name: string }>(
     shaped(
       'funnel_by_partner',
       () => `WITH a AS (SELECT partner_id, count(*) AS n FROM applications WHERE ${window('created_at')} GROUP BY 1),
@@ -169,15 +166,5 @@ export async function funnelByPartner(db: Db, options: { from: Date; until: Date
     ),
     [options.from, options.until],
   );
-  return rows.map((r) => ({
-    partnerId: r.partner_id,
-    name: r.name,
-    applications: Number(r.applications),
-    creditChecks: Number(r.credit_checks),
-    matches: Number(r.matches),
-    referrals: Number(r.referrals),
-    funded: Number(r.funded),
-    fundedAmountCents: Number(r.funded_cents),
-    commissionCents: Number(r.commission_cents),
-  }));
+  return rows.map((r) => ({ partnerId: r.partner_id, name: r.name, ...funnelCounts(r) }));
 }
