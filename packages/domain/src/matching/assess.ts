@@ -50,6 +50,23 @@ function addMiss(misses: Miss[] | null, miss: Miss): Miss[] {
   return misses;
 }
 
+/**
+ * A loan over a loan-to-value limit (home: the property; car: what the vehicle calls for): the miss, whose
+ * `needed` is the largest loan within the limit, or null when it is over by more than the margin.
+ */
+function lvrMiss(
+  rule: 'lvr' | 'vehicleLvr',
+  asked: number,
+  value: number,
+  maxLvr: number,
+  margin: number,
+): Miss | null {
+  const actual = (asked / value) * 100;
+  const over = actual - maxLvr;
+  if (over > margin) return null;
+  return { rule, distance: over / margin, bound: maxLvr, needed: Math.floor((value * maxLvr) / 100), actual };
+}
+
 /** Assesses row `i` of the loan type's table (`t`) for the application (`x`). */
 export function assess(t: ProductTable, i: number, x: Context): Candidate | null {
   const a = x.a;
@@ -221,19 +238,10 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
     const maxVehicleLvr = t.maxVehicleLvr[i];
     const value = a.vehicleValue;
     if (asked * 100 > maxVehicleLvr * value) {
-      if (value <= 0) return null;
-      const vehicleLvr = (asked / value) * 100;
-      const over = vehicleLvr - maxVehicleLvr;
-      if (over > m.lvrPercentPoints) return null;
-      const largest = Math.floor((value * maxVehicleLvr) / 100);
-      misses = addMiss(misses, {
-        rule: 'vehicleLvr',
-        distance: over / m.lvrPercentPoints,
-        bound: maxVehicleLvr,
-        needed: largest,
-        actual: vehicleLvr,
-      });
-      amount = Math.min(amount, largest);
+      const miss = value > 0 ? lvrMiss('vehicleLvr', asked, value, maxVehicleLvr, m.lvrPercentPoints) : null;
+      if (miss === null) return null;
+      misses = addMiss(misses, miss);
+      amount = Math.min(amount, miss.needed);
       if (amount < minAmount) return null;
     }
   }
@@ -244,17 +252,10 @@ export function assess(t: ProductTable, i: number, x: Context): Candidate | null
   if (x.isHome) {
     lvr = (asked / a.propertyValue) * 100;
     if (asked * 100 > maxLvr * a.propertyValue) {
-      const over = lvr - maxLvr;
-      if (over > m.lvrPercentPoints) return null;
-      const largest = Math.floor((a.propertyValue * maxLvr) / 100);
-      misses = addMiss(misses, {
-        rule: 'lvr',
-        distance: over / m.lvrPercentPoints,
-        bound: maxLvr,
-        needed: largest,
-        actual: lvr,
-      });
-      amount = Math.min(amount, largest);
+      const miss = lvrMiss('lvr', asked, a.propertyValue, maxLvr, m.lvrPercentPoints);
+      if (miss === null) return null;
+      misses = addMiss(misses, miss);
+      amount = Math.min(amount, miss.needed);
       if (amount < minAmount) return null;
     }
     if (a.interestOnly) {
