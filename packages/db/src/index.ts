@@ -17,7 +17,8 @@ export type {
   SealedStepNumber,
   CreditCheckSummary,
 } from './repositories/application-row';
-export type { IdempotencyRow, IdempotencyState } from './repositories/idempotency';
+export type { IdempotencyRow, IdempotencyState, KeyCompletion } from './repositories/idempotency';
+export type { CheckCompletion } from './repositories/credit-checks';
 export type { TierRow } from './repositories/tiers';
 export type { StoredCatalogue, CatalogueDocumentParts } from './repositories/catalogue';
 export type { ReferralRow } from './repositories/matches';

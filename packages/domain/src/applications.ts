@@ -4,8 +4,8 @@ import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { bandOf } from './credit/bureau';
 import { parseSandboxScore } from './credit/sandbox';
-import { DomainError, fail, ok, type Result } from './errors';
-import { NEW_APPLICATION, changeReadApplication, createAnnouncedApplication } from './events';
+import { fail, ok, type Result } from './errors';
+import { NEW_APPLICATION, changeReadApplication, createAnnouncedApplication, recordCreditCheck } from './events';
 import { checkIdempotencyKey, withIdempotency, withIdempotentWrite, type Replayable } from './idempotency';
 import {
   validateApplicantDetails,
@@ -232,28 +232,25 @@ export async function runCreditCheck(
         degraded_mode: !answer.available,
         sandbox_mode: ctx.bureau.sandbox,
       };
-      // One transaction: the details, the check, its consent record, the status, the key.
-      await ctx.repos.transaction(async (tx) => {
-        const written = await tx.creditChecks.completeCreditCheck(
-          {
-            applicationId: app.id,
-            scoreSealed: answer.available ? sealScore(ctx, app.id, answer.score) : null,
-            band: answer.available ? bandOf(answer.score) : null,
-            degradedMode: !answer.available,
-            sandboxMode: ctx.bureau.sandbox,
-            source: answer.source,
-            at: ctx.clock(),
-          },
-          sealApplicantDetails(ctx, app.id, applicant.stored),
-        );
-        // Erased while the bureau answered: nothing of the check is kept (thrown, so the transaction rolls back).
-        if (!written) throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
-        await tx.consents.insertConsentRecord(
-          consentRecordFor(ctx, { applicationId: app.id, partnerId: options.partnerId, applicant: applicant.details }),
-        );
-        await changeReadApplication(ctx, app, { to: 'credit_checked', lastStep: 5 }, tx);
-        await seal(tx, view);
+      // One statement: the details, the check, its consent record, the status and its event, the key.
+      const written = await recordCreditCheck(ctx, app, {
+        result: {
+          scoreSealed: answer.available ? sealScore(ctx, app.id, answer.score) : null,
+          band: answer.available ? bandOf(answer.score) : null,
+          degradedMode: !answer.available,
+          sandboxMode: ctx.bureau.sandbox,
+          source: answer.source,
+          at: ctx.clock(),
+        },
+        details: sealApplicantDetails(ctx, app.id, applicant.stored),
+        consent: consentRecordFor(ctx, {
+          applicationId: app.id,
+          partnerId: options.partnerId,
+          applicant: applicant.details,
+        }),
+        key: seal(view),
       });
+      if (!written) throw new Error(`application ${app.id} to complete the credit check of was not found`);
       ctx.metrics?.creditCheck(answer.available ? 'completed' : 'degraded');
       return ok(view);
     } catch (err) {

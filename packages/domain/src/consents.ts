@@ -1,7 +1,7 @@
 /**
  * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked.
  *
- * Each credit check that completes stores one record, in the check's own transaction: which consents
+ * Each credit check that completes stores one record, in the statement that completes the check: which consents
  * were given (credit check, privacy, marketing, terms), the wording's version the partner says it
  * showed (`consentTextVersion`, one of the known versions; the current one, marked as not stated, when
  * the partner names none), when the partner says the applicant gave them (`consentCapturedAt`), when

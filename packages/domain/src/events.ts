@@ -10,7 +10,7 @@
  * Payloads carry identifiers, statuses and the last step only: no personal information, no score.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApplicationRow, CompletedKey, Json, OutboxEvent, Repositories } from '@loanmatch/db';
+import type { ApplicationRow, CheckCompletion, CompletedKey, Json, OutboxEvent, Repositories } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { DomainError } from './errors';
 import { PERSONAL_DATA_ERASED_MESSAGE } from './personal-data';
@@ -184,6 +184,21 @@ export async function recordMatchRun(
 }
 
 /**
+ * A credit check completed with the move to `credit_checked` and last step 5 (and its event), as
+ * `changeReadApplication` makes a change, in one statement of its own: the check's result, step 5, its
+ * consent record and its idempotency key are written with the move or not at all. Answers whether it
+ * was written (false: the application no longer exists). Personal data erased meanwhile throws
+ * PERSONAL_DATA_ERASED, with nothing written.
+ */
+export async function recordCreditCheck(
+  ctx: DomainContext,
+  app: { id: string; partnerId: string; status: string; lastStep: number },
+  check: CheckCompletion,
+): Promise<boolean> {
+  return (await writeChange(ctx, ctx.repos, app, { to: 'credit_checked', lastStep: 5, check }, false)) !== undefined;
+}
+
+/**
  * The change, decided on the status and last step the caller read, made again on newer ones until it
  * holds. Answers the application as written (`row`, when `withRow`), or undefined when it no longer exists.
  */
@@ -196,6 +211,7 @@ async function writeChange(
     lastStep?: number;
     step?: { number: 2 | 3 | 4; data: Json };
     matchRun?: { id: string; degradedMode: boolean; offersJson: string; at: Date };
+    check?: CheckCompletion;
   },
   withRow: boolean,
 ): Promise<{ row: ApplicationRow | null } | undefined> {
@@ -224,6 +240,7 @@ async function writeChange(
         offersJson: change.matchRun.offersJson,
         at: change.matchRun.at,
       },
+      check: change.check,
       withRow,
     });
     if (outcome.changed) {
@@ -231,9 +248,12 @@ async function writeChange(
       return { row: outcome.row };
     }
     if (!outcome.current) return undefined;
-    // Erased after the caller read the application (a step save checks first): refused, nothing written.
-    if (change.step && outcome.current.erased)
+    // Erased after the caller read the application (a step save and a check look first): refused, nothing written.
+    if ((change.step || change.check) && outcome.current.erased)
       throw new DomainError('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    // The check's own claim, held since it began: gone means something is badly wrong.
+    if (change.check && !outcome.current.checkRunning)
+      throw new Error(`credit check of ${app.id} to complete was not found`);
     current = outcome.current;
   }
   throw new Error(`application ${app.id}: concurrent changes did not settle`);

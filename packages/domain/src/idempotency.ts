@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { CompletedKey, IdempotencyRow, Json, Repositories } from '@loanmatch/db';
+import type { CompletedKey, IdempotencyRow, Json, KeyCompletion, Repositories } from '@loanmatch/db';
 import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
@@ -24,8 +24,12 @@ export interface Replayable<T> {
   replayed: boolean;
 }
 
-/** Called by the operation inside its own transaction, so that the outcome and the stored answer commit together. */
-export type Seal<T> = (tx: Repositories, value: T) => Promise<void>;
+/**
+ * Called by the operation with its answer: the key's completion, which the operation writes with its own
+ * change (in its statement or its transaction), so that the outcome and the stored answer commit
+ * together. Undefined when the request has no key.
+ */
+export type Seal<T> = (value: T) => KeyCompletion | undefined;
 
 export function checkIdempotencyKey(key: string | undefined, required: boolean): Result<void> {
   if (key === undefined) {
@@ -53,7 +57,7 @@ export async function withIdempotency<T extends Json>(
   operation: (seal: Seal<T>) => Promise<Result<T>>,
 ): Promise<Result<Replayable<T>>> {
   if (scope.key === undefined) {
-    const result = await operation(async () => {});
+    const result = await operation(() => undefined);
     return result.ok ? ok({ value: result.value, replayed: false }) : result;
   }
   const id = { partnerId: scope.partnerId, key: scope.key };
@@ -83,15 +87,15 @@ export async function withIdempotency<T extends Json>(
 
   let sealed = false;
   try {
-    const result = await operation(async (tx, value) => {
-      await tx.idempotency.completeKey(id, value);
+    const result = await operation((value) => {
       sealed = true;
+      return { ...id, responseBody: JSON.stringify(value) };
     });
     if (!result.ok) {
       await ctx.repos.idempotency.releaseKey(id, ctx.instance.id);
       return result;
     }
-    if (!sealed) await ctx.repos.idempotency.completeKey(id, result.value);
+    if (!sealed) await ctx.repos.idempotency.completeKey({ ...id, responseBody: JSON.stringify(result.value) });
     return ok({ value: result.value, replayed: false });
   } catch (err) {
     await cleanUp(ctx.repos.idempotency.markUnresolved(id, ctx.instance.id));

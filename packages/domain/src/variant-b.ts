@@ -137,7 +137,8 @@ export async function createApplicationB(
       for (const step of plan.value.save)
         await advanceApplication(ctx, tx, { applicationId, to: 'in_progress', lastStep: step.number, step });
       await tx.applicants.insertIntake(applicationId, sealApplicantDetails(ctx, applicationId, intake));
-      await seal(tx, { applicationId, securityToken: options.secretBox.seal(token.securityToken) });
+      const key = seal({ applicationId, securityToken: options.secretBox.seal(token.securityToken) });
+      if (key) await tx.idempotency.completeKey(key);
     });
     return ok({ applicationId, securityToken: token.securityToken });
   });

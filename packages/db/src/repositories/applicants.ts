@@ -1,5 +1,5 @@
 import { Prisma } from '../generated/client';
-import { statement } from '../sql';
+import { type Params, statement } from '../sql';
 import type { Db, Json } from './types';
 
 /**
@@ -37,12 +37,25 @@ export async function writeDetails(db: Db, applicationId: string, sealed: Sealed
   return written.length === 1;
 }
 
+/** Step 5 written over the row, unless the row says the details were erased. */
+const OVER_THE_ROW = `ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id, details_legacy = NULL
+   WHERE applicants.erased_at IS NULL RETURNING 1`;
+
 const WRITE_DETAILS = statement(
   'write_details',
-  `INSERT INTO applicants (application_id, details_sealed, key_id) VALUES ($1::uuid, $2::text, $3::text)
-   ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id, details_legacy = NULL
-   WHERE applicants.erased_at IS NULL RETURNING 1`,
+  `INSERT INTO applicants (application_id, details_sealed, key_id) VALUES ($1::uuid, $2::text, $3::text) ${OVER_THE_ROW}`,
 );
+
+/**
+ * `writeDetails` as a CTE of the statement that completes a credit check: written for the application
+ * `source` (an earlier CTE) yields, which has checked that its details were not erased.
+ */
+export function detailsCte(p: Params, source: string, sealed: SealedDetails): string {
+  return `det AS (
+      INSERT INTO applicants (application_id, details_sealed, key_id)
+      SELECT ${source}.id, ${p.add(sealed.detailsSealed)}::text, ${p.add(sealed.keyId)}::text FROM ${source} ${OVER_THE_ROW}
+    )`;
+}
 
 /** The applicant row of an application; null when it has none. */
 export async function findApplicant(db: Db, applicationId: string): Promise<ApplicantRecord | null> {

@@ -1,9 +1,9 @@
 /**
  * Consent records: what an applicant consented to, kept with the credit check that relied on it (one
- * per check, written in its transaction). No personal details here: the consents given, the wording's
+ * per check, written by the statement that completes it). No personal details here: the consents given, the wording's
  * version, times, the partner and the partner's own reference, which erasure removes.
  */
-import { statement } from '../sql';
+import { type Params, statement } from '../sql';
 import type { Db } from './types';
 
 export interface ConsentRecordRow {
@@ -24,30 +24,20 @@ export interface ConsentRecordRow {
 
 export type NewConsentRecord = Omit<ConsentRecordRow, 'erasedAt'>;
 
-export async function insertConsentRecord(db: Db, record: NewConsentRecord): Promise<void> {
-  await db.rows(INSERT_CONSENT_RECORD, [
-    record.id,
-    record.applicationId,
-    record.partnerId,
-    record.creditCheck,
-    record.privacy,
-    record.marketing,
-    record.terms,
-    record.textVersion,
-    record.textVersionStated,
-    record.capturedAt,
-    record.recordedAt,
-    record.partnerReference,
-  ]);
+/**
+ * The check's consent record, as a CTE of the statement that completes the check: written when `source`
+ * (an earlier CTE) yields the application, so the record exists exactly when its check does.
+ */
+export function consentRecordCte(p: Params, source: string, record: NewConsentRecord): string {
+  return `cr AS (
+      INSERT INTO consent_records (id, application_id, partner_id, credit_check, privacy, marketing, terms, text_version,
+        text_version_stated, captured_at, recorded_at, partner_reference)
+      SELECT ${p.add(record.id)}::uuid, ${source}.id, ${p.add(record.partnerId)}::uuid, ${p.add(record.creditCheck)}::boolean,
+        ${p.add(record.privacy)}::boolean, ${p.add(record.marketing)}::boolean, ${p.add(record.terms)}::boolean,
+        ${p.add(record.textVersion)}::text, ${p.add(record.textVersionStated)}::boolean, ${p.add(record.capturedAt)}::timestamptz,
+        ${p.add(record.recordedAt)}::timestamptz, ${p.add(record.partnerReference)}::text FROM ${source}
+    )`;
 }
-
-const INSERT_CONSENT_RECORD = statement(
-  'insert_consent_record',
-  `INSERT INTO consent_records (id, application_id, partner_id, credit_check, privacy, marketing, terms, text_version,
-     text_version_stated, captured_at, recorded_at, partner_reference)
-   VALUES ($1::uuid, $2::uuid, $3::uuid, $4::boolean, $5::boolean, $6::boolean, $7::boolean, $8::text, $9::boolean,
-     $10::timestamptz, $11::timestamptz, $12::text)`,
-);
 
 /** An application's consent records, oldest first; null when there is no such application. */
 export async function listConsentRecords(db: Db, applicationId: string): Promise<ConsentRecordRow[] | null> {

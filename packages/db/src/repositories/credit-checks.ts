@@ -1,5 +1,7 @@
-import { writeDetails, type SealedDetails } from './applicants';
-import { statement } from '../sql';
+import { type Params, statement } from '../sql';
+import { detailsCte, type SealedDetails } from './applicants';
+import { consentRecordCte, type NewConsentRecord } from './consents';
+import { completeKeyCte, type KeyCompletion } from './idempotency';
 import type { Db } from './types';
 
 export type ClaimOutcome =
@@ -45,45 +47,46 @@ export async function releaseCreditCheck(db: Db, applicationId: string, ownerId:
 }
 
 /**
- * Records the check's result and writes step 5 (sealed) over the applicant row. False, with nothing
- * written, when the applicant's personal data was erased meanwhile: the caller must roll back.
- * `scoreSealed`: the exact score, sealed by the domain (null when the bureau gave none).
+ * A completed check, as the statement that completes it writes it (`changeApplication`): the bureau's
+ * result, step 5 (sealed) over the applicant row, the consent record the check relied on and, under an
+ * idempotency key, the key completed with the answer. `scoreSealed`: the exact score, sealed by the
+ * domain (null when the bureau gave none).
  */
-export async function completeCreditCheck(
-  db: Db,
-  check: {
-    applicationId: string;
+export interface CheckCompletion {
+  result: {
     scoreSealed: string | null;
     band: string | null;
     degradedMode: boolean;
     sandboxMode: boolean;
     source: string;
     at: Date;
-  },
-  applicantDetails: SealedDetails,
-): Promise<boolean> {
-  const { applicationId, at, ...result } = check;
-  if (!(await writeDetails(db, applicationId, applicantDetails))) return false;
-  const { scoreSealed, band, degradedMode, sandboxMode, source } = result;
-  const completed = await db.rows(COMPLETE_CREDIT_CHECK, [
-    applicationId,
-    scoreSealed,
-    band,
-    degradedMode,
-    sandboxMode,
-    source,
-    at,
-  ]);
-  if (completed.length !== 1) throw new Error(`credit check of ${applicationId} to complete was not found`);
-  return true;
+  };
+  details: SealedDetails;
+  consent: NewConsentRecord;
+  key?: KeyCompletion;
 }
 
-const COMPLETE_CREDIT_CHECK = statement(
-  'complete_credit_check',
-  `UPDATE credit_checks SET score_sealed = $2::text, band = $3::text, degraded_mode = $4::boolean, sandbox_mode = $5::boolean, source = $6::text,
-          status = 'completed', completed_at = $7::timestamptz, owner_id = NULL
-    WHERE application_id = $1::uuid RETURNING 1`,
-);
+/** The check's writes, as CTEs of a larger statement: each made for the application `source` (an earlier CTE) yields, or none. */
+export function completionCtes(p: Params, source: string, check: CheckCompletion): string {
+  const { result } = check;
+  const completed = `cc AS (
+      UPDATE credit_checks c SET score_sealed = ${p.add(result.scoreSealed)}::text, band = ${p.add(result.band)}::text,
+        degraded_mode = ${p.add(result.degradedMode)}::boolean, sandbox_mode = ${p.add(result.sandboxMode)}::boolean,
+        source = ${p.add(result.source)}::text, status = 'completed', completed_at = ${p.add(result.at)}::timestamptz, owner_id = NULL
+        FROM ${source} WHERE c.application_id = ${source}.id
+    )`;
+  return [
+    detailsCte(p, source, check.details),
+    completed,
+    consentRecordCte(p, source, check.consent),
+    ...(check.key ? [completeKeyCte(p, source, check.key)] : []),
+  ].join(', ');
+}
+
+/** The condition, on the application's row, that its check is claimed and still to complete. */
+export function checkRunningSql(applicationId: string): string {
+  return `EXISTS (SELECT 1 FROM credit_checks WHERE application_id = ${applicationId}::uuid AND status = 'running')`;
+}
 
 /**
  * Erasure keeps the check's outcome (band, degraded or not, when) for reporting and matching, and

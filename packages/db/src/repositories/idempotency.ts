@@ -1,5 +1,5 @@
-import { statement } from '../sql';
-import type { Db, Json } from './types';
+import { Params, shaped, statement } from '../sql';
+import type { Db } from './types';
 
 export type IdempotencyState = 'in_progress' | 'completed' | 'unresolved';
 
@@ -66,16 +66,36 @@ const FIND_LIVE_KEY = statement(
      FROM idempotency_keys WHERE partner_id = $1::uuid AND key = $2::text AND expires_at > $3::timestamptz`,
 );
 
-export async function completeKey(db: Db, id: { partnerId: string; key: string }, responseBody: Json): Promise<void> {
-  const updated = await db.rows(COMPLETE_KEY, [id.partnerId, id.key, JSON.stringify(responseBody)]);
+/** A key held by its request, to be stored completed with the request's answer (the JSON text sent). */
+export interface KeyCompletion {
+  partnerId: string;
+  key: string;
+  responseBody: string;
+}
+
+export async function completeKey(db: Db, completion: KeyCompletion): Promise<void> {
+  const p = new Params();
+  const text = completeKeyText(p, completion);
+  const updated = await db.rows(
+    shaped('complete_key', () => text),
+    p.values,
+  );
   // The request's own key, held since it began: gone means something is badly wrong; the change rolls back.
   if (updated.length !== 1) throw new Error('idempotency key to complete was not found');
 }
 
-const COMPLETE_KEY = statement(
-  'complete_key',
-  `UPDATE idempotency_keys SET state = 'completed', response_body = $3::text WHERE partner_id = $1::uuid AND key = $2::text RETURNING 1`,
-);
+/**
+ * The key completed, as a CTE of a larger statement when `source` (an earlier CTE) names the change it
+ * completes: written only if that change was, so the answer is stored exactly when the change commits.
+ */
+export function completeKeyCte(p: Params, source: string, completion: KeyCompletion): string {
+  return `ck AS (${completeKeyText(p, completion, source)})`;
+}
+
+function completeKeyText(p: Params, c: KeyCompletion, source?: string): string {
+  return `UPDATE idempotency_keys k SET state = 'completed', response_body = ${p.add(c.responseBody)}::text${source ? ` FROM ${source}` : ''}
+     WHERE k.partner_id = ${p.add(c.partnerId)}::uuid AND k.key = ${p.add(c.key)}::text RETURNING 1`;
+}
 
 /** Releases a key whose request was refused (4xx), so the fixed request can reuse it. */
 export async function releaseKey(db: Db, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {

@@ -8,6 +8,7 @@
  */
 import { Params, shaped } from '../sql';
 import { APPLICATION_COLUMNS_SQL, fromJoined, type ApplicationRow, type JoinedRow } from './application-row';
+import { checkRunningSql, completionCtes, type CheckCompletion } from './credit-checks';
 import { outboxCtes, type OutboxEvent } from './outbox';
 import type { Db, Json } from './types';
 
@@ -82,20 +83,26 @@ export type ChangeOutcome =
   | { changed: true; row: ApplicationRow | null; deliveries: number }
   /**
    * Another change came first (`current` is what the application holds now), or the application is gone
-   * (null). `current.erased`: its personal data was erased, so a step was not written.
+   * (null). `current.erased`: its personal data was erased, so a step or a check was not written;
+   * `current.checkRunning` (a check's completion only): whether the check is still claimed.
    */
-  | { changed: false; current: { status: string; lastStep: number; erased: boolean } | null };
+  | {
+      changed: false;
+      current: { status: string; lastStep: number; erased: boolean; checkRunning?: boolean } | null;
+    };
 
 /**
- * Changes an application in one statement: writes a step's data, moves its status and last step, and
- * inserts a match run, each when given, with the event announcing the move. A move (`move`) is made
+ * Changes an application in one statement: writes a step's data, moves its status and last step,
+ * inserts a match run, and completes its credit check, each when given, with the event announcing the
+ * move. A move (`move`) is made
  * only if the application still holds `move.from`, the status and last step the caller read and
  * decided from: otherwise nothing is written and the answer says what it holds now, for the caller to
  * decide again. The row lock the update takes makes concurrent changes of one application take turns,
  * so each event names the status its change really left. Without a move, a step is written whatever
  * the status (statuses and last steps only grow, so "no move" stays true). A step is never written to
  * an application whose personal data was erased: checked on the row being updated, so an erasure that
- * commits while this statement waits for the row is seen.
+ * commits while this statement waits for the row is seen. The same holds for a check's completion
+ * (`check`), which is written only while the check is claimed and still running.
  */
 export async function changeApplication(
   db: Db,
@@ -106,11 +113,13 @@ export async function changeApplication(
     step?: { number: 2 | 3 | 4; data: Json; sealed: string | null };
     /** `offersJson`: the run's `offers` as JSON text. */
     matchRun?: { id: string; partnerId: string; degradedMode: boolean; offersJson: string; at: Date };
+    /** Its read-back row shows the check as it was before this statement: ask it `withRow: false`. */
+    check?: CheckCompletion;
     /** False: the application is not read back (a match needs only to know it was written). Default true. */
     withRow?: boolean;
   },
 ): Promise<ChangeOutcome> {
-  const { move, step, matchRun } = change;
+  const { move, step, matchRun, check } = change;
   const withRow = change.withRow !== false;
   const p = new Params();
   const id = p.add(change.id);
@@ -120,14 +129,16 @@ export async function changeApplication(
       `${STEP_COLUMNS[step.number]} = ${p.add(JSON.stringify(step.data))}::jsonb`,
       `${STEP_COLUMNS[step.number]}_sealed = ${p.add(step.sealed)}::text`,
     );
-  let guard = step ? ' AND personal_data_erased_at IS NULL' : '';
+  let guard = step || check ? ' AND personal_data_erased_at IS NULL' : '';
+  if (check) guard += ` AND ${checkRunningSql(id)}`;
   if (move) {
     sets.push(`status = ${p.add(move.status)}::text`, `last_step = ${p.add(move.lastStep)}::int`);
     guard += ` AND status = ${p.add(move.from.status)}::text AND last_step = ${p.add(move.from.lastStep)}::int`;
   }
-  const target = sets.length
-    ? `a AS (UPDATE applications SET ${sets.join(', ')}, updated_at = ${p.add(new Date())}::timestamptz WHERE id = ${id}::uuid${guard} RETURNING *)`
-    : `a AS (SELECT * FROM applications WHERE id = ${id}::uuid)`;
+  const target =
+    sets.length || check
+      ? `a AS (UPDATE applications SET ${[...sets, `updated_at = ${p.add(new Date())}::timestamptz`].join(', ')} WHERE id = ${id}::uuid${guard} RETURNING *)`
+      : `a AS (SELECT * FROM applications WHERE id = ${id}::uuid)`;
   const run = matchRun
     ? `, mr AS (
         INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)
@@ -135,14 +146,22 @@ export async function changeApplication(
                ${p.add(matchRun.offersJson)}::json, ${p.add(matchRun.at)}::timestamptz FROM a
       )`
     : '';
+  const completion = check ? `, ${completionCtes(p, 'a', check)}` : '';
   const event = move?.event ? `, ${outboxCtes(p, 'a', move.event)}` : '';
-  const text = `WITH cur AS (SELECT status, last_step, personal_data_erased_at IS NOT NULL AS erased FROM applications WHERE id = ${id}::uuid), ${target}${run}${event}
-    SELECT cur.status AS current_status, cur.last_step AS current_last_step, cur.erased AS current_erased,
+  const running = check ? `, ${checkRunningSql(id)} AS check_running` : '';
+  const text = `WITH cur AS (SELECT status, last_step, personal_data_erased_at IS NOT NULL AS erased${running} FROM applications WHERE id = ${id}::uuid), ${target}${run}${completion}${event}
+    SELECT cur.status AS current_status, cur.last_step AS current_last_step, cur.erased AS current_erased,${check ? ' cur.check_running,' : ''}
            ${withRow ? APPLICATION_COLUMNS_SQL : 'a.id'}, ${event ? '(SELECT count(*) FROM dl)::int' : '0'} AS deliveries
       FROM cur LEFT JOIN a ON true${withRow ? ' LEFT JOIN credit_checks c ON c.application_id = a.id' : ''}`;
-  const name = `change_${sets.length ? 'u' : 'r'}${step ? step.number : ''}${move ? 'm' : ''}${matchRun ? 'r' : ''}${event ? 'e' : ''}${withRow ? '' : 'n'}`;
+  const name = `change_${sets.length ? 'u' : 'r'}${step ? step.number : ''}${move ? 'm' : ''}${matchRun ? 'r' : ''}${check ? (check.key ? 'ck' : 'c') : ''}${event ? 'e' : ''}${withRow ? '' : 'n'}`;
   const rows = await db.rows<
-    JoinedRow & { current_status: string; current_last_step: number; current_erased: boolean; deliveries: number }
+    JoinedRow & {
+      current_status: string;
+      current_last_step: number;
+      current_erased: boolean;
+      check_running?: boolean;
+      deliveries: number;
+    }
   >(
     shaped(name, () => text),
     p.values,
@@ -152,7 +171,12 @@ export async function changeApplication(
   if (r.id === null)
     return {
       changed: false,
-      current: { status: r.current_status, lastStep: Number(r.current_last_step), erased: Boolean(r.current_erased) },
+      current: {
+        status: r.current_status,
+        lastStep: Number(r.current_last_step),
+        erased: Boolean(r.current_erased),
+        ...(check ? { checkRunning: Boolean(r.check_running) } : {}),
+      },
     };
   return { changed: true, row: withRow ? fromJoined(r) : null, deliveries: Number(r.deliveries) };
 }
