@@ -269,18 +269,25 @@ export interface ApplicantForCheck {
   stored: Json;
 }
 
-/** The check's step 5, refused for an application whose personal data was erased (it takes none again). */
+/**
+ * The check's step 5, refused for an application whose personal data was erased (it takes none again).
+ * Variant A's step 5 is the body, so the application's own row says whether it was erased; Variant B's
+ * is made from the intake the applicant row keeps. The statement that completes the check looks again.
+ */
 async function applicantForCheck(
   ctx: DomainContext,
   app: ApplicationRow,
   options: { body: unknown; applicant?: (kept: Json | null, app: ApplicationRow) => Result<ApplicantForCheck> },
   afterWriters = false,
 ): Promise<Result<ApplicantForCheck>> {
+  if (!options.applicant) {
+    if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    const valid = validateApplicantDetails(options.body, ctx.clock());
+    return valid.ok ? ok({ details: valid.value, stored: valid.value }) : valid;
+  }
   const kept = await readApplicantDetails(ctx, app.id, { lock: afterWriters });
   if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
-  if (options.applicant) return options.applicant(kept.state === 'kept' ? kept.details : null, app);
-  const valid = validateApplicantDetails(options.body, ctx.clock());
-  return valid.ok ? ok({ details: valid.value, stored: valid.value }) : valid;
+  return options.applicant(kept.state === 'kept' ? kept.details : null, app);
 }
 
 function sandboxScoreFor(ctx: DomainContext, header: string | undefined) {
