@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createPartner, registerWebhook, sendTestEvent, type DomainContext } from '@loanmatch/domain';
+import { createPartner, issueLenderKey, registerWebhook, sendTestEvent, type DomainContext } from '@loanmatch/domain';
 import { createMetrics, type ServiceMetrics } from '@loanmatch/metrics';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
@@ -175,6 +175,37 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
     expect(delta('loanmatch_offers_returned_total{kind="near_miss"}')).toBe(match.body.data.nearMissOffers.length);
     expect(delta('loanmatch_referrals_total')).toBe(1);
     expect(delta('loanmatch_http_request_duration_seconds_count{contract="A",route="/r/:token",status="302"}')).toBe(2);
+  });
+
+  it('when a lender reports outcomes of a referral, then each new event counts by type and a replay does not', async () => {
+    const before = await scrape();
+    const { apiKey } = await partner();
+    const id = await checked(apiKey, 'excellent');
+    const match = await request(apps.a)
+      .post(`${A}/applications/${id}/match`)
+      .set({ Authorization: `Bearer ${apiKey}` });
+    const offer: { lender: { id: string }; trackingUrl: string } = match.body.data.acceptedOffers[0];
+    const redirect = await request(apps.a).get(new URL(offer.trackingUrl).pathname);
+    const reference = new URL(redirect.headers.location).searchParams.get('lm_ref')!;
+    const issued = await issueLenderKey(ctx, { lenderId: offer.lender.id, body: {} });
+    if (!issued.ok) throw issued.error;
+    const occurredAt = new Date(Date.now() - 60_000).toISOString();
+    const post = (eventId: string, type: string) =>
+      request(apps.a)
+        .post('/api/lender/v1/outcomes')
+        .set('Authorization', `Bearer ${issued.value.apiKey}`)
+        .send({ reference, eventId, type, occurredAt });
+    expect((await post('evt-1', 'application_started')).status).toBe(201);
+    const replay = await post('evt-1', 'application_started');
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect((await post('evt-2', 'approved')).status).toBe(201);
+    const after = await scrape();
+    const delta = (type: string) =>
+      (sample(after, `loanmatch_lender_outcomes_total{type="${type}"}`) ?? NaN) -
+      (sample(before, `loanmatch_lender_outcomes_total{type="${type}"}`) ?? NaN);
+    expect(delta('application_started')).toBe(1);
+    expect(delta('approved')).toBe(1);
+    expect(delta('funded')).toBe(0);
   });
 
   it('when Variant A and B refuse requests over their limits, then refusals count by limiter and tier', async () => {

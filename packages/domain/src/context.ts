@@ -2,6 +2,7 @@ import type { Repositories } from '@loanmatch/db';
 import type { CatalogueSource } from './catalogue-store';
 import type { CreditBureau } from './credit/bureau';
 import type { SecretBox } from './sealing';
+import type { OutcomeType } from './outcomes/lifecycle';
 
 export type Environment = 'sandbox' | 'live';
 
@@ -53,6 +54,8 @@ export interface DomainObserver {
   matched(accepted: number, nearMiss: number): void;
   /** A tracking link was followed for the first time: a referral was recorded. */
   referralRecorded(): void;
+  /** A lender reported what became of a referral (an event new to it: a replay is not counted). */
+  lenderOutcome(type: OutcomeType): void;
   webhookAttempt(result: WebhookAttemptResult, durationMs: number): void;
 }
 

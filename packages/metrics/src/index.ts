@@ -6,7 +6,13 @@
  * number of series stays bounded.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CreditCheckOutcome, DomainObserver, WebhookAttemptResult } from '@loanmatch/domain';
+import {
+  OUTCOME_TYPES,
+  type CreditCheckOutcome,
+  type DomainObserver,
+  type OutcomeType,
+  type WebhookAttemptResult,
+} from '@loanmatch/domain';
 import type { HttpMetrics, MetricsSource, RequestObserver } from '@loanmatch/http';
 
 /** A connection pool's use at one moment (pg's `Pool`: `totalCount`, `idleCount`, `waitingCount`, `options.max`). */
@@ -82,6 +88,16 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
     help: 'Referrals recorded: tracking links followed for the first time',
     registers,
   });
+  const outcomes = new Counter({
+    name: 'loanmatch_lender_outcomes_total',
+    help: 'Outcome events lenders reported about referrals, by type (a replayed event id is not counted)',
+    labelNames: ['type'] as const,
+    registers,
+  });
+  const outcomeBy = Object.fromEntries(OUTCOME_TYPES.map((t) => [t, zero(outcomes.labels(t))])) as Record<
+    OutcomeType,
+    Counter.Internal
+  >;
   const attempts = new Counter({
     name: 'loanmatch_webhook_attempts_total',
     help: 'Webhook delivery attempts, by result: delivered, retry_scheduled, failed (no retry left), disabled (the endpoint was disabled), unrecorded',
@@ -142,6 +158,9 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
     },
     referralRecorded() {
       referrals.inc();
+    },
+    lenderOutcome(type) {
+      outcomeBy[type].inc();
     },
     webhookAttempt(result, durationMs) {
       attemptBy[result].inc();

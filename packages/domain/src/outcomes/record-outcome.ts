@@ -130,7 +130,10 @@ export async function recordValidOutcome(
     return ok(answer);
   });
   if (!written.ok) return written;
-  if (written.value) return ok({ value: written.value, replayed: false });
+  if (written.value) {
+    ctx.metrics?.lenderOutcome(event.type);
+    return ok({ value: written.value, replayed: false });
+  }
   return (
     (await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint)) ?? fail('NOT_FOUND', NOT_FOUND_MESSAGE) // the other request's event is gone again: its referral was removed
   );
