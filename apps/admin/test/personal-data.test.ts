@@ -83,6 +83,20 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     expect(row).toMatchObject({ detailsSealed: null, keyId: null, erasedAt: new Date(erased.body.data.erasedAt) });
   });
 
+  it('when an application with client tags is erased, then its tags stay, for the reports that group by them', async () => {
+    const tags = { campaign: 'spring-2026', placement: 'sidebar' };
+    const created = await request(partnerA)
+      .post('/api/partner/v1/applications')
+      .set(a())
+      .send({ formType: 'personal', data: VALID_STEPS.personal[1], clientTags: tags });
+    expect(created.status).toBe(201);
+    const id: string = created.body.data.applicationId;
+    expect((await request(admin).delete(`/admin/v1/applications/${id}/personal-data`).set(auth)).status).toBe(200);
+    const row = await t.db.prisma.application.findUniqueOrThrow({ where: { id } });
+    expect(row.personalDataErasedAt).not.toBeNull();
+    expect(row.clientTags).toEqual(tags);
+  });
+
   it('when the credit check comes after the erasure, then 409 PERSONAL_DATA_ERASED in the contract’s envelope', async () => {
     const id = await throughStep4();
     expect((await request(admin).delete(`/admin/v1/applications/${id}/personal-data`).set(auth)).status).toBe(200);
