@@ -250,7 +250,7 @@ export async function runCreditCheck(
         }),
         key: seal(view),
       });
-      if (!written) throw new Error(`application ${app.id} to complete the credit check of was not found`);
+      if (!written) throw new Error(`application ${app.id} was removed before its credit check completed`);
       ctx.metrics?.creditCheck(answer.available ? 'completed' : 'degraded');
       return ok(view);
     } catch (err) {

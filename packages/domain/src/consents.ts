@@ -1,12 +1,13 @@
 /**
  * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked.
  *
- * Each credit check that completes stores one record, in the statement that completes the check: which consents
- * were given (credit check, privacy, marketing, terms), the wording's version the partner says it
- * showed (`consentTextVersion`, one of the known versions; the current one, marked as not stated, when
- * the partner names none), when the partner says the applicant gave them (`consentCapturedAt`), when
- * the check relied on them, the partner, and the partner's own reference (`consentReference`). A
- * refused or replayed check stores none, and a check never runs twice, so neither does its record.
+ * Each credit check that completes stores one record, in the statement that completes the check:
+ * which consents were given (credit check, privacy, marketing, terms), the wording's version the
+ * partner says it showed (`consentTextVersion`, one of the known versions; the current one, marked as
+ * not stated, when the partner names none), when the partner says the applicant gave them
+ * (`consentCapturedAt`), when the check relied on them, the partner, and the partner's own reference
+ * (`consentReference`). A refused or replayed check stores none, and a check never runs twice, so
+ * neither does its record.
  *
  * Erasure keeps the facts and removes the partner's reference, the one field that may lead to the person.
  */

@@ -1,7 +1,8 @@
 /**
  * Consent records: what an applicant consented to, kept with the credit check that relied on it (one
- * per check, written by the statement that completes it). No personal details here: the consents given, the wording's
- * version, times, the partner and the partner's own reference, which erasure removes.
+ * per check, written by the statement that completes it). No personal details here: the consents
+ * given, the wording's version, times, the partner and the partner's own reference, which erasure
+ * removes.
  */
 import { type Params, statement } from '../sql';
 import type { Db } from './types';

@@ -1,7 +1,8 @@
 /**
  * The writes of the busiest requests, each one statement (one round trip, one implicit transaction):
  * a new application with its creation event and, under an idempotency key, the key completed with
- * its answer; a saved step or a status move with its event; a match run with the status it moves.
+ * its answer; a saved step or a status move with its event; a match run, or a credit check's
+ * completion, with the status it moves.
  * Data-modifying CTEs put the change and its outbox rows (`outboxCtes`) in the same statement, so they
  * commit together or not at all. What changes is the domain's decision (`packages/domain/src/events.ts`);
  * this file only writes it.
@@ -94,10 +95,9 @@ export type ChangeOutcome =
 /**
  * Changes an application in one statement: writes a step's data, moves its status and last step,
  * inserts a match run, and completes its credit check, each when given, with the event announcing the
- * move. A move (`move`) is made
- * only if the application still holds `move.from`, the status and last step the caller read and
- * decided from: otherwise nothing is written and the answer says what it holds now, for the caller to
- * decide again. The row lock the update takes makes concurrent changes of one application take turns,
+ * move. A move (`move`) is made only if the application still holds `move.from`, the status and last
+ * step the caller read and decided from: otherwise nothing is written and the answer says what it holds
+ * now, for the caller to decide again. The row lock the update takes makes concurrent changes of one application take turns,
  * so each event names the status its change really left. Without a move, a step is written whatever
  * the status (statuses and last steps only grow, so "no move" stays true). A step is never written to
  * an application whose personal data was erased: checked on the row being updated, so an erasure that
