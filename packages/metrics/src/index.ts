@@ -10,7 +10,6 @@ import {
   OUTCOME_TYPES,
   type CreditCheckOutcome,
   type DomainObserver,
-  type OutcomeType,
   type WebhookAttemptResult,
 } from '@loanmatch/domain';
 import type { HttpMetrics, MetricsSource, RequestObserver } from '@loanmatch/http';
@@ -57,16 +56,10 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
     buckets: DURATION_BUCKETS,
     registers,
   });
-  const checks = new Counter({
+  const checkBy = countersBy(registers, 'outcome', CHECK_OUTCOMES, {
     name: 'loanmatch_credit_checks_total',
     help: 'Credit checks run, by outcome: completed (the bureau answered), degraded (it did not: matching uses the estimate), failed (an unexpected error)',
-    labelNames: ['outcome'] as const,
-    registers,
   });
-  const checkBy = Object.fromEntries(CHECK_OUTCOMES.map((o) => [o, zero(checks.labels(o))])) as Record<
-    CreditCheckOutcome,
-    Counter.Internal
-  >;
   const matches = new Counter({
     name: 'loanmatch_matches_total',
     help: 'Match runs stored, by whether they returned an accepted offer',
@@ -88,26 +81,14 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
     help: 'Referrals recorded: tracking links followed for the first time',
     registers,
   });
-  const outcomes = new Counter({
+  const outcomeBy = countersBy(registers, 'type', OUTCOME_TYPES, {
     name: 'loanmatch_lender_outcomes_total',
     help: 'Outcome events lenders reported about referrals, by type (a replayed event id is not counted)',
-    labelNames: ['type'] as const,
-    registers,
   });
-  const outcomeBy = Object.fromEntries(OUTCOME_TYPES.map((t) => [t, zero(outcomes.labels(t))])) as Record<
-    OutcomeType,
-    Counter.Internal
-  >;
-  const attempts = new Counter({
+  const attemptBy = countersBy(registers, 'result', ATTEMPT_RESULTS, {
     name: 'loanmatch_webhook_attempts_total',
     help: 'Webhook delivery attempts, by result: delivered, retry_scheduled, failed (no retry left), disabled (the endpoint was disabled), unrecorded',
-    labelNames: ['result'] as const,
-    registers,
   });
-  const attemptBy = Object.fromEntries(ATTEMPT_RESULTS.map((r) => [r, zero(attempts.labels(r))])) as Record<
-    WebhookAttemptResult,
-    Counter.Internal
-  >;
   const attemptSeconds = new Histogram({
     name: 'loanmatch_webhook_attempt_duration_seconds',
     help: 'Duration of webhook attempts, connection to last byte read',
@@ -173,6 +154,17 @@ export function createMetrics(options: MetricsOptions = {}): ServiceMetrics {
 function zero(child: Counter.Internal): Counter.Internal {
   child.inc(0);
   return child;
+}
+
+/** A counter with one label, and its child for each of the label's values, each shown from zero. */
+function countersBy<V extends string>(
+  registers: Registry[],
+  label: string,
+  values: readonly V[],
+  metric: { name: string; help: string },
+): Record<V, Counter.Internal> {
+  const counter = new Counter({ ...metric, labelNames: [label], registers });
+  return Object.fromEntries(values.map((v) => [v, zero(counter.labels(v))])) as Record<V, Counter.Internal>;
 }
 
 /**
