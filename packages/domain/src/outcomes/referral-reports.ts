@@ -28,16 +28,11 @@ export const REPORT_COLUMNS = [
   'commission',
 ] as const;
 
-export interface ReferralReportRow {
-  group: string | null;
-  referrals: number;
-  started: number;
-  approved: number;
-  declined: number;
-  funded: number;
-  fundedAmount: number;
-  commission: number;
-}
+/** A row of the report: its group (null for referrals without the tag), then a number for each other column. */
+export type ReferralReportRow = { group: string | null } & Record<
+  Exclude<(typeof REPORT_COLUMNS)[number], 'group'>,
+  number
+>;
 
 export interface ReferralReport {
   rows: ReferralReportRow[];
