@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ConsentRecordView } from '@loanmatch/domain';
 import { Command, InvalidArgumentError } from 'commander';
 import { addLifecycleCommands, addSimulationCommands } from './lifecycle-commands';
 
@@ -237,19 +238,10 @@ export function buildProgram(io: OpsIO): Command {
   return program;
 }
 
+/** What `GET /admin/v1/applications/{id}/consents` answers. */
 interface ConsentsReport {
   applicationId: string;
-  consents: Array<{
-    consentRecordId: string;
-    partnerId: string;
-    consents: Record<string, boolean>;
-    textVersion: string;
-    textVersionStated: boolean;
-    capturedAt: string | null;
-    recordedAt: string;
-    partnerReference: string | null;
-    erasedAt: string | null;
-  }>;
+  consents: ConsentRecordView[];
 }
 
 function consentLines(data: ConsentsReport): string[] {
