@@ -38,6 +38,16 @@ const op = (spec: OperationSpec) => operation(spec, CONTRACT_A);
 const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
 const tags = ['Applications'];
 
+/** Step 5 with the one consent the check needs. */
+const APPLICANT_EXAMPLE = {
+  firstName: 'Jordan',
+  lastName: 'Citizen',
+  email: 'jordan@example.com',
+  mobileNumber: '0412345678',
+  dateOfBirth: '14/07/1988',
+  consentCreditCheck: true,
+};
+
 /** Request examples: each is checked against its schema and the domain's own validator by the tests. */
 export const EXAMPLES_A = {
   create: {
@@ -63,24 +73,10 @@ export const EXAMPLES_A = {
     personalStep4: { step: 4, data: { livingSituation: 'renting', monthlyRent: 1800, dependents: 1 } },
   },
   creditCheck: {
-    default: {
-      data: {
-        firstName: 'Jordan',
-        lastName: 'Citizen',
-        email: 'jordan@example.com',
-        mobileNumber: '0412345678',
-        dateOfBirth: '14/07/1988',
-        consentCreditCheck: true,
-      },
-    },
+    default: { data: APPLICANT_EXAMPLE },
     consentRecord: {
       data: {
-        firstName: 'Jordan',
-        lastName: 'Citizen',
-        email: 'jordan@example.com',
-        mobileNumber: '0412345678',
-        dateOfBirth: '14/07/1988',
-        consentCreditCheck: true,
+        ...APPLICANT_EXAMPLE,
         privacyConsent: true,
         consentTerms: true,
         consentTextVersion: CURRENT_CONSENT_TEXTS.version,
