@@ -1,10 +1,20 @@
 /**
- * A partner's referral report (`GET /reports/referrals`), the same on both contracts: each client hands
- * it the way it sends an authenticated call.
+ * A partner's referrals (`GET /referrals`) and referral report (`GET /reports/referrals`), the same on
+ * both contracts: each client hands the report the way it sends an authenticated call.
  */
 import type { ReferralReportQuery } from './requests';
 import type { ReferralReport } from './responses';
 import type { RequestSpec } from './transport';
+
+/** `GET /referrals`, the same on both contracts: a page of the partner's referrals, newest first. */
+export function referralPageRequest(options: { cursor?: string; limit?: number }): RequestSpec {
+  return {
+    method: 'GET',
+    path: '/referrals',
+    query: { limit: options.limit, cursor: options.cursor },
+    repeatable: true,
+  };
+}
 
 export class ReportsApi {
   constructor(private readonly call: <T>(spec: RequestSpec) => Promise<T>) {}

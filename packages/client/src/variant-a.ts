@@ -20,7 +20,7 @@ import type {
 } from './responses';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { WebhooksApi } from './webhooks';
-import { ReportsApi } from './reports';
+import { ReportsApi, referralPageRequest } from './reports';
 
 export interface ClientAOptions extends TransportOptions {
   /** Variant A's base address, e.g. `https://…/api/partner/v1`. */
@@ -110,12 +110,7 @@ export class LoanMatchClientA {
    * before. Each carries your `clientTags`, the lender's `outcome` and the `commission` it earned.
    */
   listReferrals(options: { cursor?: string; limit?: number } = {}): Promise<ReferralPage> {
-    return this.call({
-      method: 'GET',
-      path: '/referrals',
-      query: { limit: options.limit, cursor: options.cursor },
-      repeatable: true,
-    });
+    return this.call(referralPageRequest(options));
   }
 
   /** The consent wording to show applicants, by version; send the version shown with the credit check. */

@@ -18,7 +18,7 @@ import { AccessTokenCache } from './tokens';
 import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
 import { requireKey, type CreditCheckOptions, type IdempotentCallOptions } from './variant-a';
 import { WebhooksApi } from './webhooks';
-import { ReportsApi } from './reports';
+import { ReportsApi, referralPageRequest } from './reports';
 
 export interface ClientBOptions extends TransportOptions {
   /** Variant B's base address, e.g. `https://…/v1`. */
@@ -55,12 +55,7 @@ export class LoanMatchClientB {
 
   /** Referrals of this partner, newest first, as Variant A lists them. */
   listReferrals(options: { cursor?: string; limit?: number } = {}): Promise<ReferralPage> {
-    return this.call({
-      method: 'GET',
-      path: '/referrals',
-      query: { limit: options.limit, cursor: options.cursor },
-      repeatable: true,
-    });
+    return this.call(referralPageRequest(options));
   }
 
   /** A valid access token, exchanged or renewed if need be (for a call this client does not cover). */
