@@ -3,11 +3,11 @@
  * envelope, and the route never runs. One listener shell with a JSON route, no database.
  */
 import { Router } from 'express';
-import { sendFuzzRequest, silentLogger } from '@loanmatch/testing';
+import { sendFuzzRequest } from '@loanmatch/testing';
 import { BODY_BOUNDS } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { jsonBody } from '../src/middleware';
-import { createServiceApp } from '../src/service-app';
+import { appServing } from './test-app';
 
 let routeRuns = 0;
 function testApp() {
@@ -17,12 +17,7 @@ function testApp() {
     routeRuns++;
     sendData(res, 200, { keys: Object.keys(req.body ?? {}) });
   });
-  return createServiceApp({
-    contract: 'test',
-    logger: silentLogger,
-    ping: async () => true,
-    routes: [{ path: '/v1', router }],
-  });
+  return appServing(router);
 }
 
 const app = testApp();

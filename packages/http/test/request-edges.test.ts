@@ -6,11 +6,11 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
-import { sendFuzzRequest, silentLogger, type FuzzRequest } from '@loanmatch/testing';
+import { sendFuzzRequest, type FuzzRequest } from '@loanmatch/testing';
 import { BODY_BOUNDS, MAX_BODY_DEPTH } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { jsonBody } from '../src/middleware';
-import { createServiceApp } from '../src/service-app';
+import { appServing } from './test-app';
 
 function testApp() {
   const router = Router();
@@ -21,12 +21,7 @@ function testApp() {
   router.use(jsonBody(BODY_BOUNDS.partner));
   router.post('/things', (req, res) => sendData(res, 200, { keys: Object.keys(req.body ?? {}) }));
   router.get('/things/:id', (req, res) => sendData(res, 200, { id: req.params.id }));
-  return createServiceApp({
-    contract: 'test',
-    logger: silentLogger,
-    ping: async () => true,
-    routes: [{ path: '/v1', router }],
-  });
+  return appServing(router);
 }
 
 const app = testApp();

@@ -5,12 +5,11 @@
 import { connect } from 'node:net';
 import { Router } from 'express';
 import request from 'supertest';
-import { silentLogger } from '@loanmatch/testing';
 import { BODY_BOUNDS } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { jsonBody } from '../src/middleware';
 import { listen } from '../src/server';
-import { createServiceApp } from '../src/service-app';
+import { appServing } from './test-app';
 
 function testApp() {
   const router = Router();
@@ -21,12 +20,7 @@ function testApp() {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send('<!doctype html><title>page</title>');
   });
-  return createServiceApp({
-    contract: 'test',
-    logger: silentLogger,
-    ping: async () => true,
-    routes: [{ path: '/v1', router }],
-  });
+  return appServing(router);
 }
 
 const app = testApp();

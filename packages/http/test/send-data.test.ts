@@ -4,9 +4,8 @@
  */
 import { Router } from 'express';
 import request from 'supertest';
-import { silentLogger } from '@loanmatch/testing';
 import { sendData, sendError } from '../src/errors';
-import { createServiceApp } from '../src/service-app';
+import { appServing } from './test-app';
 
 const value = () => ({
   id: 'a1',
@@ -39,12 +38,7 @@ function testApp() {
     res.type('application/problem+json');
     sendData(res, 200, { a: 1 });
   });
-  return createServiceApp({
-    contract: 'test',
-    logger: silentLogger,
-    ping: async () => true,
-    routes: [{ path: '/v1', router }],
-  });
+  return appServing(router);
 }
 
 describe('sendData', () => {
