@@ -1,14 +1,13 @@
 import type { Server } from 'node:http';
 import { createAdminApp } from '@loanmatch/admin';
+import { createPartner, followTrackingLink, matchApplication, runCreditCheck } from '@loanmatch/domain';
 import {
-  createApplication,
-  createPartner,
-  followTrackingLink,
-  matchApplication,
-  runCreditCheck,
-  saveStep,
-} from '@loanmatch/domain';
-import { VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+  createTestContext,
+  personalThroughStep4,
+  silentLogger,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 import { runOps } from '../src/cli';
 
 const TOKEN = 'lm_admin_ops-test-token-0123456789';
@@ -23,15 +22,7 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
     const partner = await createPartner(t.ctx, { body: { name: `Sim ${environment}`, environment } });
     if (!partner.ok) throw partner.error;
     const { partnerId } = partner.value;
-    const created = await createApplication(t.ctx, {
-      partnerId,
-      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
-      idempotencyKey: undefined,
-    });
-    if (!created.ok) throw created.error;
-    const applicationId = created.value.value.applicationId;
-    for (const step of [2, 3, 4] as const)
-      await saveStep(t.ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
+    const applicationId = await personalThroughStep4(t.ctx, partnerId);
     await runCreditCheck(t.ctx, {
       partnerId,
       applicationId,

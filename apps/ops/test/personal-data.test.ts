@@ -3,14 +3,18 @@ import type { Server } from 'node:http';
 import { createAdminApp } from '@loanmatch/admin';
 import {
   CURRENT_CONSENT_TEXTS,
-  createApplication,
   createPartner,
   createPersonalDataBox,
   runCreditCheck,
-  saveStep,
   type DomainContext,
 } from '@loanmatch/domain';
-import { VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  createTestContext,
+  personalThroughStep4,
+  silentLogger,
+  validApplicant,
+  type TestContext,
+} from '@loanmatch/testing';
 import { runOps } from '../src/cli';
 
 const TOKEN = 'lm_admin_ops-test-token-0123456789';
@@ -55,18 +59,7 @@ describe('pnpm ops application erase and consents, and data-key', () => {
     return { code, out, err };
   }
 
-  async function uncheckedApplication(ctx: DomainContext = t.ctx): Promise<string> {
-    const created = await createApplication(ctx, {
-      partnerId,
-      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
-      idempotencyKey: undefined,
-    });
-    if (!created.ok) throw created.error;
-    const applicationId = created.value.value.applicationId;
-    for (const step of [2, 3, 4] as const)
-      await saveStep(ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
-    return applicationId;
-  }
+  const uncheckedApplication = (ctx: DomainContext = t.ctx) => personalThroughStep4(ctx, partnerId);
 
   async function checkedApplication(ctx: DomainContext, applicant: Record<string, unknown> = {}): Promise<string> {
     const applicationId = await uncheckedApplication(ctx);

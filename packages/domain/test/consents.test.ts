@@ -7,7 +7,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { CONSENT_TEXTS, parseConsentTexts } from '../src/consent-texts';
 import {
   CURRENT_CONSENT_TEXTS,
-  createApplication,
   createApplicationB,
   createPartner,
   createSandboxBureau,
@@ -17,15 +16,14 @@ import {
   listConsentTexts,
   runCreditCheck,
   runCreditCheckB,
-  saveStep,
   type CreditBureau,
   type DomainContext,
 } from '../src';
 import {
   STORAGES,
-  VALID_STEPS,
   createTestContext,
   flatApplication,
+  personalThroughStep4,
   validApplicant,
   type TestContext,
 } from '@loanmatch/testing';
@@ -120,18 +118,7 @@ describe.each(STORAGES)('consent records on %s', (storage) => {
   });
   afterAll(() => t.close());
 
-  async function throughStep4(ctx: DomainContext = t.ctx): Promise<string> {
-    const created = await createApplication(ctx, {
-      partnerId,
-      body: { formType: 'personal', data: VALID_STEPS.personal[1] },
-      idempotencyKey: undefined,
-    });
-    if (!created.ok) throw created.error;
-    const applicationId = created.value.value.applicationId;
-    for (const step of [2, 3, 4] as const)
-      await saveStep(ctx, { partnerId, applicationId, body: { step, data: VALID_STEPS.personal[step] } });
-    return applicationId;
-  }
+  const throughStep4 = (ctx: DomainContext = t.ctx) => personalThroughStep4(ctx, partnerId);
 
   const check = (
     applicationId: string,

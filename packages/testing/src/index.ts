@@ -160,3 +160,4 @@ export async function openTestRedis(): Promise<{ redis: Redis; prefix: string; c
 export * from './fixtures';
 export * from './webhook-receiver';
 export * from './fuzz';
+export * from './domain-flows';
