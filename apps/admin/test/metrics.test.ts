@@ -80,6 +80,20 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
     return created.value;
   }
 
+  /** An excellent applicant's application through Variant A, matched: the match's `data`, with an accepted offer. */
+  async function matched(apiKey: string): Promise<{
+    acceptedOffers: Array<{ lender: { id: string }; trackingUrl: string }>;
+    nearMissOffers: unknown[];
+  }> {
+    const id = await checked(apiKey, 'excellent');
+    const match = await request(apps.a)
+      .post(`${A}/applications/${id}/match`)
+      .set({ Authorization: `Bearer ${apiKey}` });
+    expect(match.status).toBe(200);
+    expect(match.body.data.acceptedOffers.length).toBeGreaterThan(0);
+    return match.body.data;
+  }
+
   /** Builds an application through Variant A to a completed credit check; answers its id. */
   async function checked(apiKey: string, score: string): Promise<string> {
     const auth = { Authorization: `Bearer ${apiKey}` };
@@ -158,13 +172,8 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   it('when an application is matched and a tracking link followed twice, then matches, offers and one referral are counted', async () => {
     const before = await scrape();
     const { apiKey } = await partner();
-    const id = await checked(apiKey, 'excellent');
-    const match = await request(apps.a)
-      .post(`${A}/applications/${id}/match`)
-      .set({ Authorization: `Bearer ${apiKey}` });
-    expect(match.status).toBe(200);
-    const accepted: Array<{ trackingUrl: string }> = match.body.data.acceptedOffers;
-    expect(accepted.length).toBeGreaterThan(0);
+    const match = await matched(apiKey);
+    const accepted = match.acceptedOffers;
     const link = new URL(accepted[0].trackingUrl).pathname;
     expect((await request(apps.a).get(link)).status).toBe(302);
     expect((await request(apps.a).get(link)).status).toBe(302); // the same click again: no second referral
@@ -172,7 +181,7 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
     const delta = (series: string) => (sample(after, series) ?? 0) - (sample(before, series) ?? 0);
     expect(delta('loanmatch_matches_total{result="offers"}')).toBe(1);
     expect(delta('loanmatch_offers_returned_total{kind="accepted"}')).toBe(accepted.length);
-    expect(delta('loanmatch_offers_returned_total{kind="near_miss"}')).toBe(match.body.data.nearMissOffers.length);
+    expect(delta('loanmatch_offers_returned_total{kind="near_miss"}')).toBe(match.nearMissOffers.length);
     expect(delta('loanmatch_referrals_total')).toBe(1);
     expect(delta('loanmatch_http_request_duration_seconds_count{contract="A",route="/r/:token",status="302"}')).toBe(2);
   });
@@ -180,11 +189,7 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   it('when a lender reports outcomes of a referral, then each new event counts by type and a replay does not', async () => {
     const before = await scrape();
     const { apiKey } = await partner();
-    const id = await checked(apiKey, 'excellent');
-    const match = await request(apps.a)
-      .post(`${A}/applications/${id}/match`)
-      .set({ Authorization: `Bearer ${apiKey}` });
-    const offer: { lender: { id: string }; trackingUrl: string } = match.body.data.acceptedOffers[0];
+    const offer = (await matched(apiKey)).acceptedOffers[0];
     const redirect = await request(apps.a).get(new URL(offer.trackingUrl).pathname);
     const reference = new URL(redirect.headers.location).searchParams.get('lm_ref')!;
     const issued = await issueLenderKey(ctx, { lenderId: offer.lender.id, body: {} });
