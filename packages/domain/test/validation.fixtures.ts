@@ -4,7 +4,7 @@
  * bounds from the schemas.
  */
 import { DomainError, type FieldViolation, type Result } from '../src/errors';
-import type { FormType, StepNumber } from '../src/validation';
+import { validateApplicantDetails, type FormType, type StepNumber } from '../src/validation';
 
 export type Data = Record<string, unknown>;
 
@@ -58,6 +58,10 @@ export const APPLICANT_BASELINE: Data = {
   dateOfBirth: '1990-05-17',
   consentCreditCheck: true,
 };
+
+/** Step 5 validated for the applicant baseline with `overrides` applied, measured against `now`. */
+export const applicant = (overrides: Data, now: Date = NOW) =>
+  validateApplicantDetails({ data: { ...APPLICANT_BASELINE, ...overrides } }, now);
 
 export const clone = <T>(value: T): T => structuredClone(value);
 
