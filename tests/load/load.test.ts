@@ -12,7 +12,9 @@ import { REDIS_URL, createPgDatabase, openTestRedis } from '@loanmatch/testing';
 import { api, clusterSecrets, startServer, tempDataDir, type Started } from '../e2e/process';
 import { Ledger } from './ledger';
 import { Recorder } from './recorder';
-import { VirtualUser, limitedPartner, type LoadPartner, type Server, type World } from './flows';
+import { limitedPartner } from './limited-partner';
+import { VirtualUser } from './virtual-user';
+import type { LoadPartner, Server, World } from './world';
 import { verifyDatabase } from './verify';
 
 /** The issue's figure: one minute of load in every `pnpm test`. */
