@@ -1,7 +1,22 @@
 import request from 'supertest';
 import type { Express } from 'express';
-import { createPartner, type DomainContext } from '@loanmatch/domain';
-import { VALID_STEPS, validApplicant, type LoanType } from '@loanmatch/testing';
+import {
+  createPartner,
+  createSandboxBureau,
+  type BureauRequest,
+  type CreditBureau,
+  type DomainContext,
+} from '@loanmatch/domain';
+import {
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  validApplicant,
+  type LoanType,
+  type StorageKind,
+  type TestContext,
+} from '@loanmatch/testing';
+import { createPartnerAApp } from '../src/app';
 
 export const BASE = '/api/partner/v1';
 
@@ -57,3 +72,56 @@ export async function applicationThroughStep4(c: Client, type: LoanType): Promis
 }
 
 export const applicantBody = (overrides: Record<string, unknown> = {}) => ({ data: validApplicant(overrides) });
+
+/** A sandbox bureau that the test can make slow or broken. */
+export function controllableBureau() {
+  const sandbox = createSandboxBureau();
+  const state: { gate?: Promise<void>; fail?: Error; calls: number } = { calls: 0 };
+  const bureau: CreditBureau = {
+    sandbox: true,
+    async requestScore(req: BureauRequest) {
+      state.calls++;
+      if (state.gate) await state.gate;
+      if (state.fail) throw state.fail;
+      return sandbox.requestScore(req);
+    },
+  };
+  return { bureau, state };
+}
+
+/** What a Variant A suite's hooks make: one database, the app over it, and the clients of two partners. */
+export interface VariantA {
+  t: TestContext;
+  control: ReturnType<typeof controllableBureau>;
+  app: ReturnType<typeof createPartnerAApp>;
+  c: Client;
+  other: Client;
+  /** The partner of `c`. */
+  partnerId: string;
+}
+
+/**
+ * Registers the hooks of a Variant A suite on `storage` (`ready` gets what they made, before the first
+ * test; the bureau is made well again after each test) and answers its helpers.
+ */
+export function variantASuite(storage: StorageKind, ready: (made: VariantA) => void) {
+  const s = {} as VariantA;
+  beforeAll(async () => {
+    const control = controllableBureau();
+    const t = await createTestContext(storage, { bureau: control.bureau });
+    const ping = () => t.db.ping();
+    const app = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping, rateLimitPerMinute: 10_000 });
+    const mine = await newPartnerKey(t.ctx, 'Mine');
+    const c = client(app, mine.apiKey);
+    const other = client(app, (await newPartnerKey(t.ctx, 'Other')).apiKey);
+    ready(Object.assign(s, { t, control, app, c, other, partnerId: mine.partnerId }));
+  });
+  afterAll(() => s.t.close());
+  afterEach(() => {
+    s.control.state.gate = undefined;
+    s.control.state.fail = undefined;
+  });
+
+  const countApplications = () => s.t.db.prisma.application.count({ where: { partnerId: s.partnerId } });
+  return { countApplications };
+}

@@ -1,6 +1,22 @@
 import request from 'supertest';
 import type { Express } from 'express';
-import { createPartner, type DomainContext } from '@loanmatch/domain';
+import { createPartnerAApp } from '@loanmatch/partner-a';
+import {
+  createPartner,
+  createSandboxBureau,
+  type BureauRequest,
+  type CreditBureau,
+  type DomainContext,
+} from '@loanmatch/domain';
+import {
+  VALID_STEPS,
+  createTestContext,
+  flatApplication,
+  silentLogger,
+  type StorageKind,
+  type TestContext,
+} from '@loanmatch/testing';
+import { createPartnerBApp } from '../src/app';
 
 export const BASE = '/v1';
 export const JWT_SECRET = 'test-jwt-secret-for-variant-b-0123456789abcdef';
@@ -66,3 +82,73 @@ export function clientB(app: Express, accessToken: string) {
 }
 
 export type ClientB = ReturnType<typeof clientB>;
+
+/** A sandbox bureau that counts its calls and keeps the last request. */
+export function countingBureau() {
+  const sandbox = createSandboxBureau();
+  const state = { calls: 0, last: undefined as BureauRequest | undefined };
+  const bureau: CreditBureau = {
+    sandbox: true,
+    async requestScore(req) {
+      state.calls++;
+      state.last = req;
+      return sandbox.requestScore(req);
+    },
+  };
+  return { bureau, state };
+}
+
+/** What a Variant B suite's hooks make: one database, both variants' apps over it, and two partners. */
+export interface VariantB {
+  t: TestContext;
+  counting: ReturnType<typeof countingBureau>;
+  app: ReturnType<typeof createPartnerBApp>;
+  appA: ReturnType<typeof createPartnerAApp>;
+  mine: Awaited<ReturnType<typeof newPartner>>;
+  other: Awaited<ReturnType<typeof newPartner>>;
+  c: ClientB;
+  otherClient: ClientB;
+}
+
+/**
+ * Registers the hooks of a Variant B suite on `storage` (`ready` gets what they made, before the first
+ * test) and answers its helpers: applications made through B, read or stepped through A.
+ */
+export function variantBSuite(storage: StorageKind, ready: (made: VariantB) => void) {
+  const s = {} as VariantB;
+  beforeAll(async () => {
+    const counting = countingBureau();
+    const t = await createTestContext(storage, { bureau: counting.bureau });
+    const ping = () => t.db.ping();
+    const app = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping, jwt: { secret: JWT_SECRET } });
+    const appA = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping, rateLimitPerMinute: 10_000 });
+    const mine = await newPartner(t.ctx, { name: 'Mine', tier: 'enterprise' });
+    const other = await newPartner(t.ctx, { name: 'Other', tier: 'enterprise' });
+    const c = clientB(app, await accessTokenFor(app, mine.apiKey));
+    const otherClient = clientB(app, await accessTokenFor(app, other.apiKey));
+    ready(Object.assign(s, { t, counting, app, appA, mine, other, c, otherClient }));
+  });
+  afterAll(() => s.t.close());
+
+  const countApplications = (partnerId = s.mine.partnerId) => s.t.db.prisma.application.count({ where: { partnerId } });
+  const viaA = (apiKey = s.mine.apiKey) => ({
+    get: (id: string) =>
+      request(s.appA).get(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`),
+    patch: (id: string, body: object) =>
+      request(s.appA).patch(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`).send(body),
+  });
+  async function created(client: ClientB = s.c, overrides: Record<string, unknown> = {}) {
+    const res = await client.create(flatApplication(overrides));
+    expect(res.status).toBe(201);
+    return res.body.data as { applicationId: string; securityToken: string };
+  }
+  async function throughStep4(overrides: Record<string, unknown> = {}, apiKey = s.mine.apiKey, client: ClientB = s.c) {
+    const app = await created(client, overrides);
+    for (const step of [2, 3, 4] as const)
+      expect((await viaA(apiKey).patch(app.applicationId, { step, data: VALID_STEPS.personal[step] })).status).toBe(
+        200,
+      );
+    return app;
+  }
+  return { countApplications, viaA, created, throughStep4 };
+}
