@@ -1,8 +1,9 @@
 /**
  * Request bodies, field for field as spec section 2 lists them. Written by hand (the service's JSON
- * Schemas are built by functions, so no type can be derived from them); `test/contract-types.test.ts`
- * checks every field name, which fields are required, and every value list against those schemas, and
- * runs example payloads through the service's own validator, so a drift fails a test.
+ * Schemas are built by functions, so no type can be derived from them); `test/request-types.test.ts` and
+ * `test/value-lists.test.ts` check every field name, which fields are required, and every value list
+ * against those schemas, and run example payloads through the service's own validator, so a drift
+ * fails a test.
  *
  * Numbers are typed `number`; the service also accepts numeric strings, this client sends numbers.
  */

@@ -1,6 +1,6 @@
 /**
  * The `data` of each successful answer, with the contract's field names (README, CONTRACT.md).
- * `test/contract-types.test.ts` checks at compile time that each has exactly the fields of the
+ * `test/response-types.typecheck.ts` checks at compile time (in `pnpm typecheck`) that each has exactly the fields of the
  * service's own view type.
  */
 import type { FormType, RepaymentType, WebhookEventType } from './requests';

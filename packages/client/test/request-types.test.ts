@@ -1,17 +1,9 @@
-/**
- * The client's hand-written types against the service's own definitions, so that neither drifts:
- * - request types: each field list, required list and value list is written here once, checked against
- *   the TypeScript type at compile time (`pnpm typecheck`: a missing or extra name fails) and against
- *   the service's JSON Schema at run time; full example payloads go through the service's validator;
- * - response types: the same field names as the service's view types, checked at compile time.
- */
+/** The client's request types against the service's JSON Schemas: each field list and required list, and full example payloads through the service's validators. */
 import {
   CURRENT_CONSENT_TEXTS,
   FORM_TYPES,
-  WEBHOOK_EVENT_TYPES,
   applicantSchema,
   createRequestSchema,
-  parseSandboxScore,
   schemaFor,
   validateApplicantDetails,
   validateCreateRequest,
@@ -21,100 +13,33 @@ import {
   validateWebhookRequest,
   variantBCreateSchema,
   variantBPatchSchema,
-  type ApplicationStatus as DomainApplicationStatus,
-  type ApplicationView,
-  type AttemptView,
-  type CreatedApplication as DomainCreatedApplication,
-  type CreatedApplicationB as DomainCreatedApplicationB,
-  type UpdatedApplicationB as DomainUpdatedApplicationB,
-  type ConsentKind,
-  type ConsentTextsView,
-  type CreditCheckView,
   type JsonSchema,
-  type MatchView,
-  type OfferView,
-  type ReferralView,
-  type RegisteredWebhook as DomainRegisteredWebhook,
-  type WebhookView,
-  type matching,
-  DECLINE_REASONS,
-  OUTCOME_TYPES,
   outcomeEventSchema,
   validateOutcomeEvent,
-  type OutcomeRecorded as DomainOutcomeRecorded,
-  type ReferralReportRow as DomainReferralReportRow,
 } from '@loanmatch/domain';
-import type { AccessTokenGrant as DomainAccessTokenGrant, HttpErrorCode } from '@loanmatch/http';
 import type {
-  AccessTokenGrant,
   AddressComponents,
-  Application,
   ApplicantDetails,
-  ApplicationStatus,
-  CarLoanPurpose,
   CarStep1,
   CarStep2,
-  ConsentTexts,
-  CreatedApplication,
-  CreatedApplicationB,
   CreateApplicationRequest,
   CreditCheckDetailsB,
   FlatFields,
-  UpdatedApplicationB,
-  CreditCheckResult,
-  CreditScoreEstimate,
-  DeliveryAttempt,
   EmploymentStep,
-  EmploymentType,
   FlatApplication,
   FormType,
-  HomeLoanPurpose,
   HomeStep1,
   HomeStep2,
   HomeStep3,
   HomeStep4,
-  LivingSituation,
   LivingStep,
-  MatchResult,
-  NearMissOffer,
-  Offer,
-  OfferDetails,
-  PersonalLoanPurpose,
   PersonalStep1,
   PersonalStep2,
-  PropertyType,
-  Referral,
-  RegisteredWebhook,
   RegisterWebhookRequest,
-  RepaymentType,
-  SandboxScore,
-  SettlementTimeframe,
   StepFields,
-  Webhook,
-  WebhookEventType,
-  KnownErrorCode,
-  DeclineReason,
   OutcomeEvent,
-  OutcomeRecorded,
-  OutcomeStatus,
-  ReferralReportRow,
 } from '../src';
-
-// Compile-time helpers --------------------------------------------------------------------------------
-
-type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
-/** Keys without an index signature (the service's views extend `Record<string, unknown>`). */
-type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
-type SameKeys<A, B> = Equal<KnownKeys<A>, KnownKeys<B>>;
-// biome-ignore lint/complexity/noBannedTypes: `{} extends Pick<T, K>` is how a key is told optional.
-type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
-
-/** Names listed once: a name `T` lacks, or one of `T`'s left out, fails the typecheck. */
-const fieldsOf = <T>(names: Record<keyof T, true>) => Object.keys(names).sort();
-const requiredOf = <T>(names: Record<RequiredKeys<T>, true>) => Object.keys(names).sort();
-const valuesOf = <U extends string>(values: Record<U, true>) => Object.keys(values).sort();
-
-// Request types ---------------------------------------------------------------------------------------
+import { fieldsOf, requiredOf } from './type-helpers';
 
 const ADDRESS: Required<AddressComponents> = {
   streetNumber: '1',
@@ -270,196 +195,6 @@ const FULL_FLAT: Required<FlatApplication> = {
   clientTags: { campaign: 'spring-2026', 'sub.id': 'A_17' },
 };
 
-/** Each value list of the SDK types beside the schema that holds the service's list. */
-const VALUE_LISTS: [string, string[], JsonSchema | undefined][] = [
-  ['FormType', valuesOf<FormType>({ personal: true, car: true, home: true }), { enum: FORM_TYPES }],
-  [
-    'PersonalLoanPurpose',
-    valuesOf<PersonalLoanPurpose>({
-      debt_consolidation: true,
-      home_improvement: true,
-      car_purchase: true,
-      medical_expenses: true,
-      holiday: true,
-      wedding: true,
-      education: true,
-      business: true,
-      other: true,
-    }),
-    schemaFor('personal', 2).properties.loanPurpose,
-  ],
-  [
-    'CreditScoreEstimate',
-    valuesOf<CreditScoreEstimate>({
-      excellent: true,
-      good: true,
-      average: true,
-      below_average: true,
-      poor: true,
-      unknown: true,
-    }),
-    schemaFor('personal', 2).properties.creditScoreEstimate,
-  ],
-  [
-    'EmploymentType',
-    valuesOf<EmploymentType>({
-      full_time: true,
-      part_time: true,
-      casual: true,
-      contract: true,
-      contractor: true,
-      self_employed: true,
-      unemployed: true,
-      retired: true,
-      student: true,
-      centrelink: true,
-    }),
-    schemaFor('personal', 3).properties.employmentType,
-  ],
-  [
-    'LivingSituation',
-    valuesOf<LivingSituation>({
-      renting: true,
-      own_outright: true,
-      own_mortgage: true,
-      living_with_parents: true,
-      boarding: true,
-      other: true,
-    }),
-    schemaFor('personal', 4).properties.livingSituation,
-  ],
-  [
-    'AustralianState',
-    valuesOf<NonNullable<AddressComponents['state']>>({
-      NSW: true,
-      VIC: true,
-      QLD: true,
-      WA: true,
-      SA: true,
-      TAS: true,
-      ACT: true,
-      NT: true,
-    }),
-    applicantSchema.properties.state,
-  ],
-  [
-    'CarLoanPurpose',
-    valuesOf<CarLoanPurpose>({
-      new: true,
-      used: true,
-      refinance: true,
-      NewCarPurchase: true,
-      UsedCarPurchase: true,
-      RefinanceCarLoan: true,
-    }),
-    schemaFor('car', 1).properties.carLoanPurpose,
-  ],
-  [
-    'hasFoundCar',
-    valuesOf<NonNullable<CarStep1['hasFoundCar']>>({ yes: true, no: true }),
-    schemaFor('car', 1).properties.hasFoundCar,
-  ],
-  [
-    'UsedCarSaleType',
-    valuesOf<NonNullable<CarStep1['usedCarSaleType']>>({ private: true, dealer: true }),
-    schemaFor('car', 1).properties.usedCarSaleType,
-  ],
-  [
-    'OccupancyType',
-    valuesOf<HomeStep1['occupancyType']>({ owner_occupied: true, investment: true }),
-    schemaFor('home', 1).properties.occupancyType,
-  ],
-  [
-    'HomeLoanPurpose',
-    valuesOf<HomeLoanPurpose>({ new_property: true, refinance: true, construction: true, equity_release: true }),
-    schemaFor('home', 1).properties.loanPurpose,
-  ],
-  [
-    'isFirstHomeBuyer',
-    valuesOf<NonNullable<HomeStep1['isFirstHomeBuyer']>>({ yes: true, no: true }),
-    schemaFor('home', 1).properties.isFirstHomeBuyer,
-  ],
-  [
-    'PropertyType',
-    valuesOf<PropertyType>({
-      house: true,
-      apartment: true,
-      townhouse: true,
-      land: true,
-      unit: true,
-      villa: true,
-      other: true,
-    }),
-    schemaFor('home', 2).properties.propertyType,
-  ],
-  [
-    'RepaymentType',
-    valuesOf<RepaymentType>({ principal_and_interest: true, interest_only: true }),
-    schemaFor('home', 3).properties.repaymentType,
-  ],
-  [
-    'SettlementTimeframe',
-    valuesOf<SettlementTimeframe>({
-      within_30_days: true,
-      '30_60_days': true,
-      '60_90_days': true,
-      '90_plus_days': true,
-    }),
-    schemaFor('home', 3).properties.settlementTimeframe,
-  ],
-  [
-    'gender',
-    valuesOf<NonNullable<ApplicantDetails['gender']>>({
-      male: true,
-      female: true,
-      other: true,
-      prefer_not_to_say: true,
-    }),
-    applicantSchema.properties.gender,
-  ],
-  [
-    'maritalStatus',
-    valuesOf<NonNullable<ApplicantDetails['maritalStatus']>>({
-      single: true,
-      married: true,
-      de_facto: true,
-      divorced: true,
-      separated: true,
-      widowed: true,
-    }),
-    applicantSchema.properties.maritalStatus,
-  ],
-  [
-    'OutcomeStatus',
-    valuesOf<OutcomeStatus>({
-      application_started: true,
-      approved: true,
-      declined: true,
-      funded: true,
-      withdrawn: true,
-      cancelled: true,
-    }),
-    { enum: OUTCOME_TYPES },
-  ],
-  [
-    'DeclineReason',
-    valuesOf<DeclineReason>({
-      credit_history: true,
-      affordability: true,
-      employment: true,
-      identity: true,
-      policy: true,
-      other: true,
-    }),
-    { enum: DECLINE_REASONS },
-  ],
-  [
-    'WebhookEventType',
-    valuesOf<WebhookEventType>({ 'application.status_changed': true, 'referral.outcome_changed': true }),
-    { enum: WEBHOOK_EVENT_TYPES },
-  ],
-];
-
 const schemaFields = (schema: JsonSchema | undefined) => Object.keys(schema?.properties ?? {}).sort();
 
 describe("request types against the service's schemas", () => {
@@ -578,52 +313,4 @@ describe("request types against the service's schemas", () => {
     expect(validateOutcomeEvent(funded, now)).toMatchObject({ ok: true });
     expect(validateOutcomeEvent(declined, now)).toMatchObject({ ok: true });
   });
-
-  it.each(VALUE_LISTS)("when the values of %s are compared, then they are the schema's", (_name, values, schema) => {
-    expect(values).toEqual([...(schema?.enum ?? [])].map(String).sort());
-  });
-
-  it('when each word of SandboxScore is sent, then the sandbox accepts it', () => {
-    const words = valuesOf<Extract<SandboxScore, string>>({
-      excellent: true,
-      very_good: true,
-      good: true,
-      average: true,
-      below_average: true,
-      poor: true,
-      unavailable: true,
-    });
-    for (const word of [...words, '0', '1200']) expect([word, parseSandboxScore(word).ok]).toEqual([word, true]);
-  });
 });
-
-// Response types: compile-time assertions; a `false` among them fails `pnpm typecheck`. ---------------
-
-type AllTrue<T extends true[]> = T;
-// biome-ignore lint/correctness/noUnusedVariables: the type is the assertion; tsc evaluates it.
-type ResponseFieldsMatch = AllTrue<
-  [
-    SameKeys<CreatedApplication, DomainCreatedApplication>,
-    SameKeys<Application, ApplicationView>,
-    SameKeys<CreditCheckResult, CreditCheckView>,
-    SameKeys<MatchResult, MatchView>,
-    SameKeys<Offer, OfferView>,
-    SameKeys<OfferDetails, matching.OfferDetails>,
-    SameKeys<NearMissOffer, matching.NearMissOffer>,
-    SameKeys<Referral, ReferralView>,
-    SameKeys<ReferralReportRow, DomainReferralReportRow>,
-    SameKeys<OutcomeRecorded, DomainOutcomeRecorded>,
-    SameKeys<Webhook, WebhookView>,
-    SameKeys<RegisteredWebhook, DomainRegisteredWebhook>,
-    SameKeys<DeliveryAttempt, AttemptView>,
-    SameKeys<AccessTokenGrant, DomainAccessTokenGrant>,
-    SameKeys<CreatedApplicationB, DomainCreatedApplicationB>,
-    SameKeys<UpdatedApplicationB, DomainUpdatedApplicationB>,
-    SameKeys<ConsentTexts, ConsentTextsView>,
-    SameKeys<ConsentTexts['versions'][number], ConsentTextsView['versions'][number]>,
-    Equal<ConsentTexts['versions'][number]['consents'][number]['consent'], ConsentKind>,
-    Equal<ApplicationStatus, DomainApplicationStatus>,
-    // Every code the service can send is a known code of the client (UNEXPECTED_RESPONSE is the client's own).
-    Equal<Exclude<KnownErrorCode, 'UNEXPECTED_RESPONSE'>, HttpErrorCode>,
-  ]
->;

@@ -1,0 +1,92 @@
+/** Idempotency fingerprints of requests that hold personal data: keyed with the data key, across a key rotation, and beside fingerprints from before they were keyed. */
+import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { canonicalJson, createApplication, createPersonalDataBox, runCreditCheck, type DomainContext } from '../src';
+import { STORAGES, VALID_STEPS, validApplicant } from '@loanmatch/testing';
+import { PERSON, personalDataSuite } from './personal-data.fixtures';
+
+describe.each(STORAGES)('personal data at rest on %s', (storage) => {
+  let partnerId: string;
+  const { t, throughStep4 } = personalDataSuite(storage, (id) => {
+    partnerId = id;
+  });
+
+  describe('idempotency fingerprints', () => {
+    const keyRow = (key: string) =>
+      t.db.prisma.idempotencyKey.findUniqueOrThrow({ where: { partnerId_key: { partnerId, key } } });
+    const checkUnder = (ctx: DomainContext, applicationId: string, key: string) =>
+      runCreditCheck(ctx, {
+        partnerId,
+        applicationId,
+        body: { data: validApplicant(PERSON) },
+        idempotencyKey: key,
+        sandboxScore: '742',
+      });
+
+    it('when a credit check is stored under its key, then the fingerprint is keyed: not the plain SHA-256 of the request, which holds step 5', async () => {
+      const id = await throughStep4();
+      const key = `fp-${randomUUID()}`;
+      expect((await checkUnder(t.ctx, id, key)).ok).toBe(true);
+      const request = {
+        operation: 'credit-check',
+        target: id,
+        body: { data: validApplicant(PERSON) },
+        headers: { 'x-sandbox-score': '742' },
+      };
+      const { fingerprint } = await keyRow(key);
+      expect(fingerprint).toMatch(new RegExp(`^h1\\.${t.ctx.personalData.keyId}\\.[A-Za-z0-9_-]{43}$`));
+      expect(fingerprint).not.toBe(hash('sha256', canonicalJson(request), 'hex'));
+      // The same request again replays; another body under the key is refused.
+      expect(await checkUnder(t.ctx, id, key)).toMatchObject({ ok: true, value: { replayed: true } });
+      const other = await runCreditCheck(t.ctx, {
+        partnerId,
+        applicationId: id,
+        body: { data: validApplicant({ ...PERSON, email: 'other@example.com' }) },
+        idempotencyKey: key,
+        sandboxScore: '742',
+      });
+      expect(other).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+    });
+
+    it('when DATA_KEY rotates, then a key stored under the previous one still replays, and not once that key is gone', async () => {
+      const oldKey = randomBytes(32);
+      const newKey = randomBytes(32);
+      const id = await throughStep4();
+      const key = `fp-rotate-${randomUUID()}`;
+      expect((await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([oldKey]) }, id, key)).ok).toBe(true);
+      expect(
+        await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([newKey, oldKey]) }, id, key),
+      ).toMatchObject({ ok: true, value: { replayed: true } });
+      expect(await checkUnder({ ...t.ctx, personalData: createPersonalDataBox([newKey]) }, id, key)).toMatchObject({
+        ok: false,
+        error: { code: 'IDEMPOTENCY_KEY_REUSED' },
+      });
+    });
+
+    it('when a key was stored before fingerprints were keyed (a plain SHA-256), then the same request still replays and another is refused', async () => {
+      const body = { formType: 'personal', data: VALID_STEPS.personal[1] };
+      const key = `fp-legacy-${randomUUID()}`;
+      const answer = { applicationId: randomUUID(), formType: 'personal', status: 'draft', lastStep: 1 };
+      await t.db.prisma.idempotencyKey.create({
+        data: {
+          partnerId,
+          key,
+          fingerprint: hash('sha256', canonicalJson({ operation: 'create-application', body }), 'hex'),
+          state: 'completed',
+          responseBody: JSON.stringify(answer),
+          ownerId: t.ctx.instance.id,
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      });
+      expect(await createApplication(t.ctx, { partnerId, body, idempotencyKey: key })).toMatchObject({
+        ok: true,
+        value: { replayed: true, value: answer },
+      });
+      const other = await createApplication(t.ctx, {
+        partnerId,
+        body: { formType: 'personal', data: { loanAmount: 7000 } },
+        idempotencyKey: key,
+      });
+      expect(other).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+    });
+  });
+});
