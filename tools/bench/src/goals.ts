@@ -27,3 +27,17 @@ export const GROWTH = {
 
 /** Matching one application against 10,000 products, average and slowest application, in ms. */
 export const ENGINE_GOAL_MS = 2;
+
+/**
+ * The floors, measured as the calls are and held to no goal: the service's stack around one statement,
+ * with nothing of the service's own code (floor.ts), reading a row or inserting one.
+ */
+export const FLOORS = [
+  { name: 'floor-read', label: 'Floor: one read' },
+  { name: 'floor-write', label: 'Floor: one insert' },
+] as const satisfies ReadonlyArray<{ name: string; label: string }>;
+
+export type FloorName = (typeof FLOORS)[number]['name'];
+
+/** Rows the read floor reads, one after the other. */
+export const FLOOR_ROWS = 256;

@@ -5,6 +5,8 @@
  * 1. latency where partners live: each call under a constant offered load in an open model (open-load.ts);
  * 2. efficiency: the server's CPU time per request at saturation (closed-load.ts), as a multiple of an
  *    Express hello-world's measured the same way in the same run (hello.ts);
+ *    beside the hello-world, the floors (floor.ts) are measured in both phases: the stack around one
+ *    statement, with nothing of the service's own code;
  * 3. `--growth`: GET and match at 10,000 and at 1,000,000 applications, and the resident size (growth.ts);
  * 4. the matching engine against 10,000 products (engine-timing.ts).
  *
@@ -15,15 +17,15 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { runSaturation, type SaturationResult } from './closed-load';
 import { benchMatchingEngine } from './engine-timing';
-import { callInfo, type CallName } from './goals';
+import { FLOOR_ROWS, callInfo, type CallName, type FloorName } from './goals';
 import { measureGrowth } from './growth';
 import { runOpenLoad, type OpenLoadResult } from './open-load';
 import { parseOptions, type Options } from './options';
-import { helloCall, prepareCalls, type Call } from './prepare';
-import { buildService, compileHello, startNode, stopAll } from './processes';
+import { floorCalls, helloCall, prepareCalls, type Call } from './prepare';
+import { buildService, compileYardstick, startNode, stopAll } from './processes';
 import { profilesIn, readProfile, summarize } from './profile';
 import { formatResults, writeJson, type Results } from './report';
-import { startService, stopAllServices } from './service';
+import { REDIS_URL, startService, stopAllServices } from './service';
 
 /** The most credit checks a second the saturation phase is prepared for (each uses up one application). */
 const MAX_CHECKS_PER_S = 1500;
@@ -32,7 +34,7 @@ const log = (line: string) => process.stdout.write(`  ${line}\n`);
 
 function budgetS(o: Options): number {
   const perCall = o.warmupS + o.durationS + o.saturationWarmupS + o.saturationS;
-  return (o.calls.length + 1) * perCall + 300 + (o.growth ? 1500 : 0) + (o.engine ? 120 : 0);
+  return (o.calls.length + 3) * perCall + 300 + (o.growth ? 1500 : 0) + (o.engine ? 120 : 0);
 }
 
 async function main(): Promise<number> {
@@ -50,13 +52,24 @@ async function main(): Promise<number> {
 
   log('building the service (pnpm build)');
   await buildService();
-  const hello = await startNode([await compileHello()], {}, /listening on \d+/);
+  const hello = await startNode([await compileYardstick('hello')], {}, /listening on \d+/);
   const helloUrl = `http://127.0.0.1:${/listening on (\d+)/.exec(hello.output())![1]}/`;
   if (options.cpuProfDir) mkdirSync(options.cpuProfDir, { recursive: true });
   const profiled = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
   const service = await startService('main', profiled);
   let stopped = false;
   try {
+    const floor = await startNode(
+      [await compileYardstick('floor')],
+      {
+        FLOOR_DATABASE_URL: service.databaseUrl,
+        FLOOR_REDIS_URL: REDIS_URL,
+        FLOOR_REDIS_PREFIX: `${service.redisPrefix}floor:`,
+        FLOOR_ROWS: String(FLOOR_ROWS),
+      },
+      /listening on \d+/,
+    );
+    const floors = floorCalls(`http://127.0.0.1:${/listening on (\d+)/.exec(floor.output())![1]}/`);
     const checkBudget = Math.ceil(
       options.rate * (options.warmupS + options.durationS) * 1.05 +
         MAX_CHECKS_PER_S * (options.saturationWarmupS + options.saturationS),
@@ -74,6 +87,8 @@ async function main(): Promise<number> {
         request: call.request,
       });
     const helloLatency = await openLoad(helloLoad);
+    const floorLatency: Array<{ name: FloorName; result: OpenLoadResult }> = [];
+    for (const f of floors) floorLatency.push({ name: f.name, result: await openLoad(f) });
     const latency: Array<{ name: CallName; result: OpenLoadResult }> = [];
     for (const call of calls) {
       const result = await openLoad(call);
@@ -90,6 +105,9 @@ async function main(): Promise<number> {
       durationS: options.saturationS,
     };
     const helloSaturation = await runSaturation(helloLoad, hello.pid, saturation);
+    const floorSaturation: Array<{ name: FloorName; result: SaturationResult }> = [];
+    for (const f of floors)
+      floorSaturation.push({ name: f.name, result: await runSaturation(f, floor.pid, saturation) });
     const efficiency: Array<{ name: CallName; result: SaturationResult }> = [];
     for (const call of calls) {
       const result = await runSaturation(call, service.process.pid, saturation);
@@ -98,6 +116,7 @@ async function main(): Promise<number> {
       );
       efficiency.push({ name: call.name, result });
     }
+    await floor.stop();
     // The profile is written when the server exits.
     await service.stop();
     await hello.stop();
@@ -106,8 +125,8 @@ async function main(): Promise<number> {
     const results: Results = {
       machine,
       options,
-      latency: { hello: helloLatency, calls: latency },
-      efficiency: { hello: helloSaturation, calls: efficiency },
+      latency: { hello: helloLatency, floors: floorLatency, calls: latency },
+      efficiency: { hello: helloSaturation, floors: floorSaturation, calls: efficiency },
       tookS: 0,
     };
     if (options.cpuProfDir) {

@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { VALID_STEPS, flatApplication, validApplicant } from '@loanmatch/testing';
 import { call, inParallel } from './client';
 import { fillApplications } from './fill';
-import type { CallName } from './goals';
+import { FLOOR_ROWS, type CallName, type FloorName } from './goals';
 import type { HttpRequest } from './open-load';
 import { withDatabase, type Service } from './service';
 
 export interface Call {
-  name: CallName | 'hello';
+  name: CallName | FloorName | 'hello';
   origin: string;
   /** The request of the i-th call (each phase counts from 0). */
   request: (i: number) => HttpRequest;
@@ -39,6 +39,16 @@ export const helloCall = (url: string): Call => ({
   origin: new URL(url).origin,
   request: () => ({ method: 'GET', path: '/', headers: {} }),
 });
+
+/** The floors' calls (floor.ts): a row read by its key, or a create's body inserted as a row. */
+export function floorCalls(url: string): Array<Call & { name: FloorName }> {
+  const origin = new URL(url).origin;
+  const headers = { Authorization: 'Bearer bench-floor', 'Content-Type': 'application/json' };
+  return [
+    { name: 'floor-read', origin, request: (i) => ({ method: 'GET', path: `/rows/${1 + (i % FLOOR_ROWS)}`, headers }) },
+    { name: 'floor-write', origin, request: () => ({ method: 'POST', path: '/rows', headers, body: CREATE_BODY }) },
+  ];
+}
 
 /** Set-up requests of Variant A for one service. */
 export function partnerA(service: Service) {

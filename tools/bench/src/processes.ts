@@ -1,6 +1,6 @@
 /**
  * The processes the bench starts: the service built and started as `pnpm build` and `pnpm start` do
- * (their commands are read from the root package.json, so the bench follows them), the hello-world, and
+ * (their commands are read from the root package.json, so the bench follows them), the yardsticks, and
  * one-shot commands (migrations). Every process started is stopped by `stopAll`, whatever happened.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -118,15 +118,18 @@ export function serviceArgv(): string[] {
   return words.slice(1);
 }
 
-/** The hello-world compiled as one plain file (esbuild, as tsx would compile it), beside the bench's dependencies. */
-export async function compileHello(): Promise<string> {
-  const { code } = await transform(readFileSync(join(ROOT, 'tools/bench/src/hello.ts'), 'utf8'), {
+/**
+ * A yardstick's server (hello.ts, floor.ts) compiled as one plain file (esbuild, as tsx would compile it),
+ * beside the bench's dependencies.
+ */
+export async function compileYardstick(name: 'hello' | 'floor'): Promise<string> {
+  const { code } = await transform(readFileSync(join(ROOT, `tools/bench/src/${name}.ts`), 'utf8'), {
     loader: 'ts',
     format: 'cjs',
     platform: 'node',
     target: 'node24',
   });
-  const file = join(ROOT, 'tools/bench/node_modules/.cache/hello.js');
+  const file = join(ROOT, `tools/bench/node_modules/.cache/${name}.js`);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, code);
   return file;

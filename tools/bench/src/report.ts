@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import type { SaturationResult } from './closed-load';
 import type { EngineTiming } from './engine-timing';
-import { CALLS, ENGINE_GOAL_MS, GROWTH, callInfo, type CallName } from './goals';
+import { CALLS, ENGINE_GOAL_MS, FLOORS, GROWTH, callInfo, type CallName, type FloorName } from './goals';
 import type { GrowthResult } from './growth';
 import type { OpenLoadResult } from './open-load';
 import type { Options } from './options';
@@ -14,8 +14,16 @@ import { formatSummary, type CostSummary } from './profile';
 export interface Results {
   machine: string;
   options: Options;
-  latency: { hello: OpenLoadResult; calls: Array<{ name: CallName; result: OpenLoadResult }> };
-  efficiency: { hello: SaturationResult; calls: Array<{ name: CallName; result: SaturationResult }> };
+  latency: {
+    hello: OpenLoadResult;
+    floors: Array<{ name: FloorName; result: OpenLoadResult }>;
+    calls: Array<{ name: CallName; result: OpenLoadResult }>;
+  };
+  efficiency: {
+    hello: SaturationResult;
+    floors: Array<{ name: FloorName; result: SaturationResult }>;
+    calls: Array<{ name: CallName; result: SaturationResult }>;
+  };
   /** `--cpu-prof`: the server's largest costs during each call's saturation phase. */
   profiles?: Array<{ name: CallName; summary: CostSummary }>;
   growth?: GrowthResult;
@@ -104,13 +112,19 @@ export function goalsOf(results: Results): Goal[] {
   return goals;
 }
 
+/** What a call's figures are read against: the hello-world and the floors, held to no goal. */
+type Yardstick = 'hello' | FloorName;
+const isFloor = (name: Yardstick | CallName): name is FloorName => FLOORS.some((f) => f.name === name);
+const floorLabel = (name: FloorName) => FLOORS.find((f) => f.name === name)!.label;
+
 const row = (cells: Array<[string, number]>) =>
   cells.map(([text, width]) => (width < 0 ? text.padEnd(-width) : text.padStart(width))).join(' ');
 
 export function formatResults(results: Results): string {
   const { options } = results;
   const lines: string[] = [`\nLoanMatch bench: production configuration (PostgreSQL + Redis), ${results.machine}`];
-  const label = (name: CallName | 'hello') => (name === 'hello' ? 'Express hello-world' : callInfo(name).label);
+  const label = (name: Yardstick | CallName) =>
+    name === 'hello' ? 'Express hello-world' : isFloor(name) ? floorLabel(name) : callInfo(name).label;
 
   lines.push(
     `\nLatency, open model: ${options.rate} requests/s offered, ${options.warmupS} s warm-up + ${options.durationS} s counted per call`,
@@ -126,9 +140,11 @@ export function formatResults(results: Results): string {
       ['  goal (p99)', -14],
     ]),
   );
-  const latencyRow = (name: CallName | 'hello', r: OpenLoadResult) => {
+  const latencyRow = (name: Yardstick | CallName, r: OpenLoadResult) => {
     const goal =
-      name === 'hello' ? '' : `  ≤ ${callInfo(name).p99GoalMs} ms  ${verdict(latencyMet(r, callInfo(name).p99GoalMs))}`;
+      name === 'hello' || isFloor(name)
+        ? ''
+        : `  ≤ ${callInfo(name).p99GoalMs} ms  ${verdict(latencyMet(r, callInfo(name).p99GoalMs))}`;
     return row([
       [`  ${label(name)}`, -22],
       [fmt(r.achievedRate), 10],
@@ -140,6 +156,7 @@ export function formatResults(results: Results): string {
     ]);
   };
   lines.push(latencyRow('hello', results.latency.hello));
+  for (const f of results.latency.floors) lines.push(latencyRow(f.name, f.result));
   for (const c of results.latency.calls) {
     lines.push(latencyRow(c.name, c.result));
     for (const e of c.result.errorSamples) lines.push(`      error: ${e}`);
@@ -158,8 +175,8 @@ export function formatResults(results: Results): string {
       ['saturation req/s', 17],
     ]),
   );
-  const efficiencyRow = (name: CallName | 'hello', r: SaturationResult) => {
-    const goalX = name === 'hello' ? undefined : callInfo(name).cpuGoalX;
+  const efficiencyRow = (name: Yardstick | CallName, r: SaturationResult) => {
+    const goalX = name === 'hello' || isFloor(name) ? undefined : callInfo(name).cpuGoalX;
     const ratio = r.cpuUsPerRequest / hello.cpuUsPerRequest;
     const goal = goalX === undefined ? '' : `  ≤ ${goalX}×  ${verdict(ratio <= goalX)}`;
     const note = [r.errors ? `${r.errors} errors` : '', r.note ?? ''].filter(Boolean).join('; ');
@@ -174,6 +191,7 @@ export function formatResults(results: Results): string {
     );
   };
   lines.push(efficiencyRow('hello', hello));
+  for (const f of results.efficiency.floors) lines.push(efficiencyRow(f.name, f.result));
   for (const c of results.efficiency.calls) lines.push(efficiencyRow(c.name, c.result));
 
   const growth = results.growth;
@@ -243,6 +261,6 @@ export function formatResults(results: Results): string {
 export function writeJson(file: string, results: Results): void {
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), ...results, goals: goalsOf(results), calls: CALLS }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), ...results, goals: goalsOf(results), calls: CALLS, floors: FLOORS }, null, 2)}\n`,
   );
 }

@@ -14,7 +14,7 @@ import { call } from './client';
 import { migrate, serviceArgv, startNode, type Child } from './processes';
 
 export const PG_SERVER_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TIERS = ['free', 'standard', 'enterprise'];
 
 export interface Service {
@@ -27,6 +27,8 @@ export interface Service {
   apiKey: string;
   partnerId: string;
   databaseUrl: string;
+  /** Its Redis keys' prefix: every key under it is removed with the service. */
+  redisPrefix: string;
   /** DATA_KEY, which seals applicant details: the fill seals with it too. */
   dataKey: Buffer;
   stop(): Promise<void>;
@@ -97,6 +99,7 @@ export async function startService(label: string, nodeArgs: string[] = []): Prom
       apiKey: String(partner.apiKey),
       partnerId: String(partner.partnerId),
       databaseUrl,
+      redisPrefix,
       dataKey,
       stop,
     };
