@@ -7,7 +7,7 @@ export {
   type PoolStats,
 } from './connect';
 export { DataDirLockedError, LOCK_FILE } from './data-dir-lock';
-export { applyMigrations } from './migrate';
+export { PRISMA_DIR, applyMigrations } from './migrate';
 export { createRepositories, type Repositories } from './repositories';
 export type { Json } from './repositories/types';
 export type { PartnerRow, ApiKeyRow, KeyOwner } from './repositories/partners';

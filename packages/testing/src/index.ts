@@ -1,6 +1,6 @@
 /**
- * Test support shared by every suite: real databases (in-memory PGlite, and a database of its own on
- * the machine's PostgreSQL server), a domain context over them, and valid application data.
+ * Test support shared by every suite: real databases (PGlite in memory-backed storage, and a database of
+ * its own on the machine's PostgreSQL server), a domain context over them, and valid application data.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import {
 } from '@loanmatch/domain';
 import { createLogger } from '@loanmatch/http';
 import { createWebhookServices, type LookupAll } from '@loanmatch/webhooks';
+import { openPgliteCopy } from './pglite-copies';
 
 export type StorageKind = 'pglite' | 'postgresql';
 
@@ -44,13 +45,9 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** A migrated, empty database of its own: in-memory PGlite, or a new database on the PostgreSQL server. */
+/** A migrated, empty database of its own: PGlite (pglite-copies.ts), or a new database on the PostgreSQL server. */
 export async function openTestDatabase(kind: StorageKind): Promise<TestDatabase> {
-  if (kind === 'pglite') {
-    const db = await openDatabase({});
-    await db.migrate();
-    return { db, close: () => db.close() };
-  }
+  if (kind === 'pglite') return openPgliteCopy();
   const name = `lm_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = `${PG_SERVER_URL}/${name}`;
