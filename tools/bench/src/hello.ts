@@ -1,5 +1,5 @@
 /**
- * The yardstick of `pnpm bench`: a plain Express hello-world answering `GET /` with JSON in the service's
+ * A yardstick of `pnpm bench`: a plain Express hello-world answering `GET /` with JSON in the service's
  * envelope, started as its own process on the same Node as the service; prints its port.
  */
 import express from 'express';
