@@ -32,6 +32,16 @@ jest.setTimeout(30_000);
 
 const FAST = { retryDelaysMs: [100, 100, 100], disableAfterMs: 5 * 24 * 3600_000, random: () => 0.5 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Reads again every 20 ms until `done` holds of the reading or `withinMs` has passed; answers the last reading. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs = 5000): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(20);
+  }
+}
 const bodyOf = (r: { body: string }) => JSON.parse(r.body);
 
 describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
@@ -175,10 +185,16 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     await receiver.waitFor(4, { filter: at('/down') }); // the first attempt and three retries
     await sleep(400);
     expect(receiver.received.filter(at('/down'))).toHaveLength(4);
-    const log = await listWebhookDeliveries(ctx, { partnerId, webhookId });
-    if (!log.ok) throw log.error;
-    expect(log.value.pending).toBe(0);
-    expect(log.value.deliveries[0]).toMatchObject({ attempt: 4, status: 'failed', nextRetryAt: null });
+    const log = await eventually(
+      async () => {
+        const listed = await listWebhookDeliveries(ctx, { partnerId, webhookId });
+        if (!listed.ok) throw listed.error;
+        return listed.value;
+      },
+      (l) => l.pending === 0,
+    );
+    expect(log.pending).toBe(0);
+    expect(log.deliveries[0]).toMatchObject({ attempt: 4, status: 'failed', nextRetryAt: null });
     expect((await listWebhooks(ctx, { partnerId })).ok && (await listWebhooks(ctx, { partnerId }))).toMatchObject({
       value: { webhooks: [{ status: 'active', failingSince: expect.any(String) }] },
     });
@@ -279,10 +295,15 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     startDispatcher();
     await create(partnerId);
     await receiver.waitFor(1, { filter: at('/gone') });
-    await sleep(300);
-    const listed = await listWebhooks(ctx, { partnerId });
-    if (!listed.ok) throw listed.error;
-    expect(listed.value.webhooks[0]).toMatchObject({
+    const hook = await eventually(
+      async () => {
+        const listed = await listWebhooks(ctx, { partnerId });
+        if (!listed.ok) throw listed.error;
+        return listed.value.webhooks[0];
+      },
+      (h) => h.status === 'disabled',
+    );
+    expect(hook).toMatchObject({
       webhookId,
       status: 'disabled',
       disabledReason: expect.stringContaining('410 Gone'),
