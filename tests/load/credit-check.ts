@@ -2,25 +2,14 @@
  * The credit check of either contract: the sandbox scores drawn, and the check sent once, twice at
  * once, raced under two keys, replayed or repeated, with the acknowledged one entered into the ledger.
  */
+import { SANDBOX_SCORE_WORDS } from '@loanmatch/domain';
 import type { Answer } from './recorder';
 import { chance, pick, weighted } from './random';
 import type { User } from './user';
 import type { Server } from './world';
 
-/** Scores from every band, numbers, an outage, and none (the stable sandbox score). */
-const SCORES: Array<string | undefined> = [
-  'excellent',
-  'very_good',
-  'good',
-  'average',
-  'below_average',
-  'poor',
-  'unavailable',
-  '850',
-  '700',
-  '400',
-  undefined,
-];
+/** Every word (each band, and an outage), numbers, and none (the stable sandbox score). */
+const SCORES: Array<string | undefined> = [...SANDBOX_SCORE_WORDS, '850', '700', '400', undefined];
 
 /**
  * The credit check, with now and then a replay, a concurrent duplicate under the same key, a race
