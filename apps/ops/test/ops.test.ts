@@ -1,38 +1,25 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createAdminApp } from '@loanmatch/admin';
-import { createTestContext, defaultCatalogueDocument, silentLogger, type TestContext } from '@loanmatch/testing';
-import { runOps } from '../src/cli';
-
-const TOKEN = 'lm_admin_ops-test-token-0123456789';
+import { createTestContext, defaultCatalogueDocument, type TestContext } from '@loanmatch/testing';
+import { TOKEN, adminEnv, type AdminApi, runOpsCapturing, serveAdminApi } from './admin-api';
 
 describe('pnpm ops against a running admin API', () => {
   let t: TestContext;
-  let server: Server;
+  let api: AdminApi;
   let url: string;
 
   beforeAll(async () => {
     t = await createTestContext('pglite');
-    const app = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const address = server.address() as { port: number };
-    url = `http://127.0.0.1:${address.port}/admin/v1`;
+    api = await serveAdminApi(t);
+    url = api.url;
   });
   afterAll(async () => {
-    await new Promise((r) => server.close(r));
+    await api.close();
     await t.close();
   });
 
-  async function ops(args: string[], env: Record<string, string> = { ADMIN_URL: url, ADMIN_TOKEN: TOKEN }) {
-    let out = '';
-    let err = '';
-    const code = await runOps(args, { env, out: (s) => (out += s), err: (s) => (err += s), fetch });
-    return { code, out, err };
-  }
+  const ops = (args: string[], env: Record<string, string> = adminEnv(url)) => runOpsCapturing(args, env);
 
   it('when a partner is created with --json, then the key is printed once and the partner is listed without it', async () => {
     const created = await ops(['partner', 'create', '--name', 'Acme', '--tier', 'standard', '--json']);

@@ -1,21 +1,10 @@
-import type { Server } from 'node:http';
-import { createAdminApp } from '@loanmatch/admin';
 import { createPartner, followTrackingLink, matchApplication, runCreditCheck } from '@loanmatch/domain';
-import {
-  createTestContext,
-  personalThroughStep4,
-  silentLogger,
-  validApplicant,
-  type TestContext,
-} from '@loanmatch/testing';
-import { runOps } from '../src/cli';
-
-const TOKEN = 'lm_admin_ops-test-token-0123456789';
+import { createTestContext, personalThroughStep4, validApplicant, type TestContext } from '@loanmatch/testing';
+import { adminEnv, runOpsCapturing, type AdminApi, serveAdminApi } from './admin-api';
 
 describe('pnpm ops outcome simulate (sandbox)', () => {
   let t: TestContext;
-  let server: Server;
-  let url: string;
+  let api: AdminApi;
 
   /** A sandbox (or live) partner's application taken to a referral through the domain; answers its lm_ref. */
   async function referral(environment: 'sandbox' | 'live' = 'sandbox'): Promise<string> {
@@ -40,24 +29,14 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
 
   beforeAll(async () => {
     t = await createTestContext('pglite');
-    const app = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/admin/v1`;
+    api = await serveAdminApi(t);
   });
   afterAll(async () => {
-    await new Promise((r) => server.close(r));
+    await api.close();
     await t.close();
   });
 
-  async function ops(args: string[]) {
-    let out = '';
-    let err = '';
-    const env = { ADMIN_URL: url, ADMIN_TOKEN: TOKEN };
-    const code = await runOps(args, { env, out: (s) => (out += s), err: (s) => (err += s), fetch });
-    return { code, out, err };
-  }
+  const ops = (args: string[]) => runOpsCapturing(args, adminEnv(api.url));
   const stored = (reference: string) =>
     t.db.prisma.referral.findUniqueOrThrow({ where: { offerId: reference }, include: { outcomes: true } });
 

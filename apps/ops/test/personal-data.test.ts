@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import { createAdminApp } from '@loanmatch/admin';
 import {
   CURRENT_CONSENT_TEXTS,
   createPartner,
@@ -8,32 +6,21 @@ import {
   runCreditCheck,
   type DomainContext,
 } from '@loanmatch/domain';
-import {
-  createTestContext,
-  personalThroughStep4,
-  silentLogger,
-  validApplicant,
-  type TestContext,
-} from '@loanmatch/testing';
-import { runOps } from '../src/cli';
-
-const TOKEN = 'lm_admin_ops-test-token-0123456789';
+import { createTestContext, personalThroughStep4, validApplicant, type TestContext } from '@loanmatch/testing';
+import { adminEnv, runOpsCapturing, type AdminApi, serveAdminApi } from './admin-api';
 
 describe('pnpm ops application erase and consents, and data-key', () => {
   let t: TestContext;
-  const servers: Server[] = [];
+  const servers: Array<AdminApi> = [];
   let partnerId: string;
   const oldKey = randomBytes(32);
   const newKey = randomBytes(32);
 
   /** An admin API over `ctx` on a free loopback port; answers its URL. */
   async function adminUrl(ctx: DomainContext): Promise<string> {
-    const app = createAdminApp({ ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
-    const server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    servers.push(server);
-    return `http://127.0.0.1:${(server.address() as { port: number }).port}/admin/v1`;
+    const api = await serveAdminApi(t, ctx);
+    servers.push(api);
+    return api.url;
   }
 
   beforeAll(async () => {
@@ -43,21 +30,11 @@ describe('pnpm ops application erase and consents, and data-key', () => {
     partnerId = created.value.partnerId;
   });
   afterAll(async () => {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    await Promise.all(servers.map((s) => s.close()));
     await t.close();
   });
 
-  async function ops(url: string, args: string[]) {
-    let out = '';
-    let err = '';
-    const code = await runOps(args, {
-      env: { ADMIN_URL: url, ADMIN_TOKEN: TOKEN },
-      out: (s) => (out += s),
-      err: (s) => (err += s),
-      fetch,
-    });
-    return { code, out, err };
-  }
+  const ops = (url: string, args: string[]) => runOpsCapturing(args, adminEnv(url));
 
   const uncheckedApplication = (ctx: DomainContext = t.ctx) => personalThroughStep4(ctx, partnerId);
 
