@@ -26,7 +26,7 @@ function templateName(): string {
 }
 
 /** The migrated, empty folder: made by the first worker that needs it, renamed into place when whole. */
-async function template(): Promise<string> {
+async function makeTemplate(): Promise<string> {
   const dir = join(BASE, templateName());
   if (existsSync(dir)) return dir;
   const building = mkdtempSync(`${dir}-building-`);
@@ -42,11 +42,15 @@ async function template(): Promise<string> {
   return dir;
 }
 
+/** The template folder, found or made once for this module. */
+let template: Promise<string> | undefined;
+
 /** A migrated, empty PGlite database of its own: a copy of the template, removed on close. */
 export async function openPgliteCopy(): Promise<{ db: Database; close(): Promise<void> }> {
   const dir = mkdtempSync(join(BASE, 'loanmatch-pglite-test-'));
   try {
-    cpSync(await template(), dir, { recursive: true });
+    template ??= makeTemplate();
+    cpSync(await template, dir, { recursive: true });
     const db = await openDatabase({ dataDir: dir });
     await db.migrate();
     return {
