@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { runSaturation, type SaturationResult } from './closed-load';
 import { benchMatchingEngine } from './engine-timing';
-import { FLOOR_ROWS, callInfo, type CallName, type FloorName } from './goals';
+import { FLOORS, FLOOR_ROWS, callInfo, type CallName, type FloorName } from './goals';
 import { measureGrowth } from './growth';
 import { runOpenLoad, type OpenLoadResult } from './open-load';
 import { parseOptions, type Options } from './options';
@@ -34,7 +34,8 @@ const log = (line: string) => process.stdout.write(`  ${line}\n`);
 
 function budgetS(o: Options): number {
   const perCall = o.warmupS + o.durationS + o.saturationWarmupS + o.saturationS;
-  return (o.calls.length + 3) * perCall + 300 + (o.growth ? 1500 : 0) + (o.engine ? 120 : 0);
+  const yardsticks = 1 + FLOORS.length;
+  return (o.calls.length + yardsticks) * perCall + 300 + (o.growth ? 1500 : 0) + (o.engine ? 120 : 0);
 }
 
 async function main(): Promise<number> {
