@@ -3,10 +3,10 @@
  * quote `requestId` to LoanMatch support. Neither error ever holds the API key, an access token or
  * the request body.
  */
-import type { ServiceErrorCode } from '@loanmatch/contract';
+import type { ServiceErrorCode } from '@loanmatch/domain';
 
 /**
- * Codes the service answers with (the contract's list, `@loanmatch/contract`; README "Walk-through"),
+ * Codes the service answers with (the service's list, `@loanmatch/domain`; README "Walk-through"),
  * and the client's own; new ones may appear, so `code` stays a string.
  */
 export type KnownErrorCode =

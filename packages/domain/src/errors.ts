@@ -1,10 +1,9 @@
 /**
  * The one error type of the domain. Front-ends branch on `code` (a documented, stable union) and map
- * it to an HTTP status in their own table; the domain knows nothing of HTTP. The codes are the
- * contract's list (`@loanmatch/contract`), the rows it marks as raised by the domain: only their
- * names are read here.
+ * it to an HTTP status in their own table; the domain knows nothing of HTTP. The codes are the rows of
+ * the one list (`error-codes.ts`) marked as raised by the domain: only their names are read here.
  */
-import type { DomainErrorCode } from '@loanmatch/contract';
+import type { DomainErrorCode } from './error-codes';
 
 export type ErrorCode = DomainErrorCode;
 

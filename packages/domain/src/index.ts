@@ -1,4 +1,5 @@
 export * from './errors';
+export { ERROR_CODES, type DomainErrorCode, type ErrorCodeEntry, type ServiceErrorCode } from './error-codes';
 export * from './context';
 export * from './keys';
 export * from './partners';

@@ -1,6 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { ERROR_CODES, type ServiceErrorCode } from '@loanmatch/contract';
-import { DomainError, type FieldViolation, type Result } from '@loanmatch/domain';
+import { DomainError, ERROR_CODES, type FieldViolation, type Result, type ServiceErrorCode } from '@loanmatch/domain';
 import type { Logger } from './logger';
 
 /** Every code the HTTP layer answers: the domain's and its own, as the contract lists them. */

@@ -4,8 +4,7 @@
  * for a bad value of this operation's input (`refusal`); other codes show the contract's message unless
  * the operation or the contract gives its own words.
  */
-import { ERROR_CODES } from '@loanmatch/contract';
-import type { FieldViolation, Result } from '@loanmatch/domain';
+import { ERROR_CODES, type FieldViolation, type Result } from '@loanmatch/domain';
 import { STATUS_OF, type HttpErrorCode } from '@loanmatch/http';
 import { headerRef, ref } from './components';
 import type { Schema } from './schema-translation';

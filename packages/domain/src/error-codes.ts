@@ -2,8 +2,7 @@
  * Every error code the service answers with, and for each its HTTP status, the layer that raises it
  * and a message in the service's words (the OpenAPI documents' example). The domain's `ErrorCode`,
  * the HTTP layer's `STATUS_OF`, the documents and the client SDK's `KnownErrorCode` are derived from
- * this table, so a new code is one row here. It is a package of its own, without dependencies, so that
- * the SDK shares it without taking the domain (ajv, Prisma) along.
+ * this table, so a new code is one row here. It imports nothing; the client SDK reads its types only.
  */
 export interface ErrorCodeEntry {
   readonly status: number;

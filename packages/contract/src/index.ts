@@ -1,1 +1,0 @@
-export { ERROR_CODES, type DomainErrorCode, type ErrorCodeEntry, type ServiceErrorCode } from './error-codes';
