@@ -2,7 +2,7 @@
  * `pnpm start` (all listeners in one process), `pnpm start:a`, `pnpm start:b`, `pnpm start:admin`.
  * SIGTERM and SIGINT drain requests in flight, then exit 0.
  */
-import { ConfigError, loadConfig } from '@loanmatch/config';
+import { ConfigError, loadConfig } from './config';
 import { startRuntime, type Mode } from './runtime';
 
 const MODES: Mode[] = ['all', 'a', 'b', 'admin'];

@@ -3,7 +3,7 @@
  * and the listeners the chosen mode asks for. `stop()` drains and closes everything.
  */
 import { Redis } from 'ioredis';
-import { ConfigError, parseDataKey, type Config } from '@loanmatch/config';
+import { ConfigError, parseDataKey, type Config } from './config';
 import { createRepositories, openDatabase } from '@loanmatch/db';
 import { readFileSync } from 'node:fs';
 import { createLiveBureau } from '@loanmatch/bureau';

@@ -1,5 +1,5 @@
 /** WEBHOOK_SANDBOX_LOOPBACK_PORTS: where sandbox webhooks may reach this machine's loopback (docs/adr/0152). */
-import { ConfigError, loadConfig } from '../src';
+import { ConfigError, loadConfig } from '../src/config';
 
 const ports = (env: Record<string, string>) => loadConfig(env).webhookSandboxLoopbackPorts;
 

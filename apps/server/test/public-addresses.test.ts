@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../src';
+import { ConfigError, loadConfig } from '../src/config';
 
 describe('the public addresses of the partner listeners', () => {
   it('when unset, then each listener on loopback at its port, the one tracking links and the OpenAPI servers name', () => {

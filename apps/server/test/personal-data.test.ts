@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig, parseDataKey } from '../src';
+import { ConfigError, loadConfig, parseDataKey } from '../src/config';
 
 describe('DATA_KEY, DATA_PREVIOUS_KEYS and ADMIN_ALLOW_REMOTE', () => {
   const key = randomBytes(32);

@@ -1,5 +1,5 @@
 /** The settings that bound waits on PostgreSQL and judge a process dead (docs/adr/0113). */
-import { ConfigError, loadConfig } from '../src';
+import { ConfigError, loadConfig } from '../src/config';
 
 describe('database timeouts and the instance heartbeat', () => {
   it('when unset, then the defaults: connections 1.5 s, statements 1.5 s, heartbeat 2 s, dead after 10 s', () => {
