@@ -10,7 +10,7 @@ const OPENS_A_DATABASE = [
   'client/test/real-service',
   'domain/test/(concurrent-reads|generic-plans|key-cache|one-statement-writes|personal-data|tiers)',
   'testing/test/fuzz-checks',
-  'webhooks/test/dispatcher',
+  'http/test/webhooks/dispatcher',
 ];
 
 /** @type {import('jest').Config} */

@@ -1,7 +1,7 @@
 /** The two documents as the tool tests take them, and where the tools' entry points are. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { variantADocument, variantBDocument, type Schema } from '@loanmatch/openapi';
+import { variantADocument, variantBDocument, type Schema } from '@loanmatch/http';
 
 /** Both documents as a deployment serves them: each listener at a public https address. */
 export function servedDocuments(): { a: Schema; b: Schema } {

@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { createPartner, issueLenderKey, registerWebhook, sendTestEvent, type DomainContext } from '@loanmatch/domain';
-import { createMetrics, type ServiceMetrics } from '@loanmatch/metrics';
+import { createMetrics, type ServiceMetrics, createDispatcher } from '@loanmatch/http';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
-import { createDispatcher } from '@loanmatch/webhooks';
 import {
   STORAGES,
   VALID_STEPS,

@@ -26,8 +26,9 @@ import {
   webhookRoutes,
   referralRoutes,
   createServiceApp,
+  docsRoutes,
+  variantADocument,
 } from '@loanmatch/http';
-import { docsRoutes, variantADocument } from '@loanmatch/openapi';
 import { LENDER_BASE_PATH, lenderRoutes } from './lender-routes';
 
 export const BASE_PATH_A = '/api/partner/v1';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
-import { createLiveBureau } from '@loanmatch/bureau';
+import { createLiveBureau } from '@loanmatch/http';
 import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicantBody, applicationThroughStep4, client, newPartnerKey } from './helpers';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { issueLenderKey } from '@loanmatch/domain';
-import { EXAMPLES_A, EXAMPLES_LENDER, variantADocument } from '@loanmatch/openapi';
-import { createConformance, documentedRoutes, expressRoutes } from '@loanmatch/openapi/src/testing';
+import { EXAMPLES_A, EXAMPLES_LENDER, variantADocument } from '@loanmatch/http';
+import { createConformance, documentedRoutes, expressRoutes } from '../../../tests/support/openapi';
 import {
   TEST_PUBLIC_BASE_URL,
   createTestContext,

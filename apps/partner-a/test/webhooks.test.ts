@@ -10,7 +10,7 @@ import {
   type TestContext,
   type WebhookReceiver,
 } from '@loanmatch/testing';
-import { createDispatcher } from '@loanmatch/webhooks';
+import { createDispatcher } from '@loanmatch/http';
 import { createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
 

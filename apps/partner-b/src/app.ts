@@ -37,8 +37,9 @@ import {
   webhookRoutes,
   referralRoutes,
   createServiceApp,
+  docsRoutes,
+  variantBDocument,
 } from '@loanmatch/http';
-import { docsRoutes, variantBDocument } from '@loanmatch/openapi';
 
 export const BASE_PATH_B = '/v1';
 /** The listener's address when none is given: its default port on loopback. */

@@ -6,7 +6,20 @@ import { Redis } from 'ioredis';
 import { ConfigError, parseDataKey, type Config } from './config';
 import { createRepositories, openDatabase } from '@loanmatch/db';
 import { readFileSync } from 'node:fs';
-import { createLiveBureau } from '@loanmatch/bureau';
+import {
+  createLiveBureau,
+  createDispatcher,
+  createWebhookServices,
+  type Dispatcher,
+  createLogger,
+  createMetricsApp,
+  createTierUsage,
+  drain,
+  listen,
+  type Listener,
+  type Logger,
+  createMetrics,
+} from '@loanmatch/http';
 import {
   DEFAULT_RETRY_POLICY,
   TRACKING_LINK_LIFETIME_MS,
@@ -24,17 +37,6 @@ import {
   sweepWebhookHistory,
   type DomainContext,
 } from '@loanmatch/domain';
-import { createDispatcher, createWebhookServices, type Dispatcher } from '@loanmatch/webhooks';
-import {
-  createLogger,
-  createMetricsApp,
-  createTierUsage,
-  drain,
-  listen,
-  type Listener,
-  type Logger,
-} from '@loanmatch/http';
-import { createMetrics } from '@loanmatch/metrics';
 import { createAdminApp } from '@loanmatch/admin';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
 import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';

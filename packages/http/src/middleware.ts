@@ -6,7 +6,7 @@ import { type BodyBounds, checkBodyStructure } from './body-limits';
 import { unsupportedMediaType } from './content-type';
 import { HttpError, notFound } from './errors';
 import type { AccessLine, Logger } from './logger';
-import type { RequestObserver } from './observers';
+import type { RequestObserver } from './metrics';
 
 const isRequestId = stringCheck(HEADER_SCHEMAS.requestId);
 

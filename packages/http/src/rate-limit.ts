@@ -10,7 +10,7 @@ import { RedisStore } from 'rate-limit-redis';
 import type { Redis } from 'ioredis';
 import { sendError } from './errors';
 import type { Logger } from './logger';
-import type { HttpMetrics } from './observers';
+import type { HttpMetrics } from './metrics';
 
 export interface RateLimitOptions {
   /** Requests allowed per window, for the key being limited (a function is asked on every request). */

@@ -2,7 +2,7 @@ import express, { type Express, type Router } from 'express';
 import { errorHandler, notFound } from './errors';
 import { addHealthRoutes } from './health';
 import type { Logger } from './logger';
-import type { HttpMetrics } from './observers';
+import type { HttpMetrics } from './metrics';
 import { frontDoor } from './middleware';
 import { securityHeaders } from './security-headers';
 

@@ -19,8 +19,7 @@ import {
   type DomainContext,
   type Environment,
 } from '@loanmatch/domain';
-import { createLogger } from '@loanmatch/http';
-import { createWebhookServices, type LookupAll } from '@loanmatch/webhooks';
+import { createLogger, createWebhookServices, type LookupAll } from '@loanmatch/http';
 import { openPgliteCopy } from './pglite-copies';
 
 export type StorageKind = 'pglite' | 'postgresql';

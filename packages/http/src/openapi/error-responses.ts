@@ -5,7 +5,7 @@
  * the operation or the contract gives its own words.
  */
 import { ERROR_CODES, type FieldViolation, type Result } from '@loanmatch/domain';
-import { STATUS_OF, type HttpErrorCode } from '@loanmatch/http';
+import { STATUS_OF, type HttpErrorCode } from '../errors';
 import { headerRef, ref } from './components';
 import type { Schema } from './schema-translation';
 

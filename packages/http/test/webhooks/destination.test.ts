@@ -1,4 +1,4 @@
-import { classifyAddress, createDestinationPolicy, type LookupAll } from '../src';
+import { classifyAddress, createDestinationPolicy, type LookupAll } from '../../src';
 
 /** A resolver that answers from a table, like a DNS server the test controls; no query leaves the machine. */
 function fakeDns(table: Record<string, string[]>): LookupAll & { table: Record<string, string[]> } {

@@ -5,7 +5,7 @@
  * `stored-steps.ts`.
  */
 import { FORM_TYPES, STATUS_ORDER, WEBHOOK_EVENT_TYPES } from '@loanmatch/domain';
-import { STATUS_OF } from '@loanmatch/http';
+import { STATUS_OF } from '../errors';
 import { dateTime, nullable, ref, responseObject as object, uuid } from './components';
 import type { Schema } from './schema-translation';
 import { REFERRAL_LIFECYCLE_PROPERTIES } from './lifecycle-schemas';

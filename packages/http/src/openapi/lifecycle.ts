@@ -12,7 +12,7 @@ import {
   reportWindow,
   validateOutcomeEvent,
 } from '@loanmatch/domain';
-import { LENDER_BASE_PATH } from '@loanmatch/http';
+import { LENDER_BASE_PATH } from '../auth';
 import { envelope, headerRef, paramRef, ref } from './components';
 import { refusal } from './error-responses';
 import { EXAMPLE_IDS, type OperationSpec } from './operations';

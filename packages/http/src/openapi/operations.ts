@@ -4,7 +4,7 @@
  * (an operation of one contract, or the webhook routes both share) calls it with its contract's words for
  * the codes every authenticated operation may answer, so adding a path is a change in one module.
  */
-import type { HttpErrorCode } from '@loanmatch/http';
+import type { HttpErrorCode } from '../errors';
 import { envelope, headerRef, paramRef } from './components';
 import { errorResponses, type ErrorExample } from './error-responses';
 import type { Schema } from './schema-translation';

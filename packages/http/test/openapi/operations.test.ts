@@ -3,8 +3,8 @@
  * apart where they differ, examples that belong to their operation, no lock on webhook payloads.
  */
 import { STEP_SCHEMAS } from '@loanmatch/domain';
-import { variantADocument, variantBDocument, type Schema } from '../src';
-import { mergePaths } from '../src/document';
+import { variantADocument, variantBDocument, type Schema } from '../../src';
+import { mergePaths } from '../../src/openapi/document';
 import { SERVED_A, SERVED_B } from './documents';
 
 const DOCUMENTS: Array<[string, Schema]> = [

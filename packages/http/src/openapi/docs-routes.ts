@@ -13,7 +13,7 @@ const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': join(SWAGGER_UI, 'swagger-ui.css'),
   'swagger-ui-bundle.js': join(SWAGGER_UI, 'swagger-ui-bundle.js'),
   'favicon-32x32.png': join(SWAGGER_UI, 'favicon-32x32.png'),
-  'docs.js': join(__dirname, '..', 'assets', 'docs.js'),
+  'docs.js': join(__dirname, '..', '..', 'assets', 'docs.js'),
 };
 
 export const DOCS_CSP = [

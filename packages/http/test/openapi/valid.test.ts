@@ -1,5 +1,5 @@
 import { validate } from '@readme/openapi-parser';
-import { variantADocument, variantBDocument } from '../src';
+import { variantADocument, variantBDocument } from '../../src';
 import { SERVED_A, SERVED_B } from './documents';
 
 describe('the OpenAPI documents', () => {

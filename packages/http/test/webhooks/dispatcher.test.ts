@@ -26,7 +26,7 @@ import {
   type TestContext,
   type WebhookReceiver,
 } from '@loanmatch/testing';
-import { createDispatcher, type Dispatcher } from '../src';
+import { createDispatcher, type Dispatcher } from '../../src';
 
 jest.setTimeout(30_000);
 

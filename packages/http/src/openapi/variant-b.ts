@@ -11,7 +11,7 @@ import {
   validateVariantBCreate,
   validateVariantBPatch,
 } from '@loanmatch/domain';
-import { TOKEN_REFUSALS } from '@loanmatch/http';
+import { TOKEN_REFUSALS } from '../auth';
 import { headerRef, paramRef, ref } from './components';
 import {
   CREDIT_CHECK_CONFLICTS,

@@ -5,7 +5,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Express } from 'express';
-import type { Schema } from './schema-translation';
+import type { Schema } from '@loanmatch/http';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

@@ -4,7 +4,7 @@
  * still fail if a timeout, the retry or the breaker does not work.
  */
 import type { BureauRequest } from '@loanmatch/domain';
-import { createLiveBureau, type BureauEvent, type LiveBureauOptions } from '../src';
+import { createLiveBureau, type BureauEvent, type LiveBureauOptions } from '../../src';
 import { answers, closedPortUrl, startFakeBureau, type Behaviour, type FakeBureau } from './fake-bureau';
 
 const APPLICANT = {

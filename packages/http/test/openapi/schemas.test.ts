@@ -22,17 +22,17 @@ import {
   DOMAIN_SCHEMAS,
   EXAMPLES_A,
   EXAMPLES_B,
+  createServiceApp,
   toOpenApiSchema,
   variantADocument,
   variantBDocument,
   type Schema,
   type SchemaSource,
-} from '../src';
+} from '../../src';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { createServiceApp } from '@loanmatch/http';
 import request from 'supertest';
-import { documentAjv } from '../src/testing';
+import { documentAjv } from '../../../../tests/support/openapi';
 import { SERVED_A, SERVED_B } from './documents';
 
 const buildA = (source?: SchemaSource) => variantADocument({ ...SERVED_A, source });
