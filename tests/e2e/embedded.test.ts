@@ -53,7 +53,7 @@ describe('pnpm start on the embedded database', () => {
 
   it('when pnpm ops runs beside it, then it reads the admin token from DATA_DIR and creates a partner', async () => {
     const res = await run(
-      ['apps/ops/src/main.ts', 'partner', 'create', '--name', 'Acme', '--tier', 'standard', '--json'],
+      ['apps/server/src/ops/main.ts', 'partner', 'create', '--name', 'Acme', '--tier', 'standard', '--json'],
       {
         DATA_DIR: dataDir,
         ADMIN_URL: server.urls['Admin API'],
@@ -103,7 +103,7 @@ describe('pnpm start on the embedded database', () => {
     server = await startServer({ env: { DATA_DIR: dataDir } });
     expect(server.demoApiKey).toBeUndefined();
     expect(server.adminToken).toBeUndefined();
-    const partners = await run(['apps/ops/src/main.ts', 'partner', 'list', '--json'], {
+    const partners = await run(['apps/server/src/ops/main.ts', 'partner', 'list', '--json'], {
       DATA_DIR: dataDir,
       ADMIN_URL: server.urls['Admin API'],
     });

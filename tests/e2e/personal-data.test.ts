@@ -159,7 +159,7 @@ describe('personal data on started processes over PostgreSQL', () => {
     const newKey = randomBytes(32).toString('hex');
     server = await start({ DATA_KEY: newKey, DATA_PREVIOUS_KEYS: madeKey });
     const env = { ADMIN_URL: server.urls['Admin API'], ADMIN_TOKEN };
-    const rotated = await run(['apps/ops/src/main.ts', 'data-key', 'rotate'], env);
+    const rotated = await run(['apps/server/src/ops/main.ts', 'data-key', 'rotate'], env);
     expect(rotated.err).toBe('');
     expect(rotated.code).toBe(0);
     // Each application: its details and its employer.
@@ -175,13 +175,13 @@ describe('personal data on started processes over PostgreSQL', () => {
     expect(checked.body.data).toMatchObject({ applicationId: apps[0].id, creditCheckComplete: true });
 
     const adminPort = new URL(server.urls['Admin API']).port;
-    const consents = await run(['apps/ops/src/main.ts', 'application', 'consents', apps[0].id], {
+    const consents = await run(['apps/server/src/ops/main.ts', 'application', 'consents', apps[0].id], {
       ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`,
       ADMIN_TOKEN,
     });
     expect(consents.code).toBe(0);
     expect(consents.out).toContain('    given:       creditCheck yes, privacy no, marketing no, terms no\n');
-    const erased = await run(['apps/ops/src/main.ts', 'application', 'erase', apps[1].id], {
+    const erased = await run(['apps/server/src/ops/main.ts', 'application', 'erase', apps[1].id], {
       ADMIN_URL: `http://127.0.0.1:${adminPort}/admin/v1`,
       ADMIN_TOKEN,
     });

@@ -57,7 +57,7 @@ describe('a referral from create to a funded loan in the partner’s report, on 
     expect(reference).toBe(offer.offerId);
 
     // The lender: a key from `pnpm ops lender key issue`, then its events, in the SDK.
-    const issued = await run(['apps/ops/src/main.ts', 'lender', 'key', 'issue', offer.lender.id, '--json'], {
+    const issued = await run(['apps/server/src/ops/main.ts', 'lender', 'key', 'issue', offer.lender.id, '--json'], {
       ADMIN_URL: ADMIN,
       DATA_DIR: dataDir,
     });

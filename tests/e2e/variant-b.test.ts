@@ -194,7 +194,7 @@ describe('Variant B on pnpm start (embedded database)', () => {
     expect(refused.headers.get('ratelimit-policy')).toMatch(/^"free"; q=3; w=3600;/);
 
     // Raised with the operators' command line.
-    const ops = await run(['apps/ops/src/main.ts', 'tier', 'set', 'free', '--per-hour', '100000'], {
+    const ops = await run(['apps/server/src/ops/main.ts', 'tier', 'set', 'free', '--per-hour', '100000'], {
       DATA_DIR: dataDir,
       ADMIN_URL: ADMIN,
     });

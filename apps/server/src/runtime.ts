@@ -37,7 +37,7 @@ import {
   sweepWebhookHistory,
   type DomainContext,
 } from '@loanmatch/domain';
-import { createAdminApp } from '@loanmatch/admin';
+import { createAdminApp } from './admin/app';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
 import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
 import { loadOrCreateSecret } from './secrets';

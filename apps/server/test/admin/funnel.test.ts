@@ -13,7 +13,7 @@ import {
   validApplicant,
   type TestContext,
 } from '@loanmatch/testing';
-import { createAdminApp } from '../src/app';
+import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
 const A = '/api/partner/v1';

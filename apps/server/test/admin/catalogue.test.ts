@@ -9,7 +9,7 @@ import {
   type TestContext,
 } from '@loanmatch/testing';
 import { createCatalogueSource, createPartner, seedCatalogue } from '@loanmatch/domain';
-import { createAdminApp } from '../src/app';
+import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_catalogue-test-token-0123456789';
 type Doc = {

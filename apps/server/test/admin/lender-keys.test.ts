@@ -4,7 +4,7 @@ import { authenticateApiKey, authenticateLenderKey, createPartner } from '@loanm
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
-import { createAdminApp } from '../src/app';
+import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
 const LENDER = 'harbour-bank';

@@ -2,7 +2,7 @@
  * The admin API under property-based fuzzing: partners, keys, tiers, the catalogue, personal-data
  * erasure, the data key and usage get generated bodies, headers and ids; each answer must keep the
  * envelope, never a 5xx or a secret, and what is stored must stay valid. Failures print the fast-check
- * seed: replay one with `FUZZ_SEED=<seed> pnpm test -- apps/admin/test/fuzz`.
+ * seed: replay one with `FUZZ_SEED=<seed> pnpm test -- apps/server/test/admin/fuzz`.
  */
 import fc from 'fast-check';
 import request from 'supertest';
@@ -24,7 +24,7 @@ import {
   type TestContext,
 } from '@loanmatch/testing';
 import { runFuzzSuite, type FuzzListener } from '@loanmatch/testing/src/fuzz/suite';
-import { createAdminApp } from '../src/app';
+import { createAdminApp } from '../../src/admin/app';
 
 const RUNS = 250;
 const TOKEN = 'lm_admin_fuzz-token-0123456789abcdef';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { authenticateApiKey } from '@loanmatch/domain';
 import { STORAGES, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
-import { createAdminApp } from '../src/app';
+import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
 

@@ -42,7 +42,7 @@ function secureHeaders(res: Response, type: string): void {
 export function consoleRoutes(): Router {
   const router = Router();
   for (const { path, file, type } of FILES) {
-    const body = readFileSync(join(__dirname, 'console', file));
+    const body = readFileSync(join(__dirname, '..', '..', 'console', file));
     router.get(`${CONSOLE_PATH}${path}`, (_req, res) => {
       secureHeaders(res, type);
       res.send(body);

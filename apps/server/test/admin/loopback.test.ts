@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
-import { createAdminApp } from '../src/app';
-import { isLoopbackAddress } from '../src/loopback';
+import { createAdminApp } from '../../src/admin/app';
+import { isLoopbackAddress } from '../../src/admin/loopback';
 
 const TOKEN = 'lm_admin_loopback-test-token-0123456789';
 const auth = { Authorization: `Bearer ${TOKEN}` };

@@ -3,7 +3,7 @@ import { createPartner } from '@loanmatch/domain';
 import { createTierUsage } from '@loanmatch/http';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
-import { createAdminApp } from '../src/app';
+import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
 const JWT_SECRET = 'test-jwt-secret-for-variant-b-0123456789abcdef';

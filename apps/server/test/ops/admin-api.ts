@@ -1,9 +1,9 @@
 /** What the ops tests share: the admin API on a loopback port, and `pnpm ops` run against it. */
 import type { Server } from 'node:http';
-import { createAdminApp } from '@loanmatch/admin';
+import { createAdminApp } from '../../src/admin/app';
 import type { DomainContext } from '@loanmatch/domain';
 import { silentLogger, type TestContext } from '@loanmatch/testing';
-import { runOps } from '../src/cli';
+import { runOps } from '../../src/ops/cli';
 
 export const TOKEN = 'lm_admin_ops-test-token-0123456789';
 
