@@ -9,7 +9,6 @@ const OPENS_A_DATABASE = [
   '<rootDir>/packages/db/',
   'client/test/real-service',
   'domain/test/(concurrent-reads|generic-plans|key-cache|one-statement-writes|personal-data|tiers)',
-  'testing/test/fuzz-checks',
   'http/test/webhooks/dispatcher',
 ];
 

@@ -13,7 +13,7 @@ import {
   type ResponseInfo,
   type TransportOptions,
 } from '@loanmatch/client';
-import { VALID_STEPS, flatApplication, validApplicant, type LoanType } from '@loanmatch/testing';
+import { VALID_STEPS, flatApplication, validApplicant, type LoanType } from '../support';
 
 export interface Answers {
   /** The last HTTP answer the client got. */

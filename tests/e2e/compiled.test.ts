@@ -2,7 +2,7 @@
  * `pnpm start` runs the build's output (`dist/`), not the sources the other suites run: the compiled
  * server is taken through a whole application on the embedded database.
  */
-import { VALID_STEPS } from '@loanmatch/testing';
+import { VALID_STEPS } from '../support';
 import { applicant, createRequest, partnerA } from './clients';
 import { run, startServer, tempDataDir, type Started } from './process';
 

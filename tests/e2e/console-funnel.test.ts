@@ -3,8 +3,8 @@
  * application goes from create to a funded loan, and the console draws it per stage, per partner and per
  * lender.
  */
-import { VALID_STEPS, validApplicant } from '@loanmatch/testing';
-import { launchBrowser, type Page, type TestBrowser } from '@loanmatch/testing/src/browser';
+import { VALID_STEPS, validApplicant } from '../support';
+import { launchBrowser, type Page, type TestBrowser } from '../support/browser';
 import { api, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);

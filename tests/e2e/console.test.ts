@@ -3,8 +3,8 @@
  * admin token, lower a tier's limit on the page, and see Variant B enforce it and the page count it.
  */
 import { randomBytes } from 'node:crypto';
-import { REDIS_URL, createPgDatabase, openTestRedis } from '@loanmatch/testing';
-import { launchBrowser, type Page, type TestBrowser } from '@loanmatch/testing/src/browser';
+import { REDIS_URL, createPgDatabase, openTestRedis } from '../support';
+import { launchBrowser, type Page, type TestBrowser } from '../support/browser';
 import { api, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);

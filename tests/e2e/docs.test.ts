@@ -3,7 +3,7 @@
  * installs it) driven by playwright-core against the started service. No skip: without Chromium the
  * launch fails and so does this test.
  */
-import { launchBrowser, type TestBrowser } from '@loanmatch/testing/src/browser';
+import { launchBrowser, type TestBrowser } from '../support/browser';
 import { startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { VALID_STEPS } from '@loanmatch/testing';
+import { VALID_STEPS } from '../support';
 import { applicant, createRequest, partnerA } from './clients';
 import { api, run, startServer, tempDataDir, type Started } from './process';
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { REDIS_URL, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '@loanmatch/testing';
+import { REDIS_URL, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '../support';
 import { answers, startFakeBureau, type FakeBureau } from '../../packages/http/test/bureau/fake-bureau';
 import { api, clusterSecrets, startServer, tempDataDir, type Started } from './process';
 import { startTcpProxy, type Cut, type TcpProxy } from './tcp-proxy';

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { VALID_STEPS, createPgDatabase } from '@loanmatch/testing';
+import { VALID_STEPS, createPgDatabase } from '../support';
 import { ROOT, api, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(180_000);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LoanMatchApiError } from '@loanmatch/client';
-import { createPgDatabase, REDIS_URL, VALID_STEPS } from '@loanmatch/testing';
+import { createPgDatabase, REDIS_URL, VALID_STEPS } from '../support';
 import { applicant, partnerA } from './clients';
 import { api, startServer, tempDataDir, type Started } from './process';
 

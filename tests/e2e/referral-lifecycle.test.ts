@@ -7,7 +7,7 @@
  */
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { LoanMatchApiError, LoanMatchLenderClient } from '@loanmatch/client';
-import { VALID_STEPS, startWebhookReceiver, type WebhookReceiver } from '@loanmatch/testing';
+import { VALID_STEPS, startWebhookReceiver, type WebhookReceiver } from '../support';
 import { applicant, partnerA, partnerB } from './clients';
 import { api, run, startServer, tempDataDir, type Started } from './process';
 

@@ -4,13 +4,7 @@
  * serves a request. (Tier changes reaching two B processes within 5 s: tests/e2e/variant-b.test.ts.)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  REDIS_URL,
-  createTestContext,
-  startWebhookReceiver,
-  type TestContext,
-  type WebhookReceiver,
-} from '@loanmatch/testing';
+import { REDIS_URL, createTestContext, startWebhookReceiver, type TestContext, type WebhookReceiver } from '../support';
 import { api, clusterSecrets, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(90_000);

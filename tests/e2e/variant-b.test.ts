@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { REDIS_URL, VALID_STEPS, createPgDatabase, flatApplication } from '@loanmatch/testing';
+import { REDIS_URL, VALID_STEPS, createPgDatabase, flatApplication } from '../support';
 import { flatApplicationB, partnerA, partnerB } from './clients';
 import { api, run, startServer, tempDataDir, type Started } from './process';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { VALID_STEPS, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '@loanmatch/testing';
+import { VALID_STEPS, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support';
 import { partnerA } from './clients';
 import { ROOT, run, startServer, tempDataDir, type Started } from './process';
 

@@ -3,7 +3,7 @@
  * applications at a steady pace: it is refused with 429 once over the limit, never with a 5xx, and
  * what it created before is all there is.
  */
-import { flatApplication } from '@loanmatch/testing';
+import { flatApplication } from '../support';
 import type { Answer, Recorder } from './recorder';
 import type { LoadPartner, World } from './world';
 

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { REDIS_URL, createPgDatabase, openTestRedis } from '@loanmatch/testing';
+import { REDIS_URL, createPgDatabase, openTestRedis } from '../support';
 import { api, clusterSecrets, startServer, tempDataDir, type Started } from '../e2e/process';
 import { Ledger } from './ledger';
 import { Recorder } from './recorder';

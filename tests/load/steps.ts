@@ -1,5 +1,5 @@
 /** An application's steps: valid data for each, with the amounts that matter to matching varied, and the PATCH that saves one. */
-import { VALID_STEPS, type LoanType } from '@loanmatch/testing';
+import { VALID_STEPS, type LoanType } from '../support';
 import { between, num } from './random';
 import type { User } from './user';
 

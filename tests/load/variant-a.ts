@@ -3,7 +3,7 @@
  * one tracking link, read back; stopping part-way as applicants do, with replays, concurrent
  * duplicates, a step out of order and a key reused for another body now and then.
  */
-import { validApplicant, type LoanType } from '@loanmatch/testing';
+import { validApplicant, type LoanType } from '../support';
 import { acknowledgeCreate, duplicateCreates } from './creates';
 import { runCheck } from './credit-check';
 import { STAGES } from './flow-stages';

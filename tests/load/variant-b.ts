@@ -3,7 +3,7 @@
  * security token, read back through A; stopping part-way as applicants do, with replays, concurrent
  * duplicates and a wrong security token now and then.
  */
-import { flatApplication } from '@loanmatch/testing';
+import { flatApplication } from '../support';
 import { acknowledgeCreate, duplicateCreates } from './creates';
 import { runCheck } from './credit-check';
 import { STAGES } from './flow-stages';

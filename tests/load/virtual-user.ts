@@ -5,7 +5,7 @@
  * once (concurrent duplicates, one to each server process). Every acknowledged result goes into the
  * ledger; every answer that is not one the contract allows for that request is an anomaly.
  */
-import { LOAN_TYPES } from '@loanmatch/testing';
+import { LOAN_TYPES } from '../support';
 import { chance, pick } from './random';
 import { User } from './user';
 import { flowA } from './variant-a';

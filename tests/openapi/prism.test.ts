@@ -15,7 +15,7 @@ import type { Schema } from '@loanmatch/http';
 import { createAnswerChecker } from '../support/openapi';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
 import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../support';
 import type { WalkthroughA, WalkthroughB, WalkthroughOptions } from './client/results';
 import { commandOf, workFolder } from './documents';
 

@@ -1,5 +1,5 @@
 /** Variant A's application flow: every loan type through steps 1-5, step order, and one check per application. */
-import { LOAN_TYPES, STORAGES, VALID_STEPS } from '@loanmatch/testing';
+import { LOAN_TYPES, STORAGES, VALID_STEPS } from '../../../tests/support';
 import { applicantBody, applicationThroughStep4, variantASuite, type VariantA } from './helpers';
 
 describe.each(STORAGES)('Variant A on %s', (storage) => {

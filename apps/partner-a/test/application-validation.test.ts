@@ -1,6 +1,6 @@
 /** Variant A's validation of application steps and the credit check's applicant: fields, limits and consent. */
 import request from 'supertest';
-import { STORAGES, VALID_STEPS, validApplicant } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS, validApplicant } from '../../../tests/support';
 import { BASE, applicantBody, applicationThroughStep4, variantASuite, type VariantA } from './helpers';
 
 describe.each(STORAGES)('Variant A on %s', (storage) => {

@@ -2,7 +2,7 @@
  * A partner's own attribution (`clientTags`) on create, carried onto the application's referrals and
  * their outcome events (CONTRACT.md "Referral lifecycle").
  */
-import { STORAGES, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { client, newPartnerKey, type Client } from './helpers';
 import { lenderKey, makeReferral, minutesAgo, postOutcome } from './lifecycle-helpers';

@@ -9,7 +9,7 @@ import {
   defaultCatalogueDocument,
   silentLogger,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { newPartnerKey } from './helpers';
 import { lenderKey, makeReferral, minutesAgo, postOutcome, type MadeReferral } from './lifecycle-helpers';

@@ -15,7 +15,7 @@ import {
   silentLogger,
   type LoanType,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { applicantBody, client, newPartnerKey, type Client } from './helpers';
 

@@ -30,8 +30,8 @@ import {
   validApplicant,
   type FuzzRequest,
   type TestContext,
-} from '@loanmatch/testing';
-import { runFuzzSuite, type FuzzListener } from '@loanmatch/testing/src/fuzz/suite';
+} from '../../../tests/support';
+import { runFuzzSuite, type FuzzListener } from '../../../tests/support/fuzz/suite';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicationThroughStep4, client, newPartnerKey } from './helpers';
 

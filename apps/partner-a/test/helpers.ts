@@ -15,7 +15,7 @@ import {
   type LoanType,
   type StorageKind,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 
 export const BASE = '/api/partner/v1';

@@ -1,6 +1,6 @@
 /** Variant A's Idempotency-Key: replays, reuse with another body, concurrent and failed requests, per partner. */
 import { requestFingerprint as fingerprintOf } from '@loanmatch/domain';
-import { STORAGES, VALID_STEPS } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS } from '../../../tests/support';
 import { applicantBody, applicationThroughStep4, variantASuite, type VariantA } from './helpers';
 
 describe.each(STORAGES)('Variant A on %s', (storage) => {

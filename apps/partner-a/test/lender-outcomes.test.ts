@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { issueLenderKey, revokeKey } from '@loanmatch/domain';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { newPartnerKey } from './helpers';
 import { LENDER_BASE, lenderKey, makeReferral, minutesAgo, postOutcome, type MadeReferral } from './lifecycle-helpers';

@@ -2,7 +2,7 @@
 import request from 'supertest';
 import type { Express } from 'express';
 import { issueLenderKey, type DomainContext } from '@loanmatch/domain';
-import { VALID_STEPS } from '@loanmatch/testing';
+import { VALID_STEPS } from '../../../tests/support';
 import { BASE, applicantBody, applicationThroughStep4, client, type Client } from './helpers';
 
 export const LENDER_BASE = '/api/lender/v1';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { createLiveBureau } from '@loanmatch/http';
-import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicantBody, applicationThroughStep4, client, newPartnerKey } from './helpers';
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import { createTestContext, validApplicant, type TestContext } from '@loanmatch/testing';
+import { createTestContext, validApplicant, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { applicantBody, applicationThroughStep4, client, newPartnerKey } from './helpers';
 

@@ -6,7 +6,7 @@ import {
   createTestContext,
   silentLogger,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicantBody, applicationThroughStep4, client, newPartnerKey, type Client } from './helpers';
 

@@ -8,7 +8,7 @@ import {
   silentLogger,
   validApplicant,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { BASE_PATH_A, createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
 

@@ -1,7 +1,7 @@
 /** Variant A's refusals and envelope: other partners' applications, bad keys, bad bodies, request ids, health. */
 import request from 'supertest';
 import { revokeApiKey } from '@loanmatch/domain';
-import { STORAGES, VALID_STEPS } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS } from '../../../tests/support';
 import { BASE, applicantBody, newPartnerKey, variantASuite, type VariantA } from './helpers';
 
 describe.each(STORAGES)('Variant A on %s', (storage) => {

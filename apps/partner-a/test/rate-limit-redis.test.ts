@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { createTestContext, openTestRedis, silentLogger, type TestContext } from '@loanmatch/testing';
+import { createTestContext, openTestRedis, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { client, newPartnerKey } from './helpers';
 

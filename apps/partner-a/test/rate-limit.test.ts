@@ -1,5 +1,5 @@
 /** Variant A's per-key rate limit in memory: 429 RATE_LIMITED with its headers, other keys unaffected. */
-import { STORAGES, silentLogger } from '@loanmatch/testing';
+import { STORAGES, silentLogger } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { client, newPartnerKey, variantASuite, type VariantA } from './helpers';
 

@@ -3,7 +3,7 @@
  * `GET /reports/referrals` as JSON and CSV (CONTRACT.md "Referral lifecycle").
  */
 import request from 'supertest';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
 import { lenderKey, makeReferral, minutesAgo, postOutcome, referrals, type MadeReferral } from './lifecycle-helpers';

@@ -1,5 +1,5 @@
 /** Variant A's credit check in the sandbox: the X-Sandbox-Score header, degraded mode and the stored score. */
-import { STORAGES } from '@loanmatch/testing';
+import { STORAGES } from '../../../tests/support';
 import { applicantBody, applicationThroughStep4, variantASuite, type VariantA } from './helpers';
 
 describe.each(STORAGES)('Variant A on %s', (storage) => {

@@ -9,7 +9,7 @@ import {
   startWebhookReceiver,
   type TestContext,
   type WebhookReceiver,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { createDispatcher } from '@loanmatch/http';
 import { createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';

@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { revokeApiKey } from '@loanmatch/domain';
 import { jwtKeyId } from '@loanmatch/http';
-import { STORAGES, silentLogger } from '@loanmatch/testing';
+import { STORAGES, silentLogger } from '../../../tests/support';
 import { JWT_AUDIENCE, createPartnerBApp, jwtIssuer } from '../src/app';
 import {
   BASE,

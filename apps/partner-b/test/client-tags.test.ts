@@ -1,5 +1,5 @@
 /** Variant B's flat `clientTags` on create (CONTRACT.md "Referral lifecycle"): the rules of Variant A's. */
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerBApp } from '../src/app';
 import { JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { readApplicantDetails } from '@loanmatch/domain';
-import { STORAGES, silentLogger } from '@loanmatch/testing';
+import { STORAGES, silentLogger } from '../../../tests/support';
 import { createPartnerBApp } from '../src/app';
 import { accessTokenFor, clientB, flatApplication, variantBSuite, type VariantB } from './helpers';
 

@@ -19,7 +19,7 @@ import {
   createTestContext,
   silentLogger,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { createPartnerBApp } from '../src/app';
 import {
   JWT_SECRET,

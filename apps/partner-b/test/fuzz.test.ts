@@ -24,8 +24,8 @@ import {
   strayRequests,
   type FuzzRequest,
   type TestContext,
-} from '@loanmatch/testing';
-import { runFuzzSuite, type FuzzListener } from '@loanmatch/testing/src/fuzz/suite';
+} from '../../../tests/support';
+import { runFuzzSuite, type FuzzListener } from '../../../tests/support/fuzz/suite';
 import { createPartnerBApp } from '../src/app';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner, richFlatApplication } from './helpers';
 

@@ -15,7 +15,7 @@ import {
   silentLogger,
   type StorageKind,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import { createPartnerBApp } from '../src/app';
 
 export const BASE = '/v1';
@@ -36,7 +36,7 @@ export async function newPartner(
   return created.value;
 }
 
-export { flatApplication, richFlatApplication } from '@loanmatch/testing';
+export { flatApplication, richFlatApplication } from '../../../tests/support';
 
 export function exchange(app: Express, apiKey: string | undefined, body: unknown = { grantType: 'api_key' }) {
   const req = request(app).post(`${BASE}/auth/token`);

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import winston from 'winston';
-import { createTestContext, type TestContext } from '@loanmatch/testing';
+import { createTestContext, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '../src/app';
 import { JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { EXAMPLES_B, variantBDocument } from '@loanmatch/http';
 import { createConformance, documentedRoutes, expressRoutes } from '../../../tests/support/openapi';
-import { VALID_STEPS, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { BASE_PATH_B, createPartnerBApp } from '../src/app';
 import { BASE, JWT_SECRET, newPartner } from './helpers';
 

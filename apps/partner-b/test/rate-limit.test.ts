@@ -1,5 +1,5 @@
 import { createTierLimits, setTierLimit } from '@loanmatch/domain';
-import { STORAGES, createTestContext, openTestRedis, silentLogger, type TestContext } from '@loanmatch/testing';
+import { STORAGES, createTestContext, openTestRedis, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerBApp } from '../src/app';
 import { JWT_SECRET, accessTokenFor, clientB, exchange, flatApplication, newPartner } from './helpers';
 

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { issueLenderKey } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerBApp } from '../src/app';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 

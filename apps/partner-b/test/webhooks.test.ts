@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerBApp } from '../src/app';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 

@@ -16,7 +16,7 @@ import {
   startWebhookReceiver,
   type TestContext,
   type WebhookReceiver,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 import {
   LoanMatchApiError,
   LoanMatchClientA,

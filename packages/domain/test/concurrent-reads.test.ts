@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createApplication, createPartner, getApplication, matchApplication, runCreditCheck, saveStep } from '../src';
-import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '../../../tests/support';
 
 describe.each(STORAGES)('concurrent reads on %s', (storage) => {
   let t: TestContext;

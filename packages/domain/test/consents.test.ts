@@ -26,7 +26,7 @@ import {
   personalThroughStep4,
   validApplicant,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 
 /**
  * Every published version and the digest of its texts. A published wording never changes (lenders rely

@@ -25,7 +25,13 @@ import {
   runCreditCheckB,
   saveStep,
 } from '../src';
-import { VALID_STEPS, createTestContext, flatApplication, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  VALID_STEPS,
+  createTestContext,
+  flatApplication,
+  validApplicant,
+  type TestContext,
+} from '../../../tests/support';
 
 /** Tables with a row (or more) per application: a scan of one of them grows with the business. */
 const GROWING = [

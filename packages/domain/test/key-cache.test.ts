@@ -1,6 +1,6 @@
 import { createRepositories, openDatabase, type Database } from '@loanmatch/db';
 import { KEY_CACHE_MS, authenticateApiKey, createPartner, revokeApiKey } from '../src';
-import { createTestContext, type TestContext } from '@loanmatch/testing';
+import { createTestContext, type TestContext } from '../../../tests/support';
 
 /** Two processes over one PostgreSQL database: `t` serves the revocation, `other` only authenticates. */
 describe('API keys remembered per process', () => {

@@ -15,7 +15,7 @@ import {
   runCreditCheck,
   saveStep,
 } from '../src';
-import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '../../../tests/support';
 
 describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   let t: TestContext;

@@ -14,7 +14,7 @@ import {
   type CreditBureau,
   type DomainContext,
 } from '../src';
-import { STORAGES, VALID_STEPS, flatApplication } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS, flatApplication } from '../../../tests/support';
 import { STEP_4, personalDataSuite, rawApplicant } from './personal-data.fixtures';
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {

@@ -1,7 +1,7 @@
 /** Idempotency fingerprints of requests that hold personal data: keyed with the data key, across a key rotation, and beside fingerprints from before they were keyed. */
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { canonicalJson, createApplication, createPersonalDataBox, runCreditCheck, type DomainContext } from '../src';
-import { STORAGES, VALID_STEPS, validApplicant } from '@loanmatch/testing';
+import { STORAGES, VALID_STEPS, validApplicant } from '../../../tests/support';
 import { PERSON, personalDataSuite } from './personal-data.fixtures';
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {

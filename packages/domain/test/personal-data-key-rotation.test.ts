@@ -10,7 +10,7 @@ import {
   reencryptPersonalData,
   type DomainContext,
 } from '../src';
-import { STORAGES } from '@loanmatch/testing';
+import { STORAGES } from '../../../tests/support';
 import { PERSON, STEP_4, personalDataSuite, rawApplicant } from './personal-data.fixtures';
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {

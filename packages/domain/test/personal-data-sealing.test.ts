@@ -8,7 +8,7 @@ import {
   readApplicantDetails,
   sealLegacyApplicantDetails,
 } from '../src';
-import { STORAGES, flatApplication, validApplicant } from '@loanmatch/testing';
+import { STORAGES, flatApplication, validApplicant } from '../../../tests/support';
 import { CLEAR_VALUES, PERSON, personalDataSuite, rawApplicant } from './personal-data.fixtures';
 
 /** Every row of every table of the database, as JSON text. */

@@ -10,7 +10,13 @@ import {
   saveStep,
   type DomainContext,
 } from '../src';
-import { VALID_STEPS, createTestContext, validApplicant, type StorageKind, type TestContext } from '@loanmatch/testing';
+import {
+  VALID_STEPS,
+  createTestContext,
+  validApplicant,
+  type StorageKind,
+  type TestContext,
+} from '../../../tests/support';
 
 /** Values found nowhere else, so that finding one anywhere in the database means a copy in clear. */
 export const PERSON = {

@@ -30,7 +30,7 @@ import {
   flatApplication,
   validApplicant,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../tests/support';
 
 /** The exact score the bureau gives: a number found in no other value these tests store. */
 const SCORE = '1163';

@@ -1,5 +1,5 @@
 import { createTierLimits, listTiers, setTierLimit } from '../src';
-import { createTestContext, type TestContext } from '@loanmatch/testing';
+import { createTestContext, type TestContext } from '../../../tests/support';
 
 describe('tier limits', () => {
   let t: TestContext;

@@ -3,7 +3,7 @@
  * envelope, and the route never runs. One listener shell with a JSON route, no database.
  */
 import { Router } from 'express';
-import { sendFuzzRequest } from '@loanmatch/testing';
+import { sendFuzzRequest } from '../../../tests/support';
 import { BODY_BOUNDS } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { jsonBody } from '../src/middleware';

@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
-import { silentLogger } from '@loanmatch/testing';
+import { silentLogger } from '../../../tests/support';
 import { createServiceApp } from '../src/service-app';
 
 async function serve(ping: () => Promise<boolean>, failure?: () => Error) {

@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
-import { sendFuzzRequest, type FuzzRequest } from '@loanmatch/testing';
+import { sendFuzzRequest, type FuzzRequest } from '../../../tests/support';
 import { BODY_BOUNDS, MAX_BODY_DEPTH } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { jsonBody } from '../src/middleware';

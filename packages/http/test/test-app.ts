@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { silentLogger } from '@loanmatch/testing';
+import { silentLogger } from '../../../tests/support';
 import { createServiceApp } from '../src/service-app';
 
 /** A service app as a front-end builds one, serving the test's `router` under `/v1`, with a database that answers. */

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { REDIS_URL, openTestRedis } from '@loanmatch/testing';
+import { REDIS_URL, openTestRedis } from '../../../tests/support';
 import { createTierUsage } from '../src/tier-usage';
 
 const MINUTE = 60_000;

@@ -6,7 +6,7 @@
  * through the credit check for B match.
  */
 import { randomBytes } from 'node:crypto';
-import { VALID_STEPS, flatApplication, validApplicant } from '@loanmatch/testing';
+import { VALID_STEPS, flatApplication, validApplicant } from '../../../tests/support';
 import { call, inParallel } from './client';
 import { fillApplications } from './fill';
 import { FLOOR_ROWS, type CallName, type FloorName } from './goals';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { authenticateApiKey } from '@loanmatch/domain';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';

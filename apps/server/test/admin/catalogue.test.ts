@@ -7,7 +7,7 @@ import {
   VALID_STEPS,
   validApplicant,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../../tests/support';
 import { createCatalogueSource, createPartner, seedCatalogue } from '@loanmatch/domain';
 import { createAdminApp } from '../../src/admin/app';
 

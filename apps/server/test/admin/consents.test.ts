@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CURRENT_CONSENT_TEXTS } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { VALID_STEPS, createTestContext, silentLogger, validApplicant, type TestContext } from '@loanmatch/testing';
+import {
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  validApplicant,
+  type TestContext,
+} from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';

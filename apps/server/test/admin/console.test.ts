@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createPartner } from '@loanmatch/domain';
 import { createTierUsage } from '@loanmatch/http';
 import { createPartnerBApp } from '@loanmatch/partner-b';
-import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';

@@ -12,7 +12,7 @@ import {
   silentLogger,
   validApplicant,
   type TestContext,
-} from '@loanmatch/testing';
+} from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';

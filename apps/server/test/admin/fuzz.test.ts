@@ -22,8 +22,8 @@ import {
   validApplicant,
   type FuzzRequest,
   type TestContext,
-} from '@loanmatch/testing';
-import { runFuzzSuite, type FuzzListener } from '@loanmatch/testing/src/fuzz/suite';
+} from '../../../../tests/support';
+import { runFuzzSuite, type FuzzListener } from '../../../../tests/support/fuzz/suite';
 import { createAdminApp } from '../../src/admin/app';
 
 const RUNS = 250;

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { authenticateApiKey, authenticateLenderKey, createPartner } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';

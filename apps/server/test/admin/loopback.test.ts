@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { createTestContext, silentLogger, type TestContext } from '@loanmatch/testing';
+import { createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 import { isLoopbackAddress } from '../../src/admin/loopback';
 

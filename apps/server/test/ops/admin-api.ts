@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import { createAdminApp } from '../../src/admin/app';
 import type { DomainContext } from '@loanmatch/domain';
-import { silentLogger, type TestContext } from '@loanmatch/testing';
+import { silentLogger, type TestContext } from '../../../../tests/support';
 import { runOps } from '../../src/ops/cli';
 
 export const TOKEN = 'lm_admin_ops-test-token-0123456789';

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestContext, defaultCatalogueDocument, type TestContext } from '@loanmatch/testing';
+import { createTestContext, defaultCatalogueDocument, type TestContext } from '../../../../tests/support';
 import { TOKEN, adminEnv, type AdminApi, runOpsCapturing, serveAdminApi } from './admin-api';
 
 describe('pnpm ops against a running admin API', () => {

@@ -1,5 +1,5 @@
 import { createPartner, followTrackingLink, matchApplication, runCreditCheck } from '@loanmatch/domain';
-import { createTestContext, personalThroughStep4, validApplicant, type TestContext } from '@loanmatch/testing';
+import { createTestContext, personalThroughStep4, validApplicant, type TestContext } from '../../../../tests/support';
 import { adminEnv, runOpsCapturing, type AdminApi, serveAdminApi } from './admin-api';
 
 describe('pnpm ops outcome simulate (sandbox)', () => {

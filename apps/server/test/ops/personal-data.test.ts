@@ -6,7 +6,7 @@ import {
   runCreditCheck,
   type DomainContext,
 } from '@loanmatch/domain';
-import { createTestContext, personalThroughStep4, validApplicant, type TestContext } from '@loanmatch/testing';
+import { createTestContext, personalThroughStep4, validApplicant, type TestContext } from '../../../../tests/support';
 import { adminEnv, runOpsCapturing, type AdminApi, serveAdminApi } from './admin-api';
 
 describe('pnpm ops application erase and consents, and data-key', () => {

@@ -7,8 +7,8 @@
  * Replay a failure with `FUZZ_SEED=<seed>`; the score itself is checked end to end in apps/partner-a.
  */
 import fc from 'fast-check';
-import { fuzzParameters } from '@loanmatch/testing';
-import { generateCatalogue } from '@loanmatch/catalogue-generator';
+import { fuzzParameters } from '../../../../tests/support';
+import { generateCatalogue } from '../../../../tools/catalogue-generator/src';
 import { matchView } from '../../src/offers';
 import {
   BANDS_BEST_FIRST,

@@ -11,7 +11,7 @@ import {
   type MatchInput,
   type ScoreBand,
 } from '../../src/matching';
-import { STANDARD_NEAR_MISS } from '@loanmatch/catalogue-generator';
+import { STANDARD_NEAR_MISS } from '../../../../tools/catalogue-generator/src';
 
 type Data = Record<string, unknown>;
 

@@ -14,7 +14,7 @@ import {
   type MatchInput,
   type ScoreBand,
 } from '../../src/matching';
-import { generateCatalogue } from '@loanmatch/catalogue-generator';
+import { generateCatalogue } from '../../../../tools/catalogue-generator/src';
 import { application } from './fixtures';
 
 const catalogue = generateCatalogue(10000, 7);

@@ -11,7 +11,7 @@ import { formatCents, isWholeCents, toCents } from '../../src/outcomes/money';
 import { summarise } from '../../src/outcomes/summary';
 import type { LifecycleEvent } from '../../src/outcomes/lifecycle';
 import { loadCatalogue } from '../../src/matching';
-import { defaultCatalogueDocument } from '@loanmatch/testing';
+import { defaultCatalogueDocument } from '../../../../tests/support';
 
 const DAY = 24 * 60 * 60 * 1000;
 const terms = (d: CommissionDefinition) => commissionTerms(d);

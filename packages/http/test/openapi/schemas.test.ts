@@ -17,7 +17,7 @@ import {
   type Result,
   type StepNumber,
 } from '@loanmatch/domain';
-import { VALID_STEPS, flatApplication, silentLogger, validApplicant } from '@loanmatch/testing';
+import { VALID_STEPS, flatApplication, silentLogger, validApplicant } from '../../../../tests/support';
 import {
   DOMAIN_SCHEMAS,
   EXAMPLES_A,

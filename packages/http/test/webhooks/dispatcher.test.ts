@@ -25,7 +25,7 @@ import {
   validApplicant,
   type TestContext,
   type WebhookReceiver,
-} from '@loanmatch/testing';
+} from '../../../../tests/support';
 import { createDispatcher, type Dispatcher } from '../../src';
 
 jest.setTimeout(30_000);

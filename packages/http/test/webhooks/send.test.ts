@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
-import { startWebhookReceiver, type WebhookReceiver } from '@loanmatch/testing';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../../tests/support';
 import { parseRetryAfter, sendWebhook, signWebhook, signatureHeader } from '../../src';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

@@ -12,7 +12,7 @@ import {
   type FuzzRequest,
   type FuzzResponse,
   type TestContext,
-} from '../src';
+} from '..';
 
 const req: FuzzRequest = { method: 'GET', path: '/v1/things', headers: { 'X-Request-Id': 'caller-id' } };
 const good: FuzzResponse = {
