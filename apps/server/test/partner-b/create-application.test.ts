@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { readApplicantDetails } from '@loanmatch/domain';
-import { STORAGES, silentLogger } from '../../../tests/support';
-import { createPartnerBApp } from '../src/app';
+import { STORAGES, silentLogger } from '../../../../tests/support';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import { accessTokenFor, clientB, flatApplication, variantBSuite, type VariantB } from './helpers';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

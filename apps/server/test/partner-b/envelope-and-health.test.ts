@@ -1,6 +1,6 @@
 /** Variant B's edge: unknown routes and bad JSON in the shared envelope, request ids, health and readiness. */
 import request from 'supertest';
-import { STORAGES } from '../../../tests/support';
+import { STORAGES } from '../../../../tests/support';
 import { BASE, accessTokenFor, variantBSuite, type VariantB } from './helpers';
 
 describe.each(STORAGES)('Variant B on %s', (storage) => {

@@ -1,6 +1,6 @@
 import { createTierLimits, setTierLimit } from '@loanmatch/domain';
-import { STORAGES, createTestContext, openTestRedis, silentLogger, type TestContext } from '../../../tests/support';
-import { createPartnerBApp } from '../src/app';
+import { STORAGES, createTestContext, openTestRedis, silentLogger, type TestContext } from '../../../../tests/support';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import { JWT_SECRET, accessTokenFor, clientB, exchange, flatApplication, newPartner } from './helpers';
 
 describe.each(STORAGES)('Variant B rate tiers on %s', (storage) => {

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { EXAMPLES_B, variantBDocument } from '@loanmatch/http';
-import { createConformance, documentedRoutes, expressRoutes } from '../../../tests/support/openapi';
-import { VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
-import { BASE_PATH_B, createPartnerBApp } from '../src/app';
+import { createConformance, documentedRoutes, expressRoutes } from '../../../../tests/support/openapi';
+import { VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, newPartner } from './helpers';
 
 describe("Variant B's OpenAPI document against the app", () => {

@@ -15,8 +15,8 @@ import {
   silentLogger,
   type StorageKind,
   type TestContext,
-} from '../../../tests/support';
-import { createPartnerBApp } from '../src/app';
+} from '../../../../tests/support';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 
 export const BASE = '/v1';
 export const JWT_SECRET = 'test-jwt-secret-for-variant-b-0123456789abcdef';
@@ -36,7 +36,7 @@ export async function newPartner(
   return created.value;
 }
 
-export { flatApplication, richFlatApplication } from '../../../tests/support';
+export { flatApplication, richFlatApplication } from '../../../../tests/support';
 
 export function exchange(app: Express, apiKey: string | undefined, body: unknown = { grantType: 'api_key' }) {
   const req = request(app).post(`${BASE}/auth/token`);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
-import { createPartnerBApp } from '../src/app';
+import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 
 describe.each(STORAGES)('webhooks through Variant B on %s', (storage) => {

@@ -1,7 +1,7 @@
 /** Variant B's credit check: the security token, consent, date of birth, idempotency and sandbox scores. */
 import request from 'supertest';
 import { CURRENT_CONSENT_TEXTS, readApplicantDetails } from '@loanmatch/domain';
-import { STORAGES } from '../../../tests/support';
+import { STORAGES } from '../../../../tests/support';
 import { BASE, variantBSuite, type ClientB, type VariantB } from './helpers';
 
 describe.each(STORAGES)('Variant B on %s', (storage) => {

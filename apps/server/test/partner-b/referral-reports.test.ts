@@ -5,8 +5,8 @@
 import request from 'supertest';
 import { issueLenderKey } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
-import { createPartnerBApp } from '../src/app';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 
 describe(`referrals and reports through Variant B on ${ONE_STORAGE}`, () => {

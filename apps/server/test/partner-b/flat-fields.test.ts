@@ -19,8 +19,8 @@ import {
   createTestContext,
   silentLogger,
   type TestContext,
-} from '../../../tests/support';
-import { createPartnerBApp } from '../src/app';
+} from '../../../../tests/support';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import {
   JWT_SECRET,
   accessTokenFor,

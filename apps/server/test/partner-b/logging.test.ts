@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import winston from 'winston';
-import { createTestContext, type TestContext } from '../../../tests/support';
+import { createTestContext, type TestContext } from '../../../../tests/support';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { createPartnerBApp } from '../src/app';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import { JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 
 describe('Variant B request logs', () => {

@@ -1,6 +1,6 @@
 /** Variant B's flat `clientTags` on create (CONTRACT.md "Referral lifecycle"): the rules of Variant A's. */
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
-import { createPartnerBApp } from '../src/app';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import { JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 
 describe(`clientTags through Variant B on ${ONE_STORAGE}`, () => {

@@ -2,7 +2,7 @@
  * Variant B under property-based fuzzing: the token exchange, flat create, PATCH, credit check, match and
  * the webhook routes get generated bodies, headers and ids; each answer must keep the contract's envelope,
  * never a 5xx or a secret, and the database must hold only valid applications afterwards. Failures
- * print the fast-check seed: replay one with `FUZZ_SEED=<seed> pnpm test -- apps/partner-b/test/fuzz`.
+ * print the fast-check seed: replay one with `FUZZ_SEED=<seed> pnpm test -- apps/server/test/partner-b/fuzz`.
  */
 import fc from 'fast-check';
 import request from 'supertest';
@@ -24,9 +24,9 @@ import {
   strayRequests,
   type FuzzRequest,
   type TestContext,
-} from '../../../tests/support';
-import { runFuzzSuite, type FuzzListener } from '../../../tests/support/fuzz/suite';
-import { createPartnerBApp } from '../src/app';
+} from '../../../../tests/support';
+import { runFuzzSuite, type FuzzListener } from '../../../../tests/support/fuzz/suite';
+import { createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner, richFlatApplication } from './helpers';
 
 const RUNS = 300;

@@ -4,8 +4,8 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { revokeApiKey } from '@loanmatch/domain';
 import { jwtKeyId } from '@loanmatch/http';
-import { STORAGES, silentLogger } from '../../../tests/support';
-import { JWT_AUDIENCE, createPartnerBApp, jwtIssuer } from '../src/app';
+import { STORAGES, silentLogger } from '../../../../tests/support';
+import { JWT_AUDIENCE, createPartnerBApp, jwtIssuer } from '@loanmatch/partner-b';
 import {
   BASE,
   JWT_SECRET,

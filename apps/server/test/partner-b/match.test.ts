@@ -1,6 +1,6 @@
 /** Variant B's match: offers for a checked application whose security token is sent, and refusals. */
 import request from 'supertest';
-import { STORAGES } from '../../../tests/support';
+import { STORAGES } from '../../../../tests/support';
 import { BASE, variantBSuite, type ClientB, type VariantB } from './helpers';
 
 describe.each(STORAGES)('Variant B on %s', (storage) => {
