@@ -1,13 +1,15 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
+  // Workspace packages resolve to their TypeScript sources, never to a build (docs/adr/0184).
+  testEnvironmentOptions: { customExportConditions: ['@loanmatch/source', 'node', 'node-addons'] },
   transform: { '^.+\\.[tj]s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   // The schema engine's wasm glue ships as an ES module; compile it like our own code.
   transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@prisma\\+schema-engine-wasm|@prisma/schema-engine-wasm)'],
   testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/generated/'],
-  // The compiled service (`pnpm build`) repeats every package.json; jest must see only the sources.
-  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  // Nothing is loaded from a package's build output (`pnpm build`).
+  modulePathIgnorePatterns: ['<rootDir>/(apps|packages)/[^/]+/dist/'],
   testTimeout: 30000,
   // Many suites wait on a database or a started process rather than on the CPU, so two workers on the
   // 2-core CI machine overlap that waiting (jest's default there is one worker).

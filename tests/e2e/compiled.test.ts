@@ -12,7 +12,7 @@ describe('the compiled service (pnpm start)', () => {
   let server: Started | undefined;
 
   beforeAll(async () => {
-    const built = await run(['tools/build/src/build.ts'], {});
+    const built = await run([require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], {});
     if (built.code !== 0) throw new Error(`pnpm build failed: ${built.err}`);
   });
 

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
+/** Node's flags that run TypeScript, with the workspace's packages resolved to their sources (docs/adr/0184). */
+const FROM_SOURCE = ['--import', 'tsx', '--conditions=@loanmatch/source'];
 
 export interface Started {
   child: ChildProcess;
@@ -21,11 +23,11 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'loanmatch-e2e-'));
 }
 
-/** `compiled`: the build's `dist/apps/server/src/main.js`, as `pnpm start` runs it (built by the caller); by default the source through tsx. */
+/** `compiled`: the build's `apps/server/dist/main.js`, as `pnpm start` runs it (built by the caller); by default the source through tsx. */
 export async function startServer(
   options: { mode?: string; env?: Record<string, string>; compiled?: boolean } = {},
 ): Promise<Started> {
-  const entry = options.compiled ? ['dist/apps/server/src/main.js'] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+  const entry = options.compiled ? ['apps/server/dist/main.js'] : [...FROM_SOURCE, 'apps/server/src/main.ts'];
   const child = spawn(process.execPath, [...entry, options.mode ?? 'all'], {
     cwd: ROOT,
     env: {
@@ -85,7 +87,7 @@ export function run(
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    const child = spawn(process.execPath, [...FROM_SOURCE, ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     });

@@ -11,7 +11,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { namedStatements } from '@loanmatch/db/src/sql';
+import { namedStatements } from '../../db/src/sql';
 import {
   createApplication,
   createApplicationB,

@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '@loanmatch/db';
-import { LIST_SCORES_IN_CLEAR, LIST_STEPS_IN_CLEAR } from '@loanmatch/db/src/repositories/sealed-fields';
+import { LIST_SCORES_IN_CLEAR, LIST_STEPS_IN_CLEAR } from '../../db/src/repositories/sealed-fields';
 import {
   PersonalDataUnreadable,
   createApplication,

@@ -16,7 +16,7 @@ export interface EngineTiming {
 const SOURCE = 'tools/bench/src/engine.ts';
 
 export async function benchMatchingEngine(print: (text: string) => void): Promise<EngineTiming | undefined> {
-  const argv = ['--import', 'tsx', SOURCE];
+  const argv = ['--import', 'tsx', '--conditions=@loanmatch/source', SOURCE];
   const output = await new Promise<string>((resolveRun) => {
     const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';

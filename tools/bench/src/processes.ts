@@ -108,7 +108,7 @@ export const migrate = (databaseUrl: string): Promise<void> =>
   runToEnd(rootScript('db:migrate'), { DATABASE_URL: databaseUrl });
 
 /**
- * What `pnpm start` runs once built: the last command of its script (`… && exec node dist/…/main.js all`),
+ * What `pnpm start` runs once built: the last command of its script (`… && exec node … apps/server/dist/main.js all`),
  * without `exec` and `node`, as arguments for this node: the runtime the bench itself runs on.
  */
 export function serviceArgv(): string[] {
