@@ -44,7 +44,7 @@ export type CreditCheckOutcome = 'completed' | 'degraded' | 'failed';
 export type WebhookAttemptResult = 'delivered' | 'retry_scheduled' | 'failed' | 'disabled' | 'unrecorded';
 
 /**
- * The domain's events as counts, implemented at the edge (`packages/metrics`, with prom-client) so
+ * The domain's events as counts, implemented at the edge (`packages/http`, with prom-client) so
  * the domain imports no metrics library. Calls carry outcomes and numbers only: never an id, a score
  * or anything about an applicant. Each is called after the change it reports has committed.
  */
@@ -63,7 +63,7 @@ export interface DomainObserver {
 export type DestinationCheck = { ok: true; url: string } | { ok: false; rule: string; text: string };
 
 /**
- * What the webhook use cases need from outside the domain (`packages/webhooks` provides it): the domain
+ * What the webhook use cases need from outside the domain (`packages/http` provides it): the domain
  * resolves no names and opens no connections itself.
  */
 export interface WebhookServices {

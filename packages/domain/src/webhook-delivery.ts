@@ -1,5 +1,5 @@
 /**
- * The rules of webhook delivery, apart from the HTTP that carries it (`packages/webhooks`): which
+ * The rules of webhook delivery, apart from the HTTP that carries it (`packages/http/src/webhooks`): which
  * deliveries are due (claimed with a lease), what an attempt's outcome does to its delivery and its
  * endpoint (retry on the schedule, honour `Retry-After`, disable on 410 or after days of failures).
  */

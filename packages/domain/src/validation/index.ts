@@ -15,7 +15,7 @@ export { validateApplicantDetailsB, validateVariantBCreate, validateVariantBPatc
 export type { VariantBCreateRequest } from './variant-b';
 export { FLAT_FIELDS, variantBApplicantSchema, variantBCreateSchema, variantBPatchSchema } from './variant-b-schemas';
 export type { FlatStep } from './variant-b-schemas';
-// The schemas and patterns themselves, for the OpenAPI documents (packages/openapi), which are built from them.
+// The schemas and patterns themselves, for the OpenAPI documents (packages/http/src/openapi), which are built from them.
 export {
   DATE_FORMAT,
   STEP_SCHEMAS,

@@ -1,7 +1,7 @@
 /**
  * The live credit bureau client (`LOANMATCH_ENV=live`).
  *
- * Protocol (ours; also in packages/bureau/README.md):
+ * Protocol (ours; also in README.md beside this file):
  *
  *   POST {BUREAU_URL}/v1/soft-enquiries
  *   Content-Type: application/json
