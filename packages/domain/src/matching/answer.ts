@@ -3,49 +3,46 @@
  * indicative, its conditions), or a near-miss with its reasons and what would qualify (worded by
  * `NEAR_MISS_WORDING`).
  */
-import type { Candidate, Context } from './candidate';
+import type { Candidate, Context } from './assess';
+import { headlineOf } from './catalogue';
 import { offerConditions } from './conditions';
-import { headlineOf } from './headline';
-import type { AcceptedOffer, NearMissOffer, NearMissReason, NearMissRequirement, OfferDetails } from './match-types';
-import { NEAR_MISS_WORDING, type WordingFacts } from './near-miss-wording';
-import type { ProductTable } from './types';
+import { round2 } from './finance';
+import type { AcceptedOffer, NearMissOffer, NearMissRequirement, OfferDetails } from './match-types';
+import { NEAR_MISS_WORDING } from './near-miss-wording';
 
 /**
- * The headline and benchmark example of a candidate are the catalogue's own, except that with an LMI
- * premium the comparison rate is the one with the premium of the applicant's LVR on the benchmark loan,
- * and the example says so (both prepared at catalogue load; only the headline's end is written here).
+ * The headline and benchmark example are the catalogue's own, except that with an LMI premium the
+ * comparison rate is the one with the premium of the applicant's LVR on the benchmark loan.
  */
-const headlineFor = (c: Candidate, t: ProductTable): string =>
-  c.lmiRow < 0 ? t.headline[c.priceIndex] : headlineOf(t.headlinePrefix[c.priceIndex], c.comparisonRate);
-const exampleFor = (c: Candidate, t: ProductTable): string =>
-  c.lmiRow < 0 ? t.comparisonRateExample[c.row] : t.lmiExample[c.row * t.lmiRows + c.lmiRow];
+const headlineFor = (c: Candidate): string =>
+  c.lmiRow < 0 ? c.price.headline : headlineOf(c.price.headlinePrefix, c.comparisonRate);
 
-export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): AcceptedOffer {
-  const a = x.a;
-  const i = c.row;
-  const k = c.priceIndex;
+export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
+  const { a } = x;
+  const p = c.product;
   const details: OfferDetails = {
-    interestRate: t.rate[k],
+    interestRate: c.price.rate,
     comparisonRate: c.comparisonRate,
-    comparisonRateWarning: t.comparisonRateWarning[i],
-    comparisonRateExample: exampleFor(c, t),
+    comparisonRateWarning: p.comparisonRateWarning,
+    comparisonRateExample: c.lmiRow < 0 ? p.comparisonRateExample : p.lmiExamples[c.lmiRow],
     loanAmount: a.loanAmount,
     loanTermMonths: c.termMonths,
     monthlyRepayment: c.repayment,
-    establishmentFee: t.establishmentFee[i],
-    monthlyFee: t.monthlyFee[i],
+    establishmentFee: p.definition.fees.establishment,
+    monthlyFee: p.definition.fees.monthly,
   };
   // A loan type's own figures follow the common ones, in this order (the answer's key order).
   let offerDetails = details;
-  if (x.isCar) offerDetails = { ...details, balloonAmount: x.balloonAmount };
-  else if (x.isHome)
+  if (a.formType === 'car')
+    offerDetails = { ...details, balloonAmount: round2((a.loanAmount * a.balloonPercent) / 100) };
+  else if (a.formType === 'home')
     offerDetails = {
       ...details,
-      repaymentType: a.interestOnly ? 'interest_only' : 'principal_and_interest',
+      repaymentType: a.repaymentType,
       ...(a.interestOnly
         ? {
             interestOnlyMonths: c.interestOnlyMonths,
-            interestRateAfterInterestOnly: t.revertRate[k],
+            interestRateAfterInterestOnly: c.price.revertRate,
             repaymentAfterInterestOnly: c.afterInterestOnly,
           }
         : {}),
@@ -54,71 +51,42 @@ export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): Accept
       lmiPremium: c.lmiPremium,
       amountFinanced: c.amountFinanced,
     };
-  if (!c.indicative) {
-    return {
-      lender: t.lender[i],
-      product: t.product[i],
-      headline: headlineFor(c, t),
-      certainty: 'pre_qualified',
-      offerDetails,
-      conditions: [],
-      lenderUrl: t.lenderUrl[i],
-    };
-  }
   return {
-    lender: t.lender[i],
-    product: t.product[i],
-    headline: headlineFor(c, t),
-    certainty: 'indicative',
+    lender: p.lender,
+    product: p.product,
+    headline: headlineFor(c),
+    certainty: c.indicative ? 'indicative' : 'pre_qualified',
     offerDetails,
-    conditions: offerConditions(c, t, x),
+    conditions: c.indicative ? offerConditions(c, x) : [],
     ...(a.termKnown ? {} : { assumedLoanTermMonths: c.termMonths }),
-    lenderUrl: t.lenderUrl[i],
+    lenderUrl: p.lenderUrl,
   };
 }
 
-interface Requirement {
-  readonly field: string;
-  readonly direction: 'atMost' | 'atLeast';
-  readonly value: number;
-  readonly text: string;
-}
-
-export function nearMissOffer(c: Candidate, t: ProductTable, x: Context): NearMissOffer {
-  const product = x.products[c.row];
-  const facts: WordingFacts = { applicant: x.a, product };
-  const reasons: NearMissReason[] = [];
-  const requirements: Requirement[] = [];
-  for (const miss of c.misses ?? []) {
-    const wording = NEAR_MISS_WORDING[miss.rule];
-    reasons.push({
-      field: wording.field,
-      rule: wording.rule(miss, facts),
-      actual: wording.actual(miss, facts),
-    });
-    const { field, direction, value, text } = wording.requirement;
-    const requirement: Requirement = {
-      field,
-      direction,
-      value: value ? value(miss) : miss.needed,
-      text: text(miss, facts),
-    };
+export function nearMissOffer(c: Candidate, x: Context): NearMissOffer {
+  const facts = { applicant: x.a, product: c.product };
+  const requirements: (NearMissRequirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
+  for (const miss of c.misses) {
+    const { field, direction, value, text } = NEAR_MISS_WORDING[miss.rule].requirement;
+    const requirement = { field, direction, value: value ? value(miss) : miss.needed, requirement: text(miss, facts) };
     // Requirements on one field and in one direction combine: the tightest one is kept.
-    const same = requirements.findIndex((r) => r.field === requirement.field && r.direction === requirement.direction);
+    const same = requirements.findIndex((r) => r.field === field && r.direction === direction);
     if (same < 0) requirements.push(requirement);
-    else {
-      const kept = requirements[same];
-      const tighter =
-        requirement.direction === 'atMost' ? requirement.value < kept.value : requirement.value > kept.value;
-      if (tighter) requirements[same] = requirement;
-    }
+    else if (
+      direction === 'atMost'
+        ? requirement.value < requirements[same].value
+        : requirement.value > requirements[same].value
+    )
+      requirements[same] = requirement;
   }
-  const wouldQualifyIf: NearMissRequirement[] = requirements.map((r) => ({ field: r.field, requirement: r.text }));
   return {
-    lender: t.lender[c.row],
-    product: t.product[c.row],
-    headline: headlineFor(c, t),
-    reasons,
-    wouldQualifyIf,
+    lender: c.product.lender,
+    product: c.product.product,
+    headline: headlineFor(c),
+    reasons: c.misses.map((miss) => {
+      const wording = NEAR_MISS_WORDING[miss.rule];
+      return { field: wording.field, rule: wording.rule(miss, facts), actual: wording.actual(miss, facts) };
+    }),
+    wouldQualifyIf: requirements.map(({ field, requirement }) => ({ field, requirement })),
   };
 }

@@ -4,20 +4,19 @@
  * Together they are enough: an application that meets every condition passes every rule of the product
  * at the offer's amount, term and price.
  */
-import type { Candidate, Context } from './candidate';
-import { greatestHousingFloor } from './assess';
+import type { Candidate, Context } from './assess';
 import type { OfferCondition } from './match-types';
-import { EMPLOYMENT_TYPES, LIVING_SITUATIONS, type ProductTable } from './types';
+import { EMPLOYMENT_TYPES } from './types';
 import { dollars, months, perMonth, years } from './units';
 
-/** The conditions of the candidate on row `c.row`, in the order of the steps (vehicle, term, employment, income, living). */
-export function offerConditions(c: Candidate, t: ProductTable, x: Context): OfferCondition[] {
-  const a = x.a;
-  const i = c.row;
+/** The candidate's conditions, in the order of the steps (vehicle, term, employment, income, living). */
+export function offerConditions(c: Candidate, x: Context): OfferCondition[] {
+  const { a } = x;
+  const d = c.product.definition;
   const conditions: OfferCondition[] = [];
-  if (!a.vehicleKnown) {
+  if (!a.vehicleKnown && d.loanType === 'car') {
     // loan ≤ maxLvr% × (price − contribution)  ⇔  price ≥ loan × 100 / maxLvr + contribution
-    const maxLvr = t.maxVehicleLvr[i];
+    const maxLvr = d.car.maxLvrPercent;
     const price = Math.ceil((a.loanAmount * 100) / maxLvr + a.vehicleContribution);
     conditions.push({
       field: 'estimatedCarPrice',
@@ -25,15 +24,15 @@ export function offerConditions(c: Candidate, t: ProductTable, x: Context): Offe
     });
   }
   if (!a.termKnown) {
-    const [min, max] = [t.minTermYears[i], t.maxTermYears[i]];
+    const { min, max } = d.loanTermYears;
     const range = min === max ? years(min) : `between ${min} and ${years(max)}`;
     conditions.push({ field: 'loanTerm', requirement: `${range}; this offer assumes ${years(c.termMonths / 12)}` });
   }
   if (!a.employmentKnown) {
-    const allowed = EMPLOYMENT_TYPES.filter((_, bit) => (t.employmentMask[i] & (1 << bit)) !== 0);
+    const allowed = EMPLOYMENT_TYPES.filter((type) => d.employment.types.includes(type));
     if (allowed.length < EMPLOYMENT_TYPES.length)
       conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
-    const minMonths = t.minMonthsInJob[i];
+    const minMonths = d.employment.minimumMonthsInJob;
     if (minMonths > 0)
       conditions.push({ field: 'timeInJob', requirement: `at least ${months(minMonths)} in the current job` });
   }
@@ -41,30 +40,24 @@ export function offerConditions(c: Candidate, t: ProductTable, x: Context): Offe
   // Serviceability: the policy's share of assessable income, less housing, living costs and the monthly
   // fee, must carry the buffered repayment (assess.ts). Unknown living costs are stated at the product's
   // greatest housing floor and no dependants, so that the income asked for is enough for them.
-  const share = t.netIncomeShare[i];
-  const fee = t.monthlyFee[i];
-  const living = t.livingBase[i];
-  const perDependant = t.livingPerDependant[i];
-  const countedOther = a.otherIncome * t.otherIncomeShare[i];
+  const policy = c.product.serviceability;
+  const share = policy.netIncomePercent / 100;
+  const fee = d.fees.monthly;
+  const { base: living, perDependant } = policy.livingCosts;
+  const countedOther = a.otherIncome * (policy.otherIncomePercent / 100);
   if (!a.incomeKnown) {
-    const housing = x.replacesHousing
-      ? 0
-      : Math.max(
-          a.monthlyRent,
-          a.livingKnown ? t.housingFloor[i * LIVING_SITUATIONS.length + a.livingIndex] : greatestHousingFloor(t, i),
-        );
+    const floors = policy.housingCostFloor;
+    const floor = a.livingSituation ? floors[a.livingSituation] : Math.max(0, ...Object.values(floors));
+    const housing = x.replacesHousing ? 0 : Math.max(a.monthlyRent, floor);
     const dependants = a.livingKnown ? a.dependants : 0;
     const outgoings = housing + living + perDependant * dependants + fee;
     const serviced = Math.ceil((outgoings + c.buffered) / share - countedOther);
-    const needed = Math.max(Math.ceil(t.minMonthlyIncome[i] - countedOther), serviced);
+    const needed = Math.max(Math.ceil(d.minimumMonthlyIncome - countedOther), serviced);
     const assumed = x.replacesHousing
       ? 'no dependants'
       : `housing costs of at most ${perMonth(housing)} and no dependants`;
     const assuming = a.livingKnown ? '' : ` (with ${assumed})`;
-    conditions.push({
-      field: 'grossMonthlyIncome',
-      requirement: `at least ${perMonth(needed)}${assuming}`,
-    });
+    conditions.push({ field: 'grossMonthlyIncome', requirement: `at least ${perMonth(needed)}${assuming}` });
     if (!a.livingKnown) conditions.push({ field: 'livingSituation', requirement: `${assumed}, at the income above` });
   } else if (!a.livingKnown) {
     // What the known income leaves for housing and dependants once the repayment and living costs are met.

@@ -120,11 +120,11 @@ export function lmiColumnOf(t: LmiTable, amount: number): number {
   return -1;
 }
 
-/** The premium as a fraction of the loan, `NaN` outside the table. */
-export function premiumRateOf(t: LmiTable, amount: number, value: number): number {
+/** The row of the table for a loan of `amount` against `value`, and its premium as a fraction of the loan; none outside it. */
+export function lmiCellOf(t: LmiTable, amount: number, value: number): { row: number; rate: number } | undefined {
   const row = lmiRowOf(t, amount, value);
   const column = lmiColumnOf(t, amount);
-  return row < 0 || column < 0 ? Number.NaN : t.premiumRate[row][column];
+  return row < 0 || column < 0 ? undefined : { row, rate: t.premiumRate[row][column] };
 }
 
 /**

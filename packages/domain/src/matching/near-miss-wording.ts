@@ -7,8 +7,8 @@
  * away); the lender tells the applicant the rest.
  */
 import type { Applicant } from './applicant';
-import type { Miss, RuleId } from './candidate';
-import { OCCUPANCY_TYPES, type CatalogueProduct } from './types';
+import type { Miss, RuleId } from './assess';
+import type { CatalogueProduct } from './types';
 import { dollars, months, percent, perMonth, years } from './units';
 
 /** What some rules' words quote beside the miss itself. */
@@ -122,8 +122,7 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
   },
   lvr: {
     field: 'lvr',
-    rule: (m, { applicant }) =>
-      `LVR at most ${percent(m.bound)} for ${words(OCCUPANCY_TYPES[applicant.occupancyIndex])} loans`,
+    rule: (m, { applicant }) => `LVR at most ${percent(m.bound)} for ${words(applicant.occupancy)} loans`,
     actual: (m) => percent(m.actual),
     requirement: {
       field: 'loanAmount',
