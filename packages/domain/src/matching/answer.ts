@@ -1,21 +1,14 @@
 /**
- * What a match answers for each product it kept: an accepted offer with its details (and, when it is
- * indicative, its conditions), or a near-miss with its reasons and what would qualify (worded by
- * `NEAR_MISS_WORDING`).
+ * An accepted offer: its details and, when it is indicative, its conditions: for each rule the
+ * application could not be assessed on (its data was not given), what the lender will need to see, in
+ * the near-miss form (`{field, requirement}`). Together the conditions are enough: an application that
+ * meets every one passes every rule of the product at the offer's amount, term and price.
  */
 import type { Candidate, Context } from './assess';
-import { headlineOf } from './catalogue';
-import { offerConditions } from './conditions';
 import { round2 } from './finance';
-import type { AcceptedOffer, NearMissOffer, NearMissRequirement, OfferDetails } from './match-types';
-import { NEAR_MISS_WORDING } from './near-miss-wording';
-
-/**
- * The headline and benchmark example are the catalogue's own, except that with an LMI premium the
- * comparison rate is the one with the premium of the applicant's LVR on the benchmark loan.
- */
-const headlineFor = (c: Candidate): string =>
-  c.lmiRow < 0 ? c.price.headline : headlineOf(c.price.headlinePrefix, c.comparisonRate);
+import type { AcceptedOffer, OfferCondition, OfferDetails } from './match-types';
+import { EMPLOYMENT_TYPES } from './types';
+import { dollars, months, perMonth, years } from './units';
 
 export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   const { a } = x;
@@ -54,7 +47,7 @@ export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   return {
     lender: p.lender,
     product: p.product,
-    headline: headlineFor(c),
+    headline: c.headline,
     certainty: c.indicative ? 'indicative' : 'pre_qualified',
     offerDetails,
     conditions: c.indicative ? offerConditions(c, x) : [],
@@ -63,30 +56,64 @@ export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   };
 }
 
-export function nearMissOffer(c: Candidate, x: Context): NearMissOffer {
-  const facts = { applicant: x.a, product: c.product };
-  const requirements: (NearMissRequirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
-  for (const miss of c.misses) {
-    const { field, direction, value, text } = NEAR_MISS_WORDING[miss.rule].requirement;
-    const requirement = { field, direction, value: value ? value(miss) : miss.needed, requirement: text(miss, facts) };
-    // Requirements on one field and in one direction combine: the tightest one is kept.
-    const same = requirements.findIndex((r) => r.field === field && r.direction === direction);
-    if (same < 0) requirements.push(requirement);
-    else if (
-      direction === 'atMost'
-        ? requirement.value < requirements[same].value
-        : requirement.value > requirements[same].value
-    )
-      requirements[same] = requirement;
+/** The candidate's conditions, in the order of the steps (vehicle, term, employment, income, living). */
+function offerConditions(c: Candidate, x: Context): OfferCondition[] {
+  const { a } = x;
+  const d = c.product.definition;
+  const conditions: OfferCondition[] = [];
+  if (!a.vehicleKnown && d.loanType === 'car') {
+    // loan ≤ maxLvr% × (price − contribution)  ⇔  price ≥ loan × 100 / maxLvr + contribution
+    const maxLvr = d.car.maxLvrPercent;
+    const price = Math.ceil((a.loanAmount * 100) / maxLvr + a.vehicleContribution);
+    conditions.push({
+      field: 'estimatedCarPrice',
+      requirement: `at least ${dollars(price)} with the deposit and trade-in given: the loan may be at most ${maxLvr}% of the price less deposit and trade-in, plus any trade-in payout`,
+    });
   }
-  return {
-    lender: c.product.lender,
-    product: c.product.product,
-    headline: headlineFor(c),
-    reasons: c.misses.map((miss) => {
-      const wording = NEAR_MISS_WORDING[miss.rule];
-      return { field: wording.field, rule: wording.rule(miss, facts), actual: wording.actual(miss, facts) };
-    }),
-    wouldQualifyIf: requirements.map(({ field, requirement }) => ({ field, requirement })),
-  };
+  if (!a.termKnown) {
+    const { min, max } = d.loanTermYears;
+    const range = min === max ? years(min) : `between ${min} and ${years(max)}`;
+    conditions.push({ field: 'loanTerm', requirement: `${range}; this offer assumes ${years(c.termMonths / 12)}` });
+  }
+  if (!a.employmentKnown) {
+    const allowed = EMPLOYMENT_TYPES.filter((type) => d.employment.types.includes(type));
+    if (allowed.length < EMPLOYMENT_TYPES.length)
+      conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
+    const minMonths = d.employment.minimumMonthsInJob;
+    if (minMonths > 0)
+      conditions.push({ field: 'timeInJob', requirement: `at least ${months(minMonths)} in the current job` });
+  }
+
+  // Serviceability: the policy's share of assessable income, less housing, living costs and the monthly
+  // fee, must carry the buffered repayment (assess.ts). Unknown living costs are stated at the product's
+  // greatest housing floor and no dependants, so that the income asked for is enough for them.
+  const policy = c.product.serviceability;
+  const share = policy.netIncomePercent / 100;
+  const fee = d.fees.monthly;
+  const { base: living, perDependant } = policy.livingCosts;
+  const countedOther = a.otherIncome * (policy.otherIncomePercent / 100);
+  if (!a.incomeKnown) {
+    const floors = policy.housingCostFloor;
+    const floor = a.livingSituation ? floors[a.livingSituation] : Math.max(0, ...Object.values(floors));
+    const housing = x.replacesHousing ? 0 : Math.max(a.monthlyRent, floor);
+    const dependants = a.livingKnown ? a.dependants : 0;
+    const outgoings = housing + living + perDependant * dependants + fee;
+    const serviced = Math.ceil((outgoings + c.buffered) / share - countedOther);
+    const needed = Math.max(Math.ceil(d.minimumMonthlyIncome - countedOther), serviced);
+    const assumed = x.replacesHousing
+      ? 'no dependants'
+      : `housing costs of at most ${perMonth(housing)} and no dependants`;
+    const assuming = a.livingKnown ? '' : ` (with ${assumed})`;
+    conditions.push({ field: 'grossMonthlyIncome', requirement: `at least ${perMonth(needed)}${assuming}` });
+    if (!a.livingKnown) conditions.push({ field: 'livingSituation', requirement: `${assumed}, at the income above` });
+  } else if (!a.livingKnown) {
+    // What the known income leaves for housing and dependants once the repayment and living costs are met.
+    const room = Math.floor((a.grossMonthlyIncome + countedOther) * share - living - fee - c.buffered);
+    const each = perDependant > 0 ? `, less ${perMonth(perDependant)} for each dependant` : '';
+    const requirement = x.replacesHousing
+      ? `dependants' living costs of at most ${perMonth(room)}`
+      : `housing costs of at most ${perMonth(room)}${each}`;
+    conditions.push({ field: 'livingSituation', requirement });
+  }
+  return conditions;
 }

@@ -15,57 +15,15 @@ import {
   PERSONAL_PURPOSES,
   REPAYMENT_TYPES,
   SALE_TYPES,
-  type EmploymentType,
   type FormType,
-  type LivingSituation,
   type OccupancyType,
   type RepaymentType,
 } from './types';
 
-export interface Applicant {
-  readonly formType: FormType;
-  readonly loanAmount: number;
-  /** `NaN` when not given: each product is then assessed over an assumed term. */
-  readonly termYears: number;
-  readonly purpose: string;
-  /** When not given, no product is ruled out on it. */
-  readonly employmentType?: EmploymentType;
-  readonly monthsInJob: number;
-  /** `NaN` when not given. */
-  readonly grossMonthlyIncome: number;
-  readonly otherIncome: number;
-  readonly livingSituation?: LivingSituation;
-  readonly monthlyRent: number;
-  readonly dependants: number;
-  /** What the application tells (a Variant B application may be thin); `complete` when all of it. */
-  readonly termKnown: boolean;
-  readonly employmentKnown: boolean;
-  readonly incomeKnown: boolean;
-  readonly livingKnown: boolean;
-  /** Car: the vehicle's price is known (true for other loan types). */
-  readonly vehicleKnown: boolean;
-  readonly complete: boolean;
-  /** Car: the sale type (a new car: dealer), when known. */
-  readonly saleType?: (typeof SALE_TYPES)[number];
-  /** Car: the vehicle's age in years, `NaN` when not known or a new car. */
-  readonly vehicleAge: number;
-  readonly balloonPercent: number;
-  /** Car: the price less the deposit and the trade-in, plus any payout owed on the trade-in; `NaN` without a price. */
-  readonly vehicleValue: number;
-  /** Car: the deposit and trade-in less its payout. */
-  readonly vehicleContribution: number;
-  /** Home (for other loan types: owner occupied, principal and interest). */
-  readonly occupancy: OccupancyType;
-  readonly firstHomeBuyer: boolean;
-  readonly repaymentType: RepaymentType;
-  readonly interestOnly: boolean;
-  readonly propertyValue: number;
-}
-
 /** How many bands below the applicant's own estimate matching prices when the bureau was unavailable. */
-export const SELF_ESTIMATE_BANDS_DOWN = 1;
+const SELF_ESTIMATE_BANDS_DOWN = 1;
 /** The band assumed when the bureau was unavailable and the applicant gave no usable estimate. */
-export const UNKNOWN_ESTIMATE_BAND: ScoreBand = 'below_average';
+const UNKNOWN_ESTIMATE_BAND: ScoreBand = 'below_average';
 
 /** Stored step data holds numbers; a numeric string (the form partners may send) is read the same way. */
 function numberOf(value: unknown): number | undefined {
@@ -121,9 +79,7 @@ const WHERE: Record<
 };
 
 /** The applicant as matching sees it, or the fields it needs that are missing or unreadable. */
-export function readApplicant(
-  input: MatchInput,
-): { ok: true; applicant: Applicant } | { ok: false; missing: MissingField[] } {
+export function readApplicant(input: MatchInput) {
   const missing: MissingField[] = [];
   const stepOf = (step: Step): Readonly<Record<string, unknown>> => input.steps[step] ?? {};
   const numberAt = (step: Step, field: string) => numberOf(stepOf(step)[field]);
@@ -154,7 +110,7 @@ export function readApplicant(
   const grossMonthlyIncome = numberAt(f.work, 'grossMonthlyIncome') ?? Number.NaN;
   const livingSituation = oneOf(f.living, 'livingSituation', LIVING_SITUATIONS);
 
-  let saleType: Applicant['saleType'];
+  let saleType: (typeof SALE_TYPES)[number] | undefined;
   let vehicleAge = Number.NaN;
   let vehicleValue = Number.NaN;
   let vehicleContribution = 0;
@@ -179,41 +135,46 @@ export function readApplicant(
     propertyValue = need(2, 'propertyValue', positive(2, 'propertyValue'));
   }
 
-  if (missing.length > 0) return { ok: false, missing };
+  if (missing.length > 0) return missing;
   const termKnown = !Number.isNaN(termYears);
   const incomeKnown = !Number.isNaN(grossMonthlyIncome);
   const vehicleKnown = formType !== 'car' || !Number.isNaN(vehicleValue);
   return {
-    ok: true,
-    applicant: {
-      formType,
-      loanAmount,
-      termYears,
-      purpose,
-      employmentType,
-      monthsInJob: Math.floor(optional(f.work, 'employmentYears') * 12 + 1e-9) + optional(f.work, 'employmentMonths'),
-      grossMonthlyIncome,
-      otherIncome: optional(f.work, 'otherIncome'),
-      livingSituation,
-      monthlyRent: optional(f.living, 'monthlyRent'),
-      dependants: optional(f.living, 'dependents'),
-      termKnown,
-      employmentKnown: employmentType !== undefined,
-      incomeKnown,
-      livingKnown: livingSituation !== undefined,
-      vehicleKnown,
-      complete:
-        termKnown && employmentType !== undefined && incomeKnown && livingSituation !== undefined && vehicleKnown,
-      saleType,
-      vehicleAge,
-      balloonPercent: formType === 'car' ? optional(2, 'balloonPaymentPercent') : 0,
-      vehicleValue,
-      vehicleContribution,
-      occupancy,
-      firstHomeBuyer: formType === 'home' && stepOf(1).isFirstHomeBuyer === 'yes',
-      repaymentType,
-      interestOnly: repaymentType === 'interest_only',
-      propertyValue,
-    },
+    formType,
+    loanAmount,
+    /** `NaN` when not given: each product is then assessed over an assumed term. */
+    termYears,
+    purpose,
+    employmentType,
+    monthsInJob: Math.floor(optional(f.work, 'employmentYears') * 12 + 1e-9) + optional(f.work, 'employmentMonths'),
+    /** `NaN` when not given. */
+    grossMonthlyIncome,
+    otherIncome: optional(f.work, 'otherIncome'),
+    livingSituation,
+    monthlyRent: optional(f.living, 'monthlyRent'),
+    dependants: optional(f.living, 'dependents'),
+    /** What the application tells (a Variant B application may be thin); `complete` when all of it. */
+    termKnown,
+    employmentKnown: employmentType !== undefined,
+    incomeKnown,
+    livingKnown: livingSituation !== undefined,
+    /** Car: the vehicle's price is known (true for other loan types). */
+    vehicleKnown,
+    complete: termKnown && employmentType !== undefined && incomeKnown && livingSituation !== undefined && vehicleKnown,
+    saleType,
+    /** Car: in years, `NaN` when not known or a new car. */
+    vehicleAge,
+    balloonPercent: formType === 'car' ? optional(2, 'balloonPaymentPercent') : 0,
+    /** Car: the price less the deposit and the trade-in, plus any payout owed on the trade-in; `NaN` without a price. */
+    vehicleValue,
+    vehicleContribution,
+    /** Home (for other loan types: owner occupied, principal and interest). */
+    occupancy,
+    firstHomeBuyer: formType === 'home' && stepOf(1).isFirstHomeBuyer === 'yes',
+    repaymentType,
+    interestOnly: repaymentType === 'interest_only',
+    propertyValue,
   };
 }
+
+export type Applicant = Exclude<ReturnType<typeof readApplicant>, MissingField[]>;

@@ -4,11 +4,12 @@
  * pass are accepted offers, pre-qualified before indicative, each group cheapest first; those that
  * narrowly miss are near-misses, nearest first; the kept ones are worded as the answer (answer.ts).
  */
-import { acceptedOffer, nearMissOffer } from './answer';
+import { acceptedOffer } from './answer';
 import { assessCredit, readApplicant } from './applicant';
-import { assess, type Candidate, type Context } from './assess';
+import { assess, contextOf, type Candidate } from './assess';
 import type { MatchInput, MatchResult } from './match-types';
-import { BANDS_BEST_FIRST, type Catalogue } from './types';
+import { nearMissOffer } from './near-miss';
+import type { Catalogue } from './types';
 
 const byId = (x: Candidate, y: Candidate): number =>
   x.product.product.id < y.product.product.id ? -1 : x.product.product.id > y.product.product.id ? 1 : 0;
@@ -26,28 +27,10 @@ const nearMissOrder = (x: Candidate, y: Candidate): number =>
 
 export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResult {
   const assessment = assessCredit(input);
-  const read = readApplicant(input);
-  if (!read.ok)
-    return {
-      outcome: 'incomplete_application',
-      assessment,
-      missing: read.missing,
-      acceptedOffers: [],
-      nearMissOffers: [],
-    };
-  const a = read.applicant;
-  const bandRank = BANDS_BEST_FIRST.indexOf(assessment.band);
-  const variant = a.formType === 'home' ? (a.interestOnly ? 1 : 0) + (a.occupancy === 'investment' ? 2 : 0) : 0;
-  const context: Context = {
-    a,
-    bandRank,
-    slot: variant * BANDS_BEST_FIRST.length + bandRank,
-    nearMiss: catalogue.nearMiss,
-    referenceYear: input.referenceYear,
-    // An owner-occupied home loan takes the place of the applicant's rent or mortgage, except when it
-    // releases equity from a home that keeps its own mortgage.
-    replacesHousing: a.formType === 'home' && a.occupancy === 'owner_occupied' && a.purpose !== 'equity_release',
-  };
+  const a = readApplicant(input);
+  if (Array.isArray(a))
+    return { outcome: 'incomplete_application', assessment, missing: a, acceptedOffers: [], nearMissOffers: [] };
+  const context = contextOf(a, assessment.band, catalogue, input.referenceYear);
   const accepted: Candidate[] = [];
   const near: Candidate[] = [];
   for (const product of catalogue.productsByType[a.formType]) {

@@ -2,35 +2,33 @@
  * Types of the lender catalogue: the file as written (`catalogue/catalogue.v1.json`, field by field in
  * docs/matching.md) and as loaded. Matching's input and answer are in match-types.ts.
  */
-import type { ScoreBand } from '../credit/bureau';
+import { SCORE_BANDS, type ScoreBand } from '../credit/bureau';
 import type { CommissionDefinition } from '../outcomes/commission';
-import {
-  type EMPLOYMENT_TYPES,
-  type FormType,
+import type {
+  EMPLOYMENT_TYPES,
+  FormType,
   HOME_LOAN_PURPOSES,
-  type LIVING_SITUATIONS,
-  type OCCUPANCY_TYPES,
+  LIVING_SITUATIONS,
+  OCCUPANCY_TYPES,
   PERSONAL_LOAN_PURPOSES,
-  type REPAYMENT_TYPES,
+  REPAYMENT_TYPES,
   USED_CAR_SALE_TYPES,
 } from '../validation/schemas';
 
 export type { ScoreBand } from '../credit/bureau';
-export type { FormType } from '../validation/schemas';
-export { EMPLOYMENT_TYPES, LIVING_SITUATIONS, OCCUPANCY_TYPES, REPAYMENT_TYPES } from '../validation/schemas';
+export {
+  EMPLOYMENT_TYPES,
+  type FormType,
+  HOME_LOAN_PURPOSES as HOME_PURPOSES,
+  LIVING_SITUATIONS,
+  OCCUPANCY_TYPES,
+  PERSONAL_LOAN_PURPOSES as PERSONAL_PURPOSES,
+  REPAYMENT_TYPES,
+  USED_CAR_SALE_TYPES as SALE_TYPES,
+} from '../validation/schemas';
 
 /** Score bands from best to worst: the index is a band's rank (0 = excellent, 5 = poor). */
-export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze([
-  'excellent',
-  'very_good',
-  'good',
-  'average',
-  'below_average',
-  'poor',
-]);
-export const PERSONAL_PURPOSES = PERSONAL_LOAN_PURPOSES;
-export const HOME_PURPOSES = HOME_LOAN_PURPOSES;
-export const SALE_TYPES = USED_CAR_SALE_TYPES;
+export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze(SCORE_BANDS.map((b) => b.band));
 /** Car step 1 `carLoanPurpose`, with its long aliases folded in (`NewCarPurchase` is `new`). */
 export const CAR_PURPOSES = Object.freeze(['new', 'used', 'refinance'] as const);
 
@@ -128,14 +126,14 @@ interface ProductDefinitionBase {
 
 export interface PersonalProductDefinition extends ProductDefinitionBase {
   readonly loanType: 'personal';
-  readonly purposes: readonly (typeof PERSONAL_PURPOSES)[number][];
+  readonly purposes: readonly (typeof PERSONAL_LOAN_PURPOSES)[number][];
 }
 
 export interface CarProductDefinition extends ProductDefinitionBase {
   readonly loanType: 'car';
   readonly purposes: readonly (typeof CAR_PURPOSES)[number][];
   readonly car: {
-    readonly saleTypes: readonly (typeof SALE_TYPES)[number][];
+    readonly saleTypes: readonly (typeof USED_CAR_SALE_TYPES)[number][];
     readonly maxVehicleAgeYears: number;
     /** Balloon as a share of the loan amount; `maxPercent: 0` allows none. */
     readonly balloon: { readonly maxPercent: number; readonly maxTermYears: number };
@@ -146,7 +144,7 @@ export interface CarProductDefinition extends ProductDefinitionBase {
 
 export interface HomeProductDefinition extends ProductDefinitionBase {
   readonly loanType: 'home';
-  readonly purposes: readonly (typeof HOME_PURPOSES)[number][];
+  readonly purposes: readonly (typeof HOME_LOAN_PURPOSES)[number][];
   readonly home: {
     readonly occupancy: Partial<
       Record<OccupancyType, { readonly maxLvrPercent: number; readonly rateLoadingPercentPoints?: number }>

@@ -1,28 +1,24 @@
 /**
- * The words of a near-miss, one row per rule: what the reason calls the rule and the applicant's value,
- * and what the applicant would need, each value with its unit. Only the near-misses returned are worded;
- * the assessment works in numbers (`Miss`).
+ * A near-miss in words, one row per rule: what the reason calls the rule and the applicant's value, and
+ * what the applicant would need, each value with its unit. Only the near-misses returned are worded.
  * A credit reason says only that the lender's credit criteria were not met: no band, score or anything
  * derived from them (the product's minimum band with the near-miss margin would give the applicant's band
  * away); the lender tells the applicant the rest.
  */
 import type { Applicant } from './applicant';
-import type { Miss, RuleId } from './assess';
+import type { Candidate, Context, Miss, RuleId } from './assess';
+import type { NearMissOffer, NearMissRequirement } from './match-types';
 import type { CatalogueProduct } from './types';
 import { dollars, months, percent, perMonth, years } from './units';
 
-/** What some rules' words quote beside the miss itself. */
-export interface WordingFacts {
-  readonly applicant: Applicant;
-  readonly product: CatalogueProduct;
-}
+type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
 
-export interface RuleWording {
+interface RuleWording {
   /** The reason's assessed quantity: an input field, or `creditScore`, `timeInJob`, `lvr`, `vehicleAge`, `serviceability`. */
   readonly field: string;
-  readonly rule: (miss: Miss, facts: WordingFacts) => string;
+  readonly rule: Words;
   /** The applicant's value as the reason shows it, with its unit. */
-  readonly actual: (miss: Miss, facts: WordingFacts) => string;
+  readonly actual: Words;
   readonly requirement: {
     /** The field to change: an input field, or `creditScore` / `timeInJob`. */
     readonly field: string;
@@ -30,13 +26,48 @@ export interface RuleWording {
     readonly direction: 'atMost' | 'atLeast';
     /** `miss.needed` when absent. */
     readonly value?: (miss: Miss) => number;
-    readonly text: (miss: Miss, facts: WordingFacts) => string;
+    readonly text: Words;
+  };
+}
+
+export function nearMissOffer(c: Candidate, { a }: Context): NearMissOffer {
+  const p = c.product;
+  const requirements: (NearMissRequirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
+  for (const miss of c.misses) {
+    const { field, direction, value, text } = WORDING[miss.rule].requirement;
+    const requirement = { field, direction, value: value ? value(miss) : miss.needed, requirement: text(miss, a, p) };
+    const same = requirements.findIndex((r) => r.field === field && r.direction === direction);
+    const kept = requirements[same];
+    if (same < 0) requirements.push(requirement);
+    else if (direction === 'atMost' ? requirement.value < kept.value : requirement.value > kept.value)
+      requirements[same] = requirement;
+  }
+  return {
+    lender: p.lender,
+    product: p.product,
+    headline: c.headline,
+    reasons: c.misses.map((miss) => {
+      const { field, rule, actual } = WORDING[miss.rule];
+      return { field, rule: rule(miss, a, p), actual: actual(miss, a, p) };
+    }),
+    wouldQualifyIf: requirements.map(({ field, requirement }) => ({ field, requirement })),
   };
 }
 
 const words = (id: string): string => id.replace(/_/g, ' ');
 
-export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
+/** A bound on an input field: "at most $50,000", "at least 2 years". */
+function bounded(field: string, direction: 'atMost' | 'atLeast', unit: (n: number) => string): RuleWording {
+  const bound = direction === 'atMost' ? 'at most' : 'at least';
+  return {
+    field,
+    rule: (m) => `${bound} ${unit(m.bound)}`,
+    actual: (m) => unit(m.actual),
+    requirement: { field, direction, text: (m) => `${bound} ${unit(m.needed)}` },
+  };
+}
+
+const WORDING: { readonly [R in RuleId]: RuleWording } = {
   creditBand: {
     field: 'creditScore',
     rule: () => "the lender's credit criteria",
@@ -49,30 +80,10 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
       text: () => "the lender's credit criteria met (the lender explains its assessment to the applicant)",
     },
   },
-  maxLoanAmount: {
-    field: 'loanAmount',
-    rule: (m) => `at most ${dollars(m.bound)}`,
-    actual: (m) => dollars(m.actual),
-    requirement: { field: 'loanAmount', direction: 'atMost', text: (m) => `at most ${dollars(m.needed)}` },
-  },
-  minLoanAmount: {
-    field: 'loanAmount',
-    rule: (m) => `at least ${dollars(m.bound)}`,
-    actual: (m) => dollars(m.actual),
-    requirement: { field: 'loanAmount', direction: 'atLeast', text: (m) => `at least ${dollars(m.needed)}` },
-  },
-  maxLoanTerm: {
-    field: 'loanTerm',
-    rule: (m) => `at most ${years(m.bound)}`,
-    actual: (m) => years(m.actual),
-    requirement: { field: 'loanTerm', direction: 'atMost', text: (m) => `at most ${years(m.needed)}` },
-  },
-  minLoanTerm: {
-    field: 'loanTerm',
-    rule: (m) => `at least ${years(m.bound)}`,
-    actual: (m) => years(m.actual),
-    requirement: { field: 'loanTerm', direction: 'atLeast', text: (m) => `at least ${years(m.needed)}` },
-  },
+  maxLoanAmount: bounded('loanAmount', 'atMost', dollars),
+  minLoanAmount: bounded('loanAmount', 'atLeast', dollars),
+  maxLoanTerm: bounded('loanTerm', 'atMost', years),
+  minLoanTerm: bounded('loanTerm', 'atLeast', years),
   minIncome: {
     field: 'grossMonthlyIncome',
     rule: (m) => `assessable income of at least ${perMonth(m.bound)}`,
@@ -122,19 +133,19 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
   },
   lvr: {
     field: 'lvr',
-    rule: (m, { applicant }) => `LVR at most ${percent(m.bound)} for ${words(applicant.occupancy)} loans`,
+    rule: (m, a) => `LVR at most ${percent(m.bound)} for ${words(a.occupancy)} loans`,
     actual: (m) => percent(m.actual),
     requirement: {
       field: 'loanAmount',
       direction: 'atMost',
-      text: (m, { applicant }) =>
-        `at most ${dollars(m.needed)} (a deposit of at least ${dollars(applicant.propertyValue - m.needed)} brings the LVR to ${percent(m.bound)})`,
+      text: (m, a) =>
+        `at most ${dollars(m.needed)} (a deposit of at least ${dollars(a.propertyValue - m.needed)} brings the LVR to ${percent(m.bound)})`,
     },
   },
   vehicleLvr: {
     field: 'lvr',
-    rule: (m, { applicant }) =>
-      `loan at most ${percent(m.bound)} of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout: ${dollars(applicant.vehicleValue)})`,
+    rule: (m, a) =>
+      `loan at most ${percent(m.bound)} of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout: ${dollars(a.vehicleValue)})`,
     actual: (m) => percent(m.actual),
     requirement: {
       field: 'loanAmount',
@@ -144,15 +155,15 @@ export const NEAR_MISS_WORDING: { readonly [R in RuleId]: RuleWording } = {
   },
   serviceability: {
     field: 'serviceability',
-    rule: (_m, { product }) =>
-      `repayments assessed at the rate plus a buffer of ${product.serviceability.bufferPercentPoints} percentage points must fit within income after tax, housing and living costs`,
+    rule: (_m, _a, p) =>
+      `repayments assessed at the rate plus a buffer of ${p.serviceability.bufferPercentPoints} percentage points must fit within income after tax, housing and living costs`,
     actual: (m) => perMonth(m.actual),
     requirement: {
       field: 'loanAmount',
       direction: 'atMost',
-      text: (m, { applicant }) =>
+      text: (m, a) =>
         `at most ${dollars(m.needed)} (the largest amount the income services), or ` +
-        (m.bound < applicant.loanAmount ? `at most ${dollars(m.bound)} with ` : '') +
+        (m.bound < a.loanAmount ? `at most ${dollars(m.bound)} with ` : '') +
         `a gross monthly income of at least ${perMonth(m.alternative ?? 0)}`,
     },
   },
