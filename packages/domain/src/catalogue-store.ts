@@ -7,10 +7,7 @@ export interface CatalogueSource {
   current(): Promise<Catalogue>;
 }
 
-/**
- * Checks the catalogue's stamp at most every `refreshMs`, and reloads only when it changed, so an
- * operator's change reaches every process within that time without a restart.
- */
+/** Checks the catalogue's stamp at most every `refreshMs` and reloads when it changed: a change reaches every process. */
 export function createCatalogueSource(
   repos: Repositories,
   options: { refreshMs?: number; clock?: () => number } = {},
@@ -43,20 +40,14 @@ export function createCatalogueSource(
   };
 }
 
-/**
- * A catalogue is known by its `effectiveFrom` date (its `version` is the file format's): a later date
- * supersedes an earlier one.
- */
+/** A catalogue is known by its `effectiveFrom` date (its `version` is the file format's): a later date supersedes it. */
 export interface CatalogueSummary {
   effectiveFrom: string;
   lenders: number;
   products: number;
 }
 
-/**
- * Puts a catalogue document in force after checking every rule of it; a broken catalogue is refused
- * with a message naming the product and the rule, and the old one stays.
- */
+/** Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one stays. */
 export async function putCatalogue(
   ctx: { repos: Repositories; clock: () => Date },
   options: { document: unknown },

@@ -1,19 +1,18 @@
 /**
- * An accepted offer: its details and, when it is indicative, its conditions: for each rule the
- * application could not be assessed on (its data was not given), what the lender will need to see, in
- * the near-miss form (`{field, requirement}`). Together the conditions are enough: an application that
- * meets every one passes every rule of the product at the offer's amount, term and price.
+ * An accepted offer: its details and, when it is indicative, its conditions: for each rule the application
+ * could not be assessed on, what the lender will need to see. Together the conditions are enough: meeting
+ * every one passes every rule of the product at the offer's amount, term and price.
  */
 import type { Candidate, Context } from './assess';
 import { round2 } from './finance';
-import type { AcceptedOffer, OfferCondition, OfferDetails } from './match-types';
+import type { AcceptedOffer, Requirement, OfferDetails } from './match-types';
 import { EMPLOYMENT_TYPES } from './types';
 import { dollars, months, perMonth, years } from './units';
 
 export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   const { a } = x;
   const p = c.product;
-  const details: OfferDetails = {
+  const offerDetails: OfferDetails = {
     interestRate: c.price.rate,
     comparisonRate: c.comparisonRate,
     comparisonRateWarning: p.comparisonRateWarning,
@@ -23,27 +22,25 @@ export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
     monthlyRepayment: c.repayment,
     establishmentFee: p.definition.fees.establishment,
     monthlyFee: p.definition.fees.monthly,
+    // A loan type's own figures follow, in this order (the answer's key order).
+    ...(a.formType === 'car' ? { balloonAmount: round2((a.loanAmount * a.balloonPercent) / 100) } : {}),
+    ...(a.formType === 'home'
+      ? {
+          repaymentType: a.repaymentType,
+          ...(a.interestOnly
+            ? {
+                interestOnlyMonths: c.interestOnlyMonths,
+                interestRateAfterInterestOnly: c.price.revertRate,
+                repaymentAfterInterestOnly: c.afterInterestOnly,
+              }
+            : {}),
+          lvr: c.lvr,
+          lendersMortgageInsurance: c.lmiRow >= 0,
+          lmiPremium: c.lmiPremium,
+          amountFinanced: c.amountFinanced,
+        }
+      : {}),
   };
-  // A loan type's own figures follow the common ones, in this order (the answer's key order).
-  let offerDetails = details;
-  if (a.formType === 'car')
-    offerDetails = { ...details, balloonAmount: round2((a.loanAmount * a.balloonPercent) / 100) };
-  else if (a.formType === 'home')
-    offerDetails = {
-      ...details,
-      repaymentType: a.repaymentType,
-      ...(a.interestOnly
-        ? {
-            interestOnlyMonths: c.interestOnlyMonths,
-            interestRateAfterInterestOnly: c.price.revertRate,
-            repaymentAfterInterestOnly: c.afterInterestOnly,
-          }
-        : {}),
-      lvr: c.lvr,
-      lendersMortgageInsurance: c.lmiRow >= 0,
-      lmiPremium: c.lmiPremium,
-      amountFinanced: c.amountFinanced,
-    };
   return {
     lender: p.lender,
     product: p.product,
@@ -57,10 +54,10 @@ export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
 }
 
 /** The candidate's conditions, in the order of the steps (vehicle, term, employment, income, living). */
-function offerConditions(c: Candidate, x: Context): OfferCondition[] {
+function offerConditions(c: Candidate, x: Context): Requirement[] {
   const { a } = x;
   const d = c.product.definition;
-  const conditions: OfferCondition[] = [];
+  const conditions: Requirement[] = [];
   if (!a.vehicleKnown && d.loanType === 'car') {
     // loan ≤ maxLvr% × (price − contribution)  ⇔  price ≥ loan × 100 / maxLvr + contribution
     const maxLvr = d.car.maxLvrPercent;

@@ -33,12 +33,9 @@ function numberOf(value: unknown): number | undefined {
 }
 
 /** Car step 1 allows long aliases of its purposes. */
-const CAR_PURPOSE_ALIASES: Readonly<Record<string, string>> = {
-  NewCarPurchase: 'new',
-  UsedCarPurchase: 'used',
-  RefinanceCarLoan: 'refinance',
-};
-const NO_ALIASES: Readonly<Record<string, string>> = {};
+const CAR_PURPOSE_ALIASES: Aliases = { NewCarPurchase: 'new', UsedCarPurchase: 'used', RefinanceCarLoan: 'refinance' };
+const NO_ALIASES: Aliases = {};
+type Aliases = Readonly<Record<string, string>>;
 
 export function assessCredit(input: MatchInput): CreditAssessment {
   if (input.credit.band !== null) return { basis: 'bureau', band: input.credit.band };
@@ -67,12 +64,10 @@ export function assessCredit(input: MatchInput): CreditAssessment {
 }
 
 type Step = 1 | 2 | 3 | 4;
+type Where = { amount: Step; term: Step; work: Step; living: Step; purpose: [Step, string, readonly string[]] };
 
 /** Where each loan type keeps what matching reads: the steps of the amount, term, work and living, and its purpose. */
-const WHERE: Record<
-  FormType,
-  { amount: Step; term: Step; work: Step; living: Step; purpose: [Step, string, readonly string[]] }
-> = {
+const WHERE: Record<FormType, Where> = {
   personal: { amount: 1, term: 2, work: 3, living: 4, purpose: [2, 'loanPurpose', PERSONAL_PURPOSES] },
   car: { amount: 2, term: 2, work: 3, living: 4, purpose: [1, 'carLoanPurpose', CAR_PURPOSES] },
   home: { amount: 3, term: 3, work: 4, living: 4, purpose: [1, 'loanPurpose', HOME_PURPOSES] },

@@ -1,17 +1,12 @@
 /**
- * The assessment of one product for one application, rule by rule. Category rules (purpose, employment
- * type, sale type, occupancy, first home buyer, repayment type) pass or rule the product out. Measured
- * rules (credit band, amount, term, income, time in job, vehicle age, balloon, LVR, serviceability) pass,
- * or miss by a distance: within the catalogue's margin the product is a near-miss, beyond it ruled out,
- * as it is when more than `maxMissedRules` rules are missed, or when its band or the loan itself costs
- * above the cost-rate cap.
- * A near-miss is assessed on the terms that would qualify: the amount, term and balloon brought within
- * the product's limits (the amount also within its LVR), at the band that would qualify; serviceability
- * on that amount with any capitalised LMI premium, so "at most $23,400" passes every rule together.
- * A thin application is assessed on what it tells: a rule that needs what is missing is not assessed
- * (the offer is then indicative, with conditions: conditions.ts); an unknown term is the product's
- * benchmark term; an unknown living situation costs the policy's least housing floor; a car's LVR
- * without its price is not assessed.
+ * One product assessed for one application. Category rules (purpose, employment and sale type,
+ * occupancy, first home buyer, repayment type) pass or rule the product out. Measured rules pass or miss
+ * by a distance: within the catalogue's margins (and `maxMissedRules`) a near-miss, beyond them ruled
+ * out, as is a band or a loan whose cost is above the cost-rate cap. A near-miss is assessed on the terms
+ * that would qualify (amount, term and balloon within the limits, at the band that would qualify), so
+ * "at most $23,400" passes every rule together. A thin application is assessed on what it tells: a rule
+ * that needs what is missing is not assessed (the offer is indicative), an unknown term is the product's
+ * benchmark term, an unknown living situation costs the least housing floor.
  */
 import type { Applicant } from './applicant';
 import { headlineOf } from './catalogue';
@@ -34,20 +29,19 @@ export type RuleId =
   | 'vehicleLvr'
   | 'serviceability';
 
-/** One missed rule, in numbers. */
-export interface Miss {
-  readonly rule: RuleId;
-  /** How much of the margin the miss uses, in (0, 1]. */
-  readonly distance: number;
-  /** The product's bound (serviceability: the amount assessed, i.e. asked for or capped by another rule). */
-  readonly bound: number;
-  /** The value that would pass (serviceability: the largest loan the income services). */
-  readonly needed: number;
-  /** The applicant's value (serviceability: the monthly surplus, negative). */
-  readonly actual: number;
-  /** Serviceability: the gross monthly income that would service the amount assessed. */
-  readonly alternative?: number;
-}
+/**
+ * One missed rule in numbers: the share of the margin it uses, in (0, 1], the product's bound, the value
+ * that would pass, the applicant's. Serviceability: the amount assessed, the largest loan the income
+ * services, the monthly surplus, and the gross monthly income that would service the amount.
+ */
+export type Miss = Readonly<{
+  rule: RuleId;
+  distance: number;
+  bound: number;
+  needed: number;
+  actual: number;
+  alternative?: number;
+}>;
 
 /** What every product's assessment of one application shares. */
 export function contextOf(a: Applicant, band: ScoreBand, catalogue: Catalogue, referenceYear: number) {
@@ -107,7 +101,7 @@ export function assess(p: CatalogueProduct, x: Context) {
   if (home && !home.repaymentTypes.includes(a.repaymentType)) return null;
   const misses: Miss[] = [];
 
-  // Credit band: priced, or declined within the margin of the product's minimum band.
+  // The band: priced, or declined within the margin of the product's minimum band.
   let price = p.prices[x.slot];
   if (price === null) {
     const minRank = BANDS_BEST_FIRST.indexOf(d.minimumBand);
@@ -116,8 +110,7 @@ export function assess(p: CatalogueProduct, x: Context) {
     if (!price || price.capped || !missed(misses, 'creditBand', gap, m.creditBands, minRank, x.bandRank)) return null;
   } else if (price.capped) return null;
 
-  // The amount and term that would qualify: those asked for, unless a rule on them is missed. Without a
-  // term, the product's benchmark term, which its comparison rate is quoted on.
+  // The amount and term that would qualify: those asked for, unless a rule on them is missed.
   const asked = a.loanAmount;
   const { min: minAmount, max: maxAmount } = d.loanAmount;
   let amount = asked;
@@ -155,7 +148,7 @@ export function assess(p: CatalogueProduct, x: Context) {
   if (a.employmentKnown && shortMonths > 0)
     if (!missed(misses, 'timeInJob', shortMonths, m.timeInJobMonths, minMonths, a.monthsInJob)) return null;
 
-  // A car: its age, the balloon that would qualify, and the loan against what the vehicle calls for.
+  // A car's age, the balloon that would qualify, and the loan against what the vehicle calls for.
   let balloonPercent = 0;
   if (car) {
     const { maxVehicleAgeYears: maxAge, balloon } = car;
@@ -184,8 +177,7 @@ export function assess(p: CatalogueProduct, x: Context) {
     }
   }
 
-  // A home: its LVR, the interest-only period, and lenders mortgage insurance above the product's
-  // threshold on the amount that would qualify (a capitalised premium is repaid with the loan).
+  // A home loan's LVR, interest-only period, and LMI premium on the amount that would qualify.
   const termMonths = termYears * 12;
   let lvr = 0;
   let interestOnlyMonths = 0;
@@ -240,19 +232,14 @@ export function assess(p: CatalogueProduct, x: Context) {
     const over = ((amount - largest) / amount) * 100;
     const income = Math.ceil((outgoings + buffered) / netIncomeShare - countedOther);
     const margin = m.serviceabilityPercent;
-    if (
-      needed < minAmount ||
-      !missed(misses, 'serviceability', over, margin, amount, capacity - buffered, needed, income)
-    )
+    const surplus = capacity - buffered;
+    if (needed < minAmount || !missed(misses, 'serviceability', over, margin, amount, surplus, needed, income))
       return null;
   }
   if (misses.length > x.nearMiss.maxMissedRules) return null;
 
-  // The loan's own repayment, and the cost-rate cap on the loan itself: its annual cost rate (the IRR
-  // of the advance less the establishment fee against repayments plus fees) exceeds the cap exactly
-  // when the payments' present value at the cap exceeds the advance. Interest only: the loading applies
-  // during the period, principal and interest after it at the rate it reverts to. A premium paid at
-  // settlement is taken from the advance like the establishment fee.
+  // The repayment, and the cost-rate cap on the loan itself: its cost rate is above the cap exactly when
+  // the payments' present value at the cap exceeds the advance (less the fee and a premium paid upfront).
   const monthly = price.rate / 1200;
   const revert = price.revertRate / 1200;
   const balloon = amount * balloonShare;
@@ -283,7 +270,6 @@ export function assess(p: CatalogueProduct, x: Context) {
   const limitsEmployment = d.employment.types.length < EMPLOYMENT_TYPES.length || minMonths > 0;
   return {
     product: p,
-    /** At the applicant's band, or at the band a credit near-miss would need. */
     price,
     /** On the benchmark loan; with LMI, with the premium of the applicant's LVR. */
     comparisonRate,
@@ -293,14 +279,12 @@ export function assess(p: CatalogueProduct, x: Context) {
     interestOnlyMonths,
     lvr: round2(lvr),
     lmiPremium: premium,
-    /** The row of the product's LMI table the premium came from (-1 without). */
     lmiRow,
     amountFinanced: round2(financed),
     misses,
     closeness: misses.reduce((sum, miss) => sum + miss.distance, 0),
-    /** The term assessed: the one asked for, brought within the product's limits, or assumed. */
     termMonths,
-    /** The repayment at the rate plus the serviceability buffer, on the amount assessed. */
+    /** The repayment at the rate plus the serviceability buffer. */
     buffered,
     indicative: !a.complete && (unknown || limitsEmployment),
   };

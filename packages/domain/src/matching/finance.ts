@@ -1,9 +1,7 @@
 /**
  * Loan arithmetic: amortised repayments, and the comparison rate as the National Credit Code defines
  * it (the internal rate of return of every payment the borrower makes, fees included, on a benchmark
- * loan; monthly, quoted as the nominal annual rate 12 × the monthly rate).
- *
- * Model, stated once:
+ * loan; monthly, quoted as the nominal annual rate 12 × the monthly rate). The model:
  * - repayments are monthly, in arrears, from month 1; interest accrues monthly at annual rate / 12;
  * - a balloon is paid with the last repayment, so the level repayment amortises the principal less the
  *   present value of the balloon;
@@ -15,8 +13,7 @@
  *   at settlement like the establishment fee.
  */
 
-/** Annual percentage rate → monthly rate. */
-export const monthlyRateOf = (annualRatePercent: number): number => annualRatePercent / 1200;
+const monthlyRateOf = (annualRatePercent: number): number => annualRatePercent / 1200;
 
 /** Present value of 1 paid at the end of each of `months` months at monthly rate `i`. */
 export function annuityFactor(i: number, months: number): number {
@@ -57,23 +54,19 @@ export interface LoanTerms {
   readonly lmiCapitalised?: boolean;
 }
 
-/** The borrower's payments of a loan, as level segments plus a final lump sum. */
-interface CashFlows {
-  /** What the borrower receives at settlement (amount less the establishment fee). */
-  readonly advance: number;
-  readonly segments: readonly { readonly payment: number; readonly months: number }[];
-  readonly finalLumpSum: number;
-  readonly months: number;
-}
-
-function cashFlowsOf(loan: LoanTerms): CashFlows {
+/**
+ * The comparison rate of a loan, in percent per year (nominal: 12 × the monthly IRR), not rounded. The
+ * payments' present value less what the borrower receives falls as the rate rises, so the root is
+ * bracketed and found by Newton steps that fall back to bisection when they leave the bracket.
+ */
+export function comparisonRate(loan: LoanTerms): number {
   const io = loan.interestOnlyMonths ?? 0;
   const balloon = loan.balloon ?? 0;
   const premium = loan.lmiPremium ?? 0;
   const capitalised = loan.lmiCapitalised === true;
   const principal = loan.amount + (capitalised ? premium : 0);
   const amortisingRate = io > 0 ? (loan.revertRatePercent ?? loan.annualRatePercent) : loan.annualRatePercent;
-  const segments = [];
+  const segments: { payment: number; months: number }[] = [];
   if (io > 0)
     segments.push({ payment: principal * monthlyRateOf(loan.annualRatePercent) + loan.monthlyFee, months: io });
   segments.push({
@@ -81,26 +74,15 @@ function cashFlowsOf(loan: LoanTerms): CashFlows {
     months: loan.termMonths - io,
   });
   const advance = loan.amount - loan.establishmentFee - (capitalised ? 0 : premium);
-  return { advance, segments, finalLumpSum: balloon, months: loan.termMonths };
-}
-
-function presentValue(flows: CashFlows, i: number): number {
-  let pv = 0;
-  let elapsed = 0;
-  for (const { payment, months } of flows.segments) {
-    pv += payment * annuityFactor(i, months) * (1 + i) ** -elapsed;
-    elapsed += months;
-  }
-  return pv + flows.finalLumpSum * (1 + i) ** -flows.months;
-}
-
-/**
- * The monthly internal rate of return: the `i` at which the payments' present value equals the
- * advance. The present value falls as `i` rises, so the root is bracketed and found by Newton steps
- * that fall back to bisection when they leave the bracket.
- */
-function monthlyIrr(flows: CashFlows): number {
-  const f = (i: number): number => presentValue(flows, i) - flows.advance;
+  const f = (i: number): number => {
+    let pv = 0;
+    let elapsed = 0;
+    for (const { payment, months } of segments) {
+      pv += payment * annuityFactor(i, months) * (1 + i) ** -elapsed;
+      elapsed += months;
+    }
+    return pv + balloon * (1 + i) ** -loan.termMonths - advance;
+  };
   if (f(0) <= 0) return 0; // no interest and no fees: nothing to find (fees are never negative)
   let lo = 0;
   let hi = 0.01;
@@ -114,15 +96,10 @@ function monthlyIrr(flows: CashFlows): number {
     const slope = (f(i + h) - f(i - h)) / (2 * h);
     let next = i - value / slope;
     if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    if (Math.abs(next - i) < 1e-15) return next;
+    if (Math.abs(next - i) < 1e-15) return next * 1200;
     i = next;
   }
-  return i;
-}
-
-/** The comparison rate of a loan, in percent per year (nominal: 12 × the monthly IRR). Not rounded. */
-export function comparisonRate(loan: LoanTerms): number {
-  return monthlyIrr(cashFlowsOf(loan)) * 1200;
+  return i * 1200;
 }
 
 /**

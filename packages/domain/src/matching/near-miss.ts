@@ -7,7 +7,7 @@
  */
 import type { Applicant } from './applicant';
 import type { Candidate, Context, Miss, RuleId } from './assess';
-import type { NearMissOffer, NearMissRequirement } from './match-types';
+import type { NearMissOffer, Requirement } from './match-types';
 import type { CatalogueProduct } from './types';
 import { dollars, months, percent, perMonth, years } from './units';
 
@@ -32,7 +32,7 @@ interface RuleWording {
 
 export function nearMissOffer(c: Candidate, { a }: Context): NearMissOffer {
   const p = c.product;
-  const requirements: (NearMissRequirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
+  const requirements: (Requirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
   for (const miss of c.misses) {
     const { field, direction, value, text } = WORDING[miss.rule].requirement;
     const requirement = { field, direction, value: value ? value(miss) : miss.needed, requirement: text(miss, a, p) };
