@@ -88,20 +88,11 @@ function schemaViolations(json: unknown, errors: readonly ErrorObject[]): FieldV
   return out;
 }
 
-/** Labels of the price variants of home loans (see `CatalogueProduct.prices`). */
-const VARIANT_LABELS = ['', ' (interest only)', ' (investment)', ' (investment, interest only)'];
-
-/** "Harbour Bank Home Loan (interest only): 6.50% p.a. interest only, then 5.89% p.a." */
-function headlinePrefixOf(lender: string, product: string, variant: number, rate: number, revertRate: number): string {
-  const rates =
-    (variant & 1) === 0
-      ? `${rate.toFixed(2)}% p.a.`
-      : `${rate.toFixed(2)}% p.a. interest only, then ${revertRate.toFixed(2)}% p.a.`;
-  return `${lender} ${product}${VARIANT_LABELS[variant]}: ${rates}`;
-}
-
 export const headlineOf = (prefix: string, comparisonRate: number): string =>
   `${prefix} (comparison ${comparisonRate.toFixed(2)}% p.a.)`;
+
+/** Labels of the price variants of home loans (see `CatalogueProduct.prices`). */
+const VARIANTS = ['', ' (interest only)', ' (investment)', ' (investment, interest only)'];
 
 /** A product with what depends on it alone: its price and comparison rates at each band and variant. */
 function compileProduct(
@@ -112,29 +103,23 @@ function compileProduct(
 ): CatalogueProduct {
   const benchmark = benchmarkFor(d);
   const home = d.loanType === 'home' ? d.home : undefined;
-  const interestOnlyMonths = home?.interestOnly ? home.interestOnly.maxYears * 12 : 0;
   // LMI is priced only where a product lends above its LMI threshold (its table then covers it all).
   const lmi = d.loanType === 'home' && needsLmi(d) ? d.home.lmi : undefined;
   const lmiTable = lmi && lmiTables.get(lmi.table);
   const column = lmiTable ? lmiColumnOf(lmiTable, benchmark.amount) : -1;
   /** The premium at the benchmark amount for each of the table's rows. */
   const premiums = lmiTable ? lmiTable.premiumRate.map((row) => round2(benchmark.amount * row[column])) : [];
-  const prices: (BandPrice | null)[] = [];
-  for (let variant = 0; variant < (home ? 4 : 1); variant++) {
+  const prices = VARIANTS.slice(0, home ? 4 : 1).flatMap((label, variant) => {
     const io = (variant & 1) !== 0;
     const occupancy = home?.occupancy[(variant & 2) !== 0 ? 'investment' : 'owner_occupied'];
-    const exists =
-      !home ||
-      (occupancy !== undefined && home.repaymentTypes.includes(io ? 'interest_only' : 'principal_and_interest'));
+    const repayment = io ? 'interest_only' : 'principal_and_interest';
+    const exists = !home || (occupancy !== undefined && home.repaymentTypes.includes(repayment));
     // The interest-only loading applies during that period only; the occupancy's loading for the whole term.
     const ioLoading = io ? (home?.interestOnly?.rateLoadingPercentPoints ?? 0) : 0;
     const occupancyLoading = occupancy?.rateLoadingPercentPoints ?? 0;
-    for (const band of BANDS_BEST_FIRST) {
+    return BANDS_BEST_FIRST.map((band): BandPrice | null => {
       const base = d.rates[band];
-      if (!exists || base === 'decline') {
-        prices.push(null);
-        continue;
-      }
+      if (!exists || base === 'decline') return null;
       const rate = round2(base + occupancyLoading + ioLoading);
       const revertRate = round2(base + occupancyLoading);
       const loan: LoanTerms = {
@@ -144,11 +129,15 @@ function compileProduct(
         revertRatePercent: revertRate,
         establishmentFee: d.fees.establishment,
         monthlyFee: d.fees.monthly,
-        interestOnlyMonths: io ? Math.min(interestOnlyMonths, benchmark.termMonths - 12) : 0,
+        interestOnlyMonths: io ? Math.min((home?.interestOnly?.maxYears ?? 0) * 12, benchmark.termMonths - 12) : 0,
       };
       const exact = comparisonRate(loan);
-      const headlinePrefix = headlinePrefixOf(lender.name, d.name, variant, rate, revertRate);
-      prices.push({
+      // "Harbour Bank Home Loan (interest only): 6.50% p.a. interest only, then 5.89% p.a."
+      const rates = io
+        ? `${rate.toFixed(2)}% p.a. interest only, then ${revertRate.toFixed(2)}% p.a.`
+        : `${rate.toFixed(2)}% p.a.`;
+      const headlinePrefix = `${lender.name} ${d.name}${label}: ${rates}`;
+      return {
         rate,
         revertRate,
         comparisonRate: round2(exact),
@@ -158,9 +147,9 @@ function compileProduct(
         capped: exact > COST_RATE_CAP_PERCENT,
         headline: headlineOf(headlinePrefix, round2(exact)),
         headlinePrefix,
-      });
-    }
-  }
+      };
+    });
+  });
   const example = exampleText(d.loanType, benchmark);
   const paid = lmi?.capitalised ? 'added to the loan' : 'paid at settlement';
   return {

@@ -13,28 +13,26 @@ import { dollars, months, percent, perMonth, years } from './units';
 
 type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
 
-interface RuleWording {
-  /** The reason's assessed quantity: an input field, or `creditScore`, `timeInJob`, `lvr`, `vehicleAge`, `serviceability`. */
-  readonly field: string;
-  readonly rule: Words;
-  /** The applicant's value as the reason shows it, with its unit. */
-  readonly actual: Words;
-  readonly requirement: {
-    /** The field to change: an input field, or `creditScore` / `timeInJob`. */
-    readonly field: string;
-    /** Requirements on one field and in one direction combine: the tightest `value` is kept. */
-    readonly direction: 'atMost' | 'atLeast';
-    /** `miss.needed` when absent. */
-    readonly value?: (miss: Miss) => number;
-    readonly text: Words;
-  };
-}
+/**
+ * A rule's reason (the assessed quantity, the rule, the applicant's value) and requirement: the field to
+ * change and which way, its `value` (`miss.needed` when absent) and its text. Requirements on one field
+ * and in one direction combine: the tightest value is kept.
+ */
+type RuleWording = Readonly<{
+  field: string;
+  rule: Words;
+  actual: Words;
+  requires: readonly [field: string, direction: 'atMost' | 'atLeast'];
+  value?: (miss: Miss) => number;
+  text: Words;
+}>;
 
 export function nearMissOffer(c: Candidate, { a }: Context): NearMissOffer {
   const p = c.product;
   const requirements: (Requirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
   for (const miss of c.misses) {
-    const { field, direction, value, text } = WORDING[miss.rule].requirement;
+    const { requires, value, text } = WORDING[miss.rule];
+    const [field, direction] = requires;
     const requirement = { field, direction, value: value ? value(miss) : miss.needed, requirement: text(miss, a, p) };
     const same = requirements.findIndex((r) => r.field === field && r.direction === direction);
     const kept = requirements[same];
@@ -63,7 +61,8 @@ function bounded(field: string, direction: 'atMost' | 'atLeast', unit: (n: numbe
     field,
     rule: (m) => `${bound} ${unit(m.bound)}`,
     actual: (m) => unit(m.actual),
-    requirement: { field, direction, text: (m) => `${bound} ${unit(m.needed)}` },
+    requires: [field, direction],
+    text: (m) => `${bound} ${unit(m.needed)}`,
   };
 }
 
@@ -73,12 +72,9 @@ const WORDING: { readonly [R in RuleId]: RuleWording } = {
     rule: () => "the lender's credit criteria",
     actual: () => 'not met',
     // One requirement on this field: its value only takes part in merging, and is never shown.
-    requirement: {
-      field: 'creditScore',
-      direction: 'atLeast',
-      value: () => 0,
-      text: () => "the lender's credit criteria met (the lender explains its assessment to the applicant)",
-    },
+    requires: ['creditScore', 'atLeast'],
+    value: () => 0,
+    text: () => "the lender's credit criteria met (the lender explains its assessment to the applicant)",
   },
   maxLoanAmount: bounded('loanAmount', 'atMost', dollars),
   minLoanAmount: bounded('loanAmount', 'atLeast', dollars),
@@ -88,83 +84,63 @@ const WORDING: { readonly [R in RuleId]: RuleWording } = {
     field: 'grossMonthlyIncome',
     rule: (m) => `assessable income of at least ${perMonth(m.bound)}`,
     actual: (m) => perMonth(m.actual),
-    requirement: {
-      field: 'grossMonthlyIncome',
-      direction: 'atLeast',
-      value: (m) => Math.ceil(m.needed),
-      text: (m) => `at least ${perMonth(Math.ceil(m.needed))}`,
-    },
+    requires: ['grossMonthlyIncome', 'atLeast'],
+    value: (m) => Math.ceil(m.needed),
+    text: (m) => `at least ${perMonth(Math.ceil(m.needed))}`,
   },
   timeInJob: {
     field: 'timeInJob',
     rule: (m) => `at least ${months(m.bound)} in the current job`,
     actual: (m) => months(m.actual),
-    requirement: {
-      field: 'timeInJob',
-      direction: 'atLeast',
-      text: (m) => `at least ${months(m.needed)} in the current job (${m.needed - m.actual} more)`,
-    },
+    requires: ['timeInJob', 'atLeast'],
+    text: (m) => `at least ${months(m.needed)} in the current job (${m.needed - m.actual} more)`,
   },
   vehicleAge: {
     field: 'vehicleAge',
     rule: (m) => `vehicle at most ${years(m.bound)} old`,
     actual: (m) => years(m.actual),
-    requirement: { field: 'vehicleYear', direction: 'atLeast', text: (m) => `model year ${m.needed} or newer` },
+    requires: ['vehicleYear', 'atLeast'],
+    text: (m) => `model year ${m.needed} or newer`,
   },
   balloonPercent: {
     field: 'balloonPaymentPercent',
     rule: (m) => `balloon at most ${percent(m.bound)} of the loan amount`,
     actual: (m) => percent(m.actual),
-    requirement: {
-      field: 'balloonPaymentPercent',
-      direction: 'atMost',
-      text: (m) => `at most ${percent(m.needed)} of the loan amount`,
-    },
+    requires: ['balloonPaymentPercent', 'atMost'],
+    text: (m) => `at most ${percent(m.needed)} of the loan amount`,
   },
   balloonTerm: {
     field: 'loanTerm',
     rule: (m) => `a balloon only on terms of at most ${years(m.bound)}`,
     actual: (m) => years(m.actual),
-    requirement: {
-      field: 'loanTerm',
-      direction: 'atMost',
-      text: (m) => `at most ${years(m.needed)} (the longest term with a balloon)`,
-    },
+    requires: ['loanTerm', 'atMost'],
+    text: (m) => `at most ${years(m.needed)} (the longest term with a balloon)`,
   },
   lvr: {
     field: 'lvr',
     rule: (m, a) => `LVR at most ${percent(m.bound)} for ${words(a.occupancy)} loans`,
     actual: (m) => percent(m.actual),
-    requirement: {
-      field: 'loanAmount',
-      direction: 'atMost',
-      text: (m, a) =>
-        `at most ${dollars(m.needed)} (a deposit of at least ${dollars(a.propertyValue - m.needed)} brings the LVR to ${percent(m.bound)})`,
-    },
+    requires: ['loanAmount', 'atMost'],
+    text: (m, a) =>
+      `at most ${dollars(m.needed)} (a deposit of at least ${dollars(a.propertyValue - m.needed)} brings the LVR to ${percent(m.bound)})`,
   },
   vehicleLvr: {
     field: 'lvr',
     rule: (m, a) =>
       `loan at most ${percent(m.bound)} of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout: ${dollars(a.vehicleValue)})`,
     actual: (m) => percent(m.actual),
-    requirement: {
-      field: 'loanAmount',
-      direction: 'atMost',
-      text: (m) => `at most ${dollars(m.needed)} for this vehicle`,
-    },
+    requires: ['loanAmount', 'atMost'],
+    text: (m) => `at most ${dollars(m.needed)} for this vehicle`,
   },
   serviceability: {
     field: 'serviceability',
     rule: (_m, _a, p) =>
       `repayments assessed at the rate plus a buffer of ${p.serviceability.bufferPercentPoints} percentage points must fit within income after tax, housing and living costs`,
     actual: (m) => perMonth(m.actual),
-    requirement: {
-      field: 'loanAmount',
-      direction: 'atMost',
-      text: (m, a) =>
-        `at most ${dollars(m.needed)} (the largest amount the income services), or ` +
-        (m.bound < a.loanAmount ? `at most ${dollars(m.bound)} with ` : '') +
-        `a gross monthly income of at least ${perMonth(m.alternative ?? 0)}`,
-    },
+    requires: ['loanAmount', 'atMost'],
+    text: (m, a) =>
+      `at most ${dollars(m.needed)} (the largest amount the income services), or ` +
+      (m.bound < a.loanAmount ? `at most ${dollars(m.bound)} with ` : '') +
+      `a gross monthly income of at least ${perMonth(m.alternative ?? 0)}`,
   },
 };
