@@ -65,18 +65,9 @@ export type Candidate = NonNullable<ReturnType<typeof assess>>;
 const CAP_MONTHLY = COST_RATE_CAP_PERCENT / 1200;
 
 /** Records a miss by `over` (in the margin's unit), unless it is beyond the margin (false). */
-function missed(
-  misses: Miss[],
-  rule: RuleId,
-  over: number,
-  margin: number,
-  bound: number,
-  actual: number,
-  needed = bound,
-  alternative?: number,
-): boolean {
+function missed(to: Miss[], rule: RuleId, over: number, margin: number, bound: number, actual: number, needed = bound) {
   if (over > margin) return false;
-  misses.push({ rule, distance: over / margin, bound, needed, actual, alternative });
+  to.push({ rule, distance: over / margin, bound, needed, actual });
   return true;
 }
 
@@ -113,26 +104,18 @@ export function assess(p: CatalogueProduct, x: Context) {
   // The amount and term that would qualify: those asked for, unless a rule on them is missed.
   const asked = a.loanAmount;
   const { min: minAmount, max: maxAmount } = d.loanAmount;
-  let amount = asked;
-  if (asked > maxAmount) {
-    const over = ((asked - maxAmount) / maxAmount) * 100;
-    if (!missed(misses, 'maxLoanAmount', over, m.loanAmountPercent, maxAmount, asked)) return null;
-    amount = maxAmount;
-  } else if (asked < minAmount) {
-    const under = ((minAmount - asked) / minAmount) * 100;
-    if (!missed(misses, 'minLoanAmount', under, m.loanAmountPercent, minAmount, asked)) return null;
-    amount = minAmount;
-  }
+  const over = ((asked - maxAmount) / maxAmount) * 100;
+  const under = ((minAmount - asked) / minAmount) * 100;
+  if (asked > maxAmount && !missed(misses, 'maxLoanAmount', over, m.loanAmountPercent, maxAmount, asked)) return null;
+  if (asked < minAmount && !missed(misses, 'minLoanAmount', under, m.loanAmountPercent, minAmount, asked)) return null;
+  let amount = Math.min(Math.max(asked, minAmount), maxAmount);
   const { min: minTerm, max: maxTerm } = d.loanTermYears;
-  const benchmarkTerm = Math.min(maxTerm, Math.max(minTerm, Math.round(p.benchmark.termMonths / 12)));
-  let termYears = a.termKnown ? a.termYears : benchmarkTerm;
-  if (termYears > maxTerm) {
-    if (!missed(misses, 'maxLoanTerm', termYears - maxTerm, m.loanTermYears, maxTerm, termYears)) return null;
-    termYears = maxTerm;
-  } else if (termYears < minTerm) {
-    if (!missed(misses, 'minLoanTerm', minTerm - termYears, m.loanTermYears, minTerm, termYears)) return null;
-    termYears = minTerm;
-  }
+  const term = a.termKnown
+    ? a.termYears
+    : Math.min(maxTerm, Math.max(minTerm, Math.round(p.benchmark.termMonths / 12)));
+  if (term > maxTerm && !missed(misses, 'maxLoanTerm', term - maxTerm, m.loanTermYears, maxTerm, term)) return null;
+  if (term < minTerm && !missed(misses, 'minLoanTerm', minTerm - term, m.loanTermYears, minTerm, term)) return null;
+  let termYears = Math.min(Math.max(term, minTerm), maxTerm);
 
   const policy = p.serviceability;
   const countedOther = a.otherIncome * (policy.otherIncomePercent / 100);
@@ -153,18 +136,14 @@ export function assess(p: CatalogueProduct, x: Context) {
   if (car) {
     const { maxVehicleAgeYears: maxAge, balloon } = car;
     const age = a.vehicleAge;
-    if (
-      age > maxAge &&
-      !missed(misses, 'vehicleAge', age - maxAge, m.vehicleAgeYears, maxAge, age, x.referenceYear - maxAge)
-    )
+    const newest = x.referenceYear - maxAge;
+    if (age > maxAge && !missed(misses, 'vehicleAge', age - maxAge, m.vehicleAgeYears, maxAge, age, newest))
+      return null;
+    const extra = a.balloonPercent - balloon.maxPercent;
+    const margin = m.balloonPercentPoints;
+    if (extra > 0 && !missed(misses, 'balloonPercent', extra, margin, balloon.maxPercent, a.balloonPercent))
       return null;
     balloonPercent = Math.min(a.balloonPercent, balloon.maxPercent);
-    const over = a.balloonPercent - balloon.maxPercent;
-    if (
-      over > 0 &&
-      !missed(misses, 'balloonPercent', over, m.balloonPercentPoints, balloon.maxPercent, a.balloonPercent)
-    )
-      return null;
     const longer = termYears - balloon.maxTermYears;
     if (balloonPercent > 0 && longer > 0) {
       if (!missed(misses, 'balloonTerm', longer, m.balloonTermYears, balloon.maxTermYears, termYears)) return null;
@@ -230,11 +209,17 @@ export function assess(p: CatalogueProduct, x: Context) {
         : limit;
     const needed = Math.floor(largest / 100) * 100;
     const over = ((amount - largest) / amount) * 100;
-    const income = Math.ceil((outgoings + buffered) / netIncomeShare - countedOther);
     const margin = m.serviceabilityPercent;
-    const surplus = capacity - buffered;
-    if (needed < minAmount || !missed(misses, 'serviceability', over, margin, amount, surplus, needed, income))
-      return null;
+    if (needed < minAmount || over > margin) return null;
+    const alternative = Math.ceil((outgoings + buffered) / netIncomeShare - countedOther);
+    misses.push({
+      rule: 'serviceability',
+      distance: over / margin,
+      bound: amount,
+      needed,
+      actual: capacity - buffered,
+      alternative,
+    });
   }
   if (misses.length > x.nearMiss.maxMissedRules) return null;
 
