@@ -7,7 +7,7 @@ export interface CatalogueSource {
   current(): Promise<Catalogue>;
 }
 
-/** Checks the catalogue's stamp at most every `refreshMs` and reloads when it changed: a change reaches every process. */
+/** Checks the catalogue's stamp at most every `refreshMs`, and reloads it when it changed. */
 export function createCatalogueSource(
   repos: Repositories,
   options: { refreshMs?: number; clock?: () => number } = {},
@@ -40,7 +40,7 @@ export function createCatalogueSource(
   };
 }
 
-/** A catalogue is known by its `effectiveFrom` date (its `version` is the file format's): a later date supersedes it. */
+/** A catalogue is known by its `effectiveFrom` date (`version` is the file format's): a later one supersedes it. */
 export interface CatalogueSummary {
   effectiveFrom: string;
   lenders: number;
@@ -92,9 +92,8 @@ export async function getCatalogueSummary(ctx: {
 }
 
 /**
- * At start: load the repository's catalogue file when the database has none, one effective from an
- * earlier date, or one that no longer passes the catalogue's rules (stored before the rules grew: it would
- * fail every match). An operator's newer catalogue that passes is kept. Answers what was loaded, or null.
+ * At start: load the repository's catalogue file unless the database has one as recent that still passes
+ * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
  */
 export async function seedCatalogue(
   ctx: { repos: Repositories; clock: () => Date },

@@ -81,9 +81,8 @@ function offerConditions(c: Candidate, x: Context): Requirement[] {
       conditions.push({ field: 'timeInJob', requirement: `at least ${months(minMonths)} in the current job` });
   }
 
-  // Serviceability: the policy's share of assessable income, less housing, living costs and the monthly
-  // fee, must carry the buffered repayment (assess.ts). Unknown living costs are stated at the product's
-  // greatest housing floor and no dependants, so that the income asked for is enough for them.
+  // Serviceability (assess.ts) with unknown living costs stated at the greatest housing floor and no
+  // dependants, so that the income asked for is enough for them.
   const policy = c.product.serviceability;
   const share = policy.netIncomePercent / 100;
   const fee = d.fees.monthly;

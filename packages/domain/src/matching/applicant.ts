@@ -1,7 +1,4 @@
-/**
- * What matching reads from an application: the stored step data of one loan type as the numbers and
- * values the rules compare, and the credit band to price at.
- */
+/** What matching reads from an application: its step data as the values the rules compare, and the band to price at. */
 import type { ScoreBand } from '../credit/bureau';
 import { NUMERIC_STRING } from '../validation/validate';
 import type { CreditAssessment, MatchInput, MissingField } from './match-types';
@@ -19,12 +16,10 @@ import {
   type OccupancyType,
   type RepaymentType,
 } from './types';
-
 /** How many bands below the applicant's own estimate matching prices when the bureau was unavailable. */
 const SELF_ESTIMATE_BANDS_DOWN = 1;
 /** The band assumed when the bureau was unavailable and the applicant gave no usable estimate. */
 const UNKNOWN_ESTIMATE_BAND: ScoreBand = 'below_average';
-
 /** Stored step data holds numbers; a numeric string (the form partners may send) is read the same way. */
 function numberOf(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -62,7 +57,6 @@ export function assessCredit(input: MatchInput): CreditAssessment {
       'assessed cautiously one step lower. Lenders will confirm with their own credit check.',
   };
 }
-
 type Step = 1 | 2 | 3 | 4;
 type Where = { amount: Step; term: Step; work: Step; living: Step; purpose: [Step, string, readonly string[]] };
 
@@ -131,39 +125,34 @@ export function readApplicant(input: MatchInput) {
   }
 
   if (missing.length > 0) return missing;
+  // What the application does not tell (a Variant B application may be thin) is `NaN` or undefined; the
+  // vehicle's value is its price less the deposit and trade-in, plus any trade-in payout.
   const termKnown = !Number.isNaN(termYears);
   const incomeKnown = !Number.isNaN(grossMonthlyIncome);
   const vehicleKnown = formType !== 'car' || !Number.isNaN(vehicleValue);
   return {
     formType,
     loanAmount,
-    /** `NaN` when not given: each product is then assessed over an assumed term. */
     termYears,
     purpose,
     employmentType,
     monthsInJob: Math.floor(optional(f.work, 'employmentYears') * 12 + 1e-9) + optional(f.work, 'employmentMonths'),
-    /** `NaN` when not given. */
     grossMonthlyIncome,
     otherIncome: optional(f.work, 'otherIncome'),
     livingSituation,
     monthlyRent: optional(f.living, 'monthlyRent'),
     dependants: optional(f.living, 'dependents'),
-    /** What the application tells (a Variant B application may be thin); `complete` when all of it. */
     termKnown,
     employmentKnown: employmentType !== undefined,
     incomeKnown,
     livingKnown: livingSituation !== undefined,
-    /** Car: the vehicle's price is known (true for other loan types). */
     vehicleKnown,
     complete: termKnown && employmentType !== undefined && incomeKnown && livingSituation !== undefined && vehicleKnown,
     saleType,
-    /** Car: in years, `NaN` when not known or a new car. */
     vehicleAge,
     balloonPercent: formType === 'car' ? optional(2, 'balloonPaymentPercent') : 0,
-    /** Car: the price less the deposit and the trade-in, plus any payout owed on the trade-in; `NaN` without a price. */
     vehicleValue,
     vehicleContribution,
-    /** Home (for other loan types: owner occupied, principal and interest). */
     occupancy,
     firstHomeBuyer: formType === 'home' && stepOf(1).isFirstHomeBuyer === 'yes',
     repaymentType,

@@ -1,12 +1,10 @@
 /**
- * One product assessed for one application. Category rules (purpose, employment and sale type,
- * occupancy, first home buyer, repayment type) pass or rule the product out. Measured rules pass or miss
- * by a distance: within the catalogue's margins (and `maxMissedRules`) a near-miss, beyond them ruled
- * out, as is a band or a loan whose cost is above the cost-rate cap. A near-miss is assessed on the terms
- * that would qualify (amount, term and balloon within the limits, at the band that would qualify), so
- * "at most $23,400" passes every rule together. A thin application is assessed on what it tells: a rule
- * that needs what is missing is not assessed (the offer is indicative), an unknown term is the product's
- * benchmark term, an unknown living situation costs the least housing floor.
+ * One product assessed for one application. Category rules pass or rule the product out; measured rules
+ * pass, or miss within the catalogue's margins (a near-miss) or beyond them (ruled out, as is a cost above
+ * the cost-rate cap). A near-miss is assessed on the terms that would qualify, so "at most $23,400" passes
+ * every rule together. A thin application is assessed on what it tells: a rule that needs what is missing
+ * is not assessed (the offer is indicative), an unknown term is the product's benchmark term, an unknown
+ * living situation costs the least housing floor.
  */
 import type { Applicant } from './applicant';
 import { headlineOf } from './catalogue';
@@ -30,9 +28,8 @@ export type RuleId =
   | 'serviceability';
 
 /**
- * One missed rule in numbers: the share of the margin it uses, in (0, 1], the product's bound, the value
- * that would pass, the applicant's. Serviceability: the amount assessed, the largest loan the income
- * services, the monthly surplus, and the gross monthly income that would service the amount.
+ * A missed rule: the share of its margin used, the product's bound, the value that would pass, the
+ * applicant's (serviceability: the amount assessed, the largest serviced, the surplus, the income needed).
  */
 export type Miss = Readonly<{
   rule: RuleId;
@@ -50,7 +47,6 @@ export function contextOf(a: Applicant, band: ScoreBand, catalogue: Catalogue, r
   return {
     a,
     bandRank,
-    /** Index into a product's `prices`. */
     slot: variant * BANDS_BEST_FIRST.length + bandRank,
     nearMiss: catalogue.nearMiss,
     referenceYear,
@@ -61,16 +57,13 @@ export function contextOf(a: Applicant, band: ScoreBand, catalogue: Catalogue, r
 export type Context = ReturnType<typeof contextOf>;
 /** A product that passed (no misses) or nearly passed, on the terms assessed. */
 export type Candidate = NonNullable<ReturnType<typeof assess>>;
-
 const CAP_MONTHLY = COST_RATE_CAP_PERCENT / 1200;
-
 /** Records a miss by `over` (in the margin's unit), unless it is beyond the margin (false). */
 function missed(to: Miss[], rule: RuleId, over: number, margin: number, bound: number, actual: number, needed = bound) {
   if (over > margin) return false;
   to.push({ rule, distance: over / margin, bound, needed, actual });
   return true;
 }
-
 /** A loan of `asked` over `limit` percent of `value`: the largest loan within it, or -1 when beyond the margin. */
 function lvrMiss(misses: Miss[], rule: RuleId, asked: number, value: number, limit: number, margin: number): number {
   const actual = (asked / value) * 100;

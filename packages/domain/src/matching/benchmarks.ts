@@ -1,7 +1,6 @@
 /**
- * Comparison-rate benchmarks (National Credit Regulations, reg 100): the loan each kind of credit's
- * comparison rate is quoted on, the example that names it, and the warning that goes with it. The
- * catalogue file states the benchmarks; its schema accepts only these.
+ * Comparison-rate benchmarks (National Credit Regulations, reg 100): the loan each kind of credit's comparison
+ * rate is quoted on, its example and its warning. The catalogue file states them; its schema accepts only these.
  */
 import { formatAmount } from './finance';
 import type { BenchmarkLoan, ComparisonRateBenchmark, FormType, ProductDefinition } from './types';

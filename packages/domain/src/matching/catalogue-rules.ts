@@ -1,8 +1,6 @@
 /**
- * The catalogue's rules between values, checked once its JSON Schema passed: ids unique and known, min ≤
- * max, every band priced or declined and a worse band never cheaper, interest-only terms present, LMI
- * tables without gaps and covering the products that use them. Each violation names its owner (`product
- * <id>`, `lender <id>`, `LMI table <name>`) and the rule.
+ * The catalogue's rules between values, checked once its JSON Schema passed: ids unique and known, min ≤ max,
+ * bands priced in order, LMI tables without gaps. Each violation names its owner and the rule.
  */
 import type { FieldViolation } from '../errors';
 import { commissionViolations } from '../outcomes/commission';
@@ -54,12 +52,10 @@ export function semanticViolations(file: CatalogueFile): FieldViolation[] {
       if (rank > minRank && rate !== 'decline')
         add(field, 'declinedBelowMinimumBand', `must be "decline": ${band} is below minimumBand ${p.minimumBand}`);
       if (typeof rate !== 'number') return;
-      if (previous !== undefined && rate < previous.rate)
-        add(
-          field,
-          'worseBandNotCheaper',
-          `${rate} must not be below rates.${previous.band} (${previous.rate}): a worse band is never cheaper`,
-        );
+      if (previous !== undefined && rate < previous.rate) {
+        const text = `${rate} must not be below rates.${previous.band} (${previous.rate}): a worse band is never cheaper`;
+        add(field, 'worseBandNotCheaper', text);
+      }
       previous = { band, rate };
     });
     if (p.loanType === 'home') {
@@ -69,31 +65,25 @@ export function semanticViolations(file: CatalogueFile): FieldViolation[] {
         add('home.interestOnly', 'interestOnlyTerms', 'is required when repaymentTypes has interest_only');
       if (!hasIo && io !== undefined)
         add('home.interestOnly', 'interestOnlyTerms', 'is set but repaymentTypes has no interest_only');
-      if (hasIo && io !== undefined && io.maxYears >= p.loanTermYears.max)
-        add(
-          'home.interestOnly.maxYears',
-          'interestOnlyShorterThanTerm',
-          `(${io.maxYears}) must be less than loanTermYears.max (${p.loanTermYears.max})`,
-        );
+      if (hasIo && io !== undefined && io.maxYears >= p.loanTermYears.max) {
+        const text = `(${io.maxYears}) must be less than loanTermYears.max (${p.loanTermYears.max})`;
+        add('home.interestOnly.maxYears', 'interestOnlyShorterThanTerm', text);
+      }
       const lmi = p.home.lmi;
       if (lmi === undefined) {
-        if (needsLmi(p))
-          add(
-            'home.lmi',
-            'lmiTableRequired',
-            `is required: an occupancy lends above lmiAboveLvrPercent (${p.home.lmiAboveLvrPercent}%), so its premium needs a table`,
-          );
+        if (needsLmi(p)) {
+          const text = `is required: an occupancy lends above lmiAboveLvrPercent (${p.home.lmiAboveLvrPercent}%), so its premium needs a table`;
+          add('home.lmi', 'lmiTableRequired', text);
+        }
       } else if (!Object.hasOwn(file.lmiTables, lmi.table))
         add('home.lmi.table', 'lmiTableExists', `no LMI table ${lmi.table} in the catalogue`);
       else if (needsLmi(p)) productLmiViolations(p, file.lmiTables[lmi.table], add);
     }
     if (p.commission) commissionViolations(p.commission, add);
-    if (p.loanType === 'car' && p.car.balloon.maxPercent > 0 && p.car.balloon.maxTermYears < p.loanTermYears.min)
-      add(
-        'car.balloon.maxTermYears',
-        'balloonTermReachable',
-        `(${p.car.balloon.maxTermYears}) allows a balloon on no term of the product (loanTermYears.min ${p.loanTermYears.min})`,
-      );
+    if (p.loanType === 'car' && p.car.balloon.maxPercent > 0 && p.car.balloon.maxTermYears < p.loanTermYears.min) {
+      const text = `(${p.car.balloon.maxTermYears}) allows a balloon on no term of the product (loanTermYears.min ${p.loanTermYears.min})`;
+      add('car.balloon.maxTermYears', 'balloonTermReachable', text);
+    }
   }
   return out;
 }
@@ -102,48 +92,36 @@ export function semanticViolations(file: CatalogueFile): FieldViolation[] {
 function lmiTableViolations(def: LmiTableDefinition, add: Add): void {
   const amounts = def.loanAmountUpTo;
   for (let c = 1; c < amounts.length; c++)
-    if (amounts[c] <= amounts[c - 1])
-      add(
-        `loanAmountUpTo.${c}`,
-        'lmiAmountsIncreasing',
-        `(${amounts[c]}) must be above loanAmountUpTo.${c - 1} (${amounts[c - 1]})`,
-      );
+    if (amounts[c] <= amounts[c - 1]) {
+      const text = `(${amounts[c]}) must be above loanAmountUpTo.${c - 1} (${amounts[c - 1]})`;
+      add(`loanAmountUpTo.${c}`, 'lmiAmountsIncreasing', text);
+    }
   def.rows.forEach((row, r) => {
     const premiums = row.premiumPercent;
-    if (row.lvrUpToPercent <= row.lvrAbovePercent)
-      add(
-        `rows.${r}`,
-        'lmiRowNotEmpty',
-        `lvrUpToPercent (${row.lvrUpToPercent}) must be above lvrAbovePercent (${row.lvrAbovePercent})`,
-      );
-    if (premiums.length !== amounts.length)
-      add(
-        `rows.${r}.premiumPercent`,
-        'lmiPremiumForEveryAmount',
-        `has ${premiums.length} premiums for ${amounts.length} loan amounts in loanAmountUpTo: a gap in the table`,
-      );
+    if (row.lvrUpToPercent <= row.lvrAbovePercent) {
+      const text = `lvrUpToPercent (${row.lvrUpToPercent}) must be above lvrAbovePercent (${row.lvrAbovePercent})`;
+      add(`rows.${r}`, 'lmiRowNotEmpty', text);
+    }
+    if (premiums.length !== amounts.length) {
+      const text = `has ${premiums.length} premiums for ${amounts.length} loan amounts in loanAmountUpTo: a gap in the table`;
+      add(`rows.${r}.premiumPercent`, 'lmiPremiumForEveryAmount', text);
+    }
     for (let c = 1; c < premiums.length; c++)
-      if (premiums[c] < premiums[c - 1])
-        add(
-          `rows.${r}.premiumPercent.${c}`,
-          'lmiLargerLoanNotCheaper',
-          `(${premiums[c]}) must not be below the premium of a smaller loan (${premiums[c - 1]})`,
-        );
+      if (premiums[c] < premiums[c - 1]) {
+        const text = `(${premiums[c]}) must not be below the premium of a smaller loan (${premiums[c - 1]})`;
+        add(`rows.${r}.premiumPercent.${c}`, 'lmiLargerLoanNotCheaper', text);
+      }
     const previous = def.rows[r - 1];
     if (previous === undefined) return;
-    if (row.lvrAbovePercent !== previous.lvrUpToPercent)
-      add(
-        `rows.${r}.lvrAbovePercent`,
-        'lmiRowsContiguous',
-        `(${row.lvrAbovePercent}) must equal rows.${r - 1}.lvrUpToPercent (${previous.lvrUpToPercent}): LVRs between them would have no premium`,
-      );
+    if (row.lvrAbovePercent !== previous.lvrUpToPercent) {
+      const text = `(${row.lvrAbovePercent}) must equal rows.${r - 1}.lvrUpToPercent (${previous.lvrUpToPercent}): LVRs between them would have no premium`;
+      add(`rows.${r}.lvrAbovePercent`, 'lmiRowsContiguous', text);
+    }
     premiums.forEach((premium, c) => {
-      if (c < previous.premiumPercent.length && premium < previous.premiumPercent[c])
-        add(
-          `rows.${r}.premiumPercent.${c}`,
-          'lmiHigherLvrNotCheaper',
-          `(${premium}) must not be below the premium of a lower LVR (rows.${r - 1}: ${previous.premiumPercent[c]})`,
-        );
+      if (c < previous.premiumPercent.length && premium < previous.premiumPercent[c]) {
+        const text = `(${premium}) must not be below the premium of a lower LVR (rows.${r - 1}: ${previous.premiumPercent[c]})`;
+        add(`rows.${r}.premiumPercent.${c}`, 'lmiHigherLvrNotCheaper', text);
+      }
     });
   });
 }
@@ -155,17 +133,13 @@ function productLmiViolations(product: HomeProductDefinition, def: LmiTableDefin
   const to = def.rows.at(-1)?.lvrUpToPercent ?? Number.NEGATIVE_INFINITY;
   const highest = highestLvr(product);
   const above = product.home.lmiAboveLvrPercent;
-  if (from > above || to < highest)
-    add(
-      'home.lmi.table',
-      'lmiTableCoversLvr',
-      `LMI table ${name} covers LVRs above ${from}% up to ${to}%, not every LVR from lmiAboveLvrPercent (${above}%) to the product's highest (${highest}%): a gap in the table`,
-    );
+  if (from > above || to < highest) {
+    const text = `LMI table ${name} covers LVRs above ${from}% up to ${to}%, not every LVR from lmiAboveLvrPercent (${above}%) to the product's highest (${highest}%): a gap in the table`;
+    add('home.lmi.table', 'lmiTableCoversLvr', text);
+  }
   const largest = def.loanAmountUpTo.at(-1) ?? 0;
-  if (largest < product.loanAmount.max)
-    add(
-      'home.lmi.table',
-      'lmiTableCoversAmount',
-      `LMI table ${name} covers loans up to ${largest}, not the product's loanAmount.max (${product.loanAmount.max}): a gap in the table`,
-    );
+  if (largest < product.loanAmount.max) {
+    const text = `LMI table ${name} covers loans up to ${largest}, not the product's loanAmount.max (${product.loanAmount.max}): a gap in the table`;
+    add('home.lmi.table', 'lmiTableCoversAmount', text);
+  }
 }

@@ -40,13 +40,9 @@ const percent = number(0, 100);
 const text: Schema = { type: 'string', minLength: 1, maxLength: 200 };
 const comment: Schema = { type: 'string' };
 const boolean: Schema = { type: 'boolean' };
-const id: Schema = {
-  type: 'string',
-  pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
-  maxLength: 80,
-  'x-message': 'must be a lowercase id: letters, digits and single hyphens',
-};
-const setOf = (values: readonly string[]): Schema => ({
+const idMessage = 'must be a lowercase id: letters, digits and single hyphens';
+const id: Schema = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80, 'x-message': idMessage };
+const setOf = (values: readonly string[]) => ({
   type: 'array',
   items: { enum: values },
   minItems: 1,
@@ -54,12 +50,10 @@ const setOf = (values: readonly string[]): Schema => ({
 });
 const range = (minimum: number, kind = number): Schema => object({ min: kind(minimum), max: kind(minimum) });
 const arrayOf = (items: Schema): Schema => ({ type: 'array', items, minItems: 1 });
-
 const bandRate: Schema = {
   anyOf: [number(0, 100), { const: 'decline' }],
   'x-message': 'must be a rate in percent per year (0 to 100) or "decline"',
 };
-
 const commonProduct = {
   id,
   lenderId: id,
@@ -96,10 +90,8 @@ const carRules = {
     },
   },
 };
-
-const occupancyRules = object({ maxLvrPercent: number(1, 100), rateLoadingPercentPoints: number(0, 10) }, [
-  'maxLvrPercent',
-]);
+const loading = number(0, 10);
+const occupancyRules = object({ maxLvrPercent: number(1, 100), rateLoadingPercentPoints: loading }, ['maxLvrPercent']);
 const homeRules = optional(
   object({
     occupancy: { ...object(Object.fromEntries(OCCUPANCY_TYPES.map((o) => [o, occupancyRules])), []), minProperties: 1 },
@@ -107,13 +99,13 @@ const homeRules = optional(
     firstHomeBuyerOnly: boolean,
     lmi: object({ table: id, capitalised: boolean }),
     repaymentTypes: setOf(REPAYMENT_TYPES),
-    interestOnly: object({ maxYears: integer(1, 15), rateLoadingPercentPoints: number(0, 10) }),
+    interestOnly: object({ maxYears: integer(1, 15), rateLoadingPercentPoints: loading }),
   }),
   'lmi',
   'interestOnly',
 );
 
-/** Premiums in percent of the loan by LVR row and loan-amount column; gaps and order are checked in lmi.ts. */
+/** Premiums in percent of the loan by LVR row and amount column (gaps and order: catalogue-rules.ts). */
 const lmiTable = object({
   $comment: comment,
   loanAmountUpTo: arrayOf(number(1)),
@@ -150,7 +142,6 @@ const margins = object({
   balloonPercentPoints: percent,
   balloonTermYears: integer(0, 30),
 });
-
 const serviceabilityPolicy = object({
   bufferPercentPoints: number(0, 20),
   netIncomePercent: number(1, 100),
@@ -158,7 +149,6 @@ const serviceabilityPolicy = object({
   livingCosts: object({ base: number(0), perDependant: number(0) }),
   housingCostFloor: object(Object.fromEntries(LIVING_SITUATIONS.map((s) => [s, number(0)]))),
 });
-
 const url = {
   type: 'string',
   format: 'uri',

@@ -1,7 +1,6 @@
 /**
- * Loading the lender catalogue: the file's shape is checked by a JSON Schema (compiled once), the rules
- * between values by `semanticViolations`, and then what depends on a product alone is computed once: the
- * rate, comparison rate and headline of each band and variant (with an LMI table, of each of its rows).
+ * Loading the lender catalogue: its JSON Schema, then the rules between values, then what depends on a
+ * product alone, computed once: the rate, comparison rate and headline of each band and variant.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -107,7 +106,6 @@ function compileProduct(
   const lmi = d.loanType === 'home' && needsLmi(d) ? d.home.lmi : undefined;
   const lmiTable = lmi && lmiTables.get(lmi.table);
   const column = lmiTable ? lmiColumnOf(lmiTable, benchmark.amount) : -1;
-  /** The premium at the benchmark amount for each of the table's rows. */
   const premiums = lmiTable ? lmiTable.premiumRate.map((row) => round2(benchmark.amount * row[column])) : [];
   const prices = VARIANTS.slice(0, home ? 4 : 1).flatMap((label, variant) => {
     const io = (variant & 1) !== 0;
@@ -181,33 +179,20 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
   const file = deepFreeze(structuredClone(json) as CatalogueFile);
   const details = semanticViolations(file);
   if (details.length > 0) return refuse(details);
-  const lenders = new Map(file.lenders.map((l) => [l.id, l]));
+  const lenderById = new Map(file.lenders.map((l) => [l.id, l]));
   const lmiTables = new Map(Object.entries(file.lmiTables).map(([name, t]) => [name, compileLmiTable(name, t)]));
   const products = file.products.map((d) =>
-    compileProduct(d, lenders.get(d.lenderId)!, file.serviceabilityPolicies[d.serviceability], lmiTables),
+    compileProduct(d, lenderById.get(d.lenderId)!, file.serviceabilityPolicies[d.serviceability], lmiTables),
   );
+  const text = `every priced band has a comparison rate above ${COST_RATE_CAP_PERCENT}%: the product could never be offered`;
   for (const p of products)
     if (p.prices.every((price) => price === null || price.capped))
-      details.push(
-        violation(
-          `product ${p.product.id}`,
-          'rates',
-          'offerableUnderCostRateCap',
-          `every priced band has a comparison rate above ${COST_RATE_CAP_PERCENT}%: the product could never be offered`,
-        ),
-      );
+      details.push(violation(`product ${p.product.id}`, 'rates', 'offerableUnderCostRateCap', text));
   if (details.length > 0) return refuse(details);
   const byType = (t: FormType) => products.filter((p) => p.definition.loanType === t);
-  return ok(
-    deepFreeze({
-      version: file.version,
-      effectiveFrom: file.effectiveFrom,
-      nearMiss: file.nearMiss,
-      lenders: file.lenders,
-      products,
-      productsByType: { personal: byType('personal'), car: byType('car'), home: byType('home') },
-    }),
-  );
+  const productsByType = { personal: byType('personal'), car: byType('car'), home: byType('home') };
+  const { version, effectiveFrom, nearMiss, lenders } = file;
+  return ok(deepFreeze({ version, effectiveFrom, nearMiss, lenders, products, productsByType }));
 }
 
 /** Reads and loads the catalogue in force (`CATALOGUE_PATH`). */

@@ -1,58 +1,42 @@
 /**
- * Loan arithmetic: amortised repayments, and the comparison rate as the National Credit Code defines
- * it (the internal rate of return of every payment the borrower makes, fees included, on a benchmark
- * loan; monthly, quoted as the nominal annual rate 12 × the monthly rate). The model:
- * - repayments are monthly, in arrears, from month 1; interest accrues monthly at annual rate / 12;
- * - a balloon is paid with the last repayment, so the level repayment amortises the principal less the
- *   present value of the balloon;
- * - interest-only: for the interest-only months the repayment is principal × monthly rate, then the
- *   principal is amortised over the remaining months at the rate it reverts to;
- * - the establishment fee is paid at settlement (the borrower receives the amount less the fee);
- *   the monthly fee is paid with each repayment;
- * - a lenders mortgage insurance premium is either capitalised (added to the principal repaid) or paid
- *   at settlement like the establishment fee.
+ * Loan arithmetic: repayments, and the comparison rate as the National Credit Code defines it (the
+ * internal rate of return of every payment the borrower makes, fees included, quoted as 12 × the monthly
+ * rate). Repayments are monthly in arrears at annual rate / 12, a balloon paid with the last; interest-only
+ * months pay the interest, then the principal amortises at the rate it reverts to; the establishment fee
+ * (and an LMI premium not capitalised) is paid at settlement, the monthly fee with each repayment.
  */
-
-const monthlyRateOf = (annualRatePercent: number): number => annualRatePercent / 1200;
 
 /** Present value of 1 paid at the end of each of `months` months at monthly rate `i`. */
 export function annuityFactor(i: number, months: number): number {
   return i === 0 ? months : (1 - (1 + i) ** -months) / i;
 }
 
-/**
- * The level monthly repayment that repays `principal` over `termMonths` at `annualRatePercent`,
- * leaving `balloon` to be paid with the last repayment. Not rounded.
- */
+/** The level monthly repayment of `principal` over `termMonths`, `balloon` paid with the last. Not rounded. */
 export function monthlyRepayment(
   principal: number,
   annualRatePercent: number,
   termMonths: number,
   balloon = 0,
 ): number {
-  const i = monthlyRateOf(annualRatePercent);
+  const i = annualRatePercent / 1200;
   if (i === 0) return (principal - balloon) / termMonths;
   const discount = (1 + i) ** -termMonths;
   return ((principal - balloon * discount) * i) / (1 - discount);
 }
 
-/** The repayments of one loan: `interestOnlyMonths` of interest, then level repayments, then any balloon. */
-export interface LoanTerms {
-  /** The loan asked for (without any capitalised premium). */
-  readonly amount: number;
-  readonly termMonths: number;
-  /** The rate of the loan; interest only: the rate during the interest-only months. */
-  readonly annualRatePercent: number;
-  readonly establishmentFee: number;
-  readonly monthlyFee: number;
-  readonly interestOnlyMonths?: number;
-  /** Interest only: the rate after the interest-only months (`annualRatePercent` when absent). */
-  readonly revertRatePercent?: number;
-  readonly balloon?: number;
-  /** Lenders mortgage insurance premium, in dollars: added to the principal when capitalised, else paid at settlement. */
-  readonly lmiPremium?: number;
-  readonly lmiCapitalised?: boolean;
-}
+/** A loan: its amount (without a capitalised premium), its rate (interest only: then `revertRatePercent`). */
+export type LoanTerms = Readonly<{
+  amount: number;
+  termMonths: number;
+  annualRatePercent: number;
+  establishmentFee: number;
+  monthlyFee: number;
+  interestOnlyMonths?: number;
+  revertRatePercent?: number;
+  balloon?: number;
+  lmiPremium?: number;
+  lmiCapitalised?: boolean;
+}>;
 
 /**
  * The comparison rate of a loan, in percent per year (nominal: 12 × the monthly IRR), not rounded. The
@@ -67,8 +51,7 @@ export function comparisonRate(loan: LoanTerms): number {
   const principal = loan.amount + (capitalised ? premium : 0);
   const amortisingRate = io > 0 ? (loan.revertRatePercent ?? loan.annualRatePercent) : loan.annualRatePercent;
   const segments: { payment: number; months: number }[] = [];
-  if (io > 0)
-    segments.push({ payment: principal * monthlyRateOf(loan.annualRatePercent) + loan.monthlyFee, months: io });
+  if (io > 0) segments.push({ payment: principal * (loan.annualRatePercent / 1200) + loan.monthlyFee, months: io });
   segments.push({
     payment: monthlyRepayment(principal, amortisingRate, loan.termMonths - io, balloon) + loan.monthlyFee,
     months: loan.termMonths - io,
@@ -102,10 +85,7 @@ export function comparisonRate(loan: LoanTerms): number {
   return i * 1200;
 }
 
-/**
- * The ceiling on the annual cost rate of any credit offered (percent per year, nominal like the
- * comparison rate): no product priced above it is offered, accepted or near-missed.
- */
+/** The ceiling on the annual cost rate (nominal, like the comparison rate) of any credit offered or near-missed. */
 export const COST_RATE_CAP_PERCENT = 48;
 
 /** Whole amounts with thousands separators: 23400 → "23,400". */

@@ -1,8 +1,6 @@
 /**
- * Lenders mortgage insurance: the catalogue's premium tables (a percentage of the loan by LVR and loan
- * amount; their rules are in catalogue-rules.ts), and the look-ups matching makes.
- * LVR bounds are compared as `amount × 100` against `bound × value`, so that a loan exactly at a bound is
- * never taken for one a rounding error above it.
+ * Lenders mortgage insurance: the catalogue's premium tables (a percentage of the loan by LVR and amount) and
+ * their look-ups. LVR bounds are compared as `amount × 100` against `bound × value`, exact at a bound.
  */
 import type { HomeProductDefinition, LmiTable, LmiTableDefinition } from './types';
 
@@ -21,27 +19,17 @@ export function needsLmi(product: HomeProductDefinition): boolean {
   return highestLvr(product) > product.home.lmiAboveLvrPercent;
 }
 
-/** The highest LVR any occupancy of the product lends at. */
 export const highestLvr = (product: HomeProductDefinition): number =>
   Math.max(...Object.values(product.home.occupancy).map((o) => o?.maxLvrPercent ?? 0));
 
-/** The row of the table for a loan of `amount` against `value` (-1 when none holds its LVR). */
-function lmiRowOf(t: LmiTable, amount: number, value: number): number {
-  const scaled = amount * 100;
-  for (let r = 0; r < t.lvrUpTo.length; r++)
-    if (scaled > t.lvrAbove[r] * value && scaled <= t.lvrUpTo[r] * value) return r;
-  return -1;
-}
-
 /** The column of the table for a loan of `amount` (-1 when it is above the last). */
-export function lmiColumnOf(t: LmiTable, amount: number): number {
-  for (let c = 0; c < t.loanAmountUpTo.length; c++) if (amount <= t.loanAmountUpTo[c]) return c;
-  return -1;
-}
+export const lmiColumnOf = (t: LmiTable, amount: number): number =>
+  t.loanAmountUpTo.findIndex((upTo) => amount <= upTo);
 
-/** The row of the table for a loan of `amount` against `value`, and its premium as a fraction of the loan; none outside it. */
+/** The row of the table for a loan of `amount` against `value`, and its premium as a fraction of the loan. */
 export function lmiCellOf(t: LmiTable, amount: number, value: number): { row: number; rate: number } | undefined {
-  const row = lmiRowOf(t, amount, value);
+  const scaled = amount * 100;
+  const row = t.lvrUpTo.findIndex((upTo, r) => scaled > t.lvrAbove[r] * value && scaled <= upTo * value);
   const column = lmiColumnOf(t, amount);
   return row < 0 || column < 0 ? undefined : { row, rate: t.premiumRate[row][column] };
 }

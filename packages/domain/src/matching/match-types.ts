@@ -3,11 +3,7 @@ import type { FormType, Ref, RepaymentType, ScoreBand } from './types';
 
 export type MatchInput = Readonly<{
   formType: FormType;
-  /**
-   * Step data as stored (numbers as numbers; numeric strings are tolerated). A Variant B application may
-   * be thin: the loan term, employment, income and living situation may be missing, and the offers are
-   * then indicative.
-   */
+  /** Step data as stored (numeric strings tolerated); a thin one's offers are indicative. */
   steps: Readonly<Record<1 | 2 | 3 | 4, Readonly<Record<string, unknown>> | undefined>>;
   /** The soft check's result: a band, or `null` when the bureau was unavailable. */
   credit: Readonly<{ band: ScoreBand | null; degradedMode: boolean }>;
@@ -34,14 +30,13 @@ export type OfferDetails = Readonly<{
   monthlyRepayment: number;
   establishmentFee: number;
   monthlyFee: number;
-  /** Car: the amount due at the end of the term. */
+  // Car: the balloon due at the end. Home: the repayment type, the interest-only period with the rate and
+  // repayment after it, the LVR (percent), whether LMI applies, its premium, the loan plus a capitalised premium.
   balloonAmount?: number;
-  /** Home, interest only: the interest-only period, the rate and the repayment after it. */
   repaymentType?: RepaymentType;
   interestOnlyMonths?: number;
   interestRateAfterInterestOnly?: number;
   repaymentAfterInterestOnly?: number;
-  /** Home: LVR in percent, whether LMI applies, its estimated premium, and the loan plus a capitalised premium. */
   lvr?: number;
   lendersMortgageInsurance?: boolean;
   lmiPremium?: number;

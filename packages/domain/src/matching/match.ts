@@ -1,8 +1,6 @@
 /**
- * Matching one application against the catalogue: a pure function of its input (no clock, no
- * randomness, no I/O). Each product of the application's loan type is assessed (assess.ts); those that
- * pass are accepted offers, pre-qualified before indicative, each group cheapest first; those that
- * narrowly miss are near-misses, nearest first; the kept ones are worded as the answer (answer.ts).
+ * Matching one application against the catalogue: a pure function of its input (no clock, no randomness,
+ * no I/O). Each product of the loan type is assessed: those that pass are offers, those that nearly do near-misses.
  */
 import { acceptedOffer } from './answer';
 import { assessCredit, readApplicant } from './applicant';
@@ -37,13 +35,12 @@ export function matchOffers(input: MatchInput, catalogue: Catalogue): MatchResul
     const c = assess(product, context);
     if (c !== null) (c.misses.length === 0 ? accepted : near).push(c);
   }
+  const acceptedOffers = accepted.sort(acceptedOrder).map((c) => acceptedOffer(c, context));
+  const kept = near.sort(nearMissOrder).slice(0, catalogue.nearMiss.maxResults);
   return {
     outcome: 'assessed',
     assessment,
-    acceptedOffers: accepted.sort(acceptedOrder).map((c) => acceptedOffer(c, context)),
-    nearMissOffers: near
-      .sort(nearMissOrder)
-      .slice(0, catalogue.nearMiss.maxResults)
-      .map((c) => nearMissOffer(c, context)),
+    acceptedOffers,
+    nearMissOffers: kept.map((c) => nearMissOffer(c, context)),
   };
 }

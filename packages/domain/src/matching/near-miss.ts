@@ -1,9 +1,7 @@
 /**
- * A near-miss in words, one row per rule: what the reason calls the rule and the applicant's value, and
- * what the applicant would need, each value with its unit. Only the near-misses returned are worded.
- * A credit reason says only that the lender's credit criteria were not met: no band, score or anything
- * derived from them (the product's minimum band with the near-miss margin would give the applicant's band
- * away); the lender tells the applicant the rest.
+ * A near-miss in words, one row per rule, each value with its unit. A credit reason says only that the
+ * lender's credit criteria were not met: no band, score or anything derived from them (the minimum band
+ * with the near-miss margin would give the applicant's band away).
  */
 import type { Applicant } from './applicant';
 import type { Candidate, Context, Miss, RuleId } from './assess';
@@ -14,9 +12,8 @@ import { dollars, months, percent, perMonth, years } from './units';
 type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
 
 /**
- * A rule's reason (the assessed quantity, the rule, the applicant's value) and requirement: the field to
- * change and which way, its `value` (`miss.needed` when absent) and its text. Requirements on one field
- * and in one direction combine: the tightest value is kept.
+ * A rule's reason (the assessed quantity, the rule, the applicant's value) and requirement: the field and
+ * direction, the `value` (`miss.needed` when absent), the text; on one field and direction the tightest is kept.
  */
 type RuleWording = Readonly<{
   field: string;
@@ -51,8 +48,6 @@ export function nearMissOffer(c: Candidate, { a }: Context): NearMissOffer {
     wouldQualifyIf: requirements.map(({ field, requirement }) => ({ field, requirement })),
   };
 }
-
-const words = (id: string): string => id.replace(/_/g, ' ');
 
 /** A bound on an input field: "at most $50,000", "at least 2 years". */
 function bounded(field: string, direction: 'atMost' | 'atLeast', unit: (n: number) => string): RuleWording {
@@ -118,7 +113,7 @@ const WORDING: { readonly [R in RuleId]: RuleWording } = {
   },
   lvr: {
     field: 'lvr',
-    rule: (m, a) => `LVR at most ${percent(m.bound)} for ${words(a.occupancy)} loans`,
+    rule: (m, a) => `LVR at most ${percent(m.bound)} for ${a.occupancy.replace(/_/g, ' ')} loans`,
     actual: (m) => percent(m.actual),
     requires: ['loanAmount', 'atMost'],
     text: (m, a) =>

@@ -1,7 +1,4 @@
-/**
- * Types of the lender catalogue: the file as written (`catalogue/catalogue.v1.json`, field by field in
- * docs/matching.md) and as loaded. Matching's input and answer are in match-types.ts.
- */
+/** Types of the lender catalogue: the file as written (`catalogue/catalogue.v1.json`) and as loaded. */
 import { SCORE_BANDS, type ScoreBand } from '../credit/bureau';
 import type { CommissionDefinition } from '../outcomes/commission';
 import type {
@@ -14,7 +11,6 @@ import type {
   REPAYMENT_TYPES,
   USED_CAR_SALE_TYPES,
 } from '../validation/schemas';
-
 export type { ScoreBand } from '../credit/bureau';
 export {
   EMPLOYMENT_TYPES,
@@ -26,21 +22,17 @@ export {
   REPAYMENT_TYPES,
   USED_CAR_SALE_TYPES as SALE_TYPES,
 } from '../validation/schemas';
-
 /** Score bands from best to worst: the index is a band's rank (0 = excellent, 5 = poor). */
 export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze(SCORE_BANDS.map((b) => b.band));
 /** Car step 1 `carLoanPurpose`, with its long aliases folded in (`NewCarPurchase` is `new`). */
 export const CAR_PURPOSES = Object.freeze(['new', 'used', 'refinance'] as const);
-
 export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 export type LivingSituation = (typeof LIVING_SITUATIONS)[number];
 export type OccupancyType = (typeof OCCUPANCY_TYPES)[number];
 export type RepaymentType = (typeof REPAYMENT_TYPES)[number];
-
-export type Range = Readonly<{ min: number; max: number }>;
+type Range = Readonly<{ min: number; max: number }>;
 /** A rate in percent per year, or the explicit refusal of a band. */
 export type BandRate = number | 'decline';
-
 /** How a lender assesses whether the applicant can afford the new repayment (amounts monthly, shares in percent). */
 export type ServiceabilityPolicy = Readonly<{
   bufferPercentPoints: number;
@@ -76,7 +68,6 @@ export type NearMissPolicy = Readonly<{
 export type ComparisonRateBenchmark = Readonly<{ amount: number; termYears: number; secured: boolean }>;
 /** A loan a comparison rate is computed on. */
 export type BenchmarkLoan = Readonly<{ amount: number; termMonths: number }>;
-
 /** LMI premiums in percent of the loan: a row per LVR band (above, up to), a column per loan amount (up to). */
 export type LmiTableDefinition = Readonly<{
   $comment?: string;
@@ -86,7 +77,6 @@ export type LmiTableDefinition = Readonly<{
 
 /** A lender, and where an applicant is forwarded to apply. */
 export type LenderDefinition = Readonly<{ id: string; name: string; url: string }>;
-
 type ProductDefinitionBase = Readonly<{
   id: string;
   lenderId: string;
@@ -103,10 +93,8 @@ type ProductDefinitionBase = Readonly<{
   rates: Readonly<Record<ScoreBand, BandRate>>;
   commission?: Readonly<CommissionDefinition>;
 }>;
-
 export type PersonalProductDefinition = ProductDefinitionBase &
   Readonly<{ loanType: 'personal'; purposes: readonly (typeof PERSONAL_LOAN_PURPOSES)[number][] }>;
-
 export type CarProductDefinition = ProductDefinitionBase &
   Readonly<{
     loanType: 'car';
@@ -135,7 +123,6 @@ export type HomeProductDefinition = ProductDefinitionBase &
       interestOnly?: Readonly<{ maxYears: number; rateLoadingPercentPoints: number }>;
     }>;
   }>;
-
 export type ProductDefinition = PersonalProductDefinition | CarProductDefinition | HomeProductDefinition;
 
 export type CatalogueFile = Readonly<{
@@ -148,9 +135,7 @@ export type CatalogueFile = Readonly<{
   lenders: readonly LenderDefinition[];
   products: readonly ProductDefinition[];
 }>;
-
 export type Ref = Readonly<{ id: string; name: string }>;
-
 /** The price of a product at one band and variant, with its figures on the benchmark loan. */
 export type BandPrice = Readonly<{
   /** Percent per year (interest only: during that period); `revertRate` after the period (otherwise the same). */
@@ -181,10 +166,7 @@ export type CatalogueProduct = Readonly<{
   product: Ref;
   lenderUrl: string;
   serviceability: ServiceabilityPolicy;
-  /**
-   * By variant and band: `prices[variant * 6 + band rank]`, `null` where declined or the variant does not
-   * exist. Variant 0 is the product as written; home loans add 1 interest only, 2 investment, 3 both.
-   */
+  /** `prices[variant * 6 + band rank]` (null: declined). Home variants: 1 interest only, 2 investment, 3 both. */
   prices: readonly (BandPrice | null)[];
   /** The loan the comparison rates are quoted on: the regulation's, within the product's limits. */
   benchmark: BenchmarkLoan;
