@@ -29,7 +29,6 @@ function numberOf(value: unknown): number | undefined {
 
 /** Car step 1 allows long aliases of its purposes. */
 const CAR_PURPOSE_ALIASES: Aliases = { NewCarPurchase: 'new', UsedCarPurchase: 'used', RefinanceCarLoan: 'refinance' };
-const NO_ALIASES: Aliases = {};
 type Aliases = Readonly<Record<string, string>>;
 
 export function assessCredit(input: MatchInput): CreditAssessment {
@@ -78,7 +77,7 @@ export function readApplicant(input: MatchInput) {
     return value !== undefined && value > 0 ? value : undefined;
   };
   /** One of `values` (read through `aliases`), or undefined. */
-  const oneOf = <T extends string>(step: Step, field: string, values: readonly T[], aliases = NO_ALIASES) => {
+  const oneOf = <T extends string>(step: Step, field: string, values: readonly T[], aliases: Aliases = {}) => {
     const raw = stepOf(step)[field];
     return typeof raw === 'string' ? values.find((v) => v === (aliases[raw] ?? raw)) : undefined;
   };
@@ -91,7 +90,7 @@ export function readApplicant(input: MatchInput) {
   const f = WHERE[formType];
   const loanAmount = need(f.amount, 'loanAmount', positive(f.amount, 'loanAmount'));
   const [purposeStep, purposeField, purposes] = f.purpose;
-  const aliases = formType === 'car' ? CAR_PURPOSE_ALIASES : NO_ALIASES;
+  const aliases = formType === 'car' ? CAR_PURPOSE_ALIASES : {};
   const purpose = need(purposeStep, purposeField, oneOf(purposeStep, purposeField, purposes, aliases));
   // The term, employment, income and living situation may be unknown: the offers are then indicative.
   const termYears = positive(f.term, 'loanTerm') ?? Number.NaN;

@@ -47,7 +47,7 @@ export function contextOf(a: Applicant, band: ScoreBand, catalogue: Catalogue, r
   return {
     a,
     bandRank,
-    slot: variant * BANDS_BEST_FIRST.length + bandRank,
+    priceIndex: variant * BANDS_BEST_FIRST.length + bandRank,
     nearMiss: catalogue.nearMiss,
     referenceYear,
     /** An owner-occupied home loan takes the place of the rent or mortgage, unless it releases equity. */
@@ -57,13 +57,16 @@ export function contextOf(a: Applicant, band: ScoreBand, catalogue: Catalogue, r
 export type Context = ReturnType<typeof contextOf>;
 /** A product that passed (no misses) or nearly passed, on the terms assessed. */
 export type Candidate = NonNullable<ReturnType<typeof assess>>;
+
 const CAP_MONTHLY = COST_RATE_CAP_PERCENT / 1200;
+
 /** Records a miss by `over` (in the margin's unit), unless it is beyond the margin (false). */
 function missed(to: Miss[], rule: RuleId, over: number, margin: number, bound: number, actual: number, needed = bound) {
   if (over > margin) return false;
   to.push({ rule, distance: over / margin, bound, needed, actual });
   return true;
 }
+
 /** A loan of `asked` over `limit` percent of `value`: the largest loan within it, or -1 when beyond the margin. */
 function lvrMiss(misses: Miss[], rule: RuleId, asked: number, value: number, limit: number, margin: number): number {
   const actual = (asked / value) * 100;
@@ -86,11 +89,11 @@ export function assess(p: CatalogueProduct, x: Context) {
   const misses: Miss[] = [];
 
   // The band: priced, or declined within the margin of the product's minimum band.
-  let price = p.prices[x.slot];
+  let price = p.prices[x.priceIndex];
   if (price === null) {
     const minRank = BANDS_BEST_FIRST.indexOf(d.minimumBand);
     const gap = x.bandRank - minRank;
-    price = gap > 0 ? p.prices[x.slot - gap] : null;
+    price = gap > 0 ? p.prices[x.priceIndex - gap] : null;
     if (!price || price.capped || !missed(misses, 'creditBand', gap, m.creditBands, minRank, x.bandRank)) return null;
   } else if (price.capped) return null;
 
