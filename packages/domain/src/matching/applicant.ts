@@ -16,10 +16,12 @@ import {
   type OccupancyType,
   type RepaymentType,
 } from './types';
+
 /** How many bands below the applicant's own estimate matching prices when the bureau was unavailable. */
 const SELF_ESTIMATE_BANDS_DOWN = 1;
 /** The band assumed when the bureau was unavailable and the applicant gave no usable estimate. */
 const UNKNOWN_ESTIMATE_BAND: ScoreBand = 'below_average';
+
 /** Stored step data holds numbers; a numeric string (the form partners may send) is read the same way. */
 function numberOf(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -56,6 +58,7 @@ export function assessCredit(input: MatchInput): CreditAssessment {
       'assessed cautiously one step lower. Lenders will confirm with their own credit check.',
   };
 }
+
 type Step = 1 | 2 | 3 | 4;
 type Where = { amount: Step; term: Step; work: Step; living: Step; purpose: [Step, string, readonly string[]] };
 

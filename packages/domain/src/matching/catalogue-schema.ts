@@ -42,18 +42,15 @@ const comment: Schema = { type: 'string' };
 const boolean: Schema = { type: 'boolean' };
 const idMessage = 'must be a lowercase id: letters, digits and single hyphens';
 const id: Schema = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80, 'x-message': idMessage };
-const setOf = (values: readonly string[]) => ({
-  type: 'array',
-  items: { enum: values },
-  minItems: 1,
-  uniqueItems: true,
-});
+const setOf = (list: readonly string[]) => ({ type: 'array', items: { enum: list }, minItems: 1, uniqueItems: true });
 const range = (minimum: number, kind = number): Schema => object({ min: kind(minimum), max: kind(minimum) });
 const arrayOf = (items: Schema): Schema => ({ type: 'array', items, minItems: 1 });
+
 const bandRate: Schema = {
   anyOf: [number(0, 100), { const: 'decline' }],
   'x-message': 'must be a rate in percent per year (0 to 100) or "decline"',
 };
+
 const commonProduct = {
   id,
   lenderId: id,
@@ -142,6 +139,7 @@ const margins = object({
   balloonPercentPoints: percent,
   balloonTermYears: integer(0, 30),
 });
+
 const serviceabilityPolicy = object({
   bufferPercentPoints: number(0, 20),
   netIncomePercent: number(1, 100),
@@ -149,6 +147,7 @@ const serviceabilityPolicy = object({
   livingCosts: object({ base: number(0), perDependant: number(0) }),
   housingCostFloor: object(Object.fromEntries(LIVING_SITUATIONS.map((s) => [s, number(0)]))),
 });
+
 const url = {
   type: 'string',
   format: 'uri',

@@ -1,16 +1,8 @@
 /** Types of the lender catalogue: the file as written (`catalogue/catalogue.v1.json`) and as loaded. */
 import { SCORE_BANDS, type ScoreBand } from '../credit/bureau';
 import type { CommissionDefinition } from '../outcomes/commission';
-import type {
-  EMPLOYMENT_TYPES,
-  FormType,
-  HOME_LOAN_PURPOSES,
-  LIVING_SITUATIONS,
-  OCCUPANCY_TYPES,
-  PERSONAL_LOAN_PURPOSES,
-  REPAYMENT_TYPES,
-  USED_CAR_SALE_TYPES,
-} from '../validation/schemas';
+import type * as schemas from '../validation/schemas';
+
 export type { ScoreBand } from '../credit/bureau';
 export {
   EMPLOYMENT_TYPES,
@@ -22,14 +14,17 @@ export {
   REPAYMENT_TYPES,
   USED_CAR_SALE_TYPES as SALE_TYPES,
 } from '../validation/schemas';
+
 /** Score bands from best to worst: the index is a band's rank (0 = excellent, 5 = poor). */
 export const BANDS_BEST_FIRST: readonly ScoreBand[] = Object.freeze(SCORE_BANDS.map((b) => b.band));
 /** Car step 1 `carLoanPurpose`, with its long aliases folded in (`NewCarPurchase` is `new`). */
 export const CAR_PURPOSES = Object.freeze(['new', 'used', 'refinance'] as const);
-export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
-export type LivingSituation = (typeof LIVING_SITUATIONS)[number];
-export type OccupancyType = (typeof OCCUPANCY_TYPES)[number];
-export type RepaymentType = (typeof REPAYMENT_TYPES)[number];
+
+export type EmploymentType = (typeof schemas.EMPLOYMENT_TYPES)[number];
+export type LivingSituation = (typeof schemas.LIVING_SITUATIONS)[number];
+export type OccupancyType = (typeof schemas.OCCUPANCY_TYPES)[number];
+export type RepaymentType = (typeof schemas.REPAYMENT_TYPES)[number];
+
 type Range = Readonly<{ min: number; max: number }>;
 /** A rate in percent per year, or the explicit refusal of a band. */
 export type BandRate = number | 'decline';
@@ -94,13 +89,13 @@ type ProductDefinitionBase = Readonly<{
   commission?: Readonly<CommissionDefinition>;
 }>;
 export type PersonalProductDefinition = ProductDefinitionBase &
-  Readonly<{ loanType: 'personal'; purposes: readonly (typeof PERSONAL_LOAN_PURPOSES)[number][] }>;
+  Readonly<{ loanType: 'personal'; purposes: readonly (typeof schemas.PERSONAL_LOAN_PURPOSES)[number][] }>;
 export type CarProductDefinition = ProductDefinitionBase &
   Readonly<{
     loanType: 'car';
     purposes: readonly (typeof CAR_PURPOSES)[number][];
     car: Readonly<{
-      saleTypes: readonly (typeof USED_CAR_SALE_TYPES)[number][];
+      saleTypes: readonly (typeof schemas.USED_CAR_SALE_TYPES)[number][];
       maxVehicleAgeYears: number;
       /** Balloon as a share of the loan amount; `maxPercent: 0` allows none. */
       balloon: Readonly<{ maxPercent: number; maxTermYears: number }>;
@@ -112,7 +107,7 @@ export type CarProductDefinition = ProductDefinitionBase &
 export type HomeProductDefinition = ProductDefinitionBase &
   Readonly<{
     loanType: 'home';
-    purposes: readonly (typeof HOME_LOAN_PURPOSES)[number][];
+    purposes: readonly (typeof schemas.HOME_LOAN_PURPOSES)[number][];
     home: Readonly<{
       occupancy: Partial<Record<OccupancyType, Readonly<{ maxLvrPercent: number; rateLoadingPercentPoints?: number }>>>;
       lmiAboveLvrPercent: number;
@@ -129,7 +124,7 @@ export type CatalogueFile = Readonly<{
   version: number;
   effectiveFrom: string;
   nearMiss: NearMissPolicy;
-  comparisonRateBenchmarks: Readonly<Record<FormType, ComparisonRateBenchmark> & { $comment?: string }>;
+  comparisonRateBenchmarks: Readonly<Record<schemas.FormType, ComparisonRateBenchmark> & { $comment?: string }>;
   serviceabilityPolicies: Readonly<Record<string, ServiceabilityPolicy>>;
   lmiTables: Readonly<Record<string, LmiTableDefinition>>;
   lenders: readonly LenderDefinition[];
@@ -184,5 +179,5 @@ export type Catalogue = Readonly<{
   nearMiss: NearMissPolicy;
   lenders: readonly LenderDefinition[];
   products: readonly CatalogueProduct[];
-  productsByType: Readonly<Record<FormType, readonly CatalogueProduct[]>>;
+  productsByType: Readonly<Record<schemas.FormType, readonly CatalogueProduct[]>>;
 }>;
