@@ -7,10 +7,7 @@ export interface CatalogueSource {
   current(): Promise<Catalogue>;
 }
 
-/**
- * Checks the catalogue's stamp at most every `refreshMs`, and reloads only when it changed, so an
- * operator's change reaches every process within that time without a restart.
- */
+/** Checks the catalogue's stamp at most every `refreshMs`, and reloads it when it changed. */
 export function createCatalogueSource(
   repos: Repositories,
   options: { refreshMs?: number; clock?: () => number } = {},
@@ -43,20 +40,14 @@ export function createCatalogueSource(
   };
 }
 
-/**
- * A catalogue is known by its `effectiveFrom` date (its `version` is the file format's): a later date
- * supersedes an earlier one.
- */
+/** A catalogue is known by its `effectiveFrom` date (`version` is the file format's): a later one supersedes it. */
 export interface CatalogueSummary {
   effectiveFrom: string;
   lenders: number;
   products: number;
 }
 
-/**
- * Puts a catalogue document in force after checking every rule of it; a broken catalogue is refused
- * with a message naming the product and the rule, and the old one stays.
- */
+/** Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one stays. */
 export async function putCatalogue(
   ctx: { repos: Repositories; clock: () => Date },
   options: { document: unknown },
@@ -101,9 +92,8 @@ export async function getCatalogueSummary(ctx: {
 }
 
 /**
- * At start: load the repository's catalogue file when the database has none, one effective from an
- * earlier date, or one that no longer passes the catalogue's rules (stored before the rules grew: it would
- * fail every match). An operator's newer catalogue that passes is kept. Answers what was loaded, or null.
+ * At start: load the repository's catalogue file unless the database has one as recent that still passes
+ * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
  */
 export async function seedCatalogue(
   ctx: { repos: Repositories; clock: () => Date },

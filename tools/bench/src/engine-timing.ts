@@ -1,5 +1,5 @@
 /**
- * The matching engine's time per match against 10,000 generated products, as the engine's own timing
+ * The matching engine's time per match against 1,000 generated products, as the engine's own timing
  * script measures it (engine.ts: a median over rounds for each of a few applications, then their average
  * and the slowest), in a process of its own so that the load phases' heap does not disturb it. Its output
  * is shown and its figures read back.
@@ -28,7 +28,7 @@ export async function benchMatchingEngine(print: (text: string) => void): Promis
     });
   });
   print(output.replace(/^/gm, '  '));
-  // The generated catalogue's section: "generated catalogue (10000 products): X µs per match on average …", then "slowest: Y µs".
+  // The generated catalogue's section: "generated catalogue (1000 products): X µs per match on average …", then "slowest: Y µs".
   const section =
     /generated catalogue \((\d+) products\): ([\d.]+) µs per match on average[\s\S]*?slowest: ([\d.]+) µs/.exec(output);
   return section

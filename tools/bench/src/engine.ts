@@ -3,7 +3,7 @@
  * time of one `matchOffers` call, after a warm-up; then their mean and the slowest. Offers counted are
  * accepted plus near-misses.
  *
- *   pnpm exec tsx tools/bench/src/engine.ts    the repository's catalogue, then a generated one of 10,000 products
+ *   pnpm exec tsx tools/bench/src/engine.ts    the repository's catalogue, then a generated one of 1,000 products
  */
 import { matching } from '@loanmatch/domain';
 import { generateCatalogue } from '@loanmatch/catalogue-generator';
@@ -132,9 +132,9 @@ function timeCatalogue(catalogue: Catalogue, applications: readonly MatchInput[]
 function main(): void {
   const real = catalogueOf('default');
   const loadStart = performance.now();
-  const generated = catalogueOf(10000);
+  const generated = catalogueOf(1000);
   const loadMs = performance.now() - loadStart;
-  console.log(`generated and loaded 10,000 products in ${loadMs.toFixed(0)} ms`);
+  console.log(`generated and loaded 1,000 products in ${loadMs.toFixed(0)} ms`);
   for (const [label, catalogue] of [
     [`real catalogue (${real.products.length} products)`, real],
     [`generated catalogue (${generated.products.length} products)`, generated],

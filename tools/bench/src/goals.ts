@@ -25,8 +25,8 @@ export const GROWTH = {
   residentGoalMb: 300,
 };
 
-/** Matching one application against 10,000 products, average and slowest application, in ms. */
-export const ENGINE_GOAL_MS = 2;
+/** Matching one application against 1,000 products, in ms: on average over the applications, and the slowest. */
+export const ENGINE_GOAL_MS = { average: 1, slowest: 2 } as const;
 
 /**
  * The floors, measured as the calls are and held to no goal: the service's stack around one statement,

@@ -8,7 +8,7 @@
  *    beside the hello-world, the floors (floor.ts) are measured in both phases: the stack around one
  *    statement, with nothing of the service's own code;
  * 3. `--growth`: GET and match at 10,000 and at 1,000,000 applications, and the resident size (growth.ts);
- * 4. the matching engine against 10,000 products (engine-timing.ts).
+ * 4. the matching engine against 1,000 products (engine-timing.ts).
  *
  * Every latency phase runs before every saturated one, since a saturated phase leaves a tail behind it.
  * It stops by itself (a watchdog ends a run that hangs) and removes its databases and Redis keys.

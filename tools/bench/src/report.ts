@@ -96,16 +96,16 @@ export function goalsOf(results: Results): Goal[] {
     });
   }
   if (results.engine) {
-    for (const [what, ms] of [
-      ['average', results.engine.meanMs],
-      ['slowest application', results.engine.slowestMs],
+    for (const [what, ms, goal] of [
+      ['average', results.engine.meanMs, ENGINE_GOAL_MS.average],
+      ['slowest application', results.engine.slowestMs, ENGINE_GOAL_MS.slowest],
     ] as const) {
       goals.push({
         what: `matching engine, ${fmt(results.engine.products, 0)} products: ${what}`,
         figure: ms,
         unit: 'ms',
-        goal: `< ${ENGINE_GOAL_MS} ms`,
-        met: ms < ENGINE_GOAL_MS,
+        goal: `< ${goal} ms`,
+        met: ms < goal,
       });
     }
   }
@@ -238,10 +238,10 @@ export function formatResults(results: Results): string {
 
   if (results.engine) {
     const e = results.engine;
-    const met = e.meanMs < ENGINE_GOAL_MS && e.slowestMs < ENGINE_GOAL_MS;
+    const met = e.meanMs < ENGINE_GOAL_MS.average && e.slowestMs < ENGINE_GOAL_MS.slowest;
     lines.push(`\nMatching engine, one application against ${fmt(e.products, 0)} products`);
     lines.push(
-      `  average ${fmt(e.meanMs, 3)} ms, slowest application ${fmt(e.slowestMs, 3)} ms   goal < ${ENGINE_GOAL_MS} ms  ${verdict(met)}`,
+      `  average ${fmt(e.meanMs, 3)} ms (goal < ${ENGINE_GOAL_MS.average} ms), slowest application ${fmt(e.slowestMs, 3)} ms (goal < ${ENGINE_GOAL_MS.slowest} ms)  ${verdict(met)}`,
     );
   }
 

@@ -1,124 +1,115 @@
 /**
- * What a match answers for each product it kept: an accepted offer with its details (and, when it is
- * indicative, its conditions), or a near-miss with its reasons and what would qualify (worded by
- * `NEAR_MISS_WORDING`).
+ * An accepted offer: its details and, when it is indicative, its conditions: for each rule the application
+ * could not be assessed on, what the lender will need to see. Together the conditions are enough: meeting
+ * every one passes every rule of the product at the offer's amount, term and price.
  */
-import type { Candidate, Context } from './candidate';
-import { offerConditions } from './conditions';
-import { headlineOf } from './headline';
-import type { AcceptedOffer, NearMissOffer, NearMissReason, NearMissRequirement, OfferDetails } from './match-types';
-import { NEAR_MISS_WORDING, type WordingFacts } from './near-miss-wording';
-import type { ProductTable } from './types';
+import type { Candidate, Context } from './assess';
+import { round2 } from './finance';
+import type { AcceptedOffer, Requirement, OfferDetails } from './match-types';
+import { EMPLOYMENT_TYPES } from './types';
+import { dollars, months, perMonth, years } from './units';
 
-/**
- * The headline and benchmark example of a candidate are the catalogue's own, except that with an LMI
- * premium the comparison rate is the one with the premium of the applicant's LVR on the benchmark loan,
- * and the example says so (both prepared at catalogue load; only the headline's end is written here).
- */
-const headlineFor = (c: Candidate, t: ProductTable): string =>
-  c.lmiRow < 0 ? t.headline[c.priceIndex] : headlineOf(t.headlinePrefix[c.priceIndex], c.comparisonRate);
-const exampleFor = (c: Candidate, t: ProductTable): string =>
-  c.lmiRow < 0 ? t.comparisonRateExample[c.row] : t.lmiExample[c.row * t.lmiRows + c.lmiRow];
-
-export function acceptedOffer(c: Candidate, t: ProductTable, x: Context): AcceptedOffer {
-  const a = x.a;
-  const i = c.row;
-  const k = c.priceIndex;
-  const details: OfferDetails = {
-    interestRate: t.rate[k],
+export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
+  const { a } = x;
+  const p = c.product;
+  const offerDetails: OfferDetails = {
+    interestRate: c.price.rate,
     comparisonRate: c.comparisonRate,
-    comparisonRateWarning: t.comparisonRateWarning[i],
-    comparisonRateExample: exampleFor(c, t),
+    comparisonRateWarning: p.comparisonRateWarning,
+    comparisonRateExample: c.lmiRow < 0 ? p.comparisonRateExample : p.lmiExamples[c.lmiRow],
     loanAmount: a.loanAmount,
     loanTermMonths: c.termMonths,
     monthlyRepayment: c.repayment,
-    establishmentFee: t.establishmentFee[i],
-    monthlyFee: t.monthlyFee[i],
+    establishmentFee: p.definition.fees.establishment,
+    monthlyFee: p.definition.fees.monthly,
+    // A loan type's own figures follow, in this order (the answer's key order).
+    ...(a.formType === 'car' ? { balloonAmount: round2((a.loanAmount * a.balloonPercent) / 100) } : {}),
+    ...(a.formType === 'home'
+      ? {
+          repaymentType: a.repaymentType,
+          ...(a.interestOnly
+            ? {
+                interestOnlyMonths: c.interestOnlyMonths,
+                interestRateAfterInterestOnly: c.price.revertRate,
+                repaymentAfterInterestOnly: c.afterInterestOnly,
+              }
+            : {}),
+          lvr: c.lvr,
+          lendersMortgageInsurance: c.lmiRow >= 0,
+          lmiPremium: c.lmiPremium,
+          amountFinanced: c.amountFinanced,
+        }
+      : {}),
   };
-  // A loan type's own figures follow the common ones, in this order (the answer's key order).
-  let offerDetails = details;
-  if (x.isCar) offerDetails = { ...details, balloonAmount: x.balloonAmount };
-  else if (x.isHome)
-    offerDetails = {
-      ...details,
-      repaymentType: a.interestOnly ? 'interest_only' : 'principal_and_interest',
-      ...(a.interestOnly
-        ? {
-            interestOnlyMonths: c.interestOnlyMonths,
-            interestRateAfterInterestOnly: t.revertRate[k],
-            repaymentAfterInterestOnly: c.afterInterestOnly,
-          }
-        : {}),
-      lvr: c.lvr,
-      lendersMortgageInsurance: c.lmiRow >= 0,
-      lmiPremium: c.lmiPremium,
-      amountFinanced: c.amountFinanced,
-    };
-  if (!c.indicative) {
-    return {
-      lender: t.lender[i],
-      product: t.product[i],
-      headline: headlineFor(c, t),
-      certainty: 'pre_qualified',
-      offerDetails,
-      conditions: [],
-      lenderUrl: t.lenderUrl[i],
-    };
-  }
   return {
-    lender: t.lender[i],
-    product: t.product[i],
-    headline: headlineFor(c, t),
-    certainty: 'indicative',
+    lender: p.lender,
+    product: p.product,
+    headline: c.headline,
+    certainty: c.indicative ? 'indicative' : 'pre_qualified',
     offerDetails,
-    conditions: offerConditions(c, t, x),
+    conditions: c.indicative ? offerConditions(c, x) : [],
     ...(a.termKnown ? {} : { assumedLoanTermMonths: c.termMonths }),
-    lenderUrl: t.lenderUrl[i],
+    lenderUrl: p.lenderUrl,
   };
 }
 
-interface Requirement {
-  readonly field: string;
-  readonly direction: 'atMost' | 'atLeast';
-  readonly value: number;
-  readonly text: string;
-}
-
-export function nearMissOffer(c: Candidate, t: ProductTable, x: Context): NearMissOffer {
-  const product = x.products[c.row];
-  const facts: WordingFacts = { applicant: x.a, product };
-  const reasons: NearMissReason[] = [];
-  const requirements: Requirement[] = [];
-  for (const miss of c.misses ?? []) {
-    const wording = NEAR_MISS_WORDING[miss.rule];
-    reasons.push({
-      field: wording.field,
-      rule: wording.rule(miss, facts),
-      actual: wording.actual(miss, facts),
+/** The candidate's conditions, in the order of the steps (vehicle, term, employment, income, living). */
+function offerConditions(c: Candidate, x: Context): Requirement[] {
+  const { a } = x;
+  const d = c.product.definition;
+  const conditions: Requirement[] = [];
+  if (!a.vehicleKnown && d.loanType === 'car') {
+    // loan ≤ maxLvr% × (price − contribution)  ⇔  price ≥ loan × 100 / maxLvr + contribution
+    const maxLvr = d.car.maxLvrPercent;
+    const price = Math.ceil((a.loanAmount * 100) / maxLvr + a.vehicleContribution);
+    conditions.push({
+      field: 'estimatedCarPrice',
+      requirement: `at least ${dollars(price)} with the deposit and trade-in given: the loan may be at most ${maxLvr}% of the price less deposit and trade-in, plus any trade-in payout`,
     });
-    const { field, direction, value, text } = wording.requirement;
-    const requirement: Requirement = {
-      field,
-      direction,
-      value: value ? value(miss) : miss.needed,
-      text: text(miss, facts),
-    };
-    // Requirements on one field and in one direction combine: the tightest one is kept.
-    const same = requirements.findIndex((r) => r.field === requirement.field && r.direction === requirement.direction);
-    if (same < 0) requirements.push(requirement);
-    else {
-      const kept = requirements[same];
-      const tighter =
-        requirement.direction === 'atMost' ? requirement.value < kept.value : requirement.value > kept.value;
-      if (tighter) requirements[same] = requirement;
-    }
   }
-  const wouldQualifyIf: NearMissRequirement[] = requirements.map((r) => ({ field: r.field, requirement: r.text }));
-  return {
-    lender: t.lender[c.row],
-    product: t.product[c.row],
-    headline: headlineFor(c, t),
-    reasons,
-    wouldQualifyIf,
-  };
+  if (!a.termKnown) {
+    const { min, max } = d.loanTermYears;
+    const range = min === max ? years(min) : `between ${min} and ${years(max)}`;
+    conditions.push({ field: 'loanTerm', requirement: `${range}; this offer assumes ${years(c.termMonths / 12)}` });
+  }
+  if (!a.employmentKnown) {
+    const allowed = EMPLOYMENT_TYPES.filter((type) => d.employment.types.includes(type));
+    if (allowed.length < EMPLOYMENT_TYPES.length)
+      conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
+    const minMonths = d.employment.minimumMonthsInJob;
+    if (minMonths > 0)
+      conditions.push({ field: 'timeInJob', requirement: `at least ${months(minMonths)} in the current job` });
+  }
+
+  // Serviceability (assess.ts) with unknown living costs stated at the greatest housing floor and no
+  // dependants, so that the income asked for is enough for them.
+  const policy = c.product.serviceability;
+  const share = policy.netIncomePercent / 100;
+  const fee = d.fees.monthly;
+  const { base: living, perDependant } = policy.livingCosts;
+  const countedOther = a.otherIncome * (policy.otherIncomePercent / 100);
+  if (!a.incomeKnown) {
+    const floors = policy.housingCostFloor;
+    const floor = a.livingSituation ? floors[a.livingSituation] : Math.max(0, ...Object.values(floors));
+    const housing = x.replacesHousing ? 0 : Math.max(a.monthlyRent, floor);
+    const dependants = a.livingKnown ? a.dependants : 0;
+    const outgoings = housing + living + perDependant * dependants + fee;
+    const serviced = Math.ceil((outgoings + c.buffered) / share - countedOther);
+    const needed = Math.max(Math.ceil(d.minimumMonthlyIncome - countedOther), serviced);
+    const assumed = x.replacesHousing
+      ? 'no dependants'
+      : `housing costs of at most ${perMonth(housing)} and no dependants`;
+    const assuming = a.livingKnown ? '' : ` (with ${assumed})`;
+    conditions.push({ field: 'grossMonthlyIncome', requirement: `at least ${perMonth(needed)}${assuming}` });
+    if (!a.livingKnown) conditions.push({ field: 'livingSituation', requirement: `${assumed}, at the income above` });
+  } else if (!a.livingKnown) {
+    // What the known income leaves for housing and dependants once the repayment and living costs are met.
+    const room = Math.floor((a.grossMonthlyIncome + countedOther) * share - living - fee - c.buffered);
+    const each = perDependant > 0 ? `, less ${perMonth(perDependant)} for each dependant` : '';
+    const requirement = x.replacesHousing
+      ? `dependants' living costs of at most ${perMonth(room)}`
+      : `housing costs of at most ${perMonth(room)}${each}`;
+    conditions.push({ field: 'livingSituation', requirement });
+  }
+  return conditions;
 }

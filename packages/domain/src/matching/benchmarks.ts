@@ -1,10 +1,9 @@
 /**
- * Comparison-rate benchmarks (National Credit Regulations, reg 100): the loan each kind of credit's
- * comparison rate is quoted on, the example that names it, and the warning that goes with it. The
- * catalogue file states the benchmarks; its schema accepts only these.
+ * Comparison-rate benchmarks (National Credit Regulations, reg 100): the loan each kind of credit's comparison
+ * rate is quoted on, its example and its warning. The catalogue file states them; its schema accepts only these.
  */
 import { formatAmount } from './finance';
-import type { ComparisonRateBenchmark, FormType, ProductDefinition } from './types';
+import type { BenchmarkLoan, ComparisonRateBenchmark, FormType, ProductDefinition } from './types';
 
 /** $30,000 over 5 years for fixed-term personal and car loans, secured or not; $150,000 over 25 years for home loans. */
 export const COMPARISON_RATE_BENCHMARKS: Readonly<Record<FormType, ComparisonRateBenchmark>> = Object.freeze({
@@ -16,11 +15,6 @@ export const COMPARISON_RATE_BENCHMARKS: Readonly<Record<FormType, ComparisonRat
 export const COMPARISON_RATE_WARNING =
   'WARNING: This comparison rate is true only for the examples given and may not include all fees and charges. ' +
   'Different terms, fees or other loan amounts might result in a different comparison rate.';
-
-export interface BenchmarkLoan {
-  readonly amount: number;
-  readonly termMonths: number;
-}
 
 /** The benchmark within the product's limits: a product that cannot be written at it is quoted at its nearest amount and term. */
 export function benchmarkFor(definition: ProductDefinition): BenchmarkLoan {

@@ -1,7 +1,6 @@
 /**
  * The JSON Schema of the catalogue file (`catalogue/catalogue.v1.json`): its shape and the bounds of
- * single values. Rules that relate two values (min ≤ max, a band priced above the minimum band, a
- * lender that exists) are checked after it, in `catalogue.ts`.
+ * single values. Rules that relate two values (min ≤ max, a lender that exists) are in catalogue-rules.ts.
  */
 import { COMPARISON_RATE_BENCHMARKS } from './benchmarks';
 import {
@@ -19,44 +18,33 @@ import { commissionSchema } from '../outcomes/commission';
 
 type Schema = Record<string, unknown>;
 
-const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
+/** An object of exactly these properties, all required but `$comment` (or those named). */
+const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({
   type: 'object',
   properties,
-  required,
+  required: required.filter((name) => name !== '$comment'),
   additionalProperties: false,
 });
-const number = (minimum: number, maximum?: number): Schema => ({
-  type: 'number',
-  minimum,
-  ...(maximum === undefined ? {} : { maximum }),
-});
-const integer = (minimum: number, maximum?: number): Schema => ({
-  type: 'integer',
-  minimum,
-  ...(maximum === undefined ? {} : { maximum }),
-});
-const text: Schema = { type: 'string', minLength: 1, maxLength: 200 };
-const id: Schema = {
-  type: 'string',
-  pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
-  maxLength: 80,
-  'x-message': 'must be a lowercase id: letters, digits and single hyphens',
-};
-const setOf = (values: readonly string[]): Schema => ({
-  type: 'array',
-  items: { enum: values },
-  minItems: 1,
-  uniqueItems: true,
-});
-const range = (minimum: number, kind: typeof number = number): Schema =>
-  object({ min: kind(minimum), max: kind(minimum) });
-/** The same object schema with `name` no longer required. */
-const optional = (schema: Schema, name: string): Schema => ({
+/** The same object schema with `names` no longer required. */
+const optional = (schema: Schema, ...names: string[]): Schema => ({
   ...schema,
-  required: (schema.required as string[]).filter((field) => field !== name),
+  required: (schema.required as string[]).filter((field) => !names.includes(field)),
 });
+const numeric =
+  (type: 'number' | 'integer') =>
+  (minimum: number, maximum?: number): Schema => ({ type, minimum, ...(maximum === undefined ? {} : { maximum }) });
+const number = numeric('number');
+const integer = numeric('integer');
 /** Percentages of a loan or an income. */
 const percent = number(0, 100);
+const text: Schema = { type: 'string', minLength: 1, maxLength: 200 };
+const comment: Schema = { type: 'string' };
+const boolean: Schema = { type: 'boolean' };
+const idMessage = 'must be a lowercase id: letters, digits and single hyphens';
+const id: Schema = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80, 'x-message': idMessage };
+const setOf = (list: readonly string[]) => ({ type: 'array', items: { enum: list }, minItems: 1, uniqueItems: true });
+const range = (minimum: number, kind = number): Schema => object({ min: kind(minimum), max: kind(minimum) });
+const arrayOf = (items: Schema): Schema => ({ type: 'array', items, minItems: 1 });
 
 const bandRate: Schema = {
   anyOf: [number(0, 100), { const: 'decline' }],
@@ -99,68 +87,45 @@ const carRules = {
     },
   },
 };
-
-const homeRules = object(
-  {
-    occupancy: {
-      ...object(
-        Object.fromEntries(
-          OCCUPANCY_TYPES.map((o) => [
-            o,
-            object({ maxLvrPercent: number(1, 100), rateLoadingPercentPoints: number(0, 10) }, ['maxLvrPercent']),
-          ]),
-        ),
-        [],
-      ),
-      minProperties: 1,
-    },
+const loading = number(0, 10);
+const occupancyRules = object({ maxLvrPercent: number(1, 100), rateLoadingPercentPoints: loading }, ['maxLvrPercent']);
+const homeRules = optional(
+  object({
+    occupancy: { ...object(Object.fromEntries(OCCUPANCY_TYPES.map((o) => [o, occupancyRules])), []), minProperties: 1 },
     lmiAboveLvrPercent: percent,
-    firstHomeBuyerOnly: { type: 'boolean' },
-    lmi: object({ table: id, capitalised: { type: 'boolean' } }),
+    firstHomeBuyerOnly: boolean,
+    lmi: object({ table: id, capitalised: boolean }),
     repaymentTypes: setOf(REPAYMENT_TYPES),
-    interestOnly: object({ maxYears: integer(1, 15), rateLoadingPercentPoints: number(0, 10) }),
-  },
-  ['occupancy', 'lmiAboveLvrPercent', 'firstHomeBuyerOnly', 'repaymentTypes'],
+    interestOnly: object({ maxYears: integer(1, 15), rateLoadingPercentPoints: loading }),
+  }),
+  'lmi',
+  'interestOnly',
 );
 
-/** Premiums in percent of the loan by LVR row and loan-amount column; gaps and order are checked in catalogue-rules.ts. */
-const lmiTable = object(
-  {
-    $comment: { type: 'string' },
-    loanAmountUpTo: { type: 'array', items: number(1), minItems: 1 },
-    rows: {
-      type: 'array',
-      minItems: 1,
-      items: object({
-        lvrAbovePercent: percent,
-        lvrUpToPercent: percent,
-        premiumPercent: { type: 'array', items: number(0, 20), minItems: 1 },
-      }),
-    },
-  },
-  ['loanAmountUpTo', 'rows'],
-);
+/** Premiums in percent of the loan by LVR row and amount column (gaps and order: catalogue-rules.ts). */
+const lmiTable = object({
+  $comment: comment,
+  loanAmountUpTo: arrayOf(number(1)),
+  rows: arrayOf(object({ lvrAbovePercent: percent, lvrUpToPercent: percent, premiumPercent: arrayOf(number(0, 20)) })),
+});
 
 /** The regulation's benchmarks, stated in the file so that an operator can check a comparison rate by hand. */
-const benchmarks = object(
-  {
-    $comment: { type: 'string' },
-    ...Object.fromEntries(
-      Object.entries(COMPARISON_RATE_BENCHMARKS).map(([loanType, b]) => [
-        loanType,
-        object(
-          Object.fromEntries(
-            Object.entries(b).map(([key, value]) => [
-              key,
-              { const: value, 'x-message': `must be ${value}: the reg 100 benchmark for ${loanType} loans` },
-            ]),
-          ),
+const benchmarks = object({
+  $comment: comment,
+  ...Object.fromEntries(
+    Object.entries(COMPARISON_RATE_BENCHMARKS).map(([loanType, b]) => [
+      loanType,
+      object(
+        Object.fromEntries(
+          Object.entries(b).map(([key, value]) => [
+            key,
+            { const: value, 'x-message': `must be ${value}: the reg 100 benchmark for ${loanType} loans` },
+          ]),
         ),
-      ]),
-    ),
-  },
-  Object.keys(COMPARISON_RATE_BENCHMARKS),
-);
+      ),
+    ]),
+  ),
+});
 
 const margins = object({
   loanAmountPercent: percent,
@@ -183,59 +148,37 @@ const serviceabilityPolicy = object({
   housingCostFloor: object(Object.fromEntries(LIVING_SITUATIONS.map((s) => [s, number(0)]))),
 });
 
-export const catalogueSchema: Schema = object(
-  {
-    $comment: { type: 'string' },
-    version: { const: 1 },
-    effectiveFrom: { type: 'string', format: 'date' },
-    nearMiss: object({ maxMissedRules: integer(1, 5), maxResults: integer(0, 1000), margins }),
-    comparisonRateBenchmarks: benchmarks,
-    serviceabilityPolicies: {
-      type: 'object',
-      propertyNames: id,
-      additionalProperties: serviceabilityPolicy,
-      minProperties: 1,
-    },
-    lmiTables: { type: 'object', propertyNames: id, additionalProperties: lmiTable },
-    lenders: {
-      type: 'array',
-      minItems: 1,
-      items: object({
-        id,
-        name: text,
-        url: {
-          type: 'string',
-          format: 'uri',
-          pattern: '^https://',
-          'x-message': { pattern: 'must be an https address' },
-        },
-      }),
-    },
-    products: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        required: ['loanType'],
-        // The discriminator picks the branch and reports a loanType that is none of them.
-        properties: { loanType: { type: 'string' } },
-        discriminator: { propertyName: 'loanType' },
-        oneOf: [
-          product('personal', PERSONAL_PURPOSES),
-          product('car', CAR_PURPOSES, { car: carRules }),
-          product('home', HOME_PURPOSES, { home: homeRules }),
-        ],
-      },
-    },
+const url = {
+  type: 'string',
+  format: 'uri',
+  pattern: '^https://',
+  'x-message': { pattern: 'must be an https address' },
+};
+
+export const catalogueSchema: Schema = object({
+  $comment: comment,
+  version: { const: 1 },
+  effectiveFrom: { type: 'string', format: 'date' },
+  nearMiss: object({ maxMissedRules: integer(1, 5), maxResults: integer(0, 1000), margins }),
+  comparisonRateBenchmarks: benchmarks,
+  serviceabilityPolicies: {
+    type: 'object',
+    propertyNames: id,
+    additionalProperties: serviceabilityPolicy,
+    minProperties: 1,
   },
-  [
-    'version',
-    'effectiveFrom',
-    'nearMiss',
-    'comparisonRateBenchmarks',
-    'serviceabilityPolicies',
-    'lmiTables',
-    'lenders',
-    'products',
-  ],
-);
+  lmiTables: { type: 'object', propertyNames: id, additionalProperties: lmiTable },
+  lenders: arrayOf(object({ id, name: text, url })),
+  products: arrayOf({
+    type: 'object',
+    required: ['loanType'],
+    // The discriminator picks the branch and reports a loanType that is none of them.
+    properties: { loanType: { type: 'string' } },
+    discriminator: { propertyName: 'loanType' },
+    oneOf: [
+      product('personal', PERSONAL_PURPOSES),
+      product('car', CAR_PURPOSES, { car: carRules }),
+      product('home', HOME_PURPOSES, { home: homeRules }),
+    ],
+  }),
+});

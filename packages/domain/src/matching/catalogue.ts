@@ -1,9 +1,6 @@
 /**
- * Loading the lender catalogue: the file's shape is checked by a JSON Schema (one Ajv instance of this
- * folder, compiled once), the rules between values by `semanticViolations`, and then every figure that
- * depends on a product alone is computed once: the rate and comparison rate of each band and variant
- * (and, for home loans with an LMI table, of each of its LVR rows), the headline, the ranking of products
- * by price, and the columns the matching loop reads (`table.ts`).
+ * Loading the lender catalogue: its JSON Schema, then the rules between values, then what depends on a
+ * product alone, computed once: the rate, comparison rate and headline of each band and variant.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +10,7 @@ import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { benchmarkFor, exampleText, warningText } from './benchmarks';
 import { catalogueSchema } from './catalogue-schema';
 import { semanticViolations, violation } from './catalogue-rules';
-import { buildTable } from './table';
 import { COST_RATE_CAP_PERCENT, comparisonRate, round2, type LoanTerms } from './finance';
-import { headlineOf, headlinePrefixOf } from './headline';
 import { compileLmiTable, lmiColumnOf, needsLmi } from './lmi';
 import { dollars, percent } from './units';
 import {
@@ -34,10 +29,6 @@ import { deepFreeze } from '../deep-freeze';
 
 /** The catalogue in force, relative to this file (the same in `src` under tsx and jest). */
 export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue.v1.json');
-
-// ---------------------------------------------------------------------------------------------
-// Schema validation
-// ---------------------------------------------------------------------------------------------
 
 const ajv = new Ajv({ allErrors: true, strict: true, discriminator: true, verbose: true });
 addFormats(ajv, ['date', 'uri']);
@@ -96,45 +87,37 @@ function schemaViolations(json: unknown, errors: readonly ErrorObject[]): FieldV
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Compilation: what depends on the product alone, computed once
-// ---------------------------------------------------------------------------------------------
+export const headlineOf = (prefix: string, comparisonRate: number): string =>
+  `${prefix} (comparison ${comparisonRate.toFixed(2)}% p.a.)`;
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** Labels of the price variants of home loans (see `CatalogueProduct.prices`). */
+const VARIANTS = ['', ' (interest only)', ' (investment)', ' (investment, interest only)'];
 
+/** A product with what depends on it alone: its price and comparison rates at each band and variant. */
 function compileProduct(
-  definition: ProductDefinition,
-  lenderDefinition: LenderDefinition,
+  d: ProductDefinition,
+  lender: LenderDefinition,
   serviceability: ServiceabilityPolicy,
-  lmiTables: ReadonlyMap<string, { index: number; table: LmiTable }>,
+  lmiTables: ReadonlyMap<string, LmiTable>,
 ): CatalogueProduct {
-  const lender = { id: lenderDefinition.id, name: lenderDefinition.name };
-  const product = { id: definition.id, name: definition.name };
-  const benchmark = benchmarkFor(definition);
-  const fees = definition.fees;
-  const home = definition.loanType === 'home' ? definition.home : undefined;
-  const interestOnlyMonths = home?.interestOnly ? home.interestOnly.maxYears * 12 : 0;
+  const benchmark = benchmarkFor(d);
+  const home = d.loanType === 'home' ? d.home : undefined;
   // LMI is priced only where a product lends above its LMI threshold (its table then covers it all).
-  const lmi = definition.loanType === 'home' && needsLmi(definition) ? definition.home.lmi : undefined;
-  const lmiTable = lmi ? lmiTables.get(lmi.table) : undefined;
-  const benchmarkColumn = lmiTable ? lmiColumnOf(lmiTable.table, benchmark.amount) : -1;
-  const prices: (Mutable<BandPrice> | null)[] = [];
-  for (let variant = 0; variant < (home ? 4 : 1); variant++) {
+  const lmi = d.loanType === 'home' && needsLmi(d) ? d.home.lmi : undefined;
+  const lmiTable = lmi && lmiTables.get(lmi.table);
+  const column = lmiTable ? lmiColumnOf(lmiTable, benchmark.amount) : -1;
+  const premiums = lmiTable ? lmiTable.premiumRate.map((row) => round2(benchmark.amount * row[column])) : [];
+  const prices = VARIANTS.slice(0, home ? 4 : 1).flatMap((label, variant) => {
     const io = (variant & 1) !== 0;
-    const investment = (variant & 2) !== 0;
-    const occupancy = home?.occupancy[investment ? 'investment' : 'owner_occupied'];
-    const exists =
-      !home ||
-      (occupancy !== undefined && home.repaymentTypes.includes(io ? 'interest_only' : 'principal_and_interest'));
+    const occupancy = home?.occupancy[(variant & 2) !== 0 ? 'investment' : 'owner_occupied'];
+    const repayment = io ? 'interest_only' : 'principal_and_interest';
+    const exists = !home || (occupancy !== undefined && home.repaymentTypes.includes(repayment));
     // The interest-only loading applies during that period only; the occupancy's loading for the whole term.
     const ioLoading = io ? (home?.interestOnly?.rateLoadingPercentPoints ?? 0) : 0;
     const occupancyLoading = occupancy?.rateLoadingPercentPoints ?? 0;
-    for (const band of BANDS_BEST_FIRST) {
-      const base = definition.rates[band];
-      if (!exists || base === 'decline') {
-        prices.push(null);
-        continue;
-      }
+    return BANDS_BEST_FIRST.map((band): BandPrice | null => {
+      const base = d.rates[band];
+      if (!exists || base === 'decline') return null;
       const rate = round2(base + occupancyLoading + ioLoading);
       const revertRate = round2(base + occupancyLoading);
       const loan: LoanTerms = {
@@ -142,95 +125,47 @@ function compileProduct(
         termMonths: benchmark.termMonths,
         annualRatePercent: rate,
         revertRatePercent: revertRate,
-        establishmentFee: fees.establishment,
-        monthlyFee: fees.monthly,
-        interestOnlyMonths: io ? Math.min(interestOnlyMonths, benchmark.termMonths - 12) : 0,
+        establishmentFee: d.fees.establishment,
+        monthlyFee: d.fees.monthly,
+        interestOnlyMonths: io ? Math.min((home?.interestOnly?.maxYears ?? 0) * 12, benchmark.termMonths - 12) : 0,
       };
       const exact = comparisonRate(loan);
-      const capped = exact > COST_RATE_CAP_PERCENT;
-      const cr = round2(exact);
-      const lmiComparisonRates =
-        lmi && lmiTable && benchmarkColumn >= 0
-          ? lmiTable.table.premiumRate.map((row) =>
-              round2(
-                comparisonRate({
-                  ...loan,
-                  lmiPremium: round2(benchmark.amount * row[benchmarkColumn]),
-                  lmiCapitalised: lmi.capitalised,
-                }),
-              ),
-            )
-          : [];
-      const buffered = rate + serviceability.bufferPercentPoints;
-      const headlinePrefix = headlinePrefixOf(lender.name, product.name, variant, rate, revertRate);
-      prices.push({
+      // "Harbour Bank Home Loan (interest only): 6.50% p.a. interest only, then 5.89% p.a."
+      const rates = io
+        ? `${rate.toFixed(2)}% p.a. interest only, then ${revertRate.toFixed(2)}% p.a.`
+        : `${rate.toFixed(2)}% p.a.`;
+      const headlinePrefix = `${lender.name} ${d.name}${label}: ${rates}`;
+      return {
         rate,
         revertRate,
-        comparisonRate: cr,
-        lmiComparisonRates,
-        capped,
-        headline: headlineOf(headlinePrefix, cr),
-        headlinePrefix: lmi ? headlinePrefix : '',
-        position: -1, // set once every product is compiled (see `rankOffers`)
-        monthlyRate: rate / 1200,
-        growthLog: Math.log1p(rate / 1200),
-        bufferedMonthlyRate: buffered / 1200,
-        bufferedGrowthLog: Math.log1p(buffered / 1200),
-        revertMonthlyRate: revertRate / 1200,
-        revertGrowthLog: Math.log1p(revertRate / 1200),
-      });
-    }
-  }
-  const example = exampleText(definition.loanType, benchmark);
-  // With LMI, the example names the premium of each row at the benchmark amount, and how it is paid.
+        comparisonRate: round2(exact),
+        lmiComparisonRates: premiums.map((lmiPremium) =>
+          round2(comparisonRate({ ...loan, lmiPremium, lmiCapitalised: lmi?.capitalised })),
+        ),
+        capped: exact > COST_RATE_CAP_PERCENT,
+        headline: headlineOf(headlinePrefix, round2(exact)),
+        headlinePrefix,
+      };
+    });
+  });
+  const example = exampleText(d.loanType, benchmark);
   const paid = lmi?.capitalised ? 'added to the loan' : 'paid at settlement';
-  const lmiExamples =
-    lmi && lmiTable && benchmarkColumn >= 0
-      ? lmiTable.table.premiumRate.map((row) => {
-          const premium = round2(benchmark.amount * row[benchmarkColumn]);
-          return `${example}, with lenders mortgage insurance of ${dollars(premium)} (${percent(row[benchmarkColumn] * 100)} of the loan, at this LVR) ${paid}`;
-        })
-      : [];
   return {
-    definition,
-    lender,
-    product,
-    lenderUrl: lenderDefinition.url,
-    loanType: definition.loanType,
+    definition: d,
+    lender: { id: lender.id, name: lender.name },
+    product: { id: d.id, name: d.name },
+    lenderUrl: lender.url,
     serviceability,
     prices,
     benchmark,
     comparisonRateExample: example,
-    comparisonRateWarning: warningText(definition.loanType, benchmark),
-    lmiTable: lmiTable?.index ?? -1,
-    lmiExamples,
+    comparisonRateWarning: warningText(d.loanType, benchmark),
+    lmiTable,
+    lmiExamples: premiums.map(
+      (premium, row) =>
+        `${example}, with lenders mortgage insurance of ${dollars(premium)} (${percent(lmiTable!.premiumRate[row][column] * 100)} of the loan, at this LVR) ${paid}`,
+    ),
   };
-}
-
-/**
- * Ranks, for each loan type, variant and band, the products that can be offered there: cheapest
- * comparison rate first, then the lower rate (for one application, the lower repayment), then id.
- * Each price records its place, so that matching can put accepted offers in order by their places
- * instead of sorting them.
- */
-function rankOffers(productsOfType: readonly CatalogueProduct[]): void {
-  const slots = productsOfType[0]?.prices.length ?? 0;
-  for (let slot = 0; slot < slots; slot++) {
-    const offered: { id: string; price: Mutable<BandPrice> }[] = [];
-    for (const p of productsOfType) {
-      const price = p.prices[slot] as Mutable<BandPrice> | null;
-      if (price !== null && !price.capped) offered.push({ id: p.product.id, price });
-    }
-    offered.sort(
-      (x, y) =>
-        x.price.comparisonRate - y.price.comparisonRate ||
-        x.price.rate - y.price.rate ||
-        (x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
-    );
-    offered.forEach((o, position) => {
-      o.price.position = position;
-    });
-  }
 }
 
 /**
@@ -243,50 +178,21 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
   if (!validateFile(json)) return refuse(schemaViolations(json, validateFile.errors ?? []));
   const file = deepFreeze(structuredClone(json) as CatalogueFile);
   const details = semanticViolations(file);
-  const lenders = new Map(file.lenders.map((l) => [l.id, l]));
-  const lmiTables = Object.entries(file.lmiTables).map(([name, table]) => compileLmiTable(name, table));
-  const lmiByName = new Map(lmiTables.map((table, index) => [table.name, { index, table }]));
-  const products: CatalogueProduct[] = [];
-  if (details.length === 0) {
-    for (const definition of file.products) {
-      const compiled = compileProduct(
-        definition,
-        lenders.get(definition.lenderId)!,
-        file.serviceabilityPolicies[definition.serviceability],
-        lmiByName,
-      );
-      if (compiled.prices.every((price) => price === null || price.capped))
-        details.push(
-          violation(
-            `product ${definition.id}`,
-            'rates',
-            'offerableUnderCostRateCap',
-            `every priced band has a comparison rate above ${COST_RATE_CAP_PERCENT}%: the product could never be offered`,
-          ),
-        );
-      products.push(compiled);
-    }
-  }
   if (details.length > 0) return refuse(details);
-  const byType = (t: FormType) => products.filter((p) => p.loanType === t);
-  const productsByType = { personal: byType('personal'), car: byType('car'), home: byType('home') };
-  for (const list of Object.values(productsByType)) rankOffers(list);
-  return ok(
-    deepFreeze({
-      version: file.version,
-      effectiveFrom: file.effectiveFrom,
-      nearMiss: file.nearMiss,
-      lenders: file.lenders,
-      lmiTables,
-      products,
-      productsByType,
-      tables: {
-        personal: buildTable('personal', productsByType.personal),
-        car: buildTable('car', productsByType.car),
-        home: buildTable('home', productsByType.home),
-      },
-    }),
+  const lenderById = new Map(file.lenders.map((l) => [l.id, l]));
+  const lmiTables = new Map(Object.entries(file.lmiTables).map(([name, t]) => [name, compileLmiTable(name, t)]));
+  const products = file.products.map((d) =>
+    compileProduct(d, lenderById.get(d.lenderId)!, file.serviceabilityPolicies[d.serviceability], lmiTables),
   );
+  const text = `every priced band has a comparison rate above ${COST_RATE_CAP_PERCENT}%: the product could never be offered`;
+  for (const p of products)
+    if (p.prices.every((price) => price === null || price.capped))
+      details.push(violation(`product ${p.product.id}`, 'rates', 'offerableUnderCostRateCap', text));
+  if (details.length > 0) return refuse(details);
+  const byType = (t: FormType) => products.filter((p) => p.definition.loanType === t);
+  const productsByType = { personal: byType('personal'), car: byType('car'), home: byType('home') };
+  const { version, effectiveFrom, nearMiss, lenders } = file;
+  return ok(deepFreeze({ version, effectiveFrom, nearMiss, lenders, products, productsByType }));
 }
 
 /** Reads and loads the catalogue in force (`CATALOGUE_PATH`). */

@@ -1,106 +1,71 @@
 /**
- * Loan arithmetic: amortised repayments, and the comparison rate as the National Credit Code defines
- * it (the internal rate of return of every payment the borrower makes, fees included, on a benchmark
- * loan; monthly, quoted as the nominal annual rate 12 × the monthly rate).
- *
- * Model, stated once:
- * - repayments are monthly, in arrears, from month 1; interest accrues monthly at annual rate / 12;
- * - a balloon is paid with the last repayment, so the level repayment amortises the principal less the
- *   present value of the balloon;
- * - interest-only: for the interest-only months the repayment is principal × monthly rate, then the
- *   principal is amortised over the remaining months at the rate it reverts to;
- * - the establishment fee is paid at settlement (the borrower receives the amount less the fee);
- *   the monthly fee is paid with each repayment;
- * - a lenders mortgage insurance premium is either capitalised (added to the principal repaid) or paid
- *   at settlement like the establishment fee.
+ * Loan arithmetic: repayments, and the comparison rate as the National Credit Code defines it (the
+ * internal rate of return of every payment the borrower makes, fees included, quoted as 12 × the monthly
+ * rate). Repayments are monthly in arrears at annual rate / 12, a balloon paid with the last; interest-only
+ * months pay the interest, then the principal amortises at the rate it reverts to; the establishment fee
+ * (and an LMI premium not capitalised) is paid at settlement, the monthly fee with each repayment.
  */
-
-/** Annual percentage rate → monthly rate. */
-export const monthlyRateOf = (annualRatePercent: number): number => annualRatePercent / 1200;
 
 /** Present value of 1 paid at the end of each of `months` months at monthly rate `i`. */
 export function annuityFactor(i: number, months: number): number {
   return i === 0 ? months : (1 - (1 + i) ** -months) / i;
 }
 
-/**
- * The level monthly repayment that repays `principal` over `termMonths` at `annualRatePercent`,
- * leaving `balloon` to be paid with the last repayment. Not rounded.
- */
+/** The level monthly repayment of `principal` over `termMonths`, `balloon` paid with the last. Not rounded. */
 export function monthlyRepayment(
   principal: number,
   annualRatePercent: number,
   termMonths: number,
   balloon = 0,
 ): number {
-  const i = monthlyRateOf(annualRatePercent);
+  const i = annualRatePercent / 1200;
   if (i === 0) return (principal - balloon) / termMonths;
   const discount = (1 + i) ** -termMonths;
   return ((principal - balloon * discount) * i) / (1 - discount);
 }
 
-/** The repayments of one loan: `interestOnlyMonths` of interest, then level repayments, then any balloon. */
-export interface LoanTerms {
-  /** The loan asked for (without any capitalised premium). */
-  readonly amount: number;
-  readonly termMonths: number;
-  /** The rate of the loan; interest only: the rate during the interest-only months. */
-  readonly annualRatePercent: number;
-  readonly establishmentFee: number;
-  readonly monthlyFee: number;
-  readonly interestOnlyMonths?: number;
-  /** Interest only: the rate after the interest-only months (`annualRatePercent` when absent). */
-  readonly revertRatePercent?: number;
-  readonly balloon?: number;
-  /** Lenders mortgage insurance premium, in dollars: added to the principal when capitalised, else paid at settlement. */
-  readonly lmiPremium?: number;
-  readonly lmiCapitalised?: boolean;
-}
+/** A loan: its amount (without a capitalised premium), its rate (interest only: then `revertRatePercent`). */
+export type LoanTerms = Readonly<{
+  amount: number;
+  termMonths: number;
+  annualRatePercent: number;
+  establishmentFee: number;
+  monthlyFee: number;
+  interestOnlyMonths?: number;
+  revertRatePercent?: number;
+  balloon?: number;
+  lmiPremium?: number;
+  lmiCapitalised?: boolean;
+}>;
 
-/** The borrower's payments of a loan, as level segments plus a final lump sum. */
-interface CashFlows {
-  /** What the borrower receives at settlement (amount less the establishment fee). */
-  readonly advance: number;
-  readonly segments: readonly { readonly payment: number; readonly months: number }[];
-  readonly finalLumpSum: number;
-  readonly months: number;
-}
-
-function cashFlowsOf(loan: LoanTerms): CashFlows {
+/**
+ * The comparison rate of a loan, in percent per year (nominal: 12 × the monthly IRR), not rounded. The
+ * payments' present value less what the borrower receives falls as the rate rises, so the root is
+ * bracketed and found by Newton steps that fall back to bisection when they leave the bracket.
+ */
+export function comparisonRate(loan: LoanTerms): number {
   const io = loan.interestOnlyMonths ?? 0;
   const balloon = loan.balloon ?? 0;
   const premium = loan.lmiPremium ?? 0;
   const capitalised = loan.lmiCapitalised === true;
   const principal = loan.amount + (capitalised ? premium : 0);
   const amortisingRate = io > 0 ? (loan.revertRatePercent ?? loan.annualRatePercent) : loan.annualRatePercent;
-  const segments = [];
-  if (io > 0)
-    segments.push({ payment: principal * monthlyRateOf(loan.annualRatePercent) + loan.monthlyFee, months: io });
+  const segments: { payment: number; months: number }[] = [];
+  if (io > 0) segments.push({ payment: principal * (loan.annualRatePercent / 1200) + loan.monthlyFee, months: io });
   segments.push({
     payment: monthlyRepayment(principal, amortisingRate, loan.termMonths - io, balloon) + loan.monthlyFee,
     months: loan.termMonths - io,
   });
   const advance = loan.amount - loan.establishmentFee - (capitalised ? 0 : premium);
-  return { advance, segments, finalLumpSum: balloon, months: loan.termMonths };
-}
-
-function presentValue(flows: CashFlows, i: number): number {
-  let pv = 0;
-  let elapsed = 0;
-  for (const { payment, months } of flows.segments) {
-    pv += payment * annuityFactor(i, months) * (1 + i) ** -elapsed;
-    elapsed += months;
-  }
-  return pv + flows.finalLumpSum * (1 + i) ** -flows.months;
-}
-
-/**
- * The monthly internal rate of return: the `i` at which the payments' present value equals the
- * advance. The present value falls as `i` rises, so the root is bracketed and found by Newton steps
- * that fall back to bisection when they leave the bracket.
- */
-function monthlyIrr(flows: CashFlows): number {
-  const f = (i: number): number => presentValue(flows, i) - flows.advance;
+  const f = (i: number): number => {
+    let pv = 0;
+    let elapsed = 0;
+    for (const { payment, months } of segments) {
+      pv += payment * annuityFactor(i, months) * (1 + i) ** -elapsed;
+      elapsed += months;
+    }
+    return pv + balloon * (1 + i) ** -loan.termMonths - advance;
+  };
   if (f(0) <= 0) return 0; // no interest and no fees: nothing to find (fees are never negative)
   let lo = 0;
   let hi = 0.01;
@@ -114,21 +79,13 @@ function monthlyIrr(flows: CashFlows): number {
     const slope = (f(i + h) - f(i - h)) / (2 * h);
     let next = i - value / slope;
     if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    if (Math.abs(next - i) < 1e-15) return next;
+    if (Math.abs(next - i) < 1e-15) return next * 1200;
     i = next;
   }
-  return i;
+  return i * 1200;
 }
 
-/** The comparison rate of a loan, in percent per year (nominal: 12 × the monthly IRR). Not rounded. */
-export function comparisonRate(loan: LoanTerms): number {
-  return monthlyIrr(cashFlowsOf(loan)) * 1200;
-}
-
-/**
- * The ceiling on the annual cost rate of any credit offered (percent per year, nominal like the
- * comparison rate): no product priced above it is offered, accepted or near-missed.
- */
+/** The ceiling on the annual cost rate (nominal, like the comparison rate) of any credit offered or near-missed. */
 export const COST_RATE_CAP_PERCENT = 48;
 
 /** Whole amounts with thousands separators: 23400 → "23,400". */

@@ -5,7 +5,6 @@
 export { CATALOGUE_PATH, loadCatalogue, loadDefaultCatalogue } from './catalogue';
 export { COMPARISON_RATE_BENCHMARKS, COMPARISON_RATE_WARNING } from './benchmarks';
 export { matchOffers } from './match';
-export { COST_RATE_CAP_PERCENT, annuityFactor, comparisonRate, monthlyRepayment, type LoanTerms } from './finance';
-export { SELF_ESTIMATE_BANDS_DOWN, UNKNOWN_ESTIMATE_BAND } from './applicant';
+export { COST_RATE_CAP_PERCENT, comparisonRate, monthlyRepayment } from './finance';
 export * from './types';
 export * from './match-types';

@@ -1,7 +1,4 @@
-/**
- * Values in words with their units, for the texts of near-misses and conditions: every `actual` and
- * `requirement` says what it counts (`$54,000`, `$2,900/month`, `6 years`, `85%`).
- */
+/** Values in words with their units, for near-misses and conditions: `$54,000`, `$2,900/month`, `6 years`, `85%`. */
 import { formatAmount, round2 } from './finance';
 
 /** Dollars, whole when the value is whole to the cent, else with cents: `$54,000`, `-$79.11`. */

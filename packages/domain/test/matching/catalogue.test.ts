@@ -110,7 +110,7 @@ describe('the catalogue file in the repository', () => {
       if (d.loanType !== 'home') continue;
       const highest = Math.max(...Object.values(d.home.occupancy).map((o) => o?.maxLvrPercent ?? 0));
       if (highest <= d.home.lmiAboveLvrPercent) continue;
-      const table = catalogue.lmiTables[lmiTable];
+      const table = lmiTable!;
       expect(table.name).toBe(d.home.lmi?.table);
       expect(table.lvrAbove[0]).toBeLessThanOrEqual(d.home.lmiAboveLvrPercent);
       expect(table.lvrUpTo.at(-1)).toBeGreaterThanOrEqual(highest);

@@ -1,8 +1,7 @@
 /**
  * Volume: a generated catalogue of 10,000 products, matched once per applicant for correctness (time
- * is measured by `tools/bench/src/engine.ts`, never asserted here). The matching loop works on columns
- * and precomputed rankings; these tests check its answers against a plain restatement of the rules
- * written product by product, and against the ordering the offers must have.
+ * is measured by `tools/bench/src/engine.ts`, never asserted here): the answers against a plain
+ * restatement of the rules written product by product, and against the ordering the offers must have.
  */
 import {
   BANDS_BEST_FIRST,

@@ -1,0 +1,141 @@
+/**
+ * A near-miss in words, one row per rule, each value with its unit. A credit reason says only that the
+ * lender's credit criteria were not met: no band, score or anything derived from them (the minimum band
+ * with the near-miss margin would give the applicant's band away).
+ */
+import type { Applicant } from './applicant';
+import type { Candidate, Context, Miss, RuleId } from './assess';
+import type { NearMissOffer, Requirement } from './match-types';
+import type { CatalogueProduct } from './types';
+import { dollars, months, percent, perMonth, years } from './units';
+
+type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
+
+/**
+ * A rule's reason (the assessed quantity, the rule, the applicant's value) and requirement: the field and
+ * direction, the `value` (`miss.needed` when absent), the text; on one field and direction the tightest is kept.
+ */
+type RuleWording = Readonly<{
+  field: string;
+  rule: Words;
+  actual: Words;
+  requires: readonly [field: string, direction: 'atMost' | 'atLeast'];
+  value?: (miss: Miss) => number;
+  text: Words;
+}>;
+
+export function nearMissOffer(c: Candidate, { a }: Context): NearMissOffer {
+  const p = c.product;
+  const requirements: (Requirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
+  for (const miss of c.misses) {
+    const { requires, value, text } = WORDING[miss.rule];
+    const [field, direction] = requires;
+    const requirement = { field, direction, value: value ? value(miss) : miss.needed, requirement: text(miss, a, p) };
+    const same = requirements.findIndex((r) => r.field === field && r.direction === direction);
+    const kept = requirements[same];
+    if (same < 0) requirements.push(requirement);
+    else if (direction === 'atMost' ? requirement.value < kept.value : requirement.value > kept.value)
+      requirements[same] = requirement;
+  }
+  return {
+    lender: p.lender,
+    product: p.product,
+    headline: c.headline,
+    reasons: c.misses.map((miss) => {
+      const { field, rule, actual } = WORDING[miss.rule];
+      return { field, rule: rule(miss, a, p), actual: actual(miss, a, p) };
+    }),
+    wouldQualifyIf: requirements.map(({ field, requirement }) => ({ field, requirement })),
+  };
+}
+
+/** A bound on an input field: "at most $50,000", "at least 2 years". */
+function bounded(field: string, direction: 'atMost' | 'atLeast', unit: (n: number) => string): RuleWording {
+  const bound = direction === 'atMost' ? 'at most' : 'at least';
+  return {
+    field,
+    rule: (m) => `${bound} ${unit(m.bound)}`,
+    actual: (m) => unit(m.actual),
+    requires: [field, direction],
+    text: (m) => `${bound} ${unit(m.needed)}`,
+  };
+}
+
+const WORDING: { readonly [R in RuleId]: RuleWording } = {
+  creditBand: {
+    field: 'creditScore',
+    rule: () => "the lender's credit criteria",
+    actual: () => 'not met',
+    // One requirement on this field: its value only takes part in merging, and is never shown.
+    requires: ['creditScore', 'atLeast'],
+    value: () => 0,
+    text: () => "the lender's credit criteria met (the lender explains its assessment to the applicant)",
+  },
+  maxLoanAmount: bounded('loanAmount', 'atMost', dollars),
+  minLoanAmount: bounded('loanAmount', 'atLeast', dollars),
+  maxLoanTerm: bounded('loanTerm', 'atMost', years),
+  minLoanTerm: bounded('loanTerm', 'atLeast', years),
+  minIncome: {
+    field: 'grossMonthlyIncome',
+    rule: (m) => `assessable income of at least ${perMonth(m.bound)}`,
+    actual: (m) => perMonth(m.actual),
+    requires: ['grossMonthlyIncome', 'atLeast'],
+    value: (m) => Math.ceil(m.needed),
+    text: (m) => `at least ${perMonth(Math.ceil(m.needed))}`,
+  },
+  timeInJob: {
+    field: 'timeInJob',
+    rule: (m) => `at least ${months(m.bound)} in the current job`,
+    actual: (m) => months(m.actual),
+    requires: ['timeInJob', 'atLeast'],
+    text: (m) => `at least ${months(m.needed)} in the current job (${m.needed - m.actual} more)`,
+  },
+  vehicleAge: {
+    field: 'vehicleAge',
+    rule: (m) => `vehicle at most ${years(m.bound)} old`,
+    actual: (m) => years(m.actual),
+    requires: ['vehicleYear', 'atLeast'],
+    text: (m) => `model year ${m.needed} or newer`,
+  },
+  balloonPercent: {
+    field: 'balloonPaymentPercent',
+    rule: (m) => `balloon at most ${percent(m.bound)} of the loan amount`,
+    actual: (m) => percent(m.actual),
+    requires: ['balloonPaymentPercent', 'atMost'],
+    text: (m) => `at most ${percent(m.needed)} of the loan amount`,
+  },
+  balloonTerm: {
+    field: 'loanTerm',
+    rule: (m) => `a balloon only on terms of at most ${years(m.bound)}`,
+    actual: (m) => years(m.actual),
+    requires: ['loanTerm', 'atMost'],
+    text: (m) => `at most ${years(m.needed)} (the longest term with a balloon)`,
+  },
+  lvr: {
+    field: 'lvr',
+    rule: (m, a) => `LVR at most ${percent(m.bound)} for ${a.occupancy.replace(/_/g, ' ')} loans`,
+    actual: (m) => percent(m.actual),
+    requires: ['loanAmount', 'atMost'],
+    text: (m, a) =>
+      `at most ${dollars(m.needed)} (a deposit of at least ${dollars(a.propertyValue - m.needed)} brings the LVR to ${percent(m.bound)})`,
+  },
+  vehicleLvr: {
+    field: 'lvr',
+    rule: (m, a) =>
+      `loan at most ${percent(m.bound)} of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout: ${dollars(a.vehicleValue)})`,
+    actual: (m) => percent(m.actual),
+    requires: ['loanAmount', 'atMost'],
+    text: (m) => `at most ${dollars(m.needed)} for this vehicle`,
+  },
+  serviceability: {
+    field: 'serviceability',
+    rule: (_m, _a, p) =>
+      `repayments assessed at the rate plus a buffer of ${p.serviceability.bufferPercentPoints} percentage points must fit within income after tax, housing and living costs`,
+    actual: (m) => perMonth(m.actual),
+    requires: ['loanAmount', 'atMost'],
+    text: (m, a) =>
+      `at most ${dollars(m.needed)} (the largest amount the income services), or ` +
+      (m.bound < a.loanAmount ? `at most ${dollars(m.bound)} with ` : '') +
+      `a gross monthly income of at least ${perMonth(m.alternative ?? 0)}`,
+  },
+};
