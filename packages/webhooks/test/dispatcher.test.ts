@@ -276,7 +276,9 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     const matches = await Promise.all([1, 2, 3, 4].map(() => matchApplication(ctx, { partnerId, applicationId: id })));
     expect(matches.every((r) => r.ok)).toBe(true);
     const events = await t.db.prisma.webhookEvent.findMany({ where: { applicationId: id }, orderBy: { seq: 'asc' } });
-    expect(events.map((e) => [JSON.parse(webhookBody(e)).data.previousStatus, JSON.parse(webhookBody(e)).data.status])).toEqual([
+    expect(
+      events.map((e) => [JSON.parse(webhookBody(e)).data.previousStatus, JSON.parse(webhookBody(e)).data.status]),
+    ).toEqual([
       [null, 'draft'],
       ['draft', 'in_progress'],
       ['in_progress', 'credit_checked'],
