@@ -1,21 +1,20 @@
 /**
- * Personal data at rest on started processes and PostgreSQL: a database from before sealing (details and
- * the employer in clear) is upgraded and sealed at start under a key made in DATA_DIR; a rotation to DATA_KEY is finished
- * with `pnpm ops data-key rotate`, after which the new key alone reads everything; `pnpm ops application
- * erase` refuses the next check. Nothing in any table holds the details in clear afterwards.
+ * Personal data at rest on started processes and PostgreSQL: details and employers are sealed under a key
+ * made in DATA_DIR; a rotation to DATA_KEY is finished with `pnpm ops data-key rotate`, after which the
+ * new key alone reads everything; `pnpm ops application erase` refuses the next check. Nothing in any
+ * table holds the details in clear.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { VALID_STEPS, createPgDatabase } from '../support';
-import { ROOT, api, run, startServer, tempDataDir, type Started } from './process';
+import { VALID_STEPS, createPgDatabase, richFlatApplication } from '../support';
+import { api, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(180_000);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const MIGRATIONS = join(ROOT, 'prisma/migrations');
 const ADMIN_TOKEN = `lm_admin_${randomBytes(24).toString('hex')}`;
 const JWT_SECRET = randomBytes(32).toString('hex');
 const API_KEY = `lm_sandbox_${randomBytes(32).toString('base64url')}`;
@@ -41,29 +40,11 @@ async function everyRow(client: Client): Promise<string> {
   return texts.join('\n');
 }
 
-/**
- * The database as a deployment made before sealing left it: every earlier migration applied (and
- * recorded, as the engine records them), and two Variant B applications whose intake is in clear.
- */
-async function databaseFromBeforeSealing(client: Client) {
-  const earlier = readdirSync(MIGRATIONS)
-    .filter((d) => statSync(join(MIGRATIONS, d)).isDirectory())
-    .sort()
-    .filter((d) => d < '20261122043648_personal_data_sealed');
-  await client.query(`CREATE TABLE "_prisma_migrations" (
-    "id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ, "migration_name" VARCHAR(255) NOT NULL,
-    "logs" TEXT, "rolled_back_at" TIMESTAMPTZ, "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
-  for (const name of earlier) {
-    const sql = readFileSync(join(MIGRATIONS, name, 'migration.sql'), 'utf8');
-    await client.query(sql);
-    await client.query(
-      'INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)',
-      [randomUUID(), sha256(sql), name],
-    );
-  }
+/** A partner with an API key, written as the admin API writes them (the key as its SHA-256 digest). */
+async function partnerWithKey(client: Client): Promise<void> {
   const partnerId = randomUUID();
   await client.query(
-    "INSERT INTO partners (id, name, tier, environment) VALUES ($1, 'Old Partner', 'standard', 'sandbox')",
+    "INSERT INTO partners (id, name, tier, environment) VALUES ($1, 'Sealed Partner', 'standard', 'sandbox')",
     [partnerId],
   );
   await client.query('INSERT INTO api_keys (id, partner_id, key_hash, prefix) VALUES ($1, $2, $3, $4)', [
@@ -72,23 +53,6 @@ async function databaseFromBeforeSealing(client: Client) {
     sha256(API_KEY),
     API_KEY.slice(0, 15),
   ]);
-  const steps = VALID_STEPS.personal;
-  return Promise.all(
-    PEOPLE.map(async (person) => {
-      const id = randomUUID();
-      const securityToken = `st_${randomBytes(32).toString('base64url')}`;
-      await client.query(
-        `INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, step_2, step_3, step_4, security_token_hash, updated_at)
-         VALUES ($1, $2, 'personal', 'in_progress', 4, $3, $4, $5, $6, $7, now())`,
-        [id, partnerId, steps[1], steps[2], steps[3], steps[4], sha256(securityToken)],
-      );
-      await client.query('INSERT INTO applicants (application_id, details) VALUES ($1, $2)', [
-        id,
-        { loanPurpose: 'debt_consolidation', ...person, consentCreditCheck: true },
-      ]);
-      return { id, securityToken };
-    }),
-  );
 }
 
 describe('personal data on started processes over PostgreSQL', () => {
@@ -102,7 +66,6 @@ describe('personal data on started processes over PostgreSQL', () => {
     database = await createPgDatabase();
     client = new Client({ connectionString: database.url });
     await client.connect();
-    apps = await databaseFromBeforeSealing(client);
   });
   afterAll(async () => {
     await server?.stop();
@@ -122,10 +85,12 @@ describe('personal data on started processes over PostgreSQL', () => {
       },
     });
 
+  const tokenOf = async (base: string) =>
+    (await api(base, 'POST', '/auth/token', { headers: { 'X-API-Key': API_KEY }, body: { grantType: 'api_key' } })).body
+      .data.accessToken;
+
   async function checkB(base: string, app: { id: string; securityToken: string }) {
-    const token = (
-      await api(base, 'POST', '/auth/token', { headers: { 'X-API-Key': API_KEY }, body: { grantType: 'api_key' } })
-    ).body.data.accessToken;
+    const token = await tokenOf(base);
     return api(base, 'POST', `/applications/${app.id}/credit-check`, {
       key: token,
       headers: { 'X-Sandbox-Score': 'good' },
@@ -133,14 +98,24 @@ describe('personal data on started processes over PostgreSQL', () => {
     });
   }
 
-  it('when an older database starts, then its clear details are sealed under a key made in DATA_DIR (mode 0600)', async () => {
+  it('when applications are made without DATA_KEY, then their details and employers are sealed under a key made in DATA_DIR (mode 0600)', async () => {
     server = await start();
-    const rows = (await client.query('SELECT details_sealed, key_id, details_legacy FROM applicants')).rows;
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
-      expect(row.details_legacy).toBeNull();
-      expect(row.details_sealed).toMatch(new RegExp(`^v1\\.${row.key_id}\\.`));
+    await partnerWithKey(client);
+    const base = server.urls['Variant B'];
+    const token = await tokenOf(base);
+    apps = [];
+    for (const person of PEOPLE) {
+      const { mobileNumber, ...names } = person;
+      const created = await api(base, 'POST', '/applications', {
+        key: token,
+        body: { ...richFlatApplication(names), phone: mobileNumber, dateOfBirth: undefined },
+      });
+      expect(created.status).toBe(201);
+      apps.push({ id: created.body.data.applicationId, securityToken: created.body.data.securityToken });
     }
+    const rows = (await client.query('SELECT details_sealed, key_id FROM applicants')).rows;
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.details_sealed).toMatch(new RegExp(`^v1\\.${row.key_id}\\.`));
     const steps = (await client.query('SELECT step_3::text AS clear, step_3_sealed FROM applications')).rows;
     expect(steps).toHaveLength(2);
     for (const row of steps) expect(row.step_3_sealed).toMatch(/^v1\./);

@@ -111,7 +111,7 @@ async function compare(db: Client, ledger: Ledger): Promise<Verified> {
   // A second credit check, a lost transition or one applied twice shows here even when the row looks right.
   const history = new Map<string, string[]>();
   const events = await db.query(
-    "SELECT application_id, (body::jsonb)->'data'->>'status' AS status FROM webhook_events WHERE type = 'application.status_changed' ORDER BY seq",
+    "SELECT application_id, data->>'status' AS status FROM webhook_events WHERE type = 'application.status_changed' ORDER BY seq",
   );
   for (const row of events.rows) {
     let list = history.get(row.application_id);

@@ -112,6 +112,7 @@ export async function createTestContext(
   const seeded = await seedCatalogue({ repos, clock }, { document: defaultCatalogueDocument() });
   if (!seeded.ok) throw seeded.error;
   const ctx: DomainContext = {
+    db: test.db,
     repos,
     env: options.env ?? 'sandbox',
     clock,

@@ -6,6 +6,7 @@ import { STORAGES, VALID_STEPS, createTestContext, silentLogger, type TestContex
 import { createPartnerAApp } from '../src/app';
 import { client, newPartnerKey, type Client } from './helpers';
 import { lenderKey, makeReferral, minutesAgo, postOutcome } from './lifecycle-helpers';
+import { webhookBody } from '@loanmatch/domain';
 
 const TAGS = { campaign: 'spring-2026', channel: 'email', 'sub.id': 'A_17-x' };
 
@@ -43,7 +44,7 @@ describe.each(STORAGES)('clientTags through Variant A on %s', (storage) => {
     const event = await t.db.prisma.webhookEvent.findFirstOrThrow({
       where: { applicationId: made.applicationId, type: 'referral.outcome_changed' },
     });
-    expect(JSON.parse(event.body).data.clientTags).toEqual(TAGS);
+    expect(JSON.parse(webhookBody(event)).data.clientTags).toEqual(TAGS);
   });
 
   it('when no clientTags or an empty object is sent, then none is stored and the referral carries {} in its events', async () => {

@@ -7,7 +7,7 @@
  * failure with `FUZZ_SEED=<seed>`.
  */
 import fc from 'fast-check';
-import { SCORE_BANDS } from '@loanmatch/domain';
+import { SCORE_BANDS, webhookBody } from '@loanmatch/domain';
 import {
   VALID_STEPS,
   createTestContext,
@@ -121,7 +121,7 @@ describe('the credit result through Variant A', () => {
     const res = await c.match(id);
     expect(res.status).toBe(200);
     const events = await t.db.prisma.webhookEvent.findMany({ where: { applicationId: id }, orderBy: { seq: 'asc' } });
-    return { data: res.body.data as Answer, events: events.map((e) => ({ type: e.type, body: e.body, id })) };
+    return { data: res.body.data as Answer, events: events.map((e) => ({ type: e.type, body: webhookBody(e), id })) };
   }
 
   test('when applicants are matched after checks with two scores of one band, then no answer or event carries the score, a band, or a difference between the two', async () => {

@@ -3,7 +3,7 @@
  * identified by the `lm_ref` its tracking redirect carried (CONTRACT.md "Referral lifecycle").
  */
 import request from 'supertest';
-import { issueLenderKey, revokeKey } from '@loanmatch/domain';
+import { issueLenderKey, revokeKey, webhookBody } from '@loanmatch/domain';
 import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { newPartnerKey } from './helpers';
@@ -315,7 +315,7 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
     });
     const queued = await events();
     expect(queued).toHaveLength(1);
-    const body = JSON.parse(queued[0].body);
+    const body = JSON.parse(webhookBody(queued[0]));
     const referralId = (await stored(r.reference)).id;
     expect(body).toEqual({
       type: 'referral.outcome_changed',

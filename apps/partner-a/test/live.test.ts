@@ -52,7 +52,6 @@ describe('Variant A on a live server', () => {
     });
     // Stored sealed, bound to its application (`sealed-fields.ts`): opened here with the data key itself.
     const stored = await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } });
-    expect(stored?.scoreLegacy).toBeNull();
     expect(t.ctx.personalData.open(stored!.scoreSealed!, `${id}:score`)).toBe('840');
     // The id is random hex and may hold the digits 840; the rest of the body must not.
     expect(res.text.replaceAll(id, '')).not.toContain('840');

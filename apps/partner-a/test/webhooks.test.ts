@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { MAX_WEBHOOKS_PER_PARTNER } from '@loanmatch/domain';
+import { MAX_WEBHOOKS_PER_PARTNER, webhookBody } from '@loanmatch/domain';
 import {
   STORAGES,
   VALID_STEPS,
@@ -233,7 +233,7 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
       include: { event: true },
     });
     expect(deliveries).toHaveLength(1);
-    expect(JSON.parse(deliveries[0].event.body)).toMatchObject({
+    expect(JSON.parse(webhookBody(deliveries[0].event))).toMatchObject({
       type: 'application.status_changed',
       data: { applicationId: created.body.data.applicationId, status: 'draft', previousStatus: null, lastStep: 1 },
     });

@@ -4,7 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import { ConfigError, parseDataKey, type Config } from './config';
-import { createRepositories, openDatabase } from '@loanmatch/db';
+import { createRepositories, deleteExpiredKeys, openDatabase } from '@loanmatch/db';
 import { readFileSync } from 'node:fs';
 import {
   createLiveBureau,
@@ -31,8 +31,6 @@ import {
   ensureDemoPartner,
   getDataKeyStatus,
   matching,
-  sealFieldsWrittenInClear,
-  sealLegacyApplicantDetails,
   seedCatalogue,
   sweepWebhookHistory,
   type DomainContext,
@@ -107,6 +105,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     notify: () => dispatcher?.wake(),
   });
   const ctx: DomainContext = {
+    db,
     repos,
     env: config.env,
     clock,
@@ -122,8 +121,8 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     metrics,
     personalData: createPersonalDataBox(dataKeysFor(config, logger)),
   };
-  const jobs: DomainContext = { ...ctx, repos: jobRepos };
-  await preparePersonalData(jobs, logger);
+  const jobs: DomainContext = { ...ctx, db: db.jobs, repos: jobRepos };
+  await warnOfMissingDataKeys(jobs, logger);
 
   const firstStart: Runtime['firstStart'] = {};
   const demo = await ensureDemoPartner(jobs);
@@ -204,9 +203,9 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 
   // Keys are kept 24 hours, webhook history 30 days; sweep what expired now and then.
   const sweep = setInterval(() => {
-    jobRepos.idempotency
-      .deleteExpiredKeys(new Date())
-      .catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
+    deleteExpiredKeys(db.jobs, new Date()).catch((err) =>
+      logger.warn('idempotency sweep failed', { error: String(err) }),
+    );
     sweepWebhookHistory(jobs).catch((err) => logger.warn('webhook history sweep failed', { error: String(err) }));
   }, 10 * 60_000);
   sweep.unref();
@@ -249,15 +248,10 @@ function dataKeysFor(config: Config, logger: Logger): Buffer[] {
 }
 
 /**
- * Seals the details, step fields and scores an older database kept in clear, and says when values are
- * sealed under a key this process lacks (their reads would fail): a key removed before re-encryption
- * finished, or another DATA_KEY.
+ * Says when values are sealed under a key this process lacks (their reads would fail): a key removed
+ * before re-encryption finished, or another DATA_KEY.
  */
-async function preparePersonalData(ctx: DomainContext, logger: Logger): Promise<void> {
-  const sealed = await sealLegacyApplicantDetails(ctx);
-  if (sealed) logger.info('applicant details written in clear were sealed', { rows: sealed });
-  const fields = await sealFieldsWrittenInClear(ctx);
-  if (fields) logger.info('employers, addresses and scores written in clear were sealed', { rows: fields });
+async function warnOfMissingDataKeys(ctx: DomainContext, logger: Logger): Promise<void> {
   const status = await getDataKeyStatus(ctx);
   const missing = status.ok ? status.value.keys.filter((k) => !k.configured) : [];
   if (missing.length) {

@@ -1,14 +1,20 @@
 /**
  * Opens the database: embedded PGlite in a folder by default, a PostgreSQL server when a URL is given.
- * Only this package and its repositories touch the Prisma client.
+ * Repositories run SQL through `query` and `transaction`, the same on both.
  */
 import { mkdirSync } from 'node:fs';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { PoolClient } from 'pg';
 import { PrismaClient } from './generated/client';
-import { TimeoutClosingClient } from './connect-timeouts';
 import { lockDataDir } from './data-dir-lock';
-import { applyMigrations } from './migrate';
+import { applyMigrations, type MigrationTransaction } from './migrate';
 import { pgliteRows, poolRows, type Rows } from './sql';
+
+/** What a repository function runs its statements on: the database, or an open transaction. */
+export interface Sql {
+  /** Runs one statement, its values as parameters `$1`, `$2`, …, and answers its rows. */
+  query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<R[]>;
+}
 
 export interface DatabaseOptions {
   /** `postgresql://…`; when absent, embedded PGlite is used. */
@@ -28,15 +34,21 @@ export interface DatabaseOptions {
   jobQueryTimeoutMs?: number;
 }
 
-/** What the repositories are built on: Prisma's client and the raw statements, over one pool. */
-export type DatabaseHandle = Pick<Database, 'prisma' | 'rows'>;
+/** A database that can open a transaction. */
+export interface Transactional extends Sql {
+  /** Runs `work` in one transaction and answers what it answers; anything it throws rolls it back. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+/** What the transitional repositories are built on: Prisma's client and the raw statements, over one pool. */
+export type DatabaseHandle = Pick<Database, 'prisma' | 'rows' | 'query' | 'transaction'>;
 
 /** The statement limit of long operator work, unless `jobQueryTimeoutMs` says otherwise. */
 export const JOB_QUERY_TIMEOUT_MS = 60_000;
 
-export interface Database {
+export interface Database extends Transactional {
   readonly kind: 'pglite' | 'postgresql';
-  /** Prisma's client over the process's one connection pool: for the repositories, and for tests that look at what was stored. */
+  /** Prisma's client over the process's one connection pool. */
   readonly prisma: PrismaClient;
   /** Runs one statement of `sql.ts` outside any transaction (through the same pool). */
   readonly rows: Rows;
@@ -66,6 +78,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(options.dataDir);
 }
 
+/** pg's parsers, except `int8` (counts, sequence numbers, cents) as a number, as PGlite answers it. */
+async function numberTypes() {
+  const { types } = await import('pg');
+  const INT8 = 20;
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8 ? Number : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+  };
+}
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const { PrismaPg } = await import('@prisma/adapter-pg');
   const { Pool } = await import('pg');
@@ -73,29 +95,29 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 2000,
+    types: await numberTypes(),
   };
-  // The process's one pool, for Prisma's adapter and the statements of sql.ts alike; ours rather than the
-  // adapter's, so that its use can be read. A statement past the query timeout closes its connection
-  // rather than handing it back (connect-timeouts.ts).
-  const pool = new Pool({ ...config, query_timeout: options.queryTimeoutMs, Client: TimeoutClosingClient });
+  // A statement past `query_timeout` fails, and pg's pool then closes its connection rather than handing
+  // it back, so the server rolls back whatever it held.
+  const pool = new Pool({ ...config, query_timeout: options.queryTimeoutMs });
   // An idle connection the server ends (a restart, a dropped database) leaves the pool by itself; without
-  // a listener its 'error' would end the process. Prisma's adapter listens only while it is connected.
+  // a listener its 'error' would end the process.
   pool.on('error', () => undefined);
   // Long operator work runs on two connections of its own with a longer statement limit, so that a
   // request's limit can stay short enough to answer within 2 s when the server stops answering.
   let jobs: { pool: InstanceType<typeof Pool>; handle: DatabaseHandle } | undefined;
   const jobsHandle = (): DatabaseHandle => {
     if (!jobs) {
-      const jobPool = new Pool({
-        ...config,
-        max: 2,
-        query_timeout: options.jobQueryTimeoutMs ?? JOB_QUERY_TIMEOUT_MS,
-        Client: TimeoutClosingClient,
-      });
+      const jobPool = new Pool({ ...config, max: 2, query_timeout: options.jobQueryTimeoutMs ?? JOB_QUERY_TIMEOUT_MS });
       jobPool.on('error', () => undefined);
       jobs = {
         pool: jobPool,
-        handle: { prisma: new PrismaClient({ adapter: new PrismaPg(jobPool) }), rows: poolRows(jobPool) },
+        handle: {
+          prisma: new PrismaClient({ adapter: new PrismaPg(jobPool) }),
+          rows: poolRows(jobPool),
+          query: poolQuery(jobPool),
+          transaction: poolTransaction(jobPool),
+        },
       };
     }
     return jobs.handle;
@@ -105,41 +127,105 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     await jobs.handle.prisma.$disconnect();
     await jobs.pool.end();
   };
-  // Migrations run before the process serves, on short-lived connections of their own (the engine closes
-  // them when done) and without the statement limit: building an index may take minutes.
-  const db = wrap(
-    'postgresql',
-    new PrismaPg(pool),
-    poolRows(pool),
-    async () => {
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: 'postgresql',
+    prisma,
+    rows: poolRows(pool),
+    query: poolQuery(pool),
+    transaction: poolTransaction(pool),
+    get jobs() {
+      return jobsHandle();
+    },
+    // Migrations run before the process serves, on a connection of their own without the statement
+    // limit: building an index may take minutes.
+    migrate: () => applyMigrations((work) => migrationTransaction(url, work)),
+    ping: () => answers(poolQuery(pool)),
+    async close() {
+      await prisma.$disconnect();
       await closeJobs();
       await pool.end();
     },
-    new PrismaPg(config),
-    jobsHandle,
-  );
-  // Assigned, not spread: a spread would read `jobs` and open its pool at once.
-  return Object.assign(db, {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.max }),
-  });
+  };
+}
+
+type Pool = import('pg').Pool;
+
+function poolQuery(pool: Pool): Sql['query'] {
+  return async <R>(text: string, values?: readonly unknown[]) =>
+    (await pool.query(text, values as unknown[])).rows as R[];
+}
+
+function clientQuery(client: PoolClient): Sql['query'] {
+  return async <R>(text: string, values?: readonly unknown[]) =>
+    (await client.query(text, values as unknown[])).rows as R[];
+}
+
+/**
+ * A transaction on one connection of the pool. A connection whose rollback did not go through (the
+ * server stopped answering) may still hold the transaction open: it is closed, never pooled again.
+ */
+function poolTransaction(pool: Pool): Database['transaction'] {
+  return async <T>(work: (tx: Sql) => Promise<T>) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const answer = await work({ query: clientQuery(client) });
+      await client.query('COMMIT');
+      client.release();
+      return answer;
+    } catch (err) {
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
+      client.release(!rolledBack);
+      throw err;
+    }
+  };
+}
+
+/** A migration's transaction, on a connection of its own; a script of several statements runs as one query. */
+async function migrationTransaction<T>(url: string, work: (tx: MigrationTransaction) => Promise<T>): Promise<T> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: url, types: await numberTypes() });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const answer = await work({
+      query: async <R>(text: string, values?: readonly unknown[]) =>
+        (await client.query(text, values as unknown[])).rows as R[],
+      exec: async (script) => {
+        await client.query(script);
+      },
+    });
+    await client.query('COMMIT');
+    return answer;
+  } finally {
+    await client.end();
+  }
+}
+
+async function startPglite(dataDir?: string) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = new PGlite(dataDir);
+  await pglite.waitReady;
+  return pglite;
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const inMemory = !dataDir || dataDir.startsWith('memory://');
   if (inMemory) {
-    const pglite = new PGlite();
-    await pglite.waitReady;
-    return wrap('pglite', new PrismaPGlite(pglite), pgliteRows(pglite), () => pglite.close());
+    const pglite = await startPglite();
+    return pgliteDatabase(pglite, () => pglite.close());
   }
   mkdirSync(dataDir, { recursive: true });
   // Before PGlite reads or writes a file: a second process stops here, having touched nothing.
   const lock = lockDataDir(dataDir);
   try {
-    const pglite = new PGlite(dataDir);
-    await pglite.waitReady;
-    return wrap('pglite', new PrismaPGlite(pglite), pgliteRows(pglite), async () => {
+    const pglite = await startPglite(dataDir);
+    return pgliteDatabase(pglite, async () => {
       try {
         await pglite.close();
       } finally {
@@ -152,34 +238,53 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
-function wrap(
-  kind: Database['kind'],
-  factory: SqlMigrationAwareDriverAdapterFactory,
-  rows: Rows,
+/** PGlite runs one statement at a time: a statement outside a transaction waits for the open one. */
+async function pgliteDatabase(
+  pglite: Awaited<ReturnType<typeof startPglite>>,
   closeDriver: () => Promise<void>,
-  migrations: SqlMigrationAwareDriverAdapterFactory = factory,
-  jobs?: () => DatabaseHandle,
-): Database {
+): Promise<Database> {
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  const factory: SqlMigrationAwareDriverAdapterFactory = new PrismaPGlite(pglite);
   const prisma = new PrismaClient({ adapter: factory });
+  const query: Sql['query'] = async <R>(text: string, values?: readonly unknown[]) =>
+    (await pglite.query<R>(text, values as unknown[])).rows;
+  const transaction: Database['transaction'] = (work) =>
+    pglite.transaction((tx) =>
+      work({
+        query: async <R>(text: string, values?: readonly unknown[]) =>
+          (await tx.query<R>(text, values as unknown[])).rows,
+      }),
+    );
+  const handle = { prisma, rows: pgliteRows(pglite), query, transaction };
   return {
-    kind,
-    prisma,
-    rows,
-    get jobs() {
-      return jobs ? jobs() : { prisma, rows };
-    },
-    migrate: () => applyMigrations(migrations),
-    async ping() {
-      try {
-        await prisma.$queryRawUnsafe('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    kind: 'pglite',
+    ...handle,
+    jobs: handle,
+    migrate: () =>
+      applyMigrations((work) =>
+        pglite.transaction((tx) =>
+          work({
+            query: async <R>(text: string, values?: readonly unknown[]) =>
+              (await tx.query<R>(text, values as unknown[])).rows,
+            exec: async (script) => {
+              await tx.exec(script);
+            },
+          }),
+        ),
+      ),
+    ping: () => answers(query),
     async close() {
       await prisma.$disconnect();
       await closeDriver();
     },
   };
+}
+
+async function answers(query: Sql['query']): Promise<boolean> {
+  try {
+    await query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
 }

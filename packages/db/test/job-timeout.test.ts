@@ -17,13 +17,12 @@ describe('the statement limits of requests and of jobs', () => {
   });
 
   it('when a statement takes longer than the request limit, then it fails on the request pool and completes as a job', async () => {
-    await expect(db.prisma.$queryRawUnsafe('SELECT 1 AS done FROM pg_sleep(0.8)')).rejects.toThrow(
-      /Query read timeout/,
-    );
-    await expect(db.jobs.prisma.$queryRawUnsafe('SELECT 1 AS done FROM pg_sleep(0.8)')).resolves.toEqual([{ done: 1 }]);
-    const statement = { name: 'lm_test_job_sleep', text: 'SELECT 2 AS done FROM pg_sleep(0.8)' };
-    await expect(db.jobs.rows(statement, [])).resolves.toEqual([{ done: 2 }]);
+    await expect(db.query('SELECT 1 AS done FROM pg_sleep(0.8)')).rejects.toThrow(/Query read timeout/);
+    await expect(db.jobs.query('SELECT 1 AS done FROM pg_sleep(0.8)')).resolves.toEqual([{ done: 1 }]);
+    await expect(db.jobs.transaction((tx) => tx.query('SELECT 2 AS done FROM pg_sleep(0.8)'))).resolves.toEqual([
+      { done: 2 },
+    ]);
     // The request pool serves on after its timeout.
-    await expect(db.prisma.$queryRawUnsafe('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+    await expect(db.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
   });
 });

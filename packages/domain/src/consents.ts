@@ -12,7 +12,7 @@
  * Erasure keeps the facts and removes the partner's reference, the one field that may lead to the person.
  */
 import { randomUUID } from 'node:crypto';
-import type { ConsentRecordRow, Json, NewConsentRecord } from '@loanmatch/db';
+import { listConsentRecords, type CheckCompletion, type ConsentRecordRow, type Json } from '@loanmatch/db';
 import {
   CONSENT_FIELDS,
   CONSENT_KINDS,
@@ -59,18 +59,12 @@ export function listConsentTexts(): Result<ConsentTextsView> {
  * The record a credit check stores, from its step 5 as validated (the consent fields, and the optional
  * `consentTextVersion`, `consentCapturedAt` and `consentReference`, already checked by their schema).
  */
-export function consentRecordFor(
-  ctx: DomainContext,
-  check: { applicationId: string; partnerId: string; applicant: Json },
-): NewConsentRecord {
-  const { applicant } = check;
+export function consentRecordFor({ applicant }: { applicant: Json }): CheckCompletion['consent'] {
   const given = (kind: ConsentKind) => CONSENT_FIELDS[kind].some((field) => applicant[field] === true);
   const stated = typeof applicant.consentTextVersion === 'string' ? applicant.consentTextVersion : undefined;
   const capturedAt = typeof applicant.consentCapturedAt === 'string' ? new Date(applicant.consentCapturedAt) : null;
   return {
     id: randomUUID(),
-    applicationId: check.applicationId,
-    partnerId: check.partnerId,
     creditCheck: given('creditCheck'),
     privacy: given('privacy'),
     marketing: given('marketing'),
@@ -78,7 +72,6 @@ export function consentRecordFor(
     textVersion: stated ?? CURRENT_CONSENT_TEXTS.version,
     textVersionStated: stated !== undefined,
     capturedAt: capturedAt && !Number.isNaN(capturedAt.getTime()) ? capturedAt : null,
-    recordedAt: ctx.clock(),
     partnerReference: typeof applicant.consentReference === 'string' ? applicant.consentReference : null,
   };
 }
@@ -105,7 +98,7 @@ export async function getApplicationConsents(
   options: { applicationId: string },
 ): Promise<Result<{ applicationId: string; consents: ConsentRecordView[] }>> {
   const applicationId = canonicalUuid(options.applicationId);
-  const rows = applicationId ? await ctx.repos.consents.listConsentRecords(applicationId) : null;
+  const rows = applicationId ? await listConsentRecords(ctx.db, applicationId) : null;
   if (!applicationId || !rows) return fail('NOT_FOUND', 'Application not found');
   return ok({ applicationId, consents: rows.map(recordView) });
 }

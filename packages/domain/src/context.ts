@@ -1,4 +1,4 @@
-import type { Repositories } from '@loanmatch/db';
+import type { DatabaseHandle, Repositories } from '@loanmatch/db';
 import type { CatalogueSource } from './catalogue-store';
 import type { CreditBureau } from './credit/bureau';
 import type { SecretBox } from './sealing';
@@ -11,6 +11,8 @@ export type Environment = 'sandbox' | 'live';
  * and every front-end share one domain.
  */
 export interface DomainContext {
+  /** The database: repository functions of `@loanmatch/db` run on it. */
+  readonly db: DatabaseHandle;
   /** The database, as its repositories. */
   readonly repos: Repositories;
   readonly env: Environment;

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Json } from '@loanmatch/db';
+import {
+  findApplicationForMatch,
+  findMatchRun,
+  insertMatchRun,
+  insertReferral,
+  type ApplicationForMatch,
+  type Json,
+} from '@loanmatch/db';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
-import { advanceApplication, recordMatchRun } from './events';
 import { canonicalUuid } from './ids';
 import {
   matchOffers,
@@ -15,7 +21,7 @@ import {
 } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
 import { commissionTermsOf, type CommissionTerms } from './outcomes/commission';
-import { stepsForMatching } from './variant-b-intake';
+import { stepsForMatching } from './variant-b/intake';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
 export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
@@ -56,39 +62,44 @@ interface SnapshotOffer {
   commission?: CommissionTerms;
 }
 
-/**
- * Matches the application's current data against the catalogue in force. Each call is a new run:
- * stored with a snapshot of its offers, with fresh tracking links; the first moves the status to `matched`.
- */
+/** `POST /applications/{id}/match`: the application's offers as its data stands now. */
 export async function matchApplication(
   ctx: DomainContext,
-  options: {
-    partnerId: string;
-    applicationId: string;
-    /** Variant B: checks the request against the application's security token digest (null: it has none) before anything else. */
-    authorize?: (securityTokenHash: string | null) => Result<void>;
-  },
+  options: { partnerId: string; applicationId: string },
 ): Promise<Result<MatchView>> {
-  // The application, its check's result and its token digest, read together; another partner's is NOT_FOUND, as everywhere.
+  const found = await findForMatch(ctx, options);
+  return found.ok ? matchFound(ctx, found.value) : found;
+}
+
+/** The partner's application with what matching reads of its check; another partner's is NOT_FOUND, as everywhere. */
+export async function findForMatch(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string },
+): Promise<Result<ApplicationForMatch>> {
   const id = canonicalUuid(options.applicationId);
-  const found = id ? await ctx.repos.applications.findApplicationForMatch(id, options.partnerId) : null;
-  if (!found) return fail('NOT_FOUND', 'Application not found');
-  const authorized = options.authorize?.(found.securityTokenHash);
-  if (authorized && !authorized.ok) return authorized;
-  const { row: app, credit } = found;
-  if (!credit)
+  const found = id ? await findApplicationForMatch(ctx.db, id, options.partnerId) : null;
+  return found ? ok(found) : fail('NOT_FOUND', 'Application not found');
+}
+
+/**
+ * Matches the application's current data against the catalogue in force. Each call is a new run: stored
+ * with a snapshot of its offers, with fresh tracking links; the first moves the status to `matched`.
+ */
+export async function matchFound(ctx: DomainContext, app: ApplicationForMatch): Promise<Result<MatchView>> {
+  if (app.creditCheck?.status !== 'completed')
     return fail(
       'CREDIT_CHECK_REQUIRED',
       'Run the credit check before matching: POST /applications/{applicationId}/credit-check',
     );
+  const credit = { band: app.band as ScoreBand | null, degradedMode: app.creditCheck.degradedMode };
 
   const now = ctx.clock();
   const catalogue = await ctx.catalogue.current();
   const result = matchOffers(
     {
       formType: app.formType as 'personal' | 'car' | 'home',
-      steps: await stepsForMatching(ctx, app, found.securityTokenHash !== null),
-      credit: { band: (credit.band as ScoreBand | null) ?? null, degradedMode: credit.degradedMode },
+      steps: await stepsForMatching(ctx, app, app.securityTokenHash !== null),
+      credit,
       referenceYear: now.getUTCFullYear(),
     },
     catalogue,
@@ -111,14 +122,15 @@ export async function matchApplication(
     commissionOf: commissionTermsOf(catalogue),
   });
 
-  // The run, the status it moves and the status's event: one statement.
-  const written = await recordMatchRun(ctx, app, {
+  await insertMatchRun(ctx.db, {
     id: matchId,
+    applicationId: app.id,
+    partnerId: app.partnerId,
     degradedMode: credit.degradedMode,
-    offersJson: JSON.stringify({ offers: snapshot, view }),
-    at: now,
+    offers: JSON.stringify({ offers: snapshot, view }),
+    now,
   });
-  if (!written) return fail('NOT_FOUND', 'Application not found');
+  if (app.status !== 'matched' && app.status !== 'referred') ctx.webhooks.notify();
   ctx.metrics?.matched(view.acceptedOffers.length, view.nearMissOffers.length);
   return ok(view);
 }
@@ -207,28 +219,27 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
   if (!claims) return fail('NOT_FOUND', 'Unknown link');
   if (claims.expiresAt.getTime() <= ctx.clock().getTime())
     return fail('LINK_EXPIRED', 'This offer link has expired; ask for a new match');
-  const run = await ctx.repos.matches.findMatchRun(claims.matchRunId);
+  const run = await findMatchRun(ctx.db, claims.matchRunId);
   const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find(
     (o) => o.offerId === claims.offerId,
   );
   if (!run || !offer) return fail('NOT_FOUND', 'Unknown link');
 
-  const recorded = await ctx.repos.transaction(async (tx) => {
-    const inserted = await tx.matches.insertReferral({
-      id: randomUUID(),
-      offerId: offer.offerId,
-      matchRunId: run.id,
-      applicationId: run.applicationId,
-      partnerId: run.partnerId,
-      lenderId: offer.lenderId,
-      productId: offer.productId,
-      commissionTerms: (offer.commission as Json | undefined) ?? null,
-      at: ctx.clock(),
-    });
-    if (inserted) await advanceApplication(ctx, tx, { applicationId: run.applicationId, to: 'referred' });
-    return inserted;
+  const recorded = await insertReferral(ctx.db, {
+    id: randomUUID(),
+    offerId: offer.offerId,
+    matchRunId: run.id,
+    applicationId: run.applicationId,
+    partnerId: run.partnerId,
+    lenderId: offer.lenderId,
+    productId: offer.productId,
+    commissionTerms: (offer.commission as Json | undefined) ?? null,
+    now: ctx.clock(),
   });
-  if (recorded) ctx.metrics?.referralRecorded();
+  if (recorded) {
+    ctx.metrics?.referralRecorded();
+    ctx.webhooks.notify();
+  }
   const location = new URL(offer.lenderUrl);
   location.searchParams.set('lm_ref', offer.offerId);
   return ok({ location: location.toString() });

@@ -14,7 +14,18 @@
  * data again: a credit check or a step save answers PERSONAL_DATA_ERASED.
  * Matching reads steps 1-4 and the stored band only, so it still answers.
  */
-import type { Json, Repositories, SealedDetails } from '@loanmatch/db';
+import {
+  countByKey,
+  countLiveByDataKey,
+  countSealedByKey,
+  eraseApplicant,
+  findApplicant,
+  listApplicantsNotUnder,
+  replaceApplicantSealed,
+  type Json,
+  type SealedDetails,
+  type Sql,
+} from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
@@ -37,9 +48,6 @@ export function sealApplicantDetails(ctx: DomainContext, applicationId: string, 
   };
 }
 
-export const PERSONAL_DATA_ERASED_MESSAGE =
-  'The personal data of this application was erased; it takes no personal data again. Start a new application';
-
 export type ApplicantDetails =
   | { state: 'none' }
   | { state: 'erased'; erasedAt: Date }
@@ -47,27 +55,20 @@ export type ApplicantDetails =
 
 /**
  * The details kept for an application, opened: the only place they are decrypted. `lock`: the row is
- * locked in `repos`'s transaction (outside one, read once every write in flight has committed).
+ * locked in `db`'s transaction (outside one, read once every write in flight has committed).
  */
 export async function readApplicantDetails(
   ctx: DomainContext,
   applicationId: string,
-  options: { repos?: Repositories; lock?: boolean } = {},
+  options: { db?: Sql; lock?: boolean } = {},
 ): Promise<ApplicantDetails> {
-  const repos = options.repos ?? ctx.repos;
-  const row = options.lock
-    ? await repos.applicants.lockApplicant(applicationId)
-    : await repos.applicants.findApplicant(applicationId);
+  const row = await findApplicant(options.db ?? ctx.db, applicationId, options.lock);
   if (!row) return { state: 'none' };
   if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
-  if (row.detailsSealed !== null) {
-    const plain = ctx.personalData.open(row.detailsSealed, applicationId);
-    if (plain === undefined)
-      throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(row.detailsSealed));
-    return { state: 'kept', details: JSON.parse(plain) as Json };
-  }
-  // A row start-up has not sealed yet (another process of an older database is starting right now).
-  return row.detailsLegacy ? { state: 'kept', details: row.detailsLegacy } : { state: 'none' };
+  if (row.detailsSealed === null) return { state: 'none' };
+  const plain = ctx.personalData.open(row.detailsSealed, applicationId);
+  if (plain === undefined) throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(row.detailsSealed));
+  return { state: 'kept', details: JSON.parse(plain) as Json };
 }
 
 /**
@@ -82,14 +83,7 @@ export async function erasePersonalData(
 ): Promise<Result<{ applicationId: string; erasedAt: string }>> {
   const applicationId = canonicalUuid(options.applicationId);
   if (!applicationId) return fail('NOT_FOUND', 'Application not found');
-  const erasedAt = await ctx.repos.transaction(async (tx) => {
-    const at = await tx.applicants.eraseDetails(applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
-    if (at) {
-      await tx.creditChecks.forgetScore(applicationId);
-      await tx.consents.eraseConsentReference(applicationId, at);
-    }
-    return at;
-  });
+  const erasedAt = await eraseApplicant(ctx.db, applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
   return erasedAt
     ? ok({ applicationId, erasedAt: erasedAt.toISOString() })
     : fail('NOT_FOUND', 'Application not found');
@@ -118,9 +112,9 @@ export interface DataKeyStatus {
 export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataKeyStatus>> {
   const box = ctx.personalData;
   const [applicants, fields, live] = await Promise.all([
-    ctx.repos.applicants.countByKey(),
-    ctx.repos.sealedFields.countSealedByKey(),
-    ctx.repos.idempotency.countLiveByDataKey(ctx.clock()),
+    countByKey(ctx.db),
+    countSealedByKey(ctx.db),
+    countLiveByDataKey(ctx.db, ctx.clock()),
   ]);
   const byKey = new Map<string, number>();
   for (const c of [...applicants, ...fields]) byKey.set(c.keyId, (byKey.get(c.keyId) ?? 0) + c.rows);
@@ -166,7 +160,7 @@ export async function reencryptPersonalData(
   let unreadable = 0;
   let complete = false;
   while (!complete && Date.now() < deadline) {
-    const rows = await ctx.repos.applicants.listSealedNotUnder(box.keyId, { after, limit: batchSize });
+    const rows = await listApplicantsNotUnder(ctx.db, box.keyId, { after, limit: batchSize });
     for (const row of rows) {
       const plain = box.open(row.detailsSealed, row.applicationId);
       if (plain === undefined) {
@@ -174,7 +168,7 @@ export async function reencryptPersonalData(
         continue;
       }
       const rewrapped = { detailsSealed: box.seal(plain, row.applicationId), keyId: box.keyId };
-      if (await ctx.repos.applicants.replaceSealed(row.applicationId, row.detailsSealed, rewrapped)) reencrypted++;
+      if (await replaceApplicantSealed(ctx.db, row.applicationId, row.detailsSealed, rewrapped)) reencrypted++;
     }
     complete = rows.length < batchSize;
     after = rows.at(-1)?.applicationId;
@@ -188,25 +182,4 @@ export async function reencryptPersonalData(
   const status = await getDataKeyStatus(ctx);
   if (!status.ok) return status;
   return ok({ ...status.value, reencrypted, unreadable, complete });
-}
-
-/**
- * At start: seals the details a database made before sealing kept in clear, and empties that column.
- * Several processes may run it at once; each row is moved once. Answers how many rows this call moved.
- */
-export async function sealLegacyApplicantDetails(ctx: DomainContext): Promise<number> {
-  let sealed = 0;
-  for (;;) {
-    const rows = await ctx.repos.applicants.listLegacy(200);
-    if (rows.length === 0) return sealed;
-    for (const row of rows) {
-      if (
-        await ctx.repos.applicants.sealLegacy(
-          row.applicationId,
-          sealApplicantDetails(ctx, row.applicationId, row.details),
-        )
-      )
-        sealed++;
-    }
-  }
 }

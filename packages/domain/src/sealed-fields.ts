@@ -12,6 +12,8 @@
  */
 import {
   SEALED_COLUMNS,
+  listSealedNotUnder,
+  replaceSealedText,
   type ApplicationRow,
   type Json,
   type SealedColumn,
@@ -133,7 +135,7 @@ export async function reencryptSealedFields(
     let after: string | undefined;
     for (;;) {
       if (Date.now() >= options.deadline) return { reencrypted, unreadable, complete: false };
-      const rows = await ctx.repos.sealedFields.listSealedNotUnder(column, box.keyId, {
+      const rows = await listSealedNotUnder(ctx.db, column, box.keyId, {
         after,
         limit: options.batchSize,
       });
@@ -144,14 +146,7 @@ export async function reencryptSealedFields(
           unreadable++;
           continue;
         }
-        if (
-          await ctx.repos.sealedFields.replaceSealedText(
-            column,
-            row.applicationId,
-            row.sealed,
-            box.seal(plain, context),
-          )
-        )
+        if (await replaceSealedText(ctx.db, column, row.applicationId, row.sealed, box.seal(plain, context)))
           reencrypted++;
       }
       if (rows.length < options.batchSize) break;
@@ -159,43 +154,4 @@ export async function reencryptSealedFields(
     }
   }
   return { reencrypted, unreadable, complete: true };
-}
-
-/**
- * At start: seals what a database made before these fields were sealed still holds in clear (personal
- * fields inside steps 2-4, scores), each row once even with several processes starting. Answers how
- * many rows this call sealed.
- */
-export async function sealFieldsWrittenInClear(ctx: DomainContext): Promise<number> {
-  let sealed = 0;
-  let after: string | undefined;
-  for (;;) {
-    const rows = await ctx.repos.sealedFields.listStepsInClear({ after, limit: 200 });
-    for (const row of rows) {
-      const written: Partial<Record<SealedStepNumber, { data: Json; sealed: string | null }>> = {};
-      for (const step of [2, 3, 4] as const) {
-        const data = row.steps[step];
-        if (data && Object.keys(data).some((name) => PERSONAL.has(name)))
-          written[step] = sealStep(ctx, row.applicationId, step, data);
-      }
-      if (await ctx.repos.sealedFields.sealStepsInClear(row.applicationId, row.steps, written)) sealed++;
-    }
-    if (rows.length < 200) break;
-    after = rows.at(-1)?.applicationId;
-  }
-  after = undefined;
-  for (;;) {
-    const rows = await ctx.repos.sealedFields.listScoresInClear({ after, limit: 200 });
-    for (const row of rows)
-      if (
-        await ctx.repos.sealedFields.sealScoreInClear(
-          row.applicationId,
-          row.score,
-          sealScore(ctx, row.applicationId, row.score),
-        )
-      )
-        sealed++;
-    if (rows.length < 200) return sealed;
-    after = rows.at(-1)?.applicationId;
-  }
 }

@@ -7,8 +7,3 @@ export const STATUS_ORDER: readonly ApplicationStatus[] = [
   'matched',
   'referred',
 ];
-
-/** Status only moves forward: saving a step after the check keeps `credit_checked`, `matched` or `referred`. */
-export function laterStatus(current: ApplicationStatus, next: ApplicationStatus): ApplicationStatus {
-  return STATUS_ORDER.indexOf(next) > STATUS_ORDER.indexOf(current) ? next : current;
-}

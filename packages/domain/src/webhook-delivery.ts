@@ -116,7 +116,7 @@ export async function claimWebhookDeliveries(
       url: webhook.url,
       eventId: event.id,
       eventType: event.type,
-      body: event.body,
+      body: webhookBody(event),
       attempt: row.attempts + 1,
       secrets,
     });
@@ -212,4 +212,9 @@ function describeDuration(ms: number): string {
   if (ms % HOUR === 0) return `${ms / HOUR} hour${ms === HOUR ? '' : 's'}`;
   if (ms % MINUTE === 0) return `${ms / MINUTE} minute${ms === MINUTE ? '' : 's'}`;
   return `${ms / SECOND} seconds`;
+}
+
+/** The body every attempt of an event sends and signs: `{type, timestamp, data}`, the same each time. */
+export function webhookBody(event: { type: string; createdAt: Date; data: unknown }): string {
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
 }

@@ -6,13 +6,17 @@
  * so they cannot be kept only as digests: they are sealed (AES-256-GCM, `ctx.webhooks.secrets`) at rest.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AttemptRow, Json, WebhookRow } from '@loanmatch/db';
+import { insertEvent, type AttemptRow, type Json, type WebhookRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
-import { TEST_EVENT, enqueueEvent } from './events';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
 import { canonicalUuid } from './ids';
 import { parsePageLimit } from './validation/page-query';
+
+/** The event every status change writes (its data: `applicationId`, `status`, `previousStatus`, `lastStep`). */
+export const STATUS_CHANGED_EVENT = 'application.status_changed';
+/** The event `POST /webhooks/{id}/test` sends to one endpoint. */
+export const TEST_EVENT = 'webhook.test';
 
 /** The purpose a `SecretBox` for webhook signing secrets is made for. */
 export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
@@ -188,15 +192,15 @@ export async function sendTestEvent(
       `This webhook is disabled (${webhook.disabledReason ?? 'no reason recorded'}); register the endpoint again once it is fixed`,
     );
   }
-  const eventId = await ctx.repos.transaction((tx) =>
-    enqueueEvent(ctx, tx, {
-      partnerId: options.partnerId,
-      applicationId: null,
-      type: TEST_EVENT,
-      data: { webhookId: webhook.id },
-      webhookId: webhook.id,
-    }),
-  );
+  const eventId = await insertEvent(ctx.db, {
+    partnerId: options.partnerId,
+    applicationId: null,
+    type: TEST_EVENT,
+    data: { webhookId: webhook.id },
+    webhookId: webhook.id,
+    at: ctx.clock(),
+  });
+  ctx.webhooks.notify();
   return ok({ webhookId: webhook.id, eventId, type: TEST_EVENT });
 }
 

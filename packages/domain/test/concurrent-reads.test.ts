@@ -4,6 +4,7 @@
  * refuses fails its own read only, and a read inside a transaction sees that transaction's writes.
  */
 import { randomUUID } from 'node:crypto';
+import { findApplication, saveStep as writeStep } from '@loanmatch/db';
 import { createApplication, createPartner, getApplication, matchApplication, runCreditCheck, saveStep } from '../src';
 import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '../../../tests/support';
 
@@ -114,9 +115,9 @@ describe.each(STORAGES)('concurrent reads on %s', (storage) => {
     const [a] = partners as [string];
     const [id] = ids.get(a)! as [string];
     const reads = await Promise.allSettled([
-      t.ctx.repos.applications.findApplication(id, a),
-      t.ctx.repos.applications.findApplication('not-a-uuid', a),
-      t.ctx.repos.applications.findApplication(id, a),
+      findApplication(t.db, id, a),
+      findApplication(t.db, 'not-a-uuid', a),
+      findApplication(t.db, id, a),
     ]);
     expect(reads.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(reads[0]!.status === 'fulfilled' && reads[0]!.value?.id).toBe(id);
@@ -127,16 +128,16 @@ describe.each(STORAGES)('concurrent reads on %s', (storage) => {
     const [, id] = ids.get(a)! as [string, string];
     const rolledBack = new Error('rolled back on purpose');
     const seen: unknown[] = [];
-    const before = await t.ctx.repos.applications.findApplication(id, a);
+    const before = await findApplication(t.db, id, a);
     await expect(
-      t.ctx.repos.transaction(async (tx) => {
+      t.db.transaction(async (tx) => {
         // A write no other connection can see before it commits: step 3 saved.
-        await tx.statusChanges.changeApplication({ id, step: { number: 3, data: VALID_STEPS.car[3], sealed: null } });
-        seen.push(Object.keys((await tx.applications.findApplication(id, a))?.steps ?? {}));
+        await writeStep(tx, { id, step: 3, data: VALID_STEPS.car[3], sealed: null, now: new Date() });
+        seen.push(Object.keys((await findApplication(tx, id, a))?.steps ?? {}));
         throw rolledBack;
       }),
     ).rejects.toBe(rolledBack);
     expect(seen).toEqual([[...Object.keys(before!.steps), '3']]);
-    expect((await t.ctx.repos.applications.findApplication(id, a))?.steps).toEqual(before!.steps);
+    expect((await findApplication(t.db, id, a))?.steps).toEqual(before!.steps);
   });
 });

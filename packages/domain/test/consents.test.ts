@@ -347,7 +347,7 @@ describe.each(STORAGES)('consent records on %s', (storage) => {
     await bureauAsked;
     expect((await erasePersonalData(ctx, { applicationId: id })).ok).toBe(true);
     release();
-    expect(await running).toMatchObject({ code: 'PERSONAL_DATA_ERASED' });
+    expect(await running).toMatchObject({ ok: false, error: { code: 'PERSONAL_DATA_ERASED' } });
     expect(await storedRecords(id)).toBe(0);
   });
 

@@ -4,8 +4,8 @@
  * a status change is made only on the status it was decided from. On both storages, through the domain.
  */
 import { randomUUID } from 'node:crypto';
+import { saveStep as writeStep } from '@loanmatch/db';
 import {
-  changeReadApplication,
   createApplication,
   createPartner,
   getApplication,
@@ -58,9 +58,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   };
   const statusEvents = async (applicationId: string) =>
     (await t.db.prisma.webhookEvent.findMany({ where: { applicationId }, orderBy: { seq: 'asc' } })).map((e) => {
-      const { data } = JSON.parse(e.body) as {
-        data: { previousStatus: string | null; status: string; lastStep: number };
-      };
+      const data = e.data as { previousStatus: string | null; status: string; lastStep: number };
       return [data.previousStatus, data.status, data.lastStep];
     });
 
@@ -131,25 +129,22 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     expect(await t.db.prisma.application.count({ where: { partnerId } })).toBe(before);
   });
 
-  it('when a status change was decided on a status read before another change came first, then it is decided again and announced once', async () => {
+  it('when a request that read draft saves step 2 after another request moved it on, then the move is announced once, naming what it left', async () => {
     const created = await create(undefined);
     if (!created.ok) throw created.error;
     const id = created.value.value.applicationId;
-    const read = await t.db.prisma.application.findUniqueOrThrow({ where: { id } });
     // Another request saves step 2 first: draft → in_progress.
     expect(
       (await saveStep(t.ctx, { partnerId, applicationId: id, body: { step: 2, data: VALID_STEPS.personal[2] } })).ok,
     ).toBe(true);
     // This one read `draft`, lastStep 1, before that, and saves step 2 again.
-    const row = await changeReadApplication(
-      t.ctx,
-      { id, partnerId, status: read.status, lastStep: read.lastStep },
-      {
-        to: 'in_progress',
-        lastStep: 2,
-        step: { number: 2, data: { ...VALID_STEPS.personal[2], loanTerm: 3 } },
-      },
-    );
+    const row = await writeStep(t.db, {
+      id,
+      step: 2,
+      data: { ...VALID_STEPS.personal[2], loanTerm: 3 },
+      sealed: null,
+      now: new Date(),
+    });
     expect(row).toMatchObject({
       status: 'in_progress',
       lastStep: 2,

@@ -1,5 +1,6 @@
 /** Rotation of the data key: rows under the previous key still open, re-encryption moves them, and rows under a key no longer configured are counted. */
 import { randomBytes } from 'node:crypto';
+import { replaceApplicantSealed } from '@loanmatch/db';
 import {
   PersonalDataUnreadable,
   createPersonalDataBox,
@@ -75,7 +76,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       await erasePersonalData(t.ctx, { applicationId: id });
       const box = createPersonalDataBox([randomBytes(32), oldKey]);
       expect(
-        await t.ctx.repos.applicants.replaceSealed(id, stale, { detailsSealed: box.seal('{}', id), keyId: box.keyId }),
+        await replaceApplicantSealed(t.db, id, stale, { detailsSealed: box.seal('{}', id), keyId: box.keyId }),
       ).toBe(false);
       expect(await rawApplicant(t.db, id)).toMatchObject({ details_sealed: null, key_id: null });
     });

@@ -1,14 +1,8 @@
-/** Applicant details sealed at rest: no copy in clear anywhere in the database, a sealed text bound to its own row, and details from before sealing sealed at start-up. */
+/** Applicant details sealed at rest: no copy in clear anywhere in the database, and a sealed text bound to its own row. */
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@loanmatch/db';
-import {
-  PersonalDataUnreadable,
-  createApplicationB,
-  matchApplication,
-  readApplicantDetails,
-  sealLegacyApplicantDetails,
-} from '../src';
-import { STORAGES, flatApplication, validApplicant } from '../../../tests/support';
+import { PersonalDataUnreadable, createApplicationB, matchApplication, readApplicantDetails } from '../src';
+import { STORAGES, flatApplication } from '../../../tests/support';
 import { CLEAR_VALUES, PERSON, personalDataSuite, rawApplicant } from './personal-data.fixtures';
 
 /** Every row of every table of the database, as JSON text. */
@@ -28,7 +22,7 @@ async function everyRow(db: Database): Promise<string> {
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {
   let partnerId: string;
-  const { t, secretBox, throughStep4, checked } = personalDataSuite(storage, (id) => {
+  const { t, secretBox, checked } = personalDataSuite(storage, (id) => {
     partnerId = id;
   });
 
@@ -53,7 +47,6 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const row = await rawApplicant(t.db, id);
       expect(row?.details_sealed).toMatch(new RegExp(`^v1\\.${t.ctx.personalData.keyId}\\.`));
       expect(row?.key_id).toBe(t.ctx.personalData.keyId);
-      expect(row?.legacy).toBeNull();
     }
     const dump = await everyRow(t.db);
     expect(dump).toContain(a); // the scan does read the tables: the application id is there in clear
@@ -95,22 +88,5 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     expect(refusal).toBeInstanceOf(PersonalDataUnreadable);
     expect((refusal as Error).message).toContain(second);
     for (const value of CLEAR_VALUES) expect((refusal as Error).message).not.toContain(value);
-  });
-
-  it('when a database from before sealing holds details in clear, then reads still work and start-up seals them', async () => {
-    const id = await throughStep4();
-    await t.db.prisma.$executeRawUnsafe(
-      'INSERT INTO applicants (application_id, details_legacy) VALUES ($1::uuid, $2::jsonb)',
-      id,
-      JSON.stringify(validApplicant(PERSON)),
-    );
-    expect(await readApplicantDetails(t.ctx, id)).toEqual({ state: 'kept', details: validApplicant(PERSON) });
-
-    expect(await sealLegacyApplicantDetails(t.ctx)).toBe(1);
-    const row = (await rawApplicant(t.db, id))!;
-    expect(row).toMatchObject({ legacy: null, key_id: t.ctx.personalData.keyId });
-    for (const value of CLEAR_VALUES) expect(row.j).not.toContain(value);
-    expect(await readApplicantDetails(t.ctx, id)).toEqual({ state: 'kept', details: validApplicant(PERSON) });
-    expect(await sealLegacyApplicantDetails(t.ctx)).toBe(0);
   });
 });

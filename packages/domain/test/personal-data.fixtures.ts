@@ -43,11 +43,11 @@ export const STEP_4 = {
 
 export async function rawApplicant(db: Database, applicationId: string) {
   const rows = await db.prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(
-    'SELECT row_to_json(a)::text AS j, details_sealed, key_id, details_legacy::text AS legacy, erased_at FROM applicants a WHERE application_id = $1::uuid',
+    'SELECT row_to_json(a)::text AS j, details_sealed, key_id, erased_at FROM applicants a WHERE application_id = $1::uuid',
     applicationId,
   );
   return rows[0] as
-    | { j: string; details_sealed: string | null; key_id: string | null; legacy: string | null; erased_at: Date | null }
+    | { j: string; details_sealed: string | null; key_id: string | null; erased_at: Date | null }
     | undefined;
 }
 

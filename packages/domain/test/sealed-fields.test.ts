@@ -6,7 +6,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '@loanmatch/db';
-import { LIST_SCORES_IN_CLEAR, LIST_STEPS_IN_CLEAR } from '../../db/src/repositories/sealed-fields';
 import {
   PersonalDataUnreadable,
   createApplication,
@@ -18,7 +17,6 @@ import {
   runCreditCheck,
   runCreditCheckB,
   saveStep,
-  sealFieldsWrittenInClear,
   updateApplicationB,
   type DomainContext,
   type SecretBox,
@@ -213,7 +211,7 @@ describe.each(STORAGES)('employers, addresses and scores at rest on %s', (storag
     expect(found).toEqual([]);
     // And the check can fail: the same value in clear is found.
     expect(token(HOME.homeAddressComponents.postcode).test('applications.step_4: {"postcode": "2477"}')).toBe(true);
-    expect(token(SCORE).test('credit_checks.score_legacy: 1163')).toBe(true);
+    expect(token(SCORE).test('credit_checks.band: 1163')).toBe(true);
   });
 
   it('when an application is read, then steps 2-4 are what the partner gave, with their keys in the order jsonb kept before sealing', async () => {
@@ -289,60 +287,4 @@ describe.each(STORAGES)('employers, addresses and scores at rest on %s', (storag
     expect(refusal).toBeInstanceOf(PersonalDataUnreadable);
     expect((refusal as Error).message).not.toContain(EMPLOYER);
   });
-
-  it('when a database from before sealing holds the fields and the score in clear, then reads are unchanged and start-up seals them, once', async () => {
-    const id = await throughStep4('personal');
-    expect((await check(id)).ok).toBe(true);
-    const sealedView = await getApplication(t.ctx, { partnerId, applicationId: id });
-    if (!sealedView.ok) throw sealedView.error;
-    // As a database from before sealing holds it: the fields inside the steps, the score as a number.
-    const steps = sealedView.value.steps as Record<string, object>;
-    await t.db.prisma.$executeRawUnsafe(
-      `UPDATE applications SET step_3 = $2::jsonb, step_3_sealed = NULL, step_4 = $3::jsonb, step_4_sealed = NULL WHERE id = $1::uuid`,
-      id,
-      JSON.stringify(steps[3]),
-      JSON.stringify(steps[4]),
-    );
-    await t.db.prisma.$executeRawUnsafe(
-      'UPDATE credit_checks SET score_legacy = $2::int, score_sealed = NULL WHERE application_id = $1::uuid',
-      id,
-      Number(SCORE),
-    );
-    const legacyView = await getApplication(t.ctx, { partnerId, applicationId: id });
-    expect(JSON.stringify(legacyView.ok && legacyView.value)).toBe(JSON.stringify(sealedView.value));
-
-    expect(await sealFieldsWrittenInClear(t.ctx)).toBe(2); // the application row, the check row
-    const [raw] = await t.db.prisma.$queryRawUnsafe<Array<Record<string, string | number | null>>>(
-      `SELECT a.step_3::text AS s3, a.step_4::text AS s4, a.step_3_sealed, a.step_4_sealed, c.score_legacy, c.score_sealed
-         FROM applications a JOIN credit_checks c ON c.application_id = a.id WHERE a.id = $1::uuid`,
-      id,
-    );
-    expect(raw).toMatchObject({
-      score_legacy: null,
-      step_3_sealed: expect.any(String),
-      step_4_sealed: expect.any(String),
-    });
-    for (const value of SEEDED) expect(`${raw.s3} ${raw.s4} ${raw.score_sealed}`).not.toMatch(token(value));
-    expect(t.ctx.personalData.open(String(raw.score_sealed), `${id}:score`)).toBe(SCORE);
-    const after = await getApplication(t.ctx, { partnerId, applicationId: id });
-    expect(JSON.stringify(after.ok && after.value)).toBe(JSON.stringify(sealedView.value));
-    expect(await sealFieldsWrittenInClear(t.ctx)).toBe(0);
-  });
-
-  if (storage === 'postgresql') {
-    it('when start-up looks for fields in clear, then it reads the migration’s partial indexes, not the tables', async () => {
-      const plans: string[] = [];
-      await t.db.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
-        for (const text of [LIST_STEPS_IN_CLEAR, LIST_SCORES_IN_CLEAR]) {
-          const rows = await tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
-            `EXPLAIN ${text.replace('$1::uuid', 'NULL::uuid').replace('$1::uuid', 'NULL::uuid').replace('$2::int', '200')}`,
-          );
-          plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
-        }
-      });
-      expect(plans[0]).toContain('applications_personal_in_clear_idx');
-      expect(plans[1]).toContain('credit_checks_score_in_clear_idx');
-    });
-  }
 });

@@ -109,7 +109,6 @@ describe(`storedProblems on ${STORAGE}`, () => {
       `step_1 = '{"loanAmount":15000,"__proto__":{"x":1}}'`,
       /step 1 holds a prototype key/,
     ],
-    ['an unknown status', `status = 'approved'`, /unknown status/],
     [
       'a step beyond the last step',
       `step_2 = '{"loanPurpose":"debt_consolidation","loanTerm":5}'`,

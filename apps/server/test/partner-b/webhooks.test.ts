@@ -3,6 +3,7 @@ import { createPartnerAApp } from '@loanmatch/partner-a';
 import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
+import { webhookBody } from '@loanmatch/domain';
 
 describe.each(STORAGES)('webhooks through Variant B on %s', (storage) => {
   let t: TestContext;
@@ -41,7 +42,7 @@ describe.each(STORAGES)('webhooks through Variant B on %s', (storage) => {
     const event = await t.db.prisma.webhookEvent.findFirst({
       where: { applicationId: created.body.data.applicationId },
     });
-    const body = JSON.parse(event!.body);
+    const body = JSON.parse(webhookBody(event!));
     expect(body.data).toEqual({
       applicationId: created.body.data.applicationId,
       status: 'draft',
@@ -55,7 +56,7 @@ describe.each(STORAGES)('webhooks through Variant B on %s', (storage) => {
       '0412345678',
       created.body.data.securityToken,
     ])
-      expect(event!.body).not.toContain(personal);
+      expect(webhookBody(event!)).not.toContain(personal);
     expect(await t.db.prisma.webhookDelivery.count({ where: { webhookId, eventId: event!.id } })).toBe(1);
 
     for (const path of ['/rotate-secret', '/test'])

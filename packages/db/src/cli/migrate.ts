@@ -4,7 +4,7 @@
  * history and prisma/schema.prisma (run against a throw-away in-memory database).
  */
 import { openDatabase } from '../connect';
-import { createMigration } from '../migrate';
+import { createMigration } from '../create-migration';
 
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);

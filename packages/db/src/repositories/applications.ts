@@ -1,102 +1,307 @@
-import { statement } from '../sql';
-import { APPLICATION_COLUMNS_SQL, fromJoined, toRow, type ApplicationRow, type JoinedRow } from './application-row';
-import type { Db, Json } from './types';
-
-export async function insertApplication(
-  db: Db,
-  app: {
-    id: string;
-    partnerId: string;
-    formType: string;
-    status: string;
-    step1: Json;
-    securityTokenHash?: string;
-    clientTags?: Json;
-  },
-): Promise<ApplicationRow> {
-  // A new application has no credit check: one INSERT … RETURNING, not a transaction of three queries.
-  const raw = await db.prisma.application.create({
-    data: { ...app, lastStep: 1, step1: app.step1 as object, clientTags: app.clientTags as object | undefined },
-    omit: { securityTokenHash: true, personalDataErasedAt: true, clientTags: true },
-  });
-  return toRow({ ...raw, creditCheck: null, personalDataErased: false });
-}
-
-/** The partner's application, or null for another partner's or an unknown id (callers cannot tell which). */
-export async function findApplication(db: Db, id: string, partnerId: string): Promise<ApplicationRow | null> {
-  const rows = await db.rows<JoinedRow>(FIND_APPLICATION, [id, partnerId]);
-  return rows[0] ? fromJoined(rows[0]) : null;
-}
-
 /**
- * For matching only: the partner's application, once its credit check has completed what matching reads
- * of the result (the band, never the score, and whether it was degraded), and the digest of its Variant B
- * security token, which a Variant B match checks first; one statement.
+ * Applications: reading one, and the writes of create, a saved step, a match and a followed link. A status
+ * only moves forward (`GREATEST` over the `application_status` enum), and the database writes each
+ * change's `application.status_changed` event in the same statement (the triggers on `applications`).
  */
-export async function findApplicationForMatch(
-  db: Db,
-  id: string,
-  partnerId: string,
-): Promise<{
-  row: ApplicationRow;
-  credit: { band: string | null; degradedMode: boolean } | null;
+import type { Sql, Transactional } from '../connect';
+import { writeDetails, type SealedDetails } from './applicants';
+import type { Json } from './types';
+
+export type StepNumber = 1 | 2 | 3 | 4;
+/** Steps whose personal fields are kept apart, sealed. */
+export type SealedStepNumber = 2 | 3 | 4;
+
+export interface CreditCheckSummary {
+  status: 'running' | 'completed';
+  degradedMode: boolean;
+  sandboxMode: boolean;
+  completedAt: Date | null;
+}
+
+/** An application as the domain sees it: never the applicant's details, never the score. */
+export interface ApplicationRow {
+  id: string;
+  partnerId: string;
+  formType: string;
+  status: string;
+  lastStep: number;
+  /** Steps 1-4 without their personal fields (those are in `sealedSteps`). */
+  steps: Partial<Record<StepNumber, Json>>;
+  /** The personal fields of steps 2-4 (employer, addresses), sealed; opened only by the calls that show them. */
+  sealedSteps: Partial<Record<SealedStepNumber, string>>;
+  createdAt: Date;
+  updatedAt: Date;
+  creditCheck: CreditCheckSummary | null;
+  /** The applicant's personal data was erased: the application takes no personal data again. */
+  personalDataErased: boolean;
+}
+
+/** For matching: the check's band (never the score) and the Variant B security token's digest. */
+export interface ApplicationForMatch extends ApplicationRow {
+  band: string | null;
   securityTokenHash: string | null;
-} | null> {
-  const rows = await db.rows<JoinedRow & { band: string | null; security_token_hash: string | null }>(
-    FIND_APPLICATION_FOR_MATCH,
-    [id, partnerId],
-  );
-  const r = rows[0];
-  if (!r) return null;
+}
+
+const COLUMNS = `a.id::text AS id, a.partner_id::text AS "partnerId", a.form_type AS "formType", a.status::text AS status,
+  a.last_step AS "lastStep", a.step_1, a.step_2, a.step_3, a.step_4, a.step_2_sealed, a.step_3_sealed, a.step_4_sealed,
+  a.created_at AS "createdAt", a.updated_at AS "updatedAt", a.personal_data_erased_at IS NOT NULL AS "personalDataErased",
+  c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
+
+type Joined = Omit<ApplicationRow, 'steps' | 'sealedSteps' | 'creditCheck'> & {
+  [K in `step_${1 | 2 | 3 | 4}` | `step_${2 | 3 | 4}_sealed`]: unknown;
+} & {
+  check_status: CreditCheckSummary['status'] | null;
+  degraded_mode: boolean;
+  sandbox_mode: boolean;
+  completed_at: Date | null;
+};
+
+function toRow(r: Joined): ApplicationRow {
+  const steps: ApplicationRow['steps'] = {};
+  const sealedSteps: ApplicationRow['sealedSteps'] = {};
+  for (const n of [1, 2, 3, 4] as const) if (r[`step_${n}`]) steps[n] = r[`step_${n}`] as Json;
+  for (const n of [2, 3, 4] as const) if (r[`step_${n}_sealed`]) sealedSteps[n] = r[`step_${n}_sealed`] as string;
   return {
-    row: fromJoined(r),
-    credit: r.check_status === 'completed' ? { band: r.band, degradedMode: Boolean(r.degraded_mode) } : null,
-    securityTokenHash: r.security_token_hash,
+    id: r.id,
+    partnerId: r.partnerId,
+    formType: r.formType,
+    status: r.status,
+    lastStep: r.lastStep,
+    steps,
+    sealedSteps,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    creditCheck: r.check_status
+      ? {
+          status: r.check_status,
+          degradedMode: r.degraded_mode,
+          sandboxMode: r.sandbox_mode,
+          completedAt: r.completed_at,
+        }
+      : null,
+    personalDataErased: r.personalDataErased,
   };
 }
 
 /**
- * The partner's application by its id: found by the primary key, then compared with the partner. The
- * comparison is written `(…) IS TRUE` so that no plan can look the row up through the partner's index
- * instead: PostgreSQL's generic plan of a prepared statement, made while the table was nearly empty, did
- * exactly that and then read every application of the partner on each call (tested in
- * packages/domain/test/generic-plans.test.ts).
+ * The partner's application, or null for another partner's or an unknown id (callers cannot tell which).
+ * `lock`: its row is locked until the transaction ends, as an update locks it (`FOR NO KEY UPDATE`, which
+ * lets a referral or a match run that references it be inserted meanwhile).
  */
-const OWN_APPLICATION = `FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
-   WHERE a.id = $1::uuid AND (a.partner_id = $2::uuid) IS TRUE`;
+export async function findApplication(
+  db: Sql,
+  id: string,
+  partnerId: string,
+  lock = false,
+): Promise<ApplicationRow | null> {
+  const [row] = await db.query<Joined>(
+    `SELECT ${COLUMNS} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
+      WHERE a.id = $1 AND a.partner_id = $2 ${lock ? 'FOR NO KEY UPDATE OF a' : ''}`,
+    [id, partnerId],
+  );
+  return row ? toRow(row) : null;
+}
 
-const FIND_APPLICATION_FOR_MATCH = statement(
-  'find_application_for_match',
-  `SELECT ${APPLICATION_COLUMNS_SQL}, c.band, a.security_token_hash ${OWN_APPLICATION}`,
-);
+/** The partner's application with what matching reads of its check, and its security token's digest. */
+export async function findApplicationForMatch(
+  db: Sql,
+  id: string,
+  partnerId: string,
+): Promise<ApplicationForMatch | null> {
+  const [row] = await db.query<Joined & { band: string | null; securityTokenHash: string | null }>(
+    `SELECT ${COLUMNS}, c.band, a.security_token_hash AS "securityTokenHash"
+       FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
+      WHERE a.id = $1 AND a.partner_id = $2`,
+    [id, partnerId],
+  );
+  return row ? { ...toRow(row), band: row.band, securityTokenHash: row.securityTokenHash } : null;
+}
 
-const FIND_APPLICATION = statement('find_application', `SELECT ${APPLICATION_COLUMNS_SQL} ${OWN_APPLICATION}`);
+/** An idempotency key completed with the answer of the request that holds it, by that request's own write. */
+export interface KeyCompletion {
+  partnerId: string;
+  key: string;
+  /** The answer as the JSON text sent, so a replay is byte for byte the same. */
+  responseBody: string;
+}
+
+export interface NewApplication {
+  id: string;
+  partnerId: string;
+  formType: string;
+  step1: Json;
+  clientTags?: Json;
+  /** Variant B: the SHA-256 digest of the application's security token. */
+  securityTokenHash?: string;
+  now: Date;
+  key?: KeyCompletion;
+}
+
+/** A new application in `draft` at step 1 and, under an idempotency key, the key completed: one statement. */
+export async function insertApplication(db: Sql, app: NewApplication): Promise<void> {
+  const { key } = app;
+  await db.query(
+    `WITH app AS (
+       INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, client_tags, security_token_hash,
+                                 created_at, updated_at)
+       VALUES ($1, $2, $3, 'draft', 1, $4, $5, $9, $6, $6)
+       RETURNING id
+     )
+     UPDATE idempotency_keys SET state = 'completed', response_body = $7
+       FROM app WHERE partner_id = $2 AND key = $8`,
+    [
+      app.id,
+      app.partnerId,
+      app.formType,
+      JSON.stringify(app.step1),
+      app.clientTags ? JSON.stringify(app.clientTags) : null,
+      app.now,
+      key?.responseBody,
+      key?.key ?? null,
+      app.securityTokenHash ?? null,
+    ],
+  );
+}
 
 /**
- * Locks the application's row until the transaction ends and answers what a status change needs of it,
- * or null when there is no such application. Concurrent changes of one application thus run one after
- * the other, each seeing the status the previous one left. `FOR NO KEY UPDATE`, the lock an UPDATE takes:
- * it does not conflict with the key-share locks that inserting a match run or a referral takes on the
- * same row earlier in the transaction, so two such transactions cannot deadlock over the upgrade.
+ * Variant B's create, in one transaction: the application with its security token's digest, the steps
+ * its flat fields complete (each as `saveStep` writes it), its intake, and the request's key.
  */
-export async function lockApplication(
-  db: Db,
+export async function insertApplicationB(
+  db: Transactional,
+  app: NewApplication & {
+    securityTokenHash: string;
+    steps: Array<{ step: 2 | 3 | 4; data: Json; sealed: string | null }>;
+    intake: SealedDetails;
+  },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await insertApplication(tx, app);
+    for (const step of app.steps) await saveStep(tx, { id: app.id, ...step, now: app.now });
+    await writeDetails(tx, app.id, app.intake);
+  });
+}
+
+/**
+ * Writes step 2, 3 or 4 (its clear fields and its sealed personal ones), raises the last step to it and
+ * moves `draft` on to `in_progress`; never to an application whose personal data was erased (checked on
+ * the row being written, so an erasure that commits first wins). Answers the application as written, or
+ * null when nothing was written.
+ */
+export async function saveStep(
+  db: Sql,
+  change: { id: string; step: 2 | 3 | 4; data: Json; sealed: string | null; now: Date },
+): Promise<ApplicationRow | null> {
+  const [row] = await db.query<Joined>(
+    `WITH a AS (
+       UPDATE applications SET
+         step_2 = CASE WHEN $2 = 2 THEN $3 ELSE step_2 END, step_2_sealed = CASE WHEN $2 = 2 THEN $4 ELSE step_2_sealed END,
+         step_3 = CASE WHEN $2 = 3 THEN $3 ELSE step_3 END, step_3_sealed = CASE WHEN $2 = 3 THEN $4 ELSE step_3_sealed END,
+         step_4 = CASE WHEN $2 = 4 THEN $3 ELSE step_4 END, step_4_sealed = CASE WHEN $2 = 4 THEN $4 ELSE step_4_sealed END,
+         status = GREATEST(status, 'in_progress'), last_step = GREATEST(last_step, $2), updated_at = $5
+       WHERE id = $1 AND personal_data_erased_at IS NULL
+       RETURNING *
+     )
+     SELECT ${COLUMNS} FROM a LEFT JOIN credit_checks c ON c.application_id = a.id`,
+    [change.id, change.step, JSON.stringify(change.data), change.sealed, change.now],
+  );
+  return row ? toRow(row) : null;
+}
+
+/**
+ * A match run, with a snapshot of its offers (`offers`: JSON text), and the application moved on to
+ * `matched` the first time: one statement.
+ */
+export async function insertMatchRun(
+  db: Sql,
+  run: { id: string; applicationId: string; partnerId: string; degradedMode: boolean; offers: string; now: Date },
+): Promise<void> {
+  await db.query(
+    `WITH run AS (
+       INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING application_id
+     )
+     UPDATE applications SET status = 'matched', updated_at = $6
+      WHERE id = (SELECT application_id FROM run) AND status < 'matched'`,
+    [run.id, run.applicationId, run.partnerId, run.degradedMode, run.offers, run.now],
+  );
+}
+
+export interface MatchRunRow {
+  id: string;
+  applicationId: string;
+  partnerId: string;
+  offers: unknown;
+  createdAt: Date;
+}
+
+export async function findMatchRun(db: Sql, id: string): Promise<MatchRunRow | null> {
+  const [row] = await db.query<MatchRunRow>(
+    `SELECT id::text, application_id::text AS "applicationId", partner_id::text AS "partnerId", offers,
+            created_at AS "createdAt"
+       FROM match_runs WHERE id = $1`,
+    [id],
+  );
+  return row ?? null;
+}
+
+/**
+ * A followed tracking link, recorded once per offer (the application's `clientTags` copied onto it), and
+ * the application moved on to `referred`: one statement. False when the offer was recorded before.
+ */
+export async function insertReferral(
+  db: Sql,
+  referral: {
+    id: string;
+    offerId: string;
+    matchRunId: string;
+    applicationId: string;
+    partnerId: string;
+    lenderId: string;
+    productId: string;
+    /** The product's commission terms as the offer carried them; null when it stated none. */
+    commissionTerms: Json | null;
+    now: Date;
+  },
+): Promise<boolean> {
+  const r = referral;
+  const [row] = await db.query<{ recorded: boolean }>(
+    `WITH referral AS (
+       INSERT INTO referrals (id, offer_id, match_run_id, application_id, partner_id, lender_id, product_id,
+                              commission_terms, client_tags, created_at)
+       SELECT $1, $2, $3, a.id, $5, $6, $7, $8, a.client_tags, $9 FROM applications a WHERE a.id = $4
+       ON CONFLICT (offer_id) DO NOTHING
+       RETURNING application_id
+     ), moved AS (
+       UPDATE applications SET status = 'referred', updated_at = $9
+        WHERE id = (SELECT application_id FROM referral) AND status < 'referred'
+     )
+     SELECT EXISTS (SELECT 1 FROM referral) AS recorded`,
+    [
+      r.id,
+      r.offerId,
+      r.matchRunId,
+      r.applicationId,
+      r.partnerId,
+      r.lenderId,
+      r.productId,
+      r.commissionTerms && JSON.stringify(r.commissionTerms),
+      r.now,
+    ],
+  );
+  return row.recorded;
+}
+
+/** Variant B: the digest of the application's security token; undefined when it is not the partner's. */
+export async function findSecurityTokenHash(
+  db: Sql,
   id: string,
-): Promise<{ partnerId: string; status: string; lastStep: number } | null> {
-  const rows = await db.prisma.$queryRaw<Array<{ partner_id: string; status: string; last_step: number }>>`
-    SELECT partner_id, status, last_step FROM applications WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
-  return rows[0]
-    ? { partnerId: rows[0].partner_id, status: rows[0].status, lastStep: Number(rows[0].last_step) }
-    : null;
+  partnerId: string,
+): Promise<string | null | undefined> {
+  const [row] = await db.query<{ hash: string | null }>(
+    'SELECT security_token_hash AS hash FROM applications WHERE id = $1 AND partner_id = $2',
+    [id, partnerId],
+  );
+  return row === undefined ? undefined : row.hash;
 }
-
-/** Variant B: the digest of the application's security token, for the partner's own application only. */
-export async function findSecurityTokenHash(db: Db, id: string, partnerId: string): Promise<string | null | undefined> {
-  const rows = await db.rows<{ security_token_hash: string | null }>(FIND_SECURITY_TOKEN_HASH, [id, partnerId]);
-  return rows[0] === undefined ? undefined : rows[0].security_token_hash;
-}
-
-const FIND_SECURITY_TOKEN_HASH = statement(
-  'find_security_token_hash',
-  'SELECT security_token_hash FROM applications a WHERE a.id = $1::uuid AND (a.partner_id = $2::uuid) IS TRUE',
-);

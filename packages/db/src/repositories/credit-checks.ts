@@ -1,97 +1,141 @@
-import { type Params, statement } from '../sql';
-import { detailsCte, type SealedDetails } from './applicants';
-import { consentRecordCte, type NewConsentRecord } from './consents';
-import { completeKeyCte, type KeyCompletion } from './idempotency';
-import type { Db } from './types';
-
-export type ClaimOutcome =
-  | { claimed: true }
-  | { claimed: false; status: 'running' | 'completed'; ownerId: string | null };
-
 /**
- * Claims the one credit check an application may have: the row's primary key admits a single
- * claimant, so two concurrent requests can never both reach the bureau.
+ * The one soft credit check an application may have: claimed by a process (`running`, its owner), then
+ * completed with everything that rests on it in one statement.
  */
-export async function claimCreditCheck(db: Db, applicationId: string, ownerId: string): Promise<ClaimOutcome> {
-  if ((await db.rows(CLAIM_CREDIT_CHECK, [applicationId, ownerId])).length === 1) return { claimed: true };
-  const row = await db.prisma.creditCheck.findUnique({
-    where: { applicationId },
-    select: { status: true, ownerId: true },
-  });
-  if (!row) return claimCreditCheck(db, applicationId, ownerId);
-  return { claimed: false, status: row.status as 'running' | 'completed', ownerId: row.ownerId };
-}
+import type { Sql } from '../connect';
+import type { KeyCompletion } from './applications';
 
-const CLAIM_CREDIT_CHECK = statement(
-  'claim_credit_check',
-  `INSERT INTO credit_checks (application_id, status, owner_id, degraded_mode, sandbox_mode, source)
-   VALUES ($1::uuid, 'running', $2::uuid, false, false, 'pending') ON CONFLICT (application_id) DO NOTHING RETURNING 1`,
-);
+/** Claims the check: the row's primary key admits one claimant. Otherwise answers the check as it stands. */
+export async function claimCreditCheck(
+  db: Sql,
+  applicationId: string,
+  ownerId: string,
+): Promise<{ claimed: true } | { claimed: false; status: 'running' | 'completed'; ownerId: string | null }> {
+  const [row] = await db.query<{ claimed: boolean; status: 'running' | 'completed'; ownerId: string | null }>(
+    `WITH claim AS (
+       INSERT INTO credit_checks (application_id, status, owner_id, degraded_mode, sandbox_mode, source)
+       VALUES ($1, 'running', $2, false, false, 'pending')
+       ON CONFLICT (application_id) DO NOTHING
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM claim) AS claimed, c.status, c.owner_id::text AS "ownerId"
+       FROM (SELECT 1) one LEFT JOIN credit_checks c ON c.application_id = $1`,
+    [applicationId, ownerId],
+  );
+  if (row.claimed) return { claimed: true };
+  // Claimed by a transaction that committed after this statement began: look again.
+  return row.status
+    ? { claimed: false, status: row.status, ownerId: row.ownerId }
+    : claimCreditCheck(db, applicationId, ownerId);
+}
 
 /** Takes over a running claim whose owner has died; true when this caller now holds it. */
-export async function takeOverCreditCheck(
-  db: Db,
-  applicationId: string,
-  deadOwnerId: string,
-  ownerId: string,
-): Promise<boolean> {
-  const { count } = await db.prisma.creditCheck.updateMany({
-    where: { applicationId, status: 'running', ownerId: deadOwnerId },
-    data: { ownerId },
-  });
-  return count === 1;
+export async function takeOverCreditCheck(db: Sql, applicationId: string, deadOwnerId: string, ownerId: string) {
+  const rows = await db.query(
+    `UPDATE credit_checks SET owner_id = $3 WHERE application_id = $1 AND status = 'running' AND owner_id = $2
+     RETURNING 1`,
+    [applicationId, deadOwnerId, ownerId],
+  );
+  return rows.length === 1;
 }
 
-export async function releaseCreditCheck(db: Db, applicationId: string, ownerId: string): Promise<void> {
-  await db.prisma.creditCheck.deleteMany({ where: { applicationId, status: 'running', ownerId } });
+export async function releaseCreditCheck(db: Sql, applicationId: string, ownerId: string): Promise<void> {
+  await db.query(`DELETE FROM credit_checks WHERE application_id = $1 AND status = 'running' AND owner_id = $2`, [
+    applicationId,
+    ownerId,
+  ]);
 }
 
-/**
- * A completed check, as the statement that completes it writes it (`changeApplication`): the bureau's
- * result, step 5 (sealed) over the applicant row, the consent record the check relied on and, under an
- * idempotency key, the key completed with the answer. `scoreSealed`: the exact score, sealed by the
- * domain (null when the bureau gave none).
- */
+/** What a completed check writes besides its result: step 5 sealed, and the consent it relied on. */
 export interface CheckCompletion {
+  applicationId: string;
+  partnerId: string;
+  ownerId: string;
   result: {
+    /** The exact score, sealed (null when the bureau gave none); the band stays in clear for matching. */
     scoreSealed: string | null;
     band: string | null;
     degradedMode: boolean;
     sandboxMode: boolean;
     source: string;
-    at: Date;
   };
-  details: SealedDetails;
-  consent: NewConsentRecord;
+  details: { detailsSealed: string; keyId: string };
+  consent: {
+    id: string;
+    creditCheck: boolean;
+    privacy: boolean;
+    marketing: boolean;
+    terms: boolean;
+    textVersion: string;
+    textVersionStated: boolean;
+    capturedAt: Date | null;
+    partnerReference: string | null;
+  };
   key?: KeyCompletion;
+  now: Date;
 }
 
-/** The check's writes, as CTEs of a larger statement: each made for the application `source` (an earlier CTE) yields, or none. */
-export function completionCtes(p: Params, source: string, check: CheckCompletion): string {
-  const { result } = check;
-  const completed = `cc AS (
-      UPDATE credit_checks c SET score_sealed = ${p.add(result.scoreSealed)}::text, band = ${p.add(result.band)}::text,
-        degraded_mode = ${p.add(result.degradedMode)}::boolean, sandbox_mode = ${p.add(result.sandboxMode)}::boolean,
-        source = ${p.add(result.source)}::text, status = 'completed', completed_at = ${p.add(result.at)}::timestamptz, owner_id = NULL
-        FROM ${source} WHERE c.application_id = ${source}.id
-    )`;
-  return [
-    detailsCte(p, source, check.details),
-    completed,
-    consentRecordCte(p, source, check.consent),
-    ...(check.key ? [completeKeyCte(p, source, check.key)] : []),
-  ].join(', ');
-}
-
-/** The condition, on the application's row, that its check is claimed and still to complete. */
-export function checkRunningSql(applicationId: string): string {
-  return `EXISTS (SELECT 1 FROM credit_checks WHERE application_id = ${applicationId}::uuid AND status = 'running')`;
+/**
+ * Completes the claimed check in one statement: the application moves on to `credit_checked` at step 5;
+ * the check's result, step 5 over the applicant row, the consent record and the request's idempotency
+ * key are written with it, or nothing is. Nothing is written (false) when the personal data was erased
+ * meanwhile or the claim is no longer this process's.
+ */
+export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<boolean> {
+  const { result, consent } = c;
+  const [row] = await db.query<{ completed: boolean }>(
+    `WITH app AS (
+       UPDATE applications SET status = GREATEST(status, 'credit_checked'), last_step = 5, updated_at = $3
+        WHERE id = $1 AND personal_data_erased_at IS NULL
+          AND EXISTS (SELECT 1 FROM credit_checks WHERE application_id = $1 AND status = 'running' AND owner_id = $2)
+        RETURNING id
+     ), checked AS (
+       UPDATE credit_checks SET status = 'completed', owner_id = NULL, completed_at = $3, score_sealed = $4, band = $5,
+              degraded_mode = $6, sandbox_mode = $7, source = $8
+         FROM app WHERE application_id = app.id
+     ), details AS (
+       INSERT INTO applicants (application_id, details_sealed, key_id) SELECT id, $9, $10 FROM app
+       ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id
+     ), consent AS (
+       INSERT INTO consent_records (id, application_id, partner_id, credit_check, privacy, marketing, terms,
+                                    text_version, text_version_stated, captured_at, recorded_at, partner_reference)
+       SELECT $11, id, $12, $13, $14, $15, $16, $17, $18, $19, $3, $20 FROM app
+     ), answer AS (
+       UPDATE idempotency_keys SET state = 'completed', response_body = $21 FROM app WHERE partner_id = $12 AND key = $22
+     )
+     SELECT EXISTS (SELECT 1 FROM app) AS completed`,
+    [
+      c.applicationId,
+      c.ownerId,
+      c.now,
+      result.scoreSealed,
+      result.band,
+      result.degradedMode,
+      result.sandboxMode,
+      result.source,
+      c.details.detailsSealed,
+      c.details.keyId,
+      consent.id,
+      c.partnerId,
+      consent.creditCheck,
+      consent.privacy,
+      consent.marketing,
+      consent.terms,
+      consent.textVersion,
+      consent.textVersionStated,
+      consent.capturedAt,
+      consent.partnerReference,
+      c.key?.responseBody,
+      c.key?.key ?? null,
+    ],
+  );
+  return row.completed;
 }
 
 /**
  * Erasure keeps the check's outcome (band, degraded or not, when) for reporting and matching, and
  * forgets the exact score the bureau gave for the person.
  */
-export async function forgetScore(db: Db, applicationId: string): Promise<void> {
-  await db.prisma.creditCheck.updateMany({ where: { applicationId }, data: { scoreSealed: null, scoreLegacy: null } });
+export async function forgetScore(db: Sql, applicationId: string): Promise<void> {
+  await db.query('UPDATE credit_checks SET score_sealed = NULL WHERE application_id = $1', [applicationId]);
 }

@@ -1,5 +1,8 @@
-import { Params, shaped, statement } from '../sql';
-import type { Db } from './types';
+/**
+ * Idempotency keys, per partner, kept 24 hours: `in_progress` while their request runs, `completed` with
+ * its answer, `unresolved` when it failed unexpectedly or its process died.
+ */
+import type { Sql } from '../connect';
 
 export type IdempotencyState = 'in_progress' | 'completed' | 'unresolved';
 
@@ -14,115 +17,80 @@ export interface IdempotencyRow {
 }
 
 /**
- * Inserts the key as in progress. The primary key (partner, key) lets exactly one of any number of
- * concurrent requests in; the others get the row that beat them. An expired row is replaced.
+ * Inserts the key as in progress, replacing one that has expired. Exactly one of any number of concurrent
+ * requests gets it in (the primary key is the partner and the key); the others get the row that holds it.
  */
-export async function insertInProgress(
-  db: Db,
+export async function claimKey(
+  db: Sql,
   row: { partnerId: string; key: string; fingerprint: string; ownerId: string; now: Date; expiresAt: Date },
-): Promise<{ inserted: true } | { inserted: false; existing: IdempotencyRow }> {
+): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRow }> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await db.rows(INSERT_IN_PROGRESS, [
-      row.partnerId,
-      row.key,
-      row.fingerprint,
-      row.ownerId,
-      row.now,
-      row.expiresAt,
-    ]);
-    if (claimed.length === 1) return { inserted: true };
+    const claimed = await db.query(
+      `INSERT INTO idempotency_keys AS k (partner_id, key, fingerprint, state, owner_id, created_at, expires_at)
+       VALUES ($1, $2, $3, 'in_progress', $4, $5, $6)
+       ON CONFLICT (partner_id, key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, state = EXCLUDED.state, owner_id = EXCLUDED.owner_id,
+             response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+         WHERE k.expires_at <= EXCLUDED.created_at
+       RETURNING 1`,
+      [row.partnerId, row.key, row.fingerprint, row.ownerId, row.now, row.expiresAt],
+    );
+    if (claimed.length === 1) return { claimed: true };
     const existing = await findLiveKey(db, row, row.now);
-    if (existing) return { inserted: false, existing };
+    if (existing) return { claimed: false, existing };
     // Released, or expired, between the two statements: try again.
   }
   throw new Error('idempotency key contention did not settle');
 }
 
-/** Inserts the key in progress, or replaces one that has expired; no row when a live key holds it. */
-const INSERT_IN_PROGRESS = statement(
-  'insert_key_in_progress',
-  `INSERT INTO idempotency_keys AS k (partner_id, key, fingerprint, state, owner_id, created_at, expires_at)
-   VALUES ($1::uuid, $2::text, $3::text, 'in_progress', $4::uuid, $5::timestamptz, $6::timestamptz)
-   ON CONFLICT (partner_id, key) DO UPDATE
-     SET fingerprint = EXCLUDED.fingerprint, state = EXCLUDED.state, owner_id = EXCLUDED.owner_id, response_body = NULL,
-         created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-     WHERE k.expires_at <= EXCLUDED.created_at
-   RETURNING 1`,
-);
-
 /** The key's row, unless it has expired at `now` (an expired key is as good as none). */
 export async function findLiveKey(
-  db: Db,
+  db: Sql,
   id: { partnerId: string; key: string },
   now: Date,
 ): Promise<IdempotencyRow | null> {
-  const rows = await db.rows<IdempotencyRow>(FIND_LIVE_KEY, [id.partnerId, id.key, now]);
-  return rows[0] ?? null;
-}
-
-const FIND_LIVE_KEY = statement(
-  'find_live_key',
-  `SELECT partner_id::text AS "partnerId", key, fingerprint, state, owner_id::text AS "ownerId", response_body AS "responseBody", expires_at AS "expiresAt"
-     FROM idempotency_keys WHERE partner_id = $1::uuid AND key = $2::text AND expires_at > $3::timestamptz`,
-);
-
-/** A key held by its request, to be stored completed with the request's answer (the JSON text sent). */
-export interface KeyCompletion {
-  partnerId: string;
-  key: string;
-  responseBody: string;
-}
-
-export async function completeKey(db: Db, completion: KeyCompletion): Promise<void> {
-  const p = new Params();
-  const text = completeKeyText(p, completion);
-  const updated = await db.rows(
-    shaped('complete_key', () => text),
-    p.values,
+  const [row] = await db.query<IdempotencyRow>(
+    `SELECT partner_id::text AS "partnerId", key, fingerprint, state, owner_id::text AS "ownerId",
+            response_body AS "responseBody", expires_at AS "expiresAt"
+       FROM idempotency_keys WHERE partner_id = $1 AND key = $2 AND expires_at > $3`,
+    [id.partnerId, id.key, now],
   );
-  // The request's own key, held since it began: gone means something is badly wrong; the change rolls back.
-  if (updated.length !== 1) throw new Error('idempotency key to complete was not found');
+  return row ?? null;
+}
+
+/** Releases a key whose request was refused (4xx), so the fixed request can use it again. */
+export async function releaseKey(db: Sql, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE partner_id = $1 AND key = $2 AND owner_id = $3 AND state = 'in_progress'`,
+    [id.partnerId, id.key, ownerId],
+  );
+}
+
+/** Marks a key whose request failed unexpectedly, or whose process died: its request may have partly run. */
+export async function markUnresolved(db: Sql, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
+  await db.query(
+    `UPDATE idempotency_keys SET state = 'unresolved'
+      WHERE partner_id = $1 AND key = $2 AND owner_id = $3 AND state = 'in_progress'`,
+    [id.partnerId, id.key, ownerId],
+  );
+}
+
+export async function deleteExpiredKeys(db: Sql, now: Date): Promise<number> {
+  const [row] = await db.query<{ deleted: number }>(
+    'WITH d AS (DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING 1) SELECT count(*)::int AS deleted FROM d',
+    [now],
+  );
+  return row.deleted;
 }
 
 /**
- * The key completed, as a CTE of a larger statement when `source` (an earlier CTE) names the change it
- * completes: written only if that change was, so the answer is stored exactly when the change commits.
+ * Live keys by the data key their request's fingerprint was made under (`h1.<keyId>.<mac>`): a retry
+ * compares its request under that key, so it must stay configured until they expire.
  */
-export function completeKeyCte(p: Params, source: string, completion: KeyCompletion): string {
-  return `ck AS (${completeKeyText(p, completion, source)})`;
-}
-
-function completeKeyText(p: Params, c: KeyCompletion, source?: string): string {
-  return `UPDATE idempotency_keys k SET state = 'completed', response_body = ${p.add(c.responseBody)}::text${source ? ` FROM ${source}` : ''}
-     WHERE k.partner_id = ${p.add(c.partnerId)}::uuid AND k.key = ${p.add(c.key)}::text RETURNING 1`;
-}
-
-/** Releases a key whose request was refused (4xx), so the fixed request can reuse it. */
-export async function releaseKey(db: Db, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
-  await db.prisma.idempotencyKey.deleteMany({ where: { ...id, ownerId, state: 'in_progress' } });
-}
-
-/** Marks a key whose request failed unexpectedly or whose process died: the caller must check before retrying. */
-export async function markUnresolved(db: Db, id: { partnerId: string; key: string }, ownerId: string): Promise<void> {
-  await db.prisma.idempotencyKey.updateMany({
-    where: { ...id, ownerId, state: 'in_progress' },
-    data: { state: 'unresolved' },
-  });
-}
-
-export async function deleteExpiredKeys(db: Db, now: Date): Promise<number> {
-  const { count } = await db.prisma.idempotencyKey.deleteMany({ where: { expiresAt: { lte: now } } });
-  return count;
-}
-
-/**
- * Live idempotency keys by the data key their request's fingerprint was made under (`h1.<keyId>.<mac>`;
- * fingerprints of the earlier, unkeyed format name none and are left out). For `GET /admin/v1/data-key`:
- * a retry compares its request under the key named here, so that key must stay configured until these expire.
- */
-export async function countLiveByDataKey(db: Db, now: Date): Promise<Array<{ keyId: string; live: number }>> {
-  const rows = await db.prisma.$queryRaw<Array<{ key_id: string; live: number }>>`
-    SELECT split_part(fingerprint, '.', 2) AS key_id, count(*)::int AS live FROM idempotency_keys
-    WHERE fingerprint LIKE 'h1.%' AND expires_at > ${now} GROUP BY 1 ORDER BY 1`;
-  return rows.map((r) => ({ keyId: r.key_id, live: Number(r.live) }));
+export async function countLiveByDataKey(db: Sql, now: Date): Promise<Array<{ keyId: string; live: number }>> {
+  return db.query(
+    `SELECT split_part(fingerprint, '.', 2) AS "keyId", count(*)::int AS live FROM idempotency_keys
+      WHERE expires_at > $1 GROUP BY 1 ORDER BY 1`,
+    [now],
+  );
 }

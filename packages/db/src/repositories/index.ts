@@ -3,41 +3,27 @@
  * repository function takes the database (or an open transaction) as its first parameter; here that
  * parameter is bound once, for the database and for each transaction.
  */
-import type { Database } from '../connect';
+import type { Database, Sql } from '../connect';
 import type { TransactionClient } from '../generated/internal/prismaNamespace';
 import { prismaRows } from '../sql';
-import * as applicants from './applicants';
-import * as applications from './applications';
 import * as catalogue from './catalogue';
-import * as consents from './consents';
-import * as creditChecks from './credit-checks';
-import * as idempotency from './idempotency';
 import * as instances from './instances';
 import * as lenderKeys from './lender-keys';
 import * as matches from './matches';
 import * as outcomes from './outcomes';
 import * as partners from './partners';
-import * as sealedFields from './sealed-fields';
 import * as reports from './reports';
-import * as statusChanges from './status-changes';
 import * as tiers from './tiers';
 import * as webhooks from './webhooks';
 import type { Db } from './types';
 
 const MODULES = {
   partners,
-  applications,
-  creditChecks,
-  idempotency,
   instances,
   tiers,
-  applicants,
   catalogue,
   matches,
   webhooks,
-  statusChanges,
-  sealedFields,
-  consents,
   lenderKeys,
   outcomes,
   reports,
@@ -50,24 +36,25 @@ type Bound<M> = {
   readonly [K in keyof M]: M[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never;
 };
 
-export type Repositories = { readonly [N in keyof Modules]: Bound<Modules[N]> } & {
-  /**
-   * Runs `work` in one transaction, with the repositories bound to it, and answers what it answers;
-   * anything it throws rolls the transaction back. Inside a transaction already, `work` runs in that one.
-   */
-  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
-};
+export type Repositories = { readonly [N in keyof Modules]: Bound<Modules[N]> } & Sql & {
+    /**
+     * Runs `work` in one transaction, with the repositories bound to it, and answers what it answers;
+     * anything it throws rolls the transaction back. Inside a transaction already, `work` runs in that one.
+     */
+    transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  };
 
-export function createRepositories(database: Pick<Database, 'prisma' | 'rows'>): Repositories {
+export function createRepositories(database: Pick<Database, 'prisma' | 'rows' | 'query'>): Repositories {
   return bind(databaseHandle(database));
 }
 
 /** The database as repository functions take it, outside any transaction. */
-export function databaseHandle(database: Pick<Database, 'prisma' | 'rows'>): Db {
-  const { prisma, rows } = database;
+export function databaseHandle(database: Pick<Database, 'prisma' | 'rows' | 'query'>): Db {
+  const { prisma, rows, query } = database;
   return {
     prisma,
     rows,
+    query,
     transaction: (work, options) =>
       prisma.$transaction(
         (tx) => work(transactionHandle(tx)),
@@ -78,7 +65,17 @@ export function databaseHandle(database: Pick<Database, 'prisma' | 'rows'>): Db 
 
 /** An open transaction: Prisma's calls and the statements of sql.ts both run on its connection. */
 function transactionHandle(tx: TransactionClient): Db {
-  const handle: Db = { prisma: tx, rows: prismaRows(tx), transaction: (work) => work(handle) };
+  const rows = prismaRows(tx);
+  const handle: Db = {
+    prisma: tx,
+    rows,
+    query: <R>(text: string, values: readonly unknown[] = []) =>
+      rows<R>(
+        { name: '', text },
+        values.map((v) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v)),
+      ),
+    transaction: (work) => work(handle),
+  };
   return handle;
 }
 
@@ -101,5 +98,6 @@ function bind(db: Db): Repositories {
     repositories[name] = bound;
   }
   repositories.transaction = <T>(work: (tx: Repositories) => Promise<T>) => db.transaction((tx) => work(bind(tx)));
-  return repositories as Repositories;
+  repositories.query = db.query;
+  return repositories as unknown as Repositories;
 }

@@ -1,12 +1,13 @@
 import type { PrismaClient } from '../generated/client';
 import type { TransactionClient } from '../generated/internal/prismaNamespace';
+import type { Sql } from '../connect';
 import type { Rows } from '../sql';
 
 /**
  * What a repository function is given: the database, or an open transaction on it. Prisma's model API
  * and the statements of `sql.ts` go through the same one, so a call joins the transaction it is made in.
  */
-export interface Db {
+export interface Db extends Sql {
   /** Prisma's client, or the handle of the open transaction. */
   readonly prisma: PrismaClient | TransactionClient;
   /** Runs one statement of `sql.ts` and answers its rows. */

@@ -1,6 +1,5 @@
-import { Params, statement } from '../sql';
-import { outboxCtes, type OutboxEvent } from './outbox';
-import type { Db } from './types';
+import type { Sql } from '../connect';
+import type { Db, Json } from './types';
 
 /**
  * Webhook endpoints, the event outbox, deliveries and their attempts.
@@ -123,18 +122,19 @@ async function cancelPendingDeliveries(db: Db, webhookId: string, at: Date): Pro
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Writes an event and a pending delivery, due at once, for each active endpoint of the partner that
- * subscribed to its type, or only for `webhookId` when given (a test event), in one statement. Answers
- * the number of deliveries. Meant to run inside the transaction of the change the event announces.
+ * Writes an event to the outbox, meant to run inside the transaction of the change it announces; the
+ * database fans it out to the endpoints that take it (`webhook_events_fan_out`). Answers its id.
  */
-export async function insertEvent(db: Db, event: OutboxEvent): Promise<number> {
-  const p = new Params();
-  const text = `WITH now_ AS (SELECT 1), ${outboxCtes(p, 'now_', event)} SELECT (SELECT count(*) FROM dl)::int AS deliveries`;
-  const rows = await db.rows<{ deliveries: number }>(
-    statement(event.webhookId ? 'insert_test_event' : 'insert_event', text),
-    p.values,
+export async function insertEvent(
+  db: Sql,
+  event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string; at: Date },
+): Promise<string> {
+  const [row] = await db.query<{ id: string }>(
+    `INSERT INTO webhook_events (partner_id, application_id, webhook_id, type, data, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [event.partnerId, event.applicationId, event.webhookId ?? null, event.type, JSON.stringify(event.data), event.at],
   );
-  return Number(rows[0]?.deliveries ?? 0);
+  return row.id;
 }
 
 /** A claimed delivery, with what sending it needs. */
@@ -142,7 +142,7 @@ export interface ClaimedDelivery {
   id: string;
   claimToken: string;
   attempts: number;
-  event: { id: string; type: string; body: string };
+  event: { id: string; type: string; data: Json; createdAt: Date };
   webhook: {
     id: string;
     url: string;
@@ -194,7 +194,7 @@ export async function claimDueDeliveries(
     select: {
       id: true,
       attempts: true,
-      event: { select: { id: true, type: true, body: true } },
+      event: { select: { id: true, type: true, data: true, createdAt: true } },
       webhook: {
         select: {
           id: true,
@@ -208,8 +208,9 @@ export async function claimDueDeliveries(
       },
     },
   });
-  return rows.map(({ webhook: { deletedAt, ...webhook }, ...row }) => ({
+  return rows.map(({ webhook: { deletedAt, ...webhook }, event, ...row }) => ({
     ...row,
+    event: { ...event, data: event.data as Json },
     claimToken,
     webhook: { ...webhook, deleted: deletedAt !== null },
   }));

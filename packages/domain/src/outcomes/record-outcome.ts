@@ -10,10 +10,9 @@
  *    moved are written in one transaction.
  */
 import { hash, randomUUID } from 'node:crypto';
-import type { Json, StoredOutcomeEvent } from '@loanmatch/db';
+import { insertEvent, type Json, type StoredOutcomeEvent } from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
 import { fail, ok, type Result } from '../errors';
-import { enqueueEvent } from '../events';
 import { canonicalJson, type Replayable } from '../idempotency';
 import { canonicalUuid } from '../ids';
 import { validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
@@ -120,12 +119,14 @@ export async function recordValidOutcome(
         previousStatus,
         clientTags: (referral.clientTags as Record<string, string> | null) ?? {},
       };
-      await enqueueEvent(ctx, tx, {
+      await insertEvent(tx, {
         partnerId: referral.partnerId,
         applicationId: referral.applicationId,
         type: OUTCOME_CHANGED_EVENT,
         data,
+        at: ctx.clock(),
       });
+      ctx.webhooks.notify();
     }
     return ok(answer);
   });

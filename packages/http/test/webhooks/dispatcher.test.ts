@@ -1,6 +1,5 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import {
-  advanceApplication,
   claimWebhookDeliveries,
   createApplication,
   createPartner,
@@ -15,8 +14,9 @@ import {
   saveStep,
   sendTestEvent,
   type DomainContext,
+  webhookBody,
 } from '@loanmatch/domain';
-import { createRepositories, openDatabase } from '@loanmatch/db';
+import { createRepositories, openDatabase, saveStep as writeStep } from '@loanmatch/db';
 import {
   STORAGES,
   VALID_STEPS,
@@ -241,13 +241,8 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     const events = () => t.db.prisma.webhookEvent.count({ where: { applicationId: id } });
     expect(await events()).toBe(1);
     await expect(
-      ctx.repos.transaction(async (tx) => {
-        await advanceApplication(ctx, tx, {
-          applicationId: id,
-          to: 'in_progress',
-          lastStep: 2,
-          step: { number: 2, data: VALID_STEPS.personal[2] },
-        });
+      ctx.db.transaction(async (tx) => {
+        await writeStep(tx, { id, step: 2, data: VALID_STEPS.personal[2], sealed: null, now: new Date() });
         throw new Error('something after the change failed');
       }),
     ).rejects.toThrow('something after the change failed');
@@ -281,7 +276,9 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     const matches = await Promise.all([1, 2, 3, 4].map(() => matchApplication(ctx, { partnerId, applicationId: id })));
     expect(matches.every((r) => r.ok)).toBe(true);
     const events = await t.db.prisma.webhookEvent.findMany({ where: { applicationId: id }, orderBy: { seq: 'asc' } });
-    expect(events.map((e) => [JSON.parse(e.body).data.previousStatus, JSON.parse(e.body).data.status])).toEqual([
+    expect(
+      events.map((e) => [JSON.parse(webhookBody(e)).data.previousStatus, JSON.parse(webhookBody(e)).data.status]),
+    ).toEqual([
       [null, 'draft'],
       ['draft', 'in_progress'],
       ['in_progress', 'credit_checked'],

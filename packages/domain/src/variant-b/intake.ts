@@ -8,10 +8,10 @@
  * here. Matching reads the saved steps and, for a step not saved, its known fields.
  */
 import type { ApplicationRow, Json } from '@loanmatch/db';
-import type { DomainContext } from './context';
-import { ok, type Result } from './errors';
-import { readApplicantDetails } from './personal-data';
-import { FLAT_FIELDS, schemaFor, validateStepData } from './validation';
+import type { DomainContext } from '../context';
+import { ok, type Result } from '../errors';
+import { readApplicantDetails } from '../personal-data';
+import { FLAT_FIELDS, schemaFor, validateStepData } from '../validation';
 
 export type PartialStep = 2 | 3 | 4;
 const PARTIAL_STEPS: readonly PartialStep[] = [2, 3, 4];
@@ -26,17 +26,15 @@ export interface Intake {
   knownSteps: KnownSteps;
 }
 
-/** The intake as the applicant row holds it. A row written before `knownSteps` existed kept the loan purpose beside step 5. */
+/** The intake as the applicant row holds it. */
 export function readIntake(details: Json | null): Intake {
-  const { [KNOWN_STEPS]: known, loanPurpose, ...applicant } = (details ?? {}) as Record<string, unknown>;
+  const { [KNOWN_STEPS]: known, ...applicant } = (details ?? {}) as Record<string, unknown>;
   const knownSteps: KnownSteps = {};
   const stored = (typeof known === 'object' && known !== null ? known : {}) as Record<string, unknown>;
   for (const step of PARTIAL_STEPS) {
     const fields = stored[step];
     if (typeof fields === 'object' && fields !== null) knownSteps[step] = { ...(fields as Record<string, unknown>) };
   }
-  if (loanPurpose !== undefined && knownSteps[2]?.loanPurpose === undefined)
-    knownSteps[2] = { ...knownSteps[2], loanPurpose };
   return { applicant, knownSteps };
 }
 

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { insertApplication, type Json } from '@loanmatch/db';
+import type { DomainContext } from '../context';
+import { ok, type Result } from '../errors';
+import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { validateCreateRequest } from '../validation';
+import { nonEmpty } from './view';
+
+export interface CreatedApplication extends Json {
+  applicationId: string;
+  formType: string;
+  status: string;
+  lastStep: number;
+}
+
+/** `POST /applications`: a new application in `draft` with its step 1. */
+export async function createApplication(
+  ctx: DomainContext,
+  options: { partnerId: string; body: unknown; idempotencyKey: string | undefined },
+): Promise<Result<Replayable<CreatedApplication>>> {
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
+  if (!keyCheck.ok) return keyCheck;
+  const scope = {
+    partnerId: options.partnerId,
+    key: options.idempotencyKey,
+    request: { operation: 'create-application', body: options.body },
+  };
+  return withIdempotency<CreatedApplication>(ctx, scope, async (seal) => {
+    const valid = validateCreateRequest(options.body);
+    if (!valid.ok) return valid;
+    const created: CreatedApplication = {
+      applicationId: randomUUID(),
+      formType: valid.value.formType,
+      status: 'draft',
+      lastStep: 1,
+    };
+    await insertApplication(ctx.db, {
+      id: created.applicationId,
+      partnerId: options.partnerId,
+      formType: created.formType,
+      step1: valid.value.data,
+      clientTags: nonEmpty(valid.value.clientTags),
+      now: ctx.clock(),
+      key: seal(created),
+    });
+    ctx.webhooks.notify();
+    return ok(created);
+  });
+}

@@ -1,0 +1,60 @@
+import type { DomainContext } from '../context';
+import { fail, type Result } from '../errors';
+import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { validateApplicantDetails } from '../validation';
+import { completeCheck, sandboxScoreFor, withCheckClaim } from './credit-check';
+import { PERSONAL_DATA_ERASED_MESSAGE, findOwnApplication, type CreditCheckView } from './view';
+
+/**
+ * `POST /applications/{id}/credit-check`: step 5 and the one soft check, once steps 1-4 are saved. The
+ * `Idempotency-Key` is required, so that a retry cannot run a second check.
+ */
+export async function runCreditCheck(
+  ctx: DomainContext,
+  options: {
+    partnerId: string;
+    applicationId: string;
+    body: unknown;
+    idempotencyKey: string | undefined;
+    sandboxScore: string | undefined;
+  },
+): Promise<Result<Replayable<CreditCheckView>>> {
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, true);
+  if (!keyCheck.ok) return keyCheck;
+  const scope = {
+    partnerId: options.partnerId,
+    key: options.idempotencyKey,
+    request: {
+      operation: 'credit-check',
+      target: options.applicationId,
+      body: options.body,
+      headers: { 'x-sandbox-score': options.sandboxScore },
+    },
+  };
+  return withIdempotency<CreditCheckView>(ctx, scope, async (seal) => {
+    const found = await findOwnApplication(ctx, options);
+    if (!found.ok) return found;
+    const app = found.value;
+    if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    const details = validateApplicantDetails(options.body, ctx.clock());
+    if (!details.ok) return details;
+    const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
+    if (!sandboxScore.ok) return sandboxScore;
+    const missing = ([2, 3, 4] as const).filter((n) => !app.steps[n]);
+    if (missing.length > 0) {
+      return fail(
+        'STEPS_INCOMPLETE',
+        `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`,
+      );
+    }
+    return withCheckClaim(ctx, app.id, () =>
+      completeCheck(ctx, {
+        app,
+        partnerId: options.partnerId,
+        applicant: { details: details.value, stored: details.value },
+        sandboxScore: sandboxScore.value,
+        seal,
+      }),
+    );
+  });
+}

@@ -1,0 +1,36 @@
+import { saveStep as writeStep } from '@loanmatch/db';
+import type { DomainContext } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { sealStep } from '../sealed-fields';
+import { validateStepData, validateStepEnvelope, type FormType } from '../validation';
+import { PERSONAL_DATA_ERASED_MESSAGE, applicationView, findOwnApplication, type ApplicationView } from './view';
+
+/** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order; sending a step again replaces it. */
+export async function saveStep(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown },
+): Promise<Result<ApplicationView>> {
+  const found = await findOwnApplication(ctx, options);
+  if (!found.ok) return found;
+  const app = found.value;
+  // An erased application takes no personal data again, and every step may carry some (addresses, employer).
+  if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  const envelope = validateStepEnvelope(options.body);
+  if (!envelope.ok) return envelope;
+  const { step } = envelope.value;
+  if (!app.steps[(step - 1) as 1 | 2 | 3]) {
+    return fail('STEP_OUT_OF_ORDER', `step: step ${step} cannot be saved before step ${step - 1}`);
+  }
+  const valid = validateStepData(app.formType as FormType, step, envelope.value.data);
+  if (!valid.ok) return valid;
+  const row = await writeStep(ctx.db, {
+    id: app.id,
+    step,
+    ...sealStep(ctx, app.id, step, valid.value),
+    now: ctx.clock(),
+  });
+  // Nothing written: the personal data was erased since the application was read.
+  if (!row) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  if (row.status !== app.status) ctx.webhooks.notify();
+  return ok(applicationView(ctx, row));
+}

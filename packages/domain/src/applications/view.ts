@@ -1,0 +1,72 @@
+/** What partners see of an application, and finding one: never step 5, never a score. */
+import type { ApplicationRow, Json, Sql } from '@loanmatch/db';
+import { findApplication } from '@loanmatch/db';
+import type { DomainContext } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { canonicalUuid } from '../ids';
+import { openSteps } from '../sealed-fields';
+
+export interface ApplicationView extends Json {
+  applicationId: string;
+  formType: string;
+  status: string;
+  lastStep: number;
+  steps: Record<string, Json>;
+  creditCheckComplete: boolean;
+  creditCheckedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreditCheckView extends Json {
+  applicationId: string;
+  creditCheckComplete: boolean;
+  degraded_mode: boolean;
+  sandbox_mode: boolean;
+}
+
+export const PERSONAL_DATA_ERASED_MESSAGE =
+  'The personal data of this application was erased; it takes no personal data again. Start a new application';
+
+/** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
+export function applicationView(ctx: DomainContext, row: ApplicationRow): ApplicationView {
+  const steps: Record<string, Json> = {};
+  for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
+  const completed = row.creditCheck?.status === 'completed';
+  return {
+    applicationId: row.id,
+    formType: row.formType,
+    status: row.status,
+    lastStep: row.lastStep,
+    steps,
+    creditCheckComplete: completed,
+    creditCheckedAt: completed && row.creditCheck?.completedAt ? row.creditCheck.completedAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
+export async function findOwnApplication(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string },
+  db: Sql = ctx.db,
+): Promise<Result<ApplicationRow>> {
+  const id = canonicalUuid(options.applicationId);
+  const row = id ? await findApplication(db, id, options.partnerId) : null;
+  return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
+}
+
+/** `GET /applications/{id}`. */
+export async function getApplication(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string },
+): Promise<Result<ApplicationView>> {
+  const found = await findOwnApplication(ctx, options);
+  return found.ok ? ok(applicationView(ctx, found.value)) : found;
+}
+
+/** Tags are kept only when there are some: none, or `{}`, is stored as none. */
+export function nonEmpty(tags: Record<string, string> | undefined): Record<string, string> | undefined {
+  return tags && Object.keys(tags).length > 0 ? tags : undefined;
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { insertApplicationB, type Json } from '@loanmatch/db';
+import { nonEmpty } from '../applications/view';
+import type { DomainContext } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { sealApplicantDetails } from '../personal-data';
+import type { SecretBox } from '../sealing';
+import { sealStep } from '../sealed-fields';
+import { schemaFor, validateVariantBCreate } from '../validation';
+import { intakeJson, planSteps, splitFlatFields } from './intake';
+import { newSecurityToken } from './security-token';
+
+/** The purpose a `SecretBox` for stored create answers is made for. */
+export const SECURITY_TOKEN_REPLAY_PURPOSE = 'variant-b/security-token-replay';
+
+export interface CreatedApplicationB extends Json {
+  applicationId: string;
+  securityToken: string;
+}
+
+/**
+ * `POST /v1/applications`: the flat body, checked with the step tables' own field rules, becomes the
+ * application (step 1), the steps it completes, its intake (the rest, sealed) and its security token, in
+ * one transaction. Under an `Idempotency-Key` the answer is kept for replay with its security token
+ * sealed by `secretBox`, so the database never holds the token in clear; a stored answer that can no
+ * longer be opened (its key rotated out) is unresolved.
+ */
+export async function createApplicationB(
+  ctx: DomainContext,
+  options: { partnerId: string; body: unknown; idempotencyKey: string | undefined; secretBox: SecretBox },
+): Promise<Result<Replayable<CreatedApplicationB>>> {
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
+  if (!keyCheck.ok) return keyCheck;
+  const scope = {
+    partnerId: options.partnerId,
+    key: options.idempotencyKey,
+    request: { operation: 'b.create-application', body: options.body },
+  };
+  const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {
+    const valid = validateVariantBCreate(options.body, ctx.clock());
+    if (!valid.ok) return valid;
+    const { formType, clientTags, ...flat } = valid.value;
+    const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
+    const given = splitFlatFields(flat);
+    const plan = planSteps({ 1: step1 }, {}, given.steps);
+    if (!plan.ok) return plan;
+    const id = randomUUID();
+    const token = newSecurityToken();
+    await insertApplicationB(ctx.db, {
+      id,
+      partnerId: options.partnerId,
+      formType,
+      step1,
+      clientTags: nonEmpty(clientTags),
+      securityTokenHash: token.hash,
+      steps: plan.value.save.map((s) => ({ step: s.number, ...sealStep(ctx, id, s.number, s.data) })),
+      intake: sealApplicantDetails(
+        ctx,
+        id,
+        intakeJson({ applicant: given.applicant, knownSteps: plan.value.knownSteps }),
+      ),
+      now: ctx.clock(),
+      key: seal({ applicationId: id, securityToken: options.secretBox.seal(token.securityToken) }),
+    });
+    ctx.webhooks.notify();
+    return ok({ applicationId: id, securityToken: token.securityToken });
+  });
+  if (!result.ok || !result.value.replayed) return result;
+
+  const stored = result.value.value;
+  const securityToken = options.secretBox.open(stored.securityToken);
+  if (securityToken === undefined) {
+    return fail(
+      'IDEMPOTENCY_KEY_UNRESOLVED',
+      `The first request with this Idempotency-Key created application ${stored.applicationId}, but its security token can no longer be shown; create a new application with a new key`,
+    );
+  }
+  return ok({ value: { applicationId: stored.applicationId, securityToken }, replayed: true });
+}
+
+function pick(source: Record<string, unknown>, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of keys) if (Object.hasOwn(source, key)) out[key] = source[key];
+  return out;
+}

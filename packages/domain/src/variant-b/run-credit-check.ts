@@ -1,0 +1,90 @@
+import type { ApplicationRow, Json } from '@loanmatch/db';
+import { type ApplicantForCheck, completeCheck, sandboxScoreFor, withCheckClaim } from '../applications/credit-check';
+import { PERSONAL_DATA_ERASED_MESSAGE, findOwnApplication, type CreditCheckView } from '../applications/view';
+import type { DomainContext } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { readApplicantDetails } from '../personal-data';
+import { validateApplicantDetailsB } from '../validation';
+import { intakeJson, readIntake, type KnownSteps } from './intake';
+import { verifySecurityToken } from './security-token';
+
+/** Step 5's identity, fixed at create: what the applicant is checked as (credit-check bodies do not change it). */
+const IDENTITY_FIELDS: readonly string[] = ['firstName', 'lastName', 'email', 'mobileNumber'];
+const UNSAFE_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/**
+ * `POST /v1/applications/{id}/credit-check`: the one soft check, once the security token is verified.
+ * Step 5 is what create and PATCH gave, with the body's step-5 fields (`dateOfBirth`, a consent, …) laid
+ * over it; the identity given at create stays. No steps 2-4 are needed: matching offers on what is known.
+ */
+export async function runCreditCheckB(
+  ctx: DomainContext,
+  options: {
+    partnerId: string;
+    applicationId: string;
+    body: unknown;
+    idempotencyKey: string | undefined;
+    sandboxScore: string | undefined;
+  },
+): Promise<Result<Replayable<CreditCheckView>>> {
+  const verified = await verifySecurityToken(ctx, options);
+  if (!verified.ok) return verified;
+  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
+  if (!keyCheck.ok) return keyCheck;
+  // What identifies the request under its key: the body without the token, which never enters a fingerprint.
+  const { securityToken: _token, ...fields } = options.body as Record<string, unknown>;
+  const bodyStep5: Json = {};
+  for (const [key, value] of Object.entries(fields))
+    if (!IDENTITY_FIELDS.includes(key) && !UNSAFE_KEYS.includes(key)) bodyStep5[key] = value;
+  const scope = {
+    partnerId: options.partnerId,
+    key: options.idempotencyKey,
+    request: {
+      operation: 'b.credit-check',
+      target: options.applicationId,
+      body: fields,
+      headers: { 'x-sandbox-score': options.sandboxScore },
+    },
+  };
+  return withIdempotency<CreditCheckView>(ctx, scope, async (seal) => {
+    const found = await findOwnApplication(ctx, options);
+    if (!found.ok) return found;
+    const app = found.value;
+    const first = await applicantForCheck(ctx, app, bodyStep5);
+    if (!first.ok) return first;
+    const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
+    if (!sandboxScore.ok) return sandboxScore;
+    return withCheckClaim(ctx, app.id, async () => {
+      // The intake may have changed since it was read (a PATCH commits; later ones wait for this check):
+      // read again once every write in flight has committed.
+      const applicant = await applicantForCheck(ctx, app, bodyStep5, true);
+      if (!applicant.ok) return applicant;
+      return completeCheck(ctx, {
+        app,
+        partnerId: options.partnerId,
+        applicant: applicant.value,
+        sandboxScore: sandboxScore.value,
+        seal,
+      });
+    });
+  });
+}
+
+/** Step 5 from the intake and the body, checked; the row then holds it with the known fields of steps not saved. */
+async function applicantForCheck(
+  ctx: DomainContext,
+  app: ApplicationRow,
+  bodyStep5: Json,
+  afterWriters = false,
+): Promise<Result<ApplicantForCheck>> {
+  const kept = await readApplicantDetails(ctx, app.id, { lock: afterWriters });
+  if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  const intake = readIntake(kept.state === 'kept' ? kept.details : null);
+  const details = validateApplicantDetailsB({ ...intake.applicant, ...bodyStep5 }, ctx.clock());
+  if (!details.ok) return details;
+  const knownSteps: KnownSteps = {};
+  for (const step of [2, 3, 4] as const)
+    if (app.steps[step] === undefined && intake.knownSteps[step]) knownSteps[step] = intake.knownSteps[step];
+  return ok({ details: details.value as Json, stored: intakeJson({ applicant: details.value, knownSteps }) });
+}

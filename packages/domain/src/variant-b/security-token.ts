@@ -1,0 +1,40 @@
+/** The per-application `securityToken` of Variant B: shown once at create, kept as its digest. */
+import { findSecurityTokenHash } from '@loanmatch/db';
+import type { DomainContext } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { canonicalUuid } from '../ids';
+import { digest, digestsEqual, randomSecret } from '../keys';
+import { validateSecurityTokenRequest } from '../validation';
+
+/** `st_` and 32 random bytes (base64url): shown once, stored as its SHA-256 digest. */
+export function newSecurityToken(): { securityToken: string; hash: string } {
+  const securityToken = `st_${randomSecret()}`;
+  return { securityToken, hash: digest(securityToken) };
+}
+
+/**
+ * The `securityToken` of a body, in the contract's order: an application that is not the partner's is
+ * 404; a body without a token 400; a token that is not this application's 403.
+ */
+export async function verifySecurityToken(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown },
+): Promise<Result<void>> {
+  const applicationId = canonicalUuid(options.applicationId);
+  const stored = applicationId ? await findSecurityTokenHash(ctx.db, applicationId, options.partnerId) : undefined;
+  if (stored === undefined) return fail('NOT_FOUND', 'Application not found');
+  return checkSecurityToken(stored, options.body);
+}
+
+/**
+ * The body's `securityToken` against the application's digest (null: it has none, as an application made
+ * through Variant A), compared in constant time through digests.
+ */
+export function checkSecurityToken(stored: string | null, body: unknown): Result<void> {
+  const request = validateSecurityTokenRequest(body);
+  if (!request.ok) return request;
+  if (stored === null || !digestsEqual(stored, digest(request.value.securityToken))) {
+    return fail('INVALID_SECURITY_TOKEN', 'securityToken: is not the security token of this application');
+  }
+  return ok(undefined);
+}

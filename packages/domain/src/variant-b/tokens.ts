@@ -1,0 +1,47 @@
+/** Variant B's token exchange: an API key for access tokens, and the key a token names, checked on every call. */
+import type { DomainContext, Environment } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { canonicalUuid } from '../ids';
+import { activeKeyById } from '../key-cache';
+import { apiKeyEnvironment } from '../keys';
+import { authenticateApiKey, type AuthenticatedPartner } from '../partners';
+
+/** `POST /v1/auth/token`: the partner behind `X-API-Key`. Refusals name the header, never the key. */
+export async function authenticateTokenExchange(
+  ctx: DomainContext,
+  options: { apiKey: string | undefined },
+): Promise<Result<AuthenticatedPartner>> {
+  if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
+    return fail(
+      'UNAUTHORIZED',
+      'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}',
+    );
+  }
+  return authenticateApiKey(ctx, { apiKey: options.apiKey });
+}
+
+/**
+ * The partner behind a verified access token, on every request: the token names the API key it was
+ * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
+ */
+export async function authenticateTokenSubject(
+  ctx: DomainContext,
+  options: { partnerId: string; keyId: string },
+): Promise<Result<AuthenticatedPartner>> {
+  const keyId = canonicalUuid(options.keyId);
+  const owner = keyId ? await activeKeyById(ctx.repos, keyId) : null;
+  if (!owner || owner.partner.id !== options.partnerId || owner.partner.environment !== ctx.env) {
+    return fail(
+      'UNAUTHORIZED',
+      'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token',
+    );
+  }
+  const { partner } = owner;
+  return ok({
+    partnerId: partner.id,
+    keyId: owner.keyId,
+    name: partner.name,
+    tier: partner.tier,
+    environment: partner.environment as Environment,
+  });
+}

@@ -1,0 +1,88 @@
+import { findApplication, saveStep, writeDetails, type ApplicationRow, type Json } from '@loanmatch/db';
+import { PERSONAL_DATA_ERASED_MESSAGE } from '../applications/view';
+import type { DomainContext } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { canonicalUuid } from '../ids';
+import { readApplicantDetails, sealApplicantDetails } from '../personal-data';
+import { openSteps, sealStep } from '../sealed-fields';
+import { FLAT_FIELDS, validateVariantBPatch } from '../validation';
+import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './intake';
+import { verifySecurityToken } from './security-token';
+
+/** What `PATCH /v1/applications/{id}` answers: where the application stands, and what pre-qualified offers still need. */
+export interface UpdatedApplicationB extends Json {
+  applicationId: string;
+  status: string;
+  lastStep: number;
+  creditCheckComplete: boolean;
+  /** Required fields of personal steps 2-4 not given yet (B's names); empty when every rule can be assessed. */
+  missingFields: string[];
+}
+
+/**
+ * `PATCH /v1/applications/{id}`: adds or replaces flat fields of personal steps 2-5. Steps that become
+ * complete are saved as Variant A saves them, also after the credit check (the next match uses them);
+ * step 5's fields may change until the check, not after (they are what it ran on). The intake and the
+ * application are read locked and written in one transaction; nothing changes on a refusal.
+ */
+export async function updateApplicationB(
+  ctx: DomainContext,
+  options: { partnerId: string; applicationId: string; body: unknown },
+): Promise<Result<UpdatedApplicationB>> {
+  const verified = await verifySecurityToken(ctx, options);
+  if (!verified.ok) return verified;
+  const valid = validateVariantBPatch(options.body, ctx.clock());
+  if (!valid.ok) return valid;
+  const given = splitFlatFields(valid.value);
+  const id = canonicalUuid(options.applicationId)!;
+  return ctx.db.transaction(async (tx): Promise<Result<UpdatedApplicationB>> => {
+    // The intake, then the application: the order a credit check writes them in, so the two cannot deadlock.
+    const kept = await readApplicantDetails(ctx, id, { db: tx, lock: true });
+    const app = await findApplication(tx, id, options.partnerId, true);
+    if (!app) return fail('NOT_FOUND', 'Application not found');
+    if (kept.state === 'erased' || app.personalDataErased)
+      return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    const check = app.creditCheck?.status;
+    if (check === 'running')
+      return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
+    const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
+    if (check === 'completed' && changedApplicant.length > 0) {
+      return fail(
+        'CREDIT_CHECK_ALREADY_COMPLETED',
+        `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`,
+      );
+    }
+    const intake = readIntake(kept.state === 'kept' ? kept.details : null);
+    // A saved step that gets fields is saved again whole: its personal fields opened, those of other steps not.
+    const saved = openSteps(ctx, app, Object.keys(given.steps).map(Number));
+    const plan = planSteps(saved, intake.knownSteps, given.steps);
+    if (!plan.ok) return plan;
+    const next = intakeJson({
+      applicant: { ...intake.applicant, ...given.applicant },
+      knownSteps: plan.value.knownSteps,
+    });
+    if (JSON.stringify(next) !== JSON.stringify(intakeJson(intake)))
+      await writeDetails(tx, id, sealApplicantDetails(ctx, id, next));
+    let row: ApplicationRow = app;
+    for (const step of plan.value.save)
+      row =
+        (await saveStep(tx, {
+          id,
+          step: step.number,
+          ...sealStep(ctx, id, step.number, step.data),
+          now: ctx.clock(),
+        })) ?? row;
+    if (row.status !== app.status) ctx.webhooks.notify();
+    return ok(updatedView(row, plan.value.knownSteps));
+  });
+}
+
+function updatedView(row: ApplicationRow, knownSteps: KnownSteps): UpdatedApplicationB {
+  return {
+    applicationId: row.id,
+    status: row.status,
+    lastStep: row.lastStep,
+    creditCheckComplete: row.creditCheck?.status === 'completed',
+    missingFields: missingFields(row.steps, knownSteps),
+  };
+}
