@@ -1,85 +1,44 @@
-/**
- * What a call that did not succeed throws. Branch on `code` (stable strings), not on the message;
- * quote `requestId` to LoanMatch support. Neither error ever holds the API key, an access token or
- * the request body.
- */
-import type { ServiceErrorCode } from '@loanmatch/domain';
+/** What a call that did not succeed throws; neither error holds the API key, a token or the request body. */
+import type { components } from './generated/variant-a';
 
-/**
- * Codes the service answers with (the service's list, `@loanmatch/domain`; README "Walk-through"),
- * and the client's own; new ones may appear, so `code` stays a string.
- */
-export type KnownErrorCode =
-  | ServiceErrorCode
-  /** Set by this client: the answer was not the contract's JSON envelope (a proxy's error page, say). */
-  | 'UNEXPECTED_RESPONSE';
-
-// `string & {}` keeps editor completion for the known codes while accepting any other.
+type ErrorBody = components['schemas']['Error'];
+/** The documents' list of codes, and `UNEXPECTED_RESPONSE`: the answer was not the envelope (a proxy's page, say). */
+export type KnownErrorCode = ErrorBody['error'] | 'UNEXPECTED_RESPONSE';
+/** New codes may appear, so `code` stays a string; `string & {}` keeps completion for the known ones. */
 export type ApiErrorCode = KnownErrorCode | (string & {});
-
 /** One violated rule of a `VALIDATION_ERROR`: `message` reads `<field>: <rule text>`. */
-export interface FieldViolation {
-  field: string;
-  rule: string;
-  message: string;
-}
+export type FieldViolation = NonNullable<ErrorBody['details']>[number];
 
-/** The service answered, and not with success. */
+/** The service answered, and not with success. Branch on `code`, not on the message. */
 export class LoanMatchApiError extends Error {
   override readonly name = 'LoanMatchApiError';
-  readonly status: number;
-  readonly code: ApiErrorCode;
-  readonly details?: FieldViolation[];
-  /** `X-Request-Id` of the last attempt. */
-  readonly requestId?: string;
-  /** Seconds from `Retry-After` (429, 503), when the service sent it. */
-  readonly retryAfter?: number;
-  /** The `Idempotency-Key` the request carried: after a 5xx or `IDEMPOTENCY_KEY_UNRESOLVED`, check the application before a new key. */
-  readonly idempotencyKey?: string;
-  /** How many times the request was sent, this client's own retries included. */
-  readonly attempts: number;
+  declare readonly status: number;
+  declare readonly code: ApiErrorCode;
+  declare readonly details?: FieldViolation[];
+  /** The last attempt's `X-Request-Id`: quote it to LoanMatch support. */
+  declare readonly requestId?: string;
+  /** Seconds from `Retry-After` (429, 503). */
+  declare readonly retryAfter?: number;
+  /** After a 5xx or `IDEMPOTENCY_KEY_UNRESOLVED`, check the application before trying a new key. */
+  declare readonly idempotencyKey?: string;
+  /** How many times the request was sent, this client's retries included. */
+  declare readonly attempts: number;
 
-  constructor(fields: {
-    status: number;
-    code: ApiErrorCode;
-    message: string;
-    details?: FieldViolation[];
-    requestId?: string;
-    retryAfter?: number;
-    idempotencyKey?: string;
-    attempts: number;
-  }) {
+  constructor(fields: Omit<LoanMatchApiError, 'name' | 'stack' | 'cause'>) {
     super(fields.message);
-    this.status = fields.status;
-    this.code = fields.code;
-    this.details = fields.details;
-    this.requestId = fields.requestId;
-    this.retryAfter = fields.retryAfter;
-    this.idempotencyKey = fields.idempotencyKey;
-    this.attempts = fields.attempts;
+    Object.assign(this, fields);
   }
 }
 
-/**
- * No answer came: the connection failed or the attempt timed out. Whether the service acted on the
- * request is unknown; a request with an `Idempotency-Key` can be sent again under the same key.
- */
+/** No answer came (the connection failed or timed out): whether the service acted is unknown; resend under the key. */
 export class LoanMatchConnectionError extends Error {
   override readonly name = 'LoanMatchConnectionError';
-  readonly timedOut: boolean;
-  readonly idempotencyKey?: string;
-  readonly attempts: number;
+  declare readonly timedOut: boolean;
+  declare readonly idempotencyKey?: string;
+  declare readonly attempts: number;
 
-  constructor(fields: {
-    message: string;
-    cause: unknown;
-    timedOut: boolean;
-    idempotencyKey?: string;
-    attempts: number;
-  }) {
-    super(fields.message, { cause: fields.cause });
-    this.timedOut = fields.timedOut;
-    this.idempotencyKey = fields.idempotencyKey;
-    this.attempts = fields.attempts;
+  constructor({ cause, ...fields }: Omit<LoanMatchConnectionError, 'name' | 'stack'>) {
+    super(fields.message, { cause });
+    Object.assign(this, fields);
   }
 }

@@ -1,39 +1,22 @@
-/**
- * For lenders: report what became of the referrals LoanMatch sent you, at `…/api/lender/v1` (the Variant A
- * listener), with `Authorization: Bearer <lender key>`. Every event carries your own `eventId`, so a retry
- * is always safe: the same event again is answered as the first time.
- */
-import type { OutcomeEvent } from './requests';
-import type { OutcomeRecorded } from './responses';
-import { Transport, type RequestSpec, type TransportOptions } from './transport';
+/** For lenders, at `…/api/lender/v1`: what became of the referrals LoanMatch sent them. */
+import { apiOf, sendWith, type Api } from './partner';
+import { createTransport, dataOf, requireKey, type TransportOptions } from './transport';
+import type { OutcomeEvent, PathsA } from './types';
 
-export interface LenderClientOptions extends TransportOptions {
-  /** The lender API's address, e.g. `https://…/api/lender/v1`. */
-  baseUrl: string;
-  /** The lender key LoanMatch issued: `lm_lender_sandbox_…` or `lm_lender_live_…`. */
-  apiKey: string;
-}
+export type LenderClientOptions = TransportOptions & { baseUrl: string; apiKey: string };
+const LENDER_KEY = 'lender key LoanMatch issued (lm_lender_sandbox_… or lm_lender_live_…)';
 
 export class LoanMatchLenderClient {
-  private readonly transport: Transport;
-  private readonly authorization: Record<string, string>;
+  private readonly api: Api<Pick<PathsA, '/outcomes'>>;
 
   constructor(options: LenderClientOptions) {
-    if (typeof options.apiKey !== 'string' || !/^lm_lender_\S+$/.test(options.apiKey))
-      throw new TypeError('apiKey must be the lender key LoanMatch issued (lm_lender_sandbox_… or lm_lender_live_…)');
-    this.transport = new Transport(options.baseUrl, options);
-    this.authorization = { Authorization: `Bearer ${options.apiKey}` };
+    const key = requireKey(options.apiKey, /^lm_lender_\S+$/, LENDER_KEY);
+    const transport = createTransport(options.baseUrl, options);
+    this.api = apiOf(transport, sendWith(transport, { Authorization: `Bearer ${key}` }));
   }
 
-  /**
-   * Reports one event of a referral (answers 201's `data`). Events may be sent in any order; one the
-   * referral's lifecycle forbids where it falls is refused with `OUTCOME_TRANSITION_INVALID`.
-   */
-  reportOutcome(event: OutcomeEvent): Promise<OutcomeRecorded> {
-    return this.call({ method: 'POST', path: '/outcomes', body: event, repeatable: true });
-  }
-
-  private call<T>(spec: RequestSpec): Promise<T> {
-    return this.transport.send<T>(spec, async () => this.authorization);
+  /** Reports one event of a referral, in any order; `eventId` makes a retry answer as the first time. */
+  reportOutcome(event: OutcomeEvent) {
+    return dataOf(this.api.POST('/outcomes', { body: event }));
   }
 }

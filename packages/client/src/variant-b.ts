@@ -1,144 +1,83 @@
-/**
- * Variant B (spec 4.6), at `…/v1`: the API key is exchanged for a 15-minute access token, which this
- * client renews by itself; PATCH, credit check and match carry the application's `securityToken`.
- * Variant B is complete on its own: no call of Variant A is needed.
- */
+/** Variant B, at `…/v1`: the API key is exchanged for access tokens, renewed before they expire. */
 import { LoanMatchApiError } from './errors';
-import type { CreditCheckDetailsB, FlatApplication, FlatFields } from './requests';
-import type {
-  AccessTokenGrant,
-  ConsentTexts,
-  CreatedApplicationB,
-  CreditCheckResult,
-  MatchResult,
-  ReferralPage,
-  UpdatedApplicationB,
-} from './responses';
-import { AccessTokenCache } from './tokens';
-import { Transport, segment, type RequestSpec, type TransportOptions } from './transport';
-import { requireKey, type CreditCheckOptions, type IdempotentCallOptions } from './variant-a';
-import { WebhooksApi } from './webhooks';
-import { ReportsApi, referralPageRequest } from './reports';
+import { PartnerClient, apiOf, sendWith } from './partner';
+import { createTransport, dataOf, requireKey } from './transport';
+import type { ClientAOptions } from './variant-a';
+import type * as T from './types';
 
-export interface ClientBOptions extends TransportOptions {
-  /** Variant B's base address, e.g. `https://…/v1`. */
-  baseUrl: string;
-  apiKey: string;
-  /** Renew the access token this long before it expires (default 60000 ms). */
-  renewBeforeExpiryMs?: number;
-  /** Milliseconds since the epoch; `Date.now` unless a test moves time. */
-  now?: () => number;
-}
+/** `renewBeforeExpiryMs` (60000, at most half the token's lifetime); `now` for tests that move time. */
+export type ClientBOptions = ClientAOptions & { renewBeforeExpiryMs?: number; now?: () => number };
 
-export class LoanMatchClientB {
-  readonly webhooks: WebhooksApi;
-  /** Your referral report, as JSON or CSV. */
-  readonly reports: ReportsApi;
-  private readonly transport: Transport;
-  private readonly tokens: AccessTokenCache;
+export class LoanMatchClientB extends PartnerClient<T.PathsB> {
+  /** A valid access token, exchanged or renewed if need be; calls needing one at once share one exchange. */
+  readonly accessToken: () => Promise<string>;
 
   constructor(options: ClientBOptions) {
-    this.transport = new Transport(options.baseUrl, options);
-    const apiKey = requireKey(options.apiKey);
-    this.tokens = new AccessTokenCache(
-      () =>
-        this.transport.send<AccessTokenGrant>(
-          { method: 'POST', path: '/auth/token', body: { grantType: 'api_key' }, repeatable: true },
-          async () => ({ 'X-API-Key': apiKey }),
-        ),
-      options.now ?? Date.now,
-      options.renewBeforeExpiryMs ?? 60_000,
-    );
-    this.webhooks = new WebhooksApi((spec) => this.call(spec));
-    this.reports = new ReportsApi((spec) => this.call(spec));
+    const transport = createTransport(options.baseUrl, options);
+    const exchange = apiOf<T.PathsB>(transport, sendWith(transport, { 'X-API-Key': requireKey(options.apiKey) }));
+    const { now = Date.now, renewBeforeExpiryMs: early = 60_000 } = options;
+    let current: { token: string; renewAt: number } | undefined;
+    let pending: Promise<string> | undefined;
+    const renew = async () => {
+      const requestedAt = now(); // the token's lifetime cannot have started earlier
+      const { accessToken, expiresIn } = await dataOf(exchange.POST('/auth/token', { body: { grantType: 'api_key' } }));
+      const lifetimeMs = expiresIn * 1000;
+      current = { token: accessToken, renewAt: requestedAt + lifetimeMs - Math.min(early, lifetimeMs / 2) };
+      return accessToken;
+    };
+    const accessToken = () => {
+      if (current && now() < current.renewAt) return Promise.resolve(current.token);
+      pending ??= renew().finally(() => {
+        pending = undefined;
+      });
+      return pending;
+    };
+    // A 401 means the token expired or is no longer accepted, and that the service did not act: the request is
+    // sent once more with a fresh token. A revoked key then fails at the exchange, and that 401 is thrown.
+    const send = async (request: Request, repeatable: boolean) => {
+      let sent: string | undefined;
+      const authorize = async () => {
+        sent = undefined; // and so it stays if the exchange fails
+        sent = await accessToken();
+        return { Authorization: `Bearer ${sent}` };
+      };
+      try {
+        return await transport.send(request.clone(), authorize, repeatable);
+      } catch (err) {
+        if (!sent || !(err instanceof LoanMatchApiError) || err.status !== 401) throw err;
+        if (current?.token === sent) current = undefined;
+        return transport.send(request, authorize, repeatable);
+      }
+    };
+    super(transport, send);
+    this.accessToken = accessToken;
   }
 
-  /** Referrals of this partner, newest first, as Variant A lists them. */
-  listReferrals(options: { cursor?: string; limit?: number } = {}): Promise<ReferralPage> {
-    return this.call(referralPageRequest(options));
+  /** Answers the application and its `securityToken`, shown this once; a retry under one key answers the first. */
+  createApplication(application: T.FlatApplication, options: T.IdempotentCallOptions = {}) {
+    return dataOf(this.api.POST('/applications', { params: { header: this.headersOf(options) }, body: application }));
   }
 
-  /** A valid access token, exchanged or renewed if need be (for a call this client does not cover). */
-  accessToken(): Promise<string> {
-    return this.tokens.get();
-  }
-
-  /** Answers the application and its `securityToken`, shown this once. Under one key, a retry is answered from the first request. */
-  createApplication(application: FlatApplication, options: IdempotentCallOptions = {}): Promise<CreatedApplicationB> {
-    const idempotencyKey = options.idempotencyKey ?? this.transport.newIdempotencyKey();
-    return this.call({ method: 'POST', path: '/applications', body: application, idempotencyKey, repeatable: true });
-  }
-
-  /**
-   * Adds or replaces flat fields of steps 2-5 (step 5's until the credit check). Repeatable: the same
-   * fields sent twice leave the application as once, so it is retried like a read.
-   */
-  updateApplication(applicationId: string, securityToken: string, fields: FlatFields): Promise<UpdatedApplicationB> {
-    return this.call({
-      method: 'PATCH',
-      path: `/applications/${segment(applicationId)}`,
-      body: { ...fields, securityToken },
-      repeatable: true,
-    });
+  /** Adds or replaces flat fields of steps 2-5 (step 5's until the check); repeatable, so retried like a read. */
+  updateApplication(applicationId: string, securityToken: string, fields: T.FlatFields) {
+    const body = { ...fields, securityToken };
+    return dataOf(this.api.PATCH('/applications/{applicationId}', { params: { path: { applicationId } }, body }));
   }
 
   /** Runs on what create and PATCH gave; `details` adds step-5 fields (the consent, if not given before). */
   runCreditCheck(
     applicationId: string,
     securityToken: string,
-    details: CreditCheckDetailsB = {},
-    options: CreditCheckOptions = {},
-  ): Promise<CreditCheckResult> {
-    const idempotencyKey = options.idempotencyKey ?? this.transport.newIdempotencyKey();
-    return this.call({
-      method: 'POST',
-      path: `/applications/${segment(applicationId)}/credit-check`,
-      body: { ...details, securityToken },
-      headers: { 'X-Sandbox-Score': options.sandboxScore === undefined ? undefined : String(options.sandboxScore) },
-      idempotencyKey,
-      repeatable: true,
-    });
+    details: T.CreditCheckDetailsB = {},
+    options: T.CreditCheckOptions = {},
+  ) {
+    const params = { path: { applicationId }, header: this.headersOf(options) };
+    const body = { ...details, securityToken };
+    return dataOf(this.api.POST('/applications/{applicationId}/credit-check', { params, body }));
   }
 
-  /** Answers as Variant A's match does; repeatable, so retried like a read. */
-  match(applicationId: string, securityToken: string): Promise<MatchResult> {
-    return this.call({
-      method: 'POST',
-      path: `/applications/${segment(applicationId)}/match`,
-      body: { securityToken },
-      repeatable: true,
-    });
-  }
-
-  /** The consent wording to show applicants, by version; send the version shown with create, PATCH or the check. */
-  consents(): Promise<ConsentTexts> {
-    return this.call({ method: 'GET', path: '/consents', repeatable: true });
-  }
-
-  /**
-   * Sends `spec` with the current access token. A 401 to a token call means the token expired, was
-   * signed with a secret the service no longer accepts, or its key was revoked: the token is dropped
-   * and the request sent once more with a fresh one (a 401 means the service did not act on it). A
-   * revoked key then fails at the exchange, and that 401 is what the caller sees.
-   */
-  private async call<T>(spec: RequestSpec): Promise<T> {
-    let sent: string | undefined;
-    let exchangeFailed = false;
-    const authorize = async () => {
-      try {
-        sent = await this.tokens.get();
-      } catch (err) {
-        exchangeFailed = true;
-        throw err;
-      }
-      return { Authorization: `Bearer ${sent}` };
-    };
-    try {
-      return await this.transport.send<T>(spec, authorize);
-    } catch (err) {
-      if (exchangeFailed || sent === undefined || !(err instanceof LoanMatchApiError) || err.status !== 401) throw err;
-      this.tokens.discard(sent);
-      return this.transport.send<T>(spec, authorize);
-    }
+  match(applicationId: string, securityToken: string) {
+    const params = { path: { applicationId } };
+    return dataOf(this.api.POST('/applications/{applicationId}/match', { params, body: { securityToken } }));
   }
 }

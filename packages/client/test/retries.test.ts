@@ -2,13 +2,19 @@
  * The client's own rules, against a scripted server: which failures it sends again, how long it waits,
  * that every attempt of one request carries the same `Idempotency-Key`, and how errors read.
  */
-import { LoanMatchApiError, LoanMatchClientA, LoanMatchConnectionError, type ClientAOptions } from '../src';
+import {
+  LoanMatchApiError,
+  LoanMatchClientA,
+  LoanMatchConnectionError,
+  type ApplicantDetails,
+  type ClientAOptions,
+} from '../src';
 import { failure, recordingSleep, startFakeServer, success, type FakeServer, type Scripted } from './fake-server';
 
 const KEY = 'lm_sandbox_test-key';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CREATED = { applicationId: 'a1', formType: 'personal', status: 'draft', lastStep: 1 };
-const APPLICANT = {
+const APPLICANT: ApplicantDetails = {
   firstName: 'Jordan',
   lastName: 'Citizen',
   email: 'j@example.com',
