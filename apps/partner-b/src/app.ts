@@ -104,7 +104,7 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     [deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])],
     SECURITY_TOKEN_REPLAY_PURPOSE,
   );
-  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.repos);
+  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
   const { usage } = deps;
   // One counter per partner for every Variant B request, token exchanges included.
   const limiter = createRateLimiter({

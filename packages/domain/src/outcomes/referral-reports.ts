@@ -5,7 +5,7 @@
  * commission. The window is of whole days in UTC, `from` and `to` included, at most 366 days; by default
  * the last 30 days. The same rows as JSON or as CSV.
  */
-import type { ReportGrouping, ReportRow } from '@loanmatch/db';
+import { referralReportRows, type ReportGrouping, type ReportRow } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { CLIENT_TAG_KEY_PATTERN } from '../validation';
@@ -107,7 +107,7 @@ export async function referralReport(
     ];
     return fail('VALIDATION_ERROR', details[0].message, details);
   }
-  const rows = await ctx.repos.reports.referralReport({
+  const rows = await referralReportRows(ctx.db, {
     partnerId: options.partnerId,
     from: window.value.start,
     until: window.value.until,
