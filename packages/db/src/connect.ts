@@ -40,9 +40,6 @@ export interface DatabaseOptions {
   jobQueryTimeoutMs?: number;
 }
 
-/** The statement limit of long operator work, unless `jobQueryTimeoutMs` says otherwise. */
-export const JOB_QUERY_TIMEOUT_MS = 60_000;
-
 export interface Database extends Transactional {
   readonly kind: 'pglite' | 'postgresql';
   /**
@@ -51,20 +48,14 @@ export interface Database extends Transactional {
    */
   readonly jobs: Transactional;
   migrate(): Promise<string[]>;
-  /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /** The PostgreSQL pool's use at this moment, for metrics; absent on PGlite, which has no pool. */
   poolStats?(): PoolStats;
 }
 
-export interface PoolStats {
-  total: number;
-  idle: number;
-  /** Queries waiting for a connection. */
-  waiting: number;
-  max: number;
-}
+/** Connections in the pool, idle ones, queries waiting for one, and the most it opens. */
+export type PoolStats = { total: number; idle: number; waiting: number; max: number };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options);
@@ -111,11 +102,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     ...poolDatabase(pool),
     get jobs() {
       if (!jobs) {
-        const jobPool = new pg.Pool({
-          ...config,
-          max: 2,
-          query_timeout: options.jobQueryTimeoutMs ?? JOB_QUERY_TIMEOUT_MS,
-        });
+        const jobPool = new pg.Pool({ ...config, max: 2, query_timeout: options.jobQueryTimeoutMs ?? 60_000 });
         jobPool.on('error', () => undefined);
         jobs = { pool: jobPool, db: poolDatabase(jobPool) };
       }
@@ -124,7 +111,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     // Migrations run before the process serves, on a connection of their own without the statement
     // limit: building an index may take minutes.
     migrate: () => applyMigrations((work) => migrationTransaction(url, work)),
-    ping: () => answers(sqlOf(pool)),
+    ping: () => answers(pool),
     async close() {
       await jobs?.pool.end();
       await pool.end();
@@ -197,13 +184,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const lock = lockDataDir(dataDir);
   try {
     const pglite = await startPglite(dataDir);
-    return pgliteDatabase(pglite, async () => {
-      try {
-        await pglite.close();
-      } finally {
-        lock.release();
-      }
-    });
+    return pgliteDatabase(pglite, () => pglite.close().finally(() => lock.release()));
   } catch (err) {
     lock.release();
     throw err;
@@ -231,16 +212,15 @@ function pgliteDatabase(pglite: Awaited<ReturnType<typeof startPglite>>, close: 
           }),
         ),
       ),
-    ping: () => answers(db),
+    ping: () => answers(pglite),
     close,
   };
 }
 
-async function answers(db: Sql): Promise<boolean> {
-  try {
-    await db.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
+/** True when the database answers a trivial query. */
+function answers(driver: { query(text: string): Promise<unknown> }): Promise<boolean> {
+  return driver.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
 }

@@ -80,8 +80,7 @@ export async function authenticateApiKey(
 }
 
 /** The partner behind an active key, as a request knows it. */
-export function authenticatedPartner(owner: KeyOwner): AuthenticatedPartner {
-  const { partnerId, keyId, name, tier, environment } = owner;
+export function authenticatedPartner({ partnerId, keyId, name, tier, environment }: KeyOwner): AuthenticatedPartner {
   return { partnerId, keyId, name, tier, environment: environment as Environment };
 }
 
@@ -139,12 +138,8 @@ export async function issueApiKey(
   const partner = partnerId ? await findPartner(ctx.db, partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
   const key = newApiKey(partner.environment as Environment);
-  const row = await insertApiKey(ctx.db, {
-    id: randomUUID(),
-    partnerId: partner.id,
-    keyHash: key.keyHash,
-    prefix: key.prefix,
-  });
+  const { keyHash, prefix } = key;
+  const row = await insertApiKey(ctx.db, { id: randomUUID(), partnerId: partner.id, keyHash, prefix });
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 

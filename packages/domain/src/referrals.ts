@@ -1,6 +1,6 @@
 /**
  * `GET /referrals`: a partner's referrals, newest first, each with the partner's own `clientTags`, what
- * its lender reported (`outcome`) and the commission it earned (CONTRACT.md "Referral lifecycle").
+ * its lender reported (`outcome`) and the commission it earned.
  */
 import { listPartnerReferrals, type Json, type ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';

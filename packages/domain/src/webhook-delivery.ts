@@ -95,22 +95,14 @@ export async function claimWebhookDeliveries(
   options: { limit: number; leaseMs: number },
 ): Promise<DeliveryJob[]> {
   const now = ctx.clock();
-  const claimed = await claimDueDeliveries(ctx.db, {
-    now,
-    leaseUntil: new Date(now.getTime() + options.leaseMs),
-    claimToken: randomUUID(),
-    limit: options.limit,
-  });
+  const { limit, leaseMs } = options;
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit });
   const jobs: DeliveryJob[] = [];
   for (const row of claimed) {
+    const { id, claimToken, attempts } = row;
     if (row.deleted || row.status !== 'active') {
-      await settleDelivery(ctx.db, {
-        id: row.id,
-        claimToken: row.claimToken,
-        state: 'cancelled',
-        attempts: row.attempts,
-        at: now,
-      });
+      await settleDelivery(ctx.db, { id, claimToken, state: 'cancelled', attempts, at: now });
       continue;
     }
     const sealed = [row.secretSealed];
@@ -118,14 +110,14 @@ export async function claimWebhookDeliveries(
       sealed.push(row.previousSecretSealed);
     const secrets = sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined);
     jobs.push({
-      deliveryId: row.id,
-      claimToken: row.claimToken,
+      deliveryId: id,
+      claimToken,
       webhookId: row.webhookId,
       url: row.url,
       eventId: row.eventId,
       eventType: row.eventType,
       body: webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.data }),
-      attempt: row.attempts + 1,
+      attempt: attempts + 1,
       secrets,
     });
   }

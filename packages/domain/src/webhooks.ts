@@ -1,9 +1,7 @@
 /**
- * Webhook endpoints of a partner (CONTRACT.md "Webhooks"): register, list, delete, rotate the signing
- * secret, send a test event, read recent delivery attempts. The same use cases serve both front-ends.
- *
- * Signing secrets are `whsec_` + base64 of 32 random bytes, shown once. They must be read again to sign,
- * so they cannot be kept only as digests: they are sealed (AES-256-GCM, `ctx.webhooks.secrets`) at rest.
+ * A partner's webhook endpoints, for both front-ends: register, list, delete, rotate the signing secret,
+ * send a test event, read recent attempts. Secrets (`whsec_` + base64 of 32 random bytes) are shown once
+ * and kept sealed (`ctx.webhooks.secrets`), since signing reads them again.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {

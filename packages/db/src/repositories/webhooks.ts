@@ -1,8 +1,7 @@
 /**
- * Webhook endpoints, the event outbox, deliveries and their attempts. An event is written inside the
- * transaction of the change it announces; the database fans it out to a delivery per endpoint that takes
- * it. Dispatchers claim due deliveries with `FOR UPDATE SKIP LOCKED`, so several processes share the work
- * and no delivery is handed to two of them at once.
+ * Webhook endpoints, the event outbox, deliveries and their attempts. The database fans each event out to
+ * a delivery per endpoint that takes it; dispatchers claim due deliveries with `FOR UPDATE SKIP LOCKED`,
+ * so several processes share the work and no delivery is handed to two of them at once.
  */
 import type { Json, Sql, Transactional } from '../connect';
 
@@ -84,8 +83,7 @@ export async function rotateSecret(
   s: { secretSealed: string; previousSecretSealed: string; previousSecretExpiresAt: Date },
 ): Promise<void> {
   await db.query(
-    `UPDATE webhooks SET secret_sealed = $2, previous_secret_sealed = $3, previous_secret_expires_at = $4
-      WHERE id = $1`,
+    `UPDATE webhooks SET secret_sealed = $2, previous_secret_sealed = $3, previous_secret_expires_at = $4 WHERE id = $1`,
     [id, s.secretSealed, s.previousSecretSealed, s.previousSecretExpiresAt],
   );
 }
@@ -108,9 +106,7 @@ export async function markWebhookAnswered(tx: Sql, id: string, at: Date): Promis
 /** Notes a failed attempt; answers since when the endpoint has been failing without a success. */
 export async function markWebhookFailing(tx: Sql, id: string, at: Date): Promise<Date> {
   await tx.query('UPDATE webhooks SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL', [id, at]);
-  const [row] = await tx.query<{ since: Date | null }>('SELECT failing_since AS since FROM webhooks WHERE id = $1', [
-    id,
-  ]);
+  const [row] = await tx.query<{ since: Date }>('SELECT failing_since AS since FROM webhooks WHERE id = $1', [id]);
   return row?.since ?? at;
 }
 
@@ -122,20 +118,13 @@ async function cancelPendingDeliveries(tx: Sql, webhookId: string, at: Date): Pr
   );
 }
 
-export type NewEvent = {
-  partnerId: string;
-  applicationId: string | null;
-  type: string;
-  data: Json;
-  webhookId?: string;
-  at: Date;
-};
+export type NewEvent = { partnerId: string; applicationId: string | null; type: string; data: Json; at: Date };
 
 /**
- * Writes an event to the outbox, meant to run inside the transaction of the change it announces; the
- * database fans it out to the endpoints that take it (`webhook_events_fan_out`). Answers its id.
+ * Writes an event to the outbox inside the transaction of the change it announces, for every endpoint
+ * that takes it or (`webhookId`) for one. Answers its id.
  */
-export async function insertEvent(db: Sql, event: NewEvent): Promise<string> {
+export async function insertEvent(db: Sql, event: NewEvent & { webhookId?: string }): Promise<string> {
   const [row] = await db.query<{ id: string }>(
     `INSERT INTO webhook_events (partner_id, application_id, webhook_id, type, data, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -144,8 +133,9 @@ export async function insertEvent(db: Sql, event: NewEvent): Promise<string> {
   return row.id;
 }
 
-/** A claimed delivery, with what sending it needs: its event, and its endpoint as it stands. */
-export interface ClaimedDelivery {
+/** A claimed delivery, with its event and its endpoint as it stands. */
+export interface ClaimedDelivery
+  extends Pick<WebhookRow, 'url' | 'status' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretExpiresAt'> {
   id: string;
   claimToken: string;
   attempts: number;
@@ -154,20 +144,13 @@ export interface ClaimedDelivery {
   data: Json;
   eventCreatedAt: Date;
   webhookId: string;
-  url: string;
-  status: string;
   deleted: boolean;
-  secretSealed: string;
-  previousSecretSealed: string | null;
-  previousSecretExpiresAt: Date | null;
 }
 
 /**
- * Claims up to `limit` due deliveries until `leaseUntil`, in order of their events' creation, in one
- * statement: `FOR UPDATE SKIP LOCKED` lets concurrent dispatchers pass over rows another one is claiming.
- * A delivery is due when pending, its time has come and no lease is running on it, and no earlier event
- * of the same application is still pending for the same endpoint (each application's order is kept).
- * A delivery whose lease ran out (its dispatcher died mid-attempt) is due again.
+ * Claims up to `limit` due deliveries until `leaseUntil`, in order of their events' creation. A delivery
+ * is due when pending, its time has come and no lease runs on it (a dispatcher that died mid-attempt lets
+ * its lease run out), and no earlier event of the same application is pending for the same endpoint.
  */
 export async function claimDueDeliveries(
   db: Sql,
@@ -266,7 +249,6 @@ export async function listAttempts(db: Sql, webhookId: string, limit: number): P
   );
 }
 
-/** How many deliveries of a webhook are still pending (for its view). */
 export async function countPendingDeliveries(db: Sql, webhookId: string): Promise<number> {
   const [row] = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'`,
@@ -275,10 +257,7 @@ export async function countPendingDeliveries(db: Sql, webhookId: string): Promis
   return row.n;
 }
 
-/**
- * Forgets history older than `before`: attempts, finished deliveries, and events with nothing left
- * pending. Pending deliveries are never removed.
- */
+/** Forgets attempts, finished deliveries, and events with no delivery left, older than `before`. */
 export async function deleteHistoryBefore(db: Sql, before: Date): Promise<void> {
   await db.query('DELETE FROM webhook_attempts WHERE attempted_at < $1', [before]);
   await db.query(`DELETE FROM webhook_deliveries WHERE state <> 'pending' AND created_at < $1`, [before]);

@@ -1,8 +1,6 @@
 /**
- * The operators' funnel (CONTRACT.md "Referral lifecycle": `GET /admin/v1/reports/funnel`): over a window of
- * days, applications created, credit checks completed, applications matched, referrals made, and of those
- * the funded loans that stand, their amount and the commission; of one partner or of all. Beside it, for
- * the console's charts, the same funnel per partner and the referrals' part of it per lender.
+ * The operators' funnel (`GET /admin/v1/reports/funnel`) over a window of days, of one partner or of all;
+ * beside it, for the console's charts, the same funnel per partner and its referrals' part per lender.
  */
 import { findPartner, funnel, funnelByPartner, type FunnelCounts } from '@loanmatch/db';
 import type { DomainContext } from '../context';

@@ -1,11 +1,8 @@
 /**
- * Lenders' API keys, for reporting what became of the referrals they received (CONTRACT.md "Referral
- * lifecycle"). Issued by operators, shown once, stored as SHA-256 digests like partner keys. A key carries
- * its environment in its prefix (`lm_lender_sandbox_…`, `lm_lender_live_…`): a server refuses a key of the
- * other environment, and a key reports only on referrals of partners of its own environment.
- *
- * Lender keys and partner keys never stand for each other: each authentication accepts only its own
- * prefix, so a lender key on a partner route (or the reverse) is refused before any lookup.
+ * Lenders' API keys, for reporting what became of their referrals: issued by operators, shown once, stored
+ * as SHA-256 digests. A key's prefix names its environment (`lm_lender_sandbox_…`): a server refuses a key
+ * of the other one, and a key reports only on referrals of partners of its own. Each authentication
+ * accepts only its own prefix, so lender and partner keys never stand for each other.
  */
 import { randomUUID } from 'node:crypto';
 import {

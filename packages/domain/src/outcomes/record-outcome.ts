@@ -1,6 +1,6 @@
 /**
- * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received (CONTRACT.md
- * "Referral lifecycle"). The event is validated, then:
+ * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. The event is
+ * validated, then:
  * 1. its `eventId` (the lender's, unique per lender) answers a replay with the first answer, and the same
  *    id with other content with 422, before anything else is looked up;
  * 2. the reference must name a referral of this lender, of the key's environment (otherwise 404);
@@ -31,7 +31,7 @@ import { summarise } from './summary';
 /** One of `WEBHOOK_EVENT_TYPES`, the types an endpoint may subscribe to. */
 export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 
-/** 201's `data` (CONTRACT.md): `status` is the referral's outcome once this event is counted. */
+/** 201's `data`: `status` is the referral's outcome once this event is counted. */
 export interface OutcomeRecorded extends Json {
   outcomeId: string;
   referralId: string;
