@@ -6,12 +6,8 @@ type Lender = { id: string; name: string; url: string };
 /** The catalogue as stored: the document's settings, its lenders and its active products. */
 export type StoredCatalogue = { version: string; settings: Json; updatedAt: Date; lenders: Lender[]; products: Json[] };
 
-export interface CatalogueDocumentParts {
-  version: string;
-  settings: Json;
-  lenders: Lender[];
-  products: Array<{ id: string; lenderId: string; formType: string; name: string; definition: Json }>;
-}
+type Product = { id: string; lenderId: string; formType: string; name: string; definition: Json };
+export type CatalogueDocumentParts = { version: string; settings: Json; lenders: Lender[]; products: Product[] };
 
 /** When the catalogue in force last changed, or null when none was ever loaded. */
 export async function catalogueStamp(db: Sql): Promise<Date | null> {

@@ -1,7 +1,6 @@
 /**
  * Lenders' outcome events and what they come to on each referral. An event is written with its referral's
- * row locked (`lockReferralOutcomes`), so the events of one referral are decided one after the other, each
- * seeing all those before it.
+ * row locked, so the events of one referral are decided one after the other, each seeing those before it.
  */
 import type { Json, Sql } from '../connect';
 import { insertEvent, type NewEvent } from './webhooks';

@@ -1,23 +1,16 @@
 /**
- * The report queries: referrals made in a window, grouped, with what became of them (from the summary each
- * referral keeps of its lender's events), and the operators' funnel. Of one partner, or (`partnerId` null)
- * of all. Sums of cents are integers.
+ * The report queries, of one partner or (`partnerId` null) of all: referrals made in a window, grouped, with
+ * what became of them (the summary each referral keeps of its lender's events), and the operators' funnel.
  */
 import type { Sql } from '../connect';
 
 /** How a report groups referrals: by day (UTC), lender, product, or the value of one client tag. */
 export type ReportGrouping = { by: 'day' | 'lender' | 'product' } | { by: 'tag'; key: string };
 
-export interface ReportRow {
-  group: string | null;
-  referrals: number;
-  started: number;
-  approved: number;
-  declined: number;
-  funded: number;
-  fundedAmountCents: number;
-  commissionCents: number;
-}
+/** Referrals made, the funded loans among them that stand, their amount and the commission. */
+type Referred = { referrals: number; funded: number; fundedAmountCents: number; commissionCents: number };
+export type ReportRow = Referred & { group: string | null; started: number; approved: number; declined: number };
+export type FunnelCounts = Referred & { applications: number; creditChecks: number; matches: number };
 
 /** Referrals made in [from, until), grouped; each group's counts and sums. Groups ascending, referrals without the tag last. */
 export async function referralReportRows(
@@ -40,16 +33,6 @@ export async function referralReportRows(
       GROUP BY 1 ORDER BY 1 NULLS LAST`,
     [options.partnerId, options.from, options.until, grouping.by, grouping.by === 'tag' ? grouping.key : null],
   );
-}
-
-export interface FunnelCounts {
-  applications: number;
-  creditChecks: number;
-  matches: number;
-  referrals: number;
-  funded: number;
-  fundedAmountCents: number;
-  commissionCents: number;
 }
 
 /**
