@@ -4,10 +4,8 @@ module.exports = {
   // Workspace packages resolve to their TypeScript sources, never to a build (docs/adr/0184).
   testEnvironmentOptions: { customExportConditions: ['@loanmatch/source', 'node', 'node-addons'] },
   transform: { '^.+\\.[tj]s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  // The schema engine's wasm glue ships as an ES module; compile it like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@prisma\\+schema-engine-wasm|@prisma/schema-engine-wasm)'],
   testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/generated/'],
+  testPathIgnorePatterns: ['/node_modules/'],
   // Nothing is loaded from a package's build output (`pnpm build`).
   modulePathIgnorePatterns: ['<rootDir>/(apps|packages)/[^/]+/dist/'],
   testTimeout: 30000,

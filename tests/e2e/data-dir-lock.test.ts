@@ -53,7 +53,7 @@ describe('DATA_DIR of the embedded database', () => {
   });
 
   it('when pnpm db:migrate runs beside the server, then it is refused the same way', async () => {
-    const res = await run(['packages/db/src/cli/migrate.ts', 'deploy'], { DATA_DIR: dataDir });
+    const res = await run(['packages/db/src/cli/migrate.ts'], { DATA_DIR: dataDir });
     expectRefusal(res, dataDir);
   });
 

@@ -102,9 +102,9 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
         ]);
       }
     }
-    const rows = await test.db.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+    const rows = await test.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM applications WHERE partner_id = $1::uuid',
-      partnerId,
+      [partnerId],
     );
     expect(rows[0].n).toBe(3);
   });

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
-import { createRepositories, openDatabase, type Database } from '@loanmatch/db';
+import { openDatabase, type Database } from '@loanmatch/db';
 import {
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
@@ -105,20 +105,18 @@ export async function createTestContext(
   } = {},
 ): Promise<TestContext & { url?: string }> {
   const test = await openTestDatabase(kind);
-  const repos = createRepositories(test.db);
-  const registry = createInstanceRegistry({ repos, embedded: kind === 'pglite' });
+  const registry = createInstanceRegistry({ db: test.db, embedded: kind === 'pglite' });
   await registry.start();
   const clock = options.clock ?? (() => new Date());
-  const seeded = await seedCatalogue({ repos, clock }, { document: defaultCatalogueDocument() });
+  const seeded = await seedCatalogue({ db: test.db, clock }, { document: defaultCatalogueDocument() });
   if (!seeded.ok) throw seeded.error;
   const ctx: DomainContext = {
     db: test.db,
-    repos,
     env: options.env ?? 'sandbox',
     clock,
     instance: registry,
     bureau: options.bureau ?? createSandboxBureau(),
-    catalogue: createCatalogueSource(repos),
+    catalogue: createCatalogueSource(test.db),
     tracking: { secret: randomBytes(32), publicBaseUrl: TEST_PUBLIC_BASE_URL, lifetimeMs: TRACKING_LINK_LIFETIME_MS },
     webhooks: createWebhookServices({
       env: options.env ?? 'sandbox',
@@ -155,6 +153,7 @@ export async function openTestRedis(): Promise<{ redis: Redis; prefix: string; c
 }
 
 export * from './fixtures';
+export * from './rows';
 export * from './webhook-receiver';
 export * from './fuzz';
 export * from './domain-flows';

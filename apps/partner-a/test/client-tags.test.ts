@@ -2,7 +2,15 @@
  * A partner's own attribution (`clientTags`) on create, carried onto the application's referrals and
  * their outcome events (CONTRACT.md "Referral lifecycle").
  */
-import { STORAGES, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
+import {
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  countRows,
+  storedRow,
+  type TestContext,
+} from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { client, newPartnerKey, type Client } from './helpers';
 import { lenderKey, makeReferral, minutesAgo, postOutcome } from './lifecycle-helpers';
@@ -24,13 +32,12 @@ describe.each(STORAGES)('clientTags through Variant A on %s', (storage) => {
   });
   afterAll(() => t.close());
 
-  const applicationTags = async (id: string) =>
-    (await t.db.prisma.application.findUniqueOrThrow({ where: { id } })).clientTags;
+  const applicationTags = async (id: string) => (await storedRow(t.db, 'applications', { id }))!.clientTags;
 
   it('when an application is created with clientTags beside formType, then they are stored with it, and its referral and outcome events carry them', async () => {
     const made = await makeReferral(app, apiKey, { create: { clientTags: TAGS } });
     expect(await applicationTags(made.applicationId)).toEqual(TAGS);
-    const referral = await t.db.prisma.referral.findUniqueOrThrow({ where: { offerId: made.reference } });
+    const referral = (await storedRow(t.db, 'referrals', { offerId: made.reference }))!;
     expect(referral.clientTags).toEqual(TAGS);
 
     const key = await lenderKey(t.ctx, made.lenderId);
@@ -41,9 +48,10 @@ describe.each(STORAGES)('clientTags through Variant A on %s', (storage) => {
       occurredAt: minutesAgo(1),
     });
     expect(res.status).toBe(201);
-    const event = await t.db.prisma.webhookEvent.findFirstOrThrow({
-      where: { applicationId: made.applicationId, type: 'referral.outcome_changed' },
-    });
+    const event = (await storedRow(t.db, 'webhook_events', {
+      applicationId: made.applicationId,
+      type: 'referral.outcome_changed',
+    }))!;
     expect(JSON.parse(webhookBody(event)).data.clientTags).toEqual(TAGS);
   });
 
@@ -97,13 +105,13 @@ describe.each(STORAGES)('clientTags through Variant A on %s', (storage) => {
   ])(
     'when clientTags hold %s, then 400 VALIDATION_ERROR naming clientTags, and no application is made',
     async (_case, clientTags, message) => {
-      const before = await t.db.prisma.application.count();
+      const before = await countRows(t.db, 'applications');
       const res = await c.create({ formType: 'personal', data: VALID_STEPS.personal[1], clientTags });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('VALIDATION_ERROR');
       expect(res.body.message).toBe(message);
       expect(res.body.details).toEqual([{ field: message.split(':')[0], rule: expect.any(String), message }]);
-      expect(await t.db.prisma.application.count()).toBe(before);
+      expect(await countRows(t.db, 'applications')).toBe(before);
     },
   );
 

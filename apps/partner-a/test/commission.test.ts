@@ -8,6 +8,7 @@ import {
   createTestContext,
   defaultCatalogueDocument,
   silentLogger,
+  storedRow,
   type TestContext,
 } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
@@ -33,7 +34,7 @@ describe(`commission on funded referrals on ${ONE_STORAGE}`, () => {
 
   const referral = () =>
     makeReferral(app, partnerKey, { offer: (offers) => offers.findIndex((o) => o.product.id === PRODUCT) });
-  const row = (r: MadeReferral) => t.db.prisma.referral.findUniqueOrThrow({ where: { offerId: r.reference } });
+  const row = async (r: MadeReferral) => (await storedRow(t.db, 'referrals', { offerId: r.reference }))!;
   let n = 0;
   const fund = (r: MadeReferral, amount: number | string, at: string) =>
     postOutcome(app, key, {
@@ -62,24 +63,24 @@ describe(`commission on funded referrals on ${ONE_STORAGE}`, () => {
     const small = await referral();
     expect((await fund(small, '12345.67', minutesAgo(5))).status).toBe(201);
     // $150 + 1.5% of $12,345.67 ($185.18505, to the nearest cent $185.19) = $335.19.
-    expect(await row(small)).toMatchObject({ commissionCents: 33_519n, fundedAmountCents: 1_234_567n });
+    expect(await row(small)).toMatchObject({ commissionCents: 33_519, fundedAmountCents: 1_234_567 });
     const large = await referral();
     await fund(large, 60_000, minutesAgo(5));
-    expect((await row(large)).commissionCents).toBe(75_000n); // $150 + $900, capped at $750
+    expect((await row(large)).commissionCents).toBe(75_000); // $150 + $900, capped at $750
   });
 
   it('when the funded loan is cancelled within the clawback period, then the commission is reversed to 0; after it, the commission stays', async () => {
     const early = await referral();
     await fund(early, 20_000, new Date(Date.now() - 10 * DAY).toISOString());
-    expect((await row(early)).commissionCents).toBe(45_000n);
+    expect((await row(early)).commissionCents).toBe(45_000);
     expect((await cancel(early, minutesAgo(1))).body.data.status).toBe('cancelled');
-    expect(await row(early)).toMatchObject({ commissionCents: 0n, fundingStands: false, outcomeStatus: 'cancelled' });
+    expect(await row(early)).toMatchObject({ commissionCents: 0, fundingStands: false, outcomeStatus: 'cancelled' });
 
     const late = await referral();
     await fund(late, 20_000, new Date(Date.now() - 91 * DAY).toISOString());
     await cancel(late, minutesAgo(1));
     expect(await row(late)).toMatchObject({
-      commissionCents: 45_000n,
+      commissionCents: 45_000,
       fundingStands: true,
       outcomeStatus: 'cancelled',
     });
@@ -92,6 +93,6 @@ describe(`commission on funded referrals on ${ONE_STORAGE}`, () => {
     const put = await putCatalogue(t.ctx, { document: { ...doc, effectiveFrom: '2099-01-01' } });
     expect(put.ok).toBe(true);
     await fund(r, 20_000, minutesAgo(5));
-    expect((await row(r)).commissionCents).toBe(45_000n);
+    expect((await row(r)).commissionCents).toBe(45_000);
   });
 });

@@ -13,6 +13,7 @@ import {
   createTestContext,
   fuzzParameters,
   silentLogger,
+  storedRows,
   type LoanType,
   type TestContext,
 } from '../../../tests/support';
@@ -120,7 +121,7 @@ describe('the credit result through Variant A', () => {
     expect((await c.check(id, applicantBody(), `check-${id}`, String(score))).status).toBe(200);
     const res = await c.match(id);
     expect(res.status).toBe(200);
-    const events = await t.db.prisma.webhookEvent.findMany({ where: { applicationId: id }, orderBy: { seq: 'asc' } });
+    const events = await storedRows(t.db, 'webhook_events', { applicationId: id }, 'seq');
     return { data: res.body.data as Answer, events: events.map((e) => ({ type: e.type, body: webhookBody(e), id })) };
   }
 

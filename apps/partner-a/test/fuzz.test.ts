@@ -28,6 +28,8 @@ import {
   storedProblems,
   strayRequests,
   validApplicant,
+  countRows,
+  storedRows,
   type FuzzRequest,
   type TestContext,
 } from '../../../tests/support';
@@ -117,7 +119,7 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
   known.webhooks.push(registered.body.data.webhookId);
   known.secrets.push(registered.body.data.secret);
 
-  const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
+  const keys = await storedRows(t.db, 'api_keys');
   known.secrets.push(mine.apiKey, other.apiKey, ...keys.map((k) => k.keyHash));
   // The applicant's details: stored at the check, never answered.
   known.secrets.push(
@@ -375,9 +377,7 @@ function foundCases(): void {
       .send(deep);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('VALIDATION_ERROR');
-    expect(await t.db.prisma.idempotencyKey.count({ where: { partnerId: mine.partnerId, key: 'deep-create' } })).toBe(
-      0,
-    );
+    expect(await countRows(t.db, 'idempotency_keys', { partnerId: mine.partnerId, key: 'deep-create' })).toBe(0);
   });
 
   it('when an application id in the path is not percent-encoded UTF-8, then 404 NOT_FOUND (it was a 500)', async () => {

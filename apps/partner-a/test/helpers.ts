@@ -12,6 +12,7 @@ import {
   createTestContext,
   silentLogger,
   validApplicant,
+  countRows,
   type LoanType,
   type StorageKind,
   type TestContext,
@@ -122,6 +123,6 @@ export function variantASuite(storage: StorageKind, ready: (made: VariantA) => v
     s.control.state.fail = undefined;
   });
 
-  const countApplications = () => s.t.db.prisma.application.count({ where: { partnerId: s.partnerId } });
+  const countApplications = () => countRows(s.t.db, 'applications', { partnerId: s.partnerId });
   return { countApplications };
 }

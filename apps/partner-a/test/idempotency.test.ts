@@ -72,19 +72,18 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
     });
 
     it('when the process that held a key died, then the key answers 409 IDEMPOTENCY_KEY_UNRESOLVED', async () => {
-      await t.db.prisma.idempotencyKey.create({
-        data: {
+      await t.db.query(
+        `INSERT INTO idempotency_keys (partner_id, key, fingerprint, state, owner_id, expires_at)
+         VALUES ($1, 'orphaned', $2, 'in_progress', '00000000-0000-4000-8000-000000000000', $3)`,
+        [
           partnerId,
-          key: 'orphaned',
-          fingerprint: fingerprintOf(t.ctx, {
+          fingerprintOf(t.ctx, {
             operation: 'create-application',
             body: { formType: 'personal', data: { loanAmount: 5000 } },
           }),
-          state: 'in_progress',
-          ownerId: '00000000-0000-4000-8000-000000000000',
-          expiresAt: new Date(Date.now() + 60_000),
-        },
-      });
+          new Date(Date.now() + 60_000),
+        ],
+      );
       const res = await c.create({ formType: 'personal', data: { loanAmount: 5000 } }, 'orphaned');
       expect(res.status).toBe(409);
       expect(res.body.error).toBe('IDEMPOTENCY_KEY_UNRESOLVED');

@@ -4,7 +4,14 @@
  */
 import request from 'supertest';
 import { issueLenderKey, revokeKey, webhookBody } from '@loanmatch/domain';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
+import {
+  STORAGES,
+  createTestContext,
+  silentLogger,
+  storedRow,
+  storedRows,
+  type TestContext,
+} from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { newPartnerKey } from './helpers';
 import { LENDER_BASE, lenderKey, makeReferral, minutesAgo, postOutcome, type MadeReferral } from './lifecycle-helpers';
@@ -26,8 +33,11 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
     const made = await makeReferral(app, partnerKey);
     return { ...made, key: await lenderKey(t.ctx, made.lenderId) };
   }
-  const stored = (reference: string) =>
-    t.db.prisma.referral.findUniqueOrThrow({ where: { offerId: reference }, include: { outcomes: true } });
+  /** The referral with its lender's events. */
+  const stored = async (reference: string): Promise<{ [field: string]: any; outcomes: any[] }> => {
+    const row = await storedRow(t.db, 'referrals', { offerId: reference });
+    return { ...row, outcomes: await storedRows(t.db, 'referral_outcomes', { referralId: row.id }) };
+  };
   let n = 0;
   const eventId = () => `evt-${++n}-${Date.now()}`;
 
@@ -69,7 +79,7 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
       outcomeStarted: true,
       outcomeApproved: true,
       fundingStands: true,
-      fundedAmountCents: 1500050n,
+      fundedAmountCents: 1500050,
     });
   });
 
@@ -297,10 +307,7 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
   it('when the status moves, then referral.outcome_changed is queued with identifiers and statuses only; an earlier event that moves nothing queues none', async () => {
     const r = await referral();
     const events = () =>
-      t.db.prisma.webhookEvent.findMany({
-        where: { applicationId: r.applicationId, type: 'referral.outcome_changed' },
-        orderBy: { seq: 'asc' },
-      });
+      storedRows(t.db, 'webhook_events', { applicationId: r.applicationId, type: 'referral.outcome_changed' }, 'seq');
     await postOutcome(app, r.key, {
       reference: r.reference,
       eventId: eventId(),
@@ -333,8 +340,8 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
 
   it("when a sandbox key reports on a live partner's referral, then 404: a sandbox key reaches sandbox referrals only", async () => {
     const r = await referral();
-    const partner = await t.db.prisma.referral.findUniqueOrThrow({ where: { offerId: r.reference } });
-    await t.db.prisma.partner.update({ where: { id: partner.partnerId }, data: { environment: 'live' } });
+    const partner = (await storedRow(t.db, 'referrals', { offerId: r.reference }))!;
+    await t.db.query(`UPDATE partners SET environment = 'live' WHERE id = $1`, [partner.partnerId]);
     try {
       const res = await postOutcome(app, r.key, {
         reference: r.reference,
@@ -344,7 +351,7 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
       });
       expect(res.status).toBe(404);
     } finally {
-      await t.db.prisma.partner.update({ where: { id: partner.partnerId }, data: { environment: 'sandbox' } });
+      await t.db.query(`UPDATE partners SET environment = 'sandbox' WHERE id = $1`, [partner.partnerId]);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { createLiveBureau } from '@loanmatch/http';
-import { createTestContext, silentLogger, type TestContext } from '../../../tests/support';
+import { createTestContext, silentLogger, storedRow, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicantBody, applicationThroughStep4, client, newPartnerKey } from './helpers';
 
@@ -51,7 +51,7 @@ describe('Variant A on a live server', () => {
       sandbox_mode: false,
     });
     // Stored sealed, bound to its application (`sealed-fields.ts`): opened here with the data key itself.
-    const stored = await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } });
+    const stored = await storedRow(t.db, 'credit_checks', { applicationId: id });
     expect(t.ctx.personalData.open(stored!.scoreSealed!, `${id}:score`)).toBe('840');
     // The id is random hex and may hold the digits 840; the rest of the body must not.
     expect(res.text.replaceAll(id, '')).not.toContain('840');

@@ -5,6 +5,7 @@ import {
   VALID_STEPS,
   createTestContext,
   silentLogger,
+  countRows,
   type TestContext,
 } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
@@ -159,7 +160,7 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     ).toBe(true);
     const firstIds = new Set(first.acceptedOffers.map((o: { offerId: string }) => o.offerId));
     expect(second.acceptedOffers.some((o: { offerId: string }) => firstIds.has(o.offerId))).toBe(false);
-    expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(2);
+    expect(await countRows(t.db, 'match_runs', { applicationId: id })).toBe(2);
   });
 
   it('when a tracking link is followed twice, then one referral is recorded, the application is referred, and both clicks reach the lender', async () => {
@@ -172,7 +173,7 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     expect(new URL(first.headers.location).searchParams.get('lm_ref')).toBe(offer.offerId);
     const second = await request(app).get(path);
     expect(second.status).toBe(302);
-    expect(await t.db.prisma.referral.count({ where: { offerId: offer.offerId } })).toBe(1);
+    expect(await countRows(t.db, 'referrals', { offerId: offer.offerId })).toBe(1);
     expect((await c.get(id)).body.data.status).toBe('referred');
   });
 
@@ -195,7 +196,7 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     const expired = await request(later).get(`/r/${token}`);
     expect(expired.status).toBe(410);
     expect(expired.body.error).toBe('LINK_EXPIRED');
-    expect(await t.db.prisma.referral.count({ where: { offerId: offer.offerId } })).toBe(0);
+    expect(await countRows(t.db, 'referrals', { offerId: offer.offerId })).toBe(0);
   });
 
   it('when a partner lists its referrals, then newest first, paged by cursor, with lender, product, application and time', async () => {

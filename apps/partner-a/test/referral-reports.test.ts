@@ -3,7 +3,14 @@
  * `GET /reports/referrals` as JSON and CSV (CONTRACT.md "Referral lifecycle").
  */
 import request from 'supertest';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
+import {
+  STORAGES,
+  createTestContext,
+  silentLogger,
+  storedRow,
+  storedRows,
+  type TestContext,
+} from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
 import { lenderKey, makeReferral, minutesAgo, postOutcome, referrals, type MadeReferral } from './lifecycle-helpers';
@@ -58,7 +65,7 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
     const res = await referrals(app, apiKey);
     expect(res.status).toBe(200);
     const byOffer = new Map(res.body.data.referrals.map((r: { offerId: string }) => [r.offerId, r]));
-    const funded = await t.db.prisma.referralOutcome.findFirstOrThrow({ where: { type: 'funded' } });
+    const funded = (await storedRow(t.db, 'referral_outcomes', { type: 'funded' }))!;
     expect(byOffer.get(made[0].offerId)).toMatchObject({
       clientTags: { campaign: 'spring', channel: 'email' },
       outcome: { status: 'funded', updatedAt: funded.occurredAt.toISOString(), fundedAmount: 20000 },
@@ -174,12 +181,13 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
       .send({ url: 'http://127.0.0.1:9/status', events: ['application.status_changed'] });
     expect(all.body.data.events).toEqual(['application.status_changed', 'referral.outcome_changed']);
     await outcome(made[2], { type: 'withdrawn' });
-    const event = await t.db.prisma.webhookEvent.findFirstOrThrow({
-      where: { applicationId: made[2].applicationId, type: 'referral.outcome_changed' },
-      include: { deliveries: true },
-    });
-    expect(event.deliveries.map((d) => d.webhookId)).toEqual([all.body.data.webhookId]);
-    expect(event.deliveries.map((d) => d.webhookId)).not.toContain(statusOnly.body.data.webhookId);
+    const event = (await storedRow(t.db, 'webhook_events', {
+      applicationId: made[2].applicationId,
+      type: 'referral.outcome_changed',
+    }))!;
+    const deliveries = await storedRows(t.db, 'webhook_deliveries', { eventId: event.id });
+    expect(deliveries.map((d) => d.webhookId)).toEqual([all.body.data.webhookId]);
+    expect(deliveries.map((d) => d.webhookId)).not.toContain(statusOnly.body.data.webhookId);
     expect(webhookBody(event)).not.toMatch(/Jordan|Citizen|example\.com|04\d{8}|score/i);
   });
 });

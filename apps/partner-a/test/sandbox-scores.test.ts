@@ -50,7 +50,11 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       const second = await applicationThroughStep4(c, 'personal');
       await c.check(first, applicantBody(), `stable-${first}`);
       await c.check(second, applicantBody(), `stable-${second}`);
-      const rows = await t.db.prisma.creditCheck.findMany({ where: { applicationId: { in: [first, second] } } });
+      const rows = await t.db.query<{ applicationId: string; scoreSealed: string | null }>(
+        `SELECT application_id AS "applicationId", score_sealed AS "scoreSealed" FROM credit_checks
+          WHERE application_id = ANY($1::uuid[])`,
+        [[first, second]],
+      );
       expect(rows).toHaveLength(2);
       // Sealed at rest, bound to its application: opened here with the data key itself.
       const [a, b] = rows.map((r) => Number(t.ctx.personalData.open(r.scoreSealed!, `${r.applicationId}:score`)));

@@ -7,6 +7,8 @@ import {
   createTestContext,
   silentLogger,
   startWebhookReceiver,
+  storedRow,
+  storedRows,
   type TestContext,
   type WebhookReceiver,
 } from '../../../tests/support';
@@ -71,7 +73,7 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
     expect(listed.text).not.toContain(res.body.data.secret);
     expect(listed.text).not.toMatch(/secret"/i);
     // The database holds it sealed, never in clear.
-    const row = await t.db.prisma.webhook.findUnique({ where: { id: res.body.data.webhookId } });
+    const row = await storedRow(t.db, 'webhooks', { id: res.body.data.webhookId });
     expect(JSON.stringify(row)).not.toContain(res.body.data.secret.slice(6));
     expect((await as(otherKey).list()).body.data.webhooks.map((w: { webhookId: string }) => w.webhookId)).not.toContain(
       res.body.data.webhookId,
@@ -228,12 +230,10 @@ describe.each(STORAGES)('webhooks through Variant A on %s', (storage) => {
       .set('Authorization', `Bearer ${partner.apiKey}`)
       .send({ formType: 'car', data: VALID_STEPS.car[1] });
     expect(created.status).toBe(201);
-    const deliveries = await t.db.prisma.webhookDelivery.findMany({
-      where: { webhookId: hook.webhookId },
-      include: { event: true },
-    });
+    const deliveries = await storedRows(t.db, 'webhook_deliveries', { webhookId: hook.webhookId });
     expect(deliveries).toHaveLength(1);
-    expect(JSON.parse(webhookBody(deliveries[0].event))).toMatchObject({
+    const event = (await storedRow(t.db, 'webhook_events', { id: deliveries[0].eventId }))!;
+    expect(JSON.parse(webhookBody(event))).toMatchObject({
       type: 'application.status_changed',
       data: { applicationId: created.body.data.applicationId, status: 'draft', previousStatus: null, lastStep: 1 },
     });

@@ -1,5 +1,5 @@
 /**
- * Variant B: the token-exchange contract of spec section 4.6, at /v1. A partner exchanges its API key
+ * Variant B: the token-exchange contract, at /v1. A partner exchanges its API key
  * (`X-API-Key`) for a 15-minute JWT, then sends `Authorization: Bearer <access token>`; PATCH, credit
  * check and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
  * and logs as Variant A; routes parse, call one domain function, and render.
@@ -44,7 +44,7 @@ import {
 export const BASE_PATH_B = '/v1';
 /** The listener's address when none is given: its default port on loopback. */
 export const DEFAULT_PUBLIC_URL_B = 'http://127.0.0.1:3001';
-/** Variant B's rate window: limits are per partner per hour (spec section 8). */
+/** Variant B's rate window: limits are per partner per hour. */
 const HOUR_MS = 60 * 60 * 1000;
 
 export interface PartnerBDeps {
@@ -104,7 +104,7 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     [deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])],
     SECURITY_TOKEN_REPLAY_PURPOSE,
   );
-  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.repos);
+  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
   const { usage } = deps;
   // One counter per partner for every Variant B request, token exchanges included.
   const limiter = createRateLimiter({

@@ -4,7 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import { ConfigError, parseDataKey, type Config } from './config';
-import { createRepositories, deleteExpiredKeys, openDatabase } from '@loanmatch/db';
+import { deleteExpiredKeys, openDatabase } from '@loanmatch/db';
 import { readFileSync } from 'node:fs';
 import {
   createLiveBureau,
@@ -62,12 +62,8 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const applied = await db.migrate();
   if (applied.length) logger.info('migrations applied', { migrations: applied });
 
-  const repos = createRepositories(db);
-  // Start-up work, sweeps and long operator jobs (rotation, catalogue loads) have a longer statement limit
-  // than requests (DB_QUERY_TIMEOUT_MS), which must answer within 2 s when the database stops answering.
-  const jobRepos = createRepositories(db.jobs);
   const registry = createInstanceRegistry({
-    repos,
+    db,
     embedded: db.kind === 'pglite',
     heartbeatMs: config.instanceHeartbeatMs,
     staleAfterMs: config.instanceStaleMs,
@@ -78,8 +74,10 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const metrics = createMetrics({ database: { kind: db.kind, pool: db.poolStats } });
   const usage = createTierUsage({ redis, redisPrefix: config.redisPrefix, logger });
   const clock = () => new Date();
+  // Start-up work, sweeps and long operator jobs (rotation, catalogue loads) have a longer statement limit
+  // than requests (DB_QUERY_TIMEOUT_MS), which must answer within 2 s when the database stops answering.
   const seeded = await seedCatalogue(
-    { repos: jobRepos, clock },
+    { db: db.jobs, clock },
     { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) },
   );
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
@@ -106,12 +104,11 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   });
   const ctx: DomainContext = {
     db,
-    repos,
     env: config.env,
     clock,
     instance: registry,
     bureau: bureauFor(config, logger),
-    catalogue: createCatalogueSource(repos),
+    catalogue: createCatalogueSource(db),
     tracking: {
       secret: Buffer.from(trackingSecret, 'utf8'),
       publicBaseUrl: config.publicBaseUrl,
@@ -121,7 +118,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     metrics,
     personalData: createPersonalDataBox(dataKeysFor(config, logger)),
   };
-  const jobs: DomainContext = { ...ctx, db: db.jobs, repos: jobRepos };
+  const jobs: DomainContext = { ...ctx, db: db.jobs };
   await warnOfMissingDataKeys(jobs, logger);
 
   const firstStart: Runtime['firstStart'] = {};

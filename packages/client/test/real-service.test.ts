@@ -14,6 +14,7 @@ import {
   createTestContext,
   silentLogger,
   startWebhookReceiver,
+  countRows,
   type TestContext,
   type WebhookReceiver,
 } from '../../../tests/support';
@@ -83,7 +84,7 @@ describe('the clients against the real service', () => {
     });
   const clientB = () =>
     new LoanMatchClientB({ baseUrl: urlB, apiKey: partner.apiKey, fetch: net.fetch, sleep: recordingSleep().sleep });
-  const applicationsOf = (partnerId: string) => t.db.prisma.application.count({ where: { partnerId } });
+  const applicationsOf = (partnerId: string) => countRows(t.db, 'applications', { partnerId });
 
   beforeAll(async () => {
     const sandbox = createSandboxBureau();

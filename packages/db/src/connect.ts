@@ -3,18 +3,24 @@
  * Repositories run SQL through `query` and `transaction`, the same on both.
  */
 import { mkdirSync } from 'node:fs';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import type { PoolClient } from 'pg';
-import { PrismaClient } from './generated/client';
+import type { Pool } from 'pg';
 import { lockDataDir } from './data-dir-lock';
 import { applyMigrations, type MigrationTransaction } from './migrate';
-import { pgliteRows, poolRows, type Rows } from './sql';
 
 /** What a repository function runs its statements on: the database, or an open transaction. */
 export interface Sql {
   /** Runs one statement, its values as parameters `$1`, `$2`, …, and answers its rows. */
   query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<R[]>;
 }
+
+/** A database that can open a transaction. */
+export interface Transactional extends Sql {
+  /** Runs `work` in one transaction and answers what it answers; anything it throws rolls it back. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+/** A JSON object as a `json` or `jsonb` column holds it. */
+export type Json = Record<string, unknown>;
 
 export interface DatabaseOptions {
   /** `postgresql://…`; when absent, embedded PGlite is used. */
@@ -34,48 +40,34 @@ export interface DatabaseOptions {
   jobQueryTimeoutMs?: number;
 }
 
-/** A database that can open a transaction. */
-export interface Transactional extends Sql {
-  /** Runs `work` in one transaction and answers what it answers; anything it throws rolls it back. */
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
-}
-
-/** What the transitional repositories are built on: Prisma's client and the raw statements, over one pool. */
-export type DatabaseHandle = Pick<Database, 'prisma' | 'rows' | 'query' | 'transaction'>;
-
-/** The statement limit of long operator work, unless `jobQueryTimeoutMs` says otherwise. */
-export const JOB_QUERY_TIMEOUT_MS = 60_000;
-
 export interface Database extends Transactional {
   readonly kind: 'pglite' | 'postgresql';
-  /** Prisma's client over the process's one connection pool. */
-  readonly prisma: PrismaClient;
-  /** Runs one statement of `sql.ts` outside any transaction (through the same pool). */
-  readonly rows: Rows;
   /**
    * The same database for long operator work, whose statements may take longer than a request's
-   * (`jobQueryTimeoutMs`): on PostgreSQL a small pool of its own, made on first use; on PGlite the same handle.
+   * (`jobQueryTimeoutMs`): on PostgreSQL a small pool of its own, made on first use; on PGlite the same one.
    */
-  readonly jobs: DatabaseHandle;
+  readonly jobs: Transactional;
   migrate(): Promise<string[]>;
-  /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /** The PostgreSQL pool's use at this moment, for metrics; absent on PGlite, which has no pool. */
   poolStats?(): PoolStats;
 }
 
-export interface PoolStats {
-  total: number;
-  idle: number;
-  /** Queries waiting for a connection. */
-  waiting: number;
-  max: number;
-}
+/** Connections in the pool, idle ones, queries waiting for one, and the most it opens. */
+export type PoolStats = { total: number; idle: number; waiting: number; max: number };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options);
   return openPglite(options.dataDir);
+}
+
+/** A pg pool, client or PGlite (or its transaction), as `Sql`. */
+function sqlOf(driver: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }): Sql {
+  return {
+    query: async <R>(text: string, values?: readonly unknown[]) =>
+      (await driver.query(text, values as unknown[])).rows as R[],
+  };
 }
 
 /** pg's parsers, except `int8` (counts, sequence numbers, cents) as a number, as PGlite answers it. */
@@ -89,8 +81,7 @@ async function numberTypes() {
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
-  const { PrismaPg } = await import('@prisma/adapter-pg');
-  const { Pool } = await import('pg');
+  const pg = await import('pg');
   const config = {
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -99,90 +90,60 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   };
   // A statement past `query_timeout` fails, and pg's pool then closes its connection rather than handing
   // it back, so the server rolls back whatever it held.
-  const pool = new Pool({ ...config, query_timeout: options.queryTimeoutMs });
+  const pool = new pg.Pool({ ...config, query_timeout: options.queryTimeoutMs });
   // An idle connection the server ends (a restart, a dropped database) leaves the pool by itself; without
   // a listener its 'error' would end the process.
   pool.on('error', () => undefined);
   // Long operator work runs on two connections of its own with a longer statement limit, so that a
   // request's limit can stay short enough to answer within 2 s when the server stops answering.
-  let jobs: { pool: InstanceType<typeof Pool>; handle: DatabaseHandle } | undefined;
-  const jobsHandle = (): DatabaseHandle => {
-    if (!jobs) {
-      const jobPool = new Pool({ ...config, max: 2, query_timeout: options.jobQueryTimeoutMs ?? JOB_QUERY_TIMEOUT_MS });
-      jobPool.on('error', () => undefined);
-      jobs = {
-        pool: jobPool,
-        handle: {
-          prisma: new PrismaClient({ adapter: new PrismaPg(jobPool) }),
-          rows: poolRows(jobPool),
-          query: poolQuery(jobPool),
-          transaction: poolTransaction(jobPool),
-        },
-      };
-    }
-    return jobs.handle;
-  };
-  const closeJobs = async () => {
-    if (!jobs) return;
-    await jobs.handle.prisma.$disconnect();
-    await jobs.pool.end();
-  };
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  let jobs: { pool: Pool; db: Transactional } | undefined;
   return {
     kind: 'postgresql',
-    prisma,
-    rows: poolRows(pool),
-    query: poolQuery(pool),
-    transaction: poolTransaction(pool),
+    ...poolDatabase(pool),
     get jobs() {
-      return jobsHandle();
+      if (!jobs) {
+        const jobPool = new pg.Pool({ ...config, max: 2, query_timeout: options.jobQueryTimeoutMs ?? 60_000 });
+        jobPool.on('error', () => undefined);
+        jobs = { pool: jobPool, db: poolDatabase(jobPool) };
+      }
+      return jobs.db;
     },
     // Migrations run before the process serves, on a connection of their own without the statement
     // limit: building an index may take minutes.
     migrate: () => applyMigrations((work) => migrationTransaction(url, work)),
-    ping: () => answers(poolQuery(pool)),
+    ping: () => answers(pool),
     async close() {
-      await prisma.$disconnect();
-      await closeJobs();
+      await jobs?.pool.end();
       await pool.end();
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.max }),
   };
 }
 
-type Pool = import('pg').Pool;
-
-function poolQuery(pool: Pool): Sql['query'] {
-  return async <R>(text: string, values?: readonly unknown[]) =>
-    (await pool.query(text, values as unknown[])).rows as R[];
-}
-
-function clientQuery(client: PoolClient): Sql['query'] {
-  return async <R>(text: string, values?: readonly unknown[]) =>
-    (await client.query(text, values as unknown[])).rows as R[];
-}
-
 /**
- * A transaction on one connection of the pool. A connection whose rollback did not go through (the
- * server stopped answering) may still hold the transaction open: it is closed, never pooled again.
+ * Statements on the pool, and transactions on one connection of it. A connection whose rollback did not go
+ * through (the server stopped answering) may still hold the transaction open: it is closed, never pooled again.
  */
-function poolTransaction(pool: Pool): Database['transaction'] {
-  return async <T>(work: (tx: Sql) => Promise<T>) => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const answer = await work({ query: clientQuery(client) });
-      await client.query('COMMIT');
-      client.release();
-      return answer;
-    } catch (err) {
-      const rolledBack = await client.query('ROLLBACK').then(
-        () => true,
-        () => false,
-      );
-      client.release(!rolledBack);
-      throw err;
-    }
+function poolDatabase(pool: Pool): Transactional {
+  return {
+    ...sqlOf(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const answer = await work(sqlOf(client));
+        await client.query('COMMIT');
+        client.release();
+        return answer;
+      } catch (err) {
+        const rolledBack = await client.query('ROLLBACK').then(
+          () => true,
+          () => false,
+        );
+        client.release(!rolledBack);
+        throw err;
+      }
+    },
   };
 }
 
@@ -194,8 +155,7 @@ async function migrationTransaction<T>(url: string, work: (tx: MigrationTransact
   try {
     await client.query('BEGIN');
     const answer = await work({
-      query: async <R>(text: string, values?: readonly unknown[]) =>
-        (await client.query(text, values as unknown[])).rows as R[],
+      ...sqlOf(client),
       exec: async (script) => {
         await client.query(script);
       },
@@ -215,8 +175,7 @@ async function startPglite(dataDir?: string) {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const inMemory = !dataDir || dataDir.startsWith('memory://');
-  if (inMemory) {
+  if (!dataDir || dataDir.startsWith('memory://')) {
     const pglite = await startPglite();
     return pgliteDatabase(pglite, () => pglite.close());
   }
@@ -225,13 +184,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const lock = lockDataDir(dataDir);
   try {
     const pglite = await startPglite(dataDir);
-    return pgliteDatabase(pglite, async () => {
-      try {
-        await pglite.close();
-      } finally {
-        lock.release();
-      }
-    });
+    return pgliteDatabase(pglite, () => pglite.close().finally(() => lock.release()));
   } catch (err) {
     lock.release();
     throw err;
@@ -239,52 +192,35 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 /** PGlite runs one statement at a time: a statement outside a transaction waits for the open one. */
-async function pgliteDatabase(
-  pglite: Awaited<ReturnType<typeof startPglite>>,
-  closeDriver: () => Promise<void>,
-): Promise<Database> {
-  const { PrismaPGlite } = await import('pglite-prisma-adapter');
-  const factory: SqlMigrationAwareDriverAdapterFactory = new PrismaPGlite(pglite);
-  const prisma = new PrismaClient({ adapter: factory });
-  const query: Sql['query'] = async <R>(text: string, values?: readonly unknown[]) =>
-    (await pglite.query<R>(text, values as unknown[])).rows;
-  const transaction: Database['transaction'] = (work) =>
-    pglite.transaction((tx) =>
-      work({
-        query: async <R>(text: string, values?: readonly unknown[]) =>
-          (await tx.query<R>(text, values as unknown[])).rows,
-      }),
-    );
-  const handle = { prisma, rows: pgliteRows(pglite), query, transaction };
+function pgliteDatabase(pglite: Awaited<ReturnType<typeof startPglite>>, close: () => Promise<void>): Database {
+  const db: Transactional = {
+    ...sqlOf(pglite),
+    transaction: (work) => pglite.transaction((tx) => work(sqlOf(tx))),
+  };
   return {
     kind: 'pglite',
-    ...handle,
-    jobs: handle,
+    ...db,
+    jobs: db,
     migrate: () =>
       applyMigrations((work) =>
         pglite.transaction((tx) =>
           work({
-            query: async <R>(text: string, values?: readonly unknown[]) =>
-              (await tx.query<R>(text, values as unknown[])).rows,
+            ...sqlOf(tx),
             exec: async (script) => {
               await tx.exec(script);
             },
           }),
         ),
       ),
-    ping: () => answers(query),
-    async close() {
-      await prisma.$disconnect();
-      await closeDriver();
-    },
+    ping: () => answers(pglite),
+    close,
   };
 }
 
-async function answers(query: Sql['query']): Promise<boolean> {
-  try {
-    await query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
+/** True when the database answers a trivial query. */
+function answers(driver: { query(text: string): Promise<unknown> }): Promise<boolean> {
+  return driver.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
 }

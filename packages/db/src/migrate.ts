@@ -1,9 +1,7 @@
 /**
  * Prisma's migrations (`prisma/migrations/<timestamp>_<name>/migration.sql`), applied at start and by
- * `pnpm db:migrate`, and recorded in Prisma's own table `_prisma_migrations`, so that `prisma migrate
- * deploy` (on a machine that can download Prisma's engine) sees the same history. Every pending migration
- * is applied in one transaction, under the advisory lock Prisma's engine takes, so processes starting
- * together apply each once.
+ * `pnpm db:migrate` and recorded in Prisma's table `_prisma_migrations`: all pending ones in one
+ * transaction, under the advisory lock Prisma's engine takes, so processes starting together apply each once.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -11,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Sql } from './connect';
 
 export const PRISMA_DIR = resolve(__dirname, '../../../prisma');
-export const MIGRATIONS_DIR = join(PRISMA_DIR, 'migrations');
+const MIGRATIONS_DIR = join(PRISMA_DIR, 'migrations');
 /** The advisory lock Prisma's schema engine holds while it migrates. */
 const PRISMA_MIGRATION_LOCK = 72707369;
 

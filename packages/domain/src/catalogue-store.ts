@@ -1,4 +1,4 @@
-import type { Repositories } from '@loanmatch/db';
+import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } from '@loanmatch/db';
 import { fail, ok, type Result } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
 
@@ -9,7 +9,7 @@ export interface CatalogueSource {
 
 /** Checks the catalogue's stamp at most every `refreshMs`, and reloads it when it changed. */
 export function createCatalogueSource(
-  repos: Repositories,
+  db: Transactional,
   options: { refreshMs?: number; clock?: () => number } = {},
 ): CatalogueSource {
   const refreshMs = options.refreshMs ?? 2000;
@@ -19,10 +19,10 @@ export function createCatalogueSource(
   let pending: Promise<Catalogue> | undefined;
 
   async function refresh(): Promise<Catalogue> {
-    const stamp = (await repos.catalogue.catalogueStamp())?.getTime();
+    const stamp = (await catalogueStamp(db))?.getTime();
     checkedAt = now();
     if (cached && cached.stamp === stamp) return cached.catalogue;
-    const stored = await repos.catalogue.readCatalogue();
+    const stored = await readCatalogue(db);
     if (!stored) throw new Error('no lender catalogue is loaded');
     const loaded = loadCatalogue({ ...stored.settings, lenders: stored.lenders, products: stored.products });
     // The stored catalogue passed this same check when it was put in force; failing now is a bug.
@@ -49,7 +49,7 @@ export interface CatalogueSummary {
 
 /** Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one stays. */
 export async function putCatalogue(
-  ctx: { repos: Repositories; clock: () => Date },
+  ctx: { db: Transactional; clock: () => Date },
   options: { document: unknown },
 ): Promise<Result<CatalogueSummary>> {
   const loaded = loadCatalogue(options.document);
@@ -60,7 +60,8 @@ export async function putCatalogue(
   };
   const { lenders, products, ...settings } = doc;
   const effectiveFrom = String(doc.effectiveFrom);
-  await ctx.repos.catalogue.replaceCatalogue(
+  await replaceCatalogue(
+    ctx.db,
     {
       version: effectiveFrom,
       settings,
@@ -79,9 +80,9 @@ export async function putCatalogue(
 }
 
 export async function getCatalogueSummary(ctx: {
-  repos: Repositories;
+  db: Transactional;
 }): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
-  const stored = await ctx.repos.catalogue.readCatalogue();
+  const stored = await readCatalogue(ctx.db);
   if (!stored) return fail('NOT_FOUND', 'No catalogue is loaded');
   return ok({
     effectiveFrom: stored.version,
@@ -96,10 +97,10 @@ export async function getCatalogueSummary(ctx: {
  * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
  */
 export async function seedCatalogue(
-  ctx: { repos: Repositories; clock: () => Date },
+  ctx: { db: Transactional; clock: () => Date },
   options: { document: unknown },
 ): Promise<Result<CatalogueSummary | null>> {
-  const stored = await ctx.repos.catalogue.readCatalogue();
+  const stored = await readCatalogue(ctx.db);
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
   if (
     stored &&

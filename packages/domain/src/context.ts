@@ -1,4 +1,4 @@
-import type { DatabaseHandle, Repositories } from '@loanmatch/db';
+import type { Transactional } from '@loanmatch/db';
 import type { CatalogueSource } from './catalogue-store';
 import type { CreditBureau } from './credit/bureau';
 import type { SecretBox } from './sealing';
@@ -12,9 +12,7 @@ export type Environment = 'sandbox' | 'live';
  */
 export interface DomainContext {
   /** The database: repository functions of `@loanmatch/db` run on it. */
-  readonly db: DatabaseHandle;
-  /** The database, as its repositories. */
-  readonly repos: Repositories;
+  readonly db: Transactional;
   readonly env: Environment;
   readonly clock: () => Date;
   /** This process, as registered in the instances table. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Repositories } from '@loanmatch/db';
+import { heartbeat, isInstanceAlive, removeInstance, removeOtherInstances, type Sql } from '@loanmatch/db';
 import type { InstanceRegistry } from './context';
 
 export interface InstanceRegistryOptions {
-  repos: Repositories;
+  db: Sql;
   /** Embedded storage admits one process only, so any other owner is certainly gone. */
   embedded: boolean;
   clock?: () => Date;
@@ -19,7 +19,7 @@ export interface InstanceRegistryOptions {
 export function createInstanceRegistry(
   options: InstanceRegistryOptions,
 ): InstanceRegistry & { start(): Promise<void>; stop(): Promise<void> } {
-  const { repos, embedded } = options;
+  const { db, embedded } = options;
   const clock = options.clock ?? (() => new Date());
   const heartbeatMs = options.heartbeatMs ?? 2000;
   const staleAfterMs = options.staleAfterMs ?? 10_000;
@@ -32,7 +32,7 @@ export function createInstanceRegistry(
     async isAlive(ownerId, claim) {
       if (ownerId === id) return held.has(claim);
       if (embedded) return false;
-      return repos.instances.isInstanceAlive(ownerId, new Date(clock().getTime() - staleAfterMs));
+      return isInstanceAlive(db, ownerId, new Date(clock().getTime() - staleAfterMs));
     },
     hold(claim) {
       held.set(claim, (held.get(claim) ?? 0) + 1);
@@ -46,16 +46,16 @@ export function createInstanceRegistry(
       };
     },
     async start() {
-      if (embedded) await repos.instances.removeOtherInstances(id);
-      await repos.instances.heartbeat(id, clock());
+      if (embedded) await removeOtherInstances(db, id);
+      await heartbeat(db, id, clock());
       timer = setInterval(() => {
-        repos.instances.heartbeat(id, clock()).catch(() => undefined);
+        heartbeat(db, id, clock()).catch(() => undefined);
       }, heartbeatMs);
       timer.unref();
     },
     async stop() {
       if (timer) clearInterval(timer);
-      await repos.instances.removeInstance(id).catch(() => undefined);
+      await removeInstance(db, id).catch(() => undefined);
     },
   };
 }

@@ -9,9 +9,9 @@
  * - An entry is trusted for `KEY_CACHE_MS` (two seconds). A revocation through this process forgets
  *   every entry at once; another process refuses the key within `KEY_CACHE_MS` (docs/adr/0059).
  * - Concurrent requests for one key share one lookup. A failed lookup is not remembered.
- * - One cache per database (its repositories), so tests and processes over other databases never share entries.
+ * - One cache per database, so tests and processes over other databases never share entries.
  */
-import type { KeyOwner, Repositories } from '@loanmatch/db';
+import { findActiveKeyById, findActiveKeyOwner, type KeyOwner, type Sql } from '@loanmatch/db';
 
 /** How long a process trusts an active key it looked up: the longest a revocation takes to reach another process. */
 export const KEY_CACHE_MS = 2000;
@@ -28,13 +28,13 @@ interface KeyCache {
   byId: Map<string, Entry>;
 }
 
-const caches = new WeakMap<Repositories, KeyCache>();
+const caches = new WeakMap<Sql, KeyCache>();
 
-function cacheOf(repos: Repositories): KeyCache {
-  let cache = caches.get(repos);
+function cacheOf(db: Sql): KeyCache {
+  let cache = caches.get(db);
   if (!cache) {
     cache = { byDigest: new Map(), byId: new Map() };
-    caches.set(repos, cache);
+    caches.set(db, cache);
   }
   return cache;
 }
@@ -59,18 +59,18 @@ function remembered(
 }
 
 /** The active key with this SHA-256 digest and its partner, or null. */
-export function activeKeyByDigest(repos: Repositories, keyDigest: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(repos).byDigest, keyDigest, () => repos.partners.findActiveKeyOwner(keyDigest));
+export function activeKeyByDigest(db: Sql, keyDigest: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(db).byDigest, keyDigest, () => findActiveKeyOwner(db, keyDigest));
 }
 
 /** The active key with this id and its partner, or null (Variant B's access tokens name their key by id). */
-export function activeKeyById(repos: Repositories, keyId: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(repos).byId, keyId, () => repos.partners.findActiveKeyById(keyId));
+export function activeKeyById(db: Sql, keyId: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(db).byId, keyId, () => findActiveKeyById(db, keyId));
 }
 
 /** Forgets every remembered key of this database: called when a key is revoked here. */
-export function forgetKeys(repos: Repositories): void {
-  const cache = caches.get(repos);
+export function forgetKeys(db: Sql): void {
+  const cache = caches.get(db);
   cache?.byDigest.clear();
   cache?.byId.clear();
 }

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyRow, PartnerRow } from '@loanmatch/db';
+import {
+  countPartners,
+  findPartner,
+  insertApiKey,
+  insertFirstPartner,
+  insertPartnerWithKey,
+  listPartnersWithKeys,
+  revokePartnerKey,
+  type ApiKeyRow,
+  type KeyOwner,
+  type PartnerRow,
+} from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
 import { fail, ok, type FieldViolation, type Result } from './errors';
 import { activeKeyByDigest, forgetKeys } from './key-cache';
@@ -61,18 +72,16 @@ export async function authenticateApiKey(
     return fail('UNAUTHORIZED', `This is a ${claimed} key; this server is the ${ctx.env} environment`);
   }
   const hash = digest(apiKey);
-  const owner = await activeKeyByDigest(ctx.repos, hash);
-  if (!owner || !digestsEqual(owner.keyHash, hash) || owner.partner.environment !== ctx.env) {
+  const owner = await activeKeyByDigest(ctx.db, hash);
+  if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env) {
     return fail('UNAUTHORIZED', 'The API key is not valid or has been revoked');
   }
-  const { partner } = owner;
-  return ok({
-    partnerId: partner.id,
-    keyId: owner.keyId,
-    name: partner.name,
-    tier: partner.tier,
-    environment: partner.environment as Environment,
-  });
+  return ok(authenticatedPartner(owner));
+}
+
+/** The partner behind an active key, as a request knows it. */
+export function authenticatedPartner({ partnerId, keyId, name, tier, environment }: KeyOwner): AuthenticatedPartner {
+  return { partnerId, keyId, name, tier, environment: environment as Environment };
 }
 
 export async function createPartner(
@@ -102,7 +111,8 @@ export async function createPartner(
 
   const key = newApiKey(environment as Environment);
   const keyId = randomUUID();
-  const partner = await ctx.repos.partners.insertPartnerWithKey(
+  const partner = await insertPartnerWithKey(
+    ctx.db,
     { id: randomUUID(), name: name!, tier: tier as string, environment: environment as string },
     { id: keyId, keyHash: key.keyHash, prefix: key.prefix },
   );
@@ -117,7 +127,7 @@ export async function createPartner(
 }
 
 export async function listPartners(ctx: DomainContext): Promise<Result<{ partners: PartnerView[] }>> {
-  return ok({ partners: (await ctx.repos.partners.listPartners()).map(partnerView) });
+  return ok({ partners: (await listPartnersWithKeys(ctx.db)).map(partnerView) });
 }
 
 export async function issueApiKey(
@@ -125,15 +135,11 @@ export async function issueApiKey(
   options: { partnerId: string },
 ): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
   const partnerId = canonicalUuid(options.partnerId);
-  const partner = partnerId ? await ctx.repos.partners.findPartner(partnerId) : null;
+  const partner = partnerId ? await findPartner(ctx.db, partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
   const key = newApiKey(partner.environment as Environment);
-  const row = await ctx.repos.partners.insertApiKey({
-    id: randomUUID(),
-    partnerId: partner.id,
-    keyHash: key.keyHash,
-    prefix: key.prefix,
-  });
+  const { keyHash, prefix } = key;
+  const row = await insertApiKey(ctx.db, { id: randomUUID(), partnerId: partner.id, keyHash, prefix });
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
@@ -142,9 +148,9 @@ export async function revokeApiKey(
   options: { keyId: string },
 ): Promise<Result<{ keyId: string; revokedAt: string }>> {
   const keyId = canonicalUuid(options.keyId);
-  const row = keyId ? await ctx.repos.partners.revokeApiKey(keyId, ctx.clock()) : null;
+  const row = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;
   if (!row) return fail('NOT_FOUND', 'Key not found');
-  forgetKeys(ctx.repos); // this process refuses the key at once; others within KEY_CACHE_MS
+  forgetKeys(ctx.db); // this process refuses the key at once; others within KEY_CACHE_MS
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
 
@@ -153,10 +159,11 @@ export async function revokeApiKey(
  * once. Answers its key (to be printed once), or null when partners already exist.
  */
 export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId: string; apiKey: string } | null> {
-  if ((await ctx.repos.partners.countPartners()) > 0) return null;
+  if ((await countPartners(ctx.db)) > 0) return null;
   const key = newApiKey('sandbox');
   const partnerId = randomUUID();
-  const created = await ctx.repos.partners.insertFirstPartner(
+  const created = await insertFirstPartner(
+    ctx.db,
     { id: partnerId, name: 'Demo Partner', tier: 'standard', environment: 'sandbox' },
     { id: randomUUID(), keyHash: key.keyHash, prefix: key.prefix },
   );

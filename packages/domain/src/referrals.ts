@@ -1,8 +1,8 @@
 /**
  * `GET /referrals`: a partner's referrals, newest first, each with the partner's own `clientTags`, what
- * its lender reported (`outcome`) and the commission it earned (CONTRACT.md "Referral lifecycle").
+ * its lender reported (`outcome`) and the commission it earned.
  */
-import type { Json, ReferralRow } from '@loanmatch/db';
+import { listPartnerReferrals, type Json, type ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { ok, type Result } from './errors';
 import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
@@ -63,7 +63,7 @@ export async function listReferrals(
     if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
     before = { createdAt: new Date(Number(ms)), id };
   }
-  const rows = await ctx.repos.matches.listReferrals({ partnerId: options.partnerId, limit: limit + 1, before });
+  const rows = await listPartnerReferrals(ctx.db, { partnerId: options.partnerId, limit: limit + 1, before });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return ok({

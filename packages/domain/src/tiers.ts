@@ -1,10 +1,10 @@
 /**
- * Variant B's rate tiers (spec section 8): requests per hour per partner, by the partner's tier. The
+ * Variant B's rate tiers: requests per hour per partner, by the partner's tier. The
  * limits live in the `tiers` table (seeded Free 100, Standard 1000, Enterprise 10000) and operators
  * change them at run time; every process reads them through a cache of at most two seconds, so a
  * change is in force everywhere within that, without a restart.
  */
-import type { Repositories, TierRow } from '@loanmatch/db';
+import { readTiers, updateTierLimit, type Sql, type TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type FieldViolation, type Result } from './errors';
 import { TIERS } from './partners';
@@ -33,7 +33,7 @@ const order = (name: string): number => {
 
 /** `GET /admin/v1/tiers`: every tier, in the order free, standard, enterprise. */
 export async function listTiers(ctx: DomainContext): Promise<Result<{ tiers: TierView[] }>> {
-  const rows = await ctx.repos.tiers.listTiers();
+  const rows = await readTiers(ctx.db);
   return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
 }
 
@@ -67,7 +67,7 @@ export async function setTierLimit(
     );
   }
   if (problem) return fail('VALIDATION_ERROR', problem.message, [problem]);
-  const row = await ctx.repos.tiers.setTierLimit(options.tier, perHour as number, ctx.clock());
+  const row = await updateTierLimit(ctx.db, options.tier, perHour as number, ctx.clock());
   return row ? ok(view(row)) : fail('NOT_FOUND', `Tier not found; the tiers are ${TIERS.join(', ')}`);
 }
 
@@ -82,17 +82,14 @@ export interface TierLimits {
  * propagates (the database is down, and so is the request). A tier missing from the table gets the
  * smallest limit there is.
  */
-export function createTierLimits(
-  repos: Repositories,
-  options: { maxAgeMs?: number; now?: () => number } = {},
-): TierLimits {
+export function createTierLimits(db: Sql, options: { maxAgeMs?: number; now?: () => number } = {}): TierLimits {
   const maxAgeMs = options.maxAgeMs ?? TIER_CACHE_MS;
   const now = options.now ?? Date.now;
   let cached: { at: number; limits: Map<string, number> } | undefined;
   let loading: Promise<void> | undefined;
 
   const load = async () => {
-    const rows = await repos.tiers.listTiers();
+    const rows = await readTiers(db);
     cached = { at: now(), limits: new Map(rows.map((r) => [r.name, r.requestsPerHour])) };
   };
   const refresh = () => {

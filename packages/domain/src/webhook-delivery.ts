@@ -4,7 +4,16 @@
  * endpoint (retry on the schedule, honour `Retry-After`, disable on 410 or after days of failures).
  */
 import { randomUUID } from 'node:crypto';
-import type { DeliveryState } from '@loanmatch/db';
+import {
+  claimDueDeliveries,
+  deleteHistoryBefore,
+  disableWebhook,
+  insertAttempt,
+  markWebhookAnswered,
+  markWebhookFailing,
+  settleDelivery,
+  type DeliveryState,
+} from '@loanmatch/db';
 import type { DomainContext } from './context';
 
 const SECOND = 1000;
@@ -86,38 +95,29 @@ export async function claimWebhookDeliveries(
   options: { limit: number; leaseMs: number },
 ): Promise<DeliveryJob[]> {
   const now = ctx.clock();
-  const claimed = await ctx.repos.webhooks.claimDueDeliveries({
-    now,
-    leaseUntil: new Date(now.getTime() + options.leaseMs),
-    claimToken: randomUUID(),
-    limit: options.limit,
-  });
+  const { limit, leaseMs } = options;
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit });
   const jobs: DeliveryJob[] = [];
   for (const row of claimed) {
-    const { webhook, event } = row;
-    if (webhook.deleted || webhook.status !== 'active') {
-      await ctx.repos.webhooks.settleDelivery({
-        id: row.id,
-        claimToken: row.claimToken,
-        state: 'cancelled',
-        attempts: row.attempts,
-        at: now,
-      });
+    const { id, claimToken, attempts } = row;
+    if (row.deleted || row.status !== 'active') {
+      await settleDelivery(ctx.db, { id, claimToken, state: 'cancelled', attempts, at: now });
       continue;
     }
-    const sealed = [webhook.secretSealed];
-    if (webhook.previousSecretSealed && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now)
-      sealed.push(webhook.previousSecretSealed);
+    const sealed = [row.secretSealed];
+    if (row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
+      sealed.push(row.previousSecretSealed);
     const secrets = sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined);
     jobs.push({
-      deliveryId: row.id,
-      claimToken: row.claimToken,
-      webhookId: webhook.id,
-      url: webhook.url,
-      eventId: event.id,
-      eventType: event.type,
-      body: webhookBody(event),
-      attempt: row.attempts + 1,
+      deliveryId: id,
+      claimToken,
+      webhookId: row.webhookId,
+      url: row.url,
+      eventId: row.eventId,
+      eventType: row.eventType,
+      body: webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.data }),
+      attempt: attempts + 1,
       secrets,
     });
   }
@@ -148,9 +148,9 @@ export async function recordDeliveryAttempt(
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<AttemptOutcome> {
   const now = ctx.clock();
-  return ctx.repos.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const settle = (state: DeliveryState, nextAttemptAt?: Date) =>
-      tx.webhooks.settleDelivery({
+      settleDelivery(tx, {
         id: job.deliveryId,
         claimToken: job.claimToken,
         state,
@@ -161,20 +161,20 @@ export async function recordDeliveryAttempt(
     let outcome: AttemptOutcome;
     if (result.ok) {
       await settle('succeeded');
-      await tx.webhooks.markWebhookAnswered(job.webhookId, now);
+      await markWebhookAnswered(tx, job.webhookId, now);
       outcome = { state: 'succeeded' };
     } else if (result.status === 410) {
       await settle('failed');
       const reason = `The endpoint answered 410 Gone at ${now.toISOString()}; register it again to receive events`;
-      await tx.webhooks.disableWebhook(job.webhookId, reason, now);
+      await disableWebhook(tx, job.webhookId, reason, now);
       outcome = { state: 'failed', disabled: reason };
     } else {
-      const failingSince = await tx.webhooks.markWebhookFailing(job.webhookId, now);
+      const failingSince = await markWebhookFailing(tx, job.webhookId, now);
       const delay = retryDelay(policy, job.attempt, result.retryAfterMs);
       if (now.getTime() - failingSince.getTime() >= policy.disableAfterMs) {
         await settle('failed');
         const reason = `No 2xx answer since ${failingSince.toISOString()} (${describeDuration(policy.disableAfterMs)}); disabled at ${now.toISOString()}. Register the endpoint again once it is fixed`;
-        await tx.webhooks.disableWebhook(job.webhookId, reason, now);
+        await disableWebhook(tx, job.webhookId, reason, now);
         outcome = { state: 'failed', disabled: reason };
       } else if (delay === undefined) {
         await settle('failed');
@@ -184,7 +184,7 @@ export async function recordDeliveryAttempt(
         outcome = (await settle('pending', nextAttemptAt)) ? { state: 'pending', nextAttemptAt } : { state: 'pending' };
       }
     }
-    await tx.webhooks.insertAttempt({
+    await insertAttempt(tx, {
       id: randomUUID(),
       deliveryId: job.deliveryId,
       webhookId: job.webhookId,
@@ -204,7 +204,7 @@ export async function recordDeliveryAttempt(
 
 /** Forgets webhook history older than `WEBHOOK_HISTORY_MS`; what is still pending stays. */
 export async function sweepWebhookHistory(ctx: DomainContext): Promise<void> {
-  await ctx.repos.webhooks.deleteHistoryBefore(new Date(ctx.clock().getTime() - WEBHOOK_HISTORY_MS));
+  await deleteHistoryBefore(ctx.db, new Date(ctx.clock().getTime() - WEBHOOK_HISTORY_MS));
 }
 
 function describeDuration(ms: number): string {

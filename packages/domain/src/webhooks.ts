@@ -1,12 +1,23 @@
 /**
- * Webhook endpoints of a partner (CONTRACT.md "Webhooks"): register, list, delete, rotate the signing
- * secret, send a test event, read recent delivery attempts. The same use cases serve both front-ends.
- *
- * Signing secrets are `whsec_` + base64 of 32 random bytes, shown once. They must be read again to sign,
- * so they cannot be kept only as digests: they are sealed (AES-256-GCM, `ctx.webhooks.secrets`) at rest.
+ * A partner's webhook endpoints, for both front-ends: register, list, delete, rotate the signing secret,
+ * send a test event, read recent attempts. Secrets (`whsec_` + base64 of 32 random bytes) are shown once
+ * and kept sealed (`ctx.webhooks.secrets`), since signing reads them again.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { insertEvent, type AttemptRow, type Json, type WebhookRow } from '@loanmatch/db';
+import {
+  countPendingDeliveries,
+  countWebhooks,
+  findWebhook,
+  insertEvent,
+  insertWebhook,
+  listAttempts,
+  listPartnerWebhooks,
+  removeWebhook,
+  rotateSecret,
+  type AttemptRow,
+  type Json,
+  type WebhookRow,
+} from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
@@ -103,7 +114,7 @@ export async function registerWebhook(
     const message = `url: ${destination.text}`;
     return fail('VALIDATION_ERROR', message, [{ field: 'url', rule: destination.rule, message }]);
   }
-  if ((await ctx.repos.webhooks.countWebhooks(options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
+  if ((await countWebhooks(ctx.db, options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
     return fail(
       'WEBHOOK_LIMIT_REACHED',
       `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`,
@@ -111,7 +122,7 @@ export async function registerWebhook(
   }
   const secret = newWebhookSecret();
   const now = ctx.clock();
-  const row = await ctx.repos.webhooks.insertWebhook({
+  const row = await insertWebhook(ctx.db, {
     id: randomUUID(),
     partnerId: options.partnerId,
     url: destination.url,
@@ -128,7 +139,7 @@ export async function listWebhooks(
   options: { partnerId: string },
 ): Promise<Result<{ webhooks: WebhookView[] }>> {
   const now = ctx.clock();
-  return ok({ webhooks: (await ctx.repos.webhooks.listWebhooks(options.partnerId)).map((row) => toView(row, now)) });
+  return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
 }
 
 /** The partner's own webhook; another partner's, a deleted, an unknown and a malformed id are all NOT_FOUND. */
@@ -137,7 +148,7 @@ async function findOwnWebhook(
   options: { partnerId: string; webhookId: string },
 ): Promise<Result<WebhookRow>> {
   const webhookId = canonicalUuid(options.webhookId);
-  const row = webhookId ? await ctx.repos.webhooks.findWebhook(webhookId, options.partnerId) : null;
+  const row = webhookId ? await findWebhook(ctx.db, webhookId, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
 }
 
@@ -148,9 +159,7 @@ export async function deleteWebhook(
 ): Promise<Result<{ webhookId: string; deleted: true }>> {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
-  const deleted = await ctx.repos.transaction((tx) =>
-    tx.webhooks.deleteWebhook(found.value.id, options.partnerId, ctx.clock()),
-  );
+  const deleted = await removeWebhook(ctx.db, found.value.id, options.partnerId, ctx.clock());
   return deleted ? ok({ webhookId: found.value.id, deleted: true }) : fail('NOT_FOUND', 'Webhook not found');
 }
 
@@ -167,7 +176,7 @@ export async function rotateWebhookSecret(
   if (!found.ok) return found;
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = new Date(ctx.clock().getTime() + SECRET_ROTATION_OVERLAP_MS);
-  await ctx.repos.webhooks.rotateSecret(found.value.id, {
+  await rotateSecret(ctx.db, found.value.id, {
     secretSealed: ctx.webhooks.secrets.seal(secret),
     previousSecretSealed: found.value.secretSealed,
     previousSecretExpiresAt,
@@ -229,8 +238,8 @@ export async function listWebhookDeliveries(
   if (!parsed.ok) return parsed;
   const limit = parsed.value;
   const [rows, pending] = await Promise.all([
-    ctx.repos.webhooks.listAttempts(found.value.id, limit),
-    ctx.repos.webhooks.countPendingDeliveries(found.value.id),
+    listAttempts(ctx.db, found.value.id, limit),
+    countPendingDeliveries(ctx.db, found.value.id),
   ]);
   return ok({ webhookId: found.value.id, pending, deliveries: rows.map(attemptView) });
 }

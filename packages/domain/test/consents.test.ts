@@ -25,6 +25,7 @@ import {
   flatApplication,
   personalThroughStep4,
   validApplicant,
+  countRows,
   type TestContext,
 } from '../../../tests/support';
 
@@ -139,7 +140,7 @@ describe.each(STORAGES)('consent records on %s', (storage) => {
     if (!found.ok) throw found.error;
     return found.value.consents;
   };
-  const storedRecords = (applicationId: string) => t.db.prisma.consentRecord.count({ where: { applicationId } });
+  const storedRecords = (applicationId: string) => countRows(t.db, 'consent_records', { applicationId });
 
   it('when a check names the wording, the time and its reference, then one record keeps them with the consents given and the partner', async () => {
     const id = await throughStep4();
@@ -238,8 +239,8 @@ describe.each(STORAGES)('consent records on %s', (storage) => {
       expect(!refused.ok && refused.error.message.startsWith(message)).toBe(true);
       expect(asked).toEqual([]);
       expect(await storedRecords(id)).toBe(0);
-      expect(await t.db.prisma.creditCheck.count({ where: { applicationId: id } })).toBe(0);
-      expect(await t.db.prisma.applicant.count({ where: { applicationId: id } })).toBe(0);
+      expect(await countRows(t.db, 'credit_checks', { applicationId: id })).toBe(0);
+      expect(await countRows(t.db, 'applicants', { applicationId: id })).toBe(0);
       // The 400 released the key: the corrected request goes through under it.
       expect((await check(id, {}, key, ctx)).ok).toBe(true);
       expect(await storedRecords(id)).toBe(1);
@@ -291,7 +292,7 @@ describe.each(STORAGES)('consent records on %s', (storage) => {
       }),
     ]);
 
-    const applications = await t.db.prisma.application.count();
+    const applications = await countRows(t.db, 'applications');
     const refused = await createApplicationB(t.ctx, {
       partnerId,
       body: flatApplication({ consentTextVersion: 'v0' }),
@@ -302,7 +303,7 @@ describe.each(STORAGES)('consent records on %s', (storage) => {
       ok: false,
       error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^consentTextVersion: /) },
     });
-    expect(await t.db.prisma.application.count()).toBe(applications);
+    expect(await countRows(t.db, 'applications')).toBe(applications);
   });
 
   it('when the personal data is erased, then the record keeps its facts and loses the partner’s reference', async () => {

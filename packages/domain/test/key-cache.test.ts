@@ -1,4 +1,4 @@
-import { createRepositories, openDatabase, type Database } from '@loanmatch/db';
+import { openDatabase, type Database } from '@loanmatch/db';
 import { KEY_CACHE_MS, authenticateApiKey, createPartner, revokeApiKey } from '../src';
 import { createTestContext, type TestContext } from '../../../tests/support';
 
@@ -11,7 +11,7 @@ describe('API keys remembered per process', () => {
   beforeAll(async () => {
     t = await createTestContext('postgresql');
     otherDb = await openDatabase({ url: t.url, poolSize: 2 });
-    other = { ...t.ctx, repos: createRepositories(otherDb) };
+    other = { ...t.ctx, db: otherDb };
   });
   afterAll(async () => {
     await otherDb.close();

@@ -15,7 +15,16 @@ import {
   runCreditCheck,
   saveStep,
 } from '../src';
-import { STORAGES, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '../../../tests/support';
+import {
+  STORAGES,
+  VALID_STEPS,
+  createTestContext,
+  validApplicant,
+  countRows,
+  storedRow,
+  storedRows,
+  type TestContext,
+} from '../../../tests/support';
 
 describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   let t: TestContext;
@@ -32,8 +41,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   const createBody = { formType: 'personal', data: VALID_STEPS.personal[1] };
   const create = (key: string | undefined, body: unknown = createBody) =>
     createApplication(t.ctx, { partnerId, body, idempotencyKey: key });
-  const keyRow = (key: string) =>
-    t.db.prisma.idempotencyKey.findUnique({ where: { partnerId_key: { partnerId, key } } });
+  const keyRow = (key: string) => storedRow(t.db, 'idempotency_keys', { partnerId, key });
   /** A new application with steps 2-4 saved and its credit check run: ready to match. */
   const throughCreditCheck = async () => {
     const created = await create(undefined);
@@ -57,7 +65,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     return id;
   };
   const statusEvents = async (applicationId: string) =>
-    (await t.db.prisma.webhookEvent.findMany({ where: { applicationId }, orderBy: { seq: 'asc' } })).map((e) => {
+    (await storedRows(t.db, 'webhook_events', { applicationId }, 'seq')).map((e) => {
       const data = e.data as { previousStatus: string | null; status: string; lastStep: number };
       return [data.previousStatus, data.status, data.lastStep];
     });
@@ -79,10 +87,11 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const key = `expired-${randomUUID()}`;
     const old = await create(key);
     if (!old.ok) throw old.error;
-    await t.db.prisma.idempotencyKey.update({
-      where: { partnerId_key: { partnerId, key } },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await t.db.query('UPDATE idempotency_keys SET expires_at = $3 WHERE partner_id = $1 AND key = $2', [
+      partnerId,
+      key,
+      new Date(Date.now() - 1000),
+    ]);
     const again = await create(key);
     if (!again.ok) throw again.error;
     expect(again.value.replayed).toBe(false);
@@ -108,25 +117,26 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
 
   it('when a key is held in progress by a live request, then a create under it is told so and writes nothing', async () => {
     const key = `live-${randomUUID()}`;
-    const before = await t.db.prisma.application.count({ where: { partnerId } });
+    const before = await countRows(t.db, 'applications', { partnerId });
     const release = t.ctx.instance.hold(`idem:${partnerId}:${key}`);
     try {
-      await t.db.prisma.idempotencyKey.create({
-        data: {
+      await t.db.query(
+        `INSERT INTO idempotency_keys (partner_id, key, fingerprint, state, owner_id, expires_at)
+         VALUES ($1, $2, $3, 'in_progress', $4, $5)`,
+        [
           partnerId,
           key,
-          fingerprint: requestFingerprint(t.ctx, { operation: 'create-application', body: createBody }),
-          state: 'in_progress',
-          ownerId: t.ctx.instance.id,
-          expiresAt: new Date(Date.now() + 60_000),
-        },
-      });
+          requestFingerprint(t.ctx, { operation: 'create-application', body: createBody }),
+          t.ctx.instance.id,
+          new Date(Date.now() + 60_000),
+        ],
+      );
       const res = await create(key);
       expect(res.ok || res.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
     } finally {
       release();
     }
-    expect(await t.db.prisma.application.count({ where: { partnerId } })).toBe(before);
+    expect(await countRows(t.db, 'applications', { partnerId })).toBe(before);
   });
 
   it('when a request that read draft saves step 2 after another request moved it on, then the move is announced once, naming what it left', async () => {
@@ -160,7 +170,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const id = await throughCreditCheck();
     const matches = await Promise.all([1, 2, 3].map(() => matchApplication(t.ctx, { partnerId, applicationId: id })));
     expect(matches.every((m) => m.ok)).toBe(true);
-    expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(3);
+    expect(await countRows(t.db, 'match_runs', { applicationId: id })).toBe(3);
     expect((await statusEvents(id)).slice(-2)).toEqual([
       ['in_progress', 'credit_checked', 5],
       ['credit_checked', 'matched', 5],
@@ -174,7 +184,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     const matched = await matchApplication(t.ctx, { partnerId, applicationId: id });
     if (!matched.ok) throw matched.error;
     expect(matched.value.acceptedOffers.length).toBeGreaterThan(0);
-    const run = await t.db.prisma.matchRun.findUniqueOrThrow({ where: { id: matched.value.matchId } });
+    const run = (await storedRow(t.db, 'match_runs', { id: matched.value.matchId }))!;
     const stored = run.offers as {
       offers: Array<{ offerId: string; lenderId: string; productId: string }>;
       view: unknown;
@@ -185,9 +195,9 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     );
     expect(run).toMatchObject({ applicationId: id, partnerId, degradedMode: false });
     // Stored as the text it was sent as: the answer's characters, not a re-serialisation of them.
-    const [raw] = await t.db.prisma.$queryRawUnsafe<Array<{ text: string }>>(
+    const [raw] = await t.db.query<{ text: string }>(
       'SELECT offers::text AS text FROM match_runs WHERE id = $1::uuid',
-      matched.value.matchId,
+      [matched.value.matchId],
     );
     expect(raw.text).toBe(`{"offers":${JSON.stringify(stored.offers)},"view":${JSON.stringify(matched.value)}}`);
   });
@@ -207,7 +217,7 @@ describe.each(STORAGES)('one-statement writes on %s', (storage) => {
     });
     const alone = await create(undefined);
     if (!subscribed.ok || !alone.ok) throw new Error('create failed');
-    const deliveries = (applicationId: string) => t.db.prisma.webhookDelivery.findMany({ where: { applicationId } });
+    const deliveries = (applicationId: string) => storedRows(t.db, 'webhook_deliveries', { applicationId });
     expect(await deliveries(subscribed.value.value.applicationId)).toEqual([
       expect.objectContaining({ webhookId: hook.value.webhookId, state: 'pending', attempts: 0 }),
     ]);

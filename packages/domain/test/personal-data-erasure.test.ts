@@ -14,7 +14,7 @@ import {
   type CreditBureau,
   type DomainContext,
 } from '../src';
-import { STORAGES, VALID_STEPS, flatApplication } from '../../../tests/support';
+import { STORAGES, VALID_STEPS, flatApplication, countRows, storedRow } from '../../../tests/support';
 import { STEP_4, personalDataSuite, rawApplicant } from './personal-data.fixtures';
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {
@@ -34,7 +34,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
         3: { employerName: 'Acme Pty Ltd' },
         4: { homeAddress: STEP_4.homeAddress },
       });
-      const events = await t.db.prisma.webhookEvent.count();
+      const events = await countRows(t.db, 'webhook_events');
 
       const erased = await erasePersonalData(t.ctx, { applicationId: id });
       if (!erased.ok) throw erased.error;
@@ -47,7 +47,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
         erasedAt: new Date(erased.value.erasedAt),
       });
 
-      const credit = await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } });
+      const credit = await storedRow(t.db, 'credit_checks', { applicationId: id });
       expect(credit).toMatchObject({
         status: 'completed',
         scoreSealed: null,
@@ -61,9 +61,9 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(step4).toMatchObject({ livingSituation: 'renting', monthlyRent: 1800 });
       expect(got.value).toEqual({ ...before.value, steps: { ...before.value.steps, 3: step3, 4: step4 } });
       for (const value of ['Acme', 'Quill', 'Hobart', '7000'])
-        expect(JSON.stringify(await t.db.prisma.application.findUnique({ where: { id } }))).not.toContain(value);
-      expect(await t.db.prisma.matchRun.count({ where: { applicationId: id } })).toBe(1);
-      expect(await t.db.prisma.webhookEvent.count()).toBe(events); // not a status change: no event
+        expect(JSON.stringify(await storedRow(t.db, 'applications', { id }))).not.toContain(value);
+      expect(await countRows(t.db, 'match_runs', { applicationId: id })).toBe(1);
+      expect(await countRows(t.db, 'webhook_events')).toBe(events); // not a status change: no event
 
       // Matching reads steps 1-4 and the stored band only: it still answers.
       const rematched = await matchApplication(t.ctx, { partnerId, applicationId: id });
@@ -120,7 +120,9 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       expect(!refusedB.ok && refusedB.error.code).toBe('PERSONAL_DATA_ERASED');
       expect(calls).toEqual([]);
       expect(await rawApplicant(t.db, a)).toMatchObject({ details_sealed: null });
-      expect(await t.db.prisma.creditCheck.count({ where: { applicationId: { in: [a, bId] } } })).toBe(0);
+      expect(
+        await t.db.query('SELECT 1 FROM credit_checks WHERE application_id = ANY($1::uuid[])', [[a, bId]]),
+      ).toHaveLength(0);
     });
 
     it('when the erasure lands while the bureau answers, then the check keeps nothing and is refused', async () => {
@@ -147,7 +149,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const outcome = await running;
       expect(outcome).toMatchObject({ ok: false, error: { code: 'PERSONAL_DATA_ERASED' } });
       expect(await rawApplicant(t.db, id)).toMatchObject({ details_sealed: null, key_id: null });
-      expect(await t.db.prisma.creditCheck.findUnique({ where: { applicationId: id } })).toBeNull();
+      expect(await storedRow(t.db, 'credit_checks', { applicationId: id })).toBeNull();
       const got = await getApplication(t.ctx, { partnerId, applicationId: id });
       expect(got.ok && got.value).toMatchObject({ status: 'in_progress', lastStep: 4, creditCheckComplete: false });
     });

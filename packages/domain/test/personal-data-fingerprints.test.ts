@@ -1,7 +1,7 @@
 /** Idempotency fingerprints of requests that hold personal data: keyed with the data key, and across a key rotation. */
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { canonicalJson, createPersonalDataBox, runCreditCheck, type DomainContext } from '../src';
-import { STORAGES, validApplicant } from '../../../tests/support';
+import { STORAGES, validApplicant, storedRow } from '../../../tests/support';
 import { PERSON, personalDataSuite } from './personal-data.fixtures';
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {
@@ -11,8 +11,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
   });
 
   describe('idempotency fingerprints', () => {
-    const keyRow = (key: string) =>
-      t.db.prisma.idempotencyKey.findUniqueOrThrow({ where: { partnerId_key: { partnerId, key } } });
+    const keyRow = (key: string) => storedRow(t.db, 'idempotency_keys', { partnerId, key });
     const checkUnder = (ctx: DomainContext, applicationId: string, key: string) =>
       runCreditCheck(ctx, {
         partnerId,

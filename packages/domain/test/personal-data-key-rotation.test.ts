@@ -11,7 +11,7 @@ import {
   reencryptPersonalData,
   type DomainContext,
 } from '../src';
-import { STORAGES } from '../../../tests/support';
+import { STORAGES, storedRow } from '../../../tests/support';
 import { PERSON, STEP_4, personalDataSuite, rawApplicant } from './personal-data.fixtures';
 
 describe.each(STORAGES)('personal data at rest on %s', (storage) => {
@@ -62,7 +62,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
         // The steps' personal fields and the score moved too: the new key alone opens them.
         const got = await getApplication(after, { partnerId, applicationId: id });
         expect(got.ok && got.value.steps).toMatchObject({ 3: { employerName: 'Acme Pty Ltd' }, 4: STEP_4 });
-        const credit = await t.db.prisma.creditCheck.findUniqueOrThrow({ where: { applicationId: id } });
+        const credit = (await storedRow(t.db, 'credit_checks', { applicationId: id }))!;
         expect(after.personalData.open(credit.scoreSealed!, `${id}:score`)).toBe('742');
       }
       const again = await reencryptPersonalData(during);

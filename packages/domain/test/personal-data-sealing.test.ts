@@ -7,14 +7,12 @@ import { CLEAR_VALUES, PERSON, personalDataSuite, rawApplicant } from './persona
 
 /** Every row of every table of the database, as JSON text. */
 async function everyRow(db: Database): Promise<string> {
-  const tables = await db.prisma.$queryRawUnsafe<Array<{ name: string }>>(
+  const tables = await db.query<{ name: string }>(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
   );
   const texts: string[] = [];
   for (const { name } of tables) {
-    const rows = await db.prisma.$queryRawUnsafe<Array<{ j: string }>>(
-      `SELECT row_to_json(t)::text AS j FROM "${name}" t`,
-    );
+    const rows = await db.query<{ j: string }>(`SELECT row_to_json(t)::text AS j FROM "${name}" t`);
     texts.push(...rows.map((r) => r.j));
   }
   return texts.join('\n');
@@ -71,19 +69,14 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
     const sealed = (await rawApplicant(t.db, first))!.details_sealed!;
     const parts = sealed.split('.');
     parts[3] = (parts[3].startsWith('A') ? 'B' : 'A') + parts[3].slice(1);
-    await t.db.prisma.$executeRawUnsafe(
-      'UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid',
+    await t.db.query('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', [
       parts.join('.'),
       first,
-    );
+    ]);
     await expect(readApplicantDetails(t.ctx, first)).rejects.toThrow(PersonalDataUnreadable);
 
     // Intact text, wrong row: the application id is the associated data.
-    await t.db.prisma.$executeRawUnsafe(
-      'UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid',
-      sealed,
-      second,
-    );
+    await t.db.query('UPDATE applicants SET details_sealed = $1 WHERE application_id = $2::uuid', [sealed, second]);
     const refusal = await readApplicantDetails(t.ctx, second).catch((err: Error) => err);
     expect(refusal).toBeInstanceOf(PersonalDataUnreadable);
     expect((refusal as Error).message).toContain(second);

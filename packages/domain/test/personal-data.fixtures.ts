@@ -42,9 +42,9 @@ export const STEP_4 = {
 };
 
 export async function rawApplicant(db: Database, applicationId: string) {
-  const rows = await db.prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(
+  const rows = await db.query<Record<string, unknown>>(
     'SELECT row_to_json(a)::text AS j, details_sealed, key_id, erased_at FROM applicants a WHERE application_id = $1::uuid',
-    applicationId,
+    [applicationId],
   );
   return rows[0] as
     | { j: string; details_sealed: string | null; key_id: string | null; erased_at: Date | null }

@@ -83,12 +83,12 @@ const token = (value: string) =>
 
 /** Every column of every table, each cell cast to text: `table.column: text`. */
 async function everyCell(db: Database): Promise<string[]> {
-  const columns = await db.prisma.$queryRawUnsafe<Array<{ t: string; c: string }>>(
+  const columns = await db.query<{ t: string; c: string }>(
     "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2",
   );
   const cells: string[] = [];
   for (const { t, c } of columns) {
-    const rows = await db.prisma.$queryRawUnsafe<Array<{ v: string | null }>>(`SELECT "${c}"::text AS v FROM "${t}"`);
+    const rows = await db.query<{ v: string | null }>(`SELECT "${c}"::text AS v FROM "${t}"`);
     for (const { v } of rows) if (v !== null) cells.push(`${t}.${c}: ${v}`);
   }
   return cells;
@@ -225,10 +225,7 @@ describe.each(STORAGES)('employers, addresses and scores at rest on %s', (storag
       expect(steps[4]).toMatchObject(HOME);
       for (const [n, data] of Object.entries(steps)) {
         // What GET answered before sealing: the step as jsonb stored and gave it back.
-        const [{ text }] = await t.db.prisma.$queryRawUnsafe<Array<{ text: string }>>(
-          'SELECT $1::jsonb::text AS text',
-          JSON.stringify(data),
-        );
+        const [{ text }] = await t.db.query<{ text: string }>('SELECT $1::jsonb::text AS text', [JSON.stringify(data)]);
         expect([n, JSON.stringify(data)]).toEqual([n, JSON.stringify(JSON.parse(text))]);
       }
     }
@@ -268,21 +265,12 @@ describe.each(STORAGES)('employers, addresses and scores at rest on %s', (storag
   it('when a sealed step is moved to another step or application, then it is refused, never read', async () => {
     const first = await throughStep4('personal');
     const second = await throughStep4('personal');
-    const [row] = await t.db.prisma.$queryRawUnsafe<Array<{ s3: string }>>(
-      'SELECT step_3_sealed AS s3 FROM applications WHERE id = $1::uuid',
+    const [row] = await t.db.query<{ s3: string }>('SELECT step_3_sealed AS s3 FROM applications WHERE id = $1::uuid', [
       first,
-    );
-    await t.db.prisma.$executeRawUnsafe(
-      'UPDATE applications SET step_4_sealed = $1 WHERE id = $2::uuid',
-      row.s3,
-      first,
-    );
+    ]);
+    await t.db.query('UPDATE applications SET step_4_sealed = $1 WHERE id = $2::uuid', [row.s3, first]);
     await expect(getApplication(t.ctx, { partnerId, applicationId: first })).rejects.toThrow(PersonalDataUnreadable);
-    await t.db.prisma.$executeRawUnsafe(
-      'UPDATE applications SET step_3_sealed = $1 WHERE id = $2::uuid',
-      row.s3,
-      second,
-    );
+    await t.db.query('UPDATE applications SET step_3_sealed = $1 WHERE id = $2::uuid', [row.s3, second]);
     const refusal = await getApplication(t.ctx, { partnerId, applicationId: second }).catch((err: Error) => err);
     expect(refusal).toBeInstanceOf(PersonalDataUnreadable);
     expect((refusal as Error).message).not.toContain(EMPLOYER);

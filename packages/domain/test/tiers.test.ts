@@ -1,3 +1,4 @@
+import type { Sql } from '@loanmatch/db';
 import { createTierLimits, listTiers, setTierLimit } from '../src';
 import { createTestContext, type TestContext } from '../../../tests/support';
 
@@ -8,15 +9,15 @@ describe('tier limits', () => {
   });
   afterAll(() => t.close());
 
-  /** The real repositories behind a switch that makes every read of the tiers fail, and a count of reads. */
+  /** The real database behind a switch that makes every read fail, and a count of reads. */
   function flakyDb() {
     const state = { down: false, reads: 0 };
-    const { repos } = t.ctx;
-    const listTiers = () => {
-      state.reads++;
-      return state.down ? Promise.reject(new Error('database down')) : repos.tiers.listTiers();
+    const db: Sql = {
+      query: <R>(text: string, values?: readonly unknown[]) => {
+        state.reads++;
+        return state.down ? Promise.reject(new Error('database down')) : t.db.query<R>(text, values);
+      },
     };
-    const db: typeof repos = { ...repos, tiers: { ...repos.tiers, listTiers } };
     return { db, state };
   }
 
@@ -58,7 +59,7 @@ describe('tier limits', () => {
   });
 
   it('when a partner’s tier is not in the table, then the smallest limit applies', async () => {
-    expect(await createTierLimits(t.ctx.repos).perHour('platinum')).toBe(100);
+    expect(await createTierLimits(t.db).perHour('platinum')).toBe(100);
   });
 
   it.each([
@@ -71,6 +72,6 @@ describe('tier limits', () => {
     const set = await setTierLimit(t.ctx, { tier: 'free', body });
     expect(set.ok).toBe(false);
     expect(!set.ok && set.error).toMatchObject({ code: 'VALIDATION_ERROR', message });
-    expect(await createTierLimits(t.ctx.repos).perHour('free')).toBe(100);
+    expect(await createTierLimits(t.db).perHour('free')).toBe(100);
   });
 });

@@ -17,6 +17,7 @@ import {
   type DomainContext,
   type FormType,
 } from '@loanmatch/domain';
+import { countRows, storedRow, storedRows } from '../rows';
 import { findKey } from './answers';
 import { PROTOTYPE_KEYS } from './values';
 
@@ -27,11 +28,23 @@ const isPrototypeKey = (key: string) => (PROTOTYPE_KEYS as readonly string[]).in
  * match runs, referrals and applicant rows it has. Two equal snapshots: the request changed nothing.
  */
 export async function applicationSnapshot(db: Database, applicationId: string): Promise<string> {
-  const row = await db.prisma.application.findUnique({
-    where: { id: applicationId },
-    include: { creditCheck: true, applicant: true, _count: { select: { matchRuns: true, referrals: true } } },
-  });
-  return JSON.stringify(row);
+  const row = await storedRow(db, 'applications', { id: applicationId });
+  return JSON.stringify(
+    row && { ...(await withRelations(db, row)), applicant: await storedRow(db, 'applicants', { applicationId }) },
+  );
+}
+
+/** An application's row with its credit check and how many match runs and referrals it has. */
+async function withRelations(db: Database, app: any) {
+  const applicationId = app.id;
+  return {
+    ...app,
+    creditCheck: await storedRow(db, 'credit_checks', { applicationId }),
+    _count: {
+      matchRuns: await countRows(db, 'match_runs', { applicationId }),
+      referrals: await countRows(db, 'referrals', { applicationId }),
+    },
+  };
 }
 
 /**
@@ -49,11 +62,8 @@ export async function storedProblems(
 ): Promise<string[]> {
   const { ctx, db } = t;
   const problems: string[] = [];
-  const rows = await db.prisma.application.findMany({
-    where: { partnerId: { in: [...partnerIds] } },
-    include: { creditCheck: true, _count: { select: { matchRuns: true, referrals: true } } },
-  });
-  for (const app of rows) {
+  const rows = (await Promise.all(partnerIds.map((partnerId) => storedRows(db, 'applications', { partnerId })))).flat();
+  for (const app of await Promise.all(rows.map((row) => withRelations(db, row)))) {
     const at = (what: string) =>
       problems.push(`application ${app.id} (${app.formType}, ${app.status}, last step ${app.lastStep}): ${what}`);
     if (!(FORM_TYPES as readonly string[]).includes(app.formType)) {
@@ -147,9 +157,9 @@ export async function storedProblems(
     }
     if (app.securityTokenHash !== null && applicant.state === 'none') at('a Variant B application without its intake');
   }
-  const stuck = await db.prisma.idempotencyKey.count({
-    where: { partnerId: { in: [...partnerIds] }, state: 'in_progress' },
-  });
+  let stuck = 0;
+  for (const partnerId of partnerIds)
+    stuck += await countRows(db, 'idempotency_keys', { partnerId, state: 'in_progress' });
   if (stuck > 0) problems.push(`${stuck} idempotency keys left in progress`);
   return problems;
 }

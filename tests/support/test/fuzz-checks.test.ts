@@ -118,7 +118,7 @@ describe(`storedProblems on ${STORAGE}`, () => {
     ['a checked status without a check', `status = 'credit_checked'`, /without a completed check/],
   ])('when the database holds %s, then it is reported', async (_case, change, problem) => {
     const id = await newApplication();
-    await t.db.prisma.$executeRawUnsafe(`UPDATE applications SET ${change} WHERE id = $1::uuid`, id);
+    await t.db.query(`UPDATE applications SET ${change} WHERE id = $1::uuid`, [id]);
     expect((await storedProblems(t, [partnerId])).filter((p) => p.includes(id)).join('\n')).toMatch(problem);
   });
 });

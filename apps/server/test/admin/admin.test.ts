@@ -1,6 +1,14 @@
 import request from 'supertest';
 import { authenticateApiKey } from '@loanmatch/domain';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import {
+  STORAGES,
+  createTestContext,
+  silentLogger,
+  countRows,
+  storedRow,
+  storedRows,
+  type TestContext,
+} from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
@@ -33,7 +41,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
     expect(res.headers['cache-control']).toBe('no-store'); // the answer holds a key
     expect(res.headers['x-content-type-options']).toBe('nosniff');
 
-    const stored = await t.db.prisma.apiKey.findMany({ where: { partnerId: res.body.data.partnerId } });
+    const stored = await storedRows(t.db, 'api_keys', { partnerId: res.body.data.partnerId });
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(apiKey.slice(15));
     expect((await authenticateApiKey(t.ctx, { apiKey })).ok).toBe(true);
@@ -93,7 +101,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
   });
 
   it('when the admin token is missing or wrong, then 401 and nothing is created', async () => {
-    const before = await t.db.prisma.partner.count();
+    const before = await countRows(t.db, 'partners');
     for (const res of [
       await request(app).post('/admin/v1/partners').send({ name: 'Sneaky' }),
       await request(app).post('/admin/v1/partners').set('Authorization', 'Bearer wrong').send({ name: 'Sneaky' }),
@@ -103,7 +111,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
       expect(res.body.error).toBe('UNAUTHORIZED');
       expect(res.headers['x-request-id']).toBeTruthy();
     }
-    expect(await t.db.prisma.partner.count()).toBe(before);
+    expect(await countRows(t.db, 'partners')).toBe(before);
   });
 
   describe('tiers', () => {
@@ -129,7 +137,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
         success: true,
         data: { tier: 'enterprise', requestsPerHour: 25000, updatedAt: expect.any(String) },
       });
-      expect(await t.db.prisma.tier.findUnique({ where: { name: 'enterprise' } })).toMatchObject({
+      expect(await storedRow(t.db, 'tiers', { name: 'enterprise' })).toMatchObject({
         requestsPerHour: 25000,
       });
       const listed = await request(app).get('/admin/v1/tiers').set(auth);
@@ -147,7 +155,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
       const res = await request(app).put('/admin/v1/tiers/free').set(auth).send(body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: 'VALIDATION_ERROR', message });
-      expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
+      expect(await storedRow(t.db, 'tiers', { name: 'free' })).toMatchObject({ requestsPerHour: 100 });
     });
 
     it('when the tier is unknown, then 404 NOT_FOUND naming the tiers; without the admin token, 401', async () => {
@@ -160,7 +168,7 @@ describe.each(STORAGES)('admin API on %s', (storage) => {
       const anonymous = await request(app).put('/admin/v1/tiers/free').send({ requestsPerHour: 1 });
       expect(anonymous.status).toBe(401);
       expect((await request(app).get('/admin/v1/tiers')).status).toBe(401);
-      expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 100 });
+      expect(await storedRow(t.db, 'tiers', { name: 'free' })).toMatchObject({ requestsPerHour: 100 });
     });
   });
 });

@@ -9,6 +9,7 @@ import {
   type TestContext,
 } from '../../../../tests/support';
 import { createCatalogueSource, createPartner, seedCatalogue } from '@loanmatch/domain';
+import { replaceCatalogue } from '@loanmatch/db';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_catalogue-test-token-0123456789';
@@ -64,7 +65,8 @@ describe('operators change the lender catalogue without a code change', () => {
     const outdated = products.map((p) =>
       p.loanType === 'car' ? { ...p, car: { ...(p.car as object), maxLvrPercent: undefined } } : p,
     );
-    await t.ctx.repos.catalogue.replaceCatalogue(
+    await replaceCatalogue(
+      t.db,
       {
         version: '2098-01-01',
         settings: JSON.parse(JSON.stringify(settings)),
@@ -81,7 +83,7 @@ describe('operators change the lender catalogue without a code change', () => {
     );
     const seeded = await seedCatalogue(t.ctx, { document: defaultCatalogueDocument() });
     expect(seeded.ok && seeded.value).toMatchObject({ effectiveFrom: doc.effectiveFrom });
-    const source = createCatalogueSource(t.ctx.repos, { refreshMs: 0 });
+    const source = createCatalogueSource(t.db, { refreshMs: 0 });
     expect(
       (await source.current()).productsByType.car.every(
         (p) => p.definition.loanType === 'car' && p.definition.car.maxLvrPercent > 0,
@@ -97,7 +99,7 @@ describe('operators change the lender catalogue without a code change', () => {
     const { apiKey } = partner.value;
     // A second "process": its own catalogue source over the same database.
     const otherProcess = createPartnerAApp({
-      ctx: { ...t.ctx, catalogue: createCatalogueSource(t.ctx.repos, { refreshMs: 0 }) },
+      ctx: { ...t.ctx, catalogue: createCatalogueSource(t.db, { refreshMs: 0 }) },
       logger: silentLogger,
       ping: async () => true,
       rateLimitPerMinute: 1000,

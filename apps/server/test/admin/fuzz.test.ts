@@ -20,6 +20,8 @@ import {
   storedProblems,
   strayRequests,
   validApplicant,
+  countRows,
+  storedRows,
   type FuzzRequest,
   type TestContext,
 } from '../../../../tests/support';
@@ -95,7 +97,7 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
       .set('Idempotency-Key', 'setup')
       .send({ data: validApplicant() });
   }
-  const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
+  const keys = await storedRows(t.db, 'api_keys');
   known.secrets.push(
     ...keys.map((k) => k.keyHash),
     String(validApplicant().email),
@@ -119,13 +121,13 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
 /** Partners and tiers in the database are valid, and so is every application of the partners. */
 async function storedAdminProblems(): Promise<string[]> {
   const problems: string[] = [];
-  for (const p of await t.db.prisma.partner.findMany()) {
+  for (const p of await storedRows(t.db, 'partners')) {
     if (p.name.length < 1 || p.name.length > 100 || p.name !== p.name.trim())
       problems.push(`partner ${p.id}: name ${JSON.stringify(p.name.slice(0, 40))}`);
     if (!(TIERS as readonly string[]).includes(p.tier)) problems.push(`partner ${p.id}: tier ${p.tier}`);
     if (!['sandbox', 'live'].includes(p.environment)) problems.push(`partner ${p.id}: environment ${p.environment}`);
   }
-  for (const tier of await t.db.prisma.tier.findMany()) {
+  for (const tier of await storedRows(t.db, 'tiers')) {
     if (
       !(TIERS as readonly string[]).includes(tier.name) ||
       !Number.isInteger(tier.requestsPerHour) ||
@@ -230,17 +232,17 @@ function foundCases(): void {
   const auth = { Authorization: `Bearer ${TOKEN}` };
 
   it('when a tier name in the path holds an encoded NUL, then 404 NOT_FOUND (it was a 500 from the database) and no tier changes', async () => {
-    const before = JSON.stringify(await t.db.prisma.tier.findMany({ orderBy: { name: 'asc' } }));
+    const before = JSON.stringify(await storedRows(t.db, 'tiers', {}, 'name'));
     for (const tier of ['%00', 'free%00']) {
       const res = await request(app).put(`${BASE}/tiers/${tier}`).set(auth).send({ requestsPerHour: 5 });
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('NOT_FOUND');
     }
-    expect(JSON.stringify(await t.db.prisma.tier.findMany({ orderBy: { name: 'asc' } }))).toBe(before);
+    expect(JSON.stringify(await storedRows(t.db, 'tiers', {}, 'name'))).toBe(before);
   });
 
   it('when a partner name holds U+0000, then 400 INVALID_JSON (it was a 500 from the database) and no partner is made', async () => {
-    const before = await t.db.prisma.partner.count();
+    const before = await countRows(t.db, 'partners');
     const res = await request(app)
       .post(`${BASE}/partners`)
       .set(auth)
@@ -248,7 +250,7 @@ function foundCases(): void {
       .send('{"name":"Acme\\u0000"}');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
-    expect(await t.db.prisma.partner.count()).toBe(before);
+    expect(await countRows(t.db, 'partners')).toBe(before);
   });
 }
 

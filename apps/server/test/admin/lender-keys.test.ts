@@ -3,7 +3,14 @@ import request from 'supertest';
 import { authenticateApiKey, authenticateLenderKey, createPartner } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import {
+  ONE_STORAGE,
+  createTestContext,
+  silentLogger,
+  countRows,
+  storedRow,
+  type TestContext,
+} from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
@@ -30,7 +37,7 @@ describe(`lenders' keys through the admin API on ${ONE_STORAGE}`, () => {
     expect(res.body.data).toEqual({ keyId: expect.any(String), apiKey, lenderId: LENDER, environment: 'sandbox' });
     expect(apiKey).toMatch(/^lm_lender_sandbox_[A-Za-z0-9_-]{43}$/);
 
-    const stored = await t.db.prisma.lenderKey.findUniqueOrThrow({ where: { id: res.body.data.keyId } });
+    const stored = (await storedRow(t.db, 'lender_keys', { id: res.body.data.keyId }))!;
     expect(stored.keyHash).toBe(createHash('sha256').update(apiKey).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(apiKey.slice(18));
     expect(await authenticateLenderKey(t.ctx, { apiKey })).toEqual({
@@ -73,7 +80,7 @@ describe(`lenders' keys through the admin API on ${ONE_STORAGE}`, () => {
   });
 
   it('when the lender is not in the catalogue or the environment is not one, then 404 and 400, and no key is made', async () => {
-    const before = await t.db.prisma.lenderKey.count();
+    const before = await countRows(t.db, 'lender_keys');
     const unknown = await issue('no-such-lender');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ success: false, error: 'NOT_FOUND', message: 'Lender not found in the catalogue' });
@@ -84,7 +91,7 @@ describe(`lenders' keys through the admin API on ${ONE_STORAGE}`, () => {
       { field: 'environment', rule: 'enum', message: 'environment: must be one of sandbox, live' },
     ]);
     expect((await issue(LENDER, [] as unknown as object)).status).toBe(400);
-    expect(await t.db.prisma.lenderKey.count()).toBe(before);
+    expect(await countRows(t.db, 'lender_keys')).toBe(before);
     expect((await request(app).post(`/admin/v1/lenders/${LENDER}/keys`).send({})).status).toBe(401);
   });
 

@@ -8,6 +8,8 @@ import {
   createTestContext,
   silentLogger,
   validApplicant,
+  storedRow,
+  storedRows,
   type TestContext,
 } from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
@@ -79,7 +81,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     const got = await request(partnerA).get(`/api/partner/v1/applications/${id}`).set(a());
     expect(got.body.data).toMatchObject({ status: 'credit_checked', lastStep: 5, creditCheckComplete: true });
     expect((await request(partnerA).post(`/api/partner/v1/applications/${id}/match`).set(a())).status).toBe(200);
-    const row = await t.db.prisma.applicant.findUnique({ where: { applicationId: id } });
+    const row = await storedRow(t.db, 'applicants', { applicationId: id });
     expect(row).toMatchObject({ detailsSealed: null, keyId: null, erasedAt: new Date(erased.body.data.erasedAt) });
   });
 
@@ -92,7 +94,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     expect(created.status).toBe(201);
     const id: string = created.body.data.applicationId;
     expect((await request(admin).delete(`/admin/v1/applications/${id}/personal-data`).set(auth)).status).toBe(200);
-    const row = await t.db.prisma.application.findUniqueOrThrow({ where: { id } });
+    const row = (await storedRow(t.db, 'applications', { id }))!;
     expect(row.personalDataErasedAt).not.toBeNull();
     expect(row.clientTags).toEqual(tags);
   });
@@ -134,7 +136,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
       expect(res.body.error).toBe('UNAUTHORIZED');
       expect((await request(admin).get('/admin/v1/data-key').set(headers)).status).toBe(401);
     }
-    expect(await t.db.prisma.applicant.findUnique({ where: { applicationId: id } })).toBeNull();
+    expect(await storedRow(t.db, 'applicants', { applicationId: id })).toBeNull();
     expect((await creditCheck(id)).status).toBe(200);
   });
 
@@ -143,7 +145,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     const newKey = randomBytes(32);
     const withKeys = (keys: Buffer[]): DomainContext => ({ ...t.ctx, personalData: createPersonalDataBox(keys) });
     // Start from tables whose sealed values are all under the old key: this suite's other applications are erased first.
-    const earlier = await t.db.prisma.application.findMany({ select: { id: true } });
+    const earlier = await storedRows(t.db, 'applications');
     for (const { id } of earlier) await request(admin).delete(`/admin/v1/applications/${id}/personal-data`).set(auth);
     const oldApp = createPartnerAApp({
       ctx: withKeys([oldKey]),
@@ -192,7 +194,7 @@ describe.each(STORAGES)('admin API: personal data on %s', (storage) => {
     });
     // The old key can go: a process with the new key alone reads every row (a Variant B check would open it).
     for (const id of ids) {
-      const row = await t.db.prisma.applicant.findUnique({ where: { applicationId: id } });
+      const row = await storedRow(t.db, 'applicants', { applicationId: id });
       expect(createPersonalDataBox([newKey]).open(row!.detailsSealed!, id)).toContain('jordan.citizen@example.com');
     }
   });

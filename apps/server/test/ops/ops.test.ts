@@ -1,7 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestContext, defaultCatalogueDocument, type TestContext } from '../../../../tests/support';
+import {
+  createTestContext,
+  defaultCatalogueDocument,
+  countRows,
+  storedRow,
+  type TestContext,
+} from '../../../../tests/support';
 import { TOKEN, adminEnv, type AdminApi, runOpsCapturing, serveAdminApi } from './admin-api';
 
 describe('pnpm ops against a running admin API', () => {
@@ -120,7 +126,7 @@ describe('pnpm ops against a running admin API', () => {
       tier: 'free',
       requestsPerHour: 250,
     });
-    expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
+    expect(await storedRow(t.db, 'tiers', { name: 'free' })).toMatchObject({ requestsPerHour: 250 });
 
     const unknown = await ops(['tier', 'set', 'gold', '--per-hour', '5']);
     expect(unknown.code).toBe(1);
@@ -128,7 +134,7 @@ describe('pnpm ops against a running admin API', () => {
     const zero = await ops(['tier', 'set', 'free', '--per-hour', '0']);
     expect(zero.code).not.toBe(0);
     expect(zero.err).toContain('must be a whole number of at least 1');
-    expect(await t.db.prisma.tier.findUnique({ where: { name: 'free' } })).toMatchObject({ requestsPerHour: 250 });
+    expect(await storedRow(t.db, 'tiers', { name: 'free' })).toMatchObject({ requestsPerHour: 250 });
   });
   it('when a lender key is issued with --json, then the key is printed once, stored as a digest, and listed without it', async () => {
     const issued = await ops(['lender', 'key', 'issue', 'harbour-bank', '--json']);
@@ -139,7 +145,7 @@ describe('pnpm ops against a running admin API', () => {
       environment: 'sandbox',
       apiKey: expect.stringMatching(/^lm_lender_sandbox_/),
     });
-    expect(await t.db.prisma.lenderKey.count({ where: { keyHash: data.apiKey } })).toBe(0);
+    expect(await countRows(t.db, 'lender_keys', { keyHash: data.apiKey })).toBe(0);
     const listed = await ops(['lender', 'list']);
     expect(listed.out).toContain(`key ${data.keyId}`);
     expect(listed.out).not.toContain(data.apiKey);

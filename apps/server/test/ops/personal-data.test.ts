@@ -6,7 +6,13 @@ import {
   runCreditCheck,
   type DomainContext,
 } from '@loanmatch/domain';
-import { createTestContext, personalThroughStep4, validApplicant, type TestContext } from '../../../../tests/support';
+import {
+  createTestContext,
+  personalThroughStep4,
+  validApplicant,
+  storedRow,
+  type TestContext,
+} from '../../../../tests/support';
 import { adminEnv, runOpsCapturing, type AdminApi, serveAdminApi } from './admin-api';
 
 describe('pnpm ops application erase and consents, and data-key', () => {
@@ -64,7 +70,7 @@ describe('pnpm ops application erase and consents, and data-key', () => {
     const json = await ops(url, ['application', 'erase', id, '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out)).toEqual({ applicationId: id, erasedAt: first.out.match(/erased at (\S+)\)/)![1] });
-    expect(await t.db.prisma.applicant.findUnique({ where: { applicationId: id } })).toMatchObject({
+    expect(await storedRow(t.db, 'applicants', { applicationId: id })).toMatchObject({
       detailsSealed: null,
     });
 
@@ -152,7 +158,7 @@ describe('pnpm ops application erase and consents, and data-key', () => {
     );
     const newOnly = createPersonalDataBox([newKey]);
     for (const id of ids) {
-      const row = await t.db.prisma.applicant.findUnique({ where: { applicationId: id } });
+      const row = await storedRow(t.db, 'applicants', { applicationId: id });
       expect(newOnly.open(row!.detailsSealed!, id)).toContain('Jordan');
     }
     expect(JSON.parse((await ops(url, ['data-key', 'status', '--json'])).out)).toMatchObject({
@@ -162,7 +168,7 @@ describe('pnpm ops application erase and consents, and data-key', () => {
     });
 
     // Once those idempotency keys have expired, nothing is left under an earlier key.
-    await t.db.prisma.idempotencyKey.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.db.query('UPDATE idempotency_keys SET expires_at = $1', [new Date(Date.now() - 1000)]);
     const after = await ops(url, ['data-key', 'status']);
     expect(after.out).toBe(
       [

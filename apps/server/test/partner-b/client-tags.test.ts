@@ -1,5 +1,12 @@
 /** Variant B's flat `clientTags` on create (CONTRACT.md "Referral lifecycle"): the rules of Variant A's. */
-import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import {
+  ONE_STORAGE,
+  createTestContext,
+  silentLogger,
+  countRows,
+  storedRow,
+  type TestContext,
+} from '../../../../tests/support';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 
@@ -23,12 +30,12 @@ describe(`clientTags through Variant B on ${ONE_STORAGE}`, () => {
     const res = await b.create({ ...flatApplication(), clientTags: { campaign: 'b-flat', partnerRef: 'P-42' } });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.data).sort()).toEqual(['applicationId', 'securityToken']);
-    const stored = await t.db.prisma.application.findUniqueOrThrow({ where: { id: res.body.data.applicationId } });
+    const stored = (await storedRow(t.db, 'applications', { id: res.body.data.applicationId }))!;
     expect(stored.clientTags).toEqual({ campaign: 'b-flat', partnerRef: 'P-42' });
   });
 
   it('when clientTags break a bound, then 400 naming clientTags and nothing is made', async () => {
-    const before = await t.db.prisma.application.count();
+    const before = await countRows(t.db, 'applications');
     const res = await b.create({
       ...flatApplication(),
       clientTags: { a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' },
@@ -37,6 +44,6 @@ describe(`clientTags through Variant B on ${ONE_STORAGE}`, () => {
     expect(res.body.details).toEqual([
       { field: 'clientTags', rule: 'maxProperties', message: 'clientTags: must hold at most 5 tags' },
     ]);
-    expect(await t.db.prisma.application.count()).toBe(before);
+    expect(await countRows(t.db, 'applications')).toBe(before);
   });
 });

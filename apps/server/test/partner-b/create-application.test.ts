@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { readApplicantDetails } from '@loanmatch/domain';
-import { STORAGES, silentLogger } from '../../../../tests/support';
+import { STORAGES, silentLogger, countRows, storedRow } from '../../../../tests/support';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { accessTokenFor, clientB, flatApplication, variantBSuite, type VariantB } from './helpers';
 
@@ -24,7 +24,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       });
       expect(res.headers['cache-control']).toBe('no-store');
       const { applicationId, securityToken } = res.body.data;
-      const row = await t.db.prisma.application.findUnique({ where: { id: applicationId } });
+      const row = await storedRow(t.db, 'applications', { id: applicationId });
       expect(row).toMatchObject({
         partnerId: mine.partnerId,
         formType: 'personal',
@@ -124,12 +124,10 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(again.status).toBe(201);
       expect(again.headers['idempotency-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
-      const stored = await t.db.prisma.idempotencyKey.findUnique({
-        where: { partnerId_key: { partnerId: mine.partnerId, key } },
-      });
+      const stored = await storedRow(t.db, 'idempotency_keys', { partnerId: mine.partnerId, key });
       expect(stored!.responseBody).toContain(first.body.data.applicationId);
       expect(stored!.responseBody).not.toContain(first.body.data.securityToken);
-      expect(await t.db.prisma.application.count({ where: { id: first.body.data.applicationId } })).toBe(1);
+      expect(await countRows(t.db, 'applications', { id: first.body.data.applicationId })).toBe(1);
 
       const changed = await c.create(flatApplication({ loanAmount: 20000 }), key);
       expect(changed.status).toBe(422);

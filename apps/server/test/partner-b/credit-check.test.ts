@@ -1,7 +1,7 @@
 /** Variant B's credit check: the security token, consent, date of birth, idempotency and sandbox scores. */
 import request from 'supertest';
 import { CURRENT_CONSENT_TEXTS, readApplicantDetails } from '@loanmatch/domain';
-import { STORAGES } from '../../../../tests/support';
+import { STORAGES, countRows, storedRows, storedRow } from '../../../../tests/support';
 import { BASE, variantBSuite, type ClientB, type VariantB } from './helpers';
 
 describe.each(STORAGES)('Variant B on %s', (storage) => {
@@ -62,12 +62,12 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
         message: `consentTextVersion: must be one of ${CURRENT_CONSENT_TEXTS.version}`,
       });
       expect(counting.state.calls).toBe(calls);
-      expect(await t.db.prisma.creditCheck.count({ where: { applicationId: app.applicationId } })).toBe(0);
-      expect(await t.db.prisma.consentRecord.count({ where: { applicationId: app.applicationId } })).toBe(0);
+      expect(await countRows(t.db, 'credit_checks', { applicationId: app.applicationId })).toBe(0);
+      expect(await countRows(t.db, 'consent_records', { applicationId: app.applicationId })).toBe(0);
 
       const fixed = { ...body, consentTextVersion: CURRENT_CONSENT_TEXTS.version, consentReference: 'b-42' };
       expect((await check(c, app.applicationId, fixed, { key: `consent-${app.applicationId}` })).status).toBe(200);
-      expect(await t.db.prisma.consentRecord.findMany({ where: { applicationId: app.applicationId } })).toEqual([
+      expect(await storedRows(t.db, 'consent_records', { applicationId: app.applicationId })).toEqual([
         expect.objectContaining({
           partnerId: mine.partnerId,
           textVersion: CURRENT_CONSENT_TEXTS.version,
@@ -254,8 +254,9 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(noKey.status).toBe(409);
       expect(noKey.body.error).toBe('CREDIT_CHECK_ALREADY_COMPLETED');
       expect(counting.state.calls).toBe(calls);
-      const stored = await t.db.prisma.idempotencyKey.findUnique({
-        where: { partnerId_key: { partnerId: mine.partnerId, key: `check-${app.applicationId}` } },
+      const stored = await storedRow(t.db, 'idempotency_keys', {
+        partnerId: mine.partnerId,
+        key: `check-${app.applicationId}`,
       });
       expect(stored!.state).toBe('completed');
     });

@@ -18,6 +18,8 @@ import {
   applicationSnapshot,
   createTestContext,
   silentLogger,
+  countRows,
+  storedRow,
   type TestContext,
 } from '../../../../tests/support';
 import { createPartnerBApp } from '@loanmatch/partner-b';
@@ -169,11 +171,11 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
         'privacyConsent: must be a JSON boolean (true or false)',
       ],
     ])('when the create carries %s, then 400 names the field and nothing is made', async (_label, change, message) => {
-      const before = await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } });
+      const before = await countRows(t.db, 'applications', { partnerId: mine.partnerId });
       const res = await c.create(richFlatApplication(change));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', message });
-      expect(await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } })).toBe(before);
+      expect(await countRows(t.db, 'applications', { partnerId: mine.partnerId })).toBe(before);
     });
 
     it('when the create carries fields no table lists, then they are ignored', async () => {
@@ -337,9 +339,7 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
       const res = await c.patch(made.applicationId, { securityToken: made.securityToken, employerName: 'Acme' });
       expect(res.status).toBe(409);
       expect(res.body.error).toBe('PERSONAL_DATA_ERASED');
-      expect(
-        JSON.stringify(await t.db.prisma.application.findUnique({ where: { id: made.applicationId } })),
-      ).not.toContain('Acme');
+      expect(JSON.stringify(await storedRow(t.db, 'applications', { id: made.applicationId }))).not.toContain('Acme');
     });
   });
 });

@@ -22,6 +22,8 @@ import {
   silentLogger,
   storedProblems,
   strayRequests,
+  countRows,
+  storedRows,
   type FuzzRequest,
   type TestContext,
 } from '../../../../tests/support';
@@ -137,8 +139,8 @@ async function setUp(context: TestContext): Promise<FuzzListener> {
     .send({ url: 'http://127.0.0.1:9/fuzz' });
   known.webhooks.push(registered.body.data.webhookId);
 
-  const hashes = await t.db.prisma.application.findMany({ select: { securityTokenHash: true } });
-  const keys = await t.db.prisma.apiKey.findMany({ select: { keyHash: true } });
+  const hashes = await storedRows(t.db, 'applications');
+  const keys = await storedRows(t.db, 'api_keys');
   known.secrets.push(
     JWT_SECRET,
     mine.apiKey,
@@ -349,7 +351,7 @@ const requests = (): fc.Arbitrary<FuzzRequest> => {
 
 function foundCases(): void {
   it('when a flat create field holds U+0000, then 400 INVALID_JSON as on every route (names are stored sealed, so this was a 201), and no application is made', async () => {
-    const before = await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } });
+    const before = await countRows(t.db, 'applications', { partnerId: mine.partnerId });
     const body = JSON.stringify(flatApplication({ firstName: 'Jor\u0000dan' }));
     const res = await request(app)
       .post(`${BASE}/applications`)
@@ -358,7 +360,7 @@ function foundCases(): void {
       .send(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('INVALID_JSON');
-    expect(await t.db.prisma.application.count({ where: { partnerId: mine.partnerId } })).toBe(before);
+    expect(await countRows(t.db, 'applications', { partnerId: mine.partnerId })).toBe(before);
   });
 }
 

@@ -13,6 +13,7 @@ import {
   createTestContext,
   flatApplication,
   silentLogger,
+  countRows,
   type StorageKind,
   type TestContext,
 } from '../../../../tests/support';
@@ -130,7 +131,7 @@ export function variantBSuite(storage: StorageKind, ready: (made: VariantB) => v
   });
   afterAll(() => s.t.close());
 
-  const countApplications = (partnerId = s.mine.partnerId) => s.t.db.prisma.application.count({ where: { partnerId } });
+  const countApplications = (partnerId = s.mine.partnerId) => countRows(s.t.db, 'applications', { partnerId });
   const viaA = (apiKey = s.mine.apiKey) => ({
     get: (id: string) =>
       request(s.appA).get(`/api/partner/v1/applications/${id}`).set('Authorization', `Bearer ${apiKey}`),

@@ -1,6 +1,6 @@
 /** Variant B's match: offers for a checked application whose security token is sent, and refusals. */
 import request from 'supertest';
-import { STORAGES } from '../../../../tests/support';
+import { STORAGES, countRows } from '../../../../tests/support';
 import { BASE, variantBSuite, type ClientB, type VariantB } from './helpers';
 
 describe.each(STORAGES)('Variant B on %s', (storage) => {
@@ -47,7 +47,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(wrong.body.error).toBe('INVALID_SECURITY_TOKEN');
       expect((await match(made.applicationId, {})).status).toBe(400);
       expect((await match(made.applicationId, { securityToken: made.securityToken }, otherClient)).status).toBe(404);
-      expect(await t.db.prisma.matchRun.count({ where: { applicationId: made.applicationId } })).toBe(0);
+      expect(await countRows(t.db, 'match_runs', { applicationId: made.applicationId })).toBe(0);
     });
 
     it('when the check has not run, then 409 CREDIT_CHECK_REQUIRED', async () => {

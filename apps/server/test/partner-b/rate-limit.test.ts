@@ -16,7 +16,7 @@ describe.each(STORAGES)('Variant B rate tiers on %s', (storage) => {
       logger: silentLogger,
       ping: async () => true,
       jwt: { secret: JWT_SECRET },
-      tierLimits: createTierLimits(t.ctx.repos, { now: () => nowMs }),
+      tierLimits: createTierLimits(t.db, { now: () => nowMs }),
     });
   });
   afterAll(() => t.close());

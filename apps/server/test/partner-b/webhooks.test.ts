@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
-import { STORAGES, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import {
+  STORAGES,
+  createTestContext,
+  silentLogger,
+  countRows,
+  storedRow,
+  type TestContext,
+} from '../../../../tests/support';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
 import { webhookBody } from '@loanmatch/domain';
@@ -39,9 +46,7 @@ describe.each(STORAGES)('webhooks through Variant B on %s', (storage) => {
 
     const created = await clientB(app, token).create(flatApplication());
     expect(created.status).toBe(201);
-    const event = await t.db.prisma.webhookEvent.findFirst({
-      where: { applicationId: created.body.data.applicationId },
-    });
+    const event = await storedRow(t.db, 'webhook_events', { applicationId: created.body.data.applicationId });
     const body = JSON.parse(webhookBody(event!));
     expect(body.data).toEqual({
       applicationId: created.body.data.applicationId,
@@ -57,7 +62,7 @@ describe.each(STORAGES)('webhooks through Variant B on %s', (storage) => {
       created.body.data.securityToken,
     ])
       expect(webhookBody(event!)).not.toContain(personal);
-    expect(await t.db.prisma.webhookDelivery.count({ where: { webhookId, eventId: event!.id } })).toBe(1);
+    expect(await countRows(t.db, 'webhook_deliveries', { webhookId, eventId: event!.id })).toBe(1);
 
     for (const path of ['/rotate-secret', '/test'])
       expect(

@@ -1,21 +1,13 @@
 /**
- * The applicant row: step 5, or before the check Variant B's intake (step 5's fields given so far and the
- * fields of steps 2-4 not saved as steps yet). Only sealed text is stored and returned here: sealing and
- * opening are the domain's. Erasure empties the row and keeps it, marked, so that no details are
- * written for the application again.
+ * The applicant row: step 5, or before the check Variant B's intake (step 5's fields given so far and those
+ * of steps 2-4 not saved as steps yet), sealed by the domain. Erasure empties the row and keeps it, marked,
+ * so that no details are written for the application again.
  */
 import type { Sql } from '../connect';
 
 /** The details sealed under the data key, and the id of that key. */
-export interface SealedDetails {
-  detailsSealed: string;
-  keyId: string;
-}
-
-export interface ApplicantRecord {
-  detailsSealed: string | null;
-  erasedAt: Date | null;
-}
+export type SealedDetails = { detailsSealed: string; keyId: string };
+export type ApplicantRecord = { detailsSealed: string | null; erasedAt: Date | null };
 
 /**
  * The applicant row of an application; null when it has none. `lock`: locked until the transaction ends
@@ -30,10 +22,7 @@ export async function findApplicant(db: Sql, applicationId: string, lock = false
   return row ?? null;
 }
 
-/**
- * Writes the details over whatever the row holds, unless the application's personal data was erased:
- * then nothing is written and the answer is false.
- */
+/** Writes the details over what the row holds; false, writing nothing, when the personal data was erased. */
 export async function writeDetails(db: Sql, applicationId: string, sealed: SealedDetails): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO applicants (application_id, details_sealed, key_id) VALUES ($1, $2, $3)
@@ -46,11 +35,10 @@ export async function writeDetails(db: Sql, applicationId: string, sealed: Seale
 }
 
 /**
- * Erasure, in one transaction: the application's details go and its row is marked erased (made when it
- * had none, so that no details can be written later); `stepFields` (the personal fields of steps 1-4)
- * leave the steps, and their sealed parts go; the exact score goes; the consent record loses the
- * partner's reference. The rest stays. The first erasure's time is kept: erasing again answers the same
- * time. Null when there is no such application.
+ * Erasure, in one statement: the details go and the row is marked erased (made when there was none);
+ * `stepFields` (the personal fields of steps 1-4) and the sealed parts leave the steps; the exact score
+ * goes; the consent record loses the partner's reference. Answers the first erasure's time, or null when
+ * there is no such application.
  */
 export async function eraseApplicant(
   db: Sql,
@@ -96,10 +84,7 @@ export async function listApplicantsNotUnder(
   );
 }
 
-/**
- * Replaces a sealed text by the same details sealed under another key, only if the row still holds
- * `from`: a write or an erasure that came in meanwhile is kept, never overwritten. True when replaced.
- */
+/** Replaces `from` by the same details under another key, unless a write or an erasure came in meanwhile. */
 export async function replaceApplicantSealed(
   db: Sql,
   applicationId: string,

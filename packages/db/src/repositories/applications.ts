@@ -3,9 +3,8 @@
  * only moves forward (`GREATEST` over the `application_status` enum), and the database writes each
  * change's `application.status_changed` event in the same statement (the triggers on `applications`).
  */
-import type { Sql, Transactional } from '../connect';
+import type { Json, Sql, Transactional } from '../connect';
 import { writeDetails, type SealedDetails } from './applicants';
-import type { Json } from './types';
 
 export type StepNumber = 1 | 2 | 3 | 4;
 /** Steps whose personal fields are kept apart, sealed. */

@@ -131,11 +131,3 @@ export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<
   );
   return row.completed;
 }
-
-/**
- * Erasure keeps the check's outcome (band, degraded or not, when) for reporting and matching, and
- * forgets the exact score the bureau gave for the person.
- */
-export async function forgetScore(db: Sql, applicationId: string): Promise<void> {
-  await db.query('UPDATE credit_checks SET score_sealed = NULL WHERE application_id = $1', [applicationId]);
-}

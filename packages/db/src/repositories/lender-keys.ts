@@ -1,57 +1,61 @@
-import type { Db } from './types';
+/** Lenders' API keys, for reporting outcomes: SHA-256 digests, as partner keys are kept. */
+import type { Sql } from '../connect';
 
-export interface LenderKeyRow {
+export type LenderKeyRow = {
   id: string;
   lenderId: string;
   environment: string;
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
-}
-
-/** What authenticating a lender key needs: its lender and environment, by the key's digest. */
-export interface LenderKeyOwner {
-  keyId: string;
-  keyHash: string;
-  lenderId: string;
-  environment: string;
-}
-
-const ROW = { id: true, lenderId: true, environment: true, prefix: true, createdAt: true, revokedAt: true } as const;
+};
+type Lender = { id: string; name: string; active: boolean };
+/** What authenticating a lender key needs: its lender and environment. */
+type LenderKeyOwner = { keyId: string; keyHash: string; lenderId: string; environment: string };
 
 /** The lender as the catalogue keeps it (active or not: past referrals still name a retired lender). */
-export async function findLender(db: Db, id: string): Promise<{ id: string; name: string; active: boolean } | null> {
-  return db.prisma.lender.findUnique({ where: { id }, select: { id: true, name: true, active: true } });
+export async function findLender(db: Sql, id: string): Promise<Lender | null> {
+  const [row] = await db.query<Lender>('SELECT id, name, active FROM lenders WHERE id = $1', [id]);
+  return row ?? null;
 }
 
 export async function insertLenderKey(
-  db: Db,
+  db: Sql,
   key: { id: string; lenderId: string; environment: string; keyHash: string; prefix: string },
 ): Promise<LenderKeyRow> {
-  return db.prisma.lenderKey.create({ data: key, select: ROW });
+  const [row] = await db.query<LenderKeyRow>(
+    `INSERT INTO lender_keys (id, lender_id, environment, key_hash, prefix) VALUES ($1, $2, $3, $4, $5)
+     RETURNING id, lender_id AS "lenderId", environment, prefix, created_at AS "createdAt", revoked_at AS "revokedAt"`,
+    [key.id, key.lenderId, key.environment, key.keyHash, key.prefix],
+  );
+  return row;
 }
 
 /** Every lender of the catalogue, active first, each with its keys (never the keys themselves). */
-export async function listLendersWithKeys(
-  db: Db,
-): Promise<Array<{ id: string; name: string; active: boolean; keys: LenderKeyRow[] }>> {
-  return db.prisma.lender.findMany({
-    orderBy: [{ active: 'desc' }, { id: 'asc' }],
-    select: { id: true, name: true, active: true, keys: { orderBy: { createdAt: 'asc' }, select: ROW } },
-  });
+export async function listLendersWithKeys(db: Sql): Promise<Array<Lender & { keys: LenderKeyRow[] }>> {
+  const lenders = await db.query<Lender>('SELECT id, name, active FROM lenders ORDER BY active DESC, id');
+  const keys = await db.query<LenderKeyRow>(
+    `SELECT id, lender_id AS "lenderId", environment, prefix, created_at AS "createdAt", revoked_at AS "revokedAt"
+       FROM lender_keys ORDER BY created_at, id`,
+  );
+  return lenders.map((l) => ({ ...l, keys: keys.filter((k) => k.lenderId === l.id) }));
 }
 
-export async function findActiveLenderKey(db: Db, keyHash: string): Promise<LenderKeyOwner | null> {
-  const row = await db.prisma.lenderKey.findUnique({
-    where: { keyHash },
-    select: { id: true, keyHash: true, lenderId: true, environment: true, revokedAt: true },
-  });
-  if (!row || row.revokedAt) return null;
-  return { keyId: row.id, keyHash: row.keyHash, lenderId: row.lenderId, environment: row.environment };
+export async function findActiveLenderKey(db: Sql, keyHash: string): Promise<LenderKeyOwner | null> {
+  const [row] = await db.query<LenderKeyOwner>(
+    `SELECT id AS "keyId", key_hash AS "keyHash", lender_id AS "lenderId", environment FROM lender_keys
+      WHERE key_hash = $1 AND revoked_at IS NULL`,
+    [keyHash],
+  );
+  return row ?? null;
 }
 
 /** Revokes a lender key once; answers it as it now stands, or null when there is no such key. */
-export async function revokeLenderKey(db: Db, keyId: string, at: Date): Promise<LenderKeyRow | null> {
-  await db.prisma.lenderKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: at } });
-  return db.prisma.lenderKey.findUnique({ where: { id: keyId }, select: ROW });
+export async function revokeLenderKey(db: Sql, keyId: string, at: Date): Promise<LenderKeyRow | null> {
+  const [row] = await db.query<LenderKeyRow>(
+    `UPDATE lender_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1
+     RETURNING id, lender_id AS "lenderId", environment, prefix, created_at AS "createdAt", revoked_at AS "revokedAt"`,
+    [keyId, at],
+  );
+  return row ?? null;
 }

@@ -1,9 +1,9 @@
 /**
  * Lenders' outcome events and what they come to on each referral. An event is written with its referral's
- * row locked (`lockReferralOutcomes`), so the events of one referral are decided one after the other, each
- * seeing all those before it.
+ * row locked, so the events of one referral are decided one after the other, each seeing those before it.
  */
-import type { Db, Json } from './types';
+import type { Json, Sql } from '../connect';
+import { insertEvent, type NewEvent } from './webhooks';
 
 export interface StoredOutcomeEvent {
   id: string;
@@ -29,60 +29,39 @@ export interface ReferralForOutcome {
 
 /** What the events of a referral come to, as the referral keeps it for lists and reports. */
 export interface OutcomeSummaryRow {
-  outcomeStatus: string;
+  status: string;
   outcomeAt: Date;
-  outcomeStarted: boolean;
-  outcomeApproved: boolean;
+  started: boolean;
+  approved: boolean;
   fundedAmountCents: number | null;
   fundedAt: Date | null;
   fundingStands: boolean;
   commissionCents: number | null;
 }
 
-const num = (v: bigint | number | null): number | null => (v === null ? null : Number(v));
-
 /** The lender's event with this id (its fingerprint and first answer), or null. */
 export async function findOutcomeByEventId(
-  db: Db,
+  db: Sql,
   lenderId: string,
   eventId: string,
 ): Promise<{ fingerprint: string; answer: string } | null> {
-  return db.prisma.referralOutcome.findUnique({
-    where: { lenderId_eventId: { lenderId, eventId } },
-    select: { fingerprint: true, answer: true },
-  });
+  const [row] = await db.query<{ fingerprint: string; answer: string }>(
+    'SELECT fingerprint, answer FROM referral_outcomes WHERE lender_id = $1 AND event_id = $2',
+    [lenderId, eventId],
+  );
+  return row ?? null;
 }
 
 /** The referral a lender was given `offerId` for (its `lm_ref`), with its partner's environment. */
-export async function findReferralByOfferId(db: Db, offerId: string): Promise<ReferralForOutcome | null> {
-  const rows = await db.prisma.$queryRaw<
-    Array<{
-      id: string;
-      lender_id: string;
-      partner_id: string;
-      environment: string;
-      application_id: string;
-      product_id: string;
-      client_tags: Json | null;
-      commission_terms: unknown;
-    }>
-  >`SELECT r.id::text, r.lender_id, r.partner_id::text, p.environment, r.application_id::text, r.product_id,
-           r.client_tags, r.commission_terms
-      FROM referrals r JOIN partners p ON p.id = r.partner_id
-     WHERE r.offer_id = ${offerId}::uuid`;
-  const r = rows[0];
-  return r
-    ? {
-        id: r.id,
-        lenderId: r.lender_id,
-        partnerId: r.partner_id,
-        partnerEnvironment: r.environment,
-        applicationId: r.application_id,
-        productId: r.product_id,
-        clientTags: r.client_tags,
-        commissionTerms: r.commission_terms,
-      }
-    : null;
+export async function findReferralByOfferId(db: Sql, offerId: string): Promise<ReferralForOutcome | null> {
+  const [row] = await db.query<ReferralForOutcome>(
+    `SELECT r.id, r.lender_id AS "lenderId", r.partner_id AS "partnerId", p.environment AS "partnerEnvironment",
+            r.application_id AS "applicationId", r.product_id AS "productId", r.client_tags AS "clientTags",
+            r.commission_terms AS "commissionTerms"
+       FROM referrals r JOIN partners p ON p.id = r.partner_id WHERE r.offer_id = $1`,
+    [offerId],
+  );
+  return row ?? null;
 }
 
 /**
@@ -90,72 +69,88 @@ export async function findReferralByOfferId(db: Db, offerId: string): Promise<Re
  * for it, in the order they arrived; null when the referral is gone.
  */
 export async function lockReferralOutcomes(
-  db: Db,
+  tx: Sql,
   referralId: string,
 ): Promise<{ outcomeStatus: string | null; events: StoredOutcomeEvent[] } | null> {
-  const locked = await db.prisma.$queryRaw<Array<{ outcome_status: string | null }>>`
-    SELECT outcome_status FROM referrals WHERE id = ${referralId}::uuid FOR NO KEY UPDATE`;
-  if (locked.length === 0) return null;
-  const events = await db.prisma.referralOutcome.findMany({
-    where: { referralId },
-    orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
-    select: {
-      id: true,
-      eventId: true,
-      type: true,
-      occurredAt: true,
-      fundedAmountCents: true,
-      fundedAt: true,
-      receivedAt: true,
-    },
-  });
-  return {
-    outcomeStatus: locked[0].outcome_status,
-    events: events.map((e) => ({ ...e, fundedAmountCents: num(e.fundedAmountCents) })),
-  };
+  const [locked] = await tx.query<{ outcomeStatus: string | null }>(
+    'SELECT outcome_status AS "outcomeStatus" FROM referrals WHERE id = $1 FOR NO KEY UPDATE',
+    [referralId],
+  );
+  if (!locked) return null;
+  const events = await tx.query<StoredOutcomeEvent>(
+    `SELECT id, event_id AS "eventId", type, occurred_at AS "occurredAt", funded_amount_cents AS "fundedAmountCents",
+            funded_at AS "fundedAt", received_at AS "receivedAt"
+       FROM referral_outcomes WHERE referral_id = $1 ORDER BY received_at, id`,
+    [referralId],
+  );
+  return { outcomeStatus: locked.outcomeStatus, events };
 }
 
-/** Writes an event; false, writing nothing, when the lender already sent one with this `eventId`. */
-export async function insertOutcome(
-  db: Db,
-  event: {
-    id: string;
+/**
+ * An event's writes, inside the transaction that locked its referral: the event with what answers its
+ * replay (`kept`), what the referral's events now come to, and the webhook event announcing a change of
+ * status (`changed`). False, writing nothing, when the lender already sent an event with this `eventId`.
+ */
+export async function recordOutcomeEvent(
+  tx: Sql,
+  e: Omit<StoredOutcomeEvent, 'receivedAt'> & {
     referralId: string;
     lenderId: string;
-    eventId: string;
-    type: string;
-    occurredAt: Date;
-    fundedAmountCents: number | null;
-    fundedAt: Date | null;
-    declineReason: string | null;
     keyId: string | null;
-    fingerprint: string;
-    answer: string;
-    receivedAt: Date;
+    declineReason: string | null;
   },
+  kept: { fingerprint: string; answer: string; receivedAt: Date },
+  summary: OutcomeSummaryRow,
+  changed?: NewEvent,
 ): Promise<boolean> {
-  const { count } = await db.prisma.referralOutcome.createMany({
-    data: [{ ...event, fundedAmountCents: event.fundedAmountCents === null ? null : BigInt(event.fundedAmountCents) }],
-    skipDuplicates: true,
-  });
-  return count === 1;
-}
-
-export async function updateReferralOutcome(db: Db, referralId: string, summary: OutcomeSummaryRow): Promise<void> {
-  const big = (v: number | null) => (v === null ? null : BigInt(v));
-  await db.prisma.referral.update({
-    where: { id: referralId },
-    data: {
-      ...summary,
-      fundedAmountCents: big(summary.fundedAmountCents),
-      commissionCents: big(summary.commissionCents),
-    },
-    select: { id: true },
-  });
+  const inserted = await tx.query(
+    `INSERT INTO referral_outcomes (id, referral_id, lender_id, key_id, event_id, type, occurred_at, funded_amount_cents,
+                                    funded_at, decline_reason, fingerprint, answer, received_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [
+      e.id,
+      e.referralId,
+      e.lenderId,
+      e.keyId,
+      e.eventId,
+      e.type,
+      e.occurredAt,
+      e.fundedAmountCents,
+      e.fundedAt,
+      e.declineReason,
+      kept.fingerprint,
+      kept.answer,
+      kept.receivedAt,
+    ],
+  );
+  if (inserted.length === 0) return false;
+  const s = summary;
+  await tx.query(
+    `UPDATE referrals SET outcome_status = $2, outcome_at = $3, outcome_started = $4, outcome_approved = $5,
+            funded_amount_cents = $6, funded_at = $7, funding_stands = $8, commission_cents = $9
+      WHERE id = $1`,
+    [
+      e.referralId,
+      s.status,
+      s.outcomeAt,
+      s.started,
+      s.approved,
+      s.fundedAmountCents,
+      s.fundedAt,
+      s.fundingStands,
+      s.commissionCents,
+    ],
+  );
+  if (changed) await insertEvent(tx, changed);
+  return true;
 }
 
 /** A product's `commission` as the catalogue states it now (for referrals whose offer carried none). */
-export async function findProductCommission(db: Db, productId: string): Promise<unknown> {
-  const row = await db.prisma.product.findUnique({ where: { id: productId }, select: { definition: true } });
-  return (row?.definition as { commission?: unknown } | undefined)?.commission ?? null;
+export async function findProductCommission(db: Sql, productId: string): Promise<unknown> {
+  const [row] = await db.query<{ commission: unknown }>(
+    `SELECT definition -> 'commission' AS commission FROM products WHERE id = $1`,
+    [productId],
+  );
+  return row?.commission ?? null;
 }

@@ -1,17 +1,25 @@
-import type { Db } from './types';
+/** Variant B's rate tiers: requests per hour, changed by operators at run time. */
+import type { Sql } from '../connect';
 
-export interface TierRow {
-  name: string;
-  requestsPerHour: number;
-  updatedAt: Date;
-}
+export type TierRow = { name: string; requestsPerHour: number; updatedAt: Date };
 
-export async function listTiers(db: Db): Promise<TierRow[]> {
-  return db.prisma.tier.findMany({ orderBy: { requestsPerHour: 'asc' } });
+export async function readTiers(db: Sql): Promise<TierRow[]> {
+  return db.query(
+    'SELECT name, requests_per_hour AS "requestsPerHour", updated_at AS "updatedAt" FROM tiers ORDER BY requests_per_hour',
+  );
 }
 
 /** Sets a tier's hourly limit; null when there is no such tier. */
-export async function setTierLimit(db: Db, name: string, requestsPerHour: number, at: Date): Promise<TierRow | null> {
-  const { count } = await db.prisma.tier.updateMany({ where: { name }, data: { requestsPerHour, updatedAt: at } });
-  return count ? db.prisma.tier.findUnique({ where: { name } }) : null;
+export async function updateTierLimit(
+  db: Sql,
+  name: string,
+  requestsPerHour: number,
+  at: Date,
+): Promise<TierRow | null> {
+  const [row] = await db.query<TierRow>(
+    `UPDATE tiers SET requests_per_hour = $2, updated_at = $3 WHERE name = $1
+     RETURNING name, requests_per_hour AS "requestsPerHour", updated_at AS "updatedAt"`,
+    [name, requestsPerHour, at],
+  );
+  return row ?? null;
 }

@@ -1,16 +1,10 @@
-import type { Sql } from '../connect';
-import type { Db, Json } from './types';
-
 /**
- * Webhook endpoints, the event outbox, deliveries and their attempts.
- *
- * An event and its deliveries (one per endpoint that subscribed) are written by `insertEvent` inside the
- * transaction of the change they announce. Dispatchers claim due deliveries with `claimDueDeliveries`,
- * one statement that locks with `FOR UPDATE SKIP LOCKED`, so several processes share the work and no
- * delivery is handed to two of them at once.
+ * Webhook endpoints, the event outbox, deliveries and their attempts. The database fans each event out to
+ * a delivery per endpoint that takes it; dispatchers claim due deliveries with `FOR UPDATE SKIP LOCKED`,
+ * so several processes share the work and no delivery is handed to two of them at once.
  */
+import type { Json, Sql, Transactional } from '../connect';
 
-export type WebhookStatus = 'active' | 'disabled';
 export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface WebhookRow {
@@ -29,106 +23,108 @@ export interface WebhookRow {
   createdAt: Date;
 }
 
-const WEBHOOK_FIELDS = {
-  id: true,
-  partnerId: true,
-  url: true,
-  events: true,
-  secretSealed: true,
-  previousSecretSealed: true,
-  previousSecretExpiresAt: true,
-  status: true,
-  disabledReason: true,
-  disabledAt: true,
-  failingSince: true,
-  lastSuccessAt: true,
-  createdAt: true,
-} as const;
+const WEBHOOK = `id, partner_id AS "partnerId", url, events, secret_sealed AS "secretSealed",
+  previous_secret_sealed AS "previousSecretSealed", previous_secret_expires_at AS "previousSecretExpiresAt", status,
+  disabled_reason AS "disabledReason", disabled_at AS "disabledAt", failing_since AS "failingSince",
+  last_success_at AS "lastSuccessAt", created_at AS "createdAt"`;
 
 export async function insertWebhook(
-  db: Db,
-  webhook: { id: string; partnerId: string; url: string; events: string[]; secretSealed: string; at: Date },
+  db: Sql,
+  w: { id: string; partnerId: string; url: string; events: string[]; secretSealed: string; at: Date },
 ): Promise<WebhookRow> {
-  const { at, ...data } = webhook;
-  return db.prisma.webhook.create({ data: { ...data, status: 'active', createdAt: at }, select: WEBHOOK_FIELDS });
+  const [row] = await db.query<WebhookRow>(
+    `INSERT INTO webhooks (id, partner_id, url, events, secret_sealed, status, created_at)
+     VALUES ($1, $2, $3, $4, $5, 'active', $6) RETURNING ${WEBHOOK}`,
+    [w.id, w.partnerId, w.url, w.events, w.secretSealed, w.at],
+  );
+  return row;
 }
 
 /** A partner's webhooks that are not deleted, oldest first. */
-export async function listWebhooks(db: Db, partnerId: string): Promise<WebhookRow[]> {
-  return db.prisma.webhook.findMany({
-    where: { partnerId, deletedAt: null },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: WEBHOOK_FIELDS,
-  });
+export async function listPartnerWebhooks(db: Sql, partnerId: string): Promise<WebhookRow[]> {
+  return db.query(
+    `SELECT ${WEBHOOK} FROM webhooks WHERE partner_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+    [partnerId],
+  );
 }
 
-export async function countWebhooks(db: Db, partnerId: string): Promise<number> {
-  return db.prisma.webhook.count({ where: { partnerId, deletedAt: null } });
+export async function countWebhooks(db: Sql, partnerId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM webhooks WHERE partner_id = $1 AND deleted_at IS NULL',
+    [partnerId],
+  );
+  return row.n;
 }
 
 /** The partner's webhook, or null for another partner's, a deleted or an unknown one. */
-export async function findWebhook(db: Db, id: string, partnerId: string): Promise<WebhookRow | null> {
-  return db.prisma.webhook.findFirst({ where: { id, partnerId, deletedAt: null }, select: WEBHOOK_FIELDS });
+export async function findWebhook(db: Sql, id: string, partnerId: string): Promise<WebhookRow | null> {
+  const [row] = await db.query<WebhookRow>(
+    `SELECT ${WEBHOOK} FROM webhooks WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`,
+    [id, partnerId],
+  );
+  return row ?? null;
 }
 
-/** Hides the webhook and cancels what it had pending; false when there was no such webhook. */
-export async function deleteWebhook(db: Db, id: string, partnerId: string, at: Date): Promise<boolean> {
-  const { count } = await db.prisma.webhook.updateMany({
-    where: { id, partnerId, deletedAt: null },
-    data: { deletedAt: at },
+/** Hides the webhook and cancels what it had pending, in one transaction; false when there was no such webhook. */
+export async function removeWebhook(db: Transactional, id: string, partnerId: string, at: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const hidden = await tx.query(
+      'UPDATE webhooks SET deleted_at = $3 WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL RETURNING 1',
+      [id, partnerId, at],
+    );
+    if (hidden.length === 1) await cancelPendingDeliveries(tx, id, at);
+    return hidden.length === 1;
   });
-  if (count === 1) await cancelPendingDeliveries(db, id, at);
-  return count === 1;
 }
 
 export async function rotateSecret(
-  db: Db,
+  db: Sql,
   id: string,
-  secrets: { secretSealed: string; previousSecretSealed: string; previousSecretExpiresAt: Date },
+  s: { secretSealed: string; previousSecretSealed: string; previousSecretExpiresAt: Date },
 ): Promise<void> {
-  await db.prisma.webhook.update({ where: { id }, data: secrets });
+  await db.query(
+    `UPDATE webhooks SET secret_sealed = $2, previous_secret_sealed = $3, previous_secret_expires_at = $4 WHERE id = $1`,
+    [id, s.secretSealed, s.previousSecretSealed, s.previousSecretExpiresAt],
+  );
 }
 
 /** Disables an active webhook and cancels its pending deliveries; false when it was not active. */
-export async function disableWebhook(db: Db, id: string, reason: string, at: Date): Promise<boolean> {
-  const { count } = await db.prisma.webhook.updateMany({
-    where: { id, status: 'active' },
-    data: { status: 'disabled', disabledReason: reason, disabledAt: at },
-  });
-  await cancelPendingDeliveries(db, id, at);
-  return count === 1;
+export async function disableWebhook(tx: Sql, id: string, reason: string, at: Date): Promise<boolean> {
+  const disabled = await tx.query(
+    `UPDATE webhooks SET status = 'disabled', disabled_reason = $2, disabled_at = $3
+      WHERE id = $1 AND status = 'active' RETURNING 1`,
+    [id, reason, at],
+  );
+  await cancelPendingDeliveries(tx, id, at);
+  return disabled.length === 1;
 }
 
-export async function markWebhookAnswered(db: Db, id: string, at: Date): Promise<void> {
-  await db.prisma.webhook.update({ where: { id }, data: { failingSince: null, lastSuccessAt: at } });
+export async function markWebhookAnswered(tx: Sql, id: string, at: Date): Promise<void> {
+  await tx.query('UPDATE webhooks SET failing_since = NULL, last_success_at = $2 WHERE id = $1', [id, at]);
 }
 
 /** Notes a failed attempt; answers since when the endpoint has been failing without a success. */
-export async function markWebhookFailing(db: Db, id: string, at: Date): Promise<Date> {
-  await db.prisma.webhook.updateMany({ where: { id, failingSince: null }, data: { failingSince: at } });
-  const row = await db.prisma.webhook.findUnique({ where: { id }, select: { failingSince: true } });
-  return row?.failingSince ?? at;
+export async function markWebhookFailing(tx: Sql, id: string, at: Date): Promise<Date> {
+  await tx.query('UPDATE webhooks SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL', [id, at]);
+  const [row] = await tx.query<{ since: Date }>('SELECT failing_since AS since FROM webhooks WHERE id = $1', [id]);
+  return row?.since ?? at;
 }
 
-async function cancelPendingDeliveries(db: Db, webhookId: string, at: Date): Promise<void> {
-  await db.prisma.webhookDelivery.updateMany({
-    where: { webhookId, state: 'pending' },
-    data: { state: 'cancelled', completedAt: at, leaseUntil: null, claimToken: null },
-  });
+async function cancelPendingDeliveries(tx: Sql, webhookId: string, at: Date): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_deliveries SET state = 'cancelled', completed_at = $2, lease_until = NULL, claim_token = NULL
+      WHERE webhook_id = $1 AND state = 'pending'`,
+    [webhookId, at],
+  );
 }
 
-// ---------------------------------------------------------------------------------------------
-// The outbox
-// ---------------------------------------------------------------------------------------------
+export type NewEvent = { partnerId: string; applicationId: string | null; type: string; data: Json; at: Date };
 
 /**
- * Writes an event to the outbox, meant to run inside the transaction of the change it announces; the
- * database fans it out to the endpoints that take it (`webhook_events_fan_out`). Answers its id.
+ * Writes an event to the outbox inside the transaction of the change it announces, for every endpoint
+ * that takes it or (`webhookId`) for one. Answers its id.
  */
-export async function insertEvent(
-  db: Sql,
-  event: { partnerId: string; applicationId: string | null; type: string; data: Json; webhookId?: string; at: Date },
-): Promise<string> {
+export async function insertEvent(db: Sql, event: NewEvent & { webhookId?: string }): Promise<string> {
   const [row] = await db.query<{ id: string }>(
     `INSERT INTO webhook_events (partner_id, application_id, webhook_id, type, data, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -137,83 +133,54 @@ export async function insertEvent(
   return row.id;
 }
 
-/** A claimed delivery, with what sending it needs. */
-export interface ClaimedDelivery {
+/** A claimed delivery, with its event and its endpoint as it stands. */
+export interface ClaimedDelivery
+  extends Pick<WebhookRow, 'url' | 'status' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretExpiresAt'> {
   id: string;
   claimToken: string;
   attempts: number;
-  event: { id: string; type: string; data: Json; createdAt: Date };
-  webhook: {
-    id: string;
-    url: string;
-    status: string;
-    deleted: boolean;
-    secretSealed: string;
-    previousSecretSealed: string | null;
-    previousSecretExpiresAt: Date | null;
-  };
+  eventId: string;
+  eventType: string;
+  data: Json;
+  eventCreatedAt: Date;
+  webhookId: string;
+  deleted: boolean;
 }
 
 /**
- * Claims up to `limit` due deliveries until `leaseUntil`, in order of their events' creation, in one
- * statement: `FOR UPDATE SKIP LOCKED` lets concurrent dispatchers pass over rows another one is claiming.
- * A delivery is due when pending, its time has come and no lease is running on it, and no earlier event
- * of the same application is still pending for the same endpoint (each application's order is kept).
- * A delivery whose lease ran out (its dispatcher died mid-attempt) is due again.
+ * Claims up to `limit` due deliveries until `leaseUntil`, in order of their events' creation. A delivery
+ * is due when pending, its time has come and no lease runs on it (a dispatcher that died mid-attempt lets
+ * its lease run out), and no earlier event of the same application is pending for the same endpoint.
  */
 export async function claimDueDeliveries(
-  db: Db,
+  db: Sql,
   options: { now: Date; leaseUntil: Date; claimToken: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
-  const { now, leaseUntil, claimToken, limit } = options;
-  const claimed = await db.prisma.$queryRaw<Array<{ id: string }>>`
-    UPDATE webhook_deliveries AS d
-       SET lease_until = ${leaseUntil}, claim_token = ${claimToken}::uuid
-      FROM (
-        SELECT c.id
-          FROM webhook_deliveries c
-         WHERE c.state = 'pending'
-           AND c.next_attempt_at <= ${now}
-           AND (c.lease_until IS NULL OR c.lease_until <= ${now})
-           AND NOT EXISTS (
-                 SELECT 1 FROM webhook_deliveries e
-                  WHERE e.webhook_id = c.webhook_id
-                    AND e.application_id = c.application_id
-                    AND e.state = 'pending'
-                    AND e.seq < c.seq)
-         ORDER BY c.seq, c.id
-         LIMIT ${limit}
-           FOR UPDATE OF c SKIP LOCKED
-      ) AS due
-     WHERE d.id = due.id
-    RETURNING d.id`;
-  if (claimed.length === 0) return [];
-  const rows = await db.prisma.webhookDelivery.findMany({
-    where: { id: { in: claimed.map((c) => c.id) }, claimToken },
-    orderBy: [{ seq: 'asc' }, { id: 'asc' }],
-    select: {
-      id: true,
-      attempts: true,
-      event: { select: { id: true, type: true, data: true, createdAt: true } },
-      webhook: {
-        select: {
-          id: true,
-          url: true,
-          status: true,
-          deletedAt: true,
-          secretSealed: true,
-          previousSecretSealed: true,
-          previousSecretExpiresAt: true,
-        },
-      },
-    },
-  });
-  return rows.map(({ webhook: { deletedAt, ...webhook }, event, ...row }) => ({
-    ...row,
-    event: { ...event, data: event.data as Json },
-    claimToken,
-    webhook: { ...webhook, deleted: deletedAt !== null },
-  }));
+  return db.query(
+    `WITH claimed AS (
+       UPDATE webhook_deliveries AS d SET lease_until = $2, claim_token = $3
+         FROM (
+           SELECT c.id FROM webhook_deliveries c
+            WHERE c.state = 'pending' AND c.next_attempt_at <= $1 AND (c.lease_until IS NULL OR c.lease_until <= $1)
+              AND NOT EXISTS (
+                    SELECT 1 FROM webhook_deliveries e
+                     WHERE e.webhook_id = c.webhook_id AND e.application_id = c.application_id AND e.state = 'pending'
+                       AND e.seq < c.seq)
+            ORDER BY c.seq, c.id
+            LIMIT $4
+              FOR UPDATE OF c SKIP LOCKED
+         ) AS due
+        WHERE d.id = due.id
+       RETURNING d.id, d.seq, d.claim_token, d.attempts, d.event_id, d.webhook_id
+     )
+     SELECT d.id, d.claim_token AS "claimToken", d.attempts, e.id AS "eventId", e.type AS "eventType", e.data,
+            e.created_at AS "eventCreatedAt", w.id AS "webhookId", w.url, w.status, w.deleted_at IS NOT NULL AS deleted,
+            w.secret_sealed AS "secretSealed", w.previous_secret_sealed AS "previousSecretSealed",
+            w.previous_secret_expires_at AS "previousSecretExpiresAt"
+       FROM claimed d JOIN webhook_events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
+      ORDER BY d.seq, d.id`,
+    [options.now, options.leaseUntil, options.claimToken, options.limit],
+  );
 }
 
 /**
@@ -221,22 +188,17 @@ export async function claimDueDeliveries(
  * may; false when the claim was lost (its lease ran out and another dispatcher took the delivery).
  */
 export async function settleDelivery(
-  db: Db,
-  delivery: { id: string; claimToken: string; state: DeliveryState; attempts: number; nextAttemptAt?: Date; at: Date },
+  db: Sql,
+  d: { id: string; claimToken: string; state: DeliveryState; attempts: number; nextAttemptAt?: Date; at: Date },
 ): Promise<boolean> {
-  const final = delivery.state !== 'pending';
-  const { count } = await db.prisma.webhookDelivery.updateMany({
-    where: { id: delivery.id, claimToken: delivery.claimToken, state: 'pending' },
-    data: {
-      state: delivery.state,
-      attempts: delivery.attempts,
-      leaseUntil: null,
-      claimToken: null,
-      ...(delivery.nextAttemptAt ? { nextAttemptAt: delivery.nextAttemptAt } : {}),
-      ...(final ? { completedAt: delivery.at } : {}),
-    },
-  });
-  return count === 1;
+  const settled = await db.query(
+    `UPDATE webhook_deliveries SET state = $3, attempts = $4, lease_until = NULL, claim_token = NULL,
+            next_attempt_at = COALESCE($5, next_attempt_at),
+            completed_at = CASE WHEN $3 = 'pending' THEN completed_at ELSE $6 END
+      WHERE id = $1 AND claim_token = $2 AND state = 'pending' RETURNING 1`,
+    [d.id, d.claimToken, d.state, d.attempts, d.nextAttemptAt ?? null, d.at],
+  );
+  return settled.length === 1;
 }
 
 export interface AttemptRow {
@@ -254,30 +216,54 @@ export interface AttemptRow {
   nextAttemptAt: Date | null;
 }
 
-export async function insertAttempt(db: Db, attempt: AttemptRow): Promise<void> {
-  await db.prisma.webhookAttempt.create({ data: attempt });
+export async function insertAttempt(tx: Sql, a: AttemptRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO webhook_attempts (id, delivery_id, webhook_id, event_id, event_type, attempt, attempted_at,
+                                   duration_ms, outcome, response_status, error, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      a.id,
+      a.deliveryId,
+      a.webhookId,
+      a.eventId,
+      a.eventType,
+      a.attempt,
+      a.attemptedAt,
+      a.durationMs,
+      a.outcome,
+      a.responseStatus,
+      a.error,
+      a.nextAttemptAt,
+    ],
+  );
 }
 
 /** A webhook's attempts, newest first. */
-export async function listAttempts(db: Db, webhookId: string, limit: number): Promise<AttemptRow[]> {
-  return db.prisma.webhookAttempt.findMany({
-    where: { webhookId },
-    orderBy: [{ attemptedAt: 'desc' }, { attempt: 'desc' }, { id: 'desc' }],
-    take: limit,
-  });
+export async function listAttempts(db: Sql, webhookId: string, limit: number): Promise<AttemptRow[]> {
+  return db.query(
+    `SELECT id, delivery_id AS "deliveryId", webhook_id AS "webhookId", event_id AS "eventId", event_type AS "eventType",
+            attempt, attempted_at AS "attemptedAt", duration_ms AS "durationMs", outcome,
+            response_status AS "responseStatus", error, next_attempt_at AS "nextAttemptAt"
+       FROM webhook_attempts WHERE webhook_id = $1 ORDER BY attempted_at DESC, attempt DESC, id DESC LIMIT $2`,
+    [webhookId, limit],
+  );
 }
 
-/** How many deliveries of a webhook are still pending (for its view). */
-export async function countPendingDeliveries(db: Db, webhookId: string): Promise<number> {
-  return db.prisma.webhookDelivery.count({ where: { webhookId, state: 'pending' } });
+export async function countPendingDeliveries(db: Sql, webhookId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'`,
+    [webhookId],
+  );
+  return row.n;
 }
 
-/**
- * Forgets history older than `before`: attempts, finished deliveries, and events with nothing left
- * pending. Pending deliveries are never removed.
- */
-export async function deleteHistoryBefore(db: Db, before: Date): Promise<void> {
-  await db.prisma.webhookAttempt.deleteMany({ where: { attemptedAt: { lt: before } } });
-  await db.prisma.webhookDelivery.deleteMany({ where: { state: { not: 'pending' }, createdAt: { lt: before } } });
-  await db.prisma.webhookEvent.deleteMany({ where: { createdAt: { lt: before }, deliveries: { none: {} } } });
+/** Forgets attempts, finished deliveries, and events with no delivery left, older than `before`. */
+export async function deleteHistoryBefore(db: Sql, before: Date): Promise<void> {
+  await db.query('DELETE FROM webhook_attempts WHERE attempted_at < $1', [before]);
+  await db.query(`DELETE FROM webhook_deliveries WHERE state <> 'pending' AND created_at < $1`, [before]);
+  await db.query(
+    `DELETE FROM webhook_events e
+      WHERE e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`,
+    [before],
+  );
 }

@@ -1,10 +1,8 @@
 /**
- * The operators' funnel (CONTRACT.md "Referral lifecycle": `GET /admin/v1/reports/funnel`): over a window of
- * days, applications created, credit checks completed, applications matched, referrals made, and of those
- * the funded loans that stand, their amount and the commission; of one partner or of all. Beside it, for
- * the console's charts, the same funnel per partner and the referrals' part of it per lender.
+ * The operators' funnel (`GET /admin/v1/reports/funnel`) over a window of days, of one partner or of all;
+ * beside it, for the console's charts, the same funnel per partner and its referrals' part per lender.
  */
-import type { FunnelCounts } from '@loanmatch/db';
+import { findPartner, funnel, funnelByPartner, type FunnelCounts } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
@@ -39,7 +37,7 @@ async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Pro
     const message = 'partnerId: must be the id of a partner';
     return fail('VALIDATION_ERROR', message, [{ field: 'partnerId', rule: 'format', message }]);
   }
-  return (await ctx.repos.partners.findPartner(id)) ? ok(id) : fail('NOT_FOUND', 'Partner not found');
+  return (await findPartner(ctx.db, id)) ? ok(id) : fail('NOT_FOUND', 'Partner not found');
 }
 
 export async function operatorFunnel(
@@ -50,7 +48,7 @@ export async function operatorFunnel(
   if (!window.ok) return window;
   const partner = await partnerOf(ctx, options.query.partnerId);
   if (!partner.ok) return partner;
-  const counts = await ctx.repos.reports.funnel({
+  const counts = await funnel(ctx.db, {
     partnerId: partner.value,
     from: window.value.start,
     until: window.value.until,
@@ -65,7 +63,7 @@ export async function operatorFunnelByPartner(
 ): Promise<Result<{ partners: Array<FunnelView & { partnerId: string; name: string }> }>> {
   const window = reportWindow(options.query, ctx.clock());
   if (!window.ok) return window;
-  const rows = await ctx.repos.reports.funnelByPartner({ from: window.value.start, until: window.value.until });
+  const rows = await funnelByPartner(ctx.db, { from: window.value.start, until: window.value.until });
   return ok({ partners: rows.map((r) => ({ partnerId: r.partnerId, name: r.name, ...view(r) })) });
 }
 

@@ -1,14 +1,18 @@
 /**
- * Lenders' API keys, for reporting what became of the referrals they received (CONTRACT.md "Referral
- * lifecycle"). Issued by operators, shown once, stored as SHA-256 digests like partner keys. A key carries
- * its environment in its prefix (`lm_lender_sandbox_…`, `lm_lender_live_…`): a server refuses a key of the
- * other environment, and a key reports only on referrals of partners of its own environment.
- *
- * Lender keys and partner keys never stand for each other: each authentication accepts only its own
- * prefix, so a lender key on a partner route (or the reverse) is refused before any lookup.
+ * Lenders' API keys, for reporting what became of their referrals: issued by operators, shown once, stored
+ * as SHA-256 digests. A key's prefix names its environment (`lm_lender_sandbox_…`): a server refuses a key
+ * of the other one, and a key reports only on referrals of partners of its own. Each authentication
+ * accepts only its own prefix, so lender and partner keys never stand for each other.
  */
 import { randomUUID } from 'node:crypto';
-import type { LenderKeyRow } from '@loanmatch/db';
+import {
+  findActiveLenderKey,
+  findLender,
+  insertLenderKey,
+  listLendersWithKeys,
+  revokeLenderKey,
+  type LenderKeyRow,
+} from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
@@ -66,7 +70,7 @@ export async function authenticateLenderKey(
   if (claimed !== ctx.env)
     return fail('UNAUTHORIZED', `This is a ${claimed} lender key; this server is the ${ctx.env} environment`);
   const hash = digest(apiKey);
-  const owner = await ctx.repos.lenderKeys.findActiveLenderKey(hash);
+  const owner = await findActiveLenderKey(ctx.db, hash);
   if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env)
     return fail('UNAUTHORIZED', 'The lender key is not valid or has been revoked');
   return ok({ lenderId: owner.lenderId, keyId: owner.keyId, environment: owner.environment as Environment });
@@ -90,12 +94,10 @@ export async function issueLenderKey(
     const message = `environment: must be one of ${ENVIRONMENTS.join(', ')}`;
     return fail('VALIDATION_ERROR', message, [{ field: 'environment', rule: 'enum', message }]);
   }
-  const lender = /^[a-z0-9-]{1,80}$/.test(options.lenderId)
-    ? await ctx.repos.lenderKeys.findLender(options.lenderId)
-    : null;
+  const lender = /^[a-z0-9-]{1,80}$/.test(options.lenderId) ? await findLender(ctx.db, options.lenderId) : null;
   if (!lender) return fail('NOT_FOUND', 'Lender not found in the catalogue');
   const key = newLenderKey(environment as Environment);
-  const row = await ctx.repos.lenderKeys.insertLenderKey({
+  const row = await insertLenderKey(ctx.db, {
     id: randomUUID(),
     lenderId: lender.id,
     environment: environment as string,
@@ -107,7 +109,7 @@ export async function issueLenderKey(
 
 /** `GET /admin/v1/lenders`: the catalogue's lenders with their keys (never the keys themselves). */
 export async function listLenders(ctx: DomainContext): Promise<Result<{ lenders: LenderView[] }>> {
-  const rows = await ctx.repos.lenderKeys.listLendersWithKeys();
+  const rows = await listLendersWithKeys(ctx.db);
   return ok({
     lenders: rows.map((l) => ({ lenderId: l.id, name: l.name, active: l.active, keys: l.keys.map(keyView) })),
   });
@@ -124,7 +126,7 @@ export async function revokeKey(
   const partnerKey = await revokeApiKey(ctx, options);
   if (partnerKey.ok) return partnerKey;
   const keyId = canonicalUuid(options.keyId);
-  const row = keyId ? await ctx.repos.lenderKeys.revokeLenderKey(keyId, ctx.clock()) : null;
+  const row = keyId ? await revokeLenderKey(ctx.db, keyId, ctx.clock()) : null;
   if (!row) return fail('NOT_FOUND', 'Key not found');
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }

@@ -1,6 +1,6 @@
 /**
- * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received (CONTRACT.md
- * "Referral lifecycle"). The event is validated, then:
+ * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. The event is
+ * validated, then:
  * 1. its `eventId` (the lender's, unique per lender) answers a replay with the first answer, and the same
  *    id with other content with 422, before anything else is looked up;
  * 2. the reference must name a referral of this lender, of the key's environment (otherwise 404);
@@ -10,7 +10,15 @@
  *    moved are written in one transaction.
  */
 import { hash, randomUUID } from 'node:crypto';
-import { insertEvent, type Json, type StoredOutcomeEvent } from '@loanmatch/db';
+import {
+  findOutcomeByEventId,
+  findProductCommission,
+  findReferralByOfferId,
+  lockReferralOutcomes,
+  recordOutcomeEvent,
+  type Json,
+  type StoredOutcomeEvent,
+} from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalJson, type Replayable } from '../idempotency';
@@ -23,7 +31,7 @@ import { summarise } from './summary';
 /** One of `WEBHOOK_EVENT_TYPES`, the types an endpoint may subscribe to. */
 export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 
-/** 201's `data` (CONTRACT.md): `status` is the referral's outcome once this event is counted. */
+/** 201's `data`: `status` is the referral's outcome once this event is counted. */
 export interface OutcomeRecorded extends Json {
   outcomeId: string;
   referralId: string;
@@ -68,66 +76,41 @@ export async function recordValidOutcome(
   const earlier = await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint);
   if (earlier) return earlier;
 
-  const referral = offerId ? await ctx.repos.outcomes.findReferralByOfferId(offerId) : null;
+  const referral = offerId ? await findReferralByOfferId(ctx.db, offerId) : null;
   if (!referral || referral.lenderId !== lender.lenderId || referral.partnerEnvironment !== lender.environment)
     return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
   const terms = await termsOf(ctx, referral.commissionTerms, referral.productId);
 
   const outcomeId = randomUUID();
-  const written = await ctx.repos.transaction(async (tx) => {
-    const locked = await tx.outcomes.lockReferralOutcomes(referral.id);
+  const written = await ctx.db.transaction(async (tx) => {
+    const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
     const incoming: LifecycleEvent = { ...lifecycleEvent(event), seq: locked.events.length };
     const path = lifecyclePath([...locked.events.map(storedLifecycleEvent), incoming]);
     if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
     const summary = summarise(path.events, terms);
     const answer: OutcomeRecorded = { outcomeId, referralId: referral.id, status: summary.status };
-    const inserted = await tx.outcomes.insertOutcome({
-      id: outcomeId,
+    const previousStatus = (locked.outcomeStatus as OutcomeType | null) ?? null;
+    const data: OutcomeChangedData = {
       referralId: referral.id,
-      lenderId: lender.lenderId,
-      eventId: event.eventId,
-      type: event.type,
-      occurredAt: event.occurredAt,
-      fundedAmountCents: event.fundedAmountCents,
-      fundedAt: event.fundedAt,
-      declineReason: event.declineReason,
-      keyId: lender.keyId,
-      fingerprint,
-      answer: JSON.stringify(answer),
-      receivedAt: ctx.clock(),
-    });
+      applicationId: referral.applicationId,
+      lenderId: referral.lenderId,
+      status: summary.status,
+      previousStatus,
+      clientTags: (referral.clientTags as Record<string, string> | null) ?? {},
+    };
+    const changed = summary.status !== previousStatus;
+    const { partnerId, applicationId } = referral;
+    const inserted = await recordOutcomeEvent(
+      tx,
+      { ...event, id: outcomeId, referralId: referral.id, lenderId: lender.lenderId, keyId: lender.keyId },
+      { fingerprint, answer: JSON.stringify(answer), receivedAt: ctx.clock() },
+      summary,
+      changed ? { partnerId, applicationId, type: OUTCOME_CHANGED_EVENT, data, at: ctx.clock() } : undefined,
+    );
     // The lender sent this event id a moment ago (another request): nothing is written; it answers below.
     if (!inserted) return ok(null);
-    await tx.outcomes.updateReferralOutcome(referral.id, {
-      outcomeStatus: summary.status,
-      outcomeAt: summary.outcomeAt,
-      outcomeStarted: summary.started,
-      outcomeApproved: summary.approved,
-      fundedAmountCents: summary.fundedAmountCents,
-      fundedAt: summary.fundedAt,
-      fundingStands: summary.fundingStands,
-      commissionCents: summary.commissionCents,
-    });
-    const previousStatus = (locked.outcomeStatus as OutcomeType | null) ?? null;
-    if (summary.status !== previousStatus) {
-      const data: OutcomeChangedData = {
-        referralId: referral.id,
-        applicationId: referral.applicationId,
-        lenderId: referral.lenderId,
-        status: summary.status,
-        previousStatus,
-        clientTags: (referral.clientTags as Record<string, string> | null) ?? {},
-      };
-      await insertEvent(tx, {
-        partnerId: referral.partnerId,
-        applicationId: referral.applicationId,
-        type: OUTCOME_CHANGED_EVENT,
-        data,
-        at: ctx.clock(),
-      });
-      ctx.webhooks.notify();
-    }
+    if (changed) ctx.webhooks.notify();
     return ok(answer);
   });
   if (!written.ok) return written;
@@ -147,7 +130,7 @@ async function answerEarlier(
   eventId: string,
   fingerprint: string,
 ): Promise<Result<Replayable<OutcomeRecorded>> | undefined> {
-  const earlier = await ctx.repos.outcomes.findOutcomeByEventId(lenderId, eventId);
+  const earlier = await findOutcomeByEventId(ctx.db, lenderId, eventId);
   if (!earlier) return undefined;
   if (earlier.fingerprint !== fingerprint)
     return fail(
@@ -177,7 +160,7 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
 async function termsOf(ctx: DomainContext, kept: unknown, productId: string): Promise<CommissionTerms | null> {
   const terms = readCommissionTerms(kept);
   if (terms) return terms;
-  const current = (await ctx.repos.outcomes.findProductCommission(productId)) as CommissionDefinition | null;
+  const current = (await findProductCommission(ctx.db, productId)) as CommissionDefinition | null;
   return current ? commissionTerms(current) : null;
 }
 

@@ -1,11 +1,9 @@
 /**
- * `GET /reports/referrals` on both front-ends (CONTRACT.md "Referral lifecycle"): the partner's referrals
- * made in a window of days, grouped by day, lender, product or one of its client tags, each group with what
- * became of them: started, approved, declined, funded (loans that stand), the funded amount and the
- * commission. The window is of whole days in UTC, `from` and `to` included, at most 366 days; by default
- * the last 30 days. The same rows as JSON or as CSV.
+ * `GET /reports/referrals` on both front-ends: the partner's referrals made in a window of whole days (UTC,
+ * both included, at most 366, the last 30 by default), grouped by day, lender, product or a client tag, with
+ * what became of them. The same rows as JSON or as CSV.
  */
-import type { ReportGrouping, ReportRow } from '@loanmatch/db';
+import { referralReportRows, type ReportGrouping, type ReportRow } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { CLIENT_TAG_KEY_PATTERN } from '../validation';
@@ -16,7 +14,7 @@ const DEFAULT_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const GROUPINGS = ['day', 'lender', 'product'] as const;
 
-/** The columns of a row, in the order of the CSV (CONTRACT.md). */
+/** The columns of a row, in the order of the CSV. */
 export const REPORT_COLUMNS = [
   'group',
   'referrals',
@@ -107,7 +105,7 @@ export async function referralReport(
     ];
     return fail('VALIDATION_ERROR', details[0].message, details);
   }
-  const rows = await ctx.repos.reports.referralReport({
+  const rows = await referralReportRows(ctx.db, {
     partnerId: options.partnerId,
     from: window.value.start,
     until: window.value.until,

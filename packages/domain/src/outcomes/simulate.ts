@@ -6,6 +6,7 @@
  * out: a new id and now.
  */
 import { randomUUID } from 'node:crypto';
+import { findReferralByOfferId } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, type Result } from '../errors';
 import type { Replayable } from '../idempotency';
@@ -31,7 +32,7 @@ export async function simulateOutcome(
   const valid = validateOutcomeEvent(body, ctx.clock());
   if (!valid.ok) return valid;
   const offerId = canonicalUuid(valid.value.reference);
-  const referral = offerId ? await ctx.repos.outcomes.findReferralByOfferId(offerId) : null;
+  const referral = offerId ? await findReferralByOfferId(ctx.db, offerId) : null;
   if (referral?.partnerEnvironment !== 'sandbox')
     return fail('NOT_FOUND', 'reference: names no referral of a sandbox partner');
   return recordValidOutcome(ctx, { lenderId: referral.lenderId, keyId: null, environment: 'sandbox' }, valid.value);

@@ -1,10 +1,10 @@
 /** Variant B's token exchange: an API key for access tokens, and the key a token names, checked on every call. */
-import type { DomainContext, Environment } from '../context';
+import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
 import { activeKeyById } from '../key-cache';
 import { apiKeyEnvironment } from '../keys';
-import { authenticateApiKey, type AuthenticatedPartner } from '../partners';
+import { authenticateApiKey, authenticatedPartner, type AuthenticatedPartner } from '../partners';
 
 /** `POST /v1/auth/token`: the partner behind `X-API-Key`. Refusals name the header, never the key. */
 export async function authenticateTokenExchange(
@@ -29,19 +29,12 @@ export async function authenticateTokenSubject(
   options: { partnerId: string; keyId: string },
 ): Promise<Result<AuthenticatedPartner>> {
   const keyId = canonicalUuid(options.keyId);
-  const owner = keyId ? await activeKeyById(ctx.repos, keyId) : null;
-  if (!owner || owner.partner.id !== options.partnerId || owner.partner.environment !== ctx.env) {
+  const owner = keyId ? await activeKeyById(ctx.db, keyId) : null;
+  if (!owner || owner.partnerId !== options.partnerId || owner.environment !== ctx.env) {
     return fail(
       'UNAUTHORIZED',
       'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token',
     );
   }
-  const { partner } = owner;
-  return ok({
-    partnerId: partner.id,
-    keyId: owner.keyId,
-    name: partner.name,
-    tier: partner.tier,
-    environment: partner.environment as Environment,
-  });
+  return ok(authenticatedPartner(owner));
 }

@@ -16,13 +16,16 @@ import {
   type DomainContext,
   webhookBody,
 } from '@loanmatch/domain';
-import { createRepositories, openDatabase, saveStep as writeStep } from '@loanmatch/db';
+import { openDatabase, saveStep as writeStep } from '@loanmatch/db';
 import {
   STORAGES,
   VALID_STEPS,
   createTestContext,
   startWebhookReceiver,
   validApplicant,
+  countRows,
+  storedRow,
+  storedRows,
   type TestContext,
   type WebhookReceiver,
 } from '../../../../tests/support';
@@ -238,7 +241,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
   it('when a status change rolls back, then no event exists for it', async () => {
     const { partnerId } = await partnerWithWebhook('/rollback');
     const id = await create(partnerId);
-    const events = () => t.db.prisma.webhookEvent.count({ where: { applicationId: id } });
+    const events = () => countRows(t.db, 'webhook_events', { applicationId: id });
     expect(await events()).toBe(1);
     await expect(
       ctx.db.transaction(async (tx) => {
@@ -247,8 +250,8 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
       }),
     ).rejects.toThrow('something after the change failed');
     expect(await events()).toBe(1);
-    expect((await t.db.prisma.application.findUnique({ where: { id } }))?.status).toBe('draft');
-    expect(await t.db.prisma.webhookDelivery.count({ where: { applicationId: id } })).toBe(1);
+    expect((await storedRow(t.db, 'applications', { id }))?.status).toBe('draft');
+    expect(await countRows(t.db, 'webhook_deliveries', { applicationId: id })).toBe(1);
   });
 
   it('when several requests change one application at once, then each transition is announced once, naming the status it left', async () => {
@@ -275,7 +278,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     // Concurrent matches insert match runs (a key-share lock on the application) and then lock it for the status.
     const matches = await Promise.all([1, 2, 3, 4].map(() => matchApplication(ctx, { partnerId, applicationId: id })));
     expect(matches.every((r) => r.ok)).toBe(true);
-    const events = await t.db.prisma.webhookEvent.findMany({ where: { applicationId: id }, orderBy: { seq: 'asc' } });
+    const events = await storedRows(t.db, 'webhook_events', { applicationId: id }, 'seq');
     expect(
       events.map((e) => [JSON.parse(webhookBody(e)).data.previousStatus, JSON.parse(webhookBody(e)).data.status]),
     ).toEqual([
@@ -421,7 +424,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
         for (const id of ids) await step(partnerId, id, 2);
         const counts = [0, 0];
         // Another process: its own connections, the same sealing key (as WEBHOOK_SEALING_SECRET would give it).
-        const otherCtx: DomainContext = { ...ctx, repos: createRepositories(second) };
+        const otherCtx: DomainContext = { ...ctx, db: second };
         const a = createDispatcher({ ctx, pollMs: 20, concurrency: 2, retry: FAST, onAttempt: () => counts[0]++ });
         const b = createDispatcher({
           ctx: otherCtx,

@@ -1,18 +1,21 @@
 /**
- * `pnpm db:migration:create`: a new migration written by Prisma's schema engine, compiled to WebAssembly
- * (the native engine cannot be downloaded everywhere), from the difference between the migration history
- * and `prisma/schema.prisma`. A developer's tool: the server applies migrations with `migrate.ts`.
+ * `pnpm db:migration:create <name>`: a new migration written by Prisma's schema engine, compiled to
+ * WebAssembly (the native engine cannot be downloaded everywhere), from the difference between the
+ * migration history and `schema.prisma`, run against a throw-away in-memory database. A developer's tool:
+ * the service applies migrations with `packages/db/src/migrate.ts`.
  */
 import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
-import { MIGRATIONS_DIR, PRISMA_DIR } from './migrate';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
 
-const SCHEMA_PATH = join(PRISMA_DIR, 'schema.prisma');
+const SCHEMA_PATH = join(__dirname, 'schema.prisma');
+const MIGRATIONS_DIR = join(__dirname, 'migrations');
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
 // The engine's wasm module is large; compile it once per process.
@@ -127,11 +130,8 @@ function migrationsList() {
   };
 }
 
-/**
- * Writes a new migration that takes the schema from the last migration to the current schema.prisma.
- * Developer tool: it diffs the migration history against the schema, so it needs no shadow database.
- */
-export async function createMigration(
+/** Writes a migration that takes the schema from the last migration to `schema.prisma`; null when none is needed. */
+async function createMigration(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   name: string,
 ): Promise<string | null> {
@@ -160,3 +160,24 @@ export async function createMigration(
     return dir;
   });
 }
+
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  if (!name) {
+    console.error('usage: pnpm db:migration:create <name>');
+    process.exitCode = 2;
+    return;
+  }
+  const pglite = new PGlite();
+  try {
+    const dir = await createMigration(new PrismaPGlite(pglite), name);
+    console.log(dir ? `Created ${dir}` : 'No schema changes: no migration written.');
+  } finally {
+    await pglite.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
