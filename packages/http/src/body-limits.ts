@@ -1,10 +1,10 @@
 /**
- * How large a request body may be, per family of routes, and how much structure it may hold. No
- * partner or admin body needs more than a few kilobytes; the lender catalogue is the one large
- * document. The byte limit answers 413 before a byte is parsed (from Content-Length, or as soon as a
- * body sent in chunks passes it); the structure is checked on the raw bytes, in one pass that stops at
- * the first excess, before `JSON.parse` or any walk of the body runs (docs/adr/0151).
+ * Request bodies: JSON only (415 otherwise, before a byte is read), bounded in bytes (413), then in nesting
+ * and element count on the raw text before it is parsed (docs/adr/0151), and holding only text PostgreSQL
+ * can store.
  */
+import { isUtf8 } from 'node:buffer';
+import express, { type RequestHandler } from 'express';
 import { HttpError } from './errors';
 
 export interface BodyBounds {
@@ -16,58 +16,100 @@ export interface BodyBounds {
   readonly elements: number;
 }
 
-/** No request of ours nests deeper (the catalogue document, the deepest, has 6 levels). */
+/** No request of ours nests deeper (the catalogue, the deepest, has 6 levels). */
 export const MAX_BODY_DEPTH = 32;
 
-export const BODY_BOUNDS = Object.freeze({
-  /** Both partner contracts, webhooks included: the largest body (a Variant B create) is about 2 KB. */
-  partner: Object.freeze({ bytes: 32 * 1024, depth: MAX_BODY_DEPTH, elements: 1000 }),
-  /** The admin API's small bodies (a partner, a tier's limit). */
-  admin: Object.freeze({ bytes: 16 * 1024, depth: MAX_BODY_DEPTH, elements: 1000 }),
+export const BODY_BOUNDS = {
+  /** Both partner contracts: the largest body (a Variant B create) is about 2 KB. */
+  partner: { bytes: 32 * 1024, depth: MAX_BODY_DEPTH, elements: 1000 },
+  admin: { bytes: 16 * 1024, depth: MAX_BODY_DEPTH, elements: 1000 },
   /** `PUT /admin/v1/catalogue`: a catalogue of 5 MB written compactly holds about 310,000 elements. */
-  catalogue: Object.freeze({ bytes: 5 * 1024 * 1024, depth: MAX_BODY_DEPTH, elements: 400_000 }),
-} satisfies Record<string, BodyBounds>);
+  catalogue: { bytes: 5 * 1024 * 1024, depth: MAX_BODY_DEPTH, elements: 400_000 },
+} as const satisfies Record<string, BodyBounds>;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+/** JSON bodies within `bounds`; a request without a body passes with one check. */
+export function jsonBody(bounds: BodyBounds): RequestHandler {
+  const parse = express.json({
+    limit: bounds.bytes,
+    strict: true,
+    // Sees the bytes before they are decoded: the decoder would silently turn bytes that are not UTF-8 into U+FFFD.
+    verify: (_req, _res, body, encoding) => {
+      if (encoding === 'utf-8' && !isUtf8(body))
+        throw new HttpError('INVALID_JSON', 'The request body must be UTF-8 JSON');
+      checkStructure(body, bounds);
+    },
+  });
+  return (req, res, next) => {
+    const length = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    if (length === undefined && !chunked) return next();
+    if ((chunked || length !== '0') && !req.is('application/json'))
+      return next(
+        new HttpError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'The request body must be JSON, sent with Content-Type: application/json',
+        ),
+      );
+    parse(req, res, (err?: unknown) => {
+      if (err || req.body === undefined || !hasUnstorableText(req.body)) return next(err);
+      next(
+        new HttpError(
+          'INVALID_JSON',
+          'The request body must not contain \\u0000 or unpaired surrogates (\\ud800-\\udfff)',
+        ),
+      );
+    });
+  };
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the character this pattern exists to find.
+const UNSTORABLE_TEXT = /[\u0000\p{Cs}]/u;
+
+/** Whether a string or key holds U+0000 or an unpaired surrogate, which PostgreSQL's text and jsonb refuse. */
+function hasUnstorableText(body: unknown): boolean {
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (UNSTORABLE_TEXT.test(value)) return true;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) pending.push(key, child);
+    }
+  }
+  return false;
+}
+
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 /**
- * Throws 400 VALIDATION_ERROR when the JSON text nests deeper or holds more members and items than
- * `bounds` allow. Counts on the bytes: outside strings, each comma adds an element and so does each
- * container that is not empty. Text that is not JSON passes here and is refused by the parser.
+ * 400 when the JSON text nests deeper or holds more members and items than `bounds` allow: outside strings,
+ * each comma adds an element and so does each container that is not empty. Text that is not JSON passes here.
  */
-export function checkBodyStructure(body: Buffer, bounds: BodyBounds): void {
+function checkStructure(body: Buffer, bounds: BodyBounds): void {
   let depth = 0;
   let elements = 0;
   let inString = false;
   let escaped = false;
   let opened = false;
-  for (let i = 0; i < body.length; i++) {
-    const b = body[i];
+  for (const b of body) {
     if (inString) {
       if (escaped) escaped = false;
-      else if (b === BACKSLASH) escaped = true;
-      else if (b === QUOTE) inString = false;
+      else if (b === 0x5c /* \ */) escaped = true;
+      else if (b === 0x22 /* " */) inString = false;
       continue;
     }
     if (isSpace(b)) continue;
     if (opened) {
       opened = false;
-      if (b !== CLOSE_OBJECT && b !== CLOSE_ARRAY) elements++;
+      if (b !== 0x7d && b !== 0x5d) elements++; // not } or ]
     }
-    if (b === QUOTE) inString = true;
-    else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+    if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
       if (++depth > bounds.depth)
         throw new HttpError('VALIDATION_ERROR', `The request body is nested deeper than ${bounds.depth} levels`);
       opened = true;
-    } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) depth--;
-    else if (b === COMMA) elements++;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+    else if (b === 0x2c) elements++;
     if (elements > bounds.elements)
       throw new HttpError(
         'VALIDATION_ERROR',

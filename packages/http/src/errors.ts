@@ -2,16 +2,11 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError, ERROR_CODES, type FieldViolation, type Result, type ServiceErrorCode } from '@loanmatch/domain';
 import type { Logger } from './logger';
 
-/** Every code the HTTP layer answers: the domain's and its own, as the contract lists them. */
 export type HttpErrorCode = ServiceErrorCode;
 
-/** The one table from error code to HTTP status, read from the contract's list. */
-export const STATUS_OF: Readonly<Record<HttpErrorCode, number>> = Object.freeze(
-  Object.fromEntries(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status])) as Record<
-    HttpErrorCode,
-    number
-  >,
-);
+export const STATUS_OF = Object.fromEntries(
+  Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status]),
+) as Readonly<Record<HttpErrorCode, number>>;
 
 /** An error raised by the HTTP layer itself (bad JSON, a missing key), rendered like a domain error. */
 export class HttpError extends Error {
@@ -28,87 +23,48 @@ export function sendError(res: Response, code: HttpErrorCode, message: string, d
   res.status(STATUS_OF[code]).json({ success: false, error: code, message, ...(details ? { details } : {}) });
 }
 
-/** The success envelope. */
 export function sendData(res: Response, status: number, data: unknown): void {
   res.status(status).json({ success: true, data });
 }
 
-/** Renders a domain result: the value in the success envelope, an expected failure in the error body. */
-export function sendResult<T>(
-  res: Response,
-  result: Result<T>,
-  status = 200,
-  view: (value: T) => unknown = (v) => v,
-): void {
-  if (!result.ok) {
-    sendError(res, result.error.code, result.error.message, result.error.details);
-    return;
-  }
-  const value = result.value as unknown as { replayed?: boolean; value?: unknown };
-  if (typeof value === 'object' && value !== null && 'replayed' in value && 'value' in value) {
-    if (value.replayed) res.setHeader('Idempotency-Replayed', 'true');
-    sendData(res, status, view(value.value as T));
-    return;
-  }
-  sendData(res, status, view(result.value));
+/** A domain result in the envelope; an idempotent `{ replayed, value }` answers its value, marked when replayed. */
+export function sendResult<T>(res: Response, result: Result<T>, status = 200, view: (value: T) => unknown = (v) => v) {
+  if (!result.ok) return sendError(res, result.error.code, result.error.message, result.error.details);
+  const value = result.value as { replayed?: boolean; value?: T };
+  if (typeof value !== 'object' || value === null || !('replayed' in value && 'value' in value))
+    return sendData(res, status, view(result.value));
+  if (value.replayed) res.setHeader('Idempotency-Replayed', 'true');
+  sendData(res, status, view(value.value as T));
 }
 
-export const notFound: RequestHandler = (_req, res) => {
-  sendError(res, 'NOT_FOUND', 'No such route');
-};
+export const notFound: RequestHandler = (_req, res) => sendError(res, 'NOT_FOUND', 'No such route');
 
-/**
- * The database is down, unreachable or not answering: refused or lost connections, no connection within
- * DB_CONNECT_TIMEOUT_MS (`timeout exceeded when trying to connect`, or P2028 when a transaction could
- * not start in time), a statement unanswered within DB_QUERY_TIMEOUT_MS (`Query read timeout`), or the
- * server shutting down (57P01, 57P03).
- */
-const isDatabaseUnavailable = (err: unknown): boolean => {
-  const e = err as { code?: string; name?: string; message?: string };
-  return (
-    [
-      'P1001',
-      'P1002',
-      'P1008',
-      'P1017',
-      'P2024',
-      'P2028',
-      'ECONNREFUSED',
-      'ETIMEDOUT',
-      'ECONNRESET',
-      '57P01',
-      '57P03',
-    ].includes(String(e?.code)) ||
-    /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database|Query read timeout/i.test(
-      String(e?.message),
-    )
-  );
-};
+/** The database down, unreachable, out of connections or time, or shutting down (57P01, 57P03). */
+const DATABASE_DOWN_CODES = new Set(
+  'P1001 P1002 P1008 P1017 P2024 P2028 ECONNREFUSED ETIMEDOUT ECONNRESET 57P01 57P03'.split(' '),
+);
+const DATABASE_DOWN_TEXT =
+  /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database|Query read timeout/i;
 
-/**
- * Registered last. Known errors answer in the contract's envelope; anything else is a generic 500
- * with the request id, the stack going to the log only.
- */
+/** Registered last: known errors in the envelope; anything else a 500 quoting the request id, its stack logged. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.parse.failed') return sendError(res, 'INVALID_JSON', 'The request body is not valid JSON');
-    if (type === 'entity.too.large')
-      return sendError(
-        res,
-        'PAYLOAD_TOO_LARGE',
-        `The request body is larger than ${formatBytes((err as { limit?: number }).limit)}`,
-      );
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    const e = err as { type?: string; limit?: number; code?: string; status?: unknown; expose?: unknown };
+    if (e?.type === 'entity.parse.failed') return sendError(res, 'INVALID_JSON', 'The request body is not valid JSON');
+    if (e?.type === 'entity.too.large')
+      return sendError(res, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes(e.limit)}`);
+    if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
       return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
     if (err instanceof HttpError || err instanceof DomainError)
       return sendError(res, err.code, err.message, err.details);
-    // A path segment that is not percent-encoded UTF-8 (the router's decodeURIComponent failed) names nothing.
+    // The router could not percent-decode a path segment.
     if (err instanceof URIError)
       return sendError(res, 'NOT_FOUND', 'No such route: the path is not valid percent-encoded UTF-8');
-    if (isUnreadableBody(err)) return sendError(res, 'INVALID_JSON', 'The request body could not be read');
-    if (isDatabaseUnavailable(err)) {
+    // body-parser's other client errors (bad Content-Encoding, short body, aborted upload): not our text to show.
+    if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+      return sendError(res, 'INVALID_JSON', 'The request body could not be read');
+    if (DATABASE_DOWN_CODES.has(String(e?.code)) || DATABASE_DOWN_TEXT.test(String((err as Error)?.message))) {
       logger.error('database unavailable', {
         requestId: res.locals.requestId,
         method: req.method,
@@ -124,16 +80,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     });
     sendError(res, 'INTERNAL_ERROR', `An internal error occurred; quote request id ${res.locals.requestId} to support`);
   };
-}
-
-/**
- * The body reader's other refusals: a body that does not inflate under its Content-Encoding, a length
- * that does not match Content-Length, an aborted upload. body-parser raises them through http-errors,
- * which marks a client error `expose` with its 4xx status; their messages are not ours to show.
- */
-function isUnreadableBody(err: unknown): boolean {
-  const e = err as { status?: unknown; expose?: unknown } | undefined;
-  return e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
 }
 
 function formatBytes(limit: number | undefined): string {

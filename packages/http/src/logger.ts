@@ -3,15 +3,11 @@ import winston from 'winston';
 
 export type Logger = winston.Logger;
 
-/** `json`: one JSON object a line, for collectors. `pretty`: one readable line, for a person at a terminal. */
-export type LogFormat = 'json' | 'pretty';
-
 /**
- * Log lines on stdout, through winston's stream transport: JSON, or the pretty form when `format` says so
- * or, with no `format`, when stdout is a terminal. Callers pass identifiers and numbers only: never a body,
- * a key or a score.
+ * Lines on stdout: JSON, or `pretty` when `format` says so or, with no `format`, when stdout is a terminal.
+ * Callers pass identifiers and numbers only: never a body, a key or a score.
  */
-export function createLogger(options: { level: string; service: string; format?: LogFormat }): Logger {
+export function createLogger(options: { level: string; service: string; format?: 'json' | 'pretty' }): Logger {
   const pretty = (options.format ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
   return winston.createLogger({
     level: options.level === 'silent' ? 'error' : options.level,
@@ -25,38 +21,15 @@ export function createLogger(options: { level: string; service: string; format?:
   });
 }
 
-/** What the access log says of a request (`accessLog`). */
-export interface AccessLine {
-  requestId: string;
-  contract: string;
-  method: string;
-  route: string;
-  status: number;
-  durationMs: number;
-  partnerId?: string;
-}
-
 const LEVEL_COLOURS: Readonly<Record<string, string>> = { error: '31', warn: '33', info: '32', debug: '90' };
-/** Fields shown in the line's own layout, or left out as the same on every line of a process. */
-const SHOWN = new Set([
-  'level',
-  'message',
-  'timestamp',
-  'service',
-  'requestId',
-  'contract',
-  'method',
-  'route',
-  'status',
-  'durationMs',
-  'partnerId',
-]);
+/** Fields in the line's own layout, or the same on every line of a process. */
+const SHOWN = new Set(
+  'level message timestamp service requestId contract method route status durationMs partnerId'.split(' '),
+);
 
 /**
  * `12:03:04.123 INFO  B POST /v1/applications 201 12.3 ms partner=… req=…` for an access line;
- * `12:03:04.123 WARN  redis unavailable error="…"` for anything else: the time, the level, the message,
- * then the other fields as key=value (strings quoted when they hold spaces). An error's stack, when
- * logged, follows on its own lines.
+ * `12:03:04.123 WARN  redis unavailable error="…"` otherwise, other fields as key=value, a stack on its own lines.
  */
 export function prettyFormat(options: { colors?: boolean } = {}): winston.Logform.Format {
   const paint = (code: string | undefined, text: string) =>
@@ -85,11 +58,7 @@ export function prettyFormat(options: { colors?: boolean } = {}): winston.Logfor
   });
 }
 
-function statusColour(status: number): string {
-  if (status >= 500) return '31';
-  if (status >= 400) return '33';
-  return '32';
-}
+const statusColour = (status: number) => (status >= 500 ? '31' : status >= 400 ? '33' : '32');
 
 function fieldText(value: unknown): string {
   if (typeof value === 'string') return /[\s"=]/.test(value) || value === '' ? JSON.stringify(value) : value;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { STATUS_OF, type HttpErrorCode } from './errors';
@@ -16,21 +17,18 @@ export function listen(name: string, app: Express, port: number, host: string, p
     server.on('clientError', refuseMalformed);
     server.once('error', reject);
     server.once('listening', () => {
-      const address = server.address();
-      const actualPort = typeof address === 'object' && address ? address.port : port;
+      const bound = (server.address() as AddressInfo).port;
       server.keepAliveTimeout = 65_000;
-      resolve({ name, server, url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}${path}` });
+      resolve({ name, server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}${path}` });
     });
   });
 }
 
 /**
- * Requests Node's HTTP parser refuses before any app sees them (a control character in a header,
- * headers over 16 KB, broken framing) are answered in the contract's envelope with a request id of
- * their own, as every other answer is, instead of Node's bare status line; the connection then closes,
- * since the parser cannot tell where the next request would begin.
+ * Requests Node's HTTP parser refuses (a control character in a header, headers over 16 KB, broken framing)
+ * answered in the envelope with a request id, instead of Node's bare status line; then the connection closes.
  */
-export function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
+function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -42,7 +40,7 @@ export function refuseMalformed(err: Error & { code?: string }, socket: Duplex):
   const body = JSON.stringify({ success: false, error: code, message });
   const status = STATUS_OF[code];
   socket.end(
-    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       'X-Content-Type-Options: nosniff\r\n' +
       'Cache-Control: no-store\r\n' +
@@ -53,10 +51,7 @@ export function refuseMalformed(err: Error & { code?: string }, socket: Duplex):
   );
 }
 
-/**
- * Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes what is
- * left. Idle keep-alive connections are closed at once so they cannot hold the process open.
- */
+/** Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes what is left. */
 export async function drain(listeners: Listener[], graceMs: number): Promise<void> {
   await Promise.all(
     listeners.map(
@@ -71,7 +66,6 @@ export async function drain(listeners: Listener[], graceMs: number): Promise<voi
             clearInterval(sweep);
             resolve();
           });
-          server.closeIdleConnections();
         }),
     ),
   );

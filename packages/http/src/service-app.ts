@@ -1,32 +1,37 @@
-import express, { type Express, type Router } from 'express';
-import { errorHandler, notFound } from './errors';
-import { addHealthRoutes } from './health';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import helmet from 'helmet';
+import { HEADER_SCHEMAS, stringCheck } from '@loanmatch/domain';
+import { errorHandler, notFound, sendData, sendError } from './errors';
 import type { Logger } from './logger';
-import type { HttpMetrics } from './metrics';
-import { frontDoor } from './middleware';
-import { securityHeaders } from './security-headers';
+import type { HttpMetrics, RequestObserver } from './metrics';
+
+/** Longest wait for the database's answer before `/readyz` says not ready: probes give up after a second or two. */
+const READY_TIMEOUT_MS = 1500;
 
 /**
- * The shell every listener shares: security headers, request id and access log first, requests no route answers refused,
- * health checks, the listener's own routers (each at its path, or at the root), then the 404 and the
- * error middleware last.
+ * The shell every listener shares: security headers, the front door, `/healthz` and `/readyz`, the
+ * listener's routers, then the 404 and the error middleware.
  */
 export function createServiceApp(options: {
   contract: string;
   logger: Logger;
   ping: () => Promise<boolean>;
   routes: Array<{ path?: string; router: Router }>;
-  /** Request durations by route and status, for `GET /metrics`; none when absent. */
   metrics?: HttpMetrics;
 }): Express {
   const app = express();
   app.disable('x-powered-by');
-  // No ETag: Express would answer a matching If-None-Match with a bodyless 304, outside the envelope;
-  // the contract has no conditional requests.
+  // No conditional requests: Express would answer a matching If-None-Match with a bodyless 304.
   app.set('etag', false);
   app.use(securityHeaders());
   app.use(frontDoor(options.logger, options.contract, options.metrics?.requests(options.contract)));
-  addHealthRoutes(app, options.ping);
+  app.get('/healthz', (_req, res) => sendData(res, 200, { status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    if (await within(options.ping(), READY_TIMEOUT_MS)) return sendData(res, 200, { status: 'ready' });
+    sendError(res, 'SERVICE_UNAVAILABLE', 'The database is not reachable');
+  });
   for (const { path, router } of options.routes) {
     if (path) app.use(path, router);
     else app.use(router);
@@ -34,4 +39,73 @@ export function createServiceApp(options: {
   app.use(notFound);
   app.use(errorHandler(options.logger));
   return app;
+}
+
+/**
+ * helmet for a JSON API, and `Cache-Control: no-store`: answers are data for one caller. The pages and
+ * files that may be kept (the console, `/docs`) set their own Cache-Control and CSP (docs/adr/0154).
+ */
+function securityHeaders(): RequestHandler {
+  const headers = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // Subdomains are the operator's to decide.
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: false },
+  });
+  return (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    headers(req, res, next);
+  };
+}
+
+const isRequestId = stringCheck(HEADER_SCHEMAS.requestId);
+
+/**
+ * What every listener runs first, as one middleware: `X-Request-Id` (the caller's when it is a sane token,
+ * or a new one), the access log and request-duration metric, and a 404 for requests no route answers.
+ */
+export function frontDoor(logger: Logger, contract: string, requests?: RequestObserver): RequestHandler {
+  return (req, res, next) => {
+    const given = req.headers['x-request-id'];
+    const requestId = isRequestId(given) ? given : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    // Left in, `If-None-Match: *` would make Express answer a GET with a bodyless 304.
+    delete req.headers['if-none-match'];
+    delete req.headers['if-modified-since'];
+
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      // Refused before a route matched (401, 429), or no route at all (404).
+      const route = req.route ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      requests?.observe(route, res.statusCode, durationMs / 1000);
+      // Never a body, a key or a raw URL (it holds ids).
+      logger.info('request', {
+        requestId,
+        contract,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        durationMs,
+        partnerId: res.locals.partner?.partnerId,
+      });
+    });
+
+    // OPTIONS: there is no CORS, and Express would answer it itself in text/plain. An encoded NUL: no id
+    // or name of ours holds one, and PostgreSQL refuses it in text.
+    if (req.method === 'OPTIONS' || req.path.includes('%00')) return notFound(req, res, next);
+    next();
+  };
+}
+
+/** The ping's answer, or false when it fails or has not answered in `ms`. */
+async function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([answer.catch(() => false), sleep(ms, false, { signal: timer.signal })]);
+  } finally {
+    timer.abort();
+  }
 }

@@ -4,9 +4,8 @@
  */
 import { Router } from 'express';
 import { sendFuzzRequest } from '../../../tests/support';
-import { BODY_BOUNDS } from '../src/body-limits';
+import { BODY_BOUNDS, jsonBody } from '../src/body-limits';
 import { sendData } from '../src/errors';
-import { jsonBody } from '../src/middleware';
 import { appServing } from './test-app';
 
 let routeRuns = 0;

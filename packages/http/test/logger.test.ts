@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import express from 'express';
 import winston from 'winston';
-import { frontDoor } from '../src/middleware';
+import { frontDoor } from '../src/service-app';
 import { createLogger, prettyFormat } from '../src/logger';
 
 /** A winston logger writing formatted lines into an array. */

@@ -7,9 +7,8 @@ import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
 import { sendFuzzRequest, type FuzzRequest } from '../../../tests/support';
-import { BODY_BOUNDS, MAX_BODY_DEPTH } from '../src/body-limits';
+import { BODY_BOUNDS, MAX_BODY_DEPTH, jsonBody } from '../src/body-limits';
 import { sendData } from '../src/errors';
-import { jsonBody } from '../src/middleware';
 import { appServing } from './test-app';
 
 function testApp() {

@@ -5,9 +5,8 @@
 import { connect } from 'node:net';
 import { Router } from 'express';
 import request from 'supertest';
-import { BODY_BOUNDS } from '../src/body-limits';
+import { BODY_BOUNDS, jsonBody } from '../src/body-limits';
 import { sendData } from '../src/errors';
-import { jsonBody } from '../src/middleware';
 import { listen } from '../src/server';
 import { appServing } from './test-app';
 
