@@ -1,13 +1,16 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   authenticateApiKey,
   authenticateLenderKey,
   authenticateTokenExchange,
   authenticateTokenSubject,
   type DomainContext,
+  type Result,
 } from '@loanmatch/domain';
 import { sendError } from './errors';
 import type { AccessTokenCheck, AccessTokens } from './jwt';
+
+export const LENDER_BASE_PATH = '/api/lender/v1';
 
 /** The bearer credential of `Authorization`, or undefined. */
 export function bearer(header: string | undefined): string | undefined {
@@ -15,34 +18,39 @@ export function bearer(header: string | undefined): string | undefined {
   return match ? match[1] : undefined;
 }
 
-/** Variant A and webhooks: `Authorization: Bearer <API key>`; the partner goes to `res.locals.partner`. */
-export function requireApiKey(ctx: DomainContext): RequestHandler {
+/** A middleware that puts what `authenticate` answers in `res.locals[local]`, or refuses with `challenge`. */
+function requireKey(
+  local: 'partner' | 'lender',
+  challenge: string,
+  authenticate: (req: Request) => Promise<Result<unknown>>,
+): RequestHandler {
   return async (req, res, next) => {
-    const result = await authenticateApiKey(ctx, { apiKey: bearer(req.get('Authorization')) });
+    const result = await authenticate(req);
     if (!result.ok) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
+      res.setHeader('WWW-Authenticate', challenge);
       return sendError(res, result.error.code, result.error.message);
     }
-    res.locals.partner = result.value;
+    res.locals[local] = result.value;
     next();
   };
 }
 
-/** Variant B's token exchange: `X-API-Key: <API key>`; the partner goes to `res.locals.partner`. */
-export function requireApiKeyHeader(ctx: DomainContext): RequestHandler {
-  return async (req, res, next) => {
-    const result = await authenticateTokenExchange(ctx, { apiKey: req.get('X-API-Key') });
-    if (!result.ok) {
-      res.setHeader('WWW-Authenticate', 'ApiKey header="X-API-Key"');
-      return sendError(res, result.error.code, result.error.message);
-    }
-    res.locals.partner = result.value;
-    next();
-  };
-}
+/** Variant A and webhooks: `Authorization: Bearer <API key>`. */
+export const requireApiKey = (ctx: DomainContext): RequestHandler =>
+  requireKey('partner', 'Bearer', (req) => authenticateApiKey(ctx, { apiKey: bearer(req.get('Authorization')) }));
+
+/** Variant B's token exchange: `X-API-Key: <API key>`. */
+export const requireApiKeyHeader = (ctx: DomainContext): RequestHandler =>
+  requireKey('partner', 'ApiKey header="X-API-Key"', (req) =>
+    authenticateTokenExchange(ctx, { apiKey: req.get('X-API-Key') }),
+  );
+
+/** The lender API: `Authorization: Bearer <lender key>`. */
+export const requireLenderKey = (ctx: DomainContext): RequestHandler =>
+  requireKey('lender', 'Bearer', (req) => authenticateLenderKey(ctx, { apiKey: bearer(req.get('Authorization')) }));
 
 const EXCHANGE = 'exchange your API key at POST /v1/auth/token';
-/** Why an access token is refused, in the words of the 401 (the OpenAPI documents quote them). */
+/** The 401's words for each reason an access token is refused (the OpenAPI documents quote them). */
 export const TOKEN_REFUSALS: Record<Exclude<AccessTokenCheck, { ok: true }>['reason'], string> = {
   missing: `An access token is required: ${EXCHANGE}, then send Authorization: Bearer <access token>`,
   api_key: `An API key is not an access token: ${EXCHANGE}, then send Authorization: Bearer <access token>`,
@@ -50,10 +58,7 @@ export const TOKEN_REFUSALS: Record<Exclude<AccessTokenCheck, { ok: true }>['rea
   invalid: `The access token is not valid: ${EXCHANGE} for a new one`,
 };
 
-/**
- * Variant B: `Authorization: Bearer <access token>`, a JWT of `tokens`. On every request the API key
- * it was exchanged for must still be active, so revoking a key ends its tokens at once.
- */
+/** Variant B: a JWT of `tokens`, whose API key must still be active, so revoking a key ends its tokens at once. */
 export function requireAccessToken(ctx: DomainContext, tokens: AccessTokens): RequestHandler {
   return async (req, res, next) => {
     const check = tokens.verify(bearer(req.get('Authorization')));
@@ -67,22 +72,6 @@ export function requireAccessToken(ctx: DomainContext, tokens: AccessTokens): Re
       return sendError(res, result.error.code, result.error.message);
     }
     res.locals.partner = result.value;
-    next();
-  };
-}
-
-/** Where the Variant A listener serves the lender API (CONTRACT.md "Referral lifecycle"). */
-export const LENDER_BASE_PATH = '/api/lender/v1';
-
-/** The lender route: `Authorization: Bearer <lender key>`; the lender goes to `res.locals.lender`. */
-export function requireLenderKey(ctx: DomainContext): RequestHandler {
-  return async (req, res, next) => {
-    const result = await authenticateLenderKey(ctx, { apiKey: bearer(req.get('Authorization')) });
-    if (!result.ok) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      return sendError(res, result.error.code, result.error.message);
-    }
-    res.locals.lender = result.value;
     next();
   };
 }

@@ -1,33 +1,16 @@
 /**
- * Variant B's access tokens: JWTs signed with jsonwebtoken, HS256 pinned on both sides, 15 minutes.
- *
- * - `sub` is the partner, `api_key_id` the API key the token was exchanged for (so that revoking the
- *   key ends its tokens), `iss`/`aud` name this server's environment and contract, `jti` is random.
- * - The header's `kid` is a short digest of the signing secret. Verification looks the secret up by
- *   `kid` among the current one and the previous ones, so rotating `JWT_SECRET` (the old one moved to
- *   `JWT_PREVIOUS_SECRETS`) does not log partners out in the middle of a token.
- * - Anything else (another algorithm, `alg: none`, an unknown `kid`, a changed payload, another issuer
- *   or audience, an expired token, one without `exp`) is refused; only the reason is told, never a secret.
+ * Variant B's access tokens: HS256 JWTs of 15 minutes. `sub` is the partner, `api_key_id` the key exchanged
+ * for it, `iss`/`aud` name the environment and contract. The header's `kid` digests the signing secret, so
+ * tokens signed with a previous secret (JWT_PREVIOUS_SECRETS) verify until they expire.
  */
 import { createHash, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { apiKeyEnvironment } from '@loanmatch/domain';
 
-export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
-export const JWT_ALGORITHM = 'HS256';
-/** Clock skew allowed between this server and another process that signed a token. */
+const TTL_SECONDS = 15 * 60;
+const ALGORITHM = 'HS256';
+/** Clock skew allowed with another process that signed a token. */
 const CLOCK_TOLERANCE_SECONDS = 5;
-
-export interface AccessTokenOptions {
-  /** The secret that signs new tokens. */
-  secret: string;
-  /** Earlier secrets, still accepted for the tokens they signed. */
-  previousSecrets?: readonly string[];
-  issuer: string;
-  audience: string;
-  /** Seconds since the epoch (tests move it). */
-  now?: () => number;
-}
 
 /** The `data` of `POST /v1/auth/token`. */
 export interface AccessTokenGrant {
@@ -50,57 +33,56 @@ export function jwtKeyId(secret: string): string {
   return createHash('sha256').update(`loanmatch:jwt-kid:${secret}`).digest('base64url').slice(0, 16);
 }
 
-export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
+export function createAccessTokens(options: {
+  secret: string;
+  /** Earlier secrets, still accepted for the tokens they signed. */
+  previousSecrets?: readonly string[];
+  issuer: string;
+  audience: string;
+  /** Seconds since the epoch (tests move it). */
+  now?: () => number;
+}): AccessTokens {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  // Secret key objects made once: given a string, jsonwebtoken first tries to read it as a PEM key on
-  // every call, a costly failed attempt. A key object of type "secret" is exactly what HS256 asks for.
-  const keyOf = (secret: string) => createSecretKey(Buffer.from(secret, 'utf8'));
-  const secrets = new Map<string, KeyObject>();
+  // Key objects made once: given a string, jsonwebtoken tries to read it as a PEM key on every call.
+  const keys = new Map<string, KeyObject>();
   for (const secret of [options.secret, ...(options.previousSecrets ?? [])])
-    if (!secrets.has(jwtKeyId(secret))) secrets.set(jwtKeyId(secret), keyOf(secret));
-  const currentKid = jwtKeyId(options.secret);
-  const signingKey = secrets.get(currentKid)!;
+    keys.set(jwtKeyId(secret), createSecretKey(Buffer.from(secret, 'utf8')));
+  const kid = jwtKeyId(options.secret);
+  const signingKey = keys.get(kid)!;
 
   return {
     issue({ partnerId, keyId }) {
       const accessToken = jwt.sign({ api_key_id: keyId, iat: now() }, signingKey, {
-        algorithm: JWT_ALGORITHM,
-        keyid: currentKid,
-        expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+        algorithm: ALGORITHM,
+        keyid: kid,
+        expiresIn: TTL_SECONDS,
         issuer: options.issuer,
         audience: options.audience,
         subject: partnerId,
         jwtid: randomUUID(),
       });
-      return { accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+      return { accessToken, tokenType: 'Bearer', expiresIn: TTL_SECONDS };
     },
 
     verify(token) {
       if (!token) return { ok: false, reason: 'missing' };
       if (apiKeyEnvironment(token)) return { ok: false, reason: 'api_key' };
-      const decoded = jwt.decode(token, { complete: true });
-      if (!decoded || typeof decoded.payload === 'string') return { ok: false, reason: 'invalid' };
-      const { alg, kid } = decoded.header;
-      const secret = alg === JWT_ALGORITHM && typeof kid === 'string' ? secrets.get(kid) : undefined;
-      if (secret === undefined) return { ok: false, reason: 'invalid' };
+      const header = jwt.decode(token, { complete: true })?.header;
+      const key = header?.alg === ALGORITHM && typeof header.kid === 'string' ? keys.get(header.kid) : undefined;
+      if (key === undefined) return { ok: false, reason: 'invalid' };
       try {
-        const payload = jwt.verify(token, secret, {
-          algorithms: [JWT_ALGORITHM],
+        const payload = jwt.verify(token, key, {
+          algorithms: [ALGORITHM],
           issuer: options.issuer,
           audience: options.audience,
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           clockTimestamp: now(),
-          maxAge: ACCESS_TOKEN_TTL_SECONDS,
+          maxAge: TTL_SECONDS,
         });
-        if (
-          typeof payload === 'string' ||
-          typeof payload.exp !== 'number' ||
-          typeof payload.sub !== 'string' ||
-          typeof payload.api_key_id !== 'string'
-        ) {
+        const { exp, sub, api_key_id } = typeof payload === 'string' ? {} : payload;
+        if (typeof exp !== 'number' || typeof sub !== 'string' || typeof api_key_id !== 'string')
           return { ok: false, reason: 'invalid' };
-        }
-        return { ok: true, partnerId: payload.sub, keyId: payload.api_key_id };
+        return { ok: true, partnerId: sub, keyId: api_key_id };
       } catch (err) {
         return { ok: false, reason: err instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
       }
