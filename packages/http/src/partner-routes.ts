@@ -1,0 +1,78 @@
+/**
+ * Routes both front-ends mount behind their own authentication, which leaves the partner in
+ * `res.locals.partner`: webhook registration, and the partner's referrals and referral report.
+ */
+import { Router, type Request, type Response } from 'express';
+import {
+  deleteWebhook,
+  listReferrals,
+  listWebhookDeliveries,
+  listWebhooks,
+  referralReport,
+  registerWebhook,
+  reportCsv,
+  rotateWebhookSecret,
+  sendTestEvent,
+  type AuthenticatedPartner,
+  type DomainContext,
+} from '@loanmatch/domain';
+import { sendData, sendResult } from './errors';
+
+const partnerIdOf = (res: Response): string => (res.locals.partner as AuthenticatedPartner).partnerId;
+
+/** A query parameter as the domain takes it: a repeated one (`?from=a&from=b`) is no value it accepts. */
+function queryValue(req: Request, name: string): string | undefined {
+  const value = (req.query as Record<string, unknown>)[name];
+  return value === undefined ? undefined : typeof value === 'string' ? value : '';
+}
+
+export function webhookRoutes(ctx: DomainContext): Router {
+  const router = Router();
+  const target = (req: Request<{ webhookId: string }>, res: Response) => ({
+    partnerId: partnerIdOf(res),
+    webhookId: req.params.webhookId,
+  });
+  router.post('/webhooks', async (req, res) => {
+    sendResult(res, await registerWebhook(ctx, { partnerId: partnerIdOf(res), body: req.body }), 201);
+  });
+  router.get('/webhooks', async (_req, res) => {
+    sendResult(res, await listWebhooks(ctx, { partnerId: partnerIdOf(res) }));
+  });
+  router.delete('/webhooks/:webhookId', async (req, res) => {
+    sendResult(res, await deleteWebhook(ctx, target(req, res)));
+  });
+  router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
+    sendResult(res, await rotateWebhookSecret(ctx, target(req, res)));
+  });
+  router.post('/webhooks/:webhookId/test', async (req, res) => {
+    sendResult(res, await sendTestEvent(ctx, target(req, res)));
+  });
+  router.get('/webhooks/:webhookId/deliveries', async (req, res) => {
+    const limit = (req.query as Record<string, unknown>).limit;
+    const query = { ...target(req, res), limit: typeof limit === 'string' ? limit : undefined };
+    sendResult(res, await listWebhookDeliveries(ctx, query));
+  });
+  return router;
+}
+
+export function referralRoutes(ctx: DomainContext): Router {
+  const router = Router();
+  router.get('/referrals', async (req, res) => {
+    const query = { partnerId: partnerIdOf(res), limit: queryValue(req, 'limit'), cursor: queryValue(req, 'cursor') };
+    sendResult(res, await listReferrals(ctx, query));
+  });
+  router.get('/reports/referrals', async (req, res) => {
+    const result = await referralReport(ctx, {
+      partnerId: partnerIdOf(res),
+      query: { from: queryValue(req, 'from'), to: queryValue(req, 'to'), groupBy: queryValue(req, 'groupBy') },
+    });
+    if (!result.ok) return sendResult(res, result);
+    res.setHeader('Vary', 'Accept');
+    if (req.accepts('application/json', 'text/csv') !== 'text/csv') return sendData(res, 200, result.value.report);
+    const { from, to } = result.value.window;
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="referrals_${from}_${to}.csv"`);
+    res.status(200).send(reportCsv(result.value.report));
+  });
+  return router;
+}
