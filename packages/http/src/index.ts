@@ -13,8 +13,6 @@ export * from './tier-usage';
 export * from './openapi';
 export * from './webhooks/addresses';
 export * from './webhooks/destination';
-export * from './webhooks/signature';
 export * from './webhooks/send';
 export * from './webhooks/dispatcher';
-export * from './webhooks/services';
 export { createLiveBureau, type BureauEvent, type LiveBureauOptions } from './bureau/live-bureau';

@@ -1,46 +1,29 @@
 /**
- * Which IP addresses a webhook may be sent to. Only global unicast addresses are public; everything
- * else (private, loopback, link-local, unique-local, multicast, unspecified, carrier-grade NAT,
- * documentation, benchmarking, reserved, …) is refused, except loopback, which the sandbox accepts so
- * partners can test on their own machine.
- *
- * An IPv6 address that carries an IPv4 address is judged as that IPv4 address (docs/adr/0152): mapped
- * (`::ffff:10.0.0.1`), IPv4-compatible (`::10.0.0.1`), IPv4-translated (`::ffff:0:10.0.0.1`), NAT64
- * (`64:ff9b::10.0.0.1`), 6to4 (`2002:0a00:0001::`) and Teredo (both the server's address and the
- * client's, which Teredo writes inverted). Only the mapped form reaches this machine's loopback; the
- * others carrying 127.0.0.0/8 are refused. NAT64's local-use prefix (`64:ff9b:1::/48`) says nothing of
- * where its IPv4 address sits, and is refused.
- *
- * ipaddr.js keeps the IANA special-purpose registries as tables; an allow-list of its `unicast` range
- * refuses any range it knows of, including ones added later.
+ * Which IP addresses a webhook may be sent to: global unicast only (ipaddr.js's `unicast` range, which
+ * excludes every special-purpose range it knows), and loopback, which the sandbox accepts. An IPv6 address
+ * carrying an IPv4 one (mapped, compatible, translated, NAT64, 6to4, Teredo) is judged as that IPv4 address;
+ * only the mapped form reaches this machine's loopback (docs/adr/0152).
  */
 import ipaddr from 'ipaddr.js';
 
 export type AddressClass = 'public' | 'loopback' | 'refused';
 
-/** The address without IPv6 brackets (`[::1]` → `::1`), as URL.hostname writes it. */
+/** The host without the IPv6 brackets URL.hostname writes (`[::1]` → `::1`). */
 export const bareHost = (hostname: string): string =>
   hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 
-/** Whether `host` is an IP address written out (then no name is looked up). */
-export function isIpLiteral(host: string): boolean {
-  return ipaddr.IPv4.isValidFourPartDecimal(host) || ipaddr.IPv6.isValid(host);
-}
+export const isIpLiteral = (host: string): boolean =>
+  ipaddr.IPv4.isValidFourPartDecimal(host) || ipaddr.IPv6.isValid(host);
 
 export function classifyAddress(address: string): { class: AddressClass; range: string } {
   if (!isIpLiteral(address)) return { class: 'refused', range: 'invalid' };
   // ipaddr.js reads `::a.b.c.d` as IPv4-mapped (`::ffff:a.b.c.d`); written out in full it reads it as it is.
   const parsed = ipaddr.parse(address.replace(/^::(?=\d+\.\d+\.\d+\.\d+$)/, '0:0:0:0:0:0:'));
-  if (parsed.kind() === 'ipv4') return classifyV4(parsed as ipaddr.IPv4);
+  if (parsed.kind() === 'ipv4') return byRange(parsed.range());
   const v6 = parsed as ipaddr.IPv6;
   const carried = carriedIPv4(v6);
-  if (carried === undefined) {
-    const range = v6.range();
-    if (range === 'unicast') return { class: 'public', range };
-    if (range === 'loopback') return { class: 'loopback', range };
-    return { class: 'refused', range };
-  }
-  const judged = carried.addresses.map(classifyV4);
+  if (carried === undefined) return byRange(v6.range());
+  const judged = carried.addresses.map((a) => byRange(a.range()));
   const refused = judged.find((j) => j.class === 'refused');
   if (refused) return { class: 'refused', range: `${carried.form}:${refused.range}` };
   if (judged.some((j) => j.class === 'loopback'))
@@ -50,11 +33,8 @@ export function classifyAddress(address: string): { class: AddressClass; range: 
   return { class: 'public', range: `${carried.form}:unicast` };
 }
 
-function classifyV4(address: ipaddr.IPv4): { class: AddressClass; range: string } {
-  const range = address.range();
-  if (range === 'unicast') return { class: 'public', range };
-  if (range === 'loopback') return { class: 'loopback', range };
-  return { class: 'refused', range };
+function byRange(range: string): { class: AddressClass; range: string } {
+  return { class: range === 'unicast' ? 'public' : range === 'loopback' ? 'loopback' : 'refused', range };
 }
 
 const v4 = (high: number, low: number): ipaddr.IPv4 => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
@@ -64,8 +44,8 @@ const isIPv4Compatible = (parts: number[]): boolean =>
   parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7] > 1);
 
 /**
- * The IPv4 addresses an IPv6 address carries, by the form that carries them; undefined for a plain IPv6
- * address. Local-use NAT64 answers no address, which `classifyAddress` refuses as not public.
+ * The IPv4 addresses an IPv6 address carries, by the form that carries them; undefined for plain IPv6.
+ * Local-use NAT64 (`64:ff9b:1::/48`) says nothing of where its IPv4 address sits: 0.0.0.0, refused.
  */
 function carriedIPv4(address: ipaddr.IPv6): { form: string; addresses: ipaddr.IPv4[] } | undefined {
   const { parts } = address;

@@ -1,13 +1,8 @@
 /**
- * The webhook dispatcher: a loop in each process that claims due deliveries from the outbox and sends
- * them. Every `pollMs` (and shortly after an event is written in this process, and after each attempt)
- * it claims as many deliveries as it has free slots (`concurrency`), each under a lease longer than an
- * attempt can last. With PostgreSQL several processes share the work: a claim is one statement with
- * `FOR UPDATE SKIP LOCKED`, so a delivery is in one dispatcher's hands at a time. If a process dies
- * mid-attempt the lease runs out and another (or the restarted one) sends it again: at least once.
- *
- * For each delivery: resolve and check the destination again (no DNS rebinding), sign with the
- * endpoint's secrets, send, and record the outcome (domain `recordDeliveryAttempt`).
+ * The webhook dispatcher of each process. Every `pollMs`, shortly after an event is written here, and
+ * after each attempt, it claims as many due deliveries as it has free slots, each under a lease longer
+ * than an attempt (processes share the work; a delivery whose process died is sent again: at least once).
+ * Each attempt checks the destination again, signs, sends, and records the outcome.
  */
 import {
   DEFAULT_RETRY_POLICY,
@@ -20,14 +15,9 @@ import {
   type RetryPolicy,
   type WebhookAttemptResult,
 } from '@loanmatch/domain';
+import type { Logger } from '../logger';
 import { createDestinationPolicy, type DestinationPolicy } from './destination';
-import { DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, sendWebhook } from './send';
-import { signatureHeader } from './signature';
-
-export interface DispatcherLogger {
-  warn(message: string, meta?: Record<string, unknown>): unknown;
-  debug?(message: string, meta?: Record<string, unknown>): unknown;
-}
+import { sendWebhook, signatureHeader } from './send';
 
 export interface DispatcherOptions {
   ctx: DomainContext;
@@ -42,8 +32,8 @@ export interface DispatcherOptions {
   /** The most of an answer that is read. Default 64 KB. */
   maxResponseBytes?: number;
   retry?: RetryPolicy;
-  logger?: DispatcherLogger;
-  /** Called after each attempt is recorded (tests and metrics). */
+  logger?: Logger;
+  /** Called after each attempt is recorded. */
   onAttempt?: (job: DeliveryJob, result: AttemptResult) => void;
 }
 
@@ -57,8 +47,6 @@ export interface Dispatcher {
   runOnce(): Promise<number>;
 }
 
-export const DEFAULT_POLL_MS = 1000;
-export const DEFAULT_CONCURRENCY = 8;
 /** How long after a wake-up the dispatcher looks: enough for the writing transaction to commit. */
 const WAKE_DELAY_MS = 20;
 const USER_AGENT = 'LoanMatch-Webhooks/1.0';
@@ -71,12 +59,8 @@ function attemptResult(outcome: AttemptOutcome): WebhookAttemptResult {
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { ctx } = options;
+  const { ctx, pollMs = 1000, concurrency = 8, timeoutMs = 10_000, maxResponseBytes = 64 * 1024 } = options;
   const destinations = options.destinations ?? createDestinationPolicy({ env: ctx.env });
-  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const retry = options.retry ?? DEFAULT_RETRY_POLICY;
   // Longer than an attempt can take (lookup, exchange, recording), so a live dispatcher never loses its claim.
   const leaseMs = timeoutMs + 60_000;
@@ -118,7 +102,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       const outcome = await recordDeliveryAttempt(ctx, job, result, retry);
       // Ids, codes and times only: never the body or a secret.
-      options.logger?.debug?.('webhook attempt', {
+      options.logger?.debug('webhook attempt', {
         webhookId: job.webhookId,
         eventId: job.eventId,
         attempt: job.attempt,

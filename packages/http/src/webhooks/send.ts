@@ -1,11 +1,4 @@
-/**
- * One HTTP attempt of a webhook: `POST` the body to the address that was checked, over node:http or
- * node:https with the connection's `lookup` pinned to that address. Never follows a redirect (a 3xx is
- * a failure), reads at most `maxResponseBytes` of the answer and discards it, and gives up after
- * `timeoutMs` for the whole exchange. Never throws: every outcome is an `AttemptResult` with a fixed
- * error code (`timeout`, `network_error`, `redirect_302`, `http_500`), never text that came from the
- * endpoint nor the system's reason a connection failed.
- */
+import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -25,32 +18,41 @@ export interface SendOptions {
   now?: () => number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+/**
+ * Standard Webhooks' `webhook-signature`: per secret, newest first, `v1,` and the base64 HMAC-SHA256 of
+ * `<id>.<timestamp>.<body>` keyed with the base64 part of the secret after `whsec_`.
+ */
+export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+  return secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
+}
 
+export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/**
+ * One `POST` of a webhook to the address checked (the connection's `lookup` pinned to it), within
+ * `timeoutMs` for the whole exchange. Never follows a redirect, reads at most `maxResponseBytes` of the
+ * answer and drops it. Never throws; errors are fixed codes (`timeout`, `network_error`, `redirect_302`,
+ * `http_500`), never text from the endpoint or the system.
+ */
 export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
   const { url, address, family } = options;
   const started = performance.now();
   const host = bareHost(url.hostname);
-  const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    // Node asks for every address when it may try several families; either way it gets the checked one.
-    if ((lookupOptions as { all?: boolean }).all)
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
+  const pinned: LookupFunction = (_hostname, lookup, callback) =>
+    lookup.all ? callback(null, [{ address, family }]) : callback(null, address, family);
   const body = Buffer.from(options.body, 'utf8');
 
   return new Promise<AttemptResult>((resolve) => {
-    let settled = false;
+    // Only the first outcome counts: a promise resolves once.
     const finish = (
       result: { ok: true; status: number } | { ok: false; status?: number; error: string; retryAfterMs?: number },
-    ) => {
-      if (settled) return;
-      settled = true;
-      resolve({ ...result, durationMs: performance.now() - started } as AttemptResult);
-    };
+    ) => resolve({ ...result, durationMs: performance.now() - started } as AttemptResult);
 
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const signal = AbortSignal.timeout(options.timeoutMs);
     const req = request({
       protocol: url.protocol,
       host,
@@ -61,19 +63,13 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
       agent: false, // a fresh connection to the checked address; no pooled socket from an earlier lookup
       lookup: isIpLiteral(host) ? undefined : pinned,
       ...(url.protocol === 'https:' && !isIpLiteral(host) ? { servername: host } : {}),
+      signal,
     });
-    // One limit for the whole exchange, the answer's body included; whatever is still open then is closed.
-    const timer = setTimeout(() => {
-      finish({ ok: false, error: 'timeout' });
-      req.destroy();
-    }, options.timeoutMs);
-    req.on('close', () => clearTimeout(timer));
-
     // One code for every failure to exchange (refused, reset, unreachable, TLS): the history a partner
     // reads must not tell a closed port from an open one that is not an HTTP server.
-    req.on('error', () => finish({ ok: false, error: 'network_error' }));
+    req.on('error', () => finish({ ok: false, error: signal.aborted ? 'timeout' : 'network_error' }));
     req.on('response', (res: IncomingMessage) => {
-      // The status decides; the body is read (up to the limit) only to end the exchange cleanly, then dropped.
+      // The status decides; the body is read (up to the limit) only to end the exchange cleanly.
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) finish({ ok: true, status });
       else if (status >= 300 && status < 400) finish({ ok: false, status, error: `redirect_${status}` });
@@ -93,8 +89,7 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
 }
 
 /** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now: () => number): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
+export function parseRetryAfter(text: string | undefined, now: () => number): number | undefined {
   if (text === undefined) return undefined;
   if (/^\s*\d{1,10}\s*$/.test(text)) return Number(text) * 1000;
   const at = Date.parse(text);
