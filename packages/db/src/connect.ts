@@ -62,11 +62,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(options.dataDir);
 }
 
-/** A pg pool, client or PGlite (or its transaction), as `Sql`. */
+/** A pg client or PGlite (or its transaction), as `Sql`. */
 function sqlOf(driver: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }): Sql {
   return {
     query: async <R>(text: string, values?: readonly unknown[]) =>
       (await driver.query(text, values as unknown[])).rows as R[],
+  };
+}
+
+/** The name each statement text is prepared under: one per text, for the life of the process. */
+const NAMES = new Map<string, string>();
+
+/**
+ * A pg pool or client as `Sql`, each statement sent as a named (prepared) one: PostgreSQL parses and plans
+ * it once per connection instead of on every call (docs/adr/0215).
+ */
+function prepared(driver: {
+  query(config: { name: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
+}): Sql {
+  return {
+    query: async <R>(text: string, values?: readonly unknown[]) => {
+      let name = NAMES.get(text);
+      if (name === undefined) {
+        name = `s${NAMES.size}`;
+        NAMES.set(text, name);
+      }
+      return (await driver.query({ name, text, values: values as unknown[] })).rows as R[];
+    },
   };
 }
 
@@ -126,12 +148,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
  */
 function poolDatabase(pool: Pool): Transactional {
   return {
-    ...sqlOf(pool),
+    ...prepared(pool),
     async transaction(work) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const answer = await work(sqlOf(client));
+        const answer = await work(prepared(client));
         await client.query('COMMIT');
         client.release();
         return answer;
