@@ -2,7 +2,7 @@
  * Fills the service's database directly with SQL (`INSERT … SELECT generate_series`), for data the API
  * would take too long to make: the growth phase's million applications, and the fresh applications the
  * credit check uses up. Each new application copies a template application that the service itself made
- * through the API (its steps, status, credit check, match run and webhook events), with its own id,
+ * through the API (its steps, status, credit check and match run), with its own id,
  * partner and time, so the rows are the service's own as far as the schema goes (prisma/schema.prisma,
  * written as packages/db/src/repositories writes them). Applicant details, the steps' personal fields
  * and the score are sealed to their application (the id is the associated data), so they are opened
@@ -29,11 +29,11 @@ const BATCH = 25_000;
 
 /**
  * One batch, one statement: the applications and, for those whose template has them, their credit check,
- * consent record, match run and webhook events (in the template's order). Answers each new id with its template's.
+ * consent record and match run; the database's own trigger writes each copy's status event. Answers each new id with its template's.
  */
 const COPY_APPLICATIONS = `
 WITH g AS MATERIALIZED (
-  SELECT gen_random_uuid() AS id, t.id AS template_id, t.partner_id AS template_partner,
+  SELECT gen_random_uuid() AS id, t.id AS template_id,
          ($3::uuid[])[1 + floor(random() * cardinality($3::uuid[]))::int] AS partner_id,
          CASE WHEN $5::boolean THEN now() - random() * interval '365 days' ELSE now() END AS at,
          t.form_type, t.status, t.last_step, t.step_1, t.step_2, t.step_3, t.step_4
@@ -60,13 +60,6 @@ runs AS (
   INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)
   SELECT gen_random_uuid(), g.id, g.partner_id, r.degraded_mode, replace(r.offers::text, g.template_id::text, g.id::text)::json, g.at
     FROM g JOIN match_runs r ON r.application_id = g.template_id
-),
-events AS (
-  INSERT INTO webhook_events (id, partner_id, application_id, type, body, created_at)
-  SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), g.partner_id, g.id, e.type,
-         replace(replace(e.body, g.template_id::text, g.id::text), g.template_partner::text, g.partner_id::text), g.at
-    FROM g JOIN webhook_events e ON e.application_id = g.template_id
-   ORDER BY g.id, e.seq
 )
 SELECT g.id::text AS id, g.template_id::text AS template_id FROM g`;
 
