@@ -3,13 +3,12 @@
  * and the routes that serve them (`/openapi.json`) with their reference page (`/docs`).
  */
 import type { DocumentOptions } from './document';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 import { buildVariantADocument } from './variant-a';
 import { buildVariantBDocument } from './variant-b';
 
 export { docsRoutes, DOCS_CSP } from './docs-routes';
-export { DOMAIN_SCHEMAS, type SchemaSource } from './source';
-export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schema-translation';
+export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schemas';
 export type { DocumentOptions } from './document';
 export { EXAMPLES_A } from './variant-a';
 export { EXAMPLES_B } from './variant-b';

@@ -13,10 +13,10 @@ import {
   validateOutcomeEvent,
 } from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '../auth';
-import { envelope, headerRef, paramRef, ref } from './components';
-import { refusal } from './error-responses';
+import { envelope, headerRef, paramRef, ref } from './operations';
+import { refusal } from './operations';
 import { EXAMPLE_IDS, type OperationSpec } from './operations';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 import { delivery } from './webhook-paths';
 
 type Op = (spec: OperationSpec) => Schema;

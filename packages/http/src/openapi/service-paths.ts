@@ -1,7 +1,7 @@
 /** Health and the reference itself: at the listener's root, no authentication, on both listeners. */
-import { ref } from './components';
+import { ref } from './operations';
 import { operation, type Contract } from './operations';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 
 /** No authenticated code is answered here: the contract's words for them are not needed. */
 const PUBLIC: Contract = { examples: [] };

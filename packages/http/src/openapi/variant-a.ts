@@ -11,7 +11,7 @@ import {
   validateCreateRequest,
   validateStepRequest,
 } from '@loanmatch/domain';
-import { headerRef, paramRef, ref } from './components';
+import { headerRef, paramRef, ref } from './operations';
 import {
   CREDIT_CHECK_CONFLICTS,
   CREDIT_CHECK_SUCCESS,
@@ -22,10 +22,10 @@ import {
   type DocumentOptions,
 } from './document';
 import { CONSENTS_TAG, consentPaths } from './consents';
-import { refusal } from './error-responses';
+import { refusal } from './operations';
 import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
 import { PARAMETERS } from './parameters';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 import { documentServers } from './servers';
 import { servicePaths } from './service-paths';
 import { webhookPaths } from './webhook-paths';
@@ -292,7 +292,6 @@ export function buildVariantADocument(options: DocumentOptions): Schema {
   const servers = documentServers('Variant A', options);
   return contractDocument({
     servers,
-    source: options.source,
     title: 'LoanMatch partner API, Variant A',
     description:
       'Build a loan application in five steps, run a soft credit check, and get matched lender offers. Authenticate with `Authorization: Bearer <API key>`; keys carry their environment (`lm_sandbox_…`, `lm_live_…`).\n\n' +

@@ -12,7 +12,7 @@ import {
   validateVariantBPatch,
 } from '@loanmatch/domain';
 import { TOKEN_REFUSALS } from '../auth';
-import { headerRef, paramRef, ref } from './components';
+import { headerRef, paramRef, ref } from './operations';
 import {
   CREDIT_CHECK_CONFLICTS,
   CREDIT_CHECK_SUCCESS,
@@ -23,9 +23,9 @@ import {
   type DocumentOptions,
 } from './document';
 import { CONSENTS_TAG, consentPaths } from './consents';
-import { refusal } from './error-responses';
+import { refusal } from './operations';
 import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 import { documentServers } from './servers';
 import { servicePaths } from './service-paths';
 import { MATCH_EXAMPLE } from './variant-a';
@@ -269,7 +269,6 @@ export function buildVariantBDocument(options: DocumentOptions): Schema {
   const servers = documentServers('Variant B', options);
   return contractDocument({
     servers,
-    source: options.source,
     title: 'LoanMatch partner API, Variant B',
     description:
       'The token-exchange contract over the same applications as Variant A, complete on its own. Exchange your API key at `POST /auth/token` for a 15-minute access token, send it as `Authorization: Bearer <access token>`, create an application with flat fields, run the credit check and match, proving each call on an application with its `securityToken`. `PATCH /applications/{applicationId}` adds fields later.\n\n' +

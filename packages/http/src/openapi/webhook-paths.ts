@@ -3,10 +3,10 @@
  * the `webhooks` section: what a partner's endpoint receives.
  */
 import { STATUS_CHANGED_EVENT, TEST_EVENT, parsePageLimit, validateWebhookRequest } from '@loanmatch/domain';
-import { headerRef, paramRef, ref } from './components';
-import { refusal, type ErrorExample } from './error-responses';
+import { headerRef, paramRef, ref } from './operations';
+import { refusal, type ErrorExample } from './operations';
 import { EXAMPLE_IDS, operation, type Contract } from './operations';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 
 const NOT_FOUND: ErrorExample = { code: 'NOT_FOUND', message: 'Webhook not found' };
 
