@@ -51,7 +51,7 @@ ajv.addFormat(DATE_FORMAT, { type: 'string', validate: (value: string) => parseC
 /** Annotation only: replaces the rule text of errors raised by the schema object it sits on. */
 ajv.addKeyword({ keyword: 'x-message', schemaType: ['string', 'object'] });
 
-/** At least one of the listed properties is the JSON boolean `true` (credit check consent, spec 2.5). */
+/** At least one of the listed properties is the JSON boolean `true` (the credit check consent). */
 ajv.addKeyword({
   keyword: 'x-consent',
   type: 'object', // runs in ajv's object group, after `required` and `properties`
