@@ -7,6 +7,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS } from '../consent-texts';
 import { ERROR_CODES } from '../error-codes';
 import { OUTCOME_TYPES } from '../outcomes/lifecycle';
+import { deepFreeze } from '../deep-freeze';
 import { STATUS_ORDER } from '../status';
 import { CLIENT_TAGS_MAX_ENTRIES, WEBHOOK_EVENT_TYPES } from './requests';
 import { FORM_TYPES } from './schemas';
@@ -360,3 +361,4 @@ export const RESPONSE_SCHEMAS = {
 
 /** The answers' types, read from their schemas. */
 export type Answer<Name extends keyof typeof RESPONSE_SCHEMAS> = Static<(typeof RESPONSE_SCHEMAS)[Name]>;
+deepFreeze(RESPONSE_SCHEMAS);
