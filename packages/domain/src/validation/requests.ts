@@ -93,18 +93,25 @@ export type FlatStep = 2 | 3 | 4 | 5;
  * Where each optional flat field belongs: its step and its name there, in the tables' order. A name
  * that two tables list (`homeAddress`, steps 4 and 5) belongs to the first: the living situation's.
  */
-export const FLAT_FIELDS: Readonly<Record<string, { readonly step: FlatStep; readonly name: string }>> = {};
+const places: Record<string, { readonly step: FlatStep; readonly name: string }> = {};
 /** Every flat field by its B name, optional and without its default: a field not sent must never
  * replace one sent before. The step's own schema applies defaults when its fields are saved as the step. */
 const flat: Record<string, TSchema> = {};
-for (const [step, schema] of [...([2, 3, 4] as const).map((s) => [s, STEP_SCHEMAS.personal[s]]), [5, applicantSchema]])
-  for (const [name, field] of Object.entries((schema as TObject).properties)) {
+const tables: Array<[FlatStep, TObject]> = [
+  [2, STEP_SCHEMAS.personal[2]],
+  [3, STEP_SCHEMAS.personal[3]],
+  [4, STEP_SCHEMAS.personal[4]],
+  [5, applicantSchema],
+];
+for (const [step, table] of tables)
+  for (const [name, field] of Object.entries(table.properties)) {
     const flatName = name === 'mobileNumber' ? 'phone' : name;
-    if (Object.hasOwn(FLAT_FIELDS, flatName)) continue;
-    (FLAT_FIELDS as Record<string, object>)[flatName] = { step: step as FlatStep, name };
+    if (Object.hasOwn(places, flatName)) continue;
+    places[flatName] = { step, name };
     const { default: _default, ...definition } = field;
     flat[flatName] = opt(definition as TSchema);
   }
+export const FLAT_FIELDS: Readonly<typeof places> = places;
 
 /** The fields of the flat create beside `formType` and `loanAmount`: all required but the consent. */
 const CREATE_FIELDS = ['loanPurpose', 'firstName', 'lastName', 'email', 'phone'];
