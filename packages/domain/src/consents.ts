@@ -24,20 +24,13 @@ import {
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
+import type { Answer } from './validation/responses';
 
 export { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS, CURRENT_CONSENT_TEXTS } from './consent-texts';
 export type { ConsentKind, ConsentTextVersion } from './consent-texts';
 
 /** `GET /consents` on both front-ends: every version of the wording, the current one marked. */
-export interface ConsentTextsView extends Json {
-  currentVersion: string;
-  versions: Array<{
-    version: string;
-    effectiveFrom: string;
-    current: boolean;
-    consents: Array<{ consent: ConsentKind; fields: string[]; text: string }>;
-  }>;
-}
+export type ConsentTextsView = Answer<'ConsentTexts'>;
 
 export function listConsentTexts(): Result<ConsentTextsView> {
   return ok({

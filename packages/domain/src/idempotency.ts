@@ -14,7 +14,7 @@ import {
 import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
-import { HEADER_SCHEMAS, stringCheck } from './validation/schemas';
+import { HEADER_SCHEMAS, stringCheck } from './validation/requests';
 
 /** Keys are kept 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -11,46 +11,17 @@ import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
-import {
-  matchOffers,
-  type AcceptedOffer,
-  type MatchResult,
-  type NearMissOffer,
-  type OfferCertainty,
-  type OfferDetails,
-} from './matching';
+import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferDetails } from './matching';
 import { trackingSigner, verifyTrackingToken } from './tracking';
 import { commissionTermsOf, type CommissionTerms } from './outcomes/commission';
 import { stepsForMatching } from './variant-b/intake';
+import type { Answer } from './validation/responses';
 
 /** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
 export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
 
-export interface OfferView extends Json {
-  offerId: string;
-  lender: { id: string; name: string };
-  product: { id: string; name: string };
-  headline: string;
-  /** CONTRACT.md "Offers: certainty": `pre_qualified` or `indicative`. */
-  certainty: OfferCertainty;
-  offerDetails: Json;
-  /** What the lender will need to see (`{field, requirement}`); empty for a pre-qualified offer. */
-  conditions: Json[];
-  /** Only when the application gave no term: the term the offer assumed. */
-  assumedLoanTermMonths?: number;
-  expiresAt: string;
-  trackingUrl: string;
-}
-
-export interface MatchView extends Json {
-  applicationId: string;
-  matchId: string;
-  generatedAt: string;
-  degraded_mode: boolean;
-  assessment: { basis: 'bureau' | 'self_estimate'; notice?: string };
-  acceptedOffers: OfferView[];
-  nearMissOffers: Json[];
-}
+export type OfferView = Answer<'Offer'>;
+export type MatchView = Answer<'MatchResult'>;
 
 /** What a match run keeps of each accepted offer, to forward and record a click later. */
 interface SnapshotOffer {
@@ -198,7 +169,7 @@ export function matchView(
  * A near-miss as partners see it. Its words are matching's own, which never name a band or a score (a
  * credit reason says only that the lender's criteria were not met: matching/near-miss-wording.ts).
  */
-function nearMissView(offer: NearMissOffer): Json {
+function nearMissView(offer: NearMissOffer): MatchView['nearMissOffers'][number] {
   return {
     lender: { ...offer.lender },
     product: { ...offer.product },

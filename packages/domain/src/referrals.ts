@@ -2,28 +2,18 @@
  * `GET /referrals`: a partner's referrals, newest first, each with the partner's own `clientTags`, what
  * its lender reported (`outcome`) and the commission it earned.
  */
-import { listPartnerReferrals, type Json, type ReferralRow } from '@loanmatch/db';
+import { listPartnerReferrals, type ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { ok, type Result } from './errors';
 import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
+import type { Answer } from './validation/responses';
 import { toDollars } from './outcomes/money';
 
 /** Commission is paid in Australian dollars. */
 export const COMMISSION_CURRENCY = 'AUD';
 
-export interface ReferralView extends Json {
-  referralId: string;
-  applicationId: string;
-  offerId: string;
-  lender: { id: string; name: string };
-  product: { id: string; name: string };
-  referredAt: string;
-  clientTags: Record<string, string>;
-  /** Null until the lender reports. `updatedAt` is when the event that set the status occurred. */
-  outcome: { status: string; updatedAt: string; fundedAmount: number | null } | null;
-  /** Null until a loan is funded (or when the product states none); 0 once clawed back. */
-  commission: { amount: number; currency: string } | null;
-}
+export type ReferralView = Answer<'Referral'>;
+type ReferralStatus = NonNullable<ReferralView['outcome']>['status'];
 
 export function toReferralView(r: ReferralRow): ReferralView {
   return {
@@ -38,7 +28,7 @@ export function toReferralView(r: ReferralRow): ReferralView {
       r.outcomeStatus === null || r.outcomeAt === null
         ? null
         : {
-            status: r.outcomeStatus,
+            status: r.outcomeStatus as ReferralStatus,
             updatedAt: r.outcomeAt.toISOString(),
             fundedAmount: r.fundedAmountCents === null ? null : toDollars(r.fundedAmountCents),
           },

@@ -15,7 +15,6 @@ import {
   removeWebhook,
   rotateSecret,
   type AttemptRow,
-  type Json,
   type WebhookRow,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
@@ -23,6 +22,7 @@ import { fail, ok, type Result } from './errors';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
 import { canonicalUuid } from './ids';
 import { parsePageLimit } from './validation/page-query';
+import type { Answer } from './validation/responses';
 
 /** The event every status change writes (its data: `applicationId`, `status`, `previousStatus`, `lastStep`). */
 export const STATUS_CHANGED_EVENT = 'application.status_changed';
@@ -36,41 +36,9 @@ export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Endpoints a partner may have at once. */
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
 
-export interface WebhookView extends Json {
-  webhookId: string;
-  url: string;
-  events: string[];
-  /** `active`, or `disabled` with the reason and time. */
-  status: string;
-  disabledReason: string | null;
-  disabledAt: string | null;
-  /** Since when attempts have failed without a 2xx in between; null while the endpoint answers. */
-  failingSince: string | null;
-  lastSuccessAt: string | null;
-  /** While a rotated-out secret still signs beside the new one: until when. */
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-}
-
-export interface RegisteredWebhook extends WebhookView {
-  /** Shown this once. */
-  secret: string;
-}
-
-export interface AttemptView extends Json {
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  attemptedAt: string;
-  /** `succeeded` or `failed`. */
-  status: string;
-  responseStatus: number | null;
-  durationMs: number;
-  /** A fixed code (`timeout`, `http_500`, `network_error`, `refused_address`, …); null on success. */
-  error: string | null;
-  /** When this failure's retry is due; null when none follows. */
-  nextRetryAt: string | null;
-}
+export type WebhookView = Answer<'Webhook'>;
+export type RegisteredWebhook = Answer<'RegisteredWebhook'>;
+export type AttemptView = Answer<'DeliveryAttempt'>;
 
 /** `whsec_` and base64 of 32 random bytes: the Standard Webhooks secret format. */
 export function newWebhookSecret(): string {
@@ -87,8 +55,8 @@ function toView(row: WebhookRow, now: Date): WebhookView {
   return {
     webhookId: row.id,
     url: row.url,
-    events: [...row.events],
-    status: row.status,
+    events: [...row.events] as WebhookView['events'],
+    status: row.status as WebhookView['status'],
     disabledReason: row.disabledReason,
     disabledAt: iso(row.disabledAt),
     failingSince: iso(row.failingSince),
@@ -219,7 +187,7 @@ function attemptView(row: AttemptRow): AttemptView {
     eventType: row.eventType,
     attempt: row.attempt,
     attemptedAt: row.attemptedAt.toISOString(),
-    status: row.outcome,
+    status: row.outcome as AttemptView['status'],
     responseStatus: row.responseStatus,
     durationMs: row.durationMs,
     error: row.error,

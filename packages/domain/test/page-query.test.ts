@@ -1,6 +1,6 @@
 /** The query of the paged lists, against the bounds of `pageQuerySchema`. */
 import { checkCursorText, parsePageLimit } from '../src/validation/page-query';
-import { pageQuerySchema } from '../src/validation/schemas';
+import { pageQuerySchema } from '../src/validation/requests';
 
 const { limit, cursor } = pageQuerySchema.properties;
 

@@ -60,7 +60,7 @@ interface Field {
 
 /** Every field of an object schema, nested object fields included (as dotted paths). */
 function fieldsOf(schema: JsonSchema, prefix: string[] = []): Field[] {
-  return Object.entries(schema.properties ?? {}).flatMap(([key, sub]) => {
+  return Object.entries<JsonSchema>(schema.properties ?? {}).flatMap(([key, sub]) => {
     const path = [...prefix, key];
     return [{ path, name: path.join('.'), schema: sub }, ...fieldsOf(sub, path)];
   });
@@ -236,7 +236,7 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
   const enumFields = fields.filter((f) => f.schema.enum !== undefined);
   if (enumFields.length > 0) {
     describe.each(enumFields)('enum field $name', ({ path, name, schema: field }) => {
-      const values = field.enum ?? [];
+      const values: (string | number)[] = field.enum ?? [];
       const message = `${name}: must be one of ${values.join(', ')}`;
 
       test.each(values.map((v) => [v]))('when the value is %s, then it is accepted', (value) => {
@@ -318,7 +318,7 @@ describe.each(targets)('$name', ({ schema, baseline, validate }) => {
   // Required fields and defaults
   // ---------------------------------------------------------------------------------------------
 
-  const required = schema.required ?? [];
+  const required: string[] = schema.required ?? [];
   test('when the table is read, then every required field is in the baseline', () => {
     for (const name of required) expect(baseline).toHaveProperty(name);
   });

@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { insertApplication, type Json } from '@loanmatch/db';
+import { insertApplication } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { ok, type Result } from '../errors';
 import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
 import { validateCreateRequest } from '../validation';
 import { nonEmpty } from './view';
+import type { Answer } from '../validation/responses';
 
-export interface CreatedApplication extends Json {
-  applicationId: string;
-  formType: string;
-  status: string;
-  lastStep: number;
-}
+export type CreatedApplication = Answer<'CreatedApplication'>;
 
 /** `POST /applications`: a new application in `draft` with its step 1. */
 export async function createApplication(

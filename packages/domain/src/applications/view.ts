@@ -5,6 +5,7 @@ import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
 import { openSteps } from '../sealed-fields';
+import type { Answer } from '../validation/responses';
 
 export interface ApplicationView extends Json {
   applicationId: string;
@@ -18,12 +19,7 @@ export interface ApplicationView extends Json {
   updatedAt: string;
 }
 
-export interface CreditCheckView extends Json {
-  applicationId: string;
-  creditCheckComplete: boolean;
-  degraded_mode: boolean;
-  sandbox_mode: boolean;
-}
+export type CreditCheckView = Answer<'CreditCheckResult'>;
 
 export const PERSONAL_DATA_ERASED_MESSAGE =
   'The personal data of this application was erased; it takes no personal data again. Start a new application';

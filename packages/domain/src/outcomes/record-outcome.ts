@@ -16,7 +16,6 @@ import {
   findReferralByOfferId,
   lockReferralOutcomes,
   recordOutcomeEvent,
-  type Json,
   type StoredOutcomeEvent,
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
@@ -27,26 +26,16 @@ import { validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
 import { commissionTerms, readCommissionTerms, type CommissionDefinition, type CommissionTerms } from './commission';
 import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import { summarise } from './summary';
+import type { Answer } from '../validation/responses';
 
 /** One of `WEBHOOK_EVENT_TYPES`, the types an endpoint may subscribe to. */
 export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 
 /** 201's `data`: `status` is the referral's outcome once this event is counted. */
-export interface OutcomeRecorded extends Json {
-  outcomeId: string;
-  referralId: string;
-  status: OutcomeType;
-}
+export type OutcomeRecorded = Answer<'OutcomeRecorded'>;
 
 /** `data` of `referral.outcome_changed`: identifiers, statuses and the partner's own tags; no personal data. */
-export interface OutcomeChangedData extends Json {
-  referralId: string;
-  applicationId: string;
-  lenderId: string;
-  status: OutcomeType;
-  previousStatus: OutcomeType | null;
-  clientTags: Record<string, string>;
-}
+export type OutcomeChangedData = Answer<'ReferralOutcomeChangedEvent'>['data'];
 
 /** Who reports: a lender, through one of its keys (none for a sandbox simulation). */
 export interface OutcomeReporter {

@@ -1,6 +1,6 @@
 /** The query of the paged lists, checked against `pageQuerySchema`: `limit`, and the referrals' `cursor`. */
 import { fail, ok, type Result } from '../errors';
-import { pageQuerySchema } from './schemas';
+import { pageQuerySchema } from './requests';
 
 const { limit: LIMIT, cursor: CURSOR } = pageQuerySchema.properties;
 const [LIMIT_MIN, LIMIT_MAX] = [LIMIT.minimum ?? 1, LIMIT.maximum ?? 1];

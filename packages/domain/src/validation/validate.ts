@@ -11,27 +11,11 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { SchemaOptions as Schema } from '@sinclair/typebox';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { isWholeCents } from '../outcomes/money';
-import {
-  DATE_FORMAT,
-  FORM_TYPES,
-  NUMERIC_STRING_MAX_LENGTH,
-  STEP_NUMBERS,
-  STEP_SCHEMAS,
-  applicantSchema,
-  createRequestSchema,
-  creditCheckRequestSchema,
-  securityTokenRequestSchema,
-  stepRequestSchema,
-  tokenRequestSchema,
-  webhookRequestSchema,
-  type ConsentRule,
-  type FormType,
-  type JsonSchema,
-  type ObjectSchema,
-  type StepNumber,
-} from './schemas';
+import { NUMERIC_STRING_MAX_LENGTH } from './requests';
+import { DATE_FORMAT, type ConsentRule } from './schemas';
 import { ageOn, normalisedTime, parseCalendarDate, toIsoDate } from './dates';
 
 type Data = Record<string, unknown>;
@@ -67,7 +51,7 @@ ajv.addFormat(DATE_FORMAT, { type: 'string', validate: (value: string) => parseC
 /** Annotation only: replaces the rule text of errors raised by the schema object it sits on. */
 ajv.addKeyword({ keyword: 'x-message', schemaType: ['string', 'object'] });
 
-/** At least one of the listed properties is the JSON boolean `true` (credit check consent, spec 2.5). */
+/** At least one of the listed properties is the JSON boolean `true` (the credit check consent). */
 ajv.addKeyword({
   keyword: 'x-consent',
   type: 'object', // runs in ajv's object group, after `required` and `properties`
@@ -106,43 +90,18 @@ ajv.addKeyword({
 });
 
 export interface Compiled {
-  readonly schema: ObjectSchema;
+  readonly schema: Schema;
   readonly validate: ValidateFunction;
   /** What a violation of the root object itself is called: `data` for step data, `body` for a request. */
   readonly rootField: string;
 }
 
-export const compile = (schema: ObjectSchema, rootField: string): Compiled => ({
+/** Compiles a schema (ajv keeps one validator per schema object: car steps 3 and 4 share personal's). */
+export const compile = (schema: Schema, rootField: string): Compiled => ({
   schema,
   validate: ajv.compile(schema),
   rootField,
 });
-
-/** Car steps 3 and 4 are the personal schemas themselves: compile each distinct schema object once. */
-const compiledBySchema = new Map<ObjectSchema, Compiled>();
-const compileStep = (schema: ObjectSchema): Compiled => {
-  let compiled = compiledBySchema.get(schema);
-  if (compiled === undefined) {
-    compiled = compile(schema, 'data');
-    compiledBySchema.set(schema, compiled);
-  }
-  return compiled;
-};
-
-const STEP_VALIDATORS: Readonly<Record<FormType, Readonly<Record<StepNumber, Compiled>>>> = Object.fromEntries(
-  FORM_TYPES.map((formType) => [
-    formType,
-    Object.fromEntries(STEP_NUMBERS.map((step) => [step, compileStep(STEP_SCHEMAS[formType][step])])),
-  ]),
-) as Record<FormType, Record<StepNumber, Compiled>>;
-
-const APPLICANT = compile(applicantSchema, 'data');
-const CREATE_REQUEST = compile(createRequestSchema, 'body');
-const STEP_REQUEST = compile(stepRequestSchema, 'body');
-const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
-const TOKEN_REQUEST = compile(tokenRequestSchema, 'body');
-const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
-const WEBHOOK_REQUEST = compile(webhookRequestSchema, 'body');
 
 // ---------------------------------------------------------------------------------------------
 // Preparation: schema-driven copy and normalisation, before ajv runs
@@ -170,7 +129,7 @@ const isRecord = (value: unknown): value is Data =>
  * `YYYY-MM-DD`. Values of unlisted fields are copied by reference: ajv removes them unvisited, which
  * also keeps this walk as shallow as the schema however deep the input is nested.
  */
-function prepare(schema: JsonSchema, value: unknown): unknown {
+function prepare(schema: Schema, value: unknown): unknown {
   if (
     (schema.type === 'number' || schema.type === 'integer') &&
     typeof value === 'string' &&
@@ -223,12 +182,12 @@ const FORMAT_TEXT: Readonly<Record<string, string>> = {
 const orList = (items: readonly unknown[]): string =>
   items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${String(items[items.length - 1])}`;
 
-function rangeText({ minimum, maximum }: JsonSchema): string {
+function rangeText({ minimum, maximum }: Schema): string {
   if (minimum !== undefined && maximum !== undefined) return `must be between ${minimum} and ${maximum}`;
   return minimum !== undefined ? `must be at least ${minimum}` : `must be at most ${String(maximum)}`;
 }
 
-function lengthText({ minLength, maxLength }: JsonSchema, keyword: string): string {
+function lengthText({ minLength, maxLength }: Schema, keyword: string): string {
   if (keyword === 'minLength' && minLength === 1) return 'must not be empty';
   if (minLength !== undefined && minLength > 1 && maxLength !== undefined)
     return `must be between ${minLength} and ${maxLength} characters`;
@@ -239,7 +198,7 @@ function lengthText({ minLength, maxLength }: JsonSchema, keyword: string): stri
 
 /** The short machine word for the failing keyword and its rule text, both derived from the schema. */
 function describe(error: ErrorObject): { rule: string; text: string } {
-  const schema = (error.parentSchema ?? {}) as JsonSchema;
+  const schema: Schema = error.parentSchema ?? {};
   const { keyword } = error;
   const override = schema['x-message'];
   const custom = typeof override === 'string' ? override : override?.[keyword];
@@ -315,11 +274,11 @@ const fieldName = (path: readonly string[]): string =>
   );
 
 /** Index of each path segment in its schema's table (`properties` order), for sorting violations. */
-function tablePosition(schema: JsonSchema, path: readonly string[]): number[] {
+function tablePosition(schema: Schema, path: readonly string[]): number[] {
   const position: number[] = [];
-  let current: JsonSchema | undefined = schema;
+  let current: Schema | undefined = schema;
   for (const segment of path) {
-    const properties: Readonly<Record<string, JsonSchema>> = current?.properties ?? {};
+    const properties: Record<string, Schema> = current?.properties ?? {};
     const index = Object.keys(properties).indexOf(segment);
     position.push(index === -1 ? Number.MAX_SAFE_INTEGER - 1 : index);
     current = Object.hasOwn(properties, segment) ? properties[segment] : undefined;
@@ -389,94 +348,15 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
  * Prepares a copy of `input`, validates it (removing unknown fields, applying defaults) and returns it.
  * `now` is the day an age (`x-minimumAge`) is measured on; today when absent.
  */
-export function run(compiled: Compiled, input: unknown, now?: Date): Result<Data> {
+export function run<T = Data>(compiled: Compiled, input: unknown, now?: Date): Result<T> {
   if (now !== undefined && Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
   const data = prepare(compiled.schema, input);
   referenceDate = now;
   try {
-    if (compiled.validate(data)) return ok(data as Data);
+    if (compiled.validate(data)) return ok(data as T);
   } finally {
     referenceDate = undefined;
   }
   const violations = toViolations(compiled, compiled.validate.errors ?? []);
   return fail('VALIDATION_ERROR', violations[0]?.message ?? `${compiled.rootField}: is invalid`, violations);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Public API
-// ---------------------------------------------------------------------------------------------
-
-function stepValidator(formType: FormType, step: StepNumber): Compiled {
-  const compiled = Object.hasOwn(STEP_VALIDATORS, formType) ? STEP_VALIDATORS[formType][step] : undefined;
-  // The loan type and step come from our own code or database, never straight from a request.
-  if (compiled === undefined)
-    throw new TypeError(`no validator for loan type ${String(formType)} step ${String(step)}`);
-  return compiled;
-}
-
-/** Validates one step's data (1-4) for a loan type; the value is the normalised data. */
-export function validateStepData(formType: FormType, step: StepNumber, data: unknown): Result<Data> {
-  return run(stepValidator(formType, step), data);
-}
-
-/** Validates the POST create body `{formType, data}`; `data` is the step-1 data of that loan type. */
-export function validateCreateRequest(
-  body: unknown,
-): Result<{ formType: FormType; data: Data; clientTags?: Record<string, string> }> {
-  // The wrapper schema only checks that `data` is an object; the step schema then copies and checks it.
-  const request = run(CREATE_REQUEST, body);
-  if (!request.ok) return request;
-  const formType = request.value.formType as FormType;
-  const data = validateStepData(formType, 1, request.value.data);
-  if (!data.ok) return data;
-  const clientTags = request.value.clientTags as Record<string, string> | undefined;
-  return ok({ formType, data: data.value, ...(clientTags === undefined ? {} : { clientTags }) });
-}
-
-/**
- * Validates the PATCH envelope `{step, data}` alone: `step` is 2, 3 or 4 and `data` an object. Lets the
- * caller check the step's order before the step's fields.
- */
-export function validateStepEnvelope(body: unknown): Result<{ step: 2 | 3 | 4; data: unknown }> {
-  const request = run(STEP_REQUEST, body);
-  return request.ok ? ok({ step: request.value.step as 2 | 3 | 4, data: request.value.data }) : request;
-}
-
-/** Validates the PATCH body `{step, data}` for the application's loan type; `step` is 2, 3 or 4. */
-export function validateStepRequest(formType: FormType, body: unknown): Result<{ step: 2 | 3 | 4; data: Data }> {
-  stepValidator(formType, 2); // a loan type that is not ours is a programming error: throw before reading the body
-  const request = validateStepEnvelope(body);
-  if (!request.ok) return request;
-  const data = validateStepData(formType, request.value.step, request.value.data);
-  return data.ok ? ok({ step: request.value.step, data: data.value }) : data;
-}
-
-/**
- * Validates the credit-check body `{data: {...}}` (step 5); the value is the normalised applicant
- * details (`dateOfBirth` as `YYYY-MM-DD`). The applicant must be 18 or older on `now`.
- */
-export function validateApplicantDetails(body: unknown, now: Date = new Date()): Result<Data> {
-  if (Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
-  const request = run(CREDIT_CHECK_REQUEST, body);
-  return request.ok ? run(APPLICANT, request.value.data, now) : request;
-}
-
-/** Validates Variant B's `POST /v1/auth/token` body: `grantType` must be `api_key`. */
-export function validateTokenRequest(body: unknown): Result<{ grantType: 'api_key' }> {
-  const request = run(TOKEN_REQUEST, body);
-  return request.ok ? ok({ grantType: 'api_key' }) : request;
-}
-
-/** Reads the `securityToken` of a Variant B body (other fields are left to their own validation). */
-export function validateSecurityTokenRequest(body: unknown): Result<{ securityToken: string }> {
-  const request = run(SECURITY_TOKEN_REQUEST, body);
-  return request.ok ? ok({ securityToken: request.value.securityToken as string }) : request;
-}
-
-/** Validates `POST /webhooks`: `url` a string, `events` (optional) a non-empty list of known event types. */
-export function validateWebhookRequest(body: unknown): Result<{ url: string; events?: string[] }> {
-  const request = run(WEBHOOK_REQUEST, body);
-  return request.ok
-    ? ok({ url: request.value.url as string, events: request.value.events as string[] | undefined })
-    : request;
 }

@@ -10,14 +10,12 @@ import { sealStep } from '../sealed-fields';
 import { schemaFor, validateVariantBCreate } from '../validation';
 import { intakeJson, planSteps, splitFlatFields } from './intake';
 import { newSecurityToken } from './security-token';
+import type { Answer } from '../validation/responses';
 
 /** The purpose a `SecretBox` for stored create answers is made for. */
 export const SECURITY_TOKEN_REPLAY_PURPOSE = 'variant-b/security-token-replay';
 
-export interface CreatedApplicationB extends Json {
-  applicationId: string;
-  securityToken: string;
-}
+export type CreatedApplicationB = Answer<'CreatedApplicationB'>;
 
 /**
  * `POST /v1/applications`: the flat body, checked with the step tables' own field rules, becomes the

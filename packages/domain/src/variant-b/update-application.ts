@@ -1,4 +1,4 @@
-import { findApplication, saveStep, writeDetails, type ApplicationRow, type Json } from '@loanmatch/db';
+import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@loanmatch/db';
 import { PERSONAL_DATA_ERASED_MESSAGE } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
@@ -8,16 +8,11 @@ import { openSteps, sealStep } from '../sealed-fields';
 import { FLAT_FIELDS, validateVariantBPatch } from '../validation';
 import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './intake';
 import { verifySecurityToken } from './security-token';
+import type { ApplicationStatus } from '../status';
+import type { Answer } from '../validation/responses';
 
 /** What `PATCH /v1/applications/{id}` answers: where the application stands, and what pre-qualified offers still need. */
-export interface UpdatedApplicationB extends Json {
-  applicationId: string;
-  status: string;
-  lastStep: number;
-  creditCheckComplete: boolean;
-  /** Required fields of personal steps 2-4 not given yet (B's names); empty when every rule can be assessed. */
-  missingFields: string[];
-}
+export type UpdatedApplicationB = Answer<'UpdatedApplicationB'>;
 
 /**
  * `PATCH /v1/applications/{id}`: adds or replaces flat fields of personal steps 2-5. Steps that become
@@ -80,7 +75,7 @@ export async function updateApplicationB(
 function updatedView(row: ApplicationRow, knownSteps: KnownSteps): UpdatedApplicationB {
   return {
     applicationId: row.id,
-    status: row.status,
+    status: row.status as ApplicationStatus,
     lastStep: row.lastStep,
     creditCheckComplete: row.creditCheck?.status === 'completed',
     missingFields: missingFields(row.steps, knownSteps),

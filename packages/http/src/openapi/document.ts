@@ -2,25 +2,15 @@
  * What the two documents share: the document's frame (version, servers, tags, components) and the
  * credit check's answer, which is the same on both contracts once the caller is verified.
  */
-import { EXAMPLE_IDS } from './operations';
-import { headerRef, ref } from './components';
+import { EXAMPLE_IDS, headerRef, ref } from './operations';
 import { HEADERS, PARAMETERS } from './parameters';
-import { requestSchemas } from './request-schemas';
-import { CONSENT_SCHEMAS } from './consents';
-import { RESPONSE_SCHEMAS } from './response-schemas';
 import { lifecycleWebhookEvents } from './lifecycle';
-import { LIFECYCLE_SCHEMAS } from './lifecycle-schemas';
-import type { Schema } from './schema-translation';
+import { schemaComponents, type Schema } from './schemas';
 import type { ServerOptions, Servers } from './servers';
-import { DOMAIN_SCHEMAS, type SchemaSource } from './source';
-import { applicationSchemas } from './stored-steps';
 import { webhookEvents } from './webhook-paths';
 
-/** What a document is built from: where its listener is reached, and the validation schemas. */
-export interface DocumentOptions extends ServerOptions {
-  /** The domain's schemas unless a test passes others. */
-  source?: SchemaSource;
-}
+/** Where a document's listener is reached. */
+export type DocumentOptions = ServerOptions;
 
 /** The credit check's success, as `operation()` takes it. */
 export const CREDIT_CHECK_SUCCESS = {
@@ -72,19 +62,17 @@ export function mergePaths(...groups: Array<Record<string, Schema>>): Record<str
 
 /**
  * A whole document of one contract: its own title, description, servers, tags, security schemes (the
- * first is the default) and paths; the webhook events and the components (request schemas from `source`) of both.
+ * first is the default) and paths; the webhook events and the components of both.
  */
 export function contractDocument(options: {
   title: string;
   description: string;
   servers: Servers;
-  source?: SchemaSource;
   security: Record<string, Schema>;
   tags: Schema[];
   paths: Record<string, Schema>;
 }): Schema {
   const [scheme] = Object.keys(options.security);
-  const source = options.source ?? DOMAIN_SCHEMAS;
   return {
     openapi: '3.1.1',
     info: {
@@ -101,13 +89,7 @@ export function contractDocument(options: {
     webhooks: { ...webhookEvents(), ...lifecycleWebhookEvents() },
     components: {
       securitySchemes: options.security,
-      schemas: {
-        ...requestSchemas(source),
-        ...applicationSchemas(source),
-        ...RESPONSE_SCHEMAS,
-        ...CONSENT_SCHEMAS,
-        ...LIFECYCLE_SCHEMAS,
-      },
+      schemas: schemaComponents(),
       parameters: PARAMETERS,
       headers: HEADERS,
     },

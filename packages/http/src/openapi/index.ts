@@ -3,22 +3,24 @@
  * and the routes that serve them (`/openapi.json`) with their reference page (`/docs`).
  */
 import type { DocumentOptions } from './document';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 import { buildVariantADocument } from './variant-a';
 import { buildVariantBDocument } from './variant-b';
 
 export { docsRoutes, DOCS_CSP } from './docs-routes';
-export { DOMAIN_SCHEMAS, type SchemaSource } from './source';
-export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schema-translation';
+export { toOpenApiSchema, DATE_PATTERN, type Schema } from './schemas';
 export type { DocumentOptions } from './document';
 export { EXAMPLES_A } from './variant-a';
 export { EXAMPLES_B } from './variant-b';
 export { EXAMPLES_LENDER } from './lifecycle';
 
 /** Variant A's document, without components it does not use. */
-export const variantADocument = (options: DocumentOptions): Schema => pruneComponents(buildVariantADocument(options));
+export const variantADocument = (options: DocumentOptions): Schema => asServed(buildVariantADocument(options));
 /** Variant B's document, without components it does not use. */
-export const variantBDocument = (options: DocumentOptions): Schema => pruneComponents(buildVariantBDocument(options));
+export const variantBDocument = (options: DocumentOptions): Schema => asServed(buildVariantBDocument(options));
+
+/** The document as JSON holds it: plain data, without the TypeBox markers (symbol keys) of the domain's schemas. */
+const asServed = (document: Schema): Schema => JSON.parse(JSON.stringify(pruneComponents(document)));
 
 /**
  * Both documents are built from one set of components; each keeps only those its paths and webhooks

@@ -1,8 +1,7 @@
 /**
- * The operations of the referral's life after the click (CONTRACT.md "Referral lifecycle"): the lender
- * route on Variant A's listener, the referrals list and the referral report on both contracts, and the
- * `referral.outcome_changed` webhook. Their schemas are in lifecycle-schemas.ts. Each contract passes its
- * own `op` (its words for the codes every authenticated operation may answer).
+ * The operations of the referral's life after the click: the lender route on Variant A's listener, the
+ * referrals list and the referral report on both contracts, and the `referral.outcome_changed` webhook.
+ * Each contract passes its own `op` (its words for the codes every authenticated operation may answer).
  */
 import {
   OUTCOME_CHANGED_EVENT,
@@ -13,10 +12,8 @@ import {
   validateOutcomeEvent,
 } from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '../auth';
-import { envelope, headerRef, paramRef, ref } from './components';
-import { refusal } from './error-responses';
-import { EXAMPLE_IDS, type OperationSpec } from './operations';
-import type { Schema } from './schema-translation';
+import { envelope, headerRef, paramRef, ref, refusal, EXAMPLE_IDS, type OperationSpec } from './operations';
+import type { Schema } from './schemas';
 import { delivery } from './webhook-paths';
 
 type Op = (spec: OperationSpec) => Schema;

@@ -8,9 +8,9 @@ import {
   SANDBOX_SCORE_WORDS,
   TRACKING_TOKEN_SCHEMA,
   pageQuerySchema,
+  uuid,
 } from '@loanmatch/domain';
-import { uuid } from './components';
-import { toOpenApiSchema, type Schema } from './schema-translation';
+import { toOpenApiSchema, type Schema } from './schemas';
 
 const { idempotencyKey, requestId } = HEADER_SCHEMAS;
 const { limit, cursor } = pageQuerySchema.properties;

@@ -4,7 +4,7 @@
  * code generator needs nothing but the document. The routes at the listener's root (health, the
  * reference, tracking links) name the root as their own server.
  */
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 
 export interface ServerOptions {
   /** The listener's public address, without the base path (`https://partners.example.com`). */

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of Variant A (spec 4.1-4.5 and CONTRACT.md), served by its listener at
+ * The OpenAPI 3.1 document of Variant A (the five-step contract), served by its listener at
  * `GET /openapi.json`. Paths are relative to the base path (`/api/partner/v1`); the tracking route,
  * health checks and the reference itself sit at the listener's root (path-level `servers`).
  */
@@ -11,7 +11,16 @@ import {
   validateCreateRequest,
   validateStepRequest,
 } from '@loanmatch/domain';
-import { headerRef, paramRef, ref } from './components';
+import {
+  headerRef,
+  paramRef,
+  ref,
+  refusal,
+  EXAMPLE_IDS,
+  operation,
+  type Contract,
+  type OperationSpec,
+} from './operations';
 import {
   CREDIT_CHECK_CONFLICTS,
   CREDIT_CHECK_SUCCESS,
@@ -22,10 +31,8 @@ import {
   type DocumentOptions,
 } from './document';
 import { CONSENTS_TAG, consentPaths } from './consents';
-import { refusal } from './error-responses';
-import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
 import { PARAMETERS } from './parameters';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 import { documentServers } from './servers';
 import { servicePaths } from './service-paths';
 import { webhookPaths } from './webhook-paths';
@@ -292,7 +299,6 @@ export function buildVariantADocument(options: DocumentOptions): Schema {
   const servers = documentServers('Variant A', options);
   return contractDocument({
     servers,
-    source: options.source,
     title: 'LoanMatch partner API, Variant A',
     description:
       'Build a loan application in five steps, run a soft credit check, and get matched lender offers. Authenticate with `Authorization: Bearer <API key>`; keys carry their environment (`lm_sandbox_…`, `lm_live_…`).\n\n' +

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of Variant B (spec 4.6 and CONTRACT.md), served by its listener at
+ * The OpenAPI 3.1 document of Variant B (the token-exchange contract with flat bodies), served by its listener at
  * `GET /openapi.json`. Paths are relative to the base path (`/v1`); health checks and the reference
  * sit at the listener's root.
  */
@@ -12,7 +12,16 @@ import {
   validateVariantBPatch,
 } from '@loanmatch/domain';
 import { TOKEN_REFUSALS } from '../auth';
-import { headerRef, paramRef, ref } from './components';
+import {
+  headerRef,
+  paramRef,
+  ref,
+  refusal,
+  EXAMPLE_IDS,
+  operation,
+  type Contract,
+  type OperationSpec,
+} from './operations';
 import {
   CREDIT_CHECK_CONFLICTS,
   CREDIT_CHECK_SUCCESS,
@@ -23,9 +32,7 @@ import {
   type DocumentOptions,
 } from './document';
 import { CONSENTS_TAG, consentPaths } from './consents';
-import { refusal } from './error-responses';
-import { EXAMPLE_IDS, operation, type Contract, type OperationSpec } from './operations';
-import type { Schema } from './schema-translation';
+import type { Schema } from './schemas';
 import { documentServers } from './servers';
 import { servicePaths } from './service-paths';
 import { MATCH_EXAMPLE } from './variant-a';
@@ -97,7 +104,7 @@ export const EXAMPLES_B = {
   match: { default: { securityToken: SECURITY_TOKEN } },
 };
 
-/** A match of an application that gave only spec 4.6's fields: indicative offers, with their conditions and the term assumed. */
+/** A match of an application that gave only the create's required fields: indicative offers, with their conditions and the term assumed. */
 const INDICATIVE_MATCH_EXAMPLE = {
   ...MATCH_EXAMPLE,
   acceptedOffers: MATCH_EXAMPLE.acceptedOffers.map((offer) => ({
@@ -269,7 +276,6 @@ export function buildVariantBDocument(options: DocumentOptions): Schema {
   const servers = documentServers('Variant B', options);
   return contractDocument({
     servers,
-    source: options.source,
     title: 'LoanMatch partner API, Variant B',
     description:
       'The token-exchange contract over the same applications as Variant A, complete on its own. Exchange your API key at `POST /auth/token` for a 15-minute access token, send it as `Authorization: Bearer <access token>`, create an application with flat fields, run the credit check and match, proving each call on an application with its `securityToken`. `PATCH /applications/{applicationId}` adds fields later.\n\n' +

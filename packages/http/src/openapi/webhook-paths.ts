@@ -3,10 +3,18 @@
  * the `webhooks` section: what a partner's endpoint receives.
  */
 import { STATUS_CHANGED_EVENT, TEST_EVENT, parsePageLimit, validateWebhookRequest } from '@loanmatch/domain';
-import { headerRef, paramRef, ref } from './components';
-import { refusal, type ErrorExample } from './error-responses';
-import { EXAMPLE_IDS, operation, type Contract } from './operations';
-import type { Schema } from './schema-translation';
+import {
+  EXAMPLE_IDS,
+  headerRef,
+  operation,
+  paramRef,
+  ref,
+  refusal,
+  type Contract,
+  type ErrorExample,
+  type OperationSpec,
+} from './operations';
+import type { Schema } from './schemas';
 
 const NOT_FOUND: ErrorExample = { code: 'NOT_FOUND', message: 'Webhook not found' };
 
@@ -25,163 +33,146 @@ const webhookView = {
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4VwlWPtXbFw=';
 
 export function webhookPaths(contract: Contract): Record<string, Schema> {
+  const op = (spec: OperationSpec) => operation(spec, contract);
   const tags = ['Webhooks'];
   const byId = [paramRef('WebhookId')];
   return {
     '/webhooks': {
-      post: operation(
-        {
-          operationId: 'registerWebhook',
-          summary: 'Register a webhook endpoint',
-          description: 'Answers the endpoint and its signing secret, shown this once. A partner may have 10 endpoints.',
-          tags,
-          requestBody: {
-            schema: ref('WebhookRequest'),
-            examples: {
-              default: { url: 'https://partner.example.com/loanmatch-webhooks', events: [STATUS_CHANGED_EVENT] },
-            },
-          },
-          success: {
-            status: 201,
-            description: 'Registered.',
-            data: ref('RegisteredWebhook'),
-            headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
-            examples: { default: { ...webhookView, lastSuccessAt: null, secret: SECRET } },
-          },
-          errors: ['VALIDATION_ERROR', 'WEBHOOK_LIMIT_REACHED'],
-          examples: [refusal(validateWebhookRequest({ url: '' }))],
-        },
-        contract,
-      ),
-      get: operation(
-        {
-          operationId: 'listWebhooks',
-          summary: 'List webhook endpoints',
-          description: 'Oldest first, never a secret. A disabled endpoint says why.',
-          tags,
-          success: {
-            status: 200,
-            description: 'The endpoints.',
-            data: ref('WebhookList'),
-            examples: { default: { webhooks: [webhookView] } },
+      post: op({
+        operationId: 'registerWebhook',
+        summary: 'Register a webhook endpoint',
+        description: 'Answers the endpoint and its signing secret, shown this once. A partner may have 10 endpoints.',
+        tags,
+        requestBody: {
+          schema: ref('WebhookRequest'),
+          examples: {
+            default: { url: 'https://partner.example.com/loanmatch-webhooks', events: [STATUS_CHANGED_EVENT] },
           },
         },
-        contract,
-      ),
+        success: {
+          status: 201,
+          description: 'Registered.',
+          data: ref('RegisteredWebhook'),
+          headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
+          examples: { default: { ...webhookView, lastSuccessAt: null, secret: SECRET } },
+        },
+        errors: ['VALIDATION_ERROR', 'WEBHOOK_LIMIT_REACHED'],
+        examples: [refusal(validateWebhookRequest({ url: '' }))],
+      }),
+      get: op({
+        operationId: 'listWebhooks',
+        summary: 'List webhook endpoints',
+        description: 'Oldest first, never a secret. A disabled endpoint says why.',
+        tags,
+        success: {
+          status: 200,
+          description: 'The endpoints.',
+          data: ref('WebhookList'),
+          examples: { default: { webhooks: [webhookView] } },
+        },
+      }),
     },
     '/webhooks/{webhookId}': {
-      delete: operation(
-        {
-          operationId: 'deleteWebhook',
-          summary: 'Delete a webhook endpoint',
-          description: 'Nothing more is sent to it; what was pending for it is cancelled.',
-          tags,
-          parameters: byId,
-          success: {
-            status: 200,
-            description: 'Deleted.',
-            data: ref('DeletedWebhook'),
-            examples: { default: { webhookId: EXAMPLE_IDS.webhookId, deleted: true } },
-          },
-          errors: ['NOT_FOUND'],
-          examples: [NOT_FOUND],
+      delete: op({
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook endpoint',
+        description: 'Nothing more is sent to it; what was pending for it is cancelled.',
+        tags,
+        parameters: byId,
+        success: {
+          status: 200,
+          description: 'Deleted.',
+          data: ref('DeletedWebhook'),
+          examples: { default: { webhookId: EXAMPLE_IDS.webhookId, deleted: true } },
         },
-        contract,
-      ),
+        errors: ['NOT_FOUND'],
+        examples: [NOT_FOUND],
+      }),
     },
     '/webhooks/{webhookId}/rotate-secret': {
-      post: operation(
-        {
-          operationId: 'rotateWebhookSecret',
-          summary: 'Rotate the signing secret',
-          description:
-            'A new secret, shown once; the old one keeps signing beside it for 24 hours (`webhook-signature: v1,<new> v1,<old>`).',
-          tags,
-          parameters: byId,
-          success: {
-            status: 200,
-            description: 'Rotated.',
-            data: ref('RotatedSecret'),
-            headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
-            examples: {
-              default: {
-                webhookId: EXAMPLE_IDS.webhookId,
-                secret: SECRET,
-                previousSecretExpiresAt: '2026-11-23T03:20:00.000Z',
-              },
+      post: op({
+        operationId: 'rotateWebhookSecret',
+        summary: 'Rotate the signing secret',
+        description:
+          'A new secret, shown once; the old one keeps signing beside it for 24 hours (`webhook-signature: v1,<new> v1,<old>`).',
+        tags,
+        parameters: byId,
+        success: {
+          status: 200,
+          description: 'Rotated.',
+          data: ref('RotatedSecret'),
+          headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
+          examples: {
+            default: {
+              webhookId: EXAMPLE_IDS.webhookId,
+              secret: SECRET,
+              previousSecretExpiresAt: '2026-11-23T03:20:00.000Z',
             },
           },
-          errors: ['NOT_FOUND'],
-          examples: [NOT_FOUND],
         },
-        contract,
-      ),
+        errors: ['NOT_FOUND'],
+        examples: [NOT_FOUND],
+      }),
     },
     '/webhooks/{webhookId}/test': {
-      post: operation(
-        {
-          operationId: 'sendTestEvent',
-          summary: 'Send a test event',
-          description:
-            'Queues a `webhook.test` event for this endpoint alone, delivered, signed and retried like any other.',
-          tags,
-          parameters: byId,
-          success: {
-            status: 200,
-            description: 'Queued.',
-            data: ref('QueuedTestEvent'),
-            examples: {
-              default: {
-                webhookId: EXAMPLE_IDS.webhookId,
-                eventId: 'evt_2f7d0c1e9b8a4c3d8e6f5a4b3c2d1e0f',
-                type: TEST_EVENT,
-              },
+      post: op({
+        operationId: 'sendTestEvent',
+        summary: 'Send a test event',
+        description:
+          'Queues a `webhook.test` event for this endpoint alone, delivered, signed and retried like any other.',
+        tags,
+        parameters: byId,
+        success: {
+          status: 200,
+          description: 'Queued.',
+          data: ref('QueuedTestEvent'),
+          examples: {
+            default: {
+              webhookId: EXAMPLE_IDS.webhookId,
+              eventId: 'evt_2f7d0c1e9b8a4c3d8e6f5a4b3c2d1e0f',
+              type: TEST_EVENT,
             },
           },
-          errors: ['NOT_FOUND', 'WEBHOOK_DISABLED'],
-          examples: [NOT_FOUND],
         },
-        contract,
-      ),
+        errors: ['NOT_FOUND', 'WEBHOOK_DISABLED'],
+        examples: [NOT_FOUND],
+      }),
     },
     '/webhooks/{webhookId}/deliveries': {
-      get: operation(
-        {
-          operationId: 'listWebhookDeliveries',
-          summary: 'Recent delivery attempts',
-          description:
-            "The endpoint's latest attempts, newest first (`limit`, default 50), with how many deliveries wait.",
-          tags,
-          parameters: [...byId, paramRef('Limit')],
-          success: {
-            status: 200,
-            description: 'Attempts, newest first, and how many deliveries are still pending.',
-            data: ref('DeliveryList'),
-            examples: {
-              default: {
-                webhookId: EXAMPLE_IDS.webhookId,
-                pending: 1,
-                deliveries: [
-                  {
-                    eventId: 'evt_2f7d0c1e9b8a4c3d8e6f5a4b3c2d1e0f',
-                    eventType: STATUS_CHANGED_EVENT,
-                    attempt: 1,
-                    attemptedAt: EXAMPLE_IDS.at,
-                    status: 'failed',
-                    responseStatus: 500,
-                    durationMs: 41,
-                    error: 'http_500',
-                    nextRetryAt: '2026-11-22T03:20:05.000Z',
-                  },
-                ],
-              },
+      get: op({
+        operationId: 'listWebhookDeliveries',
+        summary: 'Recent delivery attempts',
+        description:
+          "The endpoint's latest attempts, newest first (`limit`, default 50), with how many deliveries wait.",
+        tags,
+        parameters: [...byId, paramRef('Limit')],
+        success: {
+          status: 200,
+          description: 'Attempts, newest first, and how many deliveries are still pending.',
+          data: ref('DeliveryList'),
+          examples: {
+            default: {
+              webhookId: EXAMPLE_IDS.webhookId,
+              pending: 1,
+              deliveries: [
+                {
+                  eventId: 'evt_2f7d0c1e9b8a4c3d8e6f5a4b3c2d1e0f',
+                  eventType: STATUS_CHANGED_EVENT,
+                  attempt: 1,
+                  attemptedAt: EXAMPLE_IDS.at,
+                  status: 'failed',
+                  responseStatus: 500,
+                  durationMs: 41,
+                  error: 'http_500',
+                  nextRetryAt: '2026-11-22T03:20:05.000Z',
+                },
+              ],
             },
           },
-          errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
-          examples: [NOT_FOUND, refusal(parsePageLimit('500'))],
         },
-        contract,
-      ),
+        errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+        examples: [NOT_FOUND, refusal(parsePageLimit('500'))],
+      }),
     },
   };
 }

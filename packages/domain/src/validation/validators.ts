@@ -1,0 +1,187 @@
+/** The validators of partner and lender request bodies: each schema compiled once, at module load. */
+import { fail, ok, type FieldViolation, type Result } from '../errors';
+import type { DeclineReason, OutcomeType } from '../outcomes/lifecycle';
+import { toCents } from '../outcomes/money';
+import {
+  createRequestSchema,
+  creditCheckRequestSchema,
+  outcomeEventSchema,
+  securityTokenRequestSchema,
+  stepRequestSchema,
+  tokenRequestSchema,
+  variantBApplicantSchema,
+  variantBCreateSchema,
+  variantBPatchSchema,
+  webhookRequestSchema,
+  type CreateRequest,
+  type OutcomeEventBody,
+  type VariantBCreateRequest,
+} from './requests';
+import { STEP_SCHEMAS, applicantSchema, type FormType, type StepNumber } from './schemas';
+import { DATE_TIME_TEXT, compile, run, type Compiled } from './validate';
+
+type Data = Record<string, unknown>;
+
+const STEPS = Object.fromEntries(
+  Object.entries(STEP_SCHEMAS).map(([formType, steps]) => [
+    formType,
+    Object.fromEntries(Object.entries(steps).map(([step, schema]) => [step, compile(schema, 'data')])),
+  ]),
+) as Record<FormType, Record<StepNumber, Compiled>>;
+const APPLICANT = compile(applicantSchema, 'data');
+const CREATE_REQUEST = compile(createRequestSchema, 'body');
+const STEP_REQUEST = compile(stepRequestSchema, 'body');
+const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
+const TOKEN_REQUEST = compile(tokenRequestSchema, 'body');
+const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
+const WEBHOOK_REQUEST = compile(webhookRequestSchema, 'body');
+const B_CREATE = compile(variantBCreateSchema, 'body');
+const B_PATCH = compile(variantBPatchSchema, 'body');
+const B_APPLICANT = compile(variantBApplicantSchema, 'data');
+const OUTCOME_EVENT = compile(outcomeEventSchema, 'body');
+
+function stepValidator(formType: FormType, step: StepNumber): Compiled {
+  const compiled = Object.hasOwn(STEPS, formType) ? STEPS[formType][step] : undefined;
+  // The loan type and step come from our own code or database, never straight from a request.
+  if (compiled === undefined)
+    throw new TypeError(`no validator for loan type ${String(formType)} step ${String(step)}`);
+  return compiled;
+}
+
+/** Validates one step's data (1-4) for a loan type; the value is the normalised data. */
+export function validateStepData(formType: FormType, step: StepNumber, data: unknown): Result<Data> {
+  return run(stepValidator(formType, step), data);
+}
+
+/** Validates the POST create body `{formType, data}`; `data` is the step-1 data of that loan type. */
+export function validateCreateRequest(body: unknown): Result<CreateRequest> {
+  // The wrapper schema only checks that `data` is an object; the step schema then copies and checks it.
+  const request = run<CreateRequest>(CREATE_REQUEST, body);
+  if (!request.ok) return request;
+  const data = validateStepData(request.value.formType, 1, request.value.data);
+  return data.ok ? ok({ ...request.value, data: data.value }) : data;
+}
+
+/**
+ * Validates the PATCH envelope `{step, data}` alone: `step` is 2, 3 or 4 and `data` an object. Lets the
+ * caller check the step's order before the step's fields.
+ */
+export function validateStepEnvelope(body: unknown): Result<{ step: 2 | 3 | 4; data: Data }> {
+  return run(STEP_REQUEST, body);
+}
+
+/** Validates the PATCH body `{step, data}` for the application's loan type; `step` is 2, 3 or 4. */
+export function validateStepRequest(formType: FormType, body: unknown): Result<{ step: 2 | 3 | 4; data: Data }> {
+  stepValidator(formType, 2); // a loan type that is not ours is a programming error: throw before reading the body
+  const request = validateStepEnvelope(body);
+  if (!request.ok) return request;
+  const data = validateStepData(formType, request.value.step, request.value.data);
+  return data.ok ? ok({ step: request.value.step, data: data.value }) : data;
+}
+
+/**
+ * Validates the credit-check body `{data: {...}}` (step 5); the value is the normalised applicant
+ * details (`dateOfBirth` as `YYYY-MM-DD`). The applicant must be 18 or older on `now`.
+ */
+export function validateApplicantDetails(body: unknown, now: Date = new Date()): Result<Data> {
+  if (Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
+  const request = run<{ data: Data }>(CREDIT_CHECK_REQUEST, body);
+  return request.ok ? run(APPLICANT, request.value.data, now) : request;
+}
+
+/** Validates Variant B's `POST /v1/auth/token` body: `grantType` must be `api_key`. */
+export function validateTokenRequest(body: unknown): Result<{ grantType: 'api_key' }> {
+  return run(TOKEN_REQUEST, body);
+}
+
+/** Reads the `securityToken` of a Variant B body (other fields are left to their own validation). */
+export function validateSecurityTokenRequest(body: unknown): Result<{ securityToken: string }> {
+  const request = run<{ securityToken: string }>(SECURITY_TOKEN_REQUEST, body);
+  return request.ok ? ok({ securityToken: request.value.securityToken }) : request;
+}
+
+/** Validates `POST /webhooks`: `url` a string, `events` (optional) a non-empty list of known event types. */
+export function validateWebhookRequest(body: unknown): Result<{ url: string; events?: string[] }> {
+  const request = run<{ url: string; events?: string[] }>(WEBHOOK_REQUEST, body);
+  return request.ok ? ok({ url: request.value.url, events: request.value.events }) : request;
+}
+
+/**
+ * Validates Variant B's `POST /v1/applications` body; the value is normalised (numeric strings as
+ * numbers, dates as `YYYY-MM-DD`), unknown fields dropped. An age is measured on `now`.
+ */
+export function validateVariantBCreate(body: unknown, now?: Date): Result<VariantBCreateRequest> {
+  return run(B_CREATE, body, now);
+}
+
+/** Validates Variant B's `PATCH /v1/applications/{id}` body; the value is the fields to add or replace (without the token). */
+export function validateVariantBPatch(body: unknown, now?: Date): Result<Data> {
+  const request = run(B_PATCH, body, now);
+  if (!request.ok) return request;
+  const { securityToken: _token, ...fields } = request.value;
+  return ok(fields);
+}
+
+/** Step 5 as Variant B's credit check makes it (`dateOfBirth` optional), checked as Variant A checks step 5 (age on `now`, consent). */
+export function validateApplicantDetailsB(data: unknown, now: Date): Result<Data> {
+  return run(B_APPLICANT, data, now);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A lender's outcome event, with the rules that relate its fields
+// ---------------------------------------------------------------------------------------------
+
+/** How far ahead of our clock a lender's time may be (clocks differ); further is refused. */
+export const OCCURRED_AT_TOLERANCE_MS = 5 * 60 * 1000;
+
+export interface OutcomeEventRequest {
+  reference: string;
+  eventId: string;
+  type: OutcomeType;
+  occurredAt: Date;
+  fundedAmountCents: number | null;
+  fundedAt: Date | null;
+  declineReason: DeclineReason | null;
+}
+
+const violation = (field: string, rule: string, text: string): FieldViolation => ({
+  field,
+  rule,
+  message: `${field}: ${text}`,
+});
+
+/**
+ * Validates an outcome event; the value is normalised (amounts in cents, times as dates). Funding fields
+ * come only with `funded`, a decline reason only with `declined`; no time may be ahead of `now` by more
+ * than `OCCURRED_AT_TOLERANCE_MS`.
+ */
+export function validateOutcomeEvent(body: unknown, now: Date): Result<OutcomeEventRequest> {
+  const request = run<OutcomeEventBody>(OUTCOME_EVENT, body);
+  if (!request.ok) return request;
+  const v = request.value;
+  const violations: FieldViolation[] = [];
+  if (v.type !== 'funded')
+    for (const field of ['fundedAmount', 'fundedAt'] as const)
+      if (v[field] !== undefined) violations.push(violation(field, 'onlyWhenFunded', 'is only for type funded'));
+  if (v.type !== 'declined' && v.declineReason !== undefined)
+    violations.push(violation('declineReason', 'onlyWhenDeclined', 'is only for type declined'));
+  const latest = now.getTime() + OCCURRED_AT_TOLERANCE_MS;
+  const occurredAt = new Date(v.occurredAt);
+  const fundedAt = v.fundedAt === undefined ? null : new Date(v.fundedAt);
+  for (const [field, at] of [
+    ['occurredAt', occurredAt],
+    ['fundedAt', fundedAt],
+  ] as const)
+    if (at && Number.isNaN(at.getTime())) violations.push(violation(field, 'format', DATE_TIME_TEXT));
+    else if (at && at.getTime() > latest) violations.push(violation(field, 'notInFuture', 'must not be in the future'));
+  if (violations.length > 0) return fail('VALIDATION_ERROR', violations[0].message, violations);
+  return ok({
+    reference: v.reference,
+    eventId: v.eventId,
+    type: v.type,
+    occurredAt,
+    fundedAmountCents: v.fundedAmount === undefined ? null : toCents(v.fundedAmount),
+    fundedAt,
+    declineReason: v.declineReason ?? null,
+  });
+}
