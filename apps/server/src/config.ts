@@ -3,6 +3,7 @@
  * No other module reads `process.env`. An empty variable counts as unset.
  */
 import { DEFAULT_RETRY_POLICY } from '@loanmatch/domain';
+import { bareHost, classifyAddress } from '@loanmatch/http';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -150,10 +151,8 @@ const dataKeys = (name: string) =>
   });
 
 /** 127.0.0.0/8, ::1 or localhost: an interface only this machine reaches. */
-function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
+const isLoopbackHost = (host: string): boolean =>
+  host.toLowerCase() === 'localhost' || classifyAddress(bareHost(host)).class === 'loopback';
 
 /**
  * WEBHOOK_SANDBOX_LOOPBACK_PORTS: `any`, `none`, or ports separated by commas. Unset, a sandbox whose
@@ -183,7 +182,7 @@ const publicBaseUrl = publicUrl('PUBLIC_BASE_URL', portA);
 const publicBaseUrlB = publicUrl('PUBLIC_BASE_URL_B', portB);
 const instanceHeartbeatMs = int('INSTANCE_HEARTBEAT_MS', 2000, 50, 60_000);
 
-/** Every setting, in the order they are read (the first bad one stops the start). */
+/** Every setting, in the order they are read; docs/configuration.md says what each means. */
 const SETTINGS = {
   env: oneOf('LOANMATCH_ENV', ['sandbox', 'live'], 'sandbox'),
   host,
@@ -191,26 +190,16 @@ const SETTINGS = {
   portB,
   portAdmin: int('PORT_ADMIN', 3002, 0, 65535),
   adminHost: text('ADMIN_HOST', '127.0.0.1'),
-  /** Variant A's public address: tracking links and its OpenAPI document's server name it. */
   publicBaseUrl,
-  /** Variant B's public address, the server its OpenAPI document names. */
   publicBaseUrlB,
   databaseUrl: url('DATABASE_URL', ['postgresql:', 'postgres:']),
   dataDir: text('DATA_DIR', './data'),
   dbPoolSize: int('DB_POOL_SIZE', 10, 1, 500),
-  /** Longest wait for a PostgreSQL connection (a pool slot or a new connection); then the request answers 503. */
   dbConnectTimeoutMs: int('DB_CONNECT_TIMEOUT_MS', 1500, 100, 60_000),
-  /**
-   * Longest wait for PostgreSQL's answer to one statement of a request (or of the dispatcher, the
-   * heartbeat), so a server that stopped answering cannot hang a request; long operator work has its own.
-   */
+  /** So that a PostgreSQL server that stopped answering cannot hang a request; long operator work has its own. */
   dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', 1500, 100, 600_000),
-  /** How often this process marks itself alive in the instances table. */
   instanceHeartbeatMs,
-  /**
-   * A process whose heartbeat is older than this is taken as dead: its idempotency keys and credit-check
-   * claims are unresolved. It must leave room for a few missed heartbeats, or a live process would be taken as dead.
-   */
+  /** It must leave room for a few missed heartbeats, or a live process would be taken as dead. */
   instanceStaleMs: (env: Env) => {
     const stale = int('INSTANCE_STALE_MS', 10_000, 200, 600_000)(env);
     const heartbeat = instanceHeartbeatMs(env);
@@ -224,43 +213,32 @@ const SETTINGS = {
   redisPrefix: text('REDIS_PREFIX', 'loanmatch:'),
   rateLimitAPerMinute: int('RATE_LIMIT_A_PER_MINUTE', 120, 1, 100_000_000),
   adminToken: secret('ADMIN_TOKEN', 24),
-  /** Whether the admin listener answers callers outside loopback; off, they get 403. */
   adminAllowRemote: onOff('ADMIN_ALLOW_REMOTE', false),
-  /** Seals applicant details at rest (32 bytes); made and kept in DATA_DIR/data-key when unset (set it when several processes run). */
+  // A secret or key left unset is made on first start and kept in DATA_DIR; the earlier ones, newest first,
+  // still open or accept what they sealed or signed (rotation).
   dataKey,
-  /** Earlier data keys, newest first: they still open what they sealed until it is re-encrypted (rotation). */
   dataPreviousKeys: dataKeys('DATA_PREVIOUS_KEYS'),
-  /** Signs Variant B's access tokens; made and kept in DATA_DIR/jwt-secret when unset (set it when several processes serve). */
   jwtSecret: secret('JWT_SECRET', 32),
-  /** Earlier JWT secrets, still accepted for the tokens they signed, newest first (rotation). */
   jwtPreviousSecrets: secretList('JWT_PREVIOUS_SECRETS', 32),
-  /** Key that signs tracking links; made and kept in DATA_DIR when unset (set it when several processes serve). */
   trackingSecret: text('TRACKING_SECRET', undefined),
   bureauUrl: url('BUREAU_URL', ['http:', 'https:']),
   bureauTimeoutMs: int('BUREAU_TIMEOUT_MS', 2000, 100, 60_000),
   logLevel: oneOf('LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'], 'info'),
   /** Undefined: pretty when stdout is a terminal, JSON otherwise. */
   logFormat: oneOf('LOG_FORMAT', ['json', 'pretty'], undefined),
-  /** A listener of its own for `GET /metrics`, in any mode; undefined: none (the admin listener serves them). */
+  /** Undefined: no listener of its own for `GET /metrics` (the admin listener serves them). */
   metricsPort: int('METRICS_PORT', undefined, 0, 65535),
   metricsHost: text('METRICS_HOST', '127.0.0.1'),
-  /** When set, `GET /metrics` wants `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: secret('METRICS_TOKEN', 24),
   shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-  /** Derives the key that seals webhook signing secrets; made and kept in DATA_DIR when unset (set it when several processes serve). */
   webhookSealingSecret: secret('WEBHOOK_SEALING_SECRET', 32),
-  /** Earlier sealing secrets, still opening the signing secrets they sealed, newest first (rotation). */
   webhookSealingPreviousSecrets: secretList('WEBHOOK_SEALING_PREVIOUS_SECRETS', 32),
-  /** Whether this process runs a webhook dispatcher. */
   webhookDispatcher: onOff('WEBHOOK_DISPATCHER', true),
   webhookPollMs: int('WEBHOOK_POLL_MS', 1000, 10, 600_000),
   webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
   webhookConcurrency: int('WEBHOOK_CONCURRENCY', 8, 1, 200),
-  /** Waits before each retry. */
   webhookRetryDelaysMs: durationList('WEBHOOK_RETRY_SCHEDULE', 0, DEFAULT_RETRY_POLICY.retryDelaysMs),
-  /** An endpoint failing this long is disabled. */
   webhookDisableAfterMs: duration('WEBHOOK_DISABLE_AFTER', 1000, DEFAULT_RETRY_POLICY.disableAfterMs),
-  /** The loopback ports the sandbox delivers webhooks to: `'any'`, or a list (empty: none). */
   webhookSandboxLoopbackPorts: loopbackPorts(host, [publicBaseUrl, publicBaseUrlB]),
 };
 
