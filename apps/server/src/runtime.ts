@@ -42,6 +42,16 @@ import { ConfigError, parseDataKey, type Config } from './config';
 
 export type Mode = 'all' | 'a' | 'b' | 'admin';
 
+/** What the other processes cannot do when a process on PostgreSQL made a secret of its own. */
+const OWN_SECRET_WARNINGS: Readonly<Record<string, string>> = {
+  'webhook-sealing-secret':
+    "WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process's own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run",
+  'data-key':
+    "DATA_KEY is unset: applicant details are sealed with this process's own key and only it can read them; set DATA_KEY when several processes run",
+  'jwt-secret':
+    "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
+};
+
 export interface Runtime {
   listeners: Listener[];
   logger: Logger;
@@ -85,8 +95,8 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 
   // A secret left unset is made once and kept in DATA_DIR: this process's own, which the other processes
   // of a deployment on PostgreSQL do not share.
-  const secret = (file: string, configured: string | undefined, unset?: string) => {
-    if (unset && config.databaseUrl && !configured) logger.warn(unset);
+  const secret = (file: string, configured: string | undefined) => {
+    if (config.databaseUrl && !configured && file in OWN_SECRET_WARNINGS) logger.warn(OWN_SECRET_WARNINGS[file]);
     return loadOrCreateSecret(config.dataDir, file, configured).value;
   };
   let dispatcher: Dispatcher | undefined;
@@ -94,16 +104,16 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     env: config.env,
     // Webhook signing secrets are sealed under a key derived from this secret.
     sealingSecrets: [
-      secret(
-        'webhook-sealing-secret',
-        config.webhookSealingSecret,
-        "WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process's own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run",
-      ),
+      secret('webhook-sealing-secret', config.webhookSealingSecret),
       ...config.webhookSealingPreviousSecrets,
     ],
     sandboxLoopbackPorts: config.webhookSandboxLoopbackPorts,
     notify: () => dispatcher?.wake(),
   });
+  // Applicant details are sealed under this key: losing it loses the details it sealed.
+  const dataKey = config.dataKey ?? parseDataKey(secret('data-key', undefined));
+  if (!dataKey)
+    throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
   const ctx: DomainContext = {
     db,
     env: config.env,
@@ -118,37 +128,23 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     },
     webhooks,
     metrics,
-    personalData: createPersonalDataBox([dataKey(config, logger), ...config.dataPreviousKeys]),
+    personalData: createPersonalDataBox([dataKey, ...config.dataPreviousKeys]),
   };
   const jobs: DomainContext = { ...ctx, db: db.jobs };
   await warnOfMissingDataKeys(jobs, logger);
 
-  const firstStart: Runtime['firstStart'] = {};
-  const demo = await ensureDemoPartner(jobs);
-  if (demo) firstStart.demoApiKey = demo.apiKey;
+  const firstStart: Runtime['firstStart'] = { demoApiKey: (await ensureDemoPartner(jobs))?.apiKey };
 
-  const shared = { ctx, logger, ping: () => db.ping(), metrics };
+  const shared = { ctx, logger, ping: () => db.ping(), metrics, redis, redisPrefix: config.redisPrefix };
   const listeners: Listener[] = [];
   if (mode === 'all' || mode === 'a') {
-    const app = createPartnerAApp({
-      ...shared,
-      rateLimitPerMinute: config.rateLimitAPerMinute,
-      redis,
-      redisPrefix: config.redisPrefix,
-    });
+    const app = createPartnerAApp({ ...shared, rateLimitPerMinute: config.rateLimitAPerMinute });
     listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));
   }
   if (mode === 'all' || mode === 'b') {
-    const jwtSecret = secret(
-      'jwt-secret',
-      config.jwtSecret,
-      "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
-    );
     const app = createPartnerBApp({
       ...shared,
-      jwt: { secret: jwtSecret, previousSecrets: config.jwtPreviousSecrets },
-      redis,
-      redisPrefix: config.redisPrefix,
+      jwt: { secret: secret('jwt-secret', config.jwtSecret), previousSecrets: config.jwtPreviousSecrets },
       usage,
       publicBaseUrl: config.publicBaseUrlB,
     });
@@ -230,20 +226,6 @@ function loadOrCreateSecret(
   writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(path, 0o600);
   return { value, created: true };
-}
-
-/** Applicant details are sealed under DATA_KEY, or a key made once and kept in DATA_DIR/data-key. Losing the key loses the details it sealed. */
-function dataKey(config: Config, logger: Logger): Buffer {
-  if (config.dataKey) return config.dataKey;
-  const key = parseDataKey(loadOrCreateSecret(config.dataDir, 'data-key', undefined).value);
-  if (!key)
-    throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
-  if (config.databaseUrl) {
-    logger.warn(
-      "DATA_KEY is unset: applicant details are sealed with this process's own key and only it can read them; set DATA_KEY when several processes run",
-    );
-  }
-  return key;
 }
 
 /**
