@@ -5,7 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConsentRecordView } from '@loanmatch/domain';
+import type {
+  ConsentRecordView,
+  DataKeyStatus,
+  LenderView,
+  PartnerView,
+  ReencryptionReport,
+  TierView,
+} from '@loanmatch/domain';
 import { Command, InvalidArgumentError, type OptionValues } from 'commander';
 
 export interface OpsIO {
@@ -157,7 +164,7 @@ export function buildProgram(io: OpsIO): Command {
   const tier = program.command('tier').description('Variant B rate tiers');
   printing(
     tier.command('list'),
-    () => admin<{ tiers: Array<{ tier: string; requestsPerHour: number }> }>('GET', '/tiers'),
+    () => admin<{ tiers: TierView[] }>('GET', '/tiers'),
     (data) => data.tiers.map((t) => `${t.tier.padEnd(10)} ${t.requestsPerHour} requests per hour`),
   );
   printing(
@@ -193,7 +200,7 @@ export function buildProgram(io: OpsIO): Command {
     dataKey
       .command('status')
       .description('how many values (applicant details, employers and addresses, scores) each data key seals'),
-    () => admin<DataKeyReport>('GET', '/data-key'),
+    () => admin<DataKeyStatus>('GET', '/data-key'),
     dataKeyLines,
   );
   dataKey
@@ -204,9 +211,9 @@ export function buildProgram(io: OpsIO): Command {
     .option('--json', 'print JSON')
     .action(async (opts) => {
       let reencrypted = 0;
-      let data: DataKeyReport & { reencrypted: number; complete: boolean };
+      let data: ReencryptionReport;
       do {
-        data = await admin<typeof data>('POST', '/data-key/re-encrypt');
+        data = await admin<ReencryptionReport>('POST', '/data-key/re-encrypt');
         reencrypted += data.reencrypted;
       } while (!data.complete);
       print(opts.json, { ...data, reencrypted }, () => [
@@ -286,14 +293,6 @@ export function buildProgram(io: OpsIO): Command {
   return program;
 }
 
-interface KeyView {
-  keyId: string;
-  prefix: string;
-  revokedAt: string | null;
-}
-type PartnerView = { partnerId: string; name: string; tier: string; environment: string; keys: KeyView[] };
-type LenderView = { lenderId: string; name: string; active: boolean; keys: Array<KeyView & { environment: string }> };
-
 type ConsentsReport = { applicationId: string; consents: ConsentRecordView[] };
 
 function consentLines(data: ConsentsReport): string[] {
@@ -312,15 +311,7 @@ function consentLines(data: ConsentsReport): string[] {
   ]);
 }
 
-interface DataKeyReport {
-  currentKeyId: string;
-  keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
-  remaining: number;
-  idempotencyKeys: Array<{ keyId: string; live: number; current: boolean; configured: boolean }>;
-  idempotencyKeysRemaining: number;
-}
-
-function dataKeyLines(data: DataKeyReport): string[] {
+function dataKeyLines(data: DataKeyStatus): string[] {
   const state = (k: { current: boolean; configured: boolean }, lost: string) =>
     k.current ? 'current' : k.configured ? 'earlier key, configured' : `earlier key, NOT configured: ${lost}`;
   return [
