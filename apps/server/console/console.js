@@ -100,19 +100,8 @@
         const value = group.values[stage] || 0;
         svgElement('text', { x: 8, y: y + 13 }, g).textContent = label;
         const width = Math.max(value > 0 ? 2 : 0, Math.round(((WIDTH - LABEL - 60) * value) / largest));
-        const bar = svgElement(
-          'rect',
-          {
-            x: LABEL,
-            y: y + 2,
-            width,
-            height: ROW - 4,
-            class: `bar stage-${stage}`,
-            'data-stage': stage,
-            'data-value': value,
-          },
-          g,
-        );
+        const bar = svgElement('rect', { x: LABEL, y: y + 2, width, height: ROW - 4, class: `bar stage-${stage}` }, g);
+        Object.assign(bar.dataset, { stage, value });
         svgElement('title', {}, bar).textContent = `${label}: ${value}`;
         svgElement('text', { x: LABEL + width + 6, y: y + 13, class: 'value' }, g).textContent = String(value);
         y += ROW;
