@@ -35,6 +35,7 @@ import {
   createServiceApp,
   jsonBody,
   metricsRoutes,
+  queryValue,
   sendData,
   sendError,
   sendResult,
@@ -98,12 +99,6 @@ function requireAdminToken(token: string): RequestHandler {
     }
     next();
   };
-}
-
-/** A query parameter as the domain takes it: a repeated one is no value it accepts. */
-function queryValue(req: Request, name: string): string | undefined {
-  const value = (req.query as Record<string, unknown>)[name];
-  return value === undefined ? undefined : typeof value === 'string' ? value : '';
 }
 
 const funnelQuery = (req: Request) => ({
