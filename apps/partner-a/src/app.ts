@@ -1,8 +1,9 @@
 /**
- * Variant A: the partner contract of spec sections 4.1-4.5, at /api/partner/v1, authenticated with
- * `Authorization: Bearer <API key>`. Routes parse, call one domain function, and render.
+ * Variant A: the partner API at /api/partner/v1, authenticated with `Authorization: Bearer <API key>`,
+ * and beside it the lender API at /api/lender/v1, where lenders report outcomes with keys of their own.
+ * Routes parse, call one domain function, and render.
  */
-import { Router, type Express, type Response } from 'express';
+import { Router, type Express, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   createApplication,
@@ -10,26 +11,29 @@ import {
   getApplication,
   listConsentTexts,
   matchApplication,
+  recordOutcome,
   runCreditCheck,
   saveStep,
+  type AuthenticatedLender,
   type AuthenticatedPartner,
   type DomainContext,
 } from '@loanmatch/domain';
 import {
-  createRateLimiter,
   BODY_BOUNDS,
-  jsonBody,
-  requireApiKey,
-  sendResult,
-  type HttpMetrics,
-  type Logger,
-  webhookRoutes,
-  referralRoutes,
+  LENDER_BASE_PATH,
+  createRateLimiter,
   createServiceApp,
   docsRoutes,
+  jsonBody,
+  referralRoutes,
+  requireApiKey,
+  requireLenderKey,
+  sendResult,
   variantADocument,
+  webhookRoutes,
+  type HttpMetrics,
+  type Logger,
 } from '@loanmatch/http';
-import { LENDER_BASE_PATH, lenderRoutes } from './lender-routes';
 
 export const BASE_PATH_A = '/api/partner/v1';
 
@@ -37,6 +41,7 @@ export interface PartnerADeps {
   ctx: DomainContext;
   logger: Logger;
   ping: () => Promise<boolean>;
+  /** Requests a minute per partner key, and per lender key on the lender API. */
   rateLimitPerMinute: number;
   redis?: Redis;
   redisPrefix?: string;
@@ -45,6 +50,7 @@ export interface PartnerADeps {
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
+const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
 
 export function createPartnerAApp(deps: PartnerADeps): Express {
   return createServiceApp({
@@ -55,9 +61,9 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     // The partner API first: its requests (nearly all of them) then pass no other router on the way.
     routes: [
       { path: BASE_PATH_A, router: partnerRoutes(deps) },
-      // Lenders report outcomes here, with keys of their own: no partner route is behind it.
+      // Lenders authenticate with their own keys: no partner route is behind this router.
       { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
-      { router: trackingRoutes(deps) },
+      { router: trackingRoutes(deps.ctx) },
       // The OpenAPI document names this listener by its public address, the one tracking links carry.
       {
         router: docsRoutes(
@@ -72,86 +78,81 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
   });
 }
 
-function partnerRoutes({ ctx, logger, rateLimitPerMinute, redis, redisPrefix, metrics }: PartnerADeps): Router {
+/** Counts each key's requests a minute: `keyOf` names the key. */
+function perMinute(deps: PartnerADeps, name: string, keyOf: (res: Response) => string) {
+  const { rateLimitPerMinute: limit, redis, redisPrefix, logger, metrics } = deps;
+  return createRateLimiter({ name, limit, windowMs: 60_000, keyOf, redis, redisPrefix, logger, metrics });
+}
+
+function partnerRoutes(deps: PartnerADeps): Router {
+  const { ctx } = deps;
   const router = Router();
   router.use(
     requireApiKey(ctx),
-    createRateLimiter({
-      name: 'a',
-      limit: rateLimitPerMinute,
-      windowMs: 60_000,
-      keyOf: (res) => partnerOf(res).keyId,
-      redis,
-      redisPrefix,
-      logger,
-      metrics,
-    }),
+    perMinute(deps, 'a', (res) => partnerOf(res).keyId),
     jsonBody(BODY_BOUNDS.partner),
   );
+  /** The partner asking and the application the path names. */
+  const target = (req: Request<{ applicationId: string }>, res: Response) => ({
+    partnerId: partnerOf(res).partnerId,
+    applicationId: req.params.applicationId,
+  });
 
   router.post('/applications', async (req, res) => {
-    const result = await createApplication(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      body: req.body,
-      idempotencyKey: req.get('Idempotency-Key'),
-    });
-    sendResult(res, result, 201);
+    const input = { partnerId: partnerOf(res).partnerId, body: req.body, idempotencyKey: req.get('Idempotency-Key') };
+    sendResult(res, await createApplication(ctx, input), 201);
   });
-
-  router.patch('/applications/:applicationId', async (req, res) => {
-    const result = await saveStep(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      applicationId: req.params.applicationId,
-      body: req.body,
-    });
-    sendResult(res, result);
-  });
-
+  router.patch('/applications/:applicationId', async (req, res) =>
+    sendResult(res, await saveStep(ctx, { ...target(req, res), body: req.body })),
+  );
   router.post('/applications/:applicationId/credit-check', async (req, res) => {
-    const result = await runCreditCheck(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      applicationId: req.params.applicationId,
+    const input = {
+      ...target(req, res),
       body: req.body,
       idempotencyKey: req.get('Idempotency-Key'),
       sandboxScore: req.get('X-Sandbox-Score'),
-    });
-    sendResult(res, result);
+    };
+    sendResult(res, await runCreditCheck(ctx, input));
   });
-
-  router.get('/applications/:applicationId', async (req, res) => {
-    const result = await getApplication(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      applicationId: req.params.applicationId,
-    });
-    sendResult(res, result);
-  });
-
-  router.post('/applications/:applicationId/match', async (req, res) => {
-    const result = await matchApplication(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      applicationId: req.params.applicationId,
-    });
-    sendResult(res, result);
-  });
-
+  router.get('/applications/:applicationId', async (req, res) =>
+    sendResult(res, await getApplication(ctx, target(req, res))),
+  );
+  router.post('/applications/:applicationId/match', async (req, res) =>
+    sendResult(res, await matchApplication(ctx, target(req, res))),
+  );
   // The consent wording partners show applicants, by version; a check names the one it showed.
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
-
   // Referrals and their report, and webhooks: the same routes on both front-ends.
   router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
-
   return router;
 }
 
-/** `GET /r/<token>`: the applicant's browser follows an offer's tracking URL; no partner key here. */
-function trackingRoutes({ ctx }: PartnerADeps): Router {
+/** `POST /api/lender/v1/outcomes`: a lender reports what became of a referral. */
+function lenderRoutes(deps: PartnerADeps): Router {
+  const { ctx } = deps;
+  const router = Router();
+  router.use(
+    requireLenderKey(ctx),
+    perMinute(deps, 'lender', (res) => lenderOf(res).keyId),
+    jsonBody(BODY_BOUNDS.partner),
+  );
+  router.post('/outcomes', async (req, res) =>
+    sendResult(res, await recordOutcome(ctx, { lender: lenderOf(res), body: req.body }), 201),
+  );
+  return router;
+}
+
+/**
+ * `GET /r/<token>`: the applicant's browser follows an offer's tracking URL; no partner key here. The
+ * shell's `Cache-Control: no-store` and `Referrer-Policy: no-referrer` keep the token out of caches and
+ * of the lender's logs.
+ */
+function trackingRoutes(ctx: DomainContext): Router {
   const router = Router();
   router.get('/r/:token', async (req, res) => {
     const result = await followTrackingLink(ctx, { token: req.params.token });
     if (!result.ok) return sendResult(res, result);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Referrer-Policy', 'no-referrer');
     res.redirect(302, result.value.location);
   });
   return router;

@@ -1,6 +1,6 @@
 /**
  * A partner's own attribution (`clientTags`) on create, carried onto the application's referrals and
- * their outcome events (CONTRACT.md "Referral lifecycle").
+ * their outcome events.
  */
 import {
   STORAGES,

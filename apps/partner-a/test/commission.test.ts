@@ -1,6 +1,6 @@
 /**
  * Commission per funded loan, by the product's terms as the offer carried them, in whole cents; a
- * cancellation within the clawback period reverses it (CONTRACT.md "Referral lifecycle").
+ * cancellation within the clawback period reverses it.
  */
 import { putCatalogue } from '@loanmatch/domain';
 import {

@@ -1,6 +1,6 @@
 /**
  * The lender API on the Variant A listener: a lender reports outcomes for the referrals it received,
- * identified by the `lm_ref` its tracking redirect carried (CONTRACT.md "Referral lifecycle").
+ * identified by the `lm_ref` its tracking redirect carried.
  */
 import request from 'supertest';
 import { issueLenderKey, revokeKey, webhookBody } from '@loanmatch/domain';

@@ -1,6 +1,6 @@
 /**
  * What a partner sees of its referrals' lives: `GET /referrals` with tags, outcome and commission, and
- * `GET /reports/referrals` as JSON and CSV (CONTRACT.md "Referral lifecycle").
+ * `GET /reports/referrals` as JSON and CSV.
  */
 import request from 'supertest';
 import {

@@ -4,7 +4,7 @@
  * check and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
  * and logs as Variant A; routes parse, call one domain function, and render.
  */
-import { Router, type Express, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
@@ -12,40 +12,34 @@ import {
   createSecretBox,
   createTierLimits,
   listConsentTexts,
+  matchApplicationB,
   runCreditCheckB,
+  updateApplicationB,
   validateTokenRequest,
   type AuthenticatedPartner,
   type DomainContext,
-  type SecretBox,
   type TierLimits,
-  matchApplicationB,
-  updateApplicationB,
 } from '@loanmatch/domain';
 import {
+  BODY_BOUNDS,
   createAccessTokens,
   createRateLimiter,
-  BODY_BOUNDS,
+  createServiceApp,
+  docsRoutes,
   jsonBody,
+  referralRoutes,
   requireAccessToken,
   requireApiKeyHeader,
   sendData,
   sendResult,
-  type AccessTokens,
+  variantBDocument,
+  webhookRoutes,
   type HttpMetrics,
   type Logger,
   type TierUsage,
-  webhookRoutes,
-  referralRoutes,
-  createServiceApp,
-  docsRoutes,
-  variantBDocument,
 } from '@loanmatch/http';
 
 export const BASE_PATH_B = '/v1';
-/** The listener's address when none is given: its default port on loopback. */
-export const DEFAULT_PUBLIC_URL_B = 'http://127.0.0.1:3001';
-/** Variant B's rate window: limits are per partner per hour. */
-const HOUR_MS = 60 * 60 * 1000;
 
 export interface PartnerBDeps {
   ctx: DomainContext;
@@ -61,7 +55,7 @@ export interface PartnerBDeps {
   metrics?: HttpMetrics;
   /** Counts each request the limiter sees, and each it refuses, per tier (the operator console). */
   usage?: TierUsage;
-  /** This listener's public address (PUBLIC_BASE_URL_B), the server of its OpenAPI document. */
+  /** This listener's public address, the server of its OpenAPI document; its default port on loopback by default. */
   publicBaseUrl?: string;
 }
 
@@ -83,7 +77,7 @@ export function createPartnerBApp(deps: PartnerBDeps): Express {
         router: docsRoutes(
           variantBDocument({
             basePath: BASE_PATH_B,
-            publicUrl: deps.publicBaseUrl ?? DEFAULT_PUBLIC_URL_B,
+            publicUrl: deps.publicBaseUrl ?? 'http://127.0.0.1:3001',
             environment: deps.ctx.env,
           }),
         ),
@@ -92,9 +86,35 @@ export function createPartnerBApp(deps: PartnerBDeps): Express {
   });
 }
 
+/** Limits are per partner per hour, by tier; one counter for every request, token exchanges included. */
+function hourlyLimit(deps: PartnerBDeps): RequestHandler[] {
+  const { ctx, usage } = deps;
+  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
+  const limiter = createRateLimiter({
+    name: 'b',
+    windowMs: 60 * 60 * 1000,
+    limit: (_partnerId, res) => tierLimits.perHour(partnerOf(res).tier),
+    policy: (res) => partnerOf(res).tier,
+    keyOf: (res) => partnerOf(res).partnerId,
+    redis: deps.redis,
+    redisPrefix: deps.redisPrefix,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    onRefused: (res) => usage?.record(partnerOf(res).tier, true),
+  });
+  // Only a request the limiter let through reaches the second handler.
+  return [
+    limiter,
+    (_req, res, next) => {
+      usage?.record(partnerOf(res).tier, false);
+      next();
+    },
+  ];
+}
+
 function partnerRoutes(deps: PartnerBDeps): Router {
   const { ctx } = deps;
-  const tokens: AccessTokens = createAccessTokens({
+  const tokens = createAccessTokens({
     secret: deps.jwt.secret,
     previousSecrets: deps.jwt.previousSecrets,
     issuer: jwtIssuer(ctx.env),
@@ -104,101 +124,49 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     [deps.jwt.secret, ...(deps.jwt.previousSecrets ?? [])],
     SECURITY_TOKEN_REPLAY_PURPOSE,
   );
-  const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
-  const { usage } = deps;
-  // One counter per partner for every Variant B request, token exchanges included.
-  const limiter = createRateLimiter({
-    name: 'b',
-    windowMs: HOUR_MS,
-    limit: (_partnerId, res) => tierLimits.perHour(partnerOf(res).tier),
-    policy: (res) => partnerOf(res).tier,
-    keyOf: (res) => partnerOf(res).partnerId,
-    redis: deps.redis,
-    redisPrefix: deps.redisPrefix,
-    logger: deps.logger,
-    metrics: deps.metrics,
-    onRefused: usage && ((res) => usage.record(partnerOf(res).tier, true)),
-  });
-  const rateLimit: RequestHandler = usage
-    ? (req, res, next) =>
-        limiter(req, res, (err?: unknown) => {
-          if (err === undefined) usage.record(partnerOf(res).tier, false);
-          next(err);
-        })
-    : limiter;
-
+  const rateLimit = hourlyLimit(deps);
   const router = Router();
-  router.use('/auth', tokenRoutes(ctx, tokens, rateLimit));
-  router.use(applicationRoutes(ctx, tokens, rateLimit, secretBox));
-  return router;
-}
 
-function tokenRoutes(ctx: DomainContext, tokens: AccessTokens, rateLimit: RequestHandler): Router {
-  const router = Router();
-  router.post('/token', requireApiKeyHeader(ctx), rateLimit, jsonBody(BODY_BOUNDS.partner), (req, res) => {
+  router.post('/auth/token', requireApiKeyHeader(ctx), ...rateLimit, jsonBody(BODY_BOUNDS.partner), (req, res) => {
     const grant = validateTokenRequest(req.body);
     if (!grant.ok) return sendResult(res, grant);
-    res.setHeader('Cache-Control', 'no-store');
     sendData(res, 200, tokens.issue(partnerOf(res)));
   });
-  return router;
-}
 
-function applicationRoutes(
-  ctx: DomainContext,
-  tokens: AccessTokens,
-  rateLimit: RequestHandler,
-  secretBox: SecretBox,
-): Router {
-  const router = Router();
   router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody(BODY_BOUNDS.partner));
-
+  /** The partner asking, the application the path names, and the body, which carries its security token. */
+  const target = (req: Request<{ applicationId: string }>, res: Response) => ({
+    partnerId: partnerOf(res).partnerId,
+    applicationId: req.params.applicationId,
+    body: req.body,
+  });
   router.post('/applications', async (req, res) => {
-    const result = await createApplicationB(ctx, {
+    const input = {
       partnerId: partnerOf(res).partnerId,
       body: req.body,
       idempotencyKey: req.get('Idempotency-Key'),
       secretBox,
-    });
-    res.setHeader('Cache-Control', 'no-store'); // the answer holds the security token
-    sendResult(res, result, 201);
+    };
+    sendResult(res, await createApplicationB(ctx, input), 201);
   });
-
   router.post('/applications/:applicationId/credit-check', async (req, res) => {
-    const result = await runCreditCheckB(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      applicationId: req.params.applicationId,
-      body: req.body,
+    const input = {
+      ...target(req, res),
       idempotencyKey: req.get('Idempotency-Key'),
       sandboxScore: req.get('X-Sandbox-Score'),
-    });
-    sendResult(res, result);
+    };
+    sendResult(res, await runCreditCheckB(ctx, input));
   });
-
-  router.patch('/applications/:applicationId', async (req, res) => {
-    const result = await updateApplicationB(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      applicationId: req.params.applicationId,
-      body: req.body,
-    });
-    sendResult(res, result);
-  });
-
-  router.post('/applications/:applicationId/match', async (req, res) => {
-    const result = await matchApplicationB(ctx, {
-      partnerId: partnerOf(res).partnerId,
-      applicationId: req.params.applicationId,
-      body: req.body,
-    });
-    sendResult(res, result);
-  });
-
+  router.patch('/applications/:applicationId', async (req, res) =>
+    sendResult(res, await updateApplicationB(ctx, target(req, res))),
+  );
+  router.post('/applications/:applicationId/match', async (req, res) =>
+    sendResult(res, await matchApplicationB(ctx, target(req, res))),
+  );
   // The consent wording partners show applicants, by version; a check names the one it showed.
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
-
   // Referrals and their report, and webhooks: the same routes on both front-ends.
   router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
-
   return router;
 }

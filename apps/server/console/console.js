@@ -31,6 +31,11 @@
     return answer.data;
   }
 
+  /** Reports a failed call, unless the token was refused (signing out said so). */
+  const failed = (what) => (err) => {
+    if (err.message !== 'unauthorized') say(`${what}: ${err.message}`, true);
+  };
+
   function say(text, isError) {
     const status = $('status');
     status.textContent = text;
@@ -95,19 +100,8 @@
         const value = group.values[stage] || 0;
         svgElement('text', { x: 8, y: y + 13 }, g).textContent = label;
         const width = Math.max(value > 0 ? 2 : 0, Math.round(((WIDTH - LABEL - 60) * value) / largest));
-        const bar = svgElement(
-          'rect',
-          {
-            x: LABEL,
-            y: y + 2,
-            width,
-            height: ROW - 4,
-            class: `bar stage-${stage}`,
-            'data-stage': stage,
-            'data-value': value,
-          },
-          g,
-        );
+        const bar = svgElement('rect', { x: LABEL, y: y + 2, width, height: ROW - 4, class: `bar stage-${stage}` }, g);
+        Object.assign(bar.dataset, { stage, value });
         svgElement('title', {}, bar).textContent = `${label}: ${value}`;
         svgElement('text', { x: LABEL + width + 6, y: y + 13, class: 'value' }, g).textContent = String(value);
         y += ROW;
@@ -155,42 +149,23 @@
       byLender.lenders.map((l) => ({ id: l.lenderId, label: lenderNames.get(l.lenderId) || l.lenderId, values: l })),
       LENDER_STAGES,
     );
-    $('funnel-chart').dataset.loadedAt = new Date().toISOString();
   }
 
-  function clearFunnel() {
-    for (const id of ['funnel-chart', 'partners-chart', 'lenders-chart']) $(id).replaceChildren();
-    $('funnel-totals').textContent = '';
-  }
-
+  /** The tier's row, made from the page's template the first time it is shown. */
   function tierRow(tier) {
     const tbody = $('tiers').tBodies[0];
-    let row = tbody.querySelector(`tr[data-tier="${CSS.escape(tier)}"]`);
-    if (row) return row;
-    row = document.createElement('tr');
+    const shown = tbody.querySelector(`tr[data-tier="${CSS.escape(tier)}"]`);
+    if (shown) return shown;
+    const row = $('tier-row').content.firstElementChild.cloneNode(true);
     row.dataset.tier = tier;
-    cell(row, tier);
-    const form = document.createElement('form');
-    const input = document.createElement('input');
-    input.type = 'number';
-    input.min = '1';
-    input.step = '1';
-    input.required = true;
-    input.name = 'requestsPerHour';
+    row.cells[0].textContent = tier;
+    const input = row.querySelector('input');
     input.setAttribute('aria-label', `Requests per hour, ${tier}`);
     input.addEventListener('input', () => (input.dataset.dirty = 'true'));
-    const save = document.createElement('button');
-    save.type = 'submit';
-    save.textContent = 'Save';
-    form.append(input, ' ', save);
-    form.addEventListener('submit', (event) => {
+    row.querySelector('form').addEventListener('submit', (event) => {
       event.preventDefault();
       saveLimit(tier, input);
     });
-    cell(row, '').appendChild(form);
-    cell(row, '', 'number requests');
-    cell(row, '', 'number refused');
-    cell(row, '', 'updated');
     tbody.appendChild(row);
     return row;
   }
@@ -212,16 +187,11 @@
       : `Requests counted against the limit since ${when(usage.since)}${usage.shared ? ', by every Variant B process (Redis)' : ', by this process only (no Redis)'}.`;
   }
 
-  function showPartnerChoices(partners) {
+  function showPartners(partners) {
     const select = $('funnel-partner');
     const chosen = select.value;
-    select.replaceChildren(new Option('All partners', ''));
-    for (const p of partners) select.appendChild(new Option(p.name, p.partnerId));
+    select.replaceChildren(new Option('All partners', ''), ...partners.map((p) => new Option(p.name, p.partnerId)));
     select.value = partners.some((p) => p.partnerId === chosen) ? chosen : '';
-  }
-
-  function showPartners(partners) {
-    showPartnerChoices(partners);
     const tbody = $('partners').tBodies[0];
     tbody.replaceChildren();
     for (const p of partners) {
@@ -237,31 +207,26 @@
   }
 
   async function load() {
-    try {
-      const [tiers, usage, partners] = await Promise.all([
-        call('GET', '/tiers'),
-        call('GET', '/usage').catch((err) => (err.message === 'unauthorized' ? Promise.reject(err) : null)),
-        call('GET', '/partners'),
-      ]);
-      showTiers(tiers.tiers, usage);
-      showPartners(partners.partners);
-      await loadFunnel();
-      $('console').dataset.loadedAt = new Date().toISOString();
-    } catch (err) {
-      if (err.message !== 'unauthorized') say(`Could not load: ${err.message}`, true);
-    }
+    const [tiers, usage, partners] = await Promise.all([
+      call('GET', '/tiers'),
+      call('GET', '/usage').catch((err) => (err.message === 'unauthorized' ? Promise.reject(err) : null)),
+      call('GET', '/partners'),
+    ]);
+    showTiers(tiers.tiers, usage);
+    showPartners(partners.partners);
+    await loadFunnel();
   }
 
-  async function saveLimit(tier, input) {
-    const requestsPerHour = Number(input.value);
-    try {
-      const saved = await call('PUT', `/tiers/${encodeURIComponent(tier)}`, { requestsPerHour });
-      delete input.dataset.dirty;
-      say(`${saved.tier}: ${saved.requestsPerHour} requests per hour, in force on every process within seconds.`);
-      await load();
-    } catch (err) {
-      if (err.message !== 'unauthorized') say(`${tier}: ${err.message}`, true);
-    }
+  const refresh = () => load().catch(failed('Could not load'));
+
+  function saveLimit(tier, input) {
+    call('PUT', `/tiers/${encodeURIComponent(tier)}`, { requestsPerHour: Number(input.value) })
+      .then((saved) => {
+        delete input.dataset.dirty;
+        say(`${saved.tier}: ${saved.requestsPerHour} requests per hour, in force on every process within seconds.`);
+        return load();
+      })
+      .catch(failed(tier));
   }
 
   function signIn(value) {
@@ -270,9 +235,9 @@
     $('console').hidden = false;
     $('sign-out').hidden = false;
     say('');
-    load();
+    refresh();
     clearInterval(timer);
-    timer = setInterval(load, REFRESH_MS);
+    timer = setInterval(refresh, REFRESH_MS);
   }
 
   function signOut(message) {
@@ -281,9 +246,10 @@
     $('console').hidden = true;
     $('sign-out').hidden = true;
     $('sign-in').hidden = false;
+    for (const id of ['funnel-chart', 'partners-chart', 'lenders-chart']) $(id).replaceChildren();
     $('tiers').tBodies[0].replaceChildren();
     $('partners').tBodies[0].replaceChildren();
-    clearFunnel();
+    $('funnel-totals').textContent = '';
     say(message || '', Boolean(message));
   }
 
@@ -296,16 +262,14 @@
       signIn(value);
     });
     $('sign-out').addEventListener('click', () => signOut());
-    $('refresh').addEventListener('click', () => load());
+    $('refresh').addEventListener('click', refresh);
     // The last 30 days by default, today included.
     const today = new Date();
     $('funnel-to').value = day(today);
     $('funnel-from').value = day(new Date(today.getTime() - 29 * 24 * 60 * 60 * 1000));
     $('funnel-form').addEventListener('submit', (event) => {
       event.preventDefault();
-      loadFunnel().catch((err) => {
-        if (err.message !== 'unauthorized') say(`Could not load the funnel: ${err.message}`, true);
-      });
+      loadFunnel().catch(failed('Could not load the funnel'));
     });
     if (token()) signIn(token());
     else signOut();

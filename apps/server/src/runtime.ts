@@ -2,26 +2,25 @@
  * Builds the running service from its configuration: database (migrated), Redis, the domain context,
  * and the listeners the chosen mode asks for. `stop()` drains and closes everything.
  */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { ConfigError, parseDataKey, type Config } from './config';
 import { deleteExpiredKeys, openDatabase } from '@loanmatch/db';
-import { readFileSync } from 'node:fs';
 import {
-  createLiveBureau,
   createDispatcher,
-  createWebhookServices,
-  type Dispatcher,
+  createLiveBureau,
   createLogger,
+  createMetrics,
   createMetricsApp,
   createTierUsage,
+  createWebhookServices,
   drain,
   listen,
+  type Dispatcher,
   type Listener,
   type Logger,
-  createMetrics,
 } from '@loanmatch/http';
 import {
-  DEFAULT_RETRY_POLICY,
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
   createInstanceRegistry,
@@ -31,16 +30,27 @@ import {
   ensureDemoPartner,
   getDataKeyStatus,
   matching,
+  randomSecret,
   seedCatalogue,
   sweepWebhookHistory,
   type DomainContext,
 } from '@loanmatch/domain';
-import { createAdminApp } from './admin/app';
 import { BASE_PATH_A, createPartnerAApp } from '@loanmatch/partner-a';
 import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
-import { loadOrCreateSecret } from './secrets';
+import { createAdminApp } from './admin/app';
+import { ConfigError, parseDataKey, type Config } from './config';
 
 export type Mode = 'all' | 'a' | 'b' | 'admin';
+
+/** What the other processes cannot do when a process on PostgreSQL made a secret of its own. */
+const OWN_SECRET_WARNINGS: Readonly<Record<string, string>> = {
+  'webhook-sealing-secret':
+    "WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process's own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run",
+  'data-key':
+    "DATA_KEY is unset: applicant details are sealed with this process's own key and only it can read them; set DATA_KEY when several processes run",
+  'jwt-secret':
+    "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
+};
 
 export interface Runtime {
   listeners: Listener[];
@@ -82,26 +92,28 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   );
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
   if (seeded.value) logger.info('catalogue loaded', { ...seeded.value });
-  const trackingSecret = loadOrCreateSecret(config.dataDir, 'tracking-secret', config.trackingSecret).value;
-  // Webhook signing secrets are sealed under a key derived from this secret; every process that registers
-  // or delivers webhooks needs the same one.
-  const webhookSealingSecret = loadOrCreateSecret(
-    config.dataDir,
-    'webhook-sealing-secret',
-    config.webhookSealingSecret,
-  ).value;
-  if (config.databaseUrl && !config.webhookSealingSecret) {
-    logger.warn(
-      "WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process's own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run",
-    );
-  }
+
+  // A secret left unset is made once and kept in DATA_DIR: this process's own, which the other processes
+  // of a deployment on PostgreSQL do not share.
+  const secret = (file: string, configured: string | undefined) => {
+    if (config.databaseUrl && !configured && file in OWN_SECRET_WARNINGS) logger.warn(OWN_SECRET_WARNINGS[file]);
+    return loadOrCreateSecret(config.dataDir, file, configured).value;
+  };
   let dispatcher: Dispatcher | undefined;
   const webhooks = createWebhookServices({
     env: config.env,
-    sealingSecrets: [webhookSealingSecret, ...config.webhookSealingPreviousSecrets],
+    // Webhook signing secrets are sealed under a key derived from this secret.
+    sealingSecrets: [
+      secret('webhook-sealing-secret', config.webhookSealingSecret),
+      ...config.webhookSealingPreviousSecrets,
+    ],
     sandboxLoopbackPorts: config.webhookSandboxLoopbackPorts,
     notify: () => dispatcher?.wake(),
   });
+  // Applicant details are sealed under this key: losing it loses the details it sealed.
+  const dataKey = config.dataKey ?? parseDataKey(secret('data-key', undefined));
+  if (!dataKey)
+    throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
   const ctx: DomainContext = {
     db,
     env: config.env,
@@ -110,51 +122,29 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     bureau: bureauFor(config, logger),
     catalogue: createCatalogueSource(db),
     tracking: {
-      secret: Buffer.from(trackingSecret, 'utf8'),
+      secret: Buffer.from(secret('tracking-secret', config.trackingSecret), 'utf8'),
       publicBaseUrl: config.publicBaseUrl,
       lifetimeMs: TRACKING_LINK_LIFETIME_MS,
     },
     webhooks,
     metrics,
-    personalData: createPersonalDataBox(dataKeysFor(config, logger)),
+    personalData: createPersonalDataBox([dataKey, ...config.dataPreviousKeys]),
   };
   const jobs: DomainContext = { ...ctx, db: db.jobs };
   await warnOfMissingDataKeys(jobs, logger);
 
-  const firstStart: Runtime['firstStart'] = {};
-  const demo = await ensureDemoPartner(jobs);
-  if (demo) firstStart.demoApiKey = demo.apiKey;
+  const firstStart: Runtime['firstStart'] = { demoApiKey: (await ensureDemoPartner(jobs))?.apiKey };
 
-  const ping = () => db.ping();
+  const shared = { ctx, logger, ping: () => db.ping(), metrics, redis, redisPrefix: config.redisPrefix };
   const listeners: Listener[] = [];
   if (mode === 'all' || mode === 'a') {
-    const app = createPartnerAApp({
-      ctx,
-      logger,
-      ping,
-      rateLimitPerMinute: config.rateLimitAPerMinute,
-      redis,
-      redisPrefix: config.redisPrefix,
-      metrics,
-    });
+    const app = createPartnerAApp({ ...shared, rateLimitPerMinute: config.rateLimitAPerMinute });
     listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));
   }
   if (mode === 'all' || mode === 'b') {
-    // Access tokens are signed with JWT_SECRET, or a secret made once and kept in DATA_DIR (never printed).
-    const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret).value;
-    if (config.databaseUrl && !config.jwtSecret) {
-      logger.warn(
-        "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
-      );
-    }
     const app = createPartnerBApp({
-      ctx,
-      logger,
-      ping,
-      jwt: { secret: jwtSecret, previousSecrets: config.jwtPreviousSecrets },
-      redis,
-      redisPrefix: config.redisPrefix,
-      metrics,
+      ...shared,
+      jwt: { secret: secret('jwt-secret', config.jwtSecret), previousSecrets: config.jwtPreviousSecrets },
       usage,
       publicBaseUrl: config.publicBaseUrlB,
     });
@@ -164,20 +154,17 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     const token = loadOrCreateSecret(config.dataDir, 'admin-token', config.adminToken, 'lm_admin_');
     if (token.created) firstStart.adminToken = token.value;
     const app = createAdminApp({
-      ctx,
-      logger,
-      ping,
+      ...shared,
       adminToken: token.value,
       jobs,
       allowRemote: config.adminAllowRemote,
-      metrics,
       metricsToken: config.metricsToken,
       usage,
     });
     listeners.push(await listen('Admin API', app, config.portAdmin, config.adminHost, '/admin/v1'));
   }
   if (config.metricsPort !== undefined) {
-    const app = createMetricsApp({ source: metrics, token: config.metricsToken, logger, ping });
+    const app = createMetricsApp({ source: metrics, token: config.metricsToken, logger, ping: shared.ping });
     listeners.push(await listen('Metrics', app, config.metricsPort, config.metricsHost, '/metrics'));
   }
 
@@ -189,10 +176,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       pollMs: config.webhookPollMs,
       timeoutMs: config.webhookTimeoutMs,
       concurrency: config.webhookConcurrency,
-      retry: {
-        retryDelaysMs: config.webhookRetryDelaysMs ?? DEFAULT_RETRY_POLICY.retryDelaysMs,
-        disableAfterMs: config.webhookDisableAfterMs ?? DEFAULT_RETRY_POLICY.disableAfterMs,
-      },
+      retry: { retryDelaysMs: config.webhookRetryDelaysMs, disableAfterMs: config.webhookDisableAfterMs },
       logger,
     });
     dispatcher.start();
@@ -225,23 +209,23 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 }
 
 /**
- * Applicant details are sealed under DATA_KEY, or a key made once and kept in DATA_DIR/data-key (mode
- * 0600, never printed), then DATA_PREVIOUS_KEYS. Losing the key loses the details it sealed.
+ * A secret the server makes on first start and keeps in DATA_DIR (mode 0600, never printed), unless
+ * configured. `created` is true only on the start that made it, so it is printed once.
  */
-function dataKeysFor(config: Config, logger: Logger): Buffer[] {
-  let current = config.dataKey;
-  if (!current) {
-    const file = loadOrCreateSecret(config.dataDir, 'data-key', undefined);
-    current = parseDataKey(file.value);
-    if (!current)
-      throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
-    if (config.databaseUrl) {
-      logger.warn(
-        "DATA_KEY is unset: applicant details are sealed with this process's own key and only it can read them; set DATA_KEY when several processes run",
-      );
-    }
-  }
-  return [current, ...config.dataPreviousKeys];
+function loadOrCreateSecret(
+  dataDir: string,
+  file: string,
+  configured: string | undefined,
+  prefix = '',
+): { value: string; created: boolean } {
+  if (configured) return { value: configured, created: false };
+  const path = join(dataDir, file);
+  if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
+  mkdirSync(dataDir, { recursive: true });
+  const value = `${prefix}${randomSecret()}`;
+  writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(path, 0o600);
+  return { value, created: true };
 }
 
 /**
@@ -250,33 +234,27 @@ function dataKeysFor(config: Config, logger: Logger): Buffer[] {
  */
 async function warnOfMissingDataKeys(ctx: DomainContext, logger: Logger): Promise<void> {
   const status = await getDataKeyStatus(ctx);
-  const missing = status.ok ? status.value.keys.filter((k) => !k.configured) : [];
+  if (!status.ok) return;
+  const missing = status.value.keys.filter((k) => !k.configured);
   if (missing.length) {
     logger.warn('personal data is sealed under data keys this process does not have; add them to DATA_PREVIOUS_KEYS', {
       keys: missing.map((k) => ({ keyId: k.keyId, rows: k.rows })),
     });
   }
-  const unmatched = status.ok ? status.value.idempotencyKeys.filter((k) => !k.configured) : [];
+  const unmatched = status.value.idempotencyKeys.filter((k) => !k.configured);
   if (unmatched.length) {
     logger.warn(
       'live idempotency keys were stored under data keys this process does not have: their retries cannot be compared; add the keys to DATA_PREVIOUS_KEYS',
-      {
-        keys: unmatched.map((k) => ({ keyId: k.keyId, live: k.live })),
-      },
+      { keys: unmatched.map((k) => ({ keyId: k.keyId, live: k.live })) },
     );
   }
 }
 
 /**
- * Longest wait for one Redis command. Without it a Redis that accepts connections but stops answering
- * (a hung server, a network partition) would hold every rate-limited request forever.
- */
-const REDIS_COMMAND_TIMEOUT_MS = 500;
-
-/**
  * Connects to Redis, waiting up to two seconds for it. The service starts without it all the same:
- * with no offline queue, commands fail at once while Redis is down, and within REDIS_COMMAND_TIMEOUT_MS
- * while it does not answer; rate limiting then fails open.
+ * with no offline queue, commands fail at once while Redis is down, and within the command timeout
+ * while it does not answer (a hung server, a network partition), so no rate-limited request waits on
+ * it forever; rate limiting then fails open.
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   // Auto-pipelining: the commands of concurrent requests (each one's rate-limit EVALSHA) go out in one write.
@@ -284,7 +262,7 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: 500,
     enableAutoPipelining: true,
   });
   let lastError = 0;

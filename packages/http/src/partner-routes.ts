@@ -21,7 +21,7 @@ import { sendData, sendResult } from './errors';
 const partnerIdOf = (res: Response): string => (res.locals.partner as AuthenticatedPartner).partnerId;
 
 /** A query parameter as the domain takes it: a repeated one (`?from=a&from=b`) is no value it accepts. */
-function queryValue(req: Request, name: string): string | undefined {
+export function queryValue(req: Request, name: string): string | undefined {
   const value = (req.query as Record<string, unknown>)[name];
   return value === undefined ? undefined : typeof value === 'string' ? value : '';
 }

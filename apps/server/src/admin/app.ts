@@ -2,24 +2,32 @@
  * The operators' API at /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`, bound to loopback
  * by default and answering loopback callers only unless ADMIN_ALLOW_REMOTE=on. Same envelope and error
  * body as Variant A. The listener also serves `GET /metrics` and the operator console (`/admin/console`).
+ * Each route calls one domain function and answers its result.
  */
-import { Router, type Express, type RequestHandler } from 'express';
+import { Router, type Express, type Request, type RequestHandler } from 'express';
 import {
   createPartner,
   erasePersonalData,
   getApplicationConsents,
-  getDataKeyStatus,
-  reencryptPersonalData,
   getCatalogueSummary,
+  getDataKeyStatus,
   issueApiKey,
+  issueLenderKey,
+  listLenders,
   listPartners,
   listTiers,
+  operatorFunnel,
+  operatorFunnelByLender,
+  operatorFunnelByPartner,
   putCatalogue,
+  reencryptPersonalData,
   revokeKey,
   secretsEqual,
   setTierLimit,
+  simulateOutcome,
   TIERS,
   type DomainContext,
+  type Result,
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
@@ -27,6 +35,7 @@ import {
   createServiceApp,
   jsonBody,
   metricsRoutes,
+  queryValue,
   sendData,
   sendError,
   sendResult,
@@ -37,10 +46,7 @@ import {
   type UsageReport,
 } from '@loanmatch/http';
 import { consoleRoutes } from './console';
-import { lifecycleRoutes } from './lifecycle-routes';
 import { loopbackOnly } from './loopback';
-
-export const BASE_PATH_ADMIN = '/admin/v1';
 
 export interface AdminDeps {
   ctx: DomainContext;
@@ -75,7 +81,7 @@ export function createAdminApp(deps: AdminDeps): Express {
       { router: Router().use(loopbackOnly(deps.allowRemote ?? false)) },
       ...metrics,
       { router: consoleRoutes() },
-      { path: BASE_PATH_ADMIN, router: adminRoutes(deps) },
+      { path: '/admin/v1', router: adminRoutes(deps) },
     ],
   });
 }
@@ -95,39 +101,59 @@ function requireAdminToken(token: string): RequestHandler {
   };
 }
 
+const funnelQuery = (req: Request) => ({
+  query: { from: queryValue(req, 'from'), to: queryValue(req, 'to'), partnerId: queryValue(req, 'partnerId') },
+});
+
+/** A route's named parameters (`:partnerId`), which are strings. */
+type Params = Record<string, string>;
+
 function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router {
   const router = Router();
+  /** A route that answers the result of one domain call, with `status` when it succeeds. */
+  const on = (
+    method: 'get' | 'post' | 'put' | 'delete',
+    path: string,
+    status: number,
+    run: (req: Request<Params>) => Promise<Result<unknown>>,
+  ) => router[method](path, async (req, res) => sendResult(res, await run(req as Request<Params>), status));
+
   router.use(requireAdminToken(adminToken));
   // A catalogue of thousands of products is far larger than any other body: bounds of its own.
   router.put('/catalogue', jsonBody(BODY_BOUNDS.catalogue), async (req, res) =>
     sendResult(res, await putCatalogue(jobs, { document: req.body })),
   );
-  router.get('/catalogue', async (_req, res) => sendResult(res, await getCatalogueSummary(ctx)));
+  on('get', '/catalogue', 200, () => getCatalogueSummary(ctx));
   router.use(jsonBody(BODY_BOUNDS.admin));
 
-  router.post('/partners', async (req, res) => sendResult(res, await createPartner(ctx, { body: req.body }), 201));
-  router.get('/partners', async (_req, res) => sendResult(res, await listPartners(ctx)));
-  router.post('/partners/:partnerId/keys', async (req, res) =>
-    sendResult(res, await issueApiKey(ctx, { partnerId: req.params.partnerId }), 201),
-  );
+  on('post', '/partners', 201, (req) => createPartner(ctx, { body: req.body }));
+  on('get', '/partners', 200, () => listPartners(ctx));
+  on('post', '/partners/:partnerId/keys', 201, (req) => issueApiKey(ctx, { partnerId: req.params.partnerId }));
   // A partner key or a lender key, whichever the id names.
-  router.delete('/keys/:keyId', async (req, res) => sendResult(res, await revokeKey(ctx, { keyId: req.params.keyId })));
-  router.use(lifecycleRoutes(ctx));
+  on('delete', '/keys/:keyId', 200, (req) => revokeKey(ctx, { keyId: req.params.keyId }));
+  // Lenders and the keys they report outcomes with.
+  on('get', '/lenders', 200, () => listLenders(ctx));
+  on('post', '/lenders/:lenderId/keys', 201, (req) =>
+    issueLenderKey(ctx, { lenderId: req.params.lenderId, body: req.body }),
+  );
+  // Sandbox: a lender's outcome, as the referral's own lender would report it, for partners to test against.
+  on('post', '/sandbox/outcomes', 201, (req) => simulateOutcome(ctx, { body: req.body }));
+  // The funnel, and for the console's charts the funnel per partner and per lender.
+  on('get', '/reports/funnel', 200, (req) => operatorFunnel(ctx, funnelQuery(req)));
+  on('get', '/reports/funnel/partners', 200, (req) => operatorFunnelByPartner(ctx, funnelQuery(req)));
+  on('get', '/reports/funnel/lenders', 200, (req) => operatorFunnelByLender(ctx, funnelQuery(req)));
   // Variant B's hourly limits: stored in the database, read by every process within seconds.
-  router.get('/tiers', async (_req, res) => sendResult(res, await listTiers(ctx)));
-  router.put('/tiers/:tier', async (req, res) =>
-    sendResult(res, await setTierLimit(ctx, { tier: req.params.tier, body: req.body })),
+  on('get', '/tiers', 200, () => listTiers(ctx));
+  on('put', '/tiers/:tier', 200, (req) => setTierLimit(ctx, { tier: req.params.tier, body: req.body }));
+  // Personal data (docs/adr/0099): erasure, the consent records, and moving rows to the current data key.
+  on('delete', '/applications/:applicationId/personal-data', 200, (req) =>
+    erasePersonalData(ctx, { applicationId: req.params.applicationId }),
   );
-  // Personal data (docs/adr/0099): erasure, and moving rows to the current data key.
-  router.delete('/applications/:applicationId/personal-data', async (req, res) =>
-    sendResult(res, await erasePersonalData(ctx, { applicationId: req.params.applicationId })),
+  on('get', '/applications/:applicationId/consents', 200, (req) =>
+    getApplicationConsents(ctx, { applicationId: req.params.applicationId }),
   );
-  // Consent records: what the applicant agreed to, which wording, when, through which partner.
-  router.get('/applications/:applicationId/consents', async (req, res) =>
-    sendResult(res, await getApplicationConsents(ctx, { applicationId: req.params.applicationId })),
-  );
-  router.get('/data-key', async (_req, res) => sendResult(res, await getDataKeyStatus(jobs)));
-  router.post('/data-key/re-encrypt', async (_req, res) => sendResult(res, await reencryptPersonalData(jobs)));
+  on('get', '/data-key', 200, () => getDataKeyStatus(jobs));
+  on('post', '/data-key/re-encrypt', 200, () => reencryptPersonalData(jobs));
   // Variant B's requests and refusals per tier over the last hour, for the operator console.
   if (usage) {
     router.get('/usage', async (_req, res) => {

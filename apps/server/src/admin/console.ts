@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 
-export const CONSOLE_PATH = '/admin/console';
+const CONSOLE_PATH = '/admin/console';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -29,22 +29,15 @@ const FILES = [
   { path: '/icon.svg', file: 'icon.svg', type: 'image/svg+xml' },
 ];
 
-function secureHeaders(res: Response, type: string): void {
-  res.setHeader('Content-Type', type);
-  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Cache-Control', 'no-cache');
-}
-
+/** The shell's security headers (helmet) apply too; these set the page's own policy and let files be kept. */
 export function consoleRoutes(): Router {
   const router = Router();
   for (const { path, file, type } of FILES) {
     const body = readFileSync(join(__dirname, '..', '..', 'console', file));
     router.get(`${CONSOLE_PATH}${path}`, (_req, res) => {
-      secureHeaders(res, type);
+      res.setHeader('Content-Type', type);
+      res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      res.setHeader('Cache-Control', 'no-cache');
       res.send(body);
     });
   }

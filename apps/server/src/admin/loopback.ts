@@ -1,18 +1,9 @@
-import { isIPv4 } from 'node:net';
 import type { RequestHandler } from 'express';
-import { sendError } from '@loanmatch/http';
+import { classifyAddress, sendError } from '@loanmatch/http';
 
-/**
- * 127.0.0.0/8, ::1, and 127.x written as an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`, how a
- * dual-stack socket reports an IPv4 caller). Undefined (a socket already closed) is not loopback.
- */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const lower = address.toLowerCase();
-  const v4 = lower.startsWith('::ffff:') ? lower.slice('::ffff:'.length) : lower;
-  if (isIPv4(v4)) return v4.startsWith('127.');
-  return lower === '::1' || lower === '0:0:0:0:0:0:0:1';
-}
+/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6 (how a dual-stack socket reports an IPv4 caller). */
+export const isLoopbackAddress = (address: string | undefined): boolean =>
+  address !== undefined && classifyAddress(address).class === 'loopback';
 
 /**
  * Refuses callers outside loopback with 403 FORBIDDEN, unless `allowRemote` (ADMIN_ALLOW_REMOTE=on): the

@@ -1,13 +1,19 @@
 /**
  * `pnpm ops …`: the operators' command line over the admin API. It talks HTTP to a running server
  * (ADMIN_URL, default http://127.0.0.1:3002/admin/v1) with ADMIN_TOKEN, or with the token the server
- * keeps in DATA_DIR/admin-token.
+ * keeps in DATA_DIR/admin-token. Every command prints lines, or with `--json` the API's data.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConsentRecordView } from '@loanmatch/domain';
-import { Command, InvalidArgumentError } from 'commander';
-import { addLifecycleCommands, addSimulationCommands } from './lifecycle-commands';
+import type {
+  ConsentRecordView,
+  DataKeyStatus,
+  LenderView,
+  PartnerView,
+  ReencryptionReport,
+  TierView,
+} from '@loanmatch/domain';
+import { Command, InvalidArgumentError, type OptionValues } from 'commander';
 
 export interface OpsIO {
   env: Record<string, string | undefined>;
@@ -18,8 +24,32 @@ export interface OpsIO {
 
 class OpsError extends Error {}
 
-function adminUrl(env: OpsIO['env']): string {
-  return (env.ADMIN_URL ?? `http://127.0.0.1:${env.PORT_ADMIN ?? '3002'}/admin/v1`).replace(/\/+$/, '');
+type Data = Record<string, unknown>;
+
+async function call<T = Data>(io: OpsIO, method: string, path: string, body?: unknown): Promise<T> {
+  const base = (io.env.ADMIN_URL ?? `http://127.0.0.1:${io.env.PORT_ADMIN ?? '3002'}/admin/v1`).replace(/\/+$/, '');
+  let res: Response;
+  try {
+    res = await io.fetch(`${base}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${adminToken(io.env)}`,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw new OpsError(`cannot reach the admin API at ${base}: ${(err as Error).message}`);
+  }
+  const payload = (await res.json().catch(() => ({}))) as {
+    success?: boolean;
+    data?: Data;
+    error?: string;
+    message?: string;
+  };
+  if (!res.ok || !payload.success)
+    throw new OpsError(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
+  return (payload.data ?? {}) as T;
 }
 
 function adminToken(env: OpsIO['env']): string {
@@ -32,184 +62,147 @@ function adminToken(env: OpsIO['env']): string {
   }
 }
 
-async function call(io: OpsIO, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  let res: Response;
-  try {
-    res = await io.fetch(`${adminUrl(io.env)}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${adminToken(io.env)}`,
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch (err) {
-    throw new OpsError(`cannot reach the admin API at ${adminUrl(io.env)}: ${(err as Error).message}`);
-  }
-  const payload = (await res.json().catch(() => ({}))) as {
-    success?: boolean;
-    data?: Record<string, unknown>;
-    error?: string;
-    message?: string;
-  };
-  if (!res.ok || !payload.success)
-    throw new OpsError(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
-  return payload.data ?? {};
-}
-
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
   return Number(value);
 }
 
+const id = encodeURIComponent;
+
+/** The events a simulation sends to bring a referral to each outcome, in the order they occur. */
+const SIMULATED_PATHS: Readonly<Record<string, readonly string[]>> = {
+  application_started: ['application_started'],
+  approved: ['application_started', 'approved'],
+  declined: ['application_started', 'declined'],
+  funded: ['application_started', 'approved', 'funded'],
+  withdrawn: ['application_started', 'withdrawn'],
+  cancelled: ['application_started', 'approved', 'funded', 'cancelled'],
+};
+
 export function buildProgram(io: OpsIO): Command {
   const program = new Command('ops').description('LoanMatch operators’ command line').exitOverride();
   program.configureOutput({ writeOut: io.out, writeErr: io.err });
+  const admin = <T = Data>(method: string, path: string, body?: unknown) => call<T>(io, method, path, body);
   const print = (json: boolean, data: unknown, lines: () => string[]) =>
     io.out(json ? `${JSON.stringify(data, null, 2)}\n` : `${lines().join('\n')}\n`);
+  /** Adds `--json` and the action: `run` gets the command's arguments and options and answers the data to print. */
+  const printing = <D>(
+    command: Command,
+    run: (args: string[], opts: OptionValues) => Promise<D>,
+    lines: (data: D, opts: OptionValues) => string[],
+  ) =>
+    command.option('--json', 'print JSON').action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const opts = self.opts();
+      const data = await run(self.args, opts);
+      print(opts.json, data, () => lines(data, opts));
+    });
 
   const partner = program.command('partner').description('partners and their keys');
-  partner
-    .command('create')
-    .description('create a partner and its first API key (shown once)')
-    .requiredOption('--name <name>', 'partner name')
-    .option('--tier <tier>', 'free, standard or enterprise', 'standard')
-    .option('--environment <env>', 'sandbox or live (default: the server’s)')
-    .option('--json', 'print JSON')
-    .action(async (opts) => {
-      const data = await call(io, 'POST', '/partners', {
-        name: opts.name,
-        tier: opts.tier,
-        ...(opts.environment ? { environment: opts.environment } : {}),
-      });
-      print(opts.json, data, () => [
-        `Created partner ${data.partnerId} (${data.name}, ${data.tier}, ${data.environment}).`,
-        `API key, shown this once: ${data.apiKey}`,
-      ]);
-    });
-  partner
-    .command('list')
-    .description('list partners and their keys (never the keys themselves)')
-    .option('--json', 'print JSON')
-    .action(async (opts) => {
-      const data = await call(io, 'GET', '/partners');
-      const partners = data.partners as Array<{
-        partnerId: string;
-        name: string;
-        tier: string;
-        environment: string;
-        keys: Array<{ keyId: string; prefix: string; revokedAt: string | null }>;
-      }>;
-      print(opts.json, data, () =>
-        partners.flatMap((p) => [
-          `${p.partnerId}  ${p.name}  ${p.tier}  ${p.environment}`,
-          ...p.keys.map(
-            (k) => `    key ${k.keyId}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`,
-          ),
-        ]),
-      );
-    });
+  printing(
+    partner
+      .command('create')
+      .description('create a partner and its first API key (shown once)')
+      .requiredOption('--name <name>', 'partner name')
+      .option('--tier <tier>', 'free, standard or enterprise', 'standard')
+      .option('--environment <env>', 'sandbox or live (default: the server’s)'),
+    (_, opts) =>
+      admin('POST', '/partners', { name: opts.name, tier: opts.tier, environment: opts.environment || undefined }),
+    (data) => [
+      `Created partner ${data.partnerId} (${data.name}, ${data.tier}, ${data.environment}).`,
+      `API key, shown this once: ${data.apiKey}`,
+    ],
+  );
+  printing(
+    partner.command('list').description('list partners and their keys (never the keys themselves)'),
+    () => admin<{ partners: PartnerView[] }>('GET', '/partners'),
+    (data) =>
+      data.partners.flatMap((p) => [
+        `${p.partnerId}  ${p.name}  ${p.tier}  ${p.environment}`,
+        ...p.keys.map((k) => `    key ${k.keyId}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`),
+      ]),
+  );
 
   const key = program.command('key').description('API keys');
-  key
-    .command('issue <partnerId>')
-    .description('issue another API key for a partner (shown once)')
-    .option('--json', 'print JSON')
-    .action(async (partnerId: string, opts) => {
-      const data = await call(io, 'POST', `/partners/${encodeURIComponent(partnerId)}/keys`);
-      print(opts.json, data, () => [`Issued key ${data.keyId}. API key, shown this once: ${data.apiKey}`]);
-    });
-  key
-    .command('revoke <keyId>')
-    .description('revoke a partner’s API key or a lender’s key')
-    .option('--json', 'print JSON')
-    .action(async (keyId: string, opts) => {
-      const data = await call(io, 'DELETE', `/keys/${encodeURIComponent(keyId)}`);
-      print(opts.json, data, () => [`Revoked key ${data.keyId} at ${data.revokedAt}.`]);
-    });
+  printing(
+    key.command('issue <partnerId>').description('issue another API key for a partner (shown once)'),
+    ([partnerId]) => admin('POST', `/partners/${id(partnerId)}/keys`),
+    (data) => [`Issued key ${data.keyId}. API key, shown this once: ${data.apiKey}`],
+  );
+  printing(
+    key.command('revoke <keyId>').description('revoke a partner’s API key or a lender’s key'),
+    ([keyId]) => admin('DELETE', `/keys/${id(keyId)}`),
+    (data) => [`Revoked key ${data.keyId} at ${data.revokedAt}.`],
+  );
 
   const catalogue = program.command('catalogue').description('the lender catalogue');
-  catalogue
-    .command('show')
-    .description('the catalogue in force: version and size')
-    .option('--json', 'print JSON')
-    .action(async (opts) => {
-      const data = await call(io, 'GET', '/catalogue');
-      print(opts.json, data, () => [
-        `Catalogue effective from ${data.effectiveFrom}: ${data.lenders} lenders, ${data.products} products (in force since ${data.updatedAt}).`,
-      ]);
-    });
-  catalogue
-    .command('load <file>')
-    .description('put a catalogue file in force on every process; a broken one is refused and the old one stays')
-    .option('--json', 'print JSON')
-    .action(async (file: string, opts) => {
+  printing(
+    catalogue.command('show').description('the catalogue in force: version and size'),
+    () => admin('GET', '/catalogue'),
+    (data) => [
+      `Catalogue effective from ${data.effectiveFrom}: ${data.lenders} lenders, ${data.products} products (in force since ${data.updatedAt}).`,
+    ],
+  );
+  printing(
+    catalogue
+      .command('load <file>')
+      .description('put a catalogue file in force on every process; a broken one is refused and the old one stays'),
+    ([file]) => {
       let document: unknown;
       try {
         document = JSON.parse(readFileSync(file, 'utf8'));
       } catch (err) {
         throw new OpsError(`cannot read ${file} as JSON: ${(err as Error).message}`);
       }
-      const data = await call(io, 'PUT', '/catalogue', document);
-      print(opts.json, data, () => [
-        `Catalogue effective from ${data.effectiveFrom} is in force: ${data.lenders} lenders, ${data.products} products.`,
-      ]);
-    });
+      return admin('PUT', '/catalogue', document);
+    },
+    (data) => [
+      `Catalogue effective from ${data.effectiveFrom} is in force: ${data.lenders} lenders, ${data.products} products.`,
+    ],
+  );
 
   const tier = program.command('tier').description('Variant B rate tiers');
-  tier
-    .command('list')
-    .option('--json', 'print JSON')
-    .action(async (opts) => {
-      const data = await call(io, 'GET', '/tiers');
-      const tiers = data.tiers as Array<{ tier: string; requestsPerHour: number }>;
-      print(opts.json, data, () => tiers.map((t) => `${t.tier.padEnd(10)} ${t.requestsPerHour} requests per hour`));
-    });
-  tier
-    .command('set <tier>')
-    .requiredOption('--per-hour <n>', 'requests per hour', positiveInt)
-    .option('--json', 'print JSON')
-    .action(async (name: string, opts) => {
-      const data = await call(io, 'PUT', `/tiers/${encodeURIComponent(name)}`, { requestsPerHour: opts.perHour });
-      print(opts.json, data, () => [`Tier ${data.tier} now allows ${data.requestsPerHour} requests per hour.`]);
-    });
+  printing(
+    tier.command('list'),
+    () => admin<{ tiers: TierView[] }>('GET', '/tiers'),
+    (data) => data.tiers.map((t) => `${t.tier.padEnd(10)} ${t.requestsPerHour} requests per hour`),
+  );
+  printing(
+    tier.command('set <tier>').requiredOption('--per-hour <n>', 'requests per hour', positiveInt),
+    ([name], opts) => admin('PUT', `/tiers/${id(name)}`, { requestsPerHour: opts.perHour }),
+    (data) => [`Tier ${data.tier} now allows ${data.requestsPerHour} requests per hour.`],
+  );
 
   const application = program.command('application').description('applications');
-  application
-    .command('erase <applicationId>')
-    .description(
-      'erase the applicant’s personal data (step 5, Variant B’s intake); the rest of the application is kept for reporting',
-    )
-    .option('--json', 'print JSON')
-    .action(async (applicationId: string, opts) => {
-      const data = await call(io, 'DELETE', `/applications/${encodeURIComponent(applicationId)}/personal-data`);
-      print(opts.json, data, () => [
-        `Erased the personal data of application ${data.applicationId} (erased at ${data.erasedAt}).`,
-      ]);
-    });
-
-  application
-    .command('consents <applicationId>')
-    .description(
-      'the consent records of an application: what was agreed to, under which wording, when, through which partner',
-    )
-    .option('--json', 'print JSON')
-    .action(async (applicationId: string, opts) => {
-      const data = await call(io, 'GET', `/applications/${encodeURIComponent(applicationId)}/consents`);
-      print(opts.json, data, () => consentLines(data as unknown as ConsentsReport));
-    });
+  printing(
+    application
+      .command('erase <applicationId>')
+      .description(
+        'erase the applicant’s personal data (step 5, Variant B’s intake); the rest of the application is kept for reporting',
+      ),
+    ([applicationId]) => admin('DELETE', `/applications/${id(applicationId)}/personal-data`),
+    (data) => [`Erased the personal data of application ${data.applicationId} (erased at ${data.erasedAt}).`],
+  );
+  printing(
+    application
+      .command('consents <applicationId>')
+      .description(
+        'the consent records of an application: what was agreed to, under which wording, when, through which partner',
+      ),
+    ([applicationId]) => admin<ConsentsReport>('GET', `/applications/${id(applicationId)}/consents`),
+    consentLines,
+  );
 
   const dataKey = program
     .command('data-key')
     .description('the key that seals applicant details (DATA_KEY, DATA_PREVIOUS_KEYS)');
-  dataKey
-    .command('status')
-    .description('how many values (applicant details, employers and addresses, scores) each data key seals')
-    .option('--json', 'print JSON')
-    .action(async (opts) => {
-      const data = (await call(io, 'GET', '/data-key')) as unknown as DataKeyReport;
-      print(opts.json, data, () => dataKeyLines(data));
-    });
+  printing(
+    dataKey
+      .command('status')
+      .description('how many values (applicant details, employers and addresses, scores) each data key seals'),
+    () => admin<DataKeyStatus>('GET', '/data-key'),
+    dataKeyLines,
+  );
   dataKey
     .command('rotate')
     .description(
@@ -218,9 +211,9 @@ export function buildProgram(io: OpsIO): Command {
     .option('--json', 'print JSON')
     .action(async (opts) => {
       let reencrypted = 0;
-      let data: DataKeyReport & { reencrypted: number; unreadable: number; complete: boolean };
+      let data: ReencryptionReport;
       do {
-        data = (await call(io, 'POST', '/data-key/re-encrypt')) as unknown as typeof data;
+        data = await admin<ReencryptionReport>('POST', '/data-key/re-encrypt');
         reencrypted += data.reencrypted;
       } while (!data.complete);
       print(opts.json, { ...data, reencrypted }, () => [
@@ -232,17 +225,75 @@ export function buildProgram(io: OpsIO): Command {
           `${data.remaining} value(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
         );
     });
-  const admin = (method: string, path: string, body?: unknown) => call(io, method, path, body);
-  addLifecycleCommands(program, admin, print);
-  addSimulationCommands(program, admin, print);
+  const lender = program.command('lender').description('lenders and their keys for reporting outcomes');
+  printing(
+    lender.command('list').description('the catalogue’s lenders and their keys (never the keys themselves)'),
+    () => admin<{ lenders: LenderView[] }>('GET', '/lenders'),
+    (data) =>
+      data.lenders.flatMap((l) => [
+        `${l.lenderId}  ${l.name}${l.active ? '' : '  (no longer in the catalogue)'}`,
+        ...l.keys.map(
+          (k) =>
+            `    key ${k.keyId}  ${k.prefix}…  ${k.environment}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`,
+        ),
+      ]),
+  );
+  printing(
+    lender
+      .command('key')
+      .description('lender keys')
+      .command('issue <lenderId>')
+      .description('issue a key a lender reports outcomes with (shown once); revoke it with `ops key revoke`')
+      .option('--environment <env>', 'sandbox or live (default: the server’s)'),
+    ([lenderId], opts) =>
+      admin('POST', `/lenders/${id(lenderId)}/keys`, { environment: opts.environment || undefined }),
+    (data) => [
+      `Issued ${data.environment} key ${data.keyId} for lender ${data.lenderId}.`,
+      `Lender key, shown this once: ${data.apiKey}`,
+    ],
+  );
+
+  printing(
+    program
+      .command('outcome')
+      .description('lenders’ outcomes of referrals (sandbox simulation)')
+      .command('simulate <reference>')
+      .description(
+        'sandbox only: report outcomes for a referral (its lm_ref) as its lender would, one event per stage up to --through',
+      )
+      .requiredOption('--through <status>', Object.keys(SIMULATED_PATHS).join(', '))
+      .option('--amount <dollars>', 'the funded amount (funded, cancelled)', '10000')
+      .option('--reason <declineReason>', 'the decline reason (declined)', 'other'),
+    async ([reference], opts) => {
+      const path = SIMULATED_PATHS[opts.through];
+      if (!path) throw new OpsError(`--through must be one of ${Object.keys(SIMULATED_PATHS).join(', ')}`);
+      // One event a second, ending now.
+      const start = Date.now() - path.length * 1000;
+      const events: Data[] = [];
+      for (const [i, type] of path.entries()) {
+        const occurredAt = new Date(start + i * 1000).toISOString();
+        events.push(
+          await admin('POST', '/sandbox/outcomes', {
+            reference,
+            type,
+            occurredAt,
+            ...(type === 'funded' ? { fundedAmount: opts.amount, fundedAt: occurredAt } : {}),
+            ...(type === 'declined' ? { declineReason: opts.reason } : {}),
+          }),
+        );
+      }
+      const last = events[events.length - 1];
+      return { referralId: last.referralId, status: last.status, events };
+    },
+    (data, opts) => [
+      ...SIMULATED_PATHS[opts.through].map((type, i) => `    ${type}: ${data.events[i].status}`),
+      `Referral ${data.referralId} is now ${data.status}.`,
+    ],
+  );
   return program;
 }
 
-/** What `GET /admin/v1/applications/{id}/consents` answers. */
-interface ConsentsReport {
-  applicationId: string;
-  consents: ConsentRecordView[];
-}
+type ConsentsReport = { applicationId: string; consents: ConsentRecordView[] };
 
 function consentLines(data: ConsentsReport): string[] {
   if (data.consents.length === 0)
@@ -260,15 +311,7 @@ function consentLines(data: ConsentsReport): string[] {
   ]);
 }
 
-interface DataKeyReport {
-  currentKeyId: string;
-  keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
-  remaining: number;
-  idempotencyKeys: Array<{ keyId: string; live: number; current: boolean; configured: boolean }>;
-  idempotencyKeysRemaining: number;
-}
-
-function dataKeyLines(data: DataKeyReport): string[] {
+function dataKeyLines(data: DataKeyStatus): string[] {
   const state = (k: { current: boolean; configured: boolean }, lost: string) =>
     k.current ? 'current' : k.configured ? 'earlier key, configured' : `earlier key, NOT configured: ${lost}`;
   return [

@@ -1,6 +1,6 @@
 /**
- * The funnel operators see (CONTRACT.md "Referral lifecycle": `GET /admin/v1/reports/funnel`), and its
- * per-partner and per-lender companions that the console draws.
+ * The funnel operators see (`GET /admin/v1/reports/funnel`: applications, credit checks, matches, referrals
+ * and funded loans in a window of days), and its per-partner and per-lender companions that the console draws.
  */
 import request from 'supertest';
 import { createPartner, issueLenderKey } from '@loanmatch/domain';

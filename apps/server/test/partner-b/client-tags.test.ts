@@ -1,4 +1,4 @@
-/** Variant B's flat `clientTags` on create (CONTRACT.md "Referral lifecycle"): the rules of Variant A's. */
+/** Variant B's flat `clientTags` on create: the rules of Variant A's, carried onto referrals and outcome events. */
 import {
   ONE_STORAGE,
   createTestContext,

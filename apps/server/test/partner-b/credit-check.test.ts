@@ -204,7 +204,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(counting.state.last!.applicant).toMatchObject({ firstName: 'Jordan', mobileNumber: '0412345678' });
     });
 
-    it("when neither the date of birth nor steps 2-4 are given, then the check runs all the same (spec 4.6), and Variant A's own check still needs steps 1-4", async () => {
+    it("when neither the date of birth nor steps 2-4 are given, then the check runs all the same (Variant B's minimal flow has neither), and Variant A's own check still needs steps 1-4", async () => {
       const app = await created();
       const calls = counting.state.calls;
       const res = await check(c, app.applicationId, { securityToken: app.securityToken });

@@ -1,5 +1,5 @@
 /**
- * Variant B complete on its own: spec 4.6's four calls reach offers; a richer create and PATCH give the
+ * Variant B complete on its own: its four minimal calls (token, create, check, match) reach offers; a richer create and PATCH give the
  * fields of personal steps 2-5, flat, which become the same application Variant A reads; offers say how
  * certain they are.
  */
@@ -34,8 +34,8 @@ import {
   type ClientB,
 } from './helpers';
 
-/** Exactly the fields of spec 4.6's create. */
-const SPEC_CREATE = {
+/** Exactly the fields of the minimal create: the loan, and the applicant's name and contact details. */
+const MINIMAL_CREATE = {
   formType: 'personal',
   loanAmount: 15000,
   loanPurpose: 'debt_consolidation',
@@ -81,12 +81,12 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
     return res.body.data as { applicationId: string; securityToken: string };
   }
 
-  describe("the spec's four calls", () => {
+  describe('the four minimal calls', () => {
     it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
-      ['consent in the credit-check body', SPEC_CREATE, { consentCreditCheck: true }],
-      ['consent at create', { ...SPEC_CREATE, consentCreditCheck: true }, {}],
+      ['consent in the credit-check body', MINIMAL_CREATE, { consentCreditCheck: true }],
+      ['consent at create', { ...MINIMAL_CREATE, consentCreditCheck: true }, {}],
     ])(
-      "when a partner makes exactly the spec's calls (%s), then match answers indicative offers with rates, terms and conditions",
+      'when a partner makes exactly the four minimal calls (%s), then match answers indicative offers with rates, terms and conditions',
       async (_label, create, checkExtra) => {
         const accessToken = (await exchange(app, mine.apiKey)).body.data.accessToken as string;
         const b = clientB(app, accessToken);

@@ -94,7 +94,7 @@ describe("Variant B's OpenAPI document against the app", () => {
     const { applicationId: id, securityToken } = created.body.data as { applicationId: string; securityToken: string };
 
     // Credit check and match: wrong token, unknown application, missing token, match before the check, then for real
-    // on spec 4.6's fields alone (indicative offers).
+    // on the minimal create's fields alone (indicative offers).
     const checkBody = { ...EXAMPLES_B.creditCheck.default, securityToken };
     expect(
       conform(

@@ -1,6 +1,6 @@
 /**
  * Variant B's view of the referral's life: `GET /v1/referrals` and `GET /v1/reports/referrals` with the
- * access token, the same answers as Variant A's (CONTRACT.md "Referral lifecycle").
+ * access token, the same answers as Variant A's.
  */
 import request from 'supertest';
 import { issueLenderKey } from '@loanmatch/domain';
@@ -24,7 +24,7 @@ describe(`referrals and reports through Variant B on ${ONE_STORAGE}`, () => {
     token = await accessTokenFor(b, apiKey);
     const c = clientB(b, token);
 
-    // Spec 4.6's four calls, with tags; the applicant follows the first offer; its lender reports it funded.
+    // Variant B's four minimal calls (token, create, check, match), with tags; the applicant follows the first offer; its lender reports it funded.
     const created = await c.create({ ...flatApplication(), clientTags: { campaign: 'b-launch' } });
     const { applicationId, securityToken } = created.body.data;
     await c.check(applicationId, { securityToken }, { score: 'excellent' });
