@@ -58,13 +58,9 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     logger: deps.logger,
     ping: deps.ping,
     metrics: deps.metrics,
-    // The partner API first: its requests (nearly all of them) then pass no other router on the way.
     routes: [
-      { path: BASE_PATH_A, router: partnerRoutes(deps) },
-      // Lenders authenticate with their own keys: no partner route is behind this router.
-      { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
-      { router: trackingRoutes(deps.ctx) },
-      // The OpenAPI document names this listener by its public address, the one tracking links carry.
+      // The document and its page first (three GET routes), so that a guess at them under the base path
+      // gets 404 naming their address, not 401; the document names the listener by its public address.
       {
         router: docsRoutes(
           variantADocument({
@@ -72,8 +68,13 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
             publicUrl: deps.ctx.tracking.publicBaseUrl,
             environment: deps.ctx.env,
           }),
+          BASE_PATH_A,
         ),
       },
+      { path: BASE_PATH_A, router: partnerRoutes(deps) },
+      // Lenders authenticate with their own keys: no partner route is behind this router.
+      { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
+      { router: trackingRoutes(deps.ctx) },
     ],
   });
 }

@@ -41,7 +41,17 @@ describe("Variant A's OpenAPI document against the app", () => {
         'x-internal': false,
       },
     ]);
-    expect((await request(app).get(`${BASE}/openapi.json`)).status).toBe(401); // not under the base path
+  });
+
+  it('when the document or its page is asked under the base path, then 404 naming its real address, before any key is asked for', async () => {
+    for (const path of ['/openapi.json', '/docs']) {
+      const res = await request(app).get(`${BASE_PATH_A}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({
+        error: 'NOT_FOUND',
+        message: `Not under ${BASE_PATH_A}: this listener serves it at ${path} (its root)`,
+      });
+    }
   });
 
   it("when the app's router stack is walked, then every route is in the document and every documented operation is a route", () => {

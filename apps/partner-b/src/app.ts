@@ -72,7 +72,7 @@ export function createPartnerBApp(deps: PartnerBDeps): Express {
     ping: deps.ping,
     metrics: deps.metrics,
     routes: [
-      { path: BASE_PATH_B, router: partnerRoutes(deps) },
+      // The document and its page first: a guess at them under the base path gets 404, not 401.
       {
         router: docsRoutes(
           variantBDocument({
@@ -80,8 +80,10 @@ export function createPartnerBApp(deps: PartnerBDeps): Express {
             publicUrl: deps.publicBaseUrl ?? 'http://127.0.0.1:3001',
             environment: deps.ctx.env,
           }),
+          BASE_PATH_B,
         ),
       },
+      { path: BASE_PATH_B, router: partnerRoutes(deps) },
     ],
   });
 }

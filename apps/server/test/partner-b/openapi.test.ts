@@ -44,6 +44,17 @@ describe("Variant B's OpenAPI document against the app", () => {
     ]);
   });
 
+  it('when the document or its page is asked under the base path, then 404 naming its real address, before any key is asked for', async () => {
+    for (const path of ['/openapi.json', '/docs']) {
+      const res = await request(app).get(`${BASE_PATH_B}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({
+        error: 'NOT_FOUND',
+        message: `Not under ${BASE_PATH_B}: this listener serves it at ${path} (its root)`,
+      });
+    }
+  });
+
   it("when the app's router stack is walked, then every route is in the document and every documented operation is a route", () => {
     const served = expressRoutes(app);
     const documented = documentedRoutes(document);

@@ -5,6 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { Router, type RequestHandler } from 'express';
+import { sendError } from '../errors';
 
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
 
@@ -56,10 +57,18 @@ const serveAsset: RequestHandler = (req, res, next) => {
   res.sendFile(file, { maxAge: '1h', dotfiles: 'allow' });
 };
 
-/** The document (built once, at start) and its reference page. */
-export function docsRoutes(document: object): Router {
+/**
+ * The document (built once, at start) and its reference page, at the listener's root. Asked for under the
+ * contract's base path (`{basePath}/openapi.json`, a common guess), they answer 404 naming their real
+ * address, before any key is asked for.
+ */
+export function docsRoutes(document: object, basePath: string): Router {
   const body = JSON.stringify(document);
   const router = Router();
+  router.use(basePath, (req, res, next) => {
+    if (req.method !== 'GET' || (req.path !== '/openapi.json' && req.path !== '/docs')) return next();
+    sendError(res, 'NOT_FOUND', `Not under ${basePath}: this listener serves it at ${req.path} (its root)`);
+  });
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(body);
   });
