@@ -286,7 +286,7 @@ export function buildProgram(io: OpsIO): Command {
       return { referralId: last.referralId, status: last.status, events };
     },
     (data, opts) => [
-      ...SIMULATED_PATHS[opts.through].map((type, i) => `    ${type}: ${data.events[i].status}`),
+      ...SIMULATED_PATHS[opts.through].map((type) => `    ${type}`),
       `Referral ${data.referralId} is now ${data.status}.`,
     ],
   );

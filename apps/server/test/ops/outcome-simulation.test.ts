@@ -58,9 +58,9 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
     const row = await stored(reference);
     expect(res.out).toBe(
       [
-        '    application_started: application_started',
-        '    approved: approved',
-        '    funded: funded',
+        '    application_started',
+        '    approved',
+        '    funded',
         `Referral ${row.id} is now funded.`,
         '',
       ].join('\n'),
