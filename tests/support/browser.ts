@@ -3,7 +3,7 @@
  * Chromium (Debian's `chromium` package; `.ci/run` installs it when missing). No browser is downloaded.
  * Each launch has a new, empty profile, removed on close, so no test sees another's storage.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -33,6 +33,10 @@ export interface TestBrowser {
 }
 
 export async function launchBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(
+      `The browser tests need Chromium, not found at ${CHROMIUM_PATH}: install it (apt-get install chromium) or set CHROMIUM_PATH to its binary.`,
+    );
   const profile = mkdtempSync(join(tmpdir(), 'loanmatch-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
