@@ -57,13 +57,7 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
     expect(res.code).toBe(0);
     const row = await stored(reference);
     expect(res.out).toBe(
-      [
-        '    application_started',
-        '    approved',
-        '    funded',
-        `Referral ${row.id} is now funded.`,
-        '',
-      ].join('\n'),
+      ['    application_started', '    approved', '    funded', `Referral ${row.id} is now funded.`, ''].join('\n'),
     );
     expect(row.outcomes.map((o) => [o.type, o.keyId, o.lenderId])).toEqual(
       ['application_started', 'approved', 'funded'].map((type) => [type, null, row.lenderId]),
