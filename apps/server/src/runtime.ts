@@ -2,6 +2,7 @@
  * Builds the running service from its configuration: database (migrated), Redis, the domain context,
  * and the listeners the chosen mode asks for. `stop()` drains and closes everything.
  */
+import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -100,6 +101,9 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     return loadOrCreateSecret(config.dataDir, file, configured).value;
   };
   let dispatcher: Dispatcher | undefined;
+  const listeners: Listener[] = [];
+  // The deployment's configured ports and this process's bound ones (a port 0 is picked at start).
+  const configuredPorts = [config.portA, config.portB, config.portAdmin, config.metricsPort ?? 0].filter((p) => p > 0);
   const webhooks = createWebhookServices({
     env: config.env,
     // Webhook signing secrets are sealed under a key derived from this secret.
@@ -108,6 +112,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       ...config.webhookSealingPreviousSecrets,
     ],
     sandboxLoopbackPorts: config.webhookSandboxLoopbackPorts,
+    ownPorts: () => [...configuredPorts, ...listeners.map((l) => (l.server.address() as AddressInfo).port)],
     notify: () => dispatcher?.wake(),
   });
   // Applicant details are sealed under this key: losing it loses the details it sealed.
@@ -136,7 +141,6 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const firstStart: Runtime['firstStart'] = { demoApiKey: (await ensureDemoPartner(jobs))?.apiKey };
 
   const shared = { ctx, logger, ping: () => db.ping(), metrics, redis, redisPrefix: config.redisPrefix };
-  const listeners: Listener[] = [];
   if (mode === 'all' || mode === 'a') {
     const app = createPartnerAApp({ ...shared, rateLimitPerMinute: config.rateLimitAPerMinute });
     listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));

@@ -46,6 +46,8 @@ export function createDestinationPolicy(options: {
   lookup?: LookupAll;
   lookupTimeoutMs?: number;
   sandboxLoopbackPorts?: LoopbackPorts;
+  /** This service's own ports (its listeners'), never a webhook's, whatever the sandbox allows. */
+  ownPorts?: () => readonly number[];
 }): DestinationPolicy {
   const { env, lookup = systemLookup, lookupTimeoutMs = 5000, sandboxLoopbackPorts: ports = 'any' } = options;
   const httpsRule =
@@ -94,6 +96,8 @@ export function createDestinationPolicy(options: {
     if (!classes.every((c) => c === 'public' || (c === 'loopback' && env === 'sandbox')))
       return refuse('address', addressRule, 'refused_address');
     const port = Number(url.port || DEFAULT_PORTS[url.protocol]);
+    if (classes.includes('loopback') && options.ownPorts?.().includes(port))
+      return refuse('address', "must not reach this service's own listeners", 'refused_address');
     if (classes.includes('loopback') && ports !== 'any' && !ports.includes(port))
       return refuse('address', portRule, 'refused_address');
     if (url.protocol === 'http:' && !classes.every((c) => c === 'loopback'))
@@ -119,6 +123,7 @@ export function createWebhookServices(options: {
   sealingSecrets: readonly string[];
   lookup?: LookupAll;
   sandboxLoopbackPorts?: LoopbackPorts;
+  ownPorts?: () => readonly number[];
   /** Called when an event was written: wake this process's dispatcher. */
   notify?: () => void;
 }): WebhookServices & { destinations: DestinationPolicy } {

@@ -198,6 +198,21 @@ describe('destination rules', () => {
     expect(await listed.check('https://hooks.partner.example/')).toMatchObject({ ok: true }); // public: any port
   });
 
+  it("when any loopback port is allowed, then the service's own ports are still refused, by name or address", async () => {
+    const own = [3000, 3002];
+    const policy = createDestinationPolicy({ env: 'sandbox', lookup: dns, ownPorts: () => own });
+    for (const url of ['http://127.0.0.1:3002/admin/v1/partners', 'http://localhost:3000/hook', 'http://[::1]:3000/'])
+      expect(await policy.resolve(url)).toMatchObject({
+        ok: false,
+        rule: 'address',
+        text: "must not reach this service's own listeners",
+      });
+    expect(await policy.resolve('http://127.0.0.1:4400/hook')).toMatchObject({ ok: true });
+    // Ports bound after the policy was made (a listener on port 0) count once they are known.
+    own.push(4400);
+    expect(await policy.resolve('http://127.0.0.1:4400/hook')).toMatchObject({ ok: false, rule: 'address' });
+  });
+
   it('when the sandbox allows no loopback port, then loopback is refused and public addresses still pass', async () => {
     const none = createDestinationPolicy({ env: 'sandbox', lookup: dns, sandboxLoopbackPorts: [] });
     expect(await none.check('http://127.0.0.1:4000/hook')).toEqual({
