@@ -90,6 +90,11 @@ export const ERROR_CODES = {
     raisedBy: 'http',
     example: 'The request body must be JSON, sent with Content-Type: application/json',
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    raisedBy: 'http',
+    example: 'The request headers did not all arrive within 60 s; send the request again',
+  },
   HEADERS_TOO_LARGE: {
     status: 431,
     raisedBy: 'http',

@@ -25,7 +25,8 @@ export function listen(name: string, app: Express, port: number, host: string, p
 }
 
 /**
- * Requests Node's HTTP parser refuses (a control character in a header, headers over 16 KB, broken framing)
+ * Requests Node's HTTP parser refuses (a control character in a header, headers over 16 KB, broken framing,
+ * headers still arriving after Node's `headersTimeout`)
  * answered in the envelope with a request id, instead of Node's bare status line; then the connection closes.
  */
 function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
@@ -36,7 +37,9 @@ function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
   const [code, message]: [HttpErrorCode, string] =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? ['HEADERS_TOO_LARGE', 'The request headers are too large: keep them under 16 KB in all']
-      : ['VALIDATION_ERROR', 'The request is not valid HTTP/1.1 (a header value may hold a control character)'];
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['REQUEST_TIMEOUT', 'The request headers did not all arrive within 60 s; send the request again']
+        : ['VALIDATION_ERROR', 'The request is not valid HTTP/1.1 (a header value may hold a control character)'];
   const body = JSON.stringify({ success: false, error: code, message });
   const status = STATUS_OF[code];
   socket.end(

@@ -30,6 +30,7 @@ export function createServiceApp(options: {
   app.get('/healthz', (_req, res) => sendData(res, 200, { status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     if (await within(options.ping(), READY_TIMEOUT_MS)) return sendData(res, 200, { status: 'ready' });
+    res.setHeader('Retry-After', '5');
     sendError(res, 'SERVICE_UNAVAILABLE', 'The database is not reachable');
   });
   for (const { path, router } of options.routes) {

@@ -57,6 +57,23 @@ it('when the headers exceed 16 KB, then the answer is 431 HEADERS_TOO_LARGE in t
   expect(res.headers['x-request-id']).toMatch(UUID);
 });
 
+it('when the headers are still arriving at Node’s headersTimeout, then the answer is 408 REQUEST_TIMEOUT, not 400', async () => {
+  // Node emits this clientError once headersTimeout (60 s) passes; the test raises it at once on the connection.
+  listener.server.once('connection', (socket) =>
+    setImmediate(() =>
+      listener.server.emit(
+        'clientError',
+        Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+        socket,
+      ),
+    ),
+  );
+  const res = await exchange('GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+  expect(res.status).toBe(408);
+  expect(res.body).toEqual({ success: false, error: 'REQUEST_TIMEOUT', message: expect.stringContaining('60 s') });
+  expect(res.headers['x-request-id']).toMatch(UUID);
+});
+
 it('when the bytes are not HTTP at all, then the answer is 400 in the envelope', async () => {
   const res = await exchange('HELLO THERE\r\n\r\n');
   expect(res.status).toBe(400);

@@ -50,6 +50,7 @@ describe('/readyz', () => {
       const ready = await app.get('/readyz');
       expect(ready.status).toBe(503);
       expect(ready.body).toMatchObject({ success: false, error: 'SERVICE_UNAVAILABLE' });
+      expect(ready.headers.get('retry-after')).toBe('5');
       expect(ready.ms).toBeLessThan(2000);
       expect((await app.get('/healthz')).status).toBe(200);
     } finally {
