@@ -32,9 +32,11 @@ export function jsonBody(bounds: BodyBounds): RequestHandler {
   const parse = express.json({
     limit: bounds.bytes,
     strict: true,
-    // Sees the bytes before they are decoded: the decoder would silently turn bytes that are not UTF-8 into U+FFFD.
+    // Sees the bytes before they are decoded: the decoder would silently turn bytes that are not UTF-8 into
+    // U+FFFD, and the structure check below counts brackets in UTF-8 bytes: a body declared in another charset
+    // (utf-16le, say) would pass it uncounted.
     verify: (_req, _res, body, encoding) => {
-      if (encoding === 'utf-8' && !isUtf8(body))
+      if (encoding !== 'utf-8' || !isUtf8(body))
         throw new HttpError('INVALID_JSON', 'The request body must be UTF-8 JSON');
       checkStructure(body, bounds);
     },

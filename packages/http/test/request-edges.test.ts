@@ -68,6 +68,28 @@ describe('bodies the database could not store', () => {
       expect(envelope(res)).toMatchObject({ error: 'INVALID_JSON', message: 'The request body must be UTF-8 JSON' });
     },
   );
+
+  const declared = (data: string | Buffer, charset: string) =>
+    sendFuzzRequest(app, {
+      method: 'POST',
+      path: '/v1/things',
+      headers: {},
+      body: { raw: { data, contentType: `application/json; charset=${charset}` } },
+    });
+
+  it.each([
+    ['a small object', '{"name":"x"}'],
+    ['6,000 levels of nesting', `${'['.repeat(6000)}${']'.repeat(6000)}`],
+    ['5,000 items', `[${Array(5000).fill('1').join(',')}]`],
+  ])('when a body declared UTF-16LE holds %s, then 400 INVALID_JSON before it is parsed', async (_case, text) => {
+    const res = await declared(Buffer.from(text, 'utf16le'), 'utf-16le');
+    expect(res.status).toBe(400);
+    expect(envelope(res)).toMatchObject({ error: 'INVALID_JSON', message: 'The request body must be UTF-8 JSON' });
+  });
+
+  it.each(['utf-8', 'UTF-8'])('when a UTF-8 body says charset=%s, then it passes', async (charset) => {
+    expect((await declared('{"name":"x"}', charset)).status).toBe(200);
+  });
 });
 
 describe('deep nesting', () => {
