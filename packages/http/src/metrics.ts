@@ -16,6 +16,8 @@ export interface HttpMetrics {
   requests(contract: string): RequestObserver;
   /** A request refused by the rate limiter `limiter`, with the partner's tier where the limit is a tier's. */
   rateLimited(limiter: string, tier?: string): void;
+  /** A request counted in this process's memory because Redis failed. */
+  rateLimitFallback(limiter: string): void;
 }
 
 export interface RequestObserver {
@@ -124,6 +126,12 @@ export function createMetrics(
     labelNames: ['limiter', 'tier'] as const,
     registers,
   });
+  const fallbacks = new Counter({
+    name: 'loanmatch_rate_limit_local_counts_total',
+    help: "Requests a limiter counted in this process's memory because Redis failed, by limiter",
+    labelNames: ['limiter'] as const,
+    registers,
+  });
   if (options.database) databaseGauges(registers, options.database);
 
   return {
@@ -146,6 +154,9 @@ export function createMetrics(
     },
     rateLimited(limiter, tier) {
       refusals.inc(tier === undefined ? { limiter } : { limiter, tier });
+    },
+    rateLimitFallback(limiter) {
+      fallbacks.inc({ limiter });
     },
     creditCheck(outcome) {
       checks[outcome].inc();

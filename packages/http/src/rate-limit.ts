@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { RedisStore } from 'rate-limit-redis';
 import { sendError } from './errors';
@@ -27,8 +27,9 @@ export interface RateLimitOptions {
 }
 
 /**
- * express-rate-limit with the IETF `RateLimit` headers and `Retry-After`. When the store fails the request
- * is let through and the failure logged: an outage of Redis must not become an outage of the API.
+ * express-rate-limit with the IETF `RateLimit` headers and `Retry-After`. Counters live in Redis when it is
+ * given; while Redis fails, each process counts on its own (a limit per process), logged and counted in the
+ * metrics, until Redis answers again: an outage of Redis becomes neither an outage of the API nor no limit.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHandler {
   const { limit, policy, redis, name } = options;
@@ -41,7 +42,16 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
     legacyHeaders: false,
     identifier: policy ? (_req, res) => policy(res) : name,
     keyGenerator: (_req, res) => options.keyOf(res),
-    store: redis && redisStore(redis, `${options.redisPrefix ?? 'loanmatch:'}rl:${name}:`),
+    store:
+      redis &&
+      new FallbackStore(
+        redisStore(redis, `${options.redisPrefix ?? 'loanmatch:'}rl:${name}:`),
+        (down, error) => {
+          if (down) warn('rate limit store failed; counting in this process')(error);
+          else options.logger.info('rate limit store answers again', { limiter: name });
+        },
+        () => options.metrics?.rateLimitFallback(name),
+      ),
     passOnStoreError: true,
     logger: { error: warn('rate limit store failed; request allowed'), warn: warn('rate limiter warning') },
     validate: { keyGeneratorIpFallback: false },
@@ -55,6 +65,52 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
       );
     },
   });
+}
+
+/**
+ * The shared store, and this process's own memory while the shared one fails. `onSwitch` hears each change
+ * of side (not every request); `onLocal` each request counted locally.
+ */
+class FallbackStore implements Store {
+  private readonly local = new MemoryStore();
+  private down = false;
+
+  constructor(
+    private readonly shared: Store,
+    private readonly onSwitch: (down: boolean, error?: unknown) => void,
+    private readonly onLocal: () => void,
+  ) {}
+
+  init(options: Options): void {
+    this.shared.init?.(options);
+    this.local.init(options);
+  }
+
+  async increment(key: string) {
+    try {
+      const counted = await this.shared.increment(key);
+      this.switchTo(false);
+      return counted;
+    } catch (error) {
+      this.switchTo(true, error);
+      this.onLocal();
+      return this.local.increment(key);
+    }
+  }
+
+  async decrement(key: string): Promise<void> {
+    await (this.down ? this.local.decrement(key) : this.shared.decrement(key));
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await Promise.allSettled([this.shared.resetKey(key), this.local.resetKey(key)]);
+  }
+
+  private switchTo(down: boolean, error?: unknown): void {
+    if (down === this.down) return;
+    this.down = down;
+    this.onSwitch(down, error);
+  }
 }
 
 /**
