@@ -1,26 +1,12 @@
 /**
- * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked.
- *
- * Each credit check that completes stores one record, in the statement that completes the check:
- * which consents were given (credit check, privacy, marketing, terms), the wording's version the
- * partner says it showed (`consentTextVersion`, one of the known versions; the current one, marked as
- * not stated, when the partner names none), when the partner says the applicant gave them
- * (`consentCapturedAt`), when the check relied on them, the partner, and the partner's own reference
- * (`consentReference`). A refused or replayed check stores none, and a check never runs twice, so
- * neither does its record.
- *
+ * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked. Each
+ * completed credit check stores one, in the statement that completes it; a refused or replayed check
+ * stores none. Without a `consentTextVersion`, the current version is recorded, marked as not stated.
  * Erasure keeps the facts and removes the partner's reference, the one field that may lead to the person.
  */
 import { randomUUID } from 'node:crypto';
 import { listConsentRecords, type CheckCompletion, type ConsentRecordRow, type Json } from '@loanmatch/db';
-import {
-  CONSENT_FIELDS,
-  CONSENT_KINDS,
-  CONSENT_TEXTS,
-  CURRENT_CONSENT_TEXTS,
-  type ConsentKind,
-  type ConsentTextVersion,
-} from './consent-texts';
+import { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXTS, CURRENT_CONSENT_TEXTS, type ConsentKind } from './consent-texts';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
@@ -55,11 +41,8 @@ export function listConsentTexts(): Result<ConsentTextsView> {
   });
 }
 
-/**
- * The record a credit check stores, from its step 5 as validated (the consent fields, and the optional
- * `consentTextVersion`, `consentCapturedAt` and `consentReference`, already checked by their schema).
- */
-export function consentRecordFor({ applicant }: { applicant: Json }): CheckCompletion['consent'] {
+/** The record a credit check stores, from its step 5 as validated. */
+export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
   const given = (kind: ConsentKind) => CONSENT_FIELDS[kind].some((field) => applicant[field] === true);
   const stated = typeof applicant.consentTextVersion === 'string' ? applicant.consentTextVersion : undefined;
   const capturedAt = typeof applicant.consentCapturedAt === 'string' ? new Date(applicant.consentCapturedAt) : null;
@@ -104,13 +87,9 @@ export async function getApplicationConsents(
 }
 
 function recordView(row: ConsentRecordRow): ConsentRecordView {
-  const consents = {
-    creditCheck: row.creditCheck,
-    privacy: row.privacy,
-    marketing: row.marketing,
-    terms: row.terms,
-  };
-  const texts: ConsentTextVersion | undefined = CONSENT_TEXTS.find((v) => v.version === row.textVersion);
+  const { creditCheck, privacy, marketing, terms } = row;
+  const consents = { creditCheck, privacy, marketing, terms };
+  const texts = CONSENT_TEXTS.find((v) => v.version === row.textVersion);
   const wording: Partial<Record<ConsentKind, string>> = {};
   for (const kind of CONSENT_KINDS) if (consents[kind] && texts) wording[kind] = texts.texts[kind];
   return {

@@ -12,9 +12,9 @@ import {
   type PartnerRow,
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
-import { fail, ok, type FieldViolation, type Result } from './errors';
+import { fail, invalid, objectBody, ok, violation, type FieldViolation, type Result } from './errors';
 import { activeKeyByDigest, forgetKeys } from './key-cache';
-import { apiKeyEnvironment, digest, digestsEqual, newApiKey } from './keys';
+import { authenticateKey, newApiKey } from './keys';
 import { canonicalUuid } from './ids';
 
 export { KEY_CACHE_MS } from './key-cache';
@@ -56,27 +56,13 @@ const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }): PartnerView => ({
   keys: p.keys.map(keyView),
 });
 
-/**
- * Finds the partner behind `Authorization: Bearer <key>`. Every refusal is the same UNAUTHORIZED,
- * but for a key of the other environment, which says so (the key itself is never echoed).
- */
+/** The partner behind `Authorization: Bearer <key>`. */
 export async function authenticateApiKey(
   ctx: DomainContext,
   options: { apiKey: string | undefined },
 ): Promise<Result<AuthenticatedPartner>> {
-  const { apiKey } = options;
-  const claimed = apiKey ? apiKeyEnvironment(apiKey) : null;
-  if (!apiKey || !claimed)
-    return fail('UNAUTHORIZED', 'A valid API key is required: send Authorization: Bearer <API key>');
-  if (claimed !== ctx.env) {
-    return fail('UNAUTHORIZED', `This is a ${claimed} key; this server is the ${ctx.env} environment`);
-  }
-  const hash = digest(apiKey);
-  const owner = await activeKeyByDigest(ctx.db, hash);
-  if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env) {
-    return fail('UNAUTHORIZED', 'The API key is not valid or has been revoked');
-  }
-  return ok(authenticatedPartner(owner));
+  const owner = await authenticateKey(ctx, options.apiKey, false, (hash) => activeKeyByDigest(ctx.db, hash));
+  return owner.ok ? ok(authenticatedPartner(owner.value)) : owner;
 }
 
 /** The partner behind an active key, as a request knows it. */
@@ -90,13 +76,10 @@ export async function createPartner(
 ): Promise<
   Result<{ partnerId: string; name: string; apiKey: string; keyId: string; tier: string; environment: string }>
 > {
-  const body = (options.body ?? {}) as Record<string, unknown>;
+  const checked = objectBody(options.body);
+  if (!checked.ok) return checked;
+  const body = checked.value;
   const violations: FieldViolation[] = [];
-  if (typeof options.body !== 'object' || options.body === null || Array.isArray(options.body)) {
-    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [
-      { field: 'body', rule: 'type', message: 'body: must be a JSON object' },
-    ]);
-  }
   const name = typeof body.name === 'string' ? body.name.trim() : undefined;
   if (body.name === undefined) violations.push(violation('name', 'required', 'is required'));
   else if (!name || name.length > 100)
@@ -107,7 +90,7 @@ export async function createPartner(
   const environment = body.environment ?? ctx.env;
   if (!(ENVIRONMENTS as readonly unknown[]).includes(environment))
     violations.push(violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`));
-  if (violations.length) return fail('VALIDATION_ERROR', violations[0].message, violations);
+  if (violations.length) return invalid(...violations);
 
   const key = newApiKey(environment as Environment);
   const keyId = randomUUID();
@@ -138,8 +121,12 @@ export async function issueApiKey(
   const partner = partnerId ? await findPartner(ctx.db, partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
   const key = newApiKey(partner.environment as Environment);
-  const { keyHash, prefix } = key;
-  const row = await insertApiKey(ctx.db, { id: randomUUID(), partnerId: partner.id, keyHash, prefix });
+  const row = await insertApiKey(ctx.db, {
+    id: randomUUID(),
+    partnerId: partner.id,
+    keyHash: key.keyHash,
+    prefix: key.prefix,
+  });
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
@@ -168,8 +155,4 @@ export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId
     { id: randomUUID(), keyHash: key.keyHash, prefix: key.prefix },
   );
   return created ? { partnerId, apiKey: key.apiKey } : null;
-}
-
-function violation(field: string, rule: string, text: string): FieldViolation {
-  return { field, rule, message: `${field}: ${text}` };
 }

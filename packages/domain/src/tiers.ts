@@ -6,14 +6,14 @@
  */
 import { readTiers, updateTierLimit, type Sql, type TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, ok, type FieldViolation, type Result } from './errors';
+import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
 import { TIERS } from './partners';
 
 /** How long a process may use tier limits it read from the database. */
-export const TIER_CACHE_MS = 2000;
+const TIER_CACHE_MS = 2000;
 /** Bounds of an hourly limit an operator may set: at least one request, at most ~2,800 a second. */
-export const REQUESTS_PER_HOUR_MIN = 1;
-export const REQUESTS_PER_HOUR_MAX = 10_000_000;
+const REQUESTS_PER_HOUR_MIN = 1;
+const REQUESTS_PER_HOUR_MAX = 10_000_000;
 
 export interface TierView {
   tier: string;
@@ -42,31 +42,18 @@ export async function setTierLimit(
   ctx: DomainContext,
   options: { tier: string; body: unknown },
 ): Promise<Result<TierView>> {
-  const body = options.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [
-      { field: 'body', rule: 'type', message: 'body: must be a JSON object' },
-    ]);
-  }
-  const perHour = (body as Record<string, unknown>).requestsPerHour;
-  const violation = (rule: string, text: string): FieldViolation => ({
-    field: 'requestsPerHour',
-    rule,
-    message: `requestsPerHour: ${text}`,
-  });
-  let problem: FieldViolation | undefined;
-  if (perHour === undefined) problem = violation('required', 'is required');
-  else if (
+  const body = objectBody(options.body);
+  if (!body.ok) return body;
+  const perHour = body.value.requestsPerHour;
+  if (perHour === undefined) return invalid(violation('requestsPerHour', 'required', 'is required'));
+  if (
     !Number.isInteger(perHour) ||
     (perHour as number) < REQUESTS_PER_HOUR_MIN ||
     (perHour as number) > REQUESTS_PER_HOUR_MAX
   ) {
-    problem = violation(
-      'range',
-      `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`,
-    );
+    const text = `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`;
+    return invalid(violation('requestsPerHour', 'range', text));
   }
-  if (problem) return fail('VALIDATION_ERROR', problem.message, [problem]);
   const row = await updateTierLimit(ctx.db, options.tier, perHour as number, ctx.clock());
   return row ? ok(view(row)) : fail('NOT_FOUND', `Tier not found; the tiers are ${TIERS.join(', ')}`);
 }

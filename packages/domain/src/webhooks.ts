@@ -15,11 +15,10 @@ import {
   removeWebhook,
   rotateSecret,
   type AttemptRow,
-  type Json,
   type WebhookRow,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { fail, invalid, ok, violation, type Result } from './errors';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
 import { canonicalUuid } from './ids';
 import { parsePageLimit } from './validation/page-query';
@@ -29,48 +28,10 @@ export const STATUS_CHANGED_EVENT = 'application.status_changed';
 /** The event `POST /webhooks/{id}/test` sends to one endpoint. */
 export const TEST_EVENT = 'webhook.test';
 
-/** The purpose a `SecretBox` for webhook signing secrets is made for. */
 export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
 /** How long the previous secret keeps signing beside the new one after a rotation. */
-export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-/** Endpoints a partner may have at once. */
+const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
-
-export interface WebhookView extends Json {
-  webhookId: string;
-  url: string;
-  events: string[];
-  /** `active`, or `disabled` with the reason and time. */
-  status: string;
-  disabledReason: string | null;
-  disabledAt: string | null;
-  /** Since when attempts have failed without a 2xx in between; null while the endpoint answers. */
-  failingSince: string | null;
-  lastSuccessAt: string | null;
-  /** While a rotated-out secret still signs beside the new one: until when. */
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-}
-
-export interface RegisteredWebhook extends WebhookView {
-  /** Shown this once. */
-  secret: string;
-}
-
-export interface AttemptView extends Json {
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  attemptedAt: string;
-  /** `succeeded` or `failed`. */
-  status: string;
-  responseStatus: number | null;
-  durationMs: number;
-  /** A fixed code (`timeout`, `http_500`, `network_error`, `refused_address`, …); null on success. */
-  error: string | null;
-  /** When this failure's retry is due; null when none follows. */
-  nextRetryAt: string | null;
-}
 
 /** `whsec_` and base64 of 32 random bytes: the Standard Webhooks secret format. */
 export function newWebhookSecret(): string {
@@ -79,7 +40,8 @@ export function newWebhookSecret(): string {
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-function toView(row: WebhookRow, now: Date): WebhookView {
+/** A webhook as partners see it: never its secret; `previousSecretExpiresAt` while a rotated-out secret still signs. */
+function toView(row: WebhookRow, now: Date) {
   const overlap =
     row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
       ? row.previousSecretExpiresAt
@@ -106,14 +68,11 @@ function toView(row: WebhookRow, now: Date): WebhookView {
 export async function registerWebhook(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown },
-): Promise<Result<RegisteredWebhook>> {
+): Promise<Result<ReturnType<typeof toView> & { secret: string }>> {
   const request = validateWebhookRequest(options.body);
   if (!request.ok) return request;
   const destination = await ctx.webhooks.checkDestination(request.value.url);
-  if (!destination.ok) {
-    const message = `url: ${destination.text}`;
-    return fail('VALIDATION_ERROR', message, [{ field: 'url', rule: destination.rule, message }]);
-  }
+  if (!destination.ok) return invalid(violation('url', destination.rule, destination.text));
   if ((await countWebhooks(ctx.db, options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
     return fail(
       'WEBHOOK_LIMIT_REACHED',
@@ -137,7 +96,7 @@ export async function registerWebhook(
 export async function listWebhooks(
   ctx: DomainContext,
   options: { partnerId: string },
-): Promise<Result<{ webhooks: WebhookView[] }>> {
+): Promise<Result<{ webhooks: ReturnType<typeof toView>[] }>> {
   const now = ctx.clock();
   return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
 }
@@ -213,7 +172,8 @@ export async function sendTestEvent(
   return ok({ webhookId: webhook.id, eventId, type: TEST_EVENT });
 }
 
-function attemptView(row: AttemptRow): AttemptView {
+/** `error` is a fixed code (`timeout`, `http_500`, …); `nextRetryAt` when this failure's retry is due. */
+function attemptView(row: AttemptRow) {
   return {
     eventId: row.eventId,
     eventType: row.eventType,
@@ -231,7 +191,7 @@ function attemptView(row: AttemptRow): AttemptView {
 export async function listWebhookDeliveries(
   ctx: DomainContext,
   options: { partnerId: string; webhookId: string; limit?: string },
-): Promise<Result<{ webhookId: string; pending: number; deliveries: AttemptView[] }>> {
+): Promise<Result<{ webhookId: string; pending: number; deliveries: ReturnType<typeof attemptView>[] }>> {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const parsed = parsePageLimit(options.limit);

@@ -3,7 +3,7 @@ import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { sealStep } from '../sealed-fields';
 import { validateStepData, validateStepEnvelope, type FormType } from '../validation';
-import { PERSONAL_DATA_ERASED_MESSAGE, applicationView, findOwnApplication, type ApplicationView } from './view';
+import { applicationView, findOwnApplication, type ApplicationView } from './view';
 
 /** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order; sending a step again replaces it. */
 export async function saveStep(
@@ -14,7 +14,7 @@ export async function saveStep(
   if (!found.ok) return found;
   const app = found.value;
   // An erased application takes no personal data again, and every step may carry some (addresses, employer).
-  if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED');
   const envelope = validateStepEnvelope(options.body);
   if (!envelope.ok) return envelope;
   const { step } = envelope.value;
@@ -30,7 +30,7 @@ export async function saveStep(
     now: ctx.clock(),
   });
   // Nothing written: the personal data was erased since the application was read.
-  if (!row) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  if (!row) return fail('PERSONAL_DATA_ERASED');
   if (row.status !== app.status) ctx.webhooks.notify();
   return ok(applicationView(ctx, row));
 }

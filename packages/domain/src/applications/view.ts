@@ -1,6 +1,5 @@
 /** What partners see of an application, and finding one: never step 5, never a score. */
-import type { ApplicationRow, Json, Sql } from '@loanmatch/db';
-import { findApplication } from '@loanmatch/db';
+import { findApplication, type ApplicationRow, type Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
@@ -25,9 +24,6 @@ export interface CreditCheckView extends Json {
   sandbox_mode: boolean;
 }
 
-export const PERSONAL_DATA_ERASED_MESSAGE =
-  'The personal data of this application was erased; it takes no personal data again. Start a new application';
-
 /** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
 export function applicationView(ctx: DomainContext, row: ApplicationRow): ApplicationView {
   const steps: Record<string, Json> = {};
@@ -50,10 +46,9 @@ export function applicationView(ctx: DomainContext, row: ApplicationRow): Applic
 export async function findOwnApplication(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string },
-  db: Sql = ctx.db,
 ): Promise<Result<ApplicationRow>> {
   const id = canonicalUuid(options.applicationId);
-  const row = id ? await findApplication(db, id, options.partnerId) : null;
+  const row = id ? await findApplication(ctx.db, id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 

@@ -4,7 +4,7 @@
  */
 import { findPartner, funnel, funnelByPartner, type FunnelCounts } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
 import { toDollars } from './money';
 import { referralReport, reportWindow, type ReferralReportRow, type ReportQuery } from './referral-reports';
@@ -33,10 +33,7 @@ const view = (c: FunnelCounts): FunnelView => ({
 async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Promise<Result<string | null>> {
   if (partnerId === undefined) return ok(null);
   const id = canonicalUuid(partnerId);
-  if (!id) {
-    const message = 'partnerId: must be the id of a partner';
-    return fail('VALIDATION_ERROR', message, [{ field: 'partnerId', rule: 'format', message }]);
-  }
+  if (!id) return invalid(violation('partnerId', 'format', 'must be the id of a partner'));
   return (await findPartner(ctx.db, id)) ? ok(id) : fail('NOT_FOUND', 'Partner not found');
 }
 

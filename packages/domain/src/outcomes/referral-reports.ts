@@ -5,7 +5,7 @@
  */
 import { referralReportRows, type ReportGrouping, type ReportRow } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type FieldViolation, type Result } from '../errors';
+import { invalid, ok, violation, type FieldViolation, type Result } from '../errors';
 import { CLIENT_TAG_KEY_PATTERN } from '../validation';
 import { formatCents, toDollars } from './money';
 
@@ -50,12 +50,6 @@ export interface ReportQuery {
   groupBy?: string;
 }
 
-const violation = (field: string, rule: string, text: string): FieldViolation => ({
-  field,
-  rule,
-  message: `${field}: ${text}`,
-});
-
 /** A real calendar day written `YYYY-MM-DD`, as the instant it starts (UTC), or null. */
 function dayStart(value: string): Date | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
@@ -77,7 +71,7 @@ export function reportWindow(query: ReportQuery, now: Date): Result<ReportWindow
   if (from && to && from > to) violations.push(violation('from', 'order', 'must not be after to'));
   else if (from && to && (to.getTime() - from.getTime()) / DAY_MS + 1 > REPORT_MAX_DAYS)
     violations.push(violation('from', 'span', `must be at most ${REPORT_MAX_DAYS} days before to, both included`));
-  if (violations.length > 0 || !from || !to) return fail('VALIDATION_ERROR', violations[0].message, violations);
+  if (violations.length > 0 || !from || !to) return invalid(...violations);
   return ok({ from: isoDay(from), to: isoDay(to), start: from, until: new Date(to.getTime() + DAY_MS) });
 }
 
@@ -87,8 +81,9 @@ export function reportGrouping(groupBy: string | undefined): Result<ReportGroupi
   if ((GROUPINGS as readonly string[]).includes(value)) return ok({ by: value as (typeof GROUPINGS)[number] });
   const tag = /^tag:(.*)$/s.exec(value);
   if (tag && new RegExp(CLIENT_TAG_KEY_PATTERN).test(tag[1])) return ok({ by: 'tag', key: tag[1] });
-  const message = `groupBy: must be one of ${GROUPINGS.join(', ')} or tag:<key> (a client tag's key)`;
-  return fail('VALIDATION_ERROR', message, [{ field: 'groupBy', rule: 'enum', message }]);
+  return invalid(
+    violation('groupBy', 'enum', `must be one of ${GROUPINGS.join(', ')} or tag:<key> (a client tag's key)`),
+  );
 }
 
 /** The report of one partner (or, `partnerId` null, of all, for operators). */
@@ -98,13 +93,8 @@ export async function referralReport(
 ): Promise<Result<{ report: ReferralReport; window: ReportWindow }>> {
   const window = reportWindow(options.query, ctx.clock());
   const grouping = reportGrouping(options.query.groupBy);
-  if (!window.ok || !grouping.ok) {
-    const details = [
-      ...(window.ok ? [] : (window.error.details ?? [])),
-      ...(grouping.ok ? [] : (grouping.error.details ?? [])),
-    ];
-    return fail('VALIDATION_ERROR', details[0].message, details);
-  }
+  if (!window.ok || !grouping.ok)
+    return invalid(...[window, grouping].flatMap((r) => (r.ok ? [] : (r.error.details ?? []))));
   const rows = await referralReportRows(ctx.db, {
     partnerId: options.partnerId,
     from: window.value.start,

@@ -3,7 +3,7 @@ import { insertApplicationB, type Json } from '@loanmatch/db';
 import { nonEmpty } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
-import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { withIdempotency, type Replayable } from '../idempotency';
 import { sealApplicantDetails } from '../personal-data';
 import type { SecretBox } from '../sealing';
 import { sealStep } from '../sealed-fields';
@@ -30,11 +30,10 @@ export async function createApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined; secretBox: SecretBox },
 ): Promise<Result<Replayable<CreatedApplicationB>>> {
-  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
-  if (!keyCheck.ok) return keyCheck;
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,
+    required: false,
     request: { operation: 'b.create-application', body: options.body },
   };
   const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {

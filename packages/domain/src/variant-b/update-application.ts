@@ -1,5 +1,4 @@
 import { findApplication, saveStep, writeDetails, type ApplicationRow, type Json } from '@loanmatch/db';
-import { PERSONAL_DATA_ERASED_MESSAGE } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
@@ -40,11 +39,9 @@ export async function updateApplicationB(
     const kept = await readApplicantDetails(ctx, id, { db: tx, lock: true });
     const app = await findApplication(tx, id, options.partnerId, true);
     if (!app) return fail('NOT_FOUND', 'Application not found');
-    if (kept.state === 'erased' || app.personalDataErased)
-      return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    if (kept.state === 'erased' || app.personalDataErased) return fail('PERSONAL_DATA_ERASED');
     const check = app.creditCheck?.status;
-    if (check === 'running')
-      return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
+    if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS');
     const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
     if (check === 'completed' && changedApplicant.length > 0) {
       return fail(
