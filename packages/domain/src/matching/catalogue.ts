@@ -26,6 +26,7 @@ import {
   type ServiceabilityPolicy,
 } from './types';
 import { deepFreeze } from '../deep-freeze';
+import { commissionTerms } from '../outcomes/commission';
 
 /** The catalogue in force, relative to this file (the same in `src` under tsx and jest). */
 export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue.v1.json');
@@ -155,6 +156,7 @@ function compileProduct(
     lender: { id: lender.id, name: lender.name },
     product: { id: d.id, name: d.name },
     lenderUrl: lender.url,
+    commission: d.commission ? commissionTerms(d.commission) : null,
     serviceability,
     prices,
     benchmark,

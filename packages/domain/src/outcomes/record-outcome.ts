@@ -12,7 +12,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import {
   findOutcomeByEventId,
-  findProductCommission,
   findReferralByOfferId,
   lockReferralOutcomes,
   recordOutcomeEvent,
@@ -24,7 +23,7 @@ import { fail, ok, type Result } from '../errors';
 import { canonicalJson, type Replayable } from '../idempotency';
 import { canonicalUuid } from '../ids';
 import { validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
-import { commissionTerms, readCommissionTerms, type CommissionDefinition, type CommissionTerms } from './commission';
+import type { CommissionTerms } from './commission';
 import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import { summarise } from './summary';
 
@@ -79,7 +78,7 @@ export async function recordValidOutcome(
   const referral = offerId ? await findReferralByOfferId(ctx.db, offerId) : null;
   if (!referral || referral.lenderId !== lender.lenderId || referral.partnerEnvironment !== lender.environment)
     return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
-  const terms = await termsOf(ctx, referral.commissionTerms, referral.productId);
+  const terms = referral.commissionTerms as CommissionTerms | null;
 
   const outcomeId = randomUUID();
   const written = await ctx.db.transaction(async (tx) => {
@@ -154,14 +153,6 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
     }),
     'hex',
   );
-}
-
-/** The terms the offer carried; for a referral made before offers carried them, the product's terms now. */
-async function termsOf(ctx: DomainContext, kept: unknown, productId: string): Promise<CommissionTerms | null> {
-  const terms = readCommissionTerms(kept);
-  if (terms) return terms;
-  const current = (await findProductCommission(ctx.db, productId)) as CommissionDefinition | null;
-  return current ? commissionTerms(current) : null;
 }
 
 function lifecycleEvent(e: OutcomeEventRequest): Omit<LifecycleEvent, 'seq'> {

@@ -122,16 +122,12 @@ export function missingFields(saved: ApplicationRow['steps'], knownSteps: KnownS
 }
 
 /**
- * The steps matching reads: the saved ones and, for a Variant B application with a step not saved, that
- * step's known fields (an erased application's are gone). An application with steps 1-4 is read as is.
+ * The steps matching reads: the saved ones and, for a step not saved (only a Variant B application may
+ * lack one), its known fields (an erased application's are gone).
  */
-export async function stepsForMatching(
-  ctx: DomainContext,
-  app: ApplicationRow,
-  variantB: boolean,
-): Promise<Record<1 | PartialStep, Json | undefined>> {
+export async function stepsForMatching(ctx: DomainContext, app: ApplicationRow) {
   const steps = { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] };
-  if (!variantB || PARTIAL_STEPS.every((s) => steps[s] !== undefined)) return steps;
+  if (PARTIAL_STEPS.every((s) => steps[s] !== undefined)) return steps;
   const kept = await readApplicantDetails(ctx, app.id);
   const { knownSteps } = readIntake(kept.state === 'kept' ? kept.details : null);
   for (const step of PARTIAL_STEPS) steps[step] ??= knownSteps[step] as Json | undefined;

@@ -81,6 +81,7 @@ describe('a thin application', () => {
       ],
       assumedLoanTermMonths: 60,
       lenderUrl: 'https://test-bank.example/apply',
+      commission: null,
     });
   });
 
