@@ -21,39 +21,29 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/**
- * Waits before each retry; the first attempt is immediate. Immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
- * 10 h, 10 h: eight attempts over 27 h 35 min (at least 24 h 50 min with jitter).
- */
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-]);
-/** An endpoint with no 2xx answer for this long is disabled. */
-export const DEFAULT_DISABLE_AFTER_MS = 5 * DAY;
 /** Each wait is stretched or shrunk by up to this share, at random, so retries of many events spread out. */
-export const RETRY_JITTER = 0.1;
+const RETRY_JITTER = 0.1;
 /** A `Retry-After` beyond this is taken as this. */
-export const MAX_RETRY_AFTER_MS = DAY;
+const MAX_RETRY_AFTER_MS = DAY;
 /** Attempts, finished deliveries and events older than this are forgotten. */
-export const WEBHOOK_HISTORY_MS = 30 * DAY;
+const WEBHOOK_HISTORY_MS = 30 * DAY;
 
 export interface RetryPolicy {
   /** Waits before the 2nd, 3rd, … attempt; its length is the number of retries. */
   readonly retryDelaysMs: readonly number[];
+  /** An endpoint with no 2xx answer for this long is disabled. */
   readonly disableAfterMs: number;
   /** [0, 1); Math.random by default (tests pin it). */
   readonly random?: () => number;
 }
 
+/**
+ * The first attempt is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over
+ * 27 h 35 min (at least 24 h 50 min with jitter); an endpoint failing for 5 days is disabled.
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
-  retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
-  disableAfterMs: DEFAULT_DISABLE_AFTER_MS,
+  retryDelaysMs: Object.freeze([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]),
+  disableAfterMs: 5 * DAY,
 });
 
 /** One claimed delivery, as the dispatcher sends it. */
@@ -67,9 +57,8 @@ export interface DeliveryJob {
   readonly eventType: string;
   /** The exact body to send and sign. */
   readonly body: string;
-  /** 1 for the first attempt. */
   readonly attempt: number;
-  /** Signing secrets (`whsec_…`), newest first: two while a rotated-out one still signs; none if none could be opened. */
+  /** Signing secrets, newest first: two while a rotated-out one still signs; none if none could be opened. */
   readonly secrets: readonly string[];
 }
 
@@ -125,7 +114,7 @@ export async function claimWebhookDeliveries(
 }
 
 /** The wait before the retry that follows failed attempt `attempt`, or undefined when none is left. */
-export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
+function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
   const base = policy.retryDelaysMs[attempt - 1];
   if (base === undefined) return undefined;
   const jittered = Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * (policy.random ?? Math.random)()));
@@ -145,7 +134,7 @@ export async function recordDeliveryAttempt(
   ctx: DomainContext,
   job: DeliveryJob,
   result: AttemptResult,
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  policy: RetryPolicy,
 ): Promise<AttemptOutcome> {
   const now = ctx.clock();
   return ctx.db.transaction(async (tx) => {
