@@ -1,5 +1,5 @@
 import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } from '@loanmatch/db';
-import { fail, ok, type Result } from './errors';
+import { fail, ok } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
 
 /** The catalogue in force, as every process sees it: read from the database, cached, refreshed when it changes. */
@@ -48,10 +48,7 @@ export interface CatalogueSummary {
 }
 
 /** Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one stays. */
-export async function putCatalogue(
-  ctx: { db: Transactional; clock: () => Date },
-  options: { document: unknown },
-): Promise<Result<CatalogueSummary>> {
+export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
   const doc = options.document as Record<string, unknown> & {
@@ -79,9 +76,7 @@ export async function putCatalogue(
   return ok({ effectiveFrom, lenders: lenders.length, products: products.length });
 }
 
-export async function getCatalogueSummary(ctx: {
-  db: Transactional;
-}): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
+export async function getCatalogueSummary(ctx: { db: Transactional }) {
   const stored = await readCatalogue(ctx.db);
   if (!stored) return fail('NOT_FOUND', 'No catalogue is loaded');
   return ok({
@@ -96,10 +91,7 @@ export async function getCatalogueSummary(ctx: {
  * At start: load the repository's catalogue file unless the database has one as recent that still passes
  * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
  */
-export async function seedCatalogue(
-  ctx: { db: Transactional; clock: () => Date },
-  options: { document: unknown },
-): Promise<Result<CatalogueSummary | null>> {
+export async function seedCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const stored = await readCatalogue(ctx.db);
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
   if (

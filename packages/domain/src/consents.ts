@@ -76,10 +76,7 @@ export interface ConsentRecordView extends Json {
 }
 
 /** `GET /admin/v1/applications/{id}/consents`: the application's consent records (none before its check). */
-export async function getApplicationConsents(
-  ctx: DomainContext,
-  options: { applicationId: string },
-): Promise<Result<{ applicationId: string; consents: ConsentRecordView[] }>> {
+export async function getApplicationConsents(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
   const rows = applicationId ? await listConsentRecords(ctx.db, applicationId) : null;
   if (!applicationId || !rows) return fail('NOT_FOUND', 'Application not found');

@@ -27,7 +27,7 @@ export class DomainError extends Error {
 /** Expected outcomes are values, not exceptions. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
-export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
 /** A refusal; without a message, the code's own text in `ERROR_CODES`. */
 export const fail = (

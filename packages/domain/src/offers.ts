@@ -8,7 +8,7 @@ import {
 } from '@loanmatch/db';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { fail, ok } from './errors';
 import { canonicalUuid } from './ids';
 import { matchOffers, type MatchResult } from './matching';
 import type { CommissionTerms } from './outcomes/commission';
@@ -37,10 +37,7 @@ export async function matchApplication(ctx: DomainContext, options: { partnerId:
 }
 
 /** The partner's application with what matching reads of its check; another partner's is NOT_FOUND, as everywhere. */
-export async function findForMatch(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string },
-): Promise<Result<ApplicationForMatch>> {
+export async function findForMatch(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const id = canonicalUuid(options.applicationId);
   const found = id ? await findApplicationForMatch(ctx.db, id, options.partnerId) : null;
   return found ? ok(found) : fail('NOT_FOUND', 'Application not found');
@@ -50,7 +47,7 @@ export async function findForMatch(
  * Matches the application's current data against the catalogue in force. Each call is a new run: stored
  * with a snapshot of its offers, with fresh tracking links; the first moves the status to `matched`.
  */
-export async function matchFound(ctx: DomainContext, app: ApplicationForMatch): Promise<Result<MatchView>> {
+export async function matchFound(ctx: DomainContext, app: ApplicationForMatch) {
   if (app.creditCheck?.status !== 'completed') return fail('CREDIT_CHECK_REQUIRED');
   const credit = { band: app.band as ScoreBand | null, degradedMode: app.creditCheck.degradedMode };
   const now = ctx.clock();

@@ -57,10 +57,7 @@ const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }): PartnerView => ({
 });
 
 /** The partner behind `Authorization: Bearer <key>`. */
-export async function authenticateApiKey(
-  ctx: DomainContext,
-  options: { apiKey: string | undefined },
-): Promise<Result<AuthenticatedPartner>> {
+export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: string | undefined }) {
   const owner = await authenticateKey(ctx, options.apiKey, false, (hash) => activeKeyByDigest(ctx.db, hash));
   return owner.ok ? ok(authenticatedPartner(owner.value)) : owner;
 }
@@ -109,14 +106,11 @@ export async function createPartner(
   });
 }
 
-export async function listPartners(ctx: DomainContext): Promise<Result<{ partners: PartnerView[] }>> {
+export async function listPartners(ctx: DomainContext) {
   return ok({ partners: (await listPartnersWithKeys(ctx.db)).map(partnerView) });
 }
 
-export async function issueApiKey(
-  ctx: DomainContext,
-  options: { partnerId: string },
-): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
+export async function issueApiKey(ctx: DomainContext, options: { partnerId: string }) {
   const partnerId = canonicalUuid(options.partnerId);
   const partner = partnerId ? await findPartner(ctx.db, partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
@@ -130,10 +124,7 @@ export async function issueApiKey(
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
-export async function revokeApiKey(
-  ctx: DomainContext,
-  options: { keyId: string },
-): Promise<Result<{ keyId: string; revokedAt: string }>> {
+export async function revokeApiKey(ctx: DomainContext, options: { keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
   const row = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;
   if (!row) return fail('NOT_FOUND', 'Key not found');

@@ -84,6 +84,10 @@ export async function erasePersonalData(ctx: DomainContext, options: { applicati
  * until they expire (24 hours at most). When both remainders are 0, every earlier key may be removed.
  */
 export async function getDataKeyStatus(ctx: DomainContext) {
+  return ok(await keyStatus(ctx));
+}
+
+async function keyStatus(ctx: DomainContext) {
   const box = ctx.personalData;
   const [applicants, fields, live] = await Promise.all([
     countByKey(ctx.db),
@@ -98,13 +102,13 @@ export async function getDataKeyStatus(ctx: DomainContext) {
     current: c.keyId === box.keyId,
     configured: box.keyIds.includes(c.keyId),
   });
-  return ok({
+  return {
     currentKeyId: box.keyId,
     keys: counts.map(described),
     remaining: counts.filter((c) => c.keyId !== box.keyId).reduce((sum, c) => sum + c.rows, 0),
     idempotencyKeys: live.map(described),
     idempotencyKeysRemaining: live.filter((c) => c.keyId !== box.keyId).reduce((sum, c) => sum + c.live, 0),
-  });
+  };
 }
 
 /**
@@ -157,6 +161,5 @@ export async function reencryptPersonalData(
       (id, from, to) => replaceSealedText(ctx.db, column, id, from, to),
       (id) => sealedFieldContext(column, id),
     );
-  const status = await getDataKeyStatus(ctx);
-  return ok({ ...status.value, ...counts, complete });
+  return ok({ ...(await keyStatus(ctx)), ...counts, complete });
 }

@@ -6,7 +6,7 @@
  */
 import { readTiers, updateTierLimit, type Sql, type TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
+import { fail, invalid, objectBody, ok, violation } from './errors';
 import { TIERS } from './partners';
 
 /** How long a process may use tier limits it read from the database. */
@@ -32,16 +32,13 @@ const order = (name: string): number => {
 };
 
 /** `GET /admin/v1/tiers`: every tier, in the order free, standard, enterprise. */
-export async function listTiers(ctx: DomainContext): Promise<Result<{ tiers: TierView[] }>> {
+export async function listTiers(ctx: DomainContext) {
   const rows = await readTiers(ctx.db);
   return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
 }
 
 /** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`: stored at once, in force on every process within seconds. */
-export async function setTierLimit(
-  ctx: DomainContext,
-  options: { tier: string; body: unknown },
-): Promise<Result<TierView>> {
+export async function setTierLimit(ctx: DomainContext, options: { tier: string; body: unknown }) {
   const body = objectBody(options.body);
   if (!body.ok) return body;
   const perHour = body.value.requestsPerHour;

@@ -65,10 +65,7 @@ function toView(row: WebhookRow, now: Date) {
  * must pass the environment's destination rules (live: https, public addresses only; the sandbox also
  * takes loopback http). Answers the webhook and its secret, shown this once.
  */
-export async function registerWebhook(
-  ctx: DomainContext,
-  options: { partnerId: string; body: unknown },
-): Promise<Result<ReturnType<typeof toView> & { secret: string }>> {
+export async function registerWebhook(ctx: DomainContext, options: { partnerId: string; body: unknown }) {
   const request = validateWebhookRequest(options.body);
   if (!request.ok) return request;
   const destination = await ctx.webhooks.checkDestination(request.value.url);
@@ -93,10 +90,7 @@ export async function registerWebhook(
 }
 
 /** `GET /webhooks`: the partner's webhooks, oldest first, never a secret. A disabled one says why. */
-export async function listWebhooks(
-  ctx: DomainContext,
-  options: { partnerId: string },
-): Promise<Result<{ webhooks: ReturnType<typeof toView>[] }>> {
+export async function listWebhooks(ctx: DomainContext, options: { partnerId: string }) {
   const now = ctx.clock();
   return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
 }
@@ -112,10 +106,7 @@ async function findOwnWebhook(
 }
 
 /** `DELETE /webhooks/{id}`: nothing more is sent to it; deliveries still pending are cancelled. */
-export async function deleteWebhook(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string },
-): Promise<Result<{ webhookId: string; deleted: true }>> {
+export async function deleteWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const deleted = await removeWebhook(ctx.db, found.value.id, options.partnerId, ctx.clock());
@@ -127,10 +118,7 @@ export async function deleteWebhook(
  * it for 24 hours (two signatures in `webhook-signature`), so the partner can switch without losing an
  * event. A second rotation within those hours drops the oldest secret at once.
  */
-export async function rotateWebhookSecret(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string },
-): Promise<Result<{ webhookId: string; secret: string; previousSecretExpiresAt: string }>> {
+export async function rotateWebhookSecret(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const secret = newWebhookSecret();
@@ -147,10 +135,7 @@ export async function rotateWebhookSecret(
  * `POST /webhooks/{id}/test`: queues a `webhook.test` event for this endpoint alone, delivered, signed
  * and retried like any other. A disabled endpoint is refused (409 `WEBHOOK_DISABLED`).
  */
-export async function sendTestEvent(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string },
-): Promise<Result<{ webhookId: string; eventId: string; type: string }>> {
+export async function sendTestEvent(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const webhook = found.value;
@@ -191,7 +176,7 @@ function attemptView(row: AttemptRow) {
 export async function listWebhookDeliveries(
   ctx: DomainContext,
   options: { partnerId: string; webhookId: string; limit?: string },
-): Promise<Result<{ webhookId: string; pending: number; deliveries: ReturnType<typeof attemptView>[] }>> {
+) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const parsed = parsePageLimit(options.limit);

@@ -49,6 +49,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
 
       // Small batches, so the pass takes several, as it would over a large table.
       const moved = await reencryptPersonalData(during, { batchSize: 2 });
+      if (!moved.ok) throw moved.error;
       // Rows of the other tests, under the suite's own key, are unreadable here and left as they are.
       expect(moved.value).toMatchObject({ currentKeyId: during.personalData.keyId, reencrypted: 12, complete: true });
       expect(moved.value.keys.find((k) => k.keyId === before.personalData.keyId)).toBeUndefined();
@@ -85,6 +86,7 @@ describe.each(STORAGES)('personal data at rest on %s', (storage) => {
       const id = await checked({ ...t.ctx, personalData: createPersonalDataBox([lost]) });
       const lostId = createPersonalDataBox([lost]).keyId;
       const result = await reencryptPersonalData(t.ctx);
+      if (!result.ok) throw result.error;
       expect(result.value.unreadable).toBeGreaterThanOrEqual(1);
       expect(result.value.complete).toBe(true);
       expect(result.value.remaining).toBeGreaterThanOrEqual(1);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { insertApplication, type Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { ok, type Result } from '../errors';
-import { withIdempotency, type Replayable } from '../idempotency';
+import { ok } from '../errors';
+import { withIdempotency } from '../idempotency';
 import { validateCreateRequest } from '../validation';
 import { nonEmpty } from './view';
 
@@ -17,7 +17,7 @@ export interface CreatedApplication extends Json {
 export async function createApplication(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<Result<Replayable<CreatedApplication>>> {
+) {
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,

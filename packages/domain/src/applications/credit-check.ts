@@ -50,7 +50,7 @@ export async function runClaimedCheck(
     sandboxScore: SandboxScore | undefined;
     seal: Seal<CreditCheckView>;
   },
-): Promise<Result<CreditCheckView>> {
+) {
   const { app } = check;
   const name = `check:${app.id}`;
   // Held before the claim exists: a concurrent request that sees our claim must find us alive.

@@ -1,6 +1,6 @@
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
-import { withIdempotency, type Replayable } from '../idempotency';
+import { fail, ok } from '../errors';
+import { withIdempotency } from '../idempotency';
 import { validateApplicantDetails } from '../validation';
 import { runClaimedCheck, sandboxScoreFor } from './credit-check';
 import { findOwnApplication, type CreditCheckView } from './view';
@@ -18,7 +18,7 @@ export async function runCreditCheck(
     idempotencyKey: string | undefined;
     sandboxScore: string | undefined;
   },
-): Promise<Result<Replayable<CreditCheckView>>> {
+) {
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,

@@ -1,15 +1,15 @@
 import { saveStep as writeStep } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok } from '../errors';
 import { sealStep } from '../sealed-fields';
 import { validateStepData, validateStepEnvelope, type FormType } from '../validation';
-import { applicationView, findOwnApplication, type ApplicationView } from './view';
+import { applicationView, findOwnApplication } from './view';
 
 /** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order; sending a step again replaces it. */
 export async function saveStep(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },
-): Promise<Result<ApplicationView>> {
+) {
   const found = await findOwnApplication(ctx, options);
   if (!found.ok) return found;
   const app = found.value;

@@ -1,7 +1,7 @@
 /** What partners see of an application, and finding one: never step 5, never a score. */
 import { findApplication, type ApplicationRow, type Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { openSteps } from '../sealed-fields';
 
@@ -43,20 +43,14 @@ export function applicationView(ctx: DomainContext, row: ApplicationRow): Applic
 }
 
 /** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
-export async function findOwnApplication(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string },
-): Promise<Result<ApplicationRow>> {
+export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const id = canonicalUuid(options.applicationId);
   const row = id ? await findApplication(ctx.db, id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 
 /** `GET /applications/{id}`. */
-export async function getApplication(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string },
-): Promise<Result<ApplicationView>> {
+export async function getApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const found = await findOwnApplication(ctx, options);
   return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }

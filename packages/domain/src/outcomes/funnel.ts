@@ -7,7 +7,7 @@ import type { DomainContext } from '../context';
 import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
 import { toDollars } from './money';
-import { referralReport, reportWindow, type ReferralReportRow, type ReportQuery } from './referral-reports';
+import { referralReport, reportWindow, type ReportQuery } from './referral-reports';
 
 export interface FunnelView {
   applications: number;
@@ -37,10 +37,7 @@ async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Pro
   return (await findPartner(ctx.db, id)) ? ok(id) : fail('NOT_FOUND', 'Partner not found');
 }
 
-export async function operatorFunnel(
-  ctx: DomainContext,
-  options: { query: ReportQuery & { partnerId?: string } },
-): Promise<Result<FunnelView>> {
+export async function operatorFunnel(ctx: DomainContext, options: { query: ReportQuery & { partnerId?: string } }) {
   const window = reportWindow(options.query, ctx.clock());
   if (!window.ok) return window;
   const partner = await partnerOf(ctx, options.query.partnerId);
@@ -54,10 +51,7 @@ export async function operatorFunnel(
 }
 
 /** The funnel of each partner, for the console's chart per partner. */
-export async function operatorFunnelByPartner(
-  ctx: DomainContext,
-  options: { query: ReportQuery },
-): Promise<Result<{ partners: Array<FunnelView & { partnerId: string; name: string }> }>> {
+export async function operatorFunnelByPartner(ctx: DomainContext, options: { query: ReportQuery }) {
   const window = reportWindow(options.query, ctx.clock());
   if (!window.ok) return window;
   const rows = await funnelByPartner(ctx.db, { from: window.value.start, until: window.value.until });
@@ -68,7 +62,7 @@ export async function operatorFunnelByPartner(
 export async function operatorFunnelByLender(
   ctx: DomainContext,
   options: { query: ReportQuery & { partnerId?: string } },
-): Promise<Result<{ lenders: Array<Omit<ReferralReportRow, 'group'> & { lenderId: string }> }>> {
+) {
   const partner = await partnerOf(ctx, options.query.partnerId);
   if (!partner.ok) return partner;
   const report = await referralReport(ctx, {

@@ -13,7 +13,7 @@ import {
   type LenderKeyRow,
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
-import { fail, invalid, objectBody, ok, violation, type Result } from '../errors';
+import { fail, invalid, objectBody, ok, violation } from '../errors';
 import { canonicalUuid } from '../ids';
 import { authenticateKey, newApiKey } from '../keys';
 import { revokeApiKey } from '../partners';
@@ -35,10 +35,7 @@ const keyView = (k: LenderKeyRow) => ({
 });
 
 /** The lender behind `Authorization: Bearer <lender key>`. */
-export async function authenticateLenderKey(
-  ctx: DomainContext,
-  options: { apiKey: string | undefined },
-): Promise<Result<AuthenticatedLender>> {
+export async function authenticateLenderKey(ctx: DomainContext, options: { apiKey: string | undefined }) {
   const owner = await authenticateKey(ctx, options.apiKey, true, (hash) => findActiveLenderKey(ctx.db, hash));
   if (!owner.ok) return owner;
   const { lenderId, keyId, environment } = owner.value;
@@ -49,10 +46,7 @@ export async function authenticateLenderKey(
  * `POST /admin/v1/lenders/{lenderId}/keys`: a new key for a lender of the catalogue, shown this once.
  * `environment` (`sandbox` or `live`) defaults to the server's.
  */
-export async function issueLenderKey(
-  ctx: DomainContext,
-  options: { lenderId: string; body: unknown },
-): Promise<Result<{ keyId: string; apiKey: string; lenderId: string; environment: string }>> {
+export async function issueLenderKey(ctx: DomainContext, options: { lenderId: string; body: unknown }) {
   const body = objectBody(options.body ?? {});
   if (!body.ok) return body;
   const environment = body.value.environment ?? ctx.env;
@@ -83,10 +77,7 @@ export async function listLenders(ctx: DomainContext) {
  * `DELETE /admin/v1/keys/{keyId}`: revokes a partner key or a lender key, whichever the id names; a lender
  * key is refused from the next request on.
  */
-export async function revokeKey(
-  ctx: DomainContext,
-  options: { keyId: string },
-): Promise<Result<{ keyId: string; revokedAt: string }>> {
+export async function revokeKey(ctx: DomainContext, options: { keyId: string }) {
   const partnerKey = await revokeApiKey(ctx, options);
   if (partnerKey.ok) return partnerKey;
   const keyId = canonicalUuid(options.keyId);

@@ -56,20 +56,13 @@ export interface OutcomeReporter {
 
 const NOT_FOUND_MESSAGE = 'reference: names no referral of this lender';
 
-export async function recordOutcome(
-  ctx: DomainContext,
-  options: { lender: OutcomeReporter; body: unknown },
-): Promise<Result<Replayable<OutcomeRecorded>>> {
+export async function recordOutcome(ctx: DomainContext, options: { lender: OutcomeReporter; body: unknown }) {
   const valid = validateOutcomeEvent(options.body, ctx.clock());
   return valid.ok ? recordValidOutcome(ctx, options.lender, valid.value) : valid;
 }
 
 /** An event already validated (a simulation builds its own): steps 1 to 3 above. */
-export async function recordValidOutcome(
-  ctx: DomainContext,
-  lender: OutcomeReporter,
-  event: OutcomeEventRequest,
-): Promise<Result<Replayable<OutcomeRecorded>>> {
+export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, event: OutcomeEventRequest) {
   const offerId = canonicalUuid(event.reference);
   const fingerprint = fingerprintOf(event, offerId);
   const earlier = await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint);

@@ -87,10 +87,7 @@ export function reportGrouping(groupBy: string | undefined): Result<ReportGroupi
 }
 
 /** The report of one partner (or, `partnerId` null, of all, for operators). */
-export async function referralReport(
-  ctx: DomainContext,
-  options: { partnerId: string | null; query: ReportQuery },
-): Promise<Result<{ report: ReferralReport; window: ReportWindow }>> {
+export async function referralReport(ctx: DomainContext, options: { partnerId: string | null; query: ReportQuery }) {
   const window = reportWindow(options.query, ctx.clock());
   const grouping = reportGrouping(options.query.groupBy);
   if (!window.ok || !grouping.ok)

@@ -8,16 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { findReferralByOfferId } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, type Result } from '../errors';
-import type { Replayable } from '../idempotency';
+import { fail } from '../errors';
 import { canonicalUuid } from '../ids';
 import { validateOutcomeEvent } from '../validation';
-import { recordValidOutcome, type OutcomeRecorded } from './record-outcome';
+import { recordValidOutcome } from './record-outcome';
 
-export async function simulateOutcome(
-  ctx: DomainContext,
-  options: { body: unknown },
-): Promise<Result<Replayable<OutcomeRecorded>>> {
+export async function simulateOutcome(ctx: DomainContext, options: { body: unknown }) {
   const given = options.body;
   const body =
     typeof given === 'object' && given !== null && !Array.isArray(given)

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { insertApplicationB, type Json } from '@loanmatch/db';
 import { nonEmpty } from '../applications/view';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
-import { withIdempotency, type Replayable } from '../idempotency';
+import { fail, ok } from '../errors';
+import { withIdempotency } from '../idempotency';
 import { sealApplicantDetails } from '../personal-data';
 import type { SecretBox } from '../sealing';
 import { sealStep } from '../sealed-fields';
@@ -29,7 +29,7 @@ export interface CreatedApplicationB extends Json {
 export async function createApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined; secretBox: SecretBox },
-): Promise<Result<Replayable<CreatedApplicationB>>> {
+) {
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,

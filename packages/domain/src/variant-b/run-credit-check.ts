@@ -3,7 +3,7 @@ import { type ApplicantForCheck, runClaimedCheck, sandboxScoreFor } from '../app
 import { findOwnApplication, type CreditCheckView } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
-import { withIdempotency, type Replayable } from '../idempotency';
+import { withIdempotency } from '../idempotency';
 import { readApplicantDetails } from '../personal-data';
 import { validateApplicantDetailsB } from '../validation';
 import { intakeJson, readIntake, type KnownSteps } from './intake';
@@ -27,7 +27,7 @@ export async function runCreditCheckB(
     idempotencyKey: string | undefined;
     sandboxScore: string | undefined;
   },
-): Promise<Result<Replayable<CreditCheckView>>> {
+) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
   // What identifies the request under its key: the body without the token, which never enters a fingerprint.

@@ -27,7 +27,7 @@ export interface UpdatedApplicationB extends Json {
 export async function updateApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },
-): Promise<Result<UpdatedApplicationB>> {
+) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
   const valid = validateVariantBPatch(options.body, ctx.clock());
