@@ -8,24 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { listConsentRecords, type CheckCompletion, type ConsentRecordRow, type Json } from '@loanmatch/db';
 import { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXTS, CURRENT_CONSENT_TEXTS, type ConsentKind } from './consent-texts';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { fail, ok } from './errors';
 import { canonicalUuid } from './ids';
 
 export { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS, CURRENT_CONSENT_TEXTS } from './consent-texts';
 export type { ConsentKind, ConsentTextVersion } from './consent-texts';
 
-/** `GET /consents` on both front-ends: every version of the wording, the current one marked. */
-export interface ConsentTextsView extends Json {
-  currentVersion: string;
-  versions: Array<{
-    version: string;
-    effectiveFrom: string;
-    current: boolean;
-    consents: Array<{ consent: ConsentKind; fields: string[]; text: string }>;
-  }>;
-}
-
-export function listConsentTexts(): Result<ConsentTextsView> {
+/** `GET /consents` on both front-ends: every version of the wording, newest first, the current one marked. */
+export function listConsentTexts() {
   return ok({
     currentVersion: CURRENT_CONSENT_TEXTS.version,
     versions: [...CONSENT_TEXTS].reverse().map((v) => ({
@@ -59,21 +49,7 @@ export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
   };
 }
 
-/** A consent record as operators read it, with the wording of each consent given. */
-export interface ConsentRecordView extends Json {
-  consentRecordId: string;
-  applicationId: string;
-  partnerId: string;
-  consents: Record<ConsentKind, boolean>;
-  textVersion: string;
-  textVersionStated: boolean;
-  capturedAt: string | null;
-  recordedAt: string;
-  partnerReference: string | null;
-  erasedAt: string | null;
-  /** The texts of the consents given, in the recorded version. */
-  wording: Partial<Record<ConsentKind, string>>;
-}
+export type ConsentRecordView = ReturnType<typeof recordView>;
 
 /** `GET /admin/v1/applications/{id}/consents`: the application's consent records (none before its check). */
 export async function getApplicationConsents(ctx: DomainContext, options: { applicationId: string }) {
@@ -83,7 +59,8 @@ export async function getApplicationConsents(ctx: DomainContext, options: { appl
   return ok({ applicationId, consents: rows.map(recordView) });
 }
 
-function recordView(row: ConsentRecordRow): ConsentRecordView {
+/** A consent record as operators read it, with the wording of each consent given, in the recorded version. */
+function recordView(row: ConsentRecordRow) {
   const { creditCheck, privacy, marketing, terms } = row;
   const consents = { creditCheck, privacy, marketing, terms };
   const texts = CONSENT_TEXTS.find((v) => v.version === row.textVersion);

@@ -20,7 +20,6 @@ import { canonicalUuid } from './ids';
 export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
-export type Tier = (typeof TIERS)[number];
 const ENVIRONMENTS = ['sandbox', 'live'] as const;
 
 export interface AuthenticatedPartner {
@@ -31,15 +30,6 @@ export interface AuthenticatedPartner {
   environment: Environment;
 }
 
-export interface PartnerView {
-  partnerId: string;
-  name: string;
-  tier: string;
-  environment: string;
-  createdAt: string;
-  keys: Array<{ keyId: string; prefix: string; createdAt: string; revokedAt: string | null }>;
-}
-
 const keyView = (k: ApiKeyRow) => ({
   keyId: k.id,
   prefix: k.prefix,
@@ -47,7 +37,7 @@ const keyView = (k: ApiKeyRow) => ({
   revokedAt: k.revokedAt?.toISOString() ?? null,
 });
 
-const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }): PartnerView => ({
+const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }) => ({
   partnerId: p.id,
   name: p.name,
   tier: p.tier,

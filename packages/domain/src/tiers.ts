@@ -1,8 +1,7 @@
 /**
- * Variant B's rate tiers: requests per hour per partner, by the partner's tier. The
- * limits live in the `tiers` table (seeded Free 100, Standard 1000, Enterprise 10000) and operators
- * change them at run time; every process reads them through a cache of at most two seconds, so a
- * change is in force everywhere within that, without a restart.
+ * Variant B's rate tiers: requests per hour per partner, by the partner's tier. Operators change the
+ * limits in the `tiers` table at run time; every process reads them through a cache of at most two
+ * seconds, so a change is in force everywhere within that, without a restart.
  */
 import { readTiers, updateTierLimit, type Sql, type TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
@@ -15,13 +14,7 @@ const TIER_CACHE_MS = 2000;
 const REQUESTS_PER_HOUR_MIN = 1;
 const REQUESTS_PER_HOUR_MAX = 10_000_000;
 
-export interface TierView {
-  tier: string;
-  requestsPerHour: number;
-  updatedAt: string;
-}
-
-const view = (row: TierRow): TierView => ({
+const view = (row: TierRow) => ({
   tier: row.name,
   requestsPerHour: row.requestsPerHour,
   updatedAt: row.updatedAt.toISOString(),
@@ -66,8 +59,7 @@ export interface TierLimits {
  * propagates (the database is down, and so is the request). A tier missing from the table gets the
  * smallest limit there is.
  */
-export function createTierLimits(db: Sql, options: { maxAgeMs?: number; now?: () => number } = {}): TierLimits {
-  const maxAgeMs = options.maxAgeMs ?? TIER_CACHE_MS;
+export function createTierLimits(db: Sql, options: { now?: () => number } = {}): TierLimits {
   const now = options.now ?? Date.now;
   let cached: { at: number; limits: Map<string, number> } | undefined;
   let loading: Promise<void> | undefined;
@@ -76,17 +68,12 @@ export function createTierLimits(db: Sql, options: { maxAgeMs?: number; now?: ()
     const rows = await readTiers(db);
     cached = { at: now(), limits: new Map(rows.map((r) => [r.name, r.requestsPerHour])) };
   };
-  const refresh = () => {
-    loading ??= load().finally(() => {
-      loading = undefined;
-    });
-    return loading;
-  };
+  const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
 
   return {
     async perHour(tier) {
       if (cached === undefined) await refresh();
-      else if (now() - cached.at >= maxAgeMs) await refresh().catch(() => undefined);
+      else if (now() - cached.at >= TIER_CACHE_MS) await refresh().catch(() => undefined);
       const limits = cached!.limits;
       return limits.get(tier) ?? Math.min(...limits.values());
     },

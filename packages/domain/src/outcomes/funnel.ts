@@ -9,17 +9,7 @@ import { canonicalUuid } from '../ids';
 import { toDollars } from './money';
 import { referralReport, reportWindow, type ReportQuery } from './referral-reports';
 
-export interface FunnelView {
-  applications: number;
-  creditChecks: number;
-  matches: number;
-  referrals: number;
-  funded: number;
-  fundedAmount: number;
-  commission: number;
-}
-
-const view = (c: FunnelCounts): FunnelView => ({
+const view = (c: FunnelCounts) => ({
   applications: c.applications,
   creditChecks: c.creditChecks,
   matches: c.matches,

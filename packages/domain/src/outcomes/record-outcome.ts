@@ -37,16 +37,6 @@ export interface OutcomeRecorded extends Json {
   status: OutcomeType;
 }
 
-/** `data` of `referral.outcome_changed`: identifiers, statuses and the partner's own tags; no personal data. */
-export interface OutcomeChangedData extends Json {
-  referralId: string;
-  applicationId: string;
-  lenderId: string;
-  status: OutcomeType;
-  previousStatus: OutcomeType | null;
-  clientTags: Record<string, string>;
-}
-
 /** Who reports: a lender, through one of its keys (none for a sandbox simulation). */
 export interface OutcomeReporter {
   lenderId: string;
@@ -77,13 +67,14 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
   const written = await ctx.db.transaction(async (tx) => {
     const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
-    const incoming: LifecycleEvent = { ...lifecycleEvent(event), seq: locked.events.length };
-    const path = lifecyclePath([...locked.events.map(storedLifecycleEvent), incoming]);
+    const incoming = lifecycleEvent(event, locked.events.length);
+    const path = lifecyclePath([...locked.events.map(lifecycleEvent), incoming]);
     if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
     const summary = summarise(path.events, terms);
     const answer: OutcomeRecorded = { outcomeId, referralId: referral.id, status: summary.status };
     const previousStatus = (locked.outcomeStatus as OutcomeType | null) ?? null;
-    const data: OutcomeChangedData = {
+    // `referral.outcome_changed`: identifiers, statuses and the partner's own tags; no personal data.
+    const data = {
       referralId: referral.id,
       applicationId: referral.applicationId,
       lenderId: referral.lenderId,
@@ -124,11 +115,10 @@ async function answerEarlier(
 ): Promise<Result<Replayable<OutcomeRecorded>> | undefined> {
   const earlier = await findOutcomeByEventId(ctx.db, lenderId, eventId);
   if (!earlier) return undefined;
-  if (earlier.fingerprint !== fingerprint)
-    return fail(
-      'IDEMPOTENCY_KEY_REUSED',
-      'eventId: was already used for a different event; use a new eventId for a new event',
-    );
+  if (earlier.fingerprint !== fingerprint) {
+    const message = 'eventId: was already used for a different event; use a new eventId for a new event';
+    return fail('IDEMPOTENCY_KEY_REUSED', message);
+  }
   return ok({ value: JSON.parse(earlier.answer) as OutcomeRecorded, replayed: true });
 }
 
@@ -148,11 +138,7 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
   );
 }
 
-function lifecycleEvent(e: OutcomeEventRequest): Omit<LifecycleEvent, 'seq'> {
-  return { type: e.type, occurredAt: e.occurredAt, fundedAmountCents: e.fundedAmountCents, fundedAt: e.fundedAt };
-}
-
-function storedLifecycleEvent(e: StoredOutcomeEvent, seq: number): LifecycleEvent {
+function lifecycleEvent(e: StoredOutcomeEvent | OutcomeEventRequest, seq: number): LifecycleEvent {
   return {
     type: e.type as OutcomeType,
     occurredAt: e.occurredAt,
