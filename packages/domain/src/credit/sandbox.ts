@@ -15,10 +15,6 @@ const LEVEL_SCORES: Record<string, number> = {
 /** The words `X-Sandbox-Score` takes, and the range of the whole numbers it takes (Equifax Australia's scale). */
 export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...Object.keys(LEVEL_SCORES), 'unavailable']);
 export const SANDBOX_SCORE_RANGE = Object.freeze({ minimum: 0, maximum: 1200 });
-export const SANDBOX_SCORE_VALUES = [
-  ...SANDBOX_SCORE_WORDS,
-  `${SANDBOX_SCORE_RANGE.minimum}-${SANDBOX_SCORE_RANGE.maximum}`,
-];
 
 /** Parses `X-Sandbox-Score`: a word level, a whole number 0-1200, or `unavailable`. */
 export function parseSandboxScore(raw: string | undefined): Result<SandboxScore | undefined> {

@@ -62,16 +62,6 @@ export function splitFlatFields(fields: Record<string, unknown>): {
   return { steps, applicant };
 }
 
-/** The intake in Variant B's flat names again (`mobileNumber` as `phone`): what create and PATCH would have to be sent to hold it. */
-export function flatFieldsOf(intake: Intake): Record<string, unknown> {
-  const flat: Record<string, unknown> = {};
-  for (const [name, place] of Object.entries(FLAT_FIELDS)) {
-    const source = place.step === 5 ? intake.applicant : intake.knownSteps[place.step];
-    if (source !== undefined && Object.hasOwn(source, place.name)) flat[name] = source[place.name];
-  }
-  return flat;
-}
-
 export interface StepPlan {
   /** Steps to save as Variant A saves them, in order, normalised by their schemas. */
   save: Array<{ number: PartialStep; data: Json }>;
