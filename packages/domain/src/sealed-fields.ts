@@ -1,14 +1,9 @@
 /**
  * Personal data kept beside clear data, sealed like step 5 (`personal-data.ts`): the personal fields of
- * steps 2-4 (employer, home and property addresses and their components) and the exact bureau score.
- *
- * A step is stored as two parts: its other fields in clear, for matching, which never opens anything;
- * its personal fields as one sealed text, opened only by the calls that show them (GET, a step save's
- * answer, Variant B's PATCH of that step). The score is sealed when the check completes and never
- * opened: it never leaves the service; its band stays in clear for matching.
- *
- * Each text is bound to its application and place (associated data `<id>:step-<n>`, `<id>:score`), so
- * a text copied elsewhere does not open; it names its key, so rotation and the key status cover it.
+ * steps 2-4 and the exact bureau score. A step is stored as its other fields in clear, for matching, and
+ * its personal fields as one sealed text, opened only by the calls that show them. The score is sealed
+ * and never opened: it never leaves the service; its band stays in clear for matching. Each text is bound
+ * to its application and place (`<id>:step-<n>`, `<id>:score`), so a text copied elsewhere does not open.
  */
 import type { ApplicationRow, Json, SealedColumn, SealedStepNumber } from '@loanmatch/db';
 import type { DomainContext } from './context';

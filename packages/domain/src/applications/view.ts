@@ -5,18 +5,6 @@ import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { openSteps } from '../sealed-fields';
 
-export interface ApplicationView extends Json {
-  applicationId: string;
-  formType: string;
-  status: string;
-  lastStep: number;
-  steps: Record<string, Json>;
-  creditCheckComplete: boolean;
-  creditCheckedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface CreditCheckView extends Json {
   applicationId: string;
   creditCheckComplete: boolean;
@@ -25,7 +13,7 @@ export interface CreditCheckView extends Json {
 }
 
 /** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
-export function applicationView(ctx: DomainContext, row: ApplicationRow): ApplicationView {
+export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   const steps: Record<string, Json> = {};
   for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
   const completed = row.creditCheck?.status === 'completed';

@@ -64,8 +64,8 @@ export function createSandboxBureau(): CreditBureau {
 }
 
 /**
- * Live mode until the bureau client lands: no bureau is configured, which the service treats as an
- * outage, so every check completes honestly in degraded mode rather than inventing a score.
+ * Live mode without BUREAU_URL: no bureau is configured, which the service treats as an outage, so every
+ * check completes honestly in degraded mode rather than inventing a score.
  */
 export function createUnconfiguredBureau(): CreditBureau {
   return {
