@@ -67,6 +67,7 @@ export async function withIdempotency<T extends Json>(
   }
   const id = { partnerId: scope.partnerId, key: scope.key };
   const now = ctx.clock();
+  // Identified by a keyed digest under the data key: a credit check's request holds step 5.
   const request = canonicalJson(scope.request);
   // Held before the row exists: a concurrent request that sees our row must find us alive.
   const release = ctx.instance.hold(claimName(id));
@@ -108,14 +109,6 @@ async function answerExisting<T>(
 
 function claimName(id: { partnerId: string; key: string }): string {
   return `idem:${id.partnerId}:${id.key}`;
-}
-
-/**
- * What a key stores to identify its request: a keyed digest of the request's canonical JSON under the
- * data key (a credit check's request holds step 5, so no plain digest of it is stored).
- */
-export function requestFingerprint(ctx: DomainContext, request: IdempotencyScope['request']): string {
-  return ctx.personalData.digest(canonicalJson(request));
 }
 
 /** JSON with object keys sorted, so that key order does not make two equal requests differ. */

@@ -36,7 +36,7 @@ export * from './offers';
 export * from './referrals';
 export * from './catalogue-store';
 export { STATUS_ORDER, type ApplicationStatus } from './status';
-export { TRACKING_TOKEN_SCHEMA, signTrackingToken, verifyTrackingToken } from './tracking';
+export { TRACKING_TOKEN_SCHEMA } from './tracking';
 export * as matching from './matching';
 export * from './webhooks';
 export * from './webhook-delivery';

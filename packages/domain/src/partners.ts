@@ -6,6 +6,7 @@ import {
   insertFirstPartner,
   insertPartnerWithKey,
   listPartnersWithKeys,
+  revokeLenderKey,
   revokePartnerKey,
   type ApiKeyRow,
   type KeyOwner,
@@ -114,11 +115,16 @@ export async function issueApiKey(ctx: DomainContext, options: { partnerId: stri
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
-export async function revokeApiKey(ctx: DomainContext, options: { keyId: string }) {
+/**
+ * `DELETE /admin/v1/keys/{keyId}`: revokes a partner key or a lender key, whichever the id names. This
+ * process refuses a partner key at once, others within KEY_CACHE_MS; a lender key is refused at once.
+ */
+export async function revokeKey(ctx: DomainContext, options: { keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
-  const row = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;
+  const partnerKey = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;
+  if (partnerKey) forgetKeys(ctx.db);
+  const row = partnerKey ?? (keyId ? await revokeLenderKey(ctx.db, keyId, ctx.clock()) : null);
   if (!row) return fail('NOT_FOUND', 'Key not found');
-  forgetKeys(ctx.db); // this process refuses the key at once; others within KEY_CACHE_MS
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
 

@@ -41,10 +41,6 @@ function writeUuid(to: Buffer, offset: number, id: string): void {
   to.write(id.replaceAll('-', ''), offset, 'hex');
 }
 
-export function signTrackingToken(secret: Buffer, claims: TrackingClaims): string {
-  return trackingSigner(secret, claims.matchRunId, claims.expiresAt)(claims.offerId);
-}
-
 /**
  * Signs the tokens of one match run: the run's id and the expiry are written once, each offer's id and
  * MAC per token (a match signs a link per offer).

@@ -9,14 +9,11 @@ import {
   findLender,
   insertLenderKey,
   listLendersWithKeys,
-  revokeLenderKey,
   type LenderKeyRow,
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
 import { fail, invalid, objectBody, ok, violation } from '../errors';
-import { canonicalUuid } from '../ids';
 import { authenticateKey, newApiKey } from '../keys';
-import { revokeApiKey } from '../partners';
 
 const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'live'];
 
@@ -71,17 +68,4 @@ export async function listLenders(ctx: DomainContext) {
   return ok({
     lenders: rows.map((l) => ({ lenderId: l.id, name: l.name, active: l.active, keys: l.keys.map(keyView) })),
   });
-}
-
-/**
- * `DELETE /admin/v1/keys/{keyId}`: revokes a partner key or a lender key, whichever the id names; a lender
- * key is refused from the next request on.
- */
-export async function revokeKey(ctx: DomainContext, options: { keyId: string }) {
-  const partnerKey = await revokeApiKey(ctx, options);
-  if (partnerKey.ok) return partnerKey;
-  const keyId = canonicalUuid(options.keyId);
-  const row = keyId ? await revokeLenderKey(ctx.db, keyId, ctx.clock()) : null;
-  if (!row) return fail('NOT_FOUND', 'Key not found');
-  return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
