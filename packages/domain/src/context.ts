@@ -4,7 +4,8 @@ import type { CreditBureau } from './credit/bureau';
 import type { SecretBox } from './sealing';
 import type { OutcomeType } from './outcomes/lifecycle';
 
-export type Environment = 'sandbox' | 'live';
+export const ENVIRONMENTS = ['sandbox', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
 
 /**
  * Everything a use case needs from the outside world, passed in rather than imported, so that tests

@@ -1,6 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DomainContext, Environment } from './context';
-import { fail, ok, type Result } from './errors';
+import { ENVIRONMENTS, type DomainContext, type Environment } from './context';
+import { fail, ok, violation, type FieldViolation, type Result } from './errors';
 
 /**
  * Secrets (API keys, admin tokens, security tokens) are random, shown once and stored as SHA-256
@@ -26,6 +26,29 @@ export function digestsEqual(a: string, b: string): boolean {
 export function randomSecret(): string {
   return randomBytes(32).toString('base64url');
 }
+
+/** A body's `environment` for a new key (the server's when absent), or the violation of another value. */
+export function keyEnvironment(ctx: DomainContext, given: unknown): Environment | FieldViolation {
+  const environment = given ?? ctx.env;
+  return (ENVIRONMENTS as readonly unknown[]).includes(environment)
+    ? (environment as Environment)
+    : violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`);
+}
+
+/** A key as operators see it: its prefix, never the key. */
+export const keyView = (k: {
+  id: string;
+  prefix: string;
+  environment?: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}) => ({
+  keyId: k.id,
+  prefix: k.prefix,
+  ...(k.environment === undefined ? {} : { environment: k.environment }),
+  createdAt: k.createdAt.toISOString(),
+  revokedAt: k.revokedAt?.toISOString() ?? null,
+});
 
 /** Partner keys read `lm_<environment>_…`, lender keys `lm_lender_<environment>_…`: neither stands for the other. */
 const KEY_PATTERN = /^lm_(lender_)?(sandbox|live)_[A-Za-z0-9_-]{43}$/;

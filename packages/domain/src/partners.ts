@@ -15,13 +15,12 @@ import {
 import type { DomainContext, Environment } from './context';
 import { fail, invalid, objectBody, ok, violation, type FieldViolation, type Result } from './errors';
 import { activeKeyByDigest, forgetKeys } from './key-cache';
-import { authenticateKey, newApiKey } from './keys';
+import { authenticateKey, keyEnvironment, keyView, newApiKey } from './keys';
 import { canonicalUuid } from './ids';
 
 export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
-const ENVIRONMENTS = ['sandbox', 'live'] as const;
 
 export interface AuthenticatedPartner {
   partnerId: string;
@@ -30,13 +29,6 @@ export interface AuthenticatedPartner {
   tier: string;
   environment: Environment;
 }
-
-const keyView = (k: ApiKeyRow) => ({
-  keyId: k.id,
-  prefix: k.prefix,
-  createdAt: k.createdAt.toISOString(),
-  revokedAt: k.revokedAt?.toISOString() ?? null,
-});
 
 const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }) => ({
   partnerId: p.id,
@@ -75,16 +67,15 @@ export async function createPartner(
   const tier = body.tier ?? 'standard';
   if (!(TIERS as readonly unknown[]).includes(tier))
     violations.push(violation('tier', 'enum', `must be one of ${TIERS.join(', ')}`));
-  const environment = body.environment ?? ctx.env;
-  if (!(ENVIRONMENTS as readonly unknown[]).includes(environment))
-    violations.push(violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`));
-  if (violations.length) return invalid(...violations);
+  const environment = keyEnvironment(ctx, body.environment);
+  if (typeof environment !== 'string') violations.push(environment);
+  if (violations.length || typeof environment !== 'string') return invalid(...violations);
 
-  const key = newApiKey(environment as Environment);
+  const key = newApiKey(environment);
   const keyId = randomUUID();
   const partner = await insertPartnerWithKey(
     ctx.db,
-    { id: randomUUID(), name: name!, tier: tier as string, environment: environment as string },
+    { id: randomUUID(), name: name!, tier: tier as string, environment },
     { id: keyId, keyHash: key.keyHash, prefix: key.prefix },
   );
   return ok({

@@ -47,20 +47,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
 });
 
 /** One claimed delivery, as the dispatcher sends it. */
-export interface DeliveryJob {
-  readonly deliveryId: string;
-  readonly claimToken: string;
-  readonly webhookId: string;
-  readonly url: string;
-  /** The `webhook-id` header: the event's id, the same on every attempt. */
-  readonly eventId: string;
-  readonly eventType: string;
-  /** The exact body to send and sign. */
-  readonly body: string;
-  readonly attempt: number;
-  /** Signing secrets, newest first: two while a rotated-out one still signs; none if none could be opened. */
-  readonly secrets: readonly string[];
-}
+export type DeliveryJob = Awaited<ReturnType<typeof claimWebhookDeliveries>>[number];
 
 /** What one HTTP attempt came to. `error` is a fixed code, never text from the endpoint. */
 export type AttemptResult =
@@ -77,40 +64,38 @@ export interface AttemptOutcome {
 /**
  * Claims up to `limit` due deliveries for `leaseMs` (after which another dispatcher may take one over:
  * longer than an attempt can last). Deliveries of an endpoint disabled or deleted since are cancelled
- * here instead of sent.
+ * here instead of sent. A job's `eventId` is its `webhook-id` header, the same on every attempt; `body`
+ * is the exact text to send and sign; `secrets` sign it, newest first (two while a rotated-out one still
+ * signs; none if none could be opened).
  */
-export async function claimWebhookDeliveries(
-  ctx: DomainContext,
-  options: { limit: number; leaseMs: number },
-): Promise<DeliveryJob[]> {
+export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }) {
   const now = ctx.clock();
   const { limit, leaseMs } = options;
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit });
-  const jobs: DeliveryJob[] = [];
+  const live = [];
   for (const row of claimed) {
-    const { id, claimToken, attempts } = row;
     if (row.deleted || row.status !== 'active') {
+      const { id, claimToken, attempts } = row;
       await settleDelivery(ctx.db, { id, claimToken, state: 'cancelled', attempts, at: now });
-      continue;
-    }
+    } else live.push(row);
+  }
+  return live.map((row) => {
     const sealed = [row.secretSealed];
     if (row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
       sealed.push(row.previousSecretSealed);
-    const secrets = sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined);
-    jobs.push({
-      deliveryId: id,
-      claimToken,
+    return {
+      deliveryId: row.id,
+      claimToken: row.claimToken,
       webhookId: row.webhookId,
       url: row.url,
       eventId: row.eventId,
       eventType: row.eventType,
       body: webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.data }),
-      attempt: attempts + 1,
-      secrets,
-    });
-  }
-  return jobs;
+      attempt: row.attempts + 1,
+      secrets: sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined),
+    };
+  });
 }
 
 /** The wait before the retry that follows failed attempt `attempt`, or undefined when none is left. */

@@ -4,32 +4,16 @@
  * of the other one, and a key reports only on referrals of partners of its own.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  findActiveLenderKey,
-  findLender,
-  insertLenderKey,
-  listLendersWithKeys,
-  type LenderKeyRow,
-} from '@loanmatch/db';
+import { findActiveLenderKey, findLender, insertLenderKey, listLendersWithKeys } from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
-import { fail, invalid, objectBody, ok, violation } from '../errors';
-import { authenticateKey, newApiKey } from '../keys';
-
-const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'live'];
+import { fail, invalid, objectBody, ok } from '../errors';
+import { authenticateKey, keyEnvironment, keyView, newApiKey } from '../keys';
 
 export interface AuthenticatedLender {
   lenderId: string;
   keyId: string;
   environment: Environment;
 }
-
-const keyView = (k: LenderKeyRow) => ({
-  keyId: k.id,
-  prefix: k.prefix,
-  environment: k.environment,
-  createdAt: k.createdAt.toISOString(),
-  revokedAt: k.revokedAt?.toISOString() ?? null,
-});
 
 /** The lender behind `Authorization: Bearer <lender key>`. */
 export async function authenticateLenderKey(ctx: DomainContext, options: { apiKey: string | undefined }) {
@@ -46,16 +30,15 @@ export async function authenticateLenderKey(ctx: DomainContext, options: { apiKe
 export async function issueLenderKey(ctx: DomainContext, options: { lenderId: string; body: unknown }) {
   const body = objectBody(options.body ?? {});
   if (!body.ok) return body;
-  const environment = body.value.environment ?? ctx.env;
-  if (!(ENVIRONMENTS as readonly unknown[]).includes(environment))
-    return invalid(violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`));
+  const environment = keyEnvironment(ctx, body.value.environment);
+  if (typeof environment !== 'string') return invalid(environment);
   const lender = /^[a-z0-9-]{1,80}$/.test(options.lenderId) ? await findLender(ctx.db, options.lenderId) : null;
   if (!lender) return fail('NOT_FOUND', 'Lender not found in the catalogue');
-  const key = newApiKey(environment as Environment, true);
+  const key = newApiKey(environment, true);
   const row = await insertLenderKey(ctx.db, {
     id: randomUUID(),
     lenderId: lender.id,
-    environment: environment as string,
+    environment,
     keyHash: key.keyHash,
     prefix: key.prefix,
   });

@@ -9,7 +9,7 @@
  */
 import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { ok, type Result } from '../errors';
+import { ok } from '../errors';
 import { readApplicantDetails } from '../personal-data';
 import { FLAT_FIELDS, schemaFor, validateStepData } from '../validation';
 
@@ -62,21 +62,15 @@ export function splitFlatFields(fields: Record<string, unknown>): {
   return { steps, applicant };
 }
 
-export interface StepPlan {
-  /** Steps to save as Variant A saves them, in order, normalised by their schemas. */
-  save: Array<{ number: PartialStep; data: Json }>;
-  /** What stays known of the steps that are not saved. */
-  knownSteps: KnownSteps;
-}
-
 /**
  * Lays `given` over what the application holds of each of steps 2-4 (the saved step, else the known
  * fields) and decides what is saved and what stays known. A step is saved when its fields validate as
  * the whole step and the step before it is saved; one whose only fault is a missing required field
  * stays known. Any other fault (none is expected: each field was validated on its own) is answered.
  */
-export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps, given: KnownSteps): Result<StepPlan> {
-  const plan: StepPlan = { save: [], knownSteps: {} };
+export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps, given: KnownSteps) {
+  // The steps to save as Variant A saves them, in order, normalised; what stays known of the others.
+  const plan = { save: [] as Array<{ number: PartialStep; data: Json }>, knownSteps: {} as KnownSteps };
   let previousSaved = saved[1] !== undefined;
   for (const step of PARTIAL_STEPS) {
     const current = saved[step] ?? knownSteps[step];

@@ -1,22 +1,12 @@
-import { findApplication, saveStep, writeDetails, type ApplicationRow, type Json } from '@loanmatch/db';
+import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { readApplicantDetails, sealApplicantDetails } from '../personal-data';
 import { openSteps, sealStep } from '../sealed-fields';
 import { FLAT_FIELDS, validateVariantBPatch } from '../validation';
 import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './intake';
 import { verifySecurityToken } from './security-token';
-
-/** What `PATCH /v1/applications/{id}` answers: where the application stands, and what pre-qualified offers still need. */
-export interface UpdatedApplicationB extends Json {
-  applicationId: string;
-  status: string;
-  lastStep: number;
-  creditCheckComplete: boolean;
-  /** Required fields of personal steps 2-4 not given yet (B's names); empty when every rule can be assessed. */
-  missingFields: string[];
-}
 
 /**
  * `PATCH /v1/applications/{id}`: adds or replaces flat fields of personal steps 2-5. Steps that become
@@ -34,7 +24,7 @@ export async function updateApplicationB(
   if (!valid.ok) return valid;
   const given = splitFlatFields(valid.value);
   const id = canonicalUuid(options.applicationId)!;
-  return ctx.db.transaction(async (tx): Promise<Result<UpdatedApplicationB>> => {
+  return ctx.db.transaction(async (tx) => {
     // The intake, then the application: the order a credit check writes them in, so the two cannot deadlock.
     const kept = await readApplicantDetails(ctx, id, { db: tx, lock: true });
     const app = await findApplication(tx, id, options.partnerId, true);
@@ -74,7 +64,8 @@ export async function updateApplicationB(
   });
 }
 
-function updatedView(row: ApplicationRow, knownSteps: KnownSteps): UpdatedApplicationB {
+/** Where the application stands, and the required fields of steps 2-4 pre-qualified offers still need. */
+function updatedView(row: ApplicationRow, knownSteps: KnownSteps) {
   return {
     applicationId: row.id,
     status: row.status,
