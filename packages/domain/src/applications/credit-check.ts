@@ -36,21 +36,20 @@ export interface ApplicantForCheck {
   stored: Json;
 }
 
+type Check<Applicant> = {
+  app: ApplicationRow;
+  partnerId: string;
+  applicant: Applicant;
+  sandboxScore: SandboxScore | undefined;
+  seal: Seal<CreditCheckView>;
+};
+
 /**
  * Runs the application's one check, holding its claim: refused when it has completed, or runs in a live
  * process; taken over from a process that died. `applicant` is read once the claim is held. A refusal or
  * a failure releases the claim.
  */
-export async function runClaimedCheck(
-  ctx: DomainContext,
-  check: {
-    app: ApplicationRow;
-    partnerId: string;
-    applicant: () => Promise<Result<ApplicantForCheck>>;
-    sandboxScore: SandboxScore | undefined;
-    seal: Seal<CreditCheckView>;
-  },
-) {
+export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Promise<Result<ApplicantForCheck>>>) {
   const { app } = check;
   const name = `check:${app.id}`;
   // Held before the claim exists: a concurrent request that sees our claim must find us alive.
@@ -83,16 +82,7 @@ export async function runClaimedCheck(
  * Asks the bureau, then completes the claimed check in one statement: the result (the score sealed, its
  * band in clear), step 5, the consent record, the move to `credit_checked` and the request's key.
  */
-async function completeCheck(
-  ctx: DomainContext,
-  check: {
-    app: ApplicationRow;
-    partnerId: string;
-    applicant: ApplicantForCheck;
-    sandboxScore: SandboxScore | undefined;
-    seal: Seal<CreditCheckView>;
-  },
-): Promise<Result<CreditCheckView>> {
+async function completeCheck(ctx: DomainContext, check: Check<ApplicantForCheck>): Promise<Result<CreditCheckView>> {
   const { app, applicant } = check;
   try {
     const answer = await ctx.bureau.requestScore({
