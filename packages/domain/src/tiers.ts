@@ -54,10 +54,9 @@ export interface TierLimits {
 }
 
 /**
- * The tier → limit map of this process, read from the database when it is older than `maxAgeMs`
- * (one read at a time). If a refresh fails the last map stays in use; with none yet, the error
- * propagates (the database is down, and so is the request). A tier missing from the table gets the
- * smallest limit there is.
+ * The tier → limit map of this process, read again (one read at a time) when older than TIER_CACHE_MS.
+ * If a refresh fails the last map stays in use; with none yet, the error propagates. A tier missing from
+ * the table gets the smallest limit there is.
  */
 export function createTierLimits(db: Sql, options: { now?: () => number } = {}): TierLimits {
   const now = options.now ?? Date.now;

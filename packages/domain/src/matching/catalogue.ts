@@ -193,8 +193,7 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
   if (details.length > 0) return refuse(details);
   const byType = (t: FormType) => products.filter((p) => p.definition.loanType === t);
   const productsByType = { personal: byType('personal'), car: byType('car'), home: byType('home') };
-  const { version, effectiveFrom, nearMiss, lenders } = file;
-  return ok(deepFreeze({ version, effectiveFrom, nearMiss, lenders, products, productsByType }));
+  return ok(deepFreeze({ nearMiss: file.nearMiss, lenders: file.lenders, products, productsByType }));
 }
 
 /** Reads and loads the catalogue in force (`CATALOGUE_PATH`). */

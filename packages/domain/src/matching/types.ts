@@ -175,8 +175,6 @@ export type CatalogueProduct = Readonly<{
 }>;
 
 export type Catalogue = Readonly<{
-  version: number;
-  effectiveFrom: string;
   nearMiss: NearMissPolicy;
   lenders: readonly LenderDefinition[];
   products: readonly CatalogueProduct[];

@@ -1,13 +1,10 @@
 /**
- * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. The event is
- * validated, then:
- * 1. its `eventId` (the lender's, unique per lender) answers a replay with the first answer, and the same
- *    id with other content with 422, before anything else is looked up;
+ * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. Once valid:
+ * 1. its `eventId` (unique per lender) replays the first answer, or is 422 with other content;
  * 2. the reference must name a referral of this lender, of the key's environment (otherwise 404);
- * 3. with the referral's row locked, the event joins those kept before it; if the path they make in the
- *    order they occurred breaks the lifecycle, 409 and nothing is stored; otherwise the event, what the
- *    events now come to on the referral, and a `referral.outcome_changed` webhook event when the status
- *    moved are written in one transaction.
+ * 3. with the referral locked, the event joins those kept; a path that breaks the lifecycle is 409 and
+ *    stores nothing; otherwise the event, what the events now come to, and a `referral.outcome_changed`
+ *    webhook event when the status moved are written in one transaction.
  */
 import { hash, randomUUID } from 'node:crypto';
 import {

@@ -1,9 +1,8 @@
 /**
  * Sandbox simulation of a lender's outcomes (`POST /admin/v1/sandbox/outcomes`, `pnpm ops outcome simulate`),
- * so that a partner can see its reports, webhooks and commission move end to end before any lender reports.
- * The event is recorded as the referral's own lender would report it, by the same rules (lifecycle,
- * idempotency, commission), for referrals of sandbox partners only. `eventId` and `occurredAt` may be left
- * out: a new id and now.
+ * so that a partner can see its reports, webhooks and commission move before any lender reports: recorded
+ * as the referral's own lender would report it, by the same rules, for sandbox partners' referrals only.
+ * `eventId` and `occurredAt` may be left out: a new id and now.
  */
 import { randomUUID } from 'node:crypto';
 import { findReferralByOfferId } from '@loanmatch/db';

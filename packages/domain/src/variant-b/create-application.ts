@@ -22,9 +22,8 @@ export interface CreatedApplicationB extends Json {
 /**
  * `POST /v1/applications`: the flat body, checked with the step tables' own field rules, becomes the
  * application (step 1), the steps it completes, its intake (the rest, sealed) and its security token, in
- * one transaction. Under an `Idempotency-Key` the answer is kept for replay with its security token
- * sealed by `secretBox`, so the database never holds the token in clear; a stored answer that can no
- * longer be opened (its key rotated out) is unresolved.
+ * one transaction. A replayable answer keeps its token sealed by `secretBox`, never in clear; one that no
+ * key opens any more is unresolved.
  */
 export async function createApplicationB(
   ctx: DomainContext,
