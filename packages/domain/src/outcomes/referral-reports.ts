@@ -102,24 +102,23 @@ export async function referralReport(ctx: DomainContext, options: { partnerId: s
   return ok({ report: { rows: shown.map(rowView) }, window: window.value });
 }
 
+const NONE = {
+  referrals: 0,
+  started: 0,
+  approved: 0,
+  declined: 0,
+  funded: 0,
+  fundedAmountCents: 0,
+  commissionCents: 0,
+};
+
 /** A row for each day of the window, in order: days without referrals count zero. */
 function everyDay(rows: readonly ReportRow[], window: ReportWindow): ReportRow[] {
   const byDay = new Map(rows.map((r) => [r.group, r]));
   const out: ReportRow[] = [];
   for (let at = window.start.getTime(); at < window.until.getTime(); at += DAY_MS) {
     const day = isoDay(new Date(at));
-    out.push(
-      byDay.get(day) ?? {
-        group: day,
-        referrals: 0,
-        started: 0,
-        approved: 0,
-        declined: 0,
-        funded: 0,
-        fundedAmountCents: 0,
-        commissionCents: 0,
-      },
-    );
+    out.push(byDay.get(day) ?? { group: day, ...NONE });
   }
   return out;
 }
@@ -144,19 +143,13 @@ function rowView(r: ReportRow): ReferralReportRow {
  */
 export function reportCsv(report: ReferralReport): string {
   const lines = [REPORT_COLUMNS.join(',')];
-  for (const r of report.rows)
-    lines.push(
-      [
-        csvCell(r.group ?? ''),
-        r.referrals,
-        r.started,
-        r.approved,
-        r.declined,
-        r.funded,
-        formatCents(Math.round(r.fundedAmount * 100)),
-        formatCents(Math.round(r.commission * 100)),
-      ].join(','),
-    );
+  const cell = (r: ReferralReportRow, column: (typeof REPORT_COLUMNS)[number]) =>
+    column === 'group'
+      ? csvCell(r.group ?? '')
+      : column === 'fundedAmount' || column === 'commission'
+        ? formatCents(Math.round(r[column] * 100))
+        : r[column];
+  for (const r of report.rows) lines.push(REPORT_COLUMNS.map((column) => cell(r, column)).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
