@@ -1,5 +1,5 @@
 import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } from '@loanmatch/db';
-import { fail, ok, type Result } from './errors';
+import { fail, ok } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
 
 /** The catalogue in force, as every process sees it: read from the database, cached, refreshed when it changes. */
@@ -36,18 +36,11 @@ export function createCatalogueSource(db: Transactional, options: { refreshMs?: 
   };
 }
 
-/** A catalogue is known by its `effectiveFrom` date (`version` is the file format's): a later one supersedes it. */
-interface CatalogueSummary {
-  effectiveFrom: string;
-  lenders: number;
-  products: number;
-}
-
-/** Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one stays. */
-export async function putCatalogue(
-  ctx: { db: Transactional; clock: () => Date },
-  options: { document: unknown },
-): Promise<Result<CatalogueSummary>> {
+/**
+ * Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one
+ * stays. A catalogue is known by its `effectiveFrom` date (`version` is the file format's).
+ */
+export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
   const { lenders, products, ...settings } = options.document as Record<string, unknown> & {
@@ -85,10 +78,7 @@ export async function getCatalogueSummary(ctx: { db: Transactional }) {
  * At start: load the repository's catalogue file unless the database has one as recent that still passes
  * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
  */
-export async function seedCatalogue(
-  ctx: { db: Transactional; clock: () => Date },
-  options: { document: unknown },
-): Promise<Result<CatalogueSummary | null>> {
+export async function seedCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const stored = await readCatalogue(ctx.db);
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
   if (

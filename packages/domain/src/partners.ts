@@ -13,7 +13,7 @@ import {
   type PartnerRow,
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
-import { fail, invalid, objectBody, ok, violation, type FieldViolation, type Result } from './errors';
+import { fail, invalid, objectBody, ok, violation, type FieldViolation } from './errors';
 import { activeKeyByDigest, forgetKeys } from './key-cache';
 import { authenticateKey, keyEnvironment, keyView, newApiKey } from './keys';
 import { canonicalUuid } from './ids';
@@ -50,12 +50,7 @@ export function authenticatedPartner({ partnerId, keyId, name, tier, environment
   return { partnerId, keyId, name, tier, environment: environment as Environment };
 }
 
-export async function createPartner(
-  ctx: DomainContext,
-  options: { body: unknown },
-): Promise<
-  Result<{ partnerId: string; name: string; apiKey: string; keyId: string; tier: string; environment: string }>
-> {
+export async function createPartner(ctx: DomainContext, options: { body: unknown }) {
   const checked = objectBody(options.body);
   if (!checked.ok) return checked;
   const body = checked.value;
