@@ -147,11 +147,7 @@ export async function reencryptPersonalData(
     }
   };
   let complete = await pass(
-    async (after) =>
-      (await listApplicantsNotUnder(ctx.db, box.keyId, { after, limit })).map((r) => ({
-        applicationId: r.applicationId,
-        sealed: r.detailsSealed,
-      })),
+    (after) => listApplicantsNotUnder(ctx.db, box.keyId, { after, limit }),
     (id, from, to) => replaceApplicantSealed(ctx.db, id, from, { detailsSealed: to, keyId: box.keyId }),
     (id) => id,
   );
