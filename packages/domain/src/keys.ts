@@ -1,4 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRow } from '@loanmatch/db';
 import { ENVIRONMENTS, type DomainContext, type Environment } from './context';
 import { fail, ok, violation, type FieldViolation, type Result } from './errors';
 
@@ -36,13 +37,7 @@ export function keyEnvironment(ctx: DomainContext, given: unknown): Environment 
 }
 
 /** A key as operators see it: its prefix, never the key. */
-export const keyView = (k: {
-  id: string;
-  prefix: string;
-  environment?: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-}) => ({
+export const keyView = (k: Omit<ApiKeyRow, 'partnerId'> & { environment?: string }) => ({
   keyId: k.id,
   prefix: k.prefix,
   ...(k.environment === undefined ? {} : { environment: k.environment }),
