@@ -1,7 +1,10 @@
 /** Variant A's Idempotency-Key: replays, reuse with another body, concurrent and failed requests, per partner. */
-import { requestFingerprint as fingerprintOf } from '@loanmatch/domain';
+import { canonicalJson, type DomainContext } from '@loanmatch/domain';
 import { STORAGES, VALID_STEPS } from '../../../tests/support';
 import { applicantBody, applicationThroughStep4, variantASuite, type VariantA } from './helpers';
+
+/** What a key stores of its request: a keyed digest of the request's canonical JSON under the data key. */
+const fingerprintOf = (ctx: DomainContext, request: object) => ctx.personalData.digest(canonicalJson(request));
 
 describe.each(STORAGES)('Variant A on %s', (storage) => {
   let { t, control, c, other, partnerId } = {} as VariantA;

@@ -1,6 +1,6 @@
 /** Variant A's refusals and envelope: other partners' applications, bad keys, bad bodies, request ids, health. */
 import request from 'supertest';
-import { revokeApiKey } from '@loanmatch/domain';
+import { revokeKey } from '@loanmatch/domain';
 import { STORAGES, VALID_STEPS } from '../../../tests/support';
 import { BASE, applicantBody, newPartnerKey, variantASuite, type VariantA } from './helpers';
 
@@ -29,7 +29,7 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
 
     it('when there is no key, a malformed key, a revoked key or a live key, then 401 UNAUTHORIZED', async () => {
       const revoked = await newPartnerKey(t.ctx, 'Revoked');
-      await revokeApiKey(t.ctx, { keyId: revoked.keyId });
+      await revokeKey(t.ctx, { keyId: revoked.keyId });
       const live = `lm_live_${'A'.repeat(43)}`;
       const tries = [
         request(app).get(`${BASE}/applications/x`),

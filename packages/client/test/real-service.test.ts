@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPartnerAApp, BASE_PATH_A } from '@loanmatch/partner-a';
 import { createPartnerBApp, BASE_PATH_B } from '@loanmatch/partner-b';
-import { createPartner, createSandboxBureau, revokeApiKey, type CreditBureau } from '@loanmatch/domain';
+import { createPartner, createSandboxBureau, revokeKey, type CreditBureau } from '@loanmatch/domain';
 import { listen, type Listener } from '@loanmatch/http';
 import {
   TEST_PUBLIC_BASE_URL,
@@ -409,7 +409,7 @@ describe('the clients against the real service', () => {
   it("when the key behind client B is revoked, then its next call fails with the exchange's 401 after one renewal", async () => {
     const b = clientB();
     await b.webhooks.list();
-    const revoked = await revokeApiKey(t.ctx, { keyId: partner.keyId });
+    const revoked = await revokeKey(t.ctx, { keyId: partner.keyId });
     expect(revoked.ok).toBe(true);
     await expect(b.webhooks.list()).rejects.toMatchObject({
       status: 401,

@@ -1,5 +1,5 @@
 import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } from '@loanmatch/db';
-import { fail, ok, type Result } from './errors';
+import { fail, ok } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
 
 /** The catalogue in force, as every process sees it: read from the database, cached, refreshed when it changes. */
@@ -8,19 +8,15 @@ export interface CatalogueSource {
 }
 
 /** Checks the catalogue's stamp at most every `refreshMs`, and reloads it when it changed. */
-export function createCatalogueSource(
-  db: Transactional,
-  options: { refreshMs?: number; clock?: () => number } = {},
-): CatalogueSource {
+export function createCatalogueSource(db: Transactional, options: { refreshMs?: number } = {}): CatalogueSource {
   const refreshMs = options.refreshMs ?? 2000;
-  const now = options.clock ?? Date.now;
   let cached: { stamp: number; catalogue: Catalogue } | undefined;
   let checkedAt = -Infinity;
   let pending: Promise<Catalogue> | undefined;
 
   async function refresh(): Promise<Catalogue> {
     const stamp = (await catalogueStamp(db))?.getTime();
-    checkedAt = now();
+    checkedAt = Date.now();
     if (cached && cached.stamp === stamp) return cached.catalogue;
     const stored = await readCatalogue(db);
     if (!stored) throw new Error('no lender catalogue is loaded');
@@ -33,33 +29,25 @@ export function createCatalogueSource(
 
   return {
     async current() {
-      if (cached && now() - checkedAt < refreshMs) return cached.catalogue;
+      if (cached && Date.now() - checkedAt < refreshMs) return cached.catalogue;
       pending ??= refresh().finally(() => (pending = undefined));
       return pending;
     },
   };
 }
 
-/** A catalogue is known by its `effectiveFrom` date (`version` is the file format's): a later one supersedes it. */
-export interface CatalogueSummary {
-  effectiveFrom: string;
-  lenders: number;
-  products: number;
-}
-
-/** Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one stays. */
-export async function putCatalogue(
-  ctx: { db: Transactional; clock: () => Date },
-  options: { document: unknown },
-): Promise<Result<CatalogueSummary>> {
+/**
+ * Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one
+ * stays. A catalogue is known by its `effectiveFrom` date (`version` is the file format's).
+ */
+export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
-  const doc = options.document as Record<string, unknown> & {
+  const { lenders, products, ...settings } = options.document as Record<string, unknown> & {
     lenders: Array<{ id: string; name: string; url: string }>;
     products: Array<Record<string, unknown>>;
   };
-  const { lenders, products, ...settings } = doc;
-  const effectiveFrom = String(doc.effectiveFrom);
+  const effectiveFrom = String(settings.effectiveFrom);
   await replaceCatalogue(
     ctx.db,
     {
@@ -79,27 +67,18 @@ export async function putCatalogue(
   return ok({ effectiveFrom, lenders: lenders.length, products: products.length });
 }
 
-export async function getCatalogueSummary(ctx: {
-  db: Transactional;
-}): Promise<Result<CatalogueSummary & { updatedAt: string }>> {
+export async function getCatalogueSummary(ctx: { db: Transactional }) {
   const stored = await readCatalogue(ctx.db);
   if (!stored) return fail('NOT_FOUND', 'No catalogue is loaded');
-  return ok({
-    effectiveFrom: stored.version,
-    lenders: stored.lenders.length,
-    products: stored.products.length,
-    updatedAt: stored.updatedAt.toISOString(),
-  });
+  const { version: effectiveFrom, lenders, products, updatedAt } = stored;
+  return ok({ effectiveFrom, lenders: lenders.length, products: products.length, updatedAt: updatedAt.toISOString() });
 }
 
 /**
  * At start: load the repository's catalogue file unless the database has one as recent that still passes
  * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
  */
-export async function seedCatalogue(
-  ctx: { db: Transactional; clock: () => Date },
-  options: { document: unknown },
-): Promise<Result<CatalogueSummary | null>> {
+export async function seedCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const stored = await readCatalogue(ctx.db);
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
   if (

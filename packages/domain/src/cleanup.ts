@@ -2,14 +2,14 @@
  * What a failed request undoes on its way out (its claim on a credit check, its idempotency key) is
  * waited for briefly: long enough that, with the database answering, it is done before the answer
  * leaves; not so long that a database that stopped answering holds the answer past its 2 s. The
- * statement goes on after the wait, within its own limit; a failure of it is dropped, as before.
+ * statement goes on after the wait, within its own limit; its failure is dropped.
  */
 export const CLEANUP_WAIT_MS = 150;
 
-export async function cleanUp(work: Promise<unknown>, waitMs = CLEANUP_WAIT_MS): Promise<void> {
+export async function cleanUp(work: Promise<unknown>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, waitMs);
+    timer = setTimeout(resolve, CLEANUP_WAIT_MS);
     timer.unref();
   });
   try {

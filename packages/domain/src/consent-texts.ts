@@ -1,10 +1,8 @@
 /**
- * The consent wording partners show applicants, as versioned data (`consent/consent-texts.json`): each
- * version holds the four texts (credit check, privacy, marketing, terms) and when it took effect. The
+ * The consent wording partners show applicants, as versioned data (`consent/consent-texts.json`). The
  * last version is current; earlier ones stay known, so that a consent captured under one can still be
- * recorded with it. A published version is never edited: new wording is a new version.
- *
- * Read and checked once at load; a file that breaks a rule stops the start with the rule it broke.
+ * recorded with it. A published version is never edited: new wording is a new version. Operators edit
+ * the file, so it is checked at load; one that breaks a rule stops the start with the rule it broke.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,8 +15,8 @@ export const CONSENT_KINDS = ['creditCheck', 'privacy', 'marketing', 'terms'] as
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
 /**
- * The step-5 fields (spec 2.5) that give each consent, aliases included. The credit check may run on
- * the credit-check consent or on the privacy consent (the spec's alias), whose wording covers it.
+ * The step-5 fields that give each consent, aliases included. The credit check may run on the
+ * credit-check consent or on the privacy consent, whose wording covers it.
  */
 export const CONSENT_FIELDS: Readonly<Record<ConsentKind, readonly string[]>> = {
   creditCheck: ['consentCreditCheck', 'creditCheckConsent'],
@@ -29,7 +27,6 @@ export const CONSENT_FIELDS: Readonly<Record<ConsentKind, readonly string[]>> = 
 
 export interface ConsentTextVersion {
   readonly version: string;
-  /** ISO 8601, UTC. */
   readonly effectiveFrom: string;
   readonly texts: Readonly<Record<ConsentKind, string>>;
 }
@@ -66,12 +63,10 @@ export function parseConsentTexts(document: unknown): ConsentTextVersion[] {
   return parsed;
 }
 
-/** Every version of the wording, oldest first. */
 export const CONSENT_TEXTS: readonly ConsentTextVersion[] = deepFreeze(
   parseConsentTexts(JSON.parse(readFileSync(CONSENT_TEXTS_PATH, 'utf8'))),
 );
 
-/** The versions a partner may name in `consentTextVersion`. */
 export const CONSENT_TEXT_VERSIONS: readonly string[] = Object.freeze(CONSENT_TEXTS.map((v) => v.version));
 
 /** The wording partners show now: the latest version. */

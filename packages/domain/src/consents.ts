@@ -1,26 +1,12 @@
 /**
- * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked.
- *
- * Each credit check that completes stores one record, in the statement that completes the check:
- * which consents were given (credit check, privacy, marketing, terms), the wording's version the
- * partner says it showed (`consentTextVersion`, one of the known versions; the current one, marked as
- * not stated, when the partner names none), when the partner says the applicant gave them
- * (`consentCapturedAt`), when the check relied on them, the partner, and the partner's own reference
- * (`consentReference`). A refused or replayed check stores none, and a check never runs twice, so
- * neither does its record.
- *
+ * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked. Each
+ * completed credit check stores one, in the statement that completes it; a refused or replayed check
+ * stores none. Without a `consentTextVersion`, the current version is recorded, marked as not stated.
  * Erasure keeps the facts and removes the partner's reference, the one field that may lead to the person.
  */
 import { randomUUID } from 'node:crypto';
 import { listConsentRecords, type CheckCompletion, type ConsentRecordRow, type Json } from '@loanmatch/db';
-import {
-  CONSENT_FIELDS,
-  CONSENT_KINDS,
-  CONSENT_TEXTS,
-  CURRENT_CONSENT_TEXTS,
-  type ConsentKind,
-  type ConsentTextVersion,
-} from './consent-texts';
+import { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXTS, CURRENT_CONSENT_TEXTS, type ConsentKind } from './consent-texts';
 import type { DomainContext } from './context';
 import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
@@ -29,7 +15,7 @@ import type { Answer } from './validation/responses';
 export { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS, CURRENT_CONSENT_TEXTS } from './consent-texts';
 export type { ConsentKind, ConsentTextVersion } from './consent-texts';
 
-/** `GET /consents` on both front-ends: every version of the wording, the current one marked. */
+/** `GET /consents` on both front-ends: every version of the wording, newest first, the current one marked. */
 export type ConsentTextsView = Answer<'ConsentTexts'>;
 
 export function listConsentTexts(): Result<ConsentTextsView> {
@@ -48,11 +34,8 @@ export function listConsentTexts(): Result<ConsentTextsView> {
   });
 }
 
-/**
- * The record a credit check stores, from its step 5 as validated (the consent fields, and the optional
- * `consentTextVersion`, `consentCapturedAt` and `consentReference`, already checked by their schema).
- */
-export function consentRecordFor({ applicant }: { applicant: Json }): CheckCompletion['consent'] {
+/** The record a credit check stores, from its step 5 as validated. */
+export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
   const given = (kind: ConsentKind) => CONSENT_FIELDS[kind].some((field) => applicant[field] === true);
   const stated = typeof applicant.consentTextVersion === 'string' ? applicant.consentTextVersion : undefined;
   const capturedAt = typeof applicant.consentCapturedAt === 'string' ? new Date(applicant.consentCapturedAt) : null;
@@ -69,41 +52,21 @@ export function consentRecordFor({ applicant }: { applicant: Json }): CheckCompl
   };
 }
 
-/** A consent record as operators read it, with the wording of each consent given. */
-export interface ConsentRecordView extends Json {
-  consentRecordId: string;
-  applicationId: string;
-  partnerId: string;
-  consents: Record<ConsentKind, boolean>;
-  textVersion: string;
-  textVersionStated: boolean;
-  capturedAt: string | null;
-  recordedAt: string;
-  partnerReference: string | null;
-  erasedAt: string | null;
-  /** The texts of the consents given, in the recorded version. */
-  wording: Partial<Record<ConsentKind, string>>;
-}
+export type ConsentRecordView = ReturnType<typeof recordView>;
 
 /** `GET /admin/v1/applications/{id}/consents`: the application's consent records (none before its check). */
-export async function getApplicationConsents(
-  ctx: DomainContext,
-  options: { applicationId: string },
-): Promise<Result<{ applicationId: string; consents: ConsentRecordView[] }>> {
+export async function getApplicationConsents(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
   const rows = applicationId ? await listConsentRecords(ctx.db, applicationId) : null;
   if (!applicationId || !rows) return fail('NOT_FOUND', 'Application not found');
   return ok({ applicationId, consents: rows.map(recordView) });
 }
 
-function recordView(row: ConsentRecordRow): ConsentRecordView {
-  const consents = {
-    creditCheck: row.creditCheck,
-    privacy: row.privacy,
-    marketing: row.marketing,
-    terms: row.terms,
-  };
-  const texts: ConsentTextVersion | undefined = CONSENT_TEXTS.find((v) => v.version === row.textVersion);
+/** A consent record as operators read it, with the wording of each consent given, in the recorded version. */
+function recordView(row: ConsentRecordRow) {
+  const { creditCheck, privacy, marketing, terms } = row;
+  const consents = { creditCheck, privacy, marketing, terms };
+  const texts = CONSENT_TEXTS.find((v) => v.version === row.textVersion);
   const wording: Partial<Record<ConsentKind, string>> = {};
   for (const kind of CONSENT_KINDS) if (consents[kind] && texts) wording[kind] = texts.texts[kind];
   return {

@@ -4,32 +4,24 @@ import type { CreditBureau } from './credit/bureau';
 import type { SecretBox } from './sealing';
 import type { OutcomeType } from './outcomes/lifecycle';
 
-export type Environment = 'sandbox' | 'live';
+export const ENVIRONMENTS = ['sandbox', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
 
 /**
  * Everything a use case needs from the outside world, passed in rather than imported, so that tests
  * and every front-end share one domain.
  */
 export interface DomainContext {
-  /** The database: repository functions of `@loanmatch/db` run on it. */
   readonly db: Transactional;
   readonly env: Environment;
   readonly clock: () => Date;
-  /** This process, as registered in the instances table. */
   readonly instance: InstanceRegistry;
   readonly bureau: CreditBureau;
-  /** The lender catalogue in force. */
   readonly catalogue: CatalogueSource;
-  /** Signing and addressing of tracking links. */
   readonly tracking: { readonly secret: Buffer; readonly publicBaseUrl: string; readonly lifetimeMs: number };
-  /** Webhooks: sealing of signing secrets, the destination rules, and a nudge to this process's dispatcher. */
   readonly webhooks: WebhookServices;
-  /**
-   * Seals applicant details at rest (`personal-data.ts`): AES-256-GCM under DATA_KEY (new writes), with
-   * DATA_PREVIOUS_KEYS still opening what they sealed.
-   */
+  /** Seals applicant details at rest (`personal-data.ts`): DATA_KEY, then DATA_PREVIOUS_KEYS still opening what they sealed. */
   readonly personalData: SecretBox;
-  /** Told of what happened (checks, matches, referrals, webhook attempts), for metrics; absent, nothing is told. */
   readonly metrics?: DomainObserver;
 }
 
@@ -37,24 +29,23 @@ export interface DomainContext {
 export type CreditCheckOutcome = 'completed' | 'degraded' | 'failed';
 
 /**
- * What one webhook attempt came to: `delivered` (2xx), `retry_scheduled` (failed, another attempt is due),
- * `failed` (failed with no retry left), `disabled` (failed, and the endpoint was disabled), `unrecorded`
- * (the outcome could not be stored; the delivery is sent again after its lease).
+ * What one webhook attempt came to: `retry_scheduled` (failed, another attempt is due), `failed` (no retry
+ * left), `disabled` (the endpoint was disabled), `unrecorded` (the outcome could not be stored; the
+ * delivery is sent again after its lease).
  */
 export type WebhookAttemptResult = 'delivered' | 'retry_scheduled' | 'failed' | 'disabled' | 'unrecorded';
 
 /**
- * The domain's events as counts, implemented at the edge (`packages/http`, with prom-client) so
- * the domain imports no metrics library. Calls carry outcomes and numbers only: never an id, a score
- * or anything about an applicant. Each is called after the change it reports has committed.
+ * The domain's events as counts, implemented at the edge (`packages/http`, with prom-client) so the
+ * domain imports no metrics library. Calls carry outcomes and numbers only: never an id, a score or
+ * anything about an applicant. Each is called after the change it reports has committed.
  */
 export interface DomainObserver {
   creditCheck(outcome: CreditCheckOutcome): void;
-  /** A match run was stored, with this many accepted and near-miss offers. */
   matched(accepted: number, nearMiss: number): void;
-  /** A tracking link was followed for the first time: a referral was recorded. */
+  /** A tracking link was followed for the first time. */
   referralRecorded(): void;
-  /** A lender reported what became of a referral (an event new to it: a replay is not counted). */
+  /** A lender reported an event new to a referral (a replay is not counted). */
   lenderOutcome(type: OutcomeType): void;
   webhookAttempt(result: WebhookAttemptResult, durationMs: number): void;
 }
@@ -62,19 +53,17 @@ export interface DomainObserver {
 /** Whether an endpoint URL may receive webhooks; `text` is the rule broken, for `url: <text>`. */
 export type DestinationCheck = { ok: true; url: string } | { ok: false; rule: string; text: string };
 
-/**
- * What the webhook use cases need from outside the domain (`packages/http` provides it): the domain
- * resolves no names and opens no connections itself.
- */
+/** What the webhook use cases need from `packages/http`: the domain resolves no names and opens no connections. */
 export interface WebhookServices {
   /** Seals signing secrets for storage, and opens them again to sign. */
   readonly secrets: SecretBox;
   /** The environment's rules for an endpoint: scheme, and the addresses its host resolves to. */
   checkDestination(url: string): Promise<DestinationCheck>;
-  /** Called when an event was written, so the dispatcher of this process looks sooner than its next poll. */
+  /** Called when an event was written, so this process's dispatcher looks sooner than its next poll. */
   notify(): void;
 }
 
+/** This process, as registered in the instances table. */
 export interface InstanceRegistry {
   readonly id: string;
   /** Whether the process that owns a claim (an idempotency key, a credit check) is still running. */

@@ -1,9 +1,8 @@
 /**
  * The one error type of the domain. Front-ends branch on `code` (a documented, stable union) and map
- * it to an HTTP status in their own table; the domain knows nothing of HTTP. The codes are the rows of
- * the one list (`error-codes.ts`) marked as raised by the domain: only their names are read here.
+ * it to an HTTP status in their own table; the domain knows nothing of HTTP.
  */
-import type { DomainErrorCode } from './error-codes';
+import { ERROR_CODES, type DomainErrorCode } from './error-codes';
 
 export type ErrorCode = DomainErrorCode;
 
@@ -28,12 +27,35 @@ export class DomainError extends Error {
 /** Expected outcomes are values, not exceptions. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
+/** What a use case answers when it succeeds: for callers that name a view the use case infers. */
+export type Answered<F extends (...args: never[]) => Promise<Result<unknown>>> = Extract<
+  Awaited<ReturnType<F>>,
+  { ok: true }
+>['value'];
+
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+/** A refusal; without a message, the code's own text in `ERROR_CODES`. */
 export const fail = (
   code: ErrorCode,
-  message: string,
+  message: string = ERROR_CODES[code].example,
   details?: FieldViolation[],
 ): { ok: false; error: DomainError } => ({
   ok: false,
   error: new DomainError(code, message, details),
 });
+
+export const violation = (field: string, rule: string, text: string): FieldViolation => ({
+  field,
+  rule,
+  message: `${field}: ${text}`,
+});
+
+/** A VALIDATION_ERROR naming its first violation. */
+export const invalid = (...violations: FieldViolation[]) => fail('VALIDATION_ERROR', violations[0].message, violations);
+
+/** The body as an object, or the VALIDATION_ERROR of one that is not. */
+export function objectBody(body: unknown): Result<Record<string, unknown>> {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return ok(body as Record<string, unknown>);
+  return invalid(violation('body', 'type', 'must be a JSON object'));
+}

@@ -13,18 +13,19 @@ import {
 } from '@loanmatch/db';
 import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { fail, invalid, ok, violation, type Result } from './errors';
 import { HEADER_SCHEMAS, stringCheck } from './validation/requests';
 
 /** Keys are kept 24 hours. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY = HEADER_SCHEMAS.idempotencyKey;
 const isKey = stringCheck(KEY);
 
-export interface IdempotencyScope {
+interface IdempotencyScope {
   partnerId: string;
   /** The `Idempotency-Key` header as sent; undefined when absent. */
   key: string | undefined;
+  required: boolean;
   /** What makes two requests "the same": operation, target and body. */
   request: { operation: string; target?: string; body: unknown; headers?: Record<string, string | undefined> };
 }
@@ -43,15 +44,13 @@ export interface Replayable<T> {
 export type Seal<T> = (value: T) => KeyCompletion | undefined;
 
 export function checkIdempotencyKey(key: string | undefined, required: boolean): Result<void> {
-  if (key === undefined) {
-    const message = 'Idempotency-Key: is required for this operation';
+  if (key === undefined)
     return required
-      ? fail('VALIDATION_ERROR', message, [{ field: 'Idempotency-Key', rule: 'required', message }])
+      ? invalid(violation('Idempotency-Key', 'required', 'is required for this operation'))
       : ok(undefined);
-  }
   if (isKey(key)) return ok(undefined);
-  const message = `Idempotency-Key: must be ${KEY.minLength} to ${KEY.maxLength} printable ASCII characters`;
-  return fail('VALIDATION_ERROR', message, [{ field: 'Idempotency-Key', rule: 'format', message }]);
+  const text = `must be ${KEY.minLength} to ${KEY.maxLength} printable ASCII characters`;
+  return invalid(violation('Idempotency-Key', 'format', text));
 }
 
 /** Runs `operation` under the request's key (or plainly, without one). */
@@ -60,12 +59,15 @@ export async function withIdempotency<T extends Json>(
   scope: IdempotencyScope,
   operation: (seal: Seal<T>) => Promise<Result<T>>,
 ): Promise<Result<Replayable<T>>> {
+  const keyCheck = checkIdempotencyKey(scope.key, scope.required);
+  if (!keyCheck.ok) return keyCheck;
   if (scope.key === undefined) {
     const result = await operation(() => undefined);
     return result.ok ? ok({ value: result.value, replayed: false }) : result;
   }
   const id = { partnerId: scope.partnerId, key: scope.key };
   const now = ctx.clock();
+  // Identified by a keyed digest under the data key: a credit check's request holds step 5.
   const request = canonicalJson(scope.request);
   // Held before the row exists: a concurrent request that sees our row must find us alive.
   const release = ctx.instance.hold(claimName(id));
@@ -96,37 +98,17 @@ async function answerExisting<T>(
   row: IdempotencyRow,
   request: string,
 ): Promise<Result<Replayable<T>>> {
-  if (!ctx.personalData.digestMatches(row.fingerprint, request)) {
-    return fail(
-      'IDEMPOTENCY_KEY_REUSED',
-      'Idempotency-Key was already used for a different request; use a new key for a new request',
-    );
-  }
+  if (!ctx.personalData.digestMatches(row.fingerprint, request)) return fail('IDEMPOTENCY_KEY_REUSED');
   // The stored text is JSON.stringify's of the first answer: parsed and serialised again, the same bytes.
   if (row.state === 'completed') return ok({ value: JSON.parse(row.responseBody ?? 'null') as T, replayed: true });
-  if (row.state === 'in_progress' && (await ctx.instance.isAlive(row.ownerId, claimName(row)))) {
-    return fail(
-      'IDEMPOTENCY_IN_PROGRESS',
-      'The first request with this Idempotency-Key is still running; retry shortly',
-    );
-  }
+  if (row.state === 'in_progress' && (await ctx.instance.isAlive(row.ownerId, claimName(row))))
+    return fail('IDEMPOTENCY_IN_PROGRESS');
   if (row.state === 'in_progress') await markUnresolved(ctx.db, row, row.ownerId);
-  return fail(
-    'IDEMPOTENCY_KEY_UNRESOLVED',
-    'The first request with this Idempotency-Key may have partly completed; check the application before retrying with a new key',
-  );
+  return fail('IDEMPOTENCY_KEY_UNRESOLVED');
 }
 
 function claimName(id: { partnerId: string; key: string }): string {
   return `idem:${id.partnerId}:${id.key}`;
-}
-
-/**
- * What a key stores to identify its request: a keyed digest of the request's canonical JSON under the
- * data key (a credit check's request holds step 5, so no plain digest of it is stored).
- */
-export function requestFingerprint(ctx: DomainContext, request: IdempotencyScope['request']): string {
-  return ctx.personalData.digest(canonicalJson(request));
 }
 
 /** JSON with object keys sorted, so that key order does not make two equal requests differ. */

@@ -12,7 +12,6 @@ export * from './idempotency';
 export { createInstanceRegistry } from './instances';
 export {
   SANDBOX_SCORE_RANGE,
-  SANDBOX_SCORE_VALUES,
   SANDBOX_SCORE_WORDS,
   createSandboxBureau,
   createUnconfiguredBureau,
@@ -27,7 +26,7 @@ export * from './variant-b/create-application';
 export * from './variant-b/update-application';
 export * from './variant-b/run-credit-check';
 export * from './variant-b/match-application';
-export { flatFieldsOf, readIntake, type Intake } from './variant-b/intake';
+export { readIntake, type Intake } from './variant-b/intake';
 export * from './tiers';
 export * from './sealing';
 export * from './personal-data';
@@ -37,7 +36,7 @@ export * from './offers';
 export * from './referrals';
 export * from './catalogue-store';
 export { STATUS_ORDER, type ApplicationStatus } from './status';
-export { TRACKING_TOKEN_SCHEMA, signTrackingToken, verifyTrackingToken } from './tracking';
+export { TRACKING_TOKEN_SCHEMA } from './tracking';
 export * as matching from './matching';
 export * from './webhooks';
 export * from './webhook-delivery';

@@ -2,25 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { heartbeat, isInstanceAlive, removeInstance, removeOtherInstances, type Sql } from '@loanmatch/db';
 import type { InstanceRegistry } from './context';
 
-export interface InstanceRegistryOptions {
-  db: Sql;
-  /** Embedded storage admits one process only, so any other owner is certainly gone. */
-  embedded: boolean;
-  clock?: () => Date;
-  heartbeatMs?: number;
-  /** A heartbeat older than this marks its process dead. */
-  staleAfterMs?: number;
-}
-
 /**
- * This process's entry in the instances table, kept fresh by a heartbeat. Claims held by requests in
- * flight here are tracked in memory, so a claim of ours that is not held belongs to a request that failed.
+ * This process's entry in the instances table, kept fresh by a heartbeat; a heartbeat older than
+ * `staleAfterMs` marks its process dead. Claims held by requests in flight here are tracked in memory,
+ * so a claim of ours that is not held belongs to a request that failed. Embedded storage admits one
+ * process only, so there any other owner is certainly gone.
  */
-export function createInstanceRegistry(
-  options: InstanceRegistryOptions,
-): InstanceRegistry & { start(): Promise<void>; stop(): Promise<void> } {
+export function createInstanceRegistry(options: {
+  db: Sql;
+  embedded: boolean;
+  heartbeatMs?: number;
+  staleAfterMs?: number;
+}): InstanceRegistry & { start(): Promise<void>; stop(): Promise<void> } {
   const { db, embedded } = options;
-  const clock = options.clock ?? (() => new Date());
   const heartbeatMs = options.heartbeatMs ?? 2000;
   const staleAfterMs = options.staleAfterMs ?? 10_000;
   const id = randomUUID();
@@ -32,7 +26,7 @@ export function createInstanceRegistry(
     async isAlive(ownerId, claim) {
       if (ownerId === id) return held.has(claim);
       if (embedded) return false;
-      return isInstanceAlive(db, ownerId, new Date(clock().getTime() - staleAfterMs));
+      return isInstanceAlive(db, ownerId, new Date(Date.now() - staleAfterMs));
     },
     hold(claim) {
       held.set(claim, (held.get(claim) ?? 0) + 1);
@@ -47,9 +41,9 @@ export function createInstanceRegistry(
     },
     async start() {
       if (embedded) await removeOtherInstances(db, id);
-      await heartbeat(db, id, clock());
+      await heartbeat(db, id, new Date());
       timer = setInterval(() => {
-        heartbeat(db, id, clock()).catch(() => undefined);
+        heartbeat(db, id, new Date()).catch(() => undefined);
       }, heartbeatMs);
       timer.unref();
     },

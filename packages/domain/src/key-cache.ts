@@ -1,15 +1,10 @@
 /**
- * API-key lookups, remembered for a short while by each process. Every request of either contract
- * names a key (Variant A by its digest, Variant B's access tokens by its id); without this, each
- * request pays two database round trips before it does anything else.
- *
- * - Keyed by the key's SHA-256 digest or its id; the key itself is never kept.
- * - Only active keys are remembered: an unknown or revoked key is looked up every time, so a key
- *   issued a moment ago works at once, and a refusal never outlives the key's state.
- * - An entry is trusted for `KEY_CACHE_MS` (two seconds). A revocation through this process forgets
- *   every entry at once; another process refuses the key within `KEY_CACHE_MS` (docs/adr/0059).
- * - Concurrent requests for one key share one lookup. A failed lookup is not remembered.
- * - One cache per database, so tests and processes over other databases never share entries.
+ * API-key lookups, remembered for a short while by each process, so that a request of either contract
+ * (Variant A names its key by digest, Variant B's access tokens by id) does not first pay two round
+ * trips. The key itself is never kept. Only active keys are remembered, so a key issued a moment ago
+ * works at once; a revocation here forgets every entry, another process refuses the key within
+ * `KEY_CACHE_MS`. Concurrent requests for one key share one lookup; a failed one is not remembered.
+ * One cache per database, so tests and processes over other databases never share entries.
  */
 import { findActiveKeyById, findActiveKeyOwner, type KeyOwner, type Sql } from '@loanmatch/db';
 
@@ -18,15 +13,8 @@ export const KEY_CACHE_MS = 2000;
 /** Entries kept at most per process (the oldest goes first). */
 const MAX_ENTRIES = 10_000;
 
-interface Entry {
-  at: number;
-  owner: Promise<KeyOwner | null>;
-}
-
-interface KeyCache {
-  byDigest: Map<string, Entry>;
-  byId: Map<string, Entry>;
-}
+type Entry = { at: number; owner: Promise<KeyOwner | null> };
+type KeyCache = { byDigest: Map<string, Entry>; byId: Map<string, Entry> };
 
 const caches = new WeakMap<Sql, KeyCache>();
 

@@ -1,5 +1,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Environment } from './context';
+import type { ApiKeyRow } from '@loanmatch/db';
+import { ENVIRONMENTS, type DomainContext, type Environment } from './context';
+import { fail, ok, violation, type FieldViolation, type Result } from './errors';
 
 /**
  * Secrets (API keys, admin tokens, security tokens) are random, shown once and stored as SHA-256
@@ -22,19 +24,65 @@ export function digestsEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function randomSecret(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+export function randomSecret(): string {
+  return randomBytes(32).toString('base64url');
 }
 
-const KEY_PATTERN = /^lm_(sandbox|live)_[A-Za-z0-9_-]{43}$/;
-
-export function newApiKey(environment: Environment): { apiKey: string; keyHash: string; prefix: string } {
-  const apiKey = `lm_${environment}_${randomSecret()}`;
-  return { apiKey, keyHash: digest(apiKey), prefix: apiKey.slice(0, `lm_${environment}_`.length + 4) };
+/** A body's `environment` for a new key (the server's when absent), or the violation of another value. */
+export function keyEnvironment(ctx: DomainContext, given: unknown): Environment | FieldViolation {
+  const environment = given ?? ctx.env;
+  return (ENVIRONMENTS as readonly unknown[]).includes(environment)
+    ? (environment as Environment)
+    : violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`);
 }
 
-/** The environment a key claims by its prefix, or null for a string that is not a key at all. */
-export function apiKeyEnvironment(candidate: string): Environment | null {
+/** A key as operators see it: its prefix, never the key. */
+export const keyView = (k: Omit<ApiKeyRow, 'partnerId'> & { environment?: string }) => ({
+  keyId: k.id,
+  prefix: k.prefix,
+  ...(k.environment === undefined ? {} : { environment: k.environment }),
+  createdAt: k.createdAt.toISOString(),
+  revokedAt: k.revokedAt?.toISOString() ?? null,
+});
+
+/** Partner keys read `lm_<environment>_…`, lender keys `lm_lender_<environment>_…`: neither stands for the other. */
+const KEY_PATTERN = /^lm_(lender_)?(sandbox|live)_[A-Za-z0-9_-]{43}$/;
+
+export function newApiKey(environment: Environment, lender = false) {
+  const head = `lm_${lender ? 'lender_' : ''}${environment}_`;
+  const apiKey = `${head}${randomSecret()}`;
+  return { apiKey, keyHash: digest(apiKey), prefix: apiKey.slice(0, head.length + 4) };
+}
+
+/** The environment a key claims by its prefix, or null for a string that is not a key (of a lender, with `lender`). */
+export function apiKeyEnvironment(candidate: string, lender = false): Environment | null {
   const match = KEY_PATTERN.exec(candidate);
-  return match ? (match[1] as Environment) : null;
+  return match && (match[1] !== undefined) === lender ? (match[2] as Environment) : null;
+}
+
+/**
+ * The owner of `apiKey` (looked up by its digest, compared in constant time), of this server's
+ * environment. Every refusal is UNAUTHORIZED; a key of the other environment says so; the key itself is
+ * never echoed.
+ */
+export async function authenticateKey<T extends { keyHash: string; environment: string }>(
+  ctx: DomainContext,
+  apiKey: string | undefined,
+  lender: boolean,
+  find: (keyDigest: string) => Promise<T | null>,
+): Promise<Result<T>> {
+  const noun = lender ? 'lender key' : 'API key';
+  const claimed = apiKey ? apiKeyEnvironment(apiKey, lender) : null;
+  if (!apiKey || !claimed)
+    return fail('UNAUTHORIZED', `A valid ${noun} is required: send Authorization: Bearer <${noun}>`);
+  if (claimed !== ctx.env)
+    return fail(
+      'UNAUTHORIZED',
+      `This is a ${claimed} ${lender ? noun : 'key'}; this server is the ${ctx.env} environment`,
+    );
+  const hash = digest(apiKey);
+  const owner = await find(hash);
+  if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env)
+    return fail('UNAUTHORIZED', `The ${noun} is not valid or has been revoked`);
+  return ok(owner);
 }

@@ -5,23 +5,18 @@ import {
   insertMatchRun,
   insertReferral,
   type ApplicationForMatch,
-  type Json,
 } from '@loanmatch/db';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { fail, ok } from './errors';
 import { canonicalUuid } from './ids';
-import { matchOffers, type AcceptedOffer, type MatchResult, type NearMissOffer, type OfferDetails } from './matching';
+import { matchOffers, type MatchResult } from './matching';
+import type { CommissionTerms } from './outcomes/commission';
 import { trackingSigner, verifyTrackingToken } from './tracking';
-import { commissionTermsOf, type CommissionTerms } from './outcomes/commission';
 import { stepsForMatching } from './variant-b/intake';
-import type { Answer } from './validation/responses';
 
-/** Tracking links live about two hours (spec 2.6); CONTRACT.md: 410 after. */
+/** Tracking links live two hours; a click after that is answered 410. */
 export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
-
-export type OfferView = Answer<'Offer'>;
-export type MatchView = Answer<'MatchResult'>;
 
 /** What a match run keeps of each accepted offer, to forward and record a click later. */
 interface SnapshotOffer {
@@ -33,20 +28,16 @@ interface SnapshotOffer {
   commission?: CommissionTerms;
 }
 
+export type MatchView = ReturnType<typeof matchView>['view'];
+
 /** `POST /applications/{id}/match`: the application's offers as its data stands now. */
-export async function matchApplication(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string },
-): Promise<Result<MatchView>> {
+export async function matchApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const found = await findForMatch(ctx, options);
   return found.ok ? matchFound(ctx, found.value) : found;
 }
 
 /** The partner's application with what matching reads of its check; another partner's is NOT_FOUND, as everywhere. */
-export async function findForMatch(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string },
-): Promise<Result<ApplicationForMatch>> {
+export async function findForMatch(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const id = canonicalUuid(options.applicationId);
   const found = id ? await findApplicationForMatch(ctx.db, id, options.partnerId) : null;
   return found ? ok(found) : fail('NOT_FOUND', 'Application not found');
@@ -56,25 +47,17 @@ export async function findForMatch(
  * Matches the application's current data against the catalogue in force. Each call is a new run: stored
  * with a snapshot of its offers, with fresh tracking links; the first moves the status to `matched`.
  */
-export async function matchFound(ctx: DomainContext, app: ApplicationForMatch): Promise<Result<MatchView>> {
-  if (app.creditCheck?.status !== 'completed')
-    return fail(
-      'CREDIT_CHECK_REQUIRED',
-      'Run the credit check before matching: POST /applications/{applicationId}/credit-check',
-    );
+export async function matchFound(ctx: DomainContext, app: ApplicationForMatch) {
+  if (app.creditCheck?.status !== 'completed') return fail('CREDIT_CHECK_REQUIRED');
   const credit = { band: app.band as ScoreBand | null, degradedMode: app.creditCheck.degradedMode };
-
   const now = ctx.clock();
-  const catalogue = await ctx.catalogue.current();
-  const result = matchOffers(
-    {
-      formType: app.formType as 'personal' | 'car' | 'home',
-      steps: await stepsForMatching(ctx, app, app.securityTokenHash !== null),
-      credit,
-      referenceYear: now.getUTCFullYear(),
-    },
-    catalogue,
-  );
+  const input = {
+    formType: app.formType as 'personal' | 'car' | 'home',
+    steps: await stepsForMatching(ctx, app),
+    credit,
+    referenceYear: now.getUTCFullYear(),
+  };
+  const result = matchOffers(input, await ctx.catalogue.current());
   if (result.outcome === 'incomplete_application') {
     const missing = result.missing.map((m) => `step ${m.step} ${m.field}`).join(', ');
     return fail('STEPS_INCOMPLETE', `Matching needs more of the application: ${missing}`);
@@ -90,9 +73,7 @@ export async function matchFound(ctx: DomainContext, app: ApplicationForMatch): 
     degradedMode: credit.degradedMode,
     signToken: trackingSigner(ctx.tracking.secret, matchId, expiresAt),
     publicBaseUrl: ctx.tracking.publicBaseUrl,
-    commissionOf: commissionTermsOf(catalogue),
   });
-
   await insertMatchRun(ctx.db, {
     id: matchId,
     applicationId: app.id,
@@ -108,8 +89,8 @@ export async function matchFound(ctx: DomainContext, app: ApplicationForMatch): 
 
 /**
  * A match's answer, and the snapshot of its accepted offers that a click on a tracking link reads. Each
- * accepted offer gets an id and a signed tracking link; lender and product are the catalogue's own
- * (frozen) objects.
+ * accepted offer gets an id and a signed tracking link. Near-misses are matching's own words, which never
+ * name a band or a score.
  */
 export function matchView(
   result: Extract<MatchResult, { outcome: 'assessed' }>,
@@ -121,75 +102,45 @@ export function matchView(
     degradedMode: boolean;
     signToken: (offerId: string) => string;
     publicBaseUrl: string;
-    /** The commission terms of a product, kept with its offer; none by default. */
-    commissionOf?: (productId: string) => CommissionTerms | null;
   },
-): { view: MatchView; snapshot: SnapshotOffer[] } {
+) {
   const snapshot: SnapshotOffer[] = [];
-  const expiry = run.expiresAt.toISOString();
-  const acceptedOffers = result.acceptedOffers.map((offer: AcceptedOffer): OfferView => {
+  const expiresAt = run.expiresAt.toISOString();
+  const acceptedOffers = result.acceptedOffers.map(({ lenderUrl, commission, ...offer }) => {
     const offerId = randomUUID();
-    const commission = run.commissionOf?.(offer.product.id);
+    const { lender, product } = offer;
     snapshot.push({
       offerId,
-      lenderId: offer.lender.id,
-      productId: offer.product.id,
-      lenderUrl: offer.lenderUrl,
-      ...(commission ? { commission } : {}),
+      lenderId: lender.id,
+      productId: product.id,
+      lenderUrl,
+      ...(commission && { commission }),
     });
-    return {
-      offerId,
-      lender: offer.lender,
-      product: offer.product,
-      headline: offer.headline,
-      certainty: offer.certainty,
-      offerDetails: offer.offerDetails as OfferDetails & Json,
-      conditions: offer.conditions.map((c) => ({ field: c.field, requirement: c.requirement })),
-      ...(offer.assumedLoanTermMonths === undefined ? {} : { assumedLoanTermMonths: offer.assumedLoanTermMonths }),
-      expiresAt: expiry,
-      trackingUrl: `${run.publicBaseUrl}/r/${run.signToken(offerId)}`,
-    };
+    return { offerId, ...offer, expiresAt, trackingUrl: `${run.publicBaseUrl}/r/${run.signToken(offerId)}` };
   });
-  const view: MatchView = {
+  const view = {
     applicationId: run.applicationId,
     matchId: run.matchId,
     generatedAt: run.now.toISOString(),
     degraded_mode: run.degradedMode,
     assessment:
       result.assessment.basis === 'bureau'
-        ? { basis: 'bureau' }
-        : { basis: 'self_estimate', notice: result.assessment.notice },
+        ? { basis: 'bureau' as const }
+        : { basis: 'self_estimate' as const, notice: result.assessment.notice },
     acceptedOffers,
-    nearMissOffers: result.nearMissOffers.map(nearMissView),
+    nearMissOffers: result.nearMissOffers,
   };
   return { view, snapshot };
 }
 
 /**
- * A near-miss as partners see it. Its words are matching's own, which never name a band or a score (a
- * credit reason says only that the lender's criteria were not met: matching/near-miss-wording.ts).
- */
-function nearMissView(offer: NearMissOffer): MatchView['nearMissOffers'][number] {
-  return {
-    lender: { ...offer.lender },
-    product: { ...offer.product },
-    headline: offer.headline,
-    reasons: offer.reasons.map((r) => ({ ...r })),
-    wouldQualifyIf: offer.wouldQualifyIf.map((w) => ({ ...w })),
-  };
-}
-
-export type LinkOutcome = { location: string };
-
-/**
  * A click on a tracking link: verified by its signature, recorded once per offer, and forwarded to
  * the lender. A forged or unknown token is NOT_FOUND; an expired one LINK_EXPIRED.
  */
-export async function followTrackingLink(ctx: DomainContext, options: { token: string }): Promise<Result<LinkOutcome>> {
+export async function followTrackingLink(ctx: DomainContext, options: { token: string }) {
   const claims = verifyTrackingToken(ctx.tracking.secret, options.token);
   if (!claims) return fail('NOT_FOUND', 'Unknown link');
-  if (claims.expiresAt.getTime() <= ctx.clock().getTime())
-    return fail('LINK_EXPIRED', 'This offer link has expired; ask for a new match');
+  if (claims.expiresAt.getTime() <= ctx.clock().getTime()) return fail('LINK_EXPIRED');
   const run = await findMatchRun(ctx.db, claims.matchRunId);
   const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find(
     (o) => o.offerId === claims.offerId,
@@ -204,7 +155,7 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
     partnerId: run.partnerId,
     lenderId: offer.lenderId,
     productId: offer.productId,
-    commissionTerms: (offer.commission as Json | undefined) ?? null,
+    commissionTerms: offer.commission ?? null,
     now: ctx.clock(),
   });
   if (recorded) {

@@ -6,22 +6,21 @@ import {
   insertFirstPartner,
   insertPartnerWithKey,
   listPartnersWithKeys,
+  revokeLenderKey,
   revokePartnerKey,
   type ApiKeyRow,
   type KeyOwner,
   type PartnerRow,
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
-import { fail, ok, type FieldViolation, type Result } from './errors';
+import { fail, invalid, objectBody, ok, violation, type FieldViolation } from './errors';
 import { activeKeyByDigest, forgetKeys } from './key-cache';
-import { apiKeyEnvironment, digest, digestsEqual, newApiKey } from './keys';
+import { authenticateKey, keyEnvironment, keyView, newApiKey } from './keys';
 import { canonicalUuid } from './ids';
 
 export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
-export type Tier = (typeof TIERS)[number];
-const ENVIRONMENTS = ['sandbox', 'live'] as const;
 
 export interface AuthenticatedPartner {
   partnerId: string;
@@ -31,23 +30,7 @@ export interface AuthenticatedPartner {
   environment: Environment;
 }
 
-export interface PartnerView {
-  partnerId: string;
-  name: string;
-  tier: string;
-  environment: string;
-  createdAt: string;
-  keys: Array<{ keyId: string; prefix: string; createdAt: string; revokedAt: string | null }>;
-}
-
-const keyView = (k: ApiKeyRow) => ({
-  keyId: k.id,
-  prefix: k.prefix,
-  createdAt: k.createdAt.toISOString(),
-  revokedAt: k.revokedAt?.toISOString() ?? null,
-});
-
-const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }): PartnerView => ({
+const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }) => ({
   partnerId: p.id,
   name: p.name,
   tier: p.tier,
@@ -56,27 +39,10 @@ const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }): PartnerView => ({
   keys: p.keys.map(keyView),
 });
 
-/**
- * Finds the partner behind `Authorization: Bearer <key>`. Every refusal is the same UNAUTHORIZED,
- * but for a key of the other environment, which says so (the key itself is never echoed).
- */
-export async function authenticateApiKey(
-  ctx: DomainContext,
-  options: { apiKey: string | undefined },
-): Promise<Result<AuthenticatedPartner>> {
-  const { apiKey } = options;
-  const claimed = apiKey ? apiKeyEnvironment(apiKey) : null;
-  if (!apiKey || !claimed)
-    return fail('UNAUTHORIZED', 'A valid API key is required: send Authorization: Bearer <API key>');
-  if (claimed !== ctx.env) {
-    return fail('UNAUTHORIZED', `This is a ${claimed} key; this server is the ${ctx.env} environment`);
-  }
-  const hash = digest(apiKey);
-  const owner = await activeKeyByDigest(ctx.db, hash);
-  if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env) {
-    return fail('UNAUTHORIZED', 'The API key is not valid or has been revoked');
-  }
-  return ok(authenticatedPartner(owner));
+/** The partner behind `Authorization: Bearer <key>`. */
+export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: string | undefined }) {
+  const owner = await authenticateKey(ctx, options.apiKey, false, (hash) => activeKeyByDigest(ctx.db, hash));
+  return owner.ok ? ok(authenticatedPartner(owner.value)) : owner;
 }
 
 /** The partner behind an active key, as a request knows it. */
@@ -84,19 +50,11 @@ export function authenticatedPartner({ partnerId, keyId, name, tier, environment
   return { partnerId, keyId, name, tier, environment: environment as Environment };
 }
 
-export async function createPartner(
-  ctx: DomainContext,
-  options: { body: unknown },
-): Promise<
-  Result<{ partnerId: string; name: string; apiKey: string; keyId: string; tier: string; environment: string }>
-> {
-  const body = (options.body ?? {}) as Record<string, unknown>;
+export async function createPartner(ctx: DomainContext, options: { body: unknown }) {
+  const checked = objectBody(options.body);
+  if (!checked.ok) return checked;
+  const body = checked.value;
   const violations: FieldViolation[] = [];
-  if (typeof options.body !== 'object' || options.body === null || Array.isArray(options.body)) {
-    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [
-      { field: 'body', rule: 'type', message: 'body: must be a JSON object' },
-    ]);
-  }
   const name = typeof body.name === 'string' ? body.name.trim() : undefined;
   if (body.name === undefined) violations.push(violation('name', 'required', 'is required'));
   else if (!name || name.length > 100)
@@ -104,16 +62,15 @@ export async function createPartner(
   const tier = body.tier ?? 'standard';
   if (!(TIERS as readonly unknown[]).includes(tier))
     violations.push(violation('tier', 'enum', `must be one of ${TIERS.join(', ')}`));
-  const environment = body.environment ?? ctx.env;
-  if (!(ENVIRONMENTS as readonly unknown[]).includes(environment))
-    violations.push(violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`));
-  if (violations.length) return fail('VALIDATION_ERROR', violations[0].message, violations);
+  const environment = keyEnvironment(ctx, body.environment);
+  if (typeof environment !== 'string') violations.push(environment);
+  if (violations.length || typeof environment !== 'string') return invalid(...violations);
 
-  const key = newApiKey(environment as Environment);
+  const key = newApiKey(environment);
   const keyId = randomUUID();
   const partner = await insertPartnerWithKey(
     ctx.db,
-    { id: randomUUID(), name: name!, tier: tier as string, environment: environment as string },
+    { id: randomUUID(), name: name!, tier: tier as string, environment },
     { id: keyId, keyHash: key.keyHash, prefix: key.prefix },
   );
   return ok({
@@ -126,31 +83,34 @@ export async function createPartner(
   });
 }
 
-export async function listPartners(ctx: DomainContext): Promise<Result<{ partners: PartnerView[] }>> {
+export async function listPartners(ctx: DomainContext) {
   return ok({ partners: (await listPartnersWithKeys(ctx.db)).map(partnerView) });
 }
 
-export async function issueApiKey(
-  ctx: DomainContext,
-  options: { partnerId: string },
-): Promise<Result<{ keyId: string; apiKey: string; partnerId: string }>> {
+export async function issueApiKey(ctx: DomainContext, options: { partnerId: string }) {
   const partnerId = canonicalUuid(options.partnerId);
   const partner = partnerId ? await findPartner(ctx.db, partnerId) : null;
   if (!partner) return fail('NOT_FOUND', 'Partner not found');
   const key = newApiKey(partner.environment as Environment);
-  const { keyHash, prefix } = key;
-  const row = await insertApiKey(ctx.db, { id: randomUUID(), partnerId: partner.id, keyHash, prefix });
+  const row = await insertApiKey(ctx.db, {
+    id: randomUUID(),
+    partnerId: partner.id,
+    keyHash: key.keyHash,
+    prefix: key.prefix,
+  });
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
-export async function revokeApiKey(
-  ctx: DomainContext,
-  options: { keyId: string },
-): Promise<Result<{ keyId: string; revokedAt: string }>> {
+/**
+ * `DELETE /admin/v1/keys/{keyId}`: revokes a partner key or a lender key, whichever the id names. This
+ * process refuses a partner key at once, others within KEY_CACHE_MS; a lender key is refused at once.
+ */
+export async function revokeKey(ctx: DomainContext, options: { keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
-  const row = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;
+  const partnerKey = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;
+  if (partnerKey) forgetKeys(ctx.db);
+  const row = partnerKey ?? (keyId ? await revokeLenderKey(ctx.db, keyId, ctx.clock()) : null);
   if (!row) return fail('NOT_FOUND', 'Key not found');
-  forgetKeys(ctx.db); // this process refuses the key at once; others within KEY_CACHE_MS
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
 
@@ -168,8 +128,4 @@ export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId
     { id: randomUUID(), keyHash: key.keyHash, prefix: key.prefix },
   );
   return created ? { partnerId, apiKey: key.apiKey } : null;
-}
-
-function violation(field: string, rule: string, text: string): FieldViolation {
-  return { field, rule, message: `${field}: ${text}` };
 }

@@ -2,42 +2,37 @@
  * Applicants' personal information at rest: step 5 and Variant B's intake are stored sealed
  * (AES-256-GCM, `sealing.ts`) under the data key, with the application id as associated data, so the
  * database alone never holds them in clear and a sealed text copied to another row does not open there.
- * Each text names its key; keys rotate like the other secrets (new writes under the newest key, earlier
- * keys still open), and `reencryptPersonalData` moves old rows to the newest key so earlier keys can go.
+ * The personal fields of steps 2-4 and the exact score are sealed under the same key (`sealed-fields.ts`),
+ * so the key status, rotation and erasure here cover them too.
  *
- * The personal fields of steps 2-4 and the exact score are sealed under the same key (`sealed-fields.ts`):
- * the key status, rotation and erasure here cover them too.
- *
- * Erasure removes the details (and the addresses and employer of steps 1-4, and the exact score) and
- * keeps the application's non-personal record (the other step fields, status, the check's outcome, match
- * runs, referrals, the consent record's facts) for reporting. An erased application takes no personal
- * data again: a credit check or a step save answers PERSONAL_DATA_ERASED.
- * Matching reads steps 1-4 and the stored band only, so it still answers.
+ * Erasure removes all of these and keeps the application's non-personal record for reporting; an erased
+ * application takes no personal data again. Matching reads steps 1-4 and the stored band only, so it
+ * still answers.
  */
 import {
+  SEALED_COLUMNS,
   countByKey,
   countLiveByDataKey,
   countSealedByKey,
   eraseApplicant,
   findApplicant,
   listApplicantsNotUnder,
+  listSealedNotUnder,
   replaceApplicantSealed,
+  replaceSealedText,
   type Json,
   type SealedDetails,
   type Sql,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { fail, ok } from './errors';
 import { canonicalUuid } from './ids';
-import { PERSONAL_STEP_FIELDS, PersonalDataUnreadable, reencryptSealedFields } from './sealed-fields';
+import { PERSONAL_STEP_FIELDS, PersonalDataUnreadable, sealedFieldContext } from './sealed-fields';
 import { createSecretBox, type SecretBox } from './sealing';
-
-/** The purpose the data key is derived for (HKDF), so the key serves no other use. */
-export const PERSONAL_DATA_PURPOSE = 'applicant-details';
 
 /** The box that seals applicant details: the current data key first, then earlier ones still accepted. */
 export function createPersonalDataBox(keys: readonly Uint8Array[]): SecretBox {
-  return createSecretBox(keys, PERSONAL_DATA_PURPOSE);
+  return createSecretBox(keys, 'applicant-details');
 }
 
 /** One encryption per write: the details sealed under the current key, bound to their application. */
@@ -48,11 +43,6 @@ export function sealApplicantDetails(ctx: DomainContext, applicationId: string, 
   };
 }
 
-export type ApplicantDetails =
-  | { state: 'none' }
-  | { state: 'erased'; erasedAt: Date }
-  | { state: 'kept'; details: Json };
-
 /**
  * The details kept for an application, opened: the only place they are decrypted. `lock`: the row is
  * locked in `db`'s transaction (outside one, read once every write in flight has committed).
@@ -61,7 +51,7 @@ export async function readApplicantDetails(
   ctx: DomainContext,
   applicationId: string,
   options: { db?: Sql; lock?: boolean } = {},
-): Promise<ApplicantDetails> {
+): Promise<{ state: 'none' } | { state: 'erased'; erasedAt: Date } | { state: 'kept'; details: Json }> {
   const row = await findApplicant(options.db ?? ctx.db, applicationId, options.lock);
   if (!row) return { state: 'none' };
   if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
@@ -75,41 +65,29 @@ export async function readApplicantDetails(
  * `DELETE /admin/v1/applications/{id}/personal-data`: removes the applicant's details (step 5, or Variant
  * B's intake), the personal fields of steps 1-4, the exact bureau score and the partner's reference of
  * the consent record; keeps everything else. Idempotent: a second call answers the first call's
- * `erasedAt`. An unknown or malformed id is NOT_FOUND. Not a status change: no webhook event.
+ * `erasedAt`. Not a status change: no webhook event.
  */
-export async function erasePersonalData(
-  ctx: DomainContext,
-  options: { applicationId: string },
-): Promise<Result<{ applicationId: string; erasedAt: string }>> {
+export async function erasePersonalData(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
-  if (!applicationId) return fail('NOT_FOUND', 'Application not found');
-  const erasedAt = await eraseApplicant(ctx.db, applicationId, ctx.clock(), PERSONAL_STEP_FIELDS);
-  return erasedAt
-    ? ok({ applicationId, erasedAt: erasedAt.toISOString() })
-    : fail('NOT_FOUND', 'Application not found');
+  const erasedAt = applicationId
+    ? await eraseApplicant(ctx.db, applicationId, ctx.clock(), PERSONAL_STEP_FIELDS)
+    : null;
+  if (!applicationId || !erasedAt) return fail('NOT_FOUND', 'Application not found');
+  return ok({ applicationId, erasedAt: erasedAt.toISOString() });
 }
 
-export interface DataKeyStatus {
-  /** The key new writes use (DATA_KEY's id). */
-  currentKeyId: string;
-  /**
-   * Sealed values by the key that sealed them (applicant details, the personal fields of each step, exact
-   * scores: one each); `configured` false means no key of this process opens them.
-   */
-  keys: Array<{ keyId: string; rows: number; current: boolean; configured: boolean }>;
-  /** Sealed values under another key than the current one: `rotate` moves them. */
-  remaining: number;
-  /**
-   * Live idempotency keys by the data key their request's digest was made under: a retry is compared
-   * under that key, so it must stay configured until they expire (24 hours at most).
-   */
-  idempotencyKeys: Array<{ keyId: string; live: number; current: boolean; configured: boolean }>;
-  /** Live idempotency keys under another data key than the current one. When this and `remaining` are 0, every earlier key may be removed. */
-  idempotencyKeysRemaining: number;
+/**
+ * `GET /admin/v1/data-key`: the sealed values (applicant details, the personal fields of each step, exact
+ * scores) by the key that sealed them, `configured` false when no key of this process opens them, and
+ * `remaining` under another key than the current one. Beside them, live idempotency keys by the data key
+ * their request's digest was made under: a retry is compared under that key, so it must stay configured
+ * until they expire (24 hours at most). When both remainders are 0, every earlier key may be removed.
+ */
+export async function getDataKeyStatus(ctx: DomainContext) {
+  return ok(await keyStatus(ctx));
 }
 
-/** `GET /admin/v1/data-key`: which keys seal how many values. */
-export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataKeyStatus>> {
+async function keyStatus(ctx: DomainContext) {
   const box = ctx.personalData;
   const [applicants, fields, live] = await Promise.all([
     countByKey(ctx.db),
@@ -124,62 +102,60 @@ export async function getDataKeyStatus(ctx: DomainContext): Promise<Result<DataK
     current: c.keyId === box.keyId,
     configured: box.keyIds.includes(c.keyId),
   });
-  return ok({
+  return {
     currentKeyId: box.keyId,
     keys: counts.map(described),
     remaining: counts.filter((c) => c.keyId !== box.keyId).reduce((sum, c) => sum + c.rows, 0),
     idempotencyKeys: live.map(described),
     idempotencyKeysRemaining: live.filter((c) => c.keyId !== box.keyId).reduce((sum, c) => sum + c.live, 0),
-  });
-}
-
-export interface ReencryptionReport extends DataKeyStatus {
-  /** Sealed values moved to the current key by this call. */
-  reencrypted: number;
-  /** Sealed values no configured key opens (left as they are; their key must be configured again to move them). */
-  unreadable: number;
-  /** Whether the pass reached the end; false when it stopped at its time budget (call again). */
-  complete: boolean;
+  };
 }
 
 /**
- * `POST /admin/v1/data-key/re-encrypt`: rewraps every value sealed under an earlier key with the current
- * one (applicant rows, then the columns of `sealed-fields.ts`), a batch at a time, for up to `budgetMs` (then it answers, and the caller calls again). Safe while
- * serving: each row is replaced only if it still holds the text that was read, so a write or an erasure
- * that came in meanwhile is never undone, and no long transaction holds locks.
+ * `POST /admin/v1/data-key/re-encrypt`: seals every value sealed under an earlier key again under the
+ * current one (applicant rows, then the columns of `sealed-fields.ts`), a batch at a time, for up to
+ * `budgetMs`; `complete` false when the budget ran out (call again). Safe while serving: each value is
+ * replaced only if its row still holds the text that was read, so a write or an erasure meanwhile is
+ * never undone, and no long transaction holds locks. Values no configured key opens are counted
+ * `unreadable` and left as they are.
  */
 export async function reencryptPersonalData(
   ctx: DomainContext,
   options: { batchSize?: number; budgetMs?: number } = {},
-): Promise<Result<ReencryptionReport>> {
+) {
   const box = ctx.personalData;
-  const batchSize = options.batchSize ?? 200;
+  const limit = options.batchSize ?? 200;
   const deadline = Date.now() + (options.budgetMs ?? 10_000);
-  let after: string | undefined;
-  let reencrypted = 0;
-  let unreadable = 0;
-  let complete = false;
-  while (!complete && Date.now() < deadline) {
-    const rows = await listApplicantsNotUnder(ctx.db, box.keyId, { after, limit: batchSize });
-    for (const row of rows) {
-      const plain = box.open(row.detailsSealed, row.applicationId);
-      if (plain === undefined) {
-        unreadable++;
-        continue;
+  const counts = { reencrypted: 0, unreadable: 0 };
+  /** One kind of sealed value, listed after an application id; false when the deadline stopped it. */
+  const pass = async (
+    list: (after: string | undefined) => Promise<Array<{ applicationId: string; sealed: string }>>,
+    replace: (applicationId: string, from: string, to: string) => Promise<boolean>,
+    context: (applicationId: string) => string,
+  ): Promise<boolean> => {
+    for (let after: string | undefined; ; ) {
+      if (Date.now() >= deadline) return false;
+      const rows = await list(after);
+      for (const row of rows) {
+        const plain = box.open(row.sealed, context(row.applicationId));
+        if (plain === undefined) counts.unreadable++;
+        else if (await replace(row.applicationId, row.sealed, box.seal(plain, context(row.applicationId))))
+          counts.reencrypted++;
       }
-      const rewrapped = { detailsSealed: box.seal(plain, row.applicationId), keyId: box.keyId };
-      if (await replaceApplicantSealed(ctx.db, row.applicationId, row.detailsSealed, rewrapped)) reencrypted++;
+      if (rows.length < limit) return true;
+      after = rows.at(-1)?.applicationId;
     }
-    complete = rows.length < batchSize;
-    after = rows.at(-1)?.applicationId;
-  }
-  if (complete) {
-    const fields = await reencryptSealedFields(ctx, box, { batchSize, deadline });
-    reencrypted += fields.reencrypted;
-    unreadable += fields.unreadable;
-    complete = fields.complete;
-  }
-  const status = await getDataKeyStatus(ctx);
-  if (!status.ok) return status;
-  return ok({ ...status.value, reencrypted, unreadable, complete });
+  };
+  let complete = await pass(
+    (after) => listApplicantsNotUnder(ctx.db, box.keyId, { after, limit }),
+    (id, from, to) => replaceApplicantSealed(ctx.db, id, from, { detailsSealed: to, keyId: box.keyId }),
+    (id) => id,
+  );
+  for (const column of SEALED_COLUMNS)
+    complete &&= await pass(
+      (after) => listSealedNotUnder(ctx.db, column, box.keyId, { after, limit }),
+      (id, from, to) => replaceSealedText(ctx.db, column, id, from, to),
+      (id) => sealedFieldContext(column, id),
+    );
+  return ok({ ...(await keyStatus(ctx)), ...counts, complete });
 }

@@ -4,18 +4,19 @@
  */
 import { listPartnerReferrals, type ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { ok, type Result } from './errors';
+import { ok } from './errors';
 import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
 import type { Answer } from './validation/responses';
 import { toDollars } from './outcomes/money';
 
-/** Commission is paid in Australian dollars. */
-export const COMMISSION_CURRENCY = 'AUD';
-
-export type ReferralView = Answer<'Referral'>;
+type ReferralView = Answer<'Referral'>;
 type ReferralStatus = NonNullable<ReferralView['outcome']>['status'];
 
-export function toReferralView(r: ReferralRow): ReferralView {
+/**
+ * `outcome` is null until the lender reports (`updatedAt`: when the event that set the status occurred);
+ * `commission` null until a loan is funded (or when the product states none), 0 once clawed back, in AUD.
+ */
+function referralView(r: ReferralRow): ReferralView {
   return {
     referralId: r.id,
     applicationId: r.applicationId,
@@ -32,8 +33,7 @@ export function toReferralView(r: ReferralRow): ReferralView {
             updatedAt: r.outcomeAt.toISOString(),
             fundedAmount: r.fundedAmountCents === null ? null : toDollars(r.fundedAmountCents),
           },
-    commission:
-      r.commissionCents === null ? null : { amount: toDollars(r.commissionCents), currency: COMMISSION_CURRENCY },
+    commission: r.commissionCents === null ? null : { amount: toDollars(r.commissionCents), currency: 'AUD' },
   };
 }
 
@@ -41,7 +41,7 @@ export function toReferralView(r: ReferralRow): ReferralView {
 export async function listReferrals(
   ctx: DomainContext,
   options: { partnerId: string; limit?: string; cursor?: string },
-): Promise<Result<{ referrals: ReferralView[]; nextCursor: string | null }>> {
+) {
   const parsed = parsePageLimit(options.limit);
   if (!parsed.ok) return parsed;
   const limit = parsed.value;
@@ -57,7 +57,7 @@ export async function listReferrals(
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return ok({
-    referrals: page.map(toReferralView),
+    referrals: page.map(referralView),
     nextCursor:
       rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
   });

@@ -1,31 +1,14 @@
 /**
  * Personal data kept beside clear data, sealed like step 5 (`personal-data.ts`): the personal fields of
- * steps 2-4 (employer, home and property addresses and their components) and the exact bureau score.
- *
- * A step is stored as two parts: its other fields in clear, for matching, which never opens anything;
- * its personal fields as one sealed text, opened only by the calls that show them (GET, a step save's
- * answer, Variant B's PATCH of that step). The score is sealed when the check completes and never
- * opened: it never leaves the service; its band stays in clear for matching.
- *
- * Each text is bound to its application and place (associated data `<id>:step-<n>`, `<id>:score`), so
- * a text copied elsewhere does not open; it names its key, so rotation and the key status cover it.
+ * steps 2-4 and the exact bureau score. A step is stored as its other fields in clear, for matching, and
+ * its personal fields as one sealed text, opened only by the calls that show them. The score is sealed
+ * and never opened: it never leaves the service; its band stays in clear for matching. Each text is bound
+ * to its application and place (`<id>:step-<n>`, `<id>:score`), so a text copied elsewhere does not open.
  */
-import {
-  SEALED_COLUMNS,
-  listSealedNotUnder,
-  replaceSealedText,
-  type ApplicationRow,
-  type Json,
-  type SealedColumn,
-  type SealedStepNumber,
-} from '@loanmatch/db';
+import type { ApplicationRow, Json, SealedColumn, SealedStepNumber } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import type { SecretBox } from './sealing';
 
-/**
- * Fields of steps 1-4 that are about the person rather than the loan (spec section 2): the home and
- * property addresses and the employer. Sealed apart from the step; erasure removes them.
- */
+/** Fields of steps 1-4 about the person rather than the loan: sealed apart from the step; erasure removes them. */
 export const PERSONAL_STEP_FIELDS = [
   'homeAddress',
   'homeAddressComponents',
@@ -117,41 +100,4 @@ export function sealScore(ctx: DomainContext, applicationId: string, score: numb
 /** The associated data a column's text is sealed with (for tools that copy rows, such as the bench's fill). */
 export function sealedFieldContext(column: SealedColumn, applicationId: string): string {
   return column === 'score' ? scoreContext(applicationId) : stepContext(applicationId, Number(column.slice(4)));
-}
-
-/**
- * One pass of re-encryption over these columns (`reencryptPersonalData`): each text under another key
- * than `box`'s current one is sealed again under it, a batch at a time, until `deadline`. Each text is
- * replaced only if its row still holds it, so a write or an erasure meanwhile is kept.
- */
-export async function reencryptSealedFields(
-  ctx: DomainContext,
-  box: SecretBox,
-  options: { batchSize: number; deadline: number },
-): Promise<{ reencrypted: number; unreadable: number; complete: boolean }> {
-  let reencrypted = 0;
-  let unreadable = 0;
-  for (const column of SEALED_COLUMNS) {
-    let after: string | undefined;
-    for (;;) {
-      if (Date.now() >= options.deadline) return { reencrypted, unreadable, complete: false };
-      const rows = await listSealedNotUnder(ctx.db, column, box.keyId, {
-        after,
-        limit: options.batchSize,
-      });
-      for (const row of rows) {
-        const context = sealedFieldContext(column, row.applicationId);
-        const plain = box.open(row.sealed, context);
-        if (plain === undefined) {
-          unreadable++;
-          continue;
-        }
-        if (await replaceSealedText(ctx.db, column, row.applicationId, row.sealed, box.seal(plain, context)))
-          reencrypted++;
-      }
-      if (rows.length < options.batchSize) break;
-      after = rows.at(-1)?.applicationId;
-    }
-  }
-  return { reencrypted, unreadable, complete: true };
 }

@@ -10,20 +10,15 @@ import {
 } from 'node:crypto';
 
 /**
- * Seals what must be kept and read again, so that the database alone never holds it in clear: Variant
- * B's `securityToken` inside the stored answer of an idempotent create, webhook signing secrets, and
- * applicants' personal details. AES-256-GCM under a key derived (HKDF-SHA256) from a server secret and
- * a purpose, so the same secret can serve other purposes (signing access tokens) without sharing a key.
+ * Seals what must be kept and read again, so that the database alone never holds it in clear (Variant
+ * B's replayed `securityToken`, webhook signing secrets, applicants' personal details): AES-256-GCM under
+ * a key derived (HKDF-SHA256) from a server secret and a purpose, so one secret can serve other purposes
+ * without sharing a key. Secrets are given newest first: sealing uses the first; opening picks the key by
+ * the id written in the sealed text, so a rotated-out secret still opens what it sealed. An optional
+ * `context` (associated data) binds a text to where it is kept: copied to another row, it does not open.
  *
- * Several secrets may be given, newest first: sealing uses the first; opening picks the key by the id
- * written in the sealed text, so a secret that was rotated out of first place still opens what it sealed.
- *
- * An optional `context` (associated data: authenticated, not stored) binds a sealed text to where it is
- * kept, such as the row's id: a text copied to another row does not open there.
- *
- * A box also makes keyed digests (HMAC-SHA256, under a second key derived from the same secret): what
- * must be compared later but never read back, such as an idempotency key's request fingerprint, which
- * may hold personal data. A digest names its key, so one made before a rotation still compares.
+ * A box also makes keyed digests (HMAC-SHA256, under a second derived key) of what must be compared but
+ * never read back, such as an idempotency key's request fingerprint, which may hold personal data.
  */
 export interface SecretBox {
   /** The id of the key that seals: the first secret's. */
@@ -45,10 +40,8 @@ const VERSION = 'v1';
 const DIGEST_VERSION = 'h1';
 const KEY_ID = /^[A-Za-z0-9_-]{10}$/;
 
-/** A secret given as text (its UTF-8 bytes) or as raw key bytes. */
-export type SecretMaterial = string | Uint8Array;
-
-export function createSecretBox(secrets: readonly SecretMaterial[], purpose: string): SecretBox {
+/** Secrets as text (their UTF-8 bytes) or as raw key bytes. */
+export function createSecretBox(secrets: readonly (string | Uint8Array)[], purpose: string): SecretBox {
   if (secrets.length === 0) throw new TypeError('createSecretBox needs at least one secret');
   // Keys are made KeyObjects once: node:crypto checks a raw key's bytes on every call (about 25 µs on Node 24).
   const keys = secrets.map((secret) => {
@@ -57,7 +50,7 @@ export function createSecretBox(secrets: readonly SecretMaterial[], purpose: str
     const id = createHash('sha256').update(raw).digest('base64url').slice(0, 10);
     return { id, key: createSecretKey(raw), digestKey: createSecretKey(digestRaw) };
   });
-  // Without a context the associated data is what it was before contexts existed, so older texts still open.
+  // The associated data: the format's version, the key id and, when given, the context.
   const associatedData = (id: string, context: string | undefined) =>
     Buffer.from(context === undefined ? `${VERSION}.${id}` : `${VERSION}.${id}.${context}`);
   return {

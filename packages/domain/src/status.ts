@@ -1,9 +1,3 @@
-/** Application statuses (CONTRACT.md), in the only order they move. */
-export type ApplicationStatus = 'draft' | 'in_progress' | 'credit_checked' | 'matched' | 'referred';
-export const STATUS_ORDER: readonly ApplicationStatus[] = [
-  'draft',
-  'in_progress',
-  'credit_checked',
-  'matched',
-  'referred',
-];
+/** Application statuses, in the only order they move. */
+export const STATUS_ORDER = ['draft', 'in_progress', 'credit_checked', 'matched', 'referred'] as const;
+export type ApplicationStatus = (typeof STATUS_ORDER)[number];

@@ -1,27 +1,20 @@
 /**
- * Variant B's rate tiers: requests per hour per partner, by the partner's tier. The
- * limits live in the `tiers` table (seeded Free 100, Standard 1000, Enterprise 10000) and operators
- * change them at run time; every process reads them through a cache of at most two seconds, so a
- * change is in force everywhere within that, without a restart.
+ * Variant B's rate tiers: requests per hour per partner, by the partner's tier. Operators change the
+ * limits in the `tiers` table at run time; every process reads them through a cache of at most two
+ * seconds, so a change is in force everywhere within that, without a restart.
  */
 import { readTiers, updateTierLimit, type Sql, type TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, ok, type FieldViolation, type Result } from './errors';
+import { fail, invalid, objectBody, ok, violation } from './errors';
 import { TIERS } from './partners';
 
 /** How long a process may use tier limits it read from the database. */
-export const TIER_CACHE_MS = 2000;
+const TIER_CACHE_MS = 2000;
 /** Bounds of an hourly limit an operator may set: at least one request, at most ~2,800 a second. */
-export const REQUESTS_PER_HOUR_MIN = 1;
-export const REQUESTS_PER_HOUR_MAX = 10_000_000;
+const REQUESTS_PER_HOUR_MIN = 1;
+const REQUESTS_PER_HOUR_MAX = 10_000_000;
 
-export interface TierView {
-  tier: string;
-  requestsPerHour: number;
-  updatedAt: string;
-}
-
-const view = (row: TierRow): TierView => ({
+const view = (row: TierRow) => ({
   tier: row.name,
   requestsPerHour: row.requestsPerHour,
   updatedAt: row.updatedAt.toISOString(),
@@ -32,41 +25,25 @@ const order = (name: string): number => {
 };
 
 /** `GET /admin/v1/tiers`: every tier, in the order free, standard, enterprise. */
-export async function listTiers(ctx: DomainContext): Promise<Result<{ tiers: TierView[] }>> {
+export async function listTiers(ctx: DomainContext) {
   const rows = await readTiers(ctx.db);
   return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
 }
 
 /** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`: stored at once, in force on every process within seconds. */
-export async function setTierLimit(
-  ctx: DomainContext,
-  options: { tier: string; body: unknown },
-): Promise<Result<TierView>> {
-  const body = options.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return fail('VALIDATION_ERROR', 'body: must be a JSON object', [
-      { field: 'body', rule: 'type', message: 'body: must be a JSON object' },
-    ]);
-  }
-  const perHour = (body as Record<string, unknown>).requestsPerHour;
-  const violation = (rule: string, text: string): FieldViolation => ({
-    field: 'requestsPerHour',
-    rule,
-    message: `requestsPerHour: ${text}`,
-  });
-  let problem: FieldViolation | undefined;
-  if (perHour === undefined) problem = violation('required', 'is required');
-  else if (
+export async function setTierLimit(ctx: DomainContext, options: { tier: string; body: unknown }) {
+  const body = objectBody(options.body);
+  if (!body.ok) return body;
+  const perHour = body.value.requestsPerHour;
+  if (perHour === undefined) return invalid(violation('requestsPerHour', 'required', 'is required'));
+  if (
     !Number.isInteger(perHour) ||
     (perHour as number) < REQUESTS_PER_HOUR_MIN ||
     (perHour as number) > REQUESTS_PER_HOUR_MAX
   ) {
-    problem = violation(
-      'range',
-      `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`,
-    );
+    const text = `must be a whole number between ${REQUESTS_PER_HOUR_MIN} and ${REQUESTS_PER_HOUR_MAX}`;
+    return invalid(violation('requestsPerHour', 'range', text));
   }
-  if (problem) return fail('VALIDATION_ERROR', problem.message, [problem]);
   const row = await updateTierLimit(ctx.db, options.tier, perHour as number, ctx.clock());
   return row ? ok(view(row)) : fail('NOT_FOUND', `Tier not found; the tiers are ${TIERS.join(', ')}`);
 }
@@ -77,13 +54,11 @@ export interface TierLimits {
 }
 
 /**
- * The tier → limit map of this process, read from the database when it is older than `maxAgeMs`
- * (one read at a time). If a refresh fails the last map stays in use; with none yet, the error
- * propagates (the database is down, and so is the request). A tier missing from the table gets the
- * smallest limit there is.
+ * The tier → limit map of this process, read again (one read at a time) when older than TIER_CACHE_MS.
+ * If a refresh fails the last map stays in use; with none yet, the error propagates. A tier missing from
+ * the table gets the smallest limit there is.
  */
-export function createTierLimits(db: Sql, options: { maxAgeMs?: number; now?: () => number } = {}): TierLimits {
-  const maxAgeMs = options.maxAgeMs ?? TIER_CACHE_MS;
+export function createTierLimits(db: Sql, options: { now?: () => number } = {}): TierLimits {
   const now = options.now ?? Date.now;
   let cached: { at: number; limits: Map<string, number> } | undefined;
   let loading: Promise<void> | undefined;
@@ -92,17 +67,12 @@ export function createTierLimits(db: Sql, options: { maxAgeMs?: number; now?: ()
     const rows = await readTiers(db);
     cached = { at: now(), limits: new Map(rows.map((r) => [r.name, r.requestsPerHour])) };
   };
-  const refresh = () => {
-    loading ??= load().finally(() => {
-      loading = undefined;
-    });
-    return loading;
-  };
+  const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
 
   return {
     async perHour(tier) {
       if (cached === undefined) await refresh();
-      else if (now() - cached.at >= maxAgeMs) await refresh().catch(() => undefined);
+      else if (now() - cached.at >= TIER_CACHE_MS) await refresh().catch(() => undefined);
       const limits = cached!.limits;
       return limits.get(tier) ?? Math.min(...limits.values());
     },

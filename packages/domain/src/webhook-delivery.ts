@@ -21,57 +21,33 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/**
- * Waits before each retry; the first attempt is immediate. Immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
- * 10 h, 10 h: eight attempts over 27 h 35 min (at least 24 h 50 min with jitter).
- */
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-]);
-/** An endpoint with no 2xx answer for this long is disabled. */
-export const DEFAULT_DISABLE_AFTER_MS = 5 * DAY;
 /** Each wait is stretched or shrunk by up to this share, at random, so retries of many events spread out. */
-export const RETRY_JITTER = 0.1;
+const RETRY_JITTER = 0.1;
 /** A `Retry-After` beyond this is taken as this. */
-export const MAX_RETRY_AFTER_MS = DAY;
+const MAX_RETRY_AFTER_MS = DAY;
 /** Attempts, finished deliveries and events older than this are forgotten. */
-export const WEBHOOK_HISTORY_MS = 30 * DAY;
+const WEBHOOK_HISTORY_MS = 30 * DAY;
 
 export interface RetryPolicy {
   /** Waits before the 2nd, 3rd, … attempt; its length is the number of retries. */
   readonly retryDelaysMs: readonly number[];
+  /** An endpoint with no 2xx answer for this long is disabled. */
   readonly disableAfterMs: number;
   /** [0, 1); Math.random by default (tests pin it). */
   readonly random?: () => number;
 }
 
+/**
+ * The first attempt is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over
+ * 27 h 35 min (at least 24 h 50 min with jitter); an endpoint failing for 5 days is disabled.
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
-  retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
-  disableAfterMs: DEFAULT_DISABLE_AFTER_MS,
+  retryDelaysMs: Object.freeze([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]),
+  disableAfterMs: 5 * DAY,
 });
 
 /** One claimed delivery, as the dispatcher sends it. */
-export interface DeliveryJob {
-  readonly deliveryId: string;
-  readonly claimToken: string;
-  readonly webhookId: string;
-  readonly url: string;
-  /** The `webhook-id` header: the event's id, the same on every attempt. */
-  readonly eventId: string;
-  readonly eventType: string;
-  /** The exact body to send and sign. */
-  readonly body: string;
-  /** 1 for the first attempt. */
-  readonly attempt: number;
-  /** Signing secrets (`whsec_…`), newest first: two while a rotated-out one still signs; none if none could be opened. */
-  readonly secrets: readonly string[];
-}
+export type DeliveryJob = Awaited<ReturnType<typeof claimWebhookDeliveries>>[number];
 
 /** What one HTTP attempt came to. `error` is a fixed code, never text from the endpoint. */
 export type AttemptResult =
@@ -88,44 +64,42 @@ export interface AttemptOutcome {
 /**
  * Claims up to `limit` due deliveries for `leaseMs` (after which another dispatcher may take one over:
  * longer than an attempt can last). Deliveries of an endpoint disabled or deleted since are cancelled
- * here instead of sent.
+ * here instead of sent. A job's `eventId` is its `webhook-id` header, the same on every attempt; `body`
+ * is the exact text to send and sign; `secrets` sign it, newest first (two while a rotated-out one still
+ * signs; none if none could be opened).
  */
-export async function claimWebhookDeliveries(
-  ctx: DomainContext,
-  options: { limit: number; leaseMs: number },
-): Promise<DeliveryJob[]> {
+export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }) {
   const now = ctx.clock();
   const { limit, leaseMs } = options;
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit });
-  const jobs: DeliveryJob[] = [];
+  const live = [];
   for (const row of claimed) {
-    const { id, claimToken, attempts } = row;
     if (row.deleted || row.status !== 'active') {
+      const { id, claimToken, attempts } = row;
       await settleDelivery(ctx.db, { id, claimToken, state: 'cancelled', attempts, at: now });
-      continue;
-    }
+    } else live.push(row);
+  }
+  return live.map((row) => {
     const sealed = [row.secretSealed];
     if (row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
       sealed.push(row.previousSecretSealed);
-    const secrets = sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined);
-    jobs.push({
-      deliveryId: id,
-      claimToken,
+    return {
+      deliveryId: row.id,
+      claimToken: row.claimToken,
       webhookId: row.webhookId,
       url: row.url,
       eventId: row.eventId,
       eventType: row.eventType,
       body: webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.data }),
-      attempt: attempts + 1,
-      secrets,
-    });
-  }
-  return jobs;
+      attempt: row.attempts + 1,
+      secrets: sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined),
+    };
+  });
 }
 
 /** The wait before the retry that follows failed attempt `attempt`, or undefined when none is left. */
-export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
+function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
   const base = policy.retryDelaysMs[attempt - 1];
   if (base === undefined) return undefined;
   const jittered = Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * (policy.random ?? Math.random)()));
@@ -145,7 +119,7 @@ export async function recordDeliveryAttempt(
   ctx: DomainContext,
   job: DeliveryJob,
   result: AttemptResult,
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  policy: RetryPolicy,
 ): Promise<AttemptOutcome> {
   const now = ctx.clock();
   return ctx.db.transaction(async (tx) => {

@@ -18,7 +18,7 @@ import {
   type WebhookRow,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, ok, type Result } from './errors';
+import { fail, invalid, ok, violation, type Result } from './errors';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
 import { canonicalUuid } from './ids';
 import { parsePageLimit } from './validation/page-query';
@@ -29,16 +29,10 @@ export const STATUS_CHANGED_EVENT = 'application.status_changed';
 /** The event `POST /webhooks/{id}/test` sends to one endpoint. */
 export const TEST_EVENT = 'webhook.test';
 
-/** The purpose a `SecretBox` for webhook signing secrets is made for. */
 export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
 /** How long the previous secret keeps signing beside the new one after a rotation. */
-export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-/** Endpoints a partner may have at once. */
+const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
-
-export type WebhookView = Answer<'Webhook'>;
-export type RegisteredWebhook = Answer<'RegisteredWebhook'>;
-export type AttemptView = Answer<'DeliveryAttempt'>;
 
 /** `whsec_` and base64 of 32 random bytes: the Standard Webhooks secret format. */
 export function newWebhookSecret(): string {
@@ -47,7 +41,11 @@ export function newWebhookSecret(): string {
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-function toView(row: WebhookRow, now: Date): WebhookView {
+/** A webhook as partners see it: never its secret; `previousSecretExpiresAt` while a rotated-out secret still signs. */
+type WebhookView = Answer<'Webhook'>;
+type AttemptView = Answer<'DeliveryAttempt'>;
+
+function toView(row: WebhookRow, now: Date) {
   const overlap =
     row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
       ? row.previousSecretExpiresAt
@@ -71,17 +69,11 @@ function toView(row: WebhookRow, now: Date): WebhookView {
  * must pass the environment's destination rules (live: https, public addresses only; the sandbox also
  * takes loopback http). Answers the webhook and its secret, shown this once.
  */
-export async function registerWebhook(
-  ctx: DomainContext,
-  options: { partnerId: string; body: unknown },
-): Promise<Result<RegisteredWebhook>> {
+export async function registerWebhook(ctx: DomainContext, options: { partnerId: string; body: unknown }) {
   const request = validateWebhookRequest(options.body);
   if (!request.ok) return request;
   const destination = await ctx.webhooks.checkDestination(request.value.url);
-  if (!destination.ok) {
-    const message = `url: ${destination.text}`;
-    return fail('VALIDATION_ERROR', message, [{ field: 'url', rule: destination.rule, message }]);
-  }
+  if (!destination.ok) return invalid(violation('url', destination.rule, destination.text));
   if ((await countWebhooks(ctx.db, options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
     return fail(
       'WEBHOOK_LIMIT_REACHED',
@@ -102,10 +94,7 @@ export async function registerWebhook(
 }
 
 /** `GET /webhooks`: the partner's webhooks, oldest first, never a secret. A disabled one says why. */
-export async function listWebhooks(
-  ctx: DomainContext,
-  options: { partnerId: string },
-): Promise<Result<{ webhooks: WebhookView[] }>> {
+export async function listWebhooks(ctx: DomainContext, options: { partnerId: string }) {
   const now = ctx.clock();
   return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
 }
@@ -121,10 +110,7 @@ async function findOwnWebhook(
 }
 
 /** `DELETE /webhooks/{id}`: nothing more is sent to it; deliveries still pending are cancelled. */
-export async function deleteWebhook(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string },
-): Promise<Result<{ webhookId: string; deleted: true }>> {
+export async function deleteWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const deleted = await removeWebhook(ctx.db, found.value.id, options.partnerId, ctx.clock());
@@ -136,10 +122,7 @@ export async function deleteWebhook(
  * it for 24 hours (two signatures in `webhook-signature`), so the partner can switch without losing an
  * event. A second rotation within those hours drops the oldest secret at once.
  */
-export async function rotateWebhookSecret(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string },
-): Promise<Result<{ webhookId: string; secret: string; previousSecretExpiresAt: string }>> {
+export async function rotateWebhookSecret(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const secret = newWebhookSecret();
@@ -156,10 +139,7 @@ export async function rotateWebhookSecret(
  * `POST /webhooks/{id}/test`: queues a `webhook.test` event for this endpoint alone, delivered, signed
  * and retried like any other. A disabled endpoint is refused (409 `WEBHOOK_DISABLED`).
  */
-export async function sendTestEvent(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string },
-): Promise<Result<{ webhookId: string; eventId: string; type: string }>> {
+export async function sendTestEvent(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const webhook = found.value;
@@ -181,7 +161,8 @@ export async function sendTestEvent(
   return ok({ webhookId: webhook.id, eventId, type: TEST_EVENT });
 }
 
-function attemptView(row: AttemptRow): AttemptView {
+/** `error` is a fixed code (`timeout`, `http_500`, …); `nextRetryAt` when this failure's retry is due. */
+function attemptView(row: AttemptRow) {
   return {
     eventId: row.eventId,
     eventType: row.eventType,
@@ -199,7 +180,7 @@ function attemptView(row: AttemptRow): AttemptView {
 export async function listWebhookDeliveries(
   ctx: DomainContext,
   options: { partnerId: string; webhookId: string; limit?: string },
-): Promise<Result<{ webhookId: string; pending: number; deliveries: AttemptView[] }>> {
+) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const parsed = parsePageLimit(options.limit);

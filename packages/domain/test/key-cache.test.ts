@@ -1,5 +1,5 @@
 import { openDatabase, type Database } from '@loanmatch/db';
-import { KEY_CACHE_MS, authenticateApiKey, createPartner, revokeApiKey } from '../src';
+import { KEY_CACHE_MS, authenticateApiKey, createPartner, revokeKey } from '../src';
 import { createTestContext, type TestContext } from '../../../tests/support';
 
 /** Two processes over one PostgreSQL database: `t` serves the revocation, `other` only authenticates. */
@@ -27,7 +27,7 @@ describe('API keys remembered per process', () => {
   it('when a key is revoked, then the process that revoked it refuses it on the next request', async () => {
     const key = await newKey();
     expect((await authenticateApiKey(t.ctx, { apiKey: key.apiKey })).ok).toBe(true);
-    await revokeApiKey(t.ctx, { keyId: key.keyId });
+    await revokeKey(t.ctx, { keyId: key.keyId });
     expect(await authenticateApiKey(t.ctx, { apiKey: key.apiKey })).toMatchObject({
       ok: false,
       error: { code: 'UNAUTHORIZED' },
@@ -37,7 +37,7 @@ describe('API keys remembered per process', () => {
   it('when a key is revoked through another process, then this one refuses it within KEY_CACHE_MS', async () => {
     const key = await newKey();
     expect((await authenticateApiKey(other, { apiKey: key.apiKey })).ok).toBe(true);
-    await revokeApiKey(t.ctx, { keyId: key.keyId });
+    await revokeKey(t.ctx, { keyId: key.keyId });
     await new Promise((r) => setTimeout(r, KEY_CACHE_MS + 50));
     expect(await authenticateApiKey(other, { apiKey: key.apiKey })).toMatchObject({
       ok: false,
@@ -47,7 +47,7 @@ describe('API keys remembered per process', () => {
 
   it('when a key is unknown, then nothing is remembered: a refusal never outlives the lookup', async () => {
     const key = await newKey();
-    await revokeApiKey(t.ctx, { keyId: key.keyId });
+    await revokeKey(t.ctx, { keyId: key.keyId });
     for (let i = 0; i < 3; i++) expect((await authenticateApiKey(other, { apiKey: key.apiKey })).ok).toBe(false);
     const fresh = await newKey();
     expect((await authenticateApiKey(other, { apiKey: fresh.apiKey })).ok).toBe(true);

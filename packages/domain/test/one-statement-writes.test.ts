@@ -10,10 +10,11 @@ import {
   createPartner,
   getApplication,
   matchApplication,
+  canonicalJson,
   registerWebhook,
-  requestFingerprint,
   runCreditCheck,
   saveStep,
+  type DomainContext,
 } from '../src';
 import {
   STORAGES,
@@ -25,6 +26,8 @@ import {
   storedRows,
   type TestContext,
 } from '../../../tests/support';
+
+const requestFingerprint = (ctx: DomainContext, request: object) => ctx.personalData.digest(canonicalJson(request));
 
 describe.each(STORAGES)('one-statement writes on %s', (storage) => {
   let t: TestContext;

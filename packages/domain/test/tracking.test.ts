@@ -5,7 +5,11 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { signTrackingToken, trackingSigner, verifyTrackingToken } from '../src/tracking';
+import { trackingSigner, verifyTrackingToken } from '../src/tracking';
+
+type Claims = { offerId: string; matchRunId: string; expiresAt: Date };
+/** One token, from a signer of its own. */
+const signTrackingToken = (secret: Buffer, c: Claims) => trackingSigner(secret, c.matchRunId, c.expiresAt)(c.offerId);
 
 const claimsArb = fc.record({
   offerId: fc.uuid(),
@@ -67,7 +71,7 @@ describe('tracking tokens', () => {
     expect(verifyTrackingToken(secret, `${token}A`)).toBeNull();
   });
 
-  it("when a run's signer signs several offers, then each token is the one signTrackingToken makes for that offer", () => {
+  it("when a run's signer signs several offers, then each token is the one a fresh signer makes for that offer", () => {
     fc.assert(
       fc.property(
         secretArb,

@@ -5,7 +5,6 @@ import {
   FORM_TYPES,
   PERSONAL_STEP_FIELDS,
   STATUS_ORDER,
-  flatFieldsOf,
   openSteps,
   readApplicantDetails,
   readIntake,
@@ -16,12 +15,23 @@ import {
   validateVariantBPatch,
   type DomainContext,
   type FormType,
+  type Intake,
 } from '@loanmatch/domain';
 import { countRows, storedRow, storedRows } from '../rows';
 import { findKey } from './answers';
 import { PROTOTYPE_KEYS } from './values';
 
 const isPrototypeKey = (key: string) => (PROTOTYPE_KEYS as readonly string[]).includes(key);
+
+/** The intake in Variant B's flat names again (`mobileNumber` as `phone`): what create and PATCH would have to be sent to hold it. */
+function flatFieldsOf(intake: Intake): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [name, place] of Object.entries(FLAT_FIELDS)) {
+    const source = place.step === 5 ? intake.applicant : intake.knownSteps[place.step];
+    if (source !== undefined && Object.hasOwn(source, place.name)) flat[name] = source[place.name];
+  }
+  return flat;
+}
 
 /**
  * A snapshot of everything a request could change about one application: its row, its check, how many

@@ -6,14 +6,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
+  Answered,
   ConsentRecordView,
-  DataKeyStatus,
-  LenderView,
-  PartnerView,
-  ReencryptionReport,
-  TierView,
+  getDataKeyStatus,
+  listLenders,
+  listPartners,
+  listTiers,
+  reencryptPersonalData,
 } from '@loanmatch/domain';
 import { Command, InvalidArgumentError, type OptionValues } from 'commander';
+
+type PartnerView = Answered<typeof listPartners>['partners'][number];
+type TierView = Answered<typeof listTiers>['tiers'][number];
+type LenderView = Answered<typeof listLenders>['lenders'][number];
+type DataKeyStatus = Answered<typeof getDataKeyStatus>;
+type ReencryptionReport = Answered<typeof reencryptPersonalData>;
 
 export interface OpsIO {
   env: Record<string, string | undefined>;

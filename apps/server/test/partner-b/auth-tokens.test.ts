@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { revokeApiKey } from '@loanmatch/domain';
+import { revokeKey } from '@loanmatch/domain';
 import { jwtKeyId } from '@loanmatch/http';
 import { STORAGES, silentLogger } from '../../../../tests/support';
 import { JWT_AUDIENCE, createPartnerBApp, jwtIssuer } from '@loanmatch/partner-b';
@@ -79,7 +79,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
 
     it('when X-API-Key is missing, malformed, unknown, revoked, of the live environment, or sent as a bearer token, then 401 naming no key', async () => {
       const revoked = await newPartner(t.ctx, { name: 'Revoked' });
-      await revokeApiKey(t.ctx, { keyId: revoked.keyId });
+      await revokeKey(t.ctx, { keyId: revoked.keyId });
       const live = await newPartner(t.ctx, { name: 'Live', environment: 'live' });
       const unknown = `lm_sandbox_${'A'.repeat(43)}`;
       const cases = [
@@ -230,7 +230,7 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       const live = await accessTokenFor(app, partner.apiKey);
       const cb = clientB(app, live);
       expect((await cb.create(flatApplication())).status).toBe(201);
-      await revokeApiKey(t.ctx, { keyId: partner.keyId });
+      await revokeKey(t.ctx, { keyId: partner.keyId });
       const refused = await cb.create(flatApplication());
       expect(refused.status).toBe(401);
       expect(refused.body.message).toMatch(/no longer valid/);

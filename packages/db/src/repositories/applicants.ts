@@ -75,9 +75,9 @@ export async function listApplicantsNotUnder(
   db: Sql,
   keyId: string,
   options: { after?: string; limit: number },
-): Promise<Array<{ applicationId: string; detailsSealed: string }>> {
+): Promise<Array<{ applicationId: string; sealed: string }>> {
   return db.query(
-    `SELECT application_id::text AS "applicationId", details_sealed AS "detailsSealed" FROM applicants
+    `SELECT application_id::text AS "applicationId", details_sealed AS sealed FROM applicants
       WHERE details_sealed IS NOT NULL AND key_id <> $1 AND ($2::uuid IS NULL OR application_id > $2)
       ORDER BY application_id LIMIT $3`,
     [keyId, options.after ?? null, options.limit],

@@ -145,12 +145,3 @@ export async function recordOutcomeEvent(
   if (changed) await insertEvent(tx, changed);
   return true;
 }
-
-/** A product's `commission` as the catalogue states it now (for referrals whose offer carried none). */
-export async function findProductCommission(db: Sql, productId: string): Promise<unknown> {
-  const [row] = await db.query<{ commission: unknown }>(
-    `SELECT definition -> 'commission' AS commission FROM products WHERE id = $1`,
-    [productId],
-  );
-  return row?.commission ?? null;
-}

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { insertApplication } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { ok, type Result } from '../errors';
-import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { ok } from '../errors';
+import { withIdempotency } from '../idempotency';
 import { validateCreateRequest } from '../validation';
 import { nonEmpty } from './view';
 import type { Answer } from '../validation/responses';
@@ -13,12 +13,11 @@ export type CreatedApplication = Answer<'CreatedApplication'>;
 export async function createApplication(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<Result<Replayable<CreatedApplication>>> {
-  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
-  if (!keyCheck.ok) return keyCheck;
+) {
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,
+    required: false,
     request: { operation: 'create-application', body: options.body },
   };
   return withIdempotency<CreatedApplication>(ctx, scope, async (seal) => {

@@ -1,9 +1,9 @@
 import type { DomainContext } from '../context';
-import { fail, type Result } from '../errors';
-import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { fail, ok } from '../errors';
+import { withIdempotency } from '../idempotency';
 import { validateApplicantDetails } from '../validation';
-import { completeCheck, sandboxScoreFor, withCheckClaim } from './credit-check';
-import { PERSONAL_DATA_ERASED_MESSAGE, findOwnApplication, type CreditCheckView } from './view';
+import { runClaimedCheck, sandboxScoreFor } from './credit-check';
+import { findOwnApplication, type CreditCheckView } from './view';
 
 /**
  * `POST /applications/{id}/credit-check`: step 5 and the one soft check, once steps 1-4 are saved. The
@@ -18,12 +18,11 @@ export async function runCreditCheck(
     idempotencyKey: string | undefined;
     sandboxScore: string | undefined;
   },
-): Promise<Result<Replayable<CreditCheckView>>> {
-  const keyCheck = checkIdempotencyKey(options.idempotencyKey, true);
-  if (!keyCheck.ok) return keyCheck;
+) {
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,
+    required: true,
     request: {
       operation: 'credit-check',
       target: options.applicationId,
@@ -35,7 +34,7 @@ export async function runCreditCheck(
     const found = await findOwnApplication(ctx, options);
     if (!found.ok) return found;
     const app = found.value;
-    if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED');
     const details = validateApplicantDetails(options.body, ctx.clock());
     if (!details.ok) return details;
     const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
@@ -47,14 +46,13 @@ export async function runCreditCheck(
         `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`,
       );
     }
-    return withCheckClaim(ctx, app.id, () =>
-      completeCheck(ctx, {
-        app,
-        partnerId: options.partnerId,
-        applicant: { details: details.value, stored: details.value },
-        sandboxScore: sandboxScore.value,
-        seal,
-      }),
-    );
+    const applicant = { details: details.value, stored: details.value };
+    return runClaimedCheck(ctx, {
+      app,
+      partnerId: options.partnerId,
+      applicant: async () => ok(applicant),
+      sandboxScore: sandboxScore.value,
+      seal,
+    });
   });
 }

@@ -1,20 +1,20 @@
 import { saveStep as writeStep } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok } from '../errors';
 import { sealStep } from '../sealed-fields';
 import { validateStepData, validateStepEnvelope, type FormType } from '../validation';
-import { PERSONAL_DATA_ERASED_MESSAGE, applicationView, findOwnApplication, type ApplicationView } from './view';
+import { applicationView, findOwnApplication } from './view';
 
 /** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order; sending a step again replaces it. */
 export async function saveStep(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },
-): Promise<Result<ApplicationView>> {
+) {
   const found = await findOwnApplication(ctx, options);
   if (!found.ok) return found;
   const app = found.value;
   // An erased application takes no personal data again, and every step may carry some (addresses, employer).
-  if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  if (app.personalDataErased) return fail('PERSONAL_DATA_ERASED');
   const envelope = validateStepEnvelope(options.body);
   if (!envelope.ok) return envelope;
   const { step } = envelope.value;
@@ -30,7 +30,7 @@ export async function saveStep(
     now: ctx.clock(),
   });
   // Nothing written: the personal data was erased since the application was read.
-  if (!row) return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  if (!row) return fail('PERSONAL_DATA_ERASED');
   if (row.status !== app.status) ctx.webhooks.notify();
   return ok(applicationView(ctx, row));
 }

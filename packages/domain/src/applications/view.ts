@@ -1,31 +1,15 @@
 /** What partners see of an application, and finding one: never step 5, never a score. */
-import type { ApplicationRow, Json, Sql } from '@loanmatch/db';
-import { findApplication } from '@loanmatch/db';
+import { findApplication, type ApplicationRow, type Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { openSteps } from '../sealed-fields';
 import type { Answer } from '../validation/responses';
 
-export interface ApplicationView extends Json {
-  applicationId: string;
-  formType: string;
-  status: string;
-  lastStep: number;
-  steps: Record<string, Json>;
-  creditCheckComplete: boolean;
-  creditCheckedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export type CreditCheckView = Answer<'CreditCheckResult'>;
 
-export const PERSONAL_DATA_ERASED_MESSAGE =
-  'The personal data of this application was erased; it takes no personal data again. Start a new application';
-
 /** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
-export function applicationView(ctx: DomainContext, row: ApplicationRow): ApplicationView {
+export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   const steps: Record<string, Json> = {};
   for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
   const completed = row.creditCheck?.status === 'completed';
@@ -43,21 +27,14 @@ export function applicationView(ctx: DomainContext, row: ApplicationRow): Applic
 }
 
 /** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
-export async function findOwnApplication(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string },
-  db: Sql = ctx.db,
-): Promise<Result<ApplicationRow>> {
+export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const id = canonicalUuid(options.applicationId);
-  const row = id ? await findApplication(db, id, options.partnerId) : null;
+  const row = id ? await findApplication(ctx.db, id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 
 /** `GET /applications/{id}`. */
-export async function getApplication(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string },
-): Promise<Result<ApplicationView>> {
+export async function getApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const found = await findOwnApplication(ctx, options);
   return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }

@@ -15,10 +15,6 @@ const LEVEL_SCORES: Record<string, number> = {
 /** The words `X-Sandbox-Score` takes, and the range of the whole numbers it takes (Equifax Australia's scale). */
 export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...Object.keys(LEVEL_SCORES), 'unavailable']);
 export const SANDBOX_SCORE_RANGE = Object.freeze({ minimum: 0, maximum: 1200 });
-export const SANDBOX_SCORE_VALUES = [
-  ...SANDBOX_SCORE_WORDS,
-  `${SANDBOX_SCORE_RANGE.minimum}-${SANDBOX_SCORE_RANGE.maximum}`,
-];
 
 /** Parses `X-Sandbox-Score`: a word level, a whole number 0-1200, or `unavailable`. */
 export function parseSandboxScore(raw: string | undefined): Result<SandboxScore | undefined> {
@@ -68,8 +64,8 @@ export function createSandboxBureau(): CreditBureau {
 }
 
 /**
- * Live mode until the bureau client lands: no bureau is configured, which the service treats as an
- * outage, so every check completes honestly in degraded mode rather than inventing a score.
+ * Live mode without BUREAU_URL: no bureau is configured, which the service treats as an outage, so every
+ * check completes honestly in degraded mode rather than inventing a score.
  */
 export function createUnconfiguredBureau(): CreditBureau {
   return {

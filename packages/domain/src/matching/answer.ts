@@ -50,6 +50,7 @@ export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
     conditions: c.indicative ? offerConditions(c, x) : [],
     ...(a.termKnown ? {} : { assumedLoanTermMonths: c.termMonths }),
     lenderUrl: p.lenderUrl,
+    commission: p.commission,
   };
 }
 

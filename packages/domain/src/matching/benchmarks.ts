@@ -4,6 +4,7 @@
  */
 import { formatAmount } from './finance';
 import type { BenchmarkLoan, ComparisonRateBenchmark, FormType, ProductDefinition } from './types';
+import { years } from './units';
 
 /** $30,000 over 5 years for fixed-term personal and car loans, secured or not; $150,000 over 25 years for home loans. */
 export const COMPARISON_RATE_BENCHMARKS: Readonly<Record<FormType, ComparisonRateBenchmark>> = Object.freeze({
@@ -26,13 +27,10 @@ export function benchmarkFor(definition: ProductDefinition): BenchmarkLoan {
   };
 }
 
-const termText = (termMonths: number): string =>
-  termMonths % 12 === 0 ? `${termMonths / 12} year${termMonths === 12 ? '' : 's'}` : `${termMonths} months`;
-
-/** "a $30,000 secured loan over 5 years" */
+/** "a $30,000 secured loan over 5 years" (terms are whole years). */
 export function exampleText(loanType: FormType, { amount, termMonths }: BenchmarkLoan): string {
   const kind = COMPARISON_RATE_BENCHMARKS[loanType].secured ? 'secured' : 'unsecured';
-  return `a $${formatAmount(amount)} ${kind} loan over ${termText(termMonths)}`;
+  return `a $${formatAmount(amount)} ${kind} loan over ${years(termMonths / 12)}`;
 }
 
 /** The standard warning; a product quoted off the benchmark says so, and which loan it is quoted on instead. */
@@ -41,6 +39,6 @@ export function warningText(loanType: FormType, benchmark: BenchmarkLoan): strin
   if (benchmark.amount === b.amount && benchmark.termMonths === b.termYears * 12) return COMPARISON_RATE_WARNING;
   return (
     `${COMPARISON_RATE_WARNING} This product is not offered at the benchmark of $${formatAmount(b.amount)} over ` +
-    `${termText(b.termYears * 12)}: its comparison rate is for the nearest loan it offers, ${exampleText(loanType, benchmark)}.`
+    `${years(b.termYears)}: its comparison rate is for the nearest loan it offers, ${exampleText(loanType, benchmark)}.`
   );
 }

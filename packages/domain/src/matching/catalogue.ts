@@ -26,6 +26,7 @@ import {
   type ServiceabilityPolicy,
 } from './types';
 import { deepFreeze } from '../deep-freeze';
+import { commissionTerms } from '../outcomes/commission';
 
 /** The catalogue in force, relative to this file (the same in `src` under tsx and jest). */
 export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue.v1.json');
@@ -155,6 +156,7 @@ function compileProduct(
     lender: { id: lender.id, name: lender.name },
     product: { id: d.id, name: d.name },
     lenderUrl: lender.url,
+    commission: d.commission ? commissionTerms(d.commission) : null,
     serviceability,
     prices,
     benchmark,
@@ -191,8 +193,7 @@ export function loadCatalogue(json: unknown): Result<Catalogue> {
   if (details.length > 0) return refuse(details);
   const byType = (t: FormType) => products.filter((p) => p.definition.loanType === t);
   const productsByType = { personal: byType('personal'), car: byType('car'), home: byType('home') };
-  const { version, effectiveFrom, nearMiss, lenders } = file;
-  return ok(deepFreeze({ version, effectiveFrom, nearMiss, lenders, products, productsByType }));
+  return ok(deepFreeze({ nearMiss: file.nearMiss, lenders: file.lenders, products, productsByType }));
 }
 
 /** Reads and loads the catalogue in force (`CATALOGUE_PATH`). */

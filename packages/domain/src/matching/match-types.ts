@@ -1,4 +1,5 @@
 /** Types of matching: what it reads of an application, and the offers and near-misses it answers. */
+import type { CommissionTerms } from '../outcomes/commission';
 import type { FormType, Ref, RepaymentType, ScoreBand } from './types';
 
 export type MatchInput = Readonly<{
@@ -62,8 +63,9 @@ export type AcceptedOffer = Readonly<{
   conditions: readonly Requirement[];
   /** The term the offer is priced over when the application gave none (`offerDetails.loanTermMonths` too). */
   assumedLoanTermMonths?: number;
-  /** The lender's address; the caller turns it into a tracking URL. */
+  /** The lender's address, and what a referral earns (the product's commission): kept by the caller, never shown. */
   lenderUrl: string;
+  commission: CommissionTerms | null;
 }>;
 
 export type NearMissOffer = Readonly<{

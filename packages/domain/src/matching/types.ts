@@ -1,6 +1,6 @@
 /** Types of the lender catalogue: the file as written (`catalogue/catalogue.v1.json`) and as loaded. */
 import { SCORE_BANDS, type ScoreBand } from '../credit/bureau';
-import type { CommissionDefinition } from '../outcomes/commission';
+import type { CommissionDefinition, CommissionTerms } from '../outcomes/commission';
 import type * as schemas from '../validation/schemas';
 
 export type { ScoreBand } from '../credit/bureau';
@@ -160,6 +160,7 @@ export type CatalogueProduct = Readonly<{
   lender: Ref;
   product: Ref;
   lenderUrl: string;
+  commission: CommissionTerms | null;
   serviceability: ServiceabilityPolicy;
   /** `prices[variant * 6 + band rank]` (null: declined). Home variants: 1 interest only, 2 investment, 3 both. */
   prices: readonly (BandPrice | null)[];
@@ -174,8 +175,6 @@ export type CatalogueProduct = Readonly<{
 }>;
 
 export type Catalogue = Readonly<{
-  version: number;
-  effectiveFrom: string;
   nearMiss: NearMissPolicy;
   lenders: readonly LenderDefinition[];
   products: readonly CatalogueProduct[];

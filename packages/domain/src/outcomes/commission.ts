@@ -15,13 +15,13 @@ export interface CommissionDefinition {
 }
 
 /** As a referral keeps it, from the offer the applicant followed. */
-export interface CommissionTerms {
+export type CommissionTerms = {
   fixedCents: number;
   basisPoints: number;
   /** Null: no cap. */
   capCents: number | null;
   clawbackDays: number;
-}
+};
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -75,45 +75,4 @@ export function commissionCents(terms: CommissionTerms, fundedCents: number): nu
 /** Whether a cancellation at `cancelledAt` falls within the clawback period of a loan funded at `fundedAt` (inclusive). */
 export function withinClawback(terms: CommissionTerms, fundedAt: Date, cancelledAt: Date): boolean {
   return cancelledAt.getTime() - fundedAt.getTime() <= terms.clawbackDays * DAY_MS;
-}
-
-/** Terms read back from a referral's JSON, or null when it holds none (or not in this shape). */
-export function readCommissionTerms(json: unknown): CommissionTerms | null {
-  const t = json as Partial<CommissionTerms> | null;
-  if (!t || typeof t !== 'object') return null;
-  const whole = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-  if (!whole(t.fixedCents) || !whole(t.basisPoints) || !whole(t.clawbackDays)) return null;
-  if (t.capCents !== null && !whole(t.capCents)) return null;
-  return {
-    fixedCents: t.fixedCents!,
-    basisPoints: t.basisPoints!,
-    capCents: t.capCents ?? null,
-    clawbackDays: t.clawbackDays!,
-  };
-}
-
-const termsByCatalogue = new WeakMap<object, Map<string, CommissionTerms | null>>();
-
-/**
- * The commission terms of each product of a loaded catalogue, by product id, worked out once per
- * catalogue: what a match snapshots with each offer, so that a referral keeps the terms in force when
- * the offer was made.
- */
-export function commissionTermsOf(catalogue: {
-  readonly products: readonly {
-    readonly definition: { readonly id: string; readonly commission?: CommissionDefinition };
-  }[];
-}): (productId: string) => CommissionTerms | null {
-  let terms = termsByCatalogue.get(catalogue);
-  if (!terms) {
-    terms = new Map(
-      catalogue.products.map((p) => [
-        p.definition.id,
-        p.definition.commission ? commissionTerms(p.definition.commission) : null,
-      ]),
-    );
-    termsByCatalogue.set(catalogue, terms);
-  }
-  const known = terms;
-  return (productId) => known.get(productId) ?? null;
 }

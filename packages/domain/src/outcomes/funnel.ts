@@ -4,22 +4,12 @@
  */
 import { findPartner, funnel, funnelByPartner, type FunnelCounts } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
 import { toDollars } from './money';
-import { referralReport, reportWindow, type ReferralReportRow, type ReportQuery } from './referral-reports';
+import { referralReport, reportWindow, type ReportQuery } from './referral-reports';
 
-export interface FunnelView {
-  applications: number;
-  creditChecks: number;
-  matches: number;
-  referrals: number;
-  funded: number;
-  fundedAmount: number;
-  commission: number;
-}
-
-const view = (c: FunnelCounts): FunnelView => ({
+const view = (c: FunnelCounts) => ({
   applications: c.applications,
   creditChecks: c.creditChecks,
   matches: c.matches,
@@ -33,17 +23,11 @@ const view = (c: FunnelCounts): FunnelView => ({
 async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Promise<Result<string | null>> {
   if (partnerId === undefined) return ok(null);
   const id = canonicalUuid(partnerId);
-  if (!id) {
-    const message = 'partnerId: must be the id of a partner';
-    return fail('VALIDATION_ERROR', message, [{ field: 'partnerId', rule: 'format', message }]);
-  }
+  if (!id) return invalid(violation('partnerId', 'format', 'must be the id of a partner'));
   return (await findPartner(ctx.db, id)) ? ok(id) : fail('NOT_FOUND', 'Partner not found');
 }
 
-export async function operatorFunnel(
-  ctx: DomainContext,
-  options: { query: ReportQuery & { partnerId?: string } },
-): Promise<Result<FunnelView>> {
+export async function operatorFunnel(ctx: DomainContext, options: { query: ReportQuery & { partnerId?: string } }) {
   const window = reportWindow(options.query, ctx.clock());
   if (!window.ok) return window;
   const partner = await partnerOf(ctx, options.query.partnerId);
@@ -57,10 +41,7 @@ export async function operatorFunnel(
 }
 
 /** The funnel of each partner, for the console's chart per partner. */
-export async function operatorFunnelByPartner(
-  ctx: DomainContext,
-  options: { query: ReportQuery },
-): Promise<Result<{ partners: Array<FunnelView & { partnerId: string; name: string }> }>> {
+export async function operatorFunnelByPartner(ctx: DomainContext, options: { query: ReportQuery }) {
   const window = reportWindow(options.query, ctx.clock());
   if (!window.ok) return window;
   const rows = await funnelByPartner(ctx.db, { from: window.value.start, until: window.value.until });
@@ -71,7 +52,7 @@ export async function operatorFunnelByPartner(
 export async function operatorFunnelByLender(
   ctx: DomainContext,
   options: { query: ReportQuery & { partnerId?: string } },
-): Promise<Result<{ lenders: Array<Omit<ReferralReportRow, 'group'> & { lenderId: string }> }>> {
+) {
   const partner = await partnerOf(ctx, options.query.partnerId);
   if (!partner.ok) return partner;
   const report = await referralReport(ctx, {

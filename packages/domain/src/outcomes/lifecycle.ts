@@ -15,7 +15,7 @@ export const OUTCOME_TYPES = Object.freeze([
 ] as const);
 export type OutcomeType = (typeof OUTCOME_TYPES)[number];
 
-/** Normalised decline reasons (CONTRACT.md). */
+/** The decline reasons a lender may give, normalised across lenders. */
 export const DECLINE_REASONS = Object.freeze([
   'credit_history',
   'affordability',

@@ -1,18 +1,14 @@
 /**
- * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. The event is
- * validated, then:
- * 1. its `eventId` (the lender's, unique per lender) answers a replay with the first answer, and the same
- *    id with other content with 422, before anything else is looked up;
+ * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. Once valid:
+ * 1. its `eventId` (unique per lender) replays the first answer, or is 422 with other content;
  * 2. the reference must name a referral of this lender, of the key's environment (otherwise 404);
- * 3. with the referral's row locked, the event joins those kept before it; if the path they make in the
- *    order they occurred breaks the lifecycle, 409 and nothing is stored; otherwise the event, what the
- *    events now come to on the referral, and a `referral.outcome_changed` webhook event when the status
- *    moved are written in one transaction.
+ * 3. with the referral locked, the event joins those kept; a path that breaks the lifecycle is 409 and
+ *    stores nothing; otherwise the event, what the events now come to, and a `referral.outcome_changed`
+ *    webhook event when the status moved are written in one transaction.
  */
 import { hash, randomUUID } from 'node:crypto';
 import {
   findOutcomeByEventId,
-  findProductCommission,
   findReferralByOfferId,
   lockReferralOutcomes,
   recordOutcomeEvent,
@@ -23,7 +19,7 @@ import { fail, ok, type Result } from '../errors';
 import { canonicalJson, type Replayable } from '../idempotency';
 import { canonicalUuid } from '../ids';
 import { validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
-import { commissionTerms, readCommissionTerms, type CommissionDefinition, type CommissionTerms } from './commission';
+import type { CommissionTerms } from './commission';
 import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import { summarise } from './summary';
 import type { Answer } from '../validation/responses';
@@ -34,9 +30,6 @@ export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 /** 201's `data`: `status` is the referral's outcome once this event is counted. */
 export type OutcomeRecorded = Answer<'OutcomeRecorded'>;
 
-/** `data` of `referral.outcome_changed`: identifiers, statuses and the partner's own tags; no personal data. */
-export type OutcomeChangedData = Answer<'ReferralOutcomeChangedEvent'>['data'];
-
 /** Who reports: a lender, through one of its keys (none for a sandbox simulation). */
 export interface OutcomeReporter {
   lenderId: string;
@@ -46,20 +39,13 @@ export interface OutcomeReporter {
 
 const NOT_FOUND_MESSAGE = 'reference: names no referral of this lender';
 
-export async function recordOutcome(
-  ctx: DomainContext,
-  options: { lender: OutcomeReporter; body: unknown },
-): Promise<Result<Replayable<OutcomeRecorded>>> {
+export async function recordOutcome(ctx: DomainContext, options: { lender: OutcomeReporter; body: unknown }) {
   const valid = validateOutcomeEvent(options.body, ctx.clock());
   return valid.ok ? recordValidOutcome(ctx, options.lender, valid.value) : valid;
 }
 
 /** An event already validated (a simulation builds its own): steps 1 to 3 above. */
-export async function recordValidOutcome(
-  ctx: DomainContext,
-  lender: OutcomeReporter,
-  event: OutcomeEventRequest,
-): Promise<Result<Replayable<OutcomeRecorded>>> {
+export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, event: OutcomeEventRequest) {
   const offerId = canonicalUuid(event.reference);
   const fingerprint = fingerprintOf(event, offerId);
   const earlier = await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint);
@@ -68,19 +54,20 @@ export async function recordValidOutcome(
   const referral = offerId ? await findReferralByOfferId(ctx.db, offerId) : null;
   if (!referral || referral.lenderId !== lender.lenderId || referral.partnerEnvironment !== lender.environment)
     return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
-  const terms = await termsOf(ctx, referral.commissionTerms, referral.productId);
+  const terms = referral.commissionTerms as CommissionTerms | null;
 
   const outcomeId = randomUUID();
   const written = await ctx.db.transaction(async (tx) => {
     const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
-    const incoming: LifecycleEvent = { ...lifecycleEvent(event), seq: locked.events.length };
-    const path = lifecyclePath([...locked.events.map(storedLifecycleEvent), incoming]);
+    const incoming = lifecycleEvent(event, locked.events.length);
+    const path = lifecyclePath([...locked.events.map(lifecycleEvent), incoming]);
     if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
     const summary = summarise(path.events, terms);
     const answer: OutcomeRecorded = { outcomeId, referralId: referral.id, status: summary.status };
     const previousStatus = (locked.outcomeStatus as OutcomeType | null) ?? null;
-    const data: OutcomeChangedData = {
+    // `referral.outcome_changed`: identifiers, statuses and the partner's own tags; no personal data.
+    const data = {
       referralId: referral.id,
       applicationId: referral.applicationId,
       lenderId: referral.lenderId,
@@ -121,11 +108,10 @@ async function answerEarlier(
 ): Promise<Result<Replayable<OutcomeRecorded>> | undefined> {
   const earlier = await findOutcomeByEventId(ctx.db, lenderId, eventId);
   if (!earlier) return undefined;
-  if (earlier.fingerprint !== fingerprint)
-    return fail(
-      'IDEMPOTENCY_KEY_REUSED',
-      'eventId: was already used for a different event; use a new eventId for a new event',
-    );
+  if (earlier.fingerprint !== fingerprint) {
+    const message = 'eventId: was already used for a different event; use a new eventId for a new event';
+    return fail('IDEMPOTENCY_KEY_REUSED', message);
+  }
   return ok({ value: JSON.parse(earlier.answer) as OutcomeRecorded, replayed: true });
 }
 
@@ -145,19 +131,7 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
   );
 }
 
-/** The terms the offer carried; for a referral made before offers carried them, the product's terms now. */
-async function termsOf(ctx: DomainContext, kept: unknown, productId: string): Promise<CommissionTerms | null> {
-  const terms = readCommissionTerms(kept);
-  if (terms) return terms;
-  const current = (await findProductCommission(ctx.db, productId)) as CommissionDefinition | null;
-  return current ? commissionTerms(current) : null;
-}
-
-function lifecycleEvent(e: OutcomeEventRequest): Omit<LifecycleEvent, 'seq'> {
-  return { type: e.type, occurredAt: e.occurredAt, fundedAmountCents: e.fundedAmountCents, fundedAt: e.fundedAt };
-}
-
-function storedLifecycleEvent(e: StoredOutcomeEvent, seq: number): LifecycleEvent {
+function lifecycleEvent(e: StoredOutcomeEvent | OutcomeEventRequest, seq: number): LifecycleEvent {
   return {
     type: e.type as OutcomeType,
     occurredAt: e.occurredAt,

@@ -5,7 +5,7 @@
  */
 import { referralReportRows, type ReportGrouping, type ReportRow } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, ok, type FieldViolation, type Result } from '../errors';
+import { invalid, ok, violation, type FieldViolation, type Result } from '../errors';
 import { CLIENT_TAG_KEY_PATTERN } from '../validation';
 import { formatCents, toDollars } from './money';
 
@@ -50,12 +50,6 @@ export interface ReportQuery {
   groupBy?: string;
 }
 
-const violation = (field: string, rule: string, text: string): FieldViolation => ({
-  field,
-  rule,
-  message: `${field}: ${text}`,
-});
-
 /** A real calendar day written `YYYY-MM-DD`, as the instant it starts (UTC), or null. */
 function dayStart(value: string): Date | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
@@ -77,7 +71,7 @@ export function reportWindow(query: ReportQuery, now: Date): Result<ReportWindow
   if (from && to && from > to) violations.push(violation('from', 'order', 'must not be after to'));
   else if (from && to && (to.getTime() - from.getTime()) / DAY_MS + 1 > REPORT_MAX_DAYS)
     violations.push(violation('from', 'span', `must be at most ${REPORT_MAX_DAYS} days before to, both included`));
-  if (violations.length > 0 || !from || !to) return fail('VALIDATION_ERROR', violations[0].message, violations);
+  if (violations.length > 0 || !from || !to) return invalid(...violations);
   return ok({ from: isoDay(from), to: isoDay(to), start: from, until: new Date(to.getTime() + DAY_MS) });
 }
 
@@ -87,24 +81,17 @@ export function reportGrouping(groupBy: string | undefined): Result<ReportGroupi
   if ((GROUPINGS as readonly string[]).includes(value)) return ok({ by: value as (typeof GROUPINGS)[number] });
   const tag = /^tag:(.*)$/s.exec(value);
   if (tag && new RegExp(CLIENT_TAG_KEY_PATTERN).test(tag[1])) return ok({ by: 'tag', key: tag[1] });
-  const message = `groupBy: must be one of ${GROUPINGS.join(', ')} or tag:<key> (a client tag's key)`;
-  return fail('VALIDATION_ERROR', message, [{ field: 'groupBy', rule: 'enum', message }]);
+  return invalid(
+    violation('groupBy', 'enum', `must be one of ${GROUPINGS.join(', ')} or tag:<key> (a client tag's key)`),
+  );
 }
 
 /** The report of one partner (or, `partnerId` null, of all, for operators). */
-export async function referralReport(
-  ctx: DomainContext,
-  options: { partnerId: string | null; query: ReportQuery },
-): Promise<Result<{ report: ReferralReport; window: ReportWindow }>> {
+export async function referralReport(ctx: DomainContext, options: { partnerId: string | null; query: ReportQuery }) {
   const window = reportWindow(options.query, ctx.clock());
   const grouping = reportGrouping(options.query.groupBy);
-  if (!window.ok || !grouping.ok) {
-    const details = [
-      ...(window.ok ? [] : (window.error.details ?? [])),
-      ...(grouping.ok ? [] : (grouping.error.details ?? [])),
-    ];
-    return fail('VALIDATION_ERROR', details[0].message, details);
-  }
+  if (!window.ok || !grouping.ok)
+    return invalid(...[window, grouping].flatMap((r) => (r.ok ? [] : (r.error.details ?? []))));
   const rows = await referralReportRows(ctx.db, {
     partnerId: options.partnerId,
     from: window.value.start,
@@ -115,24 +102,23 @@ export async function referralReport(
   return ok({ report: { rows: shown.map(rowView) }, window: window.value });
 }
 
+const NONE = {
+  referrals: 0,
+  started: 0,
+  approved: 0,
+  declined: 0,
+  funded: 0,
+  fundedAmountCents: 0,
+  commissionCents: 0,
+};
+
 /** A row for each day of the window, in order: days without referrals count zero. */
 function everyDay(rows: readonly ReportRow[], window: ReportWindow): ReportRow[] {
   const byDay = new Map(rows.map((r) => [r.group, r]));
   const out: ReportRow[] = [];
   for (let at = window.start.getTime(); at < window.until.getTime(); at += DAY_MS) {
     const day = isoDay(new Date(at));
-    out.push(
-      byDay.get(day) ?? {
-        group: day,
-        referrals: 0,
-        started: 0,
-        approved: 0,
-        declined: 0,
-        funded: 0,
-        fundedAmountCents: 0,
-        commissionCents: 0,
-      },
-    );
+    out.push(byDay.get(day) ?? { group: day, ...NONE });
   }
   return out;
 }
@@ -157,19 +143,13 @@ function rowView(r: ReportRow): ReferralReportRow {
  */
 export function reportCsv(report: ReferralReport): string {
   const lines = [REPORT_COLUMNS.join(',')];
-  for (const r of report.rows)
-    lines.push(
-      [
-        csvCell(r.group ?? ''),
-        r.referrals,
-        r.started,
-        r.approved,
-        r.declined,
-        r.funded,
-        formatCents(Math.round(r.fundedAmount * 100)),
-        formatCents(Math.round(r.commission * 100)),
-      ].join(','),
-    );
+  const cell = (r: ReferralReportRow, column: (typeof REPORT_COLUMNS)[number]) =>
+    column === 'group'
+      ? csvCell(r.group ?? '')
+      : column === 'fundedAmount' || column === 'commission'
+        ? formatCents(Math.round(r[column] * 100))
+        : r[column];
+  for (const r of report.rows) lines.push(REPORT_COLUMNS.map((column) => cell(r, column)).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 

@@ -1,23 +1,18 @@
 /**
  * Sandbox simulation of a lender's outcomes (`POST /admin/v1/sandbox/outcomes`, `pnpm ops outcome simulate`),
- * so that a partner can see its reports, webhooks and commission move end to end before any lender reports.
- * The event is recorded as the referral's own lender would report it, by the same rules (lifecycle,
- * idempotency, commission), for referrals of sandbox partners only. `eventId` and `occurredAt` may be left
- * out: a new id and now.
+ * so that a partner can see its reports, webhooks and commission move before any lender reports: recorded
+ * as the referral's own lender would report it, by the same rules, for sandbox partners' referrals only.
+ * `eventId` and `occurredAt` may be left out: a new id and now.
  */
 import { randomUUID } from 'node:crypto';
 import { findReferralByOfferId } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { fail, type Result } from '../errors';
-import type { Replayable } from '../idempotency';
+import { fail } from '../errors';
 import { canonicalUuid } from '../ids';
 import { validateOutcomeEvent } from '../validation';
-import { recordValidOutcome, type OutcomeRecorded } from './record-outcome';
+import { recordValidOutcome } from './record-outcome';
 
-export async function simulateOutcome(
-  ctx: DomainContext,
-  options: { body: unknown },
-): Promise<Result<Replayable<OutcomeRecorded>>> {
+export async function simulateOutcome(ctx: DomainContext, options: { body: unknown }) {
   const given = options.body;
   const body =
     typeof given === 'object' && given !== null && !Array.isArray(given)

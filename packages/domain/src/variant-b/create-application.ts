@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { insertApplicationB, type Json } from '@loanmatch/db';
 import { nonEmpty } from '../applications/view';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
-import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { fail, ok } from '../errors';
+import { withIdempotency } from '../idempotency';
 import { sealApplicantDetails } from '../personal-data';
 import type { SecretBox } from '../sealing';
 import { sealStep } from '../sealed-fields';
@@ -20,19 +20,17 @@ export type CreatedApplicationB = Answer<'CreatedApplicationB'>;
 /**
  * `POST /v1/applications`: the flat body, checked with the step tables' own field rules, becomes the
  * application (step 1), the steps it completes, its intake (the rest, sealed) and its security token, in
- * one transaction. Under an `Idempotency-Key` the answer is kept for replay with its security token
- * sealed by `secretBox`, so the database never holds the token in clear; a stored answer that can no
- * longer be opened (its key rotated out) is unresolved.
+ * one transaction. A replayable answer keeps its token sealed by `secretBox`, never in clear; one that no
+ * key opens any more is unresolved.
  */
 export async function createApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined; secretBox: SecretBox },
-): Promise<Result<Replayable<CreatedApplicationB>>> {
-  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
-  if (!keyCheck.ok) return keyCheck;
+) {
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,
+    required: false,
     request: { operation: 'b.create-application', body: options.body },
   };
   const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {

@@ -9,7 +9,7 @@
  */
 import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
-import { ok, type Result } from '../errors';
+import { ok } from '../errors';
 import { readApplicantDetails } from '../personal-data';
 import { FLAT_FIELDS, schemaFor, validateStepData } from '../validation';
 
@@ -62,31 +62,15 @@ export function splitFlatFields(fields: Record<string, unknown>): {
   return { steps, applicant };
 }
 
-/** The intake in Variant B's flat names again (`mobileNumber` as `phone`): what create and PATCH would have to be sent to hold it. */
-export function flatFieldsOf(intake: Intake): Record<string, unknown> {
-  const flat: Record<string, unknown> = {};
-  for (const [name, place] of Object.entries(FLAT_FIELDS)) {
-    const source = place.step === 5 ? intake.applicant : intake.knownSteps[place.step];
-    if (source !== undefined && Object.hasOwn(source, place.name)) flat[name] = source[place.name];
-  }
-  return flat;
-}
-
-export interface StepPlan {
-  /** Steps to save as Variant A saves them, in order, normalised by their schemas. */
-  save: Array<{ number: PartialStep; data: Json }>;
-  /** What stays known of the steps that are not saved. */
-  knownSteps: KnownSteps;
-}
-
 /**
  * Lays `given` over what the application holds of each of steps 2-4 (the saved step, else the known
  * fields) and decides what is saved and what stays known. A step is saved when its fields validate as
  * the whole step and the step before it is saved; one whose only fault is a missing required field
  * stays known. Any other fault (none is expected: each field was validated on its own) is answered.
  */
-export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps, given: KnownSteps): Result<StepPlan> {
-  const plan: StepPlan = { save: [], knownSteps: {} };
+export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps, given: KnownSteps) {
+  // The steps to save as Variant A saves them, in order, normalised; what stays known of the others.
+  const plan = { save: [] as Array<{ number: PartialStep; data: Json }>, knownSteps: {} as KnownSteps };
   let previousSaved = saved[1] !== undefined;
   for (const step of PARTIAL_STEPS) {
     const current = saved[step] ?? knownSteps[step];
@@ -122,16 +106,12 @@ export function missingFields(saved: ApplicationRow['steps'], knownSteps: KnownS
 }
 
 /**
- * The steps matching reads: the saved ones and, for a Variant B application with a step not saved, that
- * step's known fields (an erased application's are gone). An application with steps 1-4 is read as is.
+ * The steps matching reads: the saved ones and, for a step not saved (only a Variant B application may
+ * lack one), its known fields (an erased application's are gone).
  */
-export async function stepsForMatching(
-  ctx: DomainContext,
-  app: ApplicationRow,
-  variantB: boolean,
-): Promise<Record<1 | PartialStep, Json | undefined>> {
+export async function stepsForMatching(ctx: DomainContext, app: ApplicationRow) {
   const steps = { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] };
-  if (!variantB || PARTIAL_STEPS.every((s) => steps[s] !== undefined)) return steps;
+  if (PARTIAL_STEPS.every((s) => steps[s] !== undefined)) return steps;
   const kept = await readApplicantDetails(ctx, app.id);
   const { knownSteps } = readIntake(kept.state === 'kept' ? kept.details : null);
   for (const step of PARTIAL_STEPS) steps[step] ??= knownSteps[step] as Json | undefined;

@@ -1,13 +1,12 @@
 import type { DomainContext } from '../context';
-import type { Result } from '../errors';
-import { findForMatch, matchFound, type MatchView } from '../offers';
+import { findForMatch, matchFound } from '../offers';
 import { checkSecurityToken } from './security-token';
 
 /** `POST /v1/applications/{id}/match`: the application's security token first, then the same match as Variant A's. */
 export async function matchApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },
-): Promise<Result<MatchView>> {
+) {
   const found = await findForMatch(ctx, options);
   if (!found.ok) return found;
   const token = checkSecurityToken(found.value.securityTokenHash, options.body);

@@ -1,9 +1,9 @@
 import type { ApplicationRow, Json } from '@loanmatch/db';
-import { type ApplicantForCheck, completeCheck, sandboxScoreFor, withCheckClaim } from '../applications/credit-check';
-import { PERSONAL_DATA_ERASED_MESSAGE, findOwnApplication, type CreditCheckView } from '../applications/view';
+import { type ApplicantForCheck, runClaimedCheck, sandboxScoreFor } from '../applications/credit-check';
+import { findOwnApplication, type CreditCheckView } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
-import { checkIdempotencyKey, withIdempotency, type Replayable } from '../idempotency';
+import { withIdempotency } from '../idempotency';
 import { readApplicantDetails } from '../personal-data';
 import { validateApplicantDetailsB } from '../validation';
 import { intakeJson, readIntake, type KnownSteps } from './intake';
@@ -27,11 +27,9 @@ export async function runCreditCheckB(
     idempotencyKey: string | undefined;
     sandboxScore: string | undefined;
   },
-): Promise<Result<Replayable<CreditCheckView>>> {
+) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
-  const keyCheck = checkIdempotencyKey(options.idempotencyKey, false);
-  if (!keyCheck.ok) return keyCheck;
   // What identifies the request under its key: the body without the token, which never enters a fingerprint.
   const { securityToken: _token, ...fields } = options.body as Record<string, unknown>;
   const bodyStep5: Json = {};
@@ -40,6 +38,7 @@ export async function runCreditCheckB(
   const scope = {
     partnerId: options.partnerId,
     key: options.idempotencyKey,
+    required: false,
     request: {
       operation: 'b.credit-check',
       target: options.applicationId,
@@ -55,18 +54,14 @@ export async function runCreditCheckB(
     if (!first.ok) return first;
     const sandboxScore = sandboxScoreFor(ctx, options.sandboxScore);
     if (!sandboxScore.ok) return sandboxScore;
-    return withCheckClaim(ctx, app.id, async () => {
+    return runClaimedCheck(ctx, {
+      app,
+      partnerId: options.partnerId,
       // The intake may have changed since it was read (a PATCH commits; later ones wait for this check):
       // read again once every write in flight has committed.
-      const applicant = await applicantForCheck(ctx, app, bodyStep5, true);
-      if (!applicant.ok) return applicant;
-      return completeCheck(ctx, {
-        app,
-        partnerId: options.partnerId,
-        applicant: applicant.value,
-        sandboxScore: sandboxScore.value,
-        seal,
-      });
+      applicant: () => applicantForCheck(ctx, app, bodyStep5, true),
+      sandboxScore: sandboxScore.value,
+      seal,
     });
   });
 }
@@ -79,7 +74,7 @@ async function applicantForCheck(
   afterWriters = false,
 ): Promise<Result<ApplicantForCheck>> {
   const kept = await readApplicantDetails(ctx, app.id, { lock: afterWriters });
-  if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+  if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED');
   const intake = readIntake(kept.state === 'kept' ? kept.details : null);
   const details = validateApplicantDetailsB({ ...intake.applicant, ...bodyStep5 }, ctx.clock());
   if (!details.ok) return details;

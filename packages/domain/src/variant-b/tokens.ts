@@ -1,16 +1,13 @@
 /** Variant B's token exchange: an API key for access tokens, and the key a token names, checked on every call. */
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { activeKeyById } from '../key-cache';
 import { apiKeyEnvironment } from '../keys';
-import { authenticateApiKey, authenticatedPartner, type AuthenticatedPartner } from '../partners';
+import { authenticateApiKey, authenticatedPartner } from '../partners';
 
 /** `POST /v1/auth/token`: the partner behind `X-API-Key`. Refusals name the header, never the key. */
-export async function authenticateTokenExchange(
-  ctx: DomainContext,
-  options: { apiKey: string | undefined },
-): Promise<Result<AuthenticatedPartner>> {
+export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }) {
   if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
     return fail(
       'UNAUTHORIZED',
@@ -24,10 +21,7 @@ export async function authenticateTokenExchange(
  * The partner behind a verified access token, on every request: the token names the API key it was
  * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
  */
-export async function authenticateTokenSubject(
-  ctx: DomainContext,
-  options: { partnerId: string; keyId: string },
-): Promise<Result<AuthenticatedPartner>> {
+export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
   const owner = keyId ? await activeKeyById(ctx.db, keyId) : null;
   if (!owner || owner.partnerId !== options.partnerId || owner.environment !== ctx.env) {

@@ -1,7 +1,6 @@
 import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@loanmatch/db';
-import { PERSONAL_DATA_ERASED_MESSAGE } from '../applications/view';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { readApplicantDetails, sealApplicantDetails } from '../personal-data';
 import { openSteps, sealStep } from '../sealed-fields';
@@ -9,10 +8,6 @@ import { FLAT_FIELDS, validateVariantBPatch } from '../validation';
 import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './intake';
 import { verifySecurityToken } from './security-token';
 import type { ApplicationStatus } from '../status';
-import type { Answer } from '../validation/responses';
-
-/** What `PATCH /v1/applications/{id}` answers: where the application stands, and what pre-qualified offers still need. */
-export type UpdatedApplicationB = Answer<'UpdatedApplicationB'>;
 
 /**
  * `PATCH /v1/applications/{id}`: adds or replaces flat fields of personal steps 2-5. Steps that become
@@ -23,23 +18,21 @@ export type UpdatedApplicationB = Answer<'UpdatedApplicationB'>;
 export async function updateApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },
-): Promise<Result<UpdatedApplicationB>> {
+) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
   const valid = validateVariantBPatch(options.body, ctx.clock());
   if (!valid.ok) return valid;
   const given = splitFlatFields(valid.value);
   const id = canonicalUuid(options.applicationId)!;
-  return ctx.db.transaction(async (tx): Promise<Result<UpdatedApplicationB>> => {
+  return ctx.db.transaction(async (tx) => {
     // The intake, then the application: the order a credit check writes them in, so the two cannot deadlock.
     const kept = await readApplicantDetails(ctx, id, { db: tx, lock: true });
     const app = await findApplication(tx, id, options.partnerId, true);
     if (!app) return fail('NOT_FOUND', 'Application not found');
-    if (kept.state === 'erased' || app.personalDataErased)
-      return fail('PERSONAL_DATA_ERASED', PERSONAL_DATA_ERASED_MESSAGE);
+    if (kept.state === 'erased' || app.personalDataErased) return fail('PERSONAL_DATA_ERASED');
     const check = app.creditCheck?.status;
-    if (check === 'running')
-      return fail('CREDIT_CHECK_IN_PROGRESS', 'A credit check for this application is running; retry shortly');
+    if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS');
     const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
     if (check === 'completed' && changedApplicant.length > 0) {
       return fail(
@@ -72,7 +65,8 @@ export async function updateApplicationB(
   });
 }
 
-function updatedView(row: ApplicationRow, knownSteps: KnownSteps): UpdatedApplicationB {
+/** Where the application stands, and the required fields of steps 2-4 pre-qualified offers still need. */
+function updatedView(row: ApplicationRow, knownSteps: KnownSteps) {
   return {
     applicationId: row.id,
     status: row.status as ApplicationStatus,

@@ -216,7 +216,7 @@ describe('loadCatalogue refusing a broken catalogue', () => {
       'product test-car: colour: is not a field of the catalogue format',
     ],
     [
-      'an employment type the spec does not have',
+      'an employment type the application forms do not have',
       (f) => (product(f, 'test-car').employment.types = ['astronaut']),
       'product test-car: employment.types.0: must be one of full_time',
     ],

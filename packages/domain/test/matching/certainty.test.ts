@@ -27,7 +27,7 @@ function assessed(result: MatchResult) {
   return result;
 }
 
-/** What the spec's flat create gives: the amount and the purpose, nothing of steps 3-4, no term. */
+/** What Variant B's flat create gives: the amount and the purpose, nothing of steps 3-4, no term. */
 function thin(
   steps: Partial<Record<2 | 3 | 4, Record<string, unknown>>> = {},
   band: ScoreBand | null = 'excellent',
@@ -81,6 +81,7 @@ describe('a thin application', () => {
       ],
       assumedLoanTermMonths: 60,
       lenderUrl: 'https://test-bank.example/apply',
+      commission: null,
     });
   });
 

@@ -149,7 +149,7 @@ describe.each(CATALOGUES)('every offer and near-miss on %s', (_label, catalogue)
         const view = partnerView(input, catalogue);
         const said = JSON.stringify([view.acceptedOffers, view.nearMissOffers]);
         expect(said).not.toMatch(BAND_NAME);
-        for (const offer of view.nearMissOffers as { reasons: { field: string }[] }[])
+        for (const offer of view.nearMissOffers)
           for (const reason of offer.reasons.filter((r) => r.field === 'creditScore')) {
             creditReasons++;
             expect(reason).toEqual({ field: 'creditScore', rule: "the lender's credit criteria", actual: 'not met' });
@@ -165,10 +165,7 @@ describe.each(CATALOGUES)('every offer and near-miss on %s', (_label, catalogue)
     fc.assert(
       fc.property(applicant, (input) => {
         const view = partnerView(input, catalogue);
-        for (const offer of view.nearMissOffers as {
-          reasons: { actual: unknown }[];
-          wouldQualifyIf: { field: string; requirement: string }[];
-        }[]) {
+        for (const offer of view.nearMissOffers) {
           for (const { actual } of offer.reasons) {
             reasons++;
             expect(actual).toMatch(ACTUAL_WITH_UNIT);

@@ -73,6 +73,7 @@ describe('accepted offers', () => {
       },
       conditions: [],
       lenderUrl: 'https://test-bank.example/apply',
+      commission: null,
     });
   });
 
