@@ -111,13 +111,39 @@ function claimName(id: { partnerId: string; key: string }): string {
   return `idem:${id.partnerId}:${id.key}`;
 }
 
-/** JSON with object keys sorted, so that key order does not make two equal requests differ. */
+/** Literal text among the values `canonicalJson` still has to write. */
+class Text {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The JSON text of `value` with each object's keys sorted (so that key order does not make two equal
+ * requests differ) and undefined members left out. It walks with a stack of its own, not by recursion, so
+ * no depth of nesting can overflow the call stack.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value)
-    .sort()
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
+  let out = '';
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next instanceof Text) out += next.text;
+    else if (next === null || typeof next !== 'object') out += JSON.stringify(next) ?? 'null';
+    else {
+      const parts: unknown[] = [];
+      if (Array.isArray(next)) {
+        for (const [i, item] of next.entries()) parts.push(new Text(i === 0 ? '[' : ','), item);
+        parts.push(new Text(next.length === 0 ? '[]' : ']'));
+      } else {
+        const object = next as Record<string, unknown>;
+        const keys = Object.keys(object)
+          .sort()
+          .filter((k) => object[k] !== undefined);
+        for (const [i, k] of keys.entries())
+          parts.push(new Text(`${i === 0 ? '{' : ','}${JSON.stringify(k)}:`), object[k]);
+        parts.push(new Text(keys.length === 0 ? '{}' : '}'));
+      }
+      for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]);
+    }
+  }
+  return out;
 }
