@@ -33,7 +33,11 @@ describe(`commission on funded referrals on ${ONE_STORAGE}`, () => {
   afterAll(() => t.close());
 
   const referral = () =>
-    makeReferral(app, partnerKey, { offer: (offers) => offers.findIndex((o) => o.product.id === PRODUCT) });
+    makeReferral(app, partnerKey, {
+      offer: (offers) => offers.findIndex((o) => o.product.id === PRODUCT),
+      // Old enough for a funding 91 days ago, past the clawback period.
+      referredAt: { db: t.ctx.db, at: new Date(Date.now() - 100 * 24 * 60 * 60 * 1000) },
+    });
   const row = async (r: MadeReferral) => (await storedRow(t.db, 'referrals', { offerId: r.reference }))!;
   let n = 0;
   const fund = (r: MadeReferral, amount: number | string, at: string) =>

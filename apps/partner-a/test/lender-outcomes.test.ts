@@ -30,7 +30,10 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
 
   /** A fresh referral and a key of its lender. */
   async function referral(): Promise<MadeReferral & { key: string }> {
-    const made = await makeReferral(app, partnerKey);
+    // Referred before the oldest event these tests report (5 January 2026).
+    const made = await makeReferral(app, partnerKey, {
+      referredAt: { db: t.ctx.db, at: new Date('2026-01-01T00:00:00Z') },
+    });
     return { ...made, key: await lenderKey(t.ctx, made.lenderId) };
   }
   /** The referral with its lender's events. */
@@ -124,6 +127,49 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
       });
     }
     expect((await stored(mine.reference)).outcomes).toHaveLength(0);
+  });
+
+  it('when an event or a funding is dated before the referral (beyond 5 minutes of clock skew), or a funding before its approval, then 400 naming the field and nothing is stored', async () => {
+    const made = await makeReferral(app, partnerKey); // referred now
+    const key = await lenderKey(t.ctx, made.lenderId);
+    const send = (body: object) => postOutcome(app, key, { reference: made.reference, eventId: eventId(), ...body });
+    const yearsAgo = '2000-01-01T00:00:00Z';
+    const refusals: Array<[object, string]> = [
+      [{ type: 'approved', occurredAt: '1971-01-01T00:00:00Z' }, 'occurredAt'],
+      [{ type: 'funded', occurredAt: minutesAgo(0), fundedAmount: 9000, fundedAt: yearsAgo }, 'fundedAt'],
+      [{ type: 'approved', occurredAt: minutesAgo(6) }, 'occurredAt'],
+    ];
+    for (const [body, field] of refusals) {
+      const res = await send(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        message: expect.stringMatching(new RegExp(`^${field}: must not be before the referral \\(`)),
+        details: [{ field, rule: 'afterReferral' }],
+      });
+    }
+    expect((await stored(made.reference)).outcomes).toHaveLength(0);
+
+    // Within the clocks' tolerance: accepted. A funding dated before that approval: refused.
+    expect((await send({ type: 'approved', occurredAt: minutesAgo(2) })).status).toBe(201);
+    const early = await send({
+      type: 'funded',
+      occurredAt: minutesAgo(0),
+      fundedAmount: 9000,
+      fundedAt: minutesAgo(3),
+    });
+    expect(early.status).toBe(400);
+    expect(early.body.details).toEqual([
+      expect.objectContaining({
+        field: 'fundedAt',
+        rule: 'afterApproval',
+        message: expect.stringMatching(/^fundedAt: must not be before the approval/),
+      }),
+    ]);
+    expect(
+      (await send({ type: 'funded', occurredAt: minutesAgo(0), fundedAmount: 9000, fundedAt: minutesAgo(1) })).status,
+    ).toBe(201);
+    expect((await stored(made.reference)).outcomes.map((o) => o.type)).toEqual(['approved', 'funded']);
   });
 
   it('when a partner key, no key, a revoked or a live lender key is sent to the lender route, then 401', async () => {

@@ -18,7 +18,8 @@ export interface MadeReferral {
 
 /**
  * A personal application (steps 1-4, an excellent check) of the partner with `apiKey`, matched, and its
- * first offer followed. `create` is the create body's extra fields (`clientTags`).
+ * first offer followed. `create` is the create body's extra fields (`clientTags`). A lender may report no
+ * event dated before its referral: `referredAt` dates the referral back, for tests whose events are older.
  */
 export async function makeReferral(
   app: Express,
@@ -26,6 +27,7 @@ export async function makeReferral(
   options: {
     create?: Record<string, unknown>;
     offer?: (offers: Array<{ lender: { id: string }; product: { id: string } }>) => number;
+    referredAt?: { db: DomainContext['db']; at: Date };
   } = {},
 ): Promise<MadeReferral> {
   const c: Client = client(app, apiKey);
@@ -45,6 +47,11 @@ export async function makeReferral(
   const followed = await request(app).get(new URL(offer.trackingUrl).pathname);
   const reference = new URL(followed.headers.location).searchParams.get('lm_ref');
   if (followed.status !== 302 || !reference) throw new Error(`follow failed: ${followed.status}`);
+  if (options.referredAt)
+    await options.referredAt.db.query('UPDATE referrals SET created_at = $2 WHERE offer_id = $1', [
+      reference,
+      options.referredAt.at,
+    ]);
   return { applicationId, reference, lenderId: offer.lender.id, productId: offer.product.id, offerId: offer.offerId };
 }
 

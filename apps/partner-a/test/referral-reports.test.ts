@@ -41,6 +41,8 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
     key = await lenderKey(t.ctx, 'harbour-bank');
     const pick = {
       offer: (offers: Array<{ product: { id: string } }>) => offers.findIndex((o) => o.product.id === PRODUCT),
+      // Referred before the events below, which are dated in the last half hour.
+      referredAt: { db: t.ctx.db, at: new Date(Date.now() - 31 * 60 * 1000) },
     };
     // Three referrals: funded ($20,000, tag spring), declined (tag spring), and one with no news and no tags.
     made.push(

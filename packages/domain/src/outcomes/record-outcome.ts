@@ -15,10 +15,10 @@ import {
   type StoredOutcomeEvent,
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalJson, type Replayable } from '../idempotency';
 import { canonicalUuid } from '../ids';
-import { validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
+import { OCCURRED_AT_TOLERANCE_MS, validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
 import type { CommissionTerms } from './commission';
 import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import { summarise } from './summary';
@@ -54,12 +54,23 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
   const referral = offerId ? await findReferralByOfferId(ctx.db, offerId) : null;
   if (!referral || referral.lenderId !== lender.lenderId || referral.partnerEnvironment !== lender.environment)
     return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
+  const tooEarly = datedBeforeReferral(event, referral.referredAt);
+  if (tooEarly) return tooEarly;
   const terms = referral.commissionTerms as CommissionTerms | null;
 
   const outcomeId = randomUUID();
   const written = await ctx.db.transaction(async (tx) => {
     const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
+    const approval = locked.events.find((e) => e.type === 'approved');
+    if (event.fundedAt && approval && event.fundedAt < approval.occurredAt)
+      return invalid(
+        violation(
+          'fundedAt',
+          'afterApproval',
+          `must not be before the approval (${approval.occurredAt.toISOString()})`,
+        ),
+      );
     const incoming = lifecycleEvent(event, locked.events.length);
     const path = lifecyclePath([...locked.events.map(lifecycleEvent), incoming]);
     if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
@@ -129,6 +140,23 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
     }),
     'hex',
   );
+}
+
+/**
+ * An event, or a funding, dated before the referral it reports on is refused: nothing happens at a lender
+ * before the applicant arrives. The clocks' tolerance applies here as it does to times ahead of ours.
+ */
+function datedBeforeReferral(event: OutcomeEventRequest, referredAt: Date) {
+  const earliest = referredAt.getTime() - OCCURRED_AT_TOLERANCE_MS;
+  for (const [field, at] of [
+    ['occurredAt', event.occurredAt],
+    ['fundedAt', event.fundedAt],
+  ] as const)
+    if (at && at.getTime() < earliest)
+      return invalid(
+        violation(field, 'afterReferral', `must not be before the referral (${referredAt.toISOString()})`),
+      );
+  return undefined;
 }
 
 function lifecycleEvent(e: StoredOutcomeEvent | OutcomeEventRequest, seq: number): LifecycleEvent {
