@@ -68,21 +68,22 @@ describe('a referral from create to a funded loan in the partner’s report, on 
       apiKey: lenderKey,
       retries: 0,
     });
+    // Minutes before now, within the clocks' 5-minute tolerance of the referral just made.
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
-    await lender.reportOutcome({ reference, eventId: 'e2e-1', type: 'application_started', occurredAt: at(30) });
+    await lender.reportOutcome({ reference, eventId: 'e2e-1', type: 'application_started', occurredAt: at(4) });
     const fundedEvent = {
       reference,
       eventId: 'e2e-3',
       type: 'funded' as const,
-      occurredAt: at(5),
+      occurredAt: at(2),
       fundedAmount: 20000,
-      fundedAt: at(5),
+      fundedAt: at(2),
     };
     const funded = await lender.reportOutcome(fundedEvent);
     expect(funded.status).toBe('funded');
     // The approval arrives last, out of order: kept, and the outcome stays funded.
     expect(
-      (await lender.reportOutcome({ reference, eventId: 'e2e-2', type: 'approved', occurredAt: at(20) })).status,
+      (await lender.reportOutcome({ reference, eventId: 'e2e-2', type: 'approved', occurredAt: at(3) })).status,
     ).toBe('funded');
     expect(await lender.reportOutcome(fundedEvent)).toEqual(funded); // a retry: the first answer
     const refused = await lender

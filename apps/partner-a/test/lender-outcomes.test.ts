@@ -319,6 +319,7 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
       'eventId: must be printable ASCII without spaces',
     ],
     ['a reference that is a number', { type: 'approved', reference: 42 }, 'reference: must be a string'],
+    ['a field the event does not have', { type: 'approved', amount: 5 }, 'amount: is not a field of an outcome event'],
   ])(
     'when the event has %s, then 400 VALIDATION_ERROR naming the field, and nothing is stored',
     async (_case, change, message) => {

@@ -156,6 +156,15 @@ const violation = (field: string, rule: string, text: string): FieldViolation =>
  * than `OCCURRED_AT_TOLERANCE_MS`.
  */
 export function validateOutcomeEvent(body: unknown, now: Date): Result<OutcomeEventRequest> {
+  // Lenders' systems send exactly the documented fields: an unknown one is refused, not dropped.
+  const unknown =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? Object.keys(body).find((field) => !Object.hasOwn(outcomeEventSchema.properties, field))
+      : undefined;
+  if (unknown !== undefined)
+    return fail('VALIDATION_ERROR', `${unknown}: is not a field of an outcome event`, [
+      violation(unknown, 'unknown', 'is not a field of an outcome event'),
+    ]);
   const request = run<OutcomeEventBody>(OUTCOME_EVENT, body);
   if (!request.ok) return request;
   const v = request.value;
