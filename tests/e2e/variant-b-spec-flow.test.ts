@@ -1,5 +1,5 @@
 /**
- * Spec 4.6 to the letter, on a started process: a new partner's four calls of Variant B (token, flat
+ * Variant B as partners are told to call it, on a started process: a new partner's four calls (token, flat
  * create, credit check with the securityToken, match with the securityToken) reach offers with rates and
  * terms, with no call of Variant A; then PATCH gives the rest and the offers become pre-qualified.
  */
@@ -43,7 +43,7 @@ describe("Variant B, the spec's four calls, on pnpm start", () => {
     });
     expect(created.status).toBe(201);
     const { applicationId, securityToken } = created.body.data as { applicationId: string; securityToken: string };
-    // Consent, which the spec's create does not carry, comes with the check (CONTRACT.md).
+    // Consent, which Variant B's documented create does not carry, comes with the check.
     const checked = await api(B, 'POST', `/applications/${applicationId}/credit-check`, {
       key: accessToken,
       headers: { 'X-Sandbox-Score': 'good' },

@@ -3,7 +3,7 @@
 export const chance = (p: number) => Math.random() < p;
 export const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 export const between = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
-/** Numbers may be sent as numeric strings (spec 2.1): now and then, do. */
+/** Numbers may be sent as numeric strings: now and then, do. */
 export const num = (n: number): number | string => (chance(0.2) ? String(n) : n);
 
 export function weighted<T>(items: Array<[T, number]>): T {

@@ -62,7 +62,7 @@ export function flatApplication(overrides: Record<string, unknown> = {}): Record
   };
 }
 
-/** Variant B's create with every step known: spec 4.6's fields and, flat, personal steps 2-4 and more of step 5. */
+/** Variant B's create with every step known: the documented create's fields and, flat, personal steps 2-4 and more of step 5. */
 export function richFlatApplication(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     ...flatApplication(),
