@@ -102,6 +102,14 @@ describe('the README and docs/ examples, run as written', () => {
 
   it("when Variant B's walk-through runs, then the thin application's offers are indicative and, completed, pre-qualified", async () => {
     const [block] = shellBlocks('README.md', '## Walk-through: Variant B with curl');
+    // The token step's comment shows the answer's envelope as it is.
+    const token = await fetch(`http://127.0.0.1:${ports.b}/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'X-API-Key': server.demoApiKey!, 'Content-Type': 'application/json' },
+      body: '{"grantType":"api_key"}',
+    });
+    const answer = JSON.stringify(await token.json()).replace(/"accessToken":"[^"]+"/, '"accessToken":"eyJ…"');
+    expect(block).toContain(answer);
     const out = await shell(block);
     const [beforePatch, afterPatch] = out.split('"missingFields":[]');
     expect(beforePatch).toMatch(/"creditCheckComplete":true/);
