@@ -9,6 +9,9 @@ module.exports = {
   // Nothing is loaded from a package's build output (`pnpm build`).
   modulePathIgnorePatterns: ['<rootDir>/(apps|packages)/[^/]+/dist/'],
   testTimeout: 30000,
+  // Names the run, and removes what its tests left behind (tests/support/run.ts).
+  globalSetup: '<rootDir>/tests/support/run-setup.ts',
+  globalTeardown: '<rootDir>/tests/support/run-teardown.ts',
   // Many suites wait on a database or a started process rather than on the CPU, so two workers on the
   // 2-core CI machine overlap that waiting (jest's default there is one worker).
   maxWorkers: 2,

@@ -7,7 +7,7 @@
  * Replay a failure with `FUZZ_SEED=<seed>`; the score itself is checked end to end in apps/partner-a.
  */
 import fc from 'fast-check';
-import { fuzzParameters } from '../../../../tests/support';
+import { fuzzParameters } from '../../../../tests/support/fuzz/property';
 import { generateCatalogue } from '../../../../tools/catalogue-generator/src';
 import { matchView } from '../../src/offers';
 import {
