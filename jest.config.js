@@ -4,7 +4,8 @@ module.exports = {
   // Workspace packages resolve to their TypeScript sources, never to a build (docs/adr/0184).
   testEnvironmentOptions: { customExportConditions: ['@loanmatch/source', 'node', 'node-addons'] },
   transform: { '^.+\\.[tj]s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts'],
+  // The load test runs on its own, `pnpm test:load` (docs/testing.md).
+  testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts', '!**/tests/load/**'],
   testPathIgnorePatterns: ['/node_modules/'],
   // Nothing is loaded from a package's build output (`pnpm build`).
   modulePathIgnorePatterns: ['<rootDir>/(apps|packages)/[^/]+/dist/'],
