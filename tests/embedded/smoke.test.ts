@@ -42,6 +42,8 @@ describe('the embedded database (PGlite), each family of writes once', () => {
   const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
   const key = () => ({ Authorization: `Bearer ${partner.apiKey}` });
 
+  // The run's first PGlite database makes the migrated folder the others copy: initdb and every
+  // migration in WebAssembly, half a minute on a loaded machine.
   beforeAll(async () => {
     [t, receiver] = await Promise.all([createTestContext('pglite'), startWebhookReceiver()]);
     const metrics = createMetrics({ database: { kind: t.db.kind, pool: t.db.poolStats } });
@@ -58,7 +60,7 @@ describe('the embedded database (PGlite), each family of writes once', () => {
       .send({ name: 'Embedded', tier: 'enterprise' });
     expect(created.status).toBe(201);
     partner = created.body.data;
-  });
+  }, 120_000);
   afterAll(async () => {
     await receiver.close();
     await t.close();
