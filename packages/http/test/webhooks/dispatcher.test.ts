@@ -98,17 +98,17 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
 
   /**
    * The webhook's delivery log once nothing is pending: every attempt made is then recorded (after its
-   * answer arrived), so the receiver holds all there will be, and no retry can follow.
+   * answer arrived), so the receiver holds all there will be, and no retry can follow. Read again once
+   * nothing is pending, so that both of its statements see the last attempt.
    */
   async function settled(partnerId: string, webhookId: string) {
-    return eventually(
-      async () => {
-        const listed = await listWebhookDeliveries(ctx, { partnerId, webhookId });
-        if (!listed.ok) throw listed.error;
-        return listed.value;
-      },
-      (log) => log.pending === 0,
-    );
+    const read = async () => {
+      const listed = await listWebhookDeliveries(ctx, { partnerId, webhookId });
+      if (!listed.ok) throw listed.error;
+      return listed.value;
+    };
+    await eventually(read, (log) => log.pending === 0);
+    return read();
   }
 
   it('when an application moves through every status, then the endpoint gets each change once, in order, signed, and without personal data', async () => {
