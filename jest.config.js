@@ -4,11 +4,15 @@ module.exports = {
   // Workspace packages resolve to their TypeScript sources, never to a build (docs/adr/0184).
   testEnvironmentOptions: { customExportConditions: ['@loanmatch/source', 'node', 'node-addons'] },
   transform: { '^.+\\.[tj]s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts'],
+  // The load test runs on its own, `pnpm test:load` (docs/testing.md).
+  testMatch: ['<rootDir>/{apps,packages,tests}/**/*.test.ts', '!**/tests/load/**'],
   testPathIgnorePatterns: ['/node_modules/'],
   // Nothing is loaded from a package's build output (`pnpm build`).
   modulePathIgnorePatterns: ['<rootDir>/(apps|packages)/[^/]+/dist/'],
   testTimeout: 30000,
+  // Names the run, and removes what its tests left behind (tests/support/run.ts).
+  globalSetup: '<rootDir>/tests/support/run-setup.ts',
+  globalTeardown: '<rootDir>/tests/support/run-teardown.ts',
   // Many suites wait on a database or a started process rather than on the CPU, so two workers on the
   // 2-core CI machine overlap that waiting (jest's default there is one worker).
   maxWorkers: 2,

@@ -1,5 +1,5 @@
 /**
- * `pnpm test:unit`, the fast loop: the packages' tests that open no database and start no process. The
+ * `pnpm test:unit`, the fast loop: the packages' tests that open no database or Redis and start no process. The
  * package tests that do (the repositories, and the domain and dispatcher suites run on real storage) run
  * with everything else in `pnpm test`.
  */
@@ -8,8 +8,8 @@ const base = require('./jest.config');
 const OPENS_A_DATABASE = [
   '<rootDir>/packages/db/',
   'client/test/real-service',
-  'domain/test/(concurrent-reads|generic-plans|key-cache|one-statement-writes|personal-data|tiers)',
-  'http/test/webhooks/dispatcher',
+  'domain/test/(concurrent-reads|consents|key-cache|one-statement-writes|personal-data|sealed-fields|tiers)',
+  'http/test/(tier-usage|webhooks/dispatcher)',
 ];
 
 /** @type {import('jest').Config} */

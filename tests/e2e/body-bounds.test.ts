@@ -10,7 +10,7 @@
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { BODY_BOUNDS } from '@loanmatch/http';
-import { startServer, tempDataDir, type Started } from './process';
+import { startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -73,7 +73,10 @@ describe('crafted bodies at the bounds of a partner call', () => {
 
   beforeAll(async () => {
     // The rate limit would refuse the bodies before they are read; this test wants every one read.
-    server = await startServer({ mode: 'a', env: { DATA_DIR: tempDataDir(), RATE_LIMIT_A_PER_MINUTE: '100000000' } });
+    server = await startServer({
+      mode: 'a',
+      env: { DATA_DIR: tempDataDir(), DATABASE_URL: await tempDatabaseUrl(), RATE_LIMIT_A_PER_MINUTE: '100000000' },
+    });
   });
 
   afterAll(async () => {

@@ -5,11 +5,11 @@
  */
 import { VALID_STEPS, validApplicant } from '../support';
 import { launchBrowser, type Page, type TestBrowser } from '../support/browser';
-import { api, startServer, tempDataDir, type Started } from './process';
+import { api, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
-describe('the funnel in the operator console on pnpm start (embedded database)', () => {
+describe('the funnel in the operator console on pnpm start', () => {
   let server: Started;
   let browser: TestBrowser;
   let page: Page;
@@ -18,7 +18,7 @@ describe('the funnel in the operator console on pnpm start (embedded database)',
   const problems: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ env: { DATA_DIR: tempDataDir() } });
+    server = await startServer({ env: { DATA_DIR: tempDataDir(), DATABASE_URL: await tempDatabaseUrl() } });
     const A = server.urls['Variant A'];
     const ADMIN = server.urls['Admin API'];
     const admin = { key: server.adminToken };

@@ -5,13 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { REDIS_URL, createPgDatabase, openTestRedis } from '../support';
 import { launchBrowser, type Page, type TestBrowser } from '../support/browser';
-import { api, startServer, tempDataDir, type Started } from './process';
+import { api, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
 const LIMIT = 3;
 
-describe('operator console on pnpm start (embedded database)', () => {
+describe('operator console on pnpm start', () => {
   let server: Started;
   let browser: TestBrowser;
   let page: Page;
@@ -21,7 +21,7 @@ describe('operator console on pnpm start (embedded database)', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ env: { DATA_DIR: tempDataDir() } });
+    server = await startServer({ env: { DATA_DIR: tempDataDir(), DATABASE_URL: await tempDatabaseUrl() } });
     B = server.urls['Variant B'];
     ADMIN = server.urls['Admin API'];
     consoleUrl = `${new URL(ADMIN).origin}/admin/console`;

@@ -4,7 +4,7 @@
  * launch fails and so does this test.
  */
 import { launchBrowser, type TestBrowser } from '../support/browser';
-import { startServer, tempDataDir, type Started } from './process';
+import { startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -28,7 +28,7 @@ describe('GET /docs in headless Chromium', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    server = await startServer({ env: { DATA_DIR: tempDataDir() } });
+    server = await startServer({ env: { DATA_DIR: tempDataDir(), DATABASE_URL: await tempDatabaseUrl() } });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -4,11 +4,10 @@
  * servers), a credit bureau that is slow or gone, and SIGTERM while a request is in flight.
  * Each figure the issue names is measured and bounded.
  */
-import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { REDIS_URL, VALID_STEPS, createTestContext, validApplicant, type TestContext } from '../support';
 import { answers, startFakeBureau, type FakeBureau } from '../../packages/http/test/bureau/fake-bureau';
-import { api, clusterSecrets, startServer, tempDataDir, type Started } from './process';
+import { api, clusterSecrets, startServer, tempDataDir, tempRedisPrefix, type Started } from './process';
 import { startTcpProxy, type Cut, type TcpProxy } from './tcp-proxy';
 
 jest.setTimeout(90_000);
@@ -154,7 +153,7 @@ describe('faults on processes sharing one PostgreSQL', () => {
       ...secrets,
       DATABASE_URL: test.url!,
       REDIS_URL,
-      REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`,
+      REDIS_PREFIX: await tempRedisPrefix(),
       INSTANCE_HEARTBEAT_MS: String(HEARTBEAT_MS),
       INSTANCE_STALE_MS: String(STALE_MS),
       DB_POOL_SIZE: '4',

@@ -2,7 +2,8 @@
  * Metrics and logs of a started process: `pnpm start:b` has no admin listener, so METRICS_PORT opens
  * one for `GET /metrics`; its access lines are JSON on a pipe, or pretty with LOG_FORMAT=pretty.
  */
-import { api, startServer, tempDataDir, type Started } from './process';
+import { eventually } from '../support';
+import { api, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -15,7 +16,13 @@ describe('pnpm start:b with METRICS_PORT', () => {
   beforeAll(async () => {
     server = await startServer({
       mode: 'b',
-      env: { DATA_DIR: tempDataDir(), METRICS_PORT: '0', METRICS_TOKEN, LOG_LEVEL: 'info' },
+      env: {
+        DATA_DIR: tempDataDir(),
+        DATABASE_URL: await tempDatabaseUrl(),
+        METRICS_PORT: '0',
+        METRICS_TOKEN,
+        LOG_LEVEL: 'info',
+      },
     });
     metricsUrl = /^ {2}Metrics\s+(http\S+)/m.exec(server.output())![1];
   });
@@ -36,7 +43,7 @@ describe('pnpm start:b with METRICS_PORT', () => {
     expect(text).toMatch(
       /^loanmatch_http_request_duration_seconds_count\{contract="B",route="\/v1\/auth\/token",status="200"\} 1$/m,
     );
-    expect(text).toMatch(/^loanmatch_db_info\{kind="pglite"\} 1$/m);
+    expect(text).toMatch(/^loanmatch_db_info\{kind="postgresql"\} 1$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
 
     const logLines = server
@@ -68,14 +75,13 @@ describe('LOG_FORMAT=pretty', () => {
   it('when set on a pipe, then access lines are the readable form', async () => {
     server = await startServer({
       mode: 'a',
-      env: { DATA_DIR: tempDataDir(), LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' },
+      env: { DATA_DIR: tempDataDir(), DATABASE_URL: await tempDatabaseUrl(), LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' },
     });
     const A = server.urls['Variant A'];
     expect((await api(A, 'GET', '/referrals', { key: server.demoApiKey })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(server.output()).toMatch(
-      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}A GET \/api\/partner\/v1\/referrals 200 \d+\.\d ms partner=[0-9a-f-]{36} req=[0-9a-f-]{36}$/m,
-    );
+    const line =
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}A GET \/api\/partner\/v1\/referrals 200 \d+\.\d ms partner=[0-9a-f-]{36} req=[0-9a-f-]{36}$/m;
+    expect(await eventually(server.output, (out) => line.test(out))).toMatch(line);
     expect(server.output()).not.toMatch(/^\{"/m);
   });
 });

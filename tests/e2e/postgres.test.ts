@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LoanMatchApiError } from '@loanmatch/client';
 import { createPgDatabase, REDIS_URL, VALID_STEPS } from '../support';
 import { applicant, partnerA } from './clients';
-import { api, startServer, tempDataDir, type Started } from './process';
+import { api, startServer, tempDataDir, tempRedisPrefix, type Started } from './process';
 
 jest.setTimeout(90_000);
 
@@ -23,7 +23,7 @@ describe('separate processes on one PostgreSQL and one Redis', () => {
     const env = {
       DATABASE_URL: db.url,
       REDIS_URL,
-      REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`,
+      REDIS_PREFIX: await tempRedisPrefix(),
       ADMIN_TOKEN: adminToken,
       RATE_LIMIT_A_PER_MINUTE: '5',
     };

@@ -1,9 +1,15 @@
-/** Starts the real service as a child process, the way `pnpm start` does, and talks to it over HTTP. */
+/**
+ * Starts the real service as a child process, the way `pnpm start` does, and talks to it over HTTP.
+ * What a test file makes here (processes, data folders, PostgreSQL databases, Redis key prefixes) is
+ * killed, removed or dropped after its last test, by the hook this module registers when the file
+ * imports it.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createPgDatabase, openTestRedis } from '../support';
 
 export const ROOT = resolve(__dirname, '../..');
 /** Node's flags that run TypeScript, with the workspace's packages resolved to their sources (docs/adr/0184). */
@@ -19,8 +25,43 @@ export interface Started {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+const children = new Set<ChildProcess>();
+const folders: string[] = [];
+const databases: Array<{ drop(): Promise<void> }> = [];
+const redisPrefixes: Array<{ close(): Promise<void> }> = [];
+
+afterAll(async () => {
+  const running = [...children].filter((child) => child.exitCode === null && child.signalCode === null);
+  await Promise.all(
+    running.map((child) => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      return exited;
+    }),
+  );
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+  await Promise.all([...databases.splice(0).map((db) => db.drop()), ...redisPrefixes.splice(0).map((r) => r.close())]);
+});
+
+/** An empty folder for a process's DATA_DIR. */
 export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'loanmatch-e2e-'));
+  const dir = mkdtempSync(join(tmpdir(), 'loanmatch-e2e-'));
+  folders.push(dir);
+  return dir;
+}
+
+/** A Redis key prefix no other run uses, for processes' REDIS_PREFIX. */
+export async function tempRedisPrefix(): Promise<string> {
+  const redis = await openTestRedis();
+  redisPrefixes.push(redis);
+  return redis.prefix;
+}
+
+/** An empty database on the PostgreSQL server, for processes' DATABASE_URL: each migrates it on start. */
+export async function tempDatabaseUrl(): Promise<string> {
+  const db = await createPgDatabase();
+  databases.push(db);
+  return db.url;
 }
 
 /** `compiled`: the build's `apps/server/dist/main.js`, as `pnpm start` runs it (built by the caller); by default the source through tsx. */
@@ -41,6 +82,7 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -91,6 +133,7 @@ export function run(
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     });
+    children.add(child);
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -9,7 +9,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { LoanMatchApiError, LoanMatchLenderClient } from '@loanmatch/client';
 import { VALID_STEPS, startWebhookReceiver, type WebhookReceiver } from '../support';
 import { applicant, partnerA, partnerB } from './clients';
-import { api, run, startServer, tempDataDir, type Started } from './process';
+import { api, run, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -23,7 +23,9 @@ describe('a referral from create to a funded loan in the partner’s report, on 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     dataDir = tempDataDir();
-    server = await startServer({ env: { DATA_DIR: dataDir, WEBHOOK_POLL_MS: '100' } });
+    server = await startServer({
+      env: { DATA_DIR: dataDir, DATABASE_URL: await tempDatabaseUrl(), WEBHOOK_POLL_MS: '100' },
+    });
   });
   afterAll(async () => {
     await server?.stop();

@@ -3,13 +3,19 @@
  * PostgreSQL database and one Redis prefix. What a partner relies on must hold whichever process
  * serves a request. (Tier changes reaching two B processes within 5 s: tests/e2e/variant-b.test.ts.)
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { REDIS_URL, createTestContext, startWebhookReceiver, type TestContext, type WebhookReceiver } from '../support';
-import { api, clusterSecrets, startServer, tempDataDir, type Started } from './process';
+import { randomUUID } from 'node:crypto';
+import {
+  REDIS_URL,
+  createTestContext,
+  eventually,
+  startWebhookReceiver,
+  type TestContext,
+  type WebhookReceiver,
+} from '../support';
+import { api, clusterSecrets, startServer, tempDataDir, tempRedisPrefix, type Started } from './process';
 
 jest.setTimeout(90_000);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The error code of an error body, whichever envelope shape it has. */
 const codeOf = (body: { error?: string | { code?: string } }) =>
   typeof body?.error === 'object' ? body.error?.code : body?.error;
@@ -39,7 +45,7 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
     const env = {
       DATABASE_URL: test.url!,
       REDIS_URL,
-      REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`,
+      REDIS_PREFIX: await tempRedisPrefix(),
       ...secrets,
       WEBHOOK_POLL_MS: '100',
       DB_POOL_SIZE: '4',
@@ -147,14 +153,20 @@ describe('pnpm start:a (twice), start:b and start:admin on one PostgreSQL and on
     }
     const atSpread = (r: { path: string }) => r.path === '/spread';
     await receiver.waitFor(8, { filter: atSpread, timeoutMs: 15_000 });
-    await sleep(1500); // fifteen polls of every dispatcher: time enough for a duplicate to show
+    const log = await eventually(
+      async () =>
+        (await api(A2, 'GET', `/webhooks/${registered.body.data.webhookId}/deliveries`, { key: apiKey })).body.data,
+      (l: { pending: number; deliveries: Array<{ status: string }> }) => l.pending === 0 && l.deliveries.length >= 8,
+    );
+    expect(log.pending).toBe(0);
+    expect(log.deliveries.map((d: { status: string }) => d.status)).toEqual(Array(8).fill('succeeded'));
+
+    // On SIGTERM each process stops claiming and finishes its attempts in flight: the endpoint then holds
+    // every request there will be, so a duplicate would show. (The last test here: it stops the processes.)
+    expect(await Promise.all(started.map((s) => s.stop('SIGTERM')))).toEqual([0, 0, 0, 0]);
     const got = receiver.received.filter(atSpread);
     expect(got).toHaveLength(8);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(8);
     expect(got.map((r) => JSON.parse(r.body).data.applicationId).sort()).toEqual([...ids].sort());
-
-    const log = await api(A2, 'GET', `/webhooks/${registered.body.data.webhookId}/deliveries`, { key: apiKey });
-    expect(log.body.data.pending).toBe(0);
-    expect(log.body.data.deliveries.map((d: { status: string }) => d.status)).toEqual(Array(8).fill('succeeded'));
   });
 });

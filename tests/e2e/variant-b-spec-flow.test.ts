@@ -3,7 +3,7 @@
  * create, credit check with the securityToken, match with the securityToken) reach offers with rates and
  * terms, with no call of Variant A; then PATCH gives the rest and the offers become pre-qualified.
  */
-import { api, startServer, tempDataDir, type Started } from './process';
+import { api, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -13,7 +13,7 @@ describe("Variant B, the spec's four calls, on pnpm start", () => {
   let demoKey: string;
 
   beforeAll(async () => {
-    server = await startServer({ env: { DATA_DIR: tempDataDir() } });
+    server = await startServer({ env: { DATA_DIR: tempDataDir(), DATABASE_URL: await tempDatabaseUrl() } });
     B = server.urls['Variant B'];
     demoKey = server.demoApiKey!;
   });

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { REDIS_URL, VALID_STEPS, createPgDatabase, flatApplication } from '../support';
 import { flatApplicationB, partnerA, partnerB } from './clients';
-import { api, run, startServer, tempDataDir, type Started } from './process';
+import { api, run, startServer, tempDataDir, tempDatabaseUrl, tempRedisPrefix, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -37,7 +37,7 @@ async function msUntil(
   return Number.POSITIVE_INFINITY;
 }
 
-describe('Variant B on pnpm start (embedded database)', () => {
+describe('Variant B on pnpm start', () => {
   const dataDir = tempDataDir();
   let server: Started;
   let A: string;
@@ -46,7 +46,7 @@ describe('Variant B on pnpm start (embedded database)', () => {
   let demoKey: string;
 
   beforeAll(async () => {
-    server = await startServer({ env: { DATA_DIR: dataDir, JWT_SECRET } });
+    server = await startServer({ env: { DATA_DIR: dataDir, DATABASE_URL: await tempDatabaseUrl(), JWT_SECRET } });
     A = server.urls['Variant A'];
     B = server.urls['Variant B'];
     ADMIN = server.urls['Admin API'];
@@ -221,7 +221,7 @@ describe('pnpm start:b processes on one PostgreSQL and one Redis', () => {
     const env = {
       DATABASE_URL: db.url,
       REDIS_URL,
-      REDIS_PREFIX: `lmtest:${randomBytes(6).toString('hex')}:`,
+      REDIS_PREFIX: await tempRedisPrefix(),
       ADMIN_TOKEN: adminToken,
       JWT_SECRET,
     };

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, startServer, tempDataDir, type Started } from './process';
+import { ROOT, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 const run = promisify(execFile);
 
@@ -72,6 +72,7 @@ describe('the README and docs/ examples, run as written', () => {
     server = await startServer({
       env: {
         DATA_DIR: dataDir,
+        DATABASE_URL: await tempDatabaseUrl(),
         PORT_A: String(ports.a),
         PORT_B: String(ports.b),
         PORT_ADMIN: String(ports.admin),

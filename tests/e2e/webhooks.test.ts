@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { VALID_STEPS, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support';
+import { VALID_STEPS, eventually, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support';
 import { partnerA } from './clients';
-import { ROOT, run, startServer, tempDataDir, type Started } from './process';
+import { ROOT, run, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -19,7 +19,6 @@ function readmeVerifier(): Verify {
   return new Function('require', `${code}\nreturn verifyWebhook;`)(require) as Verify;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bodyOf = (r: ReceivedWebhook) => JSON.parse(r.body);
 const at = (path: string) => (r: ReceivedWebhook) => r.path === path;
 /** Fast retries, so a test does not wait minutes; everything else is the default. */
@@ -33,7 +32,7 @@ async function register({ client, last }: Partner, url: string): Promise<{ webho
   return registered;
 }
 
-describe('webhooks on pnpm start (embedded database)', () => {
+describe('webhooks on pnpm start', () => {
   let server: Started;
   let receiver: WebhookReceiver;
   let partner: Partner;
@@ -41,7 +40,7 @@ describe('webhooks on pnpm start (embedded database)', () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    server = await startServer({ env: { DATA_DIR: tempDataDir(), ...FAST } });
+    server = await startServer({ env: { DATA_DIR: tempDataDir(), DATABASE_URL: await tempDatabaseUrl(), ...FAST } });
     partner = partnerA(server.urls['Variant A'], server.demoApiKey!);
   });
   afterAll(async () => {
@@ -78,10 +77,14 @@ describe('webhooks on pnpm start (embedded database)', () => {
     await partner.client.webhooks.sendTest(webhookId);
     expect(partner.last().status).toBe(200);
     const got = await receiver.waitFor(3, { filter: at('/flaky') });
-    await sleep(1500); // the schedule allows three retries; none may follow the success
+    // The schedule allows three retries: once the success is recorded and nothing is pending, none can follow.
+    const log = await eventually(
+      () => partner.client.webhooks.listDeliveries(webhookId),
+      (l) => l.pending === 0 && l.deliveries.length === 3,
+    );
+    expect(log.pending).toBe(0);
     expect(receiver.received.filter(at('/flaky'))).toHaveLength(3);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    const log = await partner.client.webhooks.listDeliveries(webhookId);
     expect(log.deliveries.map((d) => [d.status, d.responseStatus])).toEqual([
       ['succeeded', 204],
       ['failed', 503],
@@ -112,6 +115,7 @@ describe('a process killed after a status change, before its delivery', () => {
   const dataDir = tempDataDir();
   let receiver: WebhookReceiver;
   let server: Started | undefined;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -122,9 +126,13 @@ describe('a process killed after a status change, before its delivery', () => {
   });
 
   it('when it is restarted with its dispatcher on, then the endpoint receives the events, in order', async () => {
-    server = await startServer({ env: { DATA_DIR: dataDir, ...FAST, WEBHOOK_DISPATCHER: 'off' } });
-    const partner = partnerA(server.urls['Variant A'], server.demoApiKey!);
-    const { secret } = await register(partner, `${receiver.origin}/after-crash`);
+    databaseUrl = await tempDatabaseUrl();
+    server = await startServer({
+      env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...FAST, WEBHOOK_DISPATCHER: 'off' },
+    });
+    const demoKey = server.demoApiKey!;
+    const partner = partnerA(server.urls['Variant A'], demoKey);
+    const { webhookId, secret } = await register(partner, `${receiver.origin}/after-crash`);
     const { applicationId: id } = await partner.client.createApplication(
       { formType: 'personal', data: { ...VALID_STEPS.personal[1] } },
       { idempotencyKey: 'crash-1' },
@@ -134,11 +142,11 @@ describe('a process killed after a status change, before its delivery', () => {
     expect(partner.last().status).toBe(200);
 
     // Acknowledged, not yet delivered: the process dies without any chance to send.
+    expect(await partner.client.webhooks.listDeliveries(webhookId)).toMatchObject({ pending: 2, deliveries: [] });
     expect(await server.stop('SIGKILL')).toBeNull();
-    await sleep(300);
     expect(receiver.received).toHaveLength(0);
 
-    server = await startServer({ env: { DATA_DIR: dataDir, ...FAST } });
+    server = await startServer({ env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...FAST } });
     const got = await receiver.waitFor(2, { filter: at('/after-crash') });
     expect(got.map((r) => bodyOf(r).data)).toEqual([
       { applicationId: id, status: 'draft', previousStatus: null, lastStep: 1 },
@@ -146,7 +154,12 @@ describe('a process killed after a status change, before its delivery', () => {
     ]);
     for (const r of got)
       expect(new StandardWebhook(secret).verify(r.body, r.headers as Record<string, string>)).toEqual(bodyOf(r));
-    await sleep(500);
+    const restarted = partnerA(server.urls['Variant A'], demoKey);
+    const log = await eventually(
+      () => restarted.client.webhooks.listDeliveries(webhookId),
+      (l) => l.pending === 0 && l.deliveries.length === 2,
+    );
+    expect(log).toMatchObject({ pending: 0, deliveries: [{ status: 'succeeded' }, { status: 'succeeded' }] });
     expect(receiver.received.filter(at('/after-crash'))).toHaveLength(2);
   });
 });

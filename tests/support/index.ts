@@ -1,6 +1,8 @@
 /**
- * Test support shared by every suite: real databases (PGlite in memory-backed storage, and a database of
- * its own on the machine's PostgreSQL server), a domain context over them, and valid application data.
+ * Test support shared by every suite: real databases (a database of its own on the machine's PostgreSQL
+ * server, or PGlite in memory-backed storage), a domain context over them, and valid application data.
+ * The fuzzers' generators and checks are in `./fuzz`, imported from there: building them costs about a
+ * second, which the suites that do not fuzz do not pay.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,18 +23,22 @@ import {
 } from '@loanmatch/domain';
 import { createLogger, createWebhookServices, type LookupAll } from '@loanmatch/http';
 import { openPgliteCopy } from './pglite-copies';
+import { PG_SERVER_URL, REDIS_URL, databaseName, redisPrefix } from './run';
+
+export { PG_SERVER_URL, REDIS_URL };
 
 export type StorageKind = 'pglite' | 'postgresql';
 
-export const PG_SERVER_URL = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Both storages unless TEST_STORAGES narrows them (e.g. `TEST_STORAGES=pglite`). */
+/**
+ * The storages the database suites run on: PostgreSQL, unless TEST_STORAGES names others
+ * (`TEST_STORAGES=pglite`, or `pglite,postgresql` for both). The embedded database has a smoke suite of
+ * its own (tests/embedded) in every run: the same engine, compiled to WebAssembly, several times slower
+ * to open and to run.
+ */
 export const STORAGES: StorageKind[] = (process.env.TEST_STORAGES?.split(',') as StorageKind[] | undefined) ?? [
-  'pglite',
   'postgresql',
 ];
-/** The storage for a suite that runs once: PostgreSQL when this run has it (a database starts in about a second; PGlite is the same engine). */
+/** The storage for a suite that runs once: PostgreSQL when this run has it. */
 export const ONE_STORAGE: StorageKind = STORAGES.includes('postgresql') ? 'postgresql' : STORAGES[0];
 
 export const silentLogger = createLogger({ level: 'silent', service: 'test' });
@@ -47,24 +53,22 @@ export interface TestDatabase {
 /** A migrated, empty database of its own: PGlite (pglite-copies.ts), or a new database on the PostgreSQL server. */
 export async function openTestDatabase(kind: StorageKind): Promise<TestDatabase> {
   if (kind === 'pglite') return openPgliteCopy();
-  const name = `lm_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = `${PG_SERVER_URL}/${name}`;
-  const db = await openDatabase({ url, poolSize: 12 });
+  const created = await createPgDatabase();
+  const db = await openDatabase({ url: created.url, poolSize: 12 });
   await db.migrate();
   return {
     db,
-    url,
+    url: created.url,
     async close() {
       await db.close();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await created.drop();
     },
   };
 }
 
 /** A fresh database on the PostgreSQL server, not migrated, for started processes to share. */
 export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `lm_test_${randomBytes(6).toString('hex')}`;
+  const name = databaseName();
   await adminQuery(`CREATE DATABASE ${name}`);
   return { url: `${PG_SERVER_URL}/${name}`, drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
@@ -140,7 +144,7 @@ export async function createTestContext(
 /** A Redis client and a key prefix no other run uses; `close` removes the prefix's keys. */
 export async function openTestRedis(): Promise<{ redis: Redis; prefix: string; close(): Promise<void> }> {
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  const prefix = `lmtest:${randomBytes(6).toString('hex')}:`;
+  const prefix = redisPrefix();
   return {
     redis,
     prefix,
@@ -152,8 +156,8 @@ export async function openTestRedis(): Promise<{ redis: Redis; prefix: string; c
   };
 }
 
+export * from './eventually';
 export * from './fixtures';
 export * from './rows';
 export * from './webhook-receiver';
-export * from './fuzz';
 export * from './domain-flows';

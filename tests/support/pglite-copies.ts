@@ -1,33 +1,18 @@
 /**
  * In-memory-speed PGlite test databases without PGlite's initdb on each: initdb takes seconds, while a
- * copy of a data folder already made and migrated opens in well under one. The folder is made once for
- * each set of migrations and PGlite build, in memory-backed storage where the machine has it
- * (`/dev/shm`), and every jest worker copies it; each test database is a copy of its own, removed when
- * it is closed.
+ * copy of a data folder already made and migrated opens in well under one. The folder is made once in a
+ * test run, by the first jest worker that needs it, in memory-backed storage where the machine has it
+ * (`/dev/shm`), and every worker copies it; each test database is a copy of its own, removed when it is
+ * closed. The run's teardown removes the folder (tests/support/run.ts).
  */
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { PRISMA_DIR, openDatabase, type Database } from '@loanmatch/db';
-
-const BASE = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-
-/** The folder's name: a digest of every migration file and of the PGlite build that will open it. */
-function templateName(): string {
-  const hash = createHash('sha256');
-  const files = readdirSync(join(PRISMA_DIR, 'migrations'), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of files) hash.update(file).update(readFileSync(file));
-  hash.update(require.resolve('@electric-sql/pglite', { paths: [dirname(require.resolve('@loanmatch/db'))] }));
-  return `loanmatch-pglite-${hash.digest('hex').slice(0, 16)}`;
-}
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase, type Database } from '@loanmatch/db';
+import { PGLITE_BASE, pgliteFolderName } from './run';
 
 /** The migrated, empty folder: made by the first worker that needs it, renamed into place when whole. */
 async function makeTemplate(): Promise<string> {
-  const dir = join(BASE, templateName());
+  const dir = join(PGLITE_BASE, pgliteFolderName());
   if (existsSync(dir)) return dir;
   const building = mkdtempSync(`${dir}-building-`);
   const db = await openDatabase({ dataDir: building });
@@ -47,7 +32,7 @@ let template: Promise<string> | undefined;
 
 /** A migrated, empty PGlite database of its own: a copy of the template, removed on close. */
 export async function openPgliteCopy(): Promise<{ db: Database; close(): Promise<void> }> {
-  const dir = mkdtempSync(join(BASE, 'loanmatch-pglite-test-'));
+  const dir = mkdtempSync(join(PGLITE_BASE, pgliteFolderName('-copy-')));
   try {
     template ??= makeTemplate();
     cpSync(await template, dir, { recursive: true });

@@ -9,14 +9,15 @@
 import fc from 'fast-check';
 import { SCORE_BANDS, webhookBody } from '@loanmatch/domain';
 import {
+  ONE_STORAGE,
   VALID_STEPS,
   createTestContext,
-  fuzzParameters,
   silentLogger,
   storedRows,
   type LoanType,
   type TestContext,
 } from '../../../tests/support';
+import { fuzzParameters } from '../../../tests/support/fuzz/property';
 import { createPartnerAApp } from '../src/app';
 import { applicantBody, client, newPartnerKey, type Client } from './helpers';
 
@@ -100,7 +101,7 @@ describe('the credit result through Variant A', () => {
   let c: Client;
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     const app = createPartnerAApp({
       ctx: t.ctx,
       logger: silentLogger,

@@ -16,6 +16,13 @@ import {
 } from '@loanmatch/domain';
 import {
   VALID_STEPS,
+  silentLogger,
+  validApplicant,
+  countRows,
+  storedRows,
+  type TestContext,
+} from '../../../tests/support';
+import {
   applicationSnapshot,
   authorizationHeader,
   bodyAround,
@@ -24,15 +31,10 @@ import {
   pathId,
   requestIdHeader,
   sandboxScoreHeader,
-  silentLogger,
   storedProblems,
   strayRequests,
-  validApplicant,
-  countRows,
-  storedRows,
   type FuzzRequest,
-  type TestContext,
-} from '../../../tests/support';
+} from '../../../tests/support/fuzz';
 import { runFuzzSuite, type FuzzListener } from '../../../tests/support/fuzz/suite';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicationThroughStep4, client, newPartnerKey } from './helpers';

@@ -1,6 +1,6 @@
 /** Variant A's Idempotency-Key: replays, reuse with another body, concurrent and failed requests, per partner. */
 import { canonicalJson, type DomainContext } from '@loanmatch/domain';
-import { STORAGES, VALID_STEPS } from '../../../tests/support';
+import { STORAGES, VALID_STEPS, eventually } from '../../../tests/support';
 import { applicantBody, applicationThroughStep4, variantASuite, type VariantA } from './helpers';
 
 /** What a key stores of its request: a keyed digest of the request's canonical JSON under the data key. */
@@ -46,8 +46,15 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
       const id = await applicationThroughStep4(c, 'personal');
       let open!: () => void;
       control.state.gate = new Promise<void>((resolve) => (open = resolve));
+      const calls = control.state.calls;
       const first = c.check(id, applicantBody(), `slow-${id}`).then((r) => r);
-      await new Promise((r) => setTimeout(r, 150));
+      // The first request holds its key once it has reached the bureau.
+      expect(
+        await eventually(
+          () => control.state.calls,
+          (n) => n > calls,
+        ),
+      ).toBe(calls + 1);
       const retry = await c.check(id, applicantBody(), `slow-${id}`);
       expect(retry.status).toBe(409);
       expect(retry.body.error).toBe('IDEMPOTENCY_IN_PROGRESS');

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { createLiveBureau } from '@loanmatch/http';
-import { createTestContext, silentLogger, storedRow, type TestContext } from '../../../tests/support';
+import { ONE_STORAGE, createTestContext, silentLogger, storedRow, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { BASE, applicantBody, applicationThroughStep4, client, newPartnerKey } from './helpers';
 
@@ -28,7 +28,7 @@ describe('Variant A on a live server', () => {
   beforeAll(async () => {
     await new Promise<void>((r) => bureau.server.listen(0, '127.0.0.1', r));
     const { port } = bureau.server.address() as { port: number };
-    t = await createTestContext('pglite', {
+    t = await createTestContext(ONE_STORAGE, {
       env: 'live',
       bureau: createLiveBureau({ url: `http://127.0.0.1:${port}`, timeoutMs: 500 }),
     });

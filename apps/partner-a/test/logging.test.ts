@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import { createTestContext, validApplicant, type TestContext } from '../../../tests/support';
+import { ONE_STORAGE, createTestContext, validApplicant, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { applicantBody, applicationThroughStep4, client, newPartnerKey } from './helpers';
 
 describe('request logs', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
   });
   afterAll(() => t.close());
 

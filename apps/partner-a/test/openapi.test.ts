@@ -3,6 +3,7 @@ import { issueLenderKey } from '@loanmatch/domain';
 import { EXAMPLES_A, EXAMPLES_LENDER, variantADocument } from '@loanmatch/http';
 import { createConformance, documentedRoutes, expressRoutes } from '../../../tests/support/openapi';
 import {
+  ONE_STORAGE,
   TEST_PUBLIC_BASE_URL,
   createTestContext,
   silentLogger,
@@ -22,7 +23,7 @@ describe("Variant A's OpenAPI document against the app", () => {
   const conform = <R extends request.Response>(res: R): R => conformance.conform(res);
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     app = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 10_000 });
     key = (await newPartnerKey(t.ctx, 'Documented')).apiKey;
   });

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createLogger, createMetrics } from '@loanmatch/http';
-import { createTestContext, openTestRedis, silentLogger, type TestContext } from '../../../tests/support';
+import { ONE_STORAGE, createTestContext, openTestRedis, silentLogger, type TestContext } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { client, newPartnerKey } from './helpers';
 
@@ -11,7 +11,7 @@ describe('Variant A rate limit with REDIS_URL', () => {
   let r: Awaited<ReturnType<typeof openTestRedis>>;
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     r = await openTestRedis();
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { MAX_WEBHOOKS_PER_PARTNER, webhookBody } from '@loanmatch/domain';
 import {
+  ONE_STORAGE,
   STORAGES,
   VALID_STEPS,
   createTestContext,
@@ -252,7 +253,7 @@ describe('webhook registration on a live server', () => {
       'intranet.partner.example': ['10.20.30.40'],
       localhost: ['127.0.0.1'],
     };
-    t = await createTestContext('pglite', {
+    t = await createTestContext(ONE_STORAGE, {
       env: 'live',
       lookup: async (host) => {
         if (!table[host]) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });

@@ -1,7 +1,7 @@
 /**
- * Both clients against the real front-ends (the apps `pnpm start` serves, on embedded PGlite, listening
- * on loopback): every method, the contract's field names at run time, the service's errors as
- * `LoanMatchApiError`s, and a retry after a lost answer being answered from the first request.
+ * Both clients against the real front-ends (the apps `pnpm start` serves, listening on loopback): every
+ * method, the contract's field names at run time, the service's errors as `LoanMatchApiError`s, and a
+ * retry after a lost answer being answered from the first request.
  */
 import { randomUUID } from 'node:crypto';
 import { createPartnerAApp, BASE_PATH_A } from '@loanmatch/partner-a';
@@ -9,6 +9,7 @@ import { createPartnerBApp, BASE_PATH_B } from '@loanmatch/partner-b';
 import { createPartner, createSandboxBureau, revokeKey, type CreditBureau } from '@loanmatch/domain';
 import { listen, type Listener } from '@loanmatch/http';
 import {
+  ONE_STORAGE,
   TEST_PUBLIC_BASE_URL,
   VALID_STEPS,
   createTestContext,
@@ -95,7 +96,7 @@ describe('the clients against the real service', () => {
         return sandbox.requestScore(req);
       },
     };
-    t = await createTestContext('pglite', { bureau });
+    t = await createTestContext(ONE_STORAGE, { bureau });
     const common = { ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping() };
     listeners = await Promise.all([
       listen('A', createPartnerAApp({ ...common, rateLimitPerMinute: 10_000 }), 0, '127.0.0.1', BASE_PATH_A),

@@ -1,9 +1,17 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../src/data-dir-lock';
 
-const folder = () => mkdtempSync(join(tmpdir(), 'loanmatch-lock-'));
+const folders: string[] = [];
+const folder = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loanmatch-lock-'));
+  folders.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('the lock on DATA_DIR', () => {
   it('when the folder is locked, then a second lock is refused with a message naming the folder, the holder and PostgreSQL', () => {

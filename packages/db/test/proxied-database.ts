@@ -3,12 +3,10 @@
  * table, reached through a TCP proxy of the test (tests/e2e/tcp-proxy.ts), and opened with one pooled
  * connection and short timeouts so that a cut is felt at once.
  */
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { openDatabase, type Database } from '../src';
 import { startTcpProxy, type TcpProxy } from '../../../tests/e2e/tcp-proxy';
-
-const SERVER = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
+import { PG_SERVER_URL as SERVER, databaseName } from '../../../tests/support/run';
 
 /** One statement on its own connection, straight to the server (never through the proxy). */
 export async function sql(url: string, text: string): Promise<Array<Record<string, unknown>>> {
@@ -32,7 +30,7 @@ export interface ProxiedDatabase {
 }
 
 export async function proxiedDatabase(): Promise<ProxiedDatabase> {
-  const name = `lm_test_${randomBytes(6).toString('hex')}`;
+  const name = databaseName();
   const url = `${SERVER}/${name}`;
   await sql(`${SERVER}/postgres`, `CREATE DATABASE ${name}`);
   await sql(url, 'CREATE TABLE probe (id text PRIMARY KEY)');

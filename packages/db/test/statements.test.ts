@@ -3,6 +3,7 @@
  * its own transaction, one caller's failure is not another's, and a lost or timed-out connection is
  * replaced. Through a TCP proxy the test can cut (proxied-database.ts), with a pool of one connection.
  */
+import { eventually } from '../../../tests/support/eventually';
 import { proxiedDatabaseForSuite, sql } from './proxied-database';
 
 const INSERT = 'INSERT INTO probe (id) VALUES ($1::text) RETURNING id';
@@ -48,7 +49,9 @@ describe('statements on PostgreSQL', () => {
   it('when a connection is lost, then what was in flight on it fails and the next statements run on a new one', async () => {
     const before = await pid();
     const inFlight = rows(SLEEP, [0.5]).catch((err: Error) => err);
-    await new Promise((r) => setTimeout(r, 100));
+    const running = () =>
+      sql(suite().url, `SELECT query FROM pg_stat_activity WHERE pid = ${before} AND state = 'active'`);
+    expect(await eventually(running, (found) => found.length > 0)).toEqual([{ query: SLEEP }]);
     await sql(suite().url, `SELECT pg_terminate_backend(${before})`);
     expect(await inFlight).toBeInstanceOf(Error);
     await rows(INSERT, ['after-loss']);

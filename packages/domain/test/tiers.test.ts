@@ -1,11 +1,11 @@
 import type { Sql } from '@loanmatch/db';
 import { createTierLimits, listTiers, setTierLimit } from '../src';
-import { createTestContext, type TestContext } from '../../../tests/support';
+import { ONE_STORAGE, createTestContext, type TestContext } from '../../../tests/support';
 
 describe('tier limits', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
   });
   afterAll(() => t.close());
 

@@ -3,7 +3,7 @@
  * envelope, and the route never runs. One listener shell with a JSON route, no database.
  */
 import { Router } from 'express';
-import { sendFuzzRequest } from '../../../tests/support';
+import { sendFuzzRequest } from '../../../tests/support/fuzz/request';
 import { BODY_BOUNDS, jsonBody } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { appServing } from './test-app';

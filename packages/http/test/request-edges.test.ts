@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
-import { sendFuzzRequest, type FuzzRequest } from '../../../tests/support';
+import { sendFuzzRequest, type FuzzRequest } from '../../../tests/support/fuzz/request';
 import { BODY_BOUNDS, MAX_BODY_DEPTH, jsonBody } from '../src/body-limits';
 import { sendData } from '../src/errors';
 import { appServing } from './test-app';

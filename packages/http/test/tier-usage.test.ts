@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { REDIS_URL, openTestRedis } from '../../../tests/support';
+import { REDIS_URL, eventually, openTestRedis } from '../../../tests/support';
 import { createTierUsage } from '../src/tier-usage';
 
 const MINUTE = 60_000;
@@ -59,8 +59,12 @@ describe('tier usage in Redis', () => {
     const writer = createTierUsage({ redis: r.redis, redisPrefix: `${r.prefix}timer:`, flushMs: 50 });
     const reader = createTierUsage({ redis: r.redis, redisPrefix: `${r.prefix}timer:`, flushMs: 60_000 });
     writer.record('standard', false);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await reader.lastHour()).tiers.get('standard')).toEqual({ requests: 1, refused: 0 });
+    const written = await eventually(
+      async () => (await reader.lastHour()).tiers.get('standard'),
+      (counts) => counts !== undefined,
+      300,
+    );
+    expect(written).toEqual({ requests: 1, refused: 0 });
     await writer.close();
     await reader.close();
   });

@@ -2,6 +2,9 @@
 import { STATUS_OF } from '@loanmatch/http';
 import { describeRequest, type FuzzRequest, type FuzzResponse } from './request';
 
+/** Keys that reach an object's prototype when assigned rather than defined. */
+export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A stack frame (`at fn (/path/file.ts:12:3)`, `at /path/file.js:1:2`) or a source path. */

@@ -7,12 +7,14 @@ import { applicationSnapshot } from './stored';
 import { describeRequest, sendFuzzRequest, type FuzzRequest, type FuzzResponse } from './request';
 
 /**
- * fast-check's settings for one property: `FUZZ_SEED` replays a failure (fast-check prints the seed and
- * path of every failure), otherwise each run draws a new seed; `FUZZ_RUNS_FACTOR` scales the run counts
- * for a longer search on a developer's machine.
+ * fast-check's settings for one property. The run counts the tests give are those of `pnpm test:fuzz`;
+ * `pnpm test` runs a tenth of them (at least one), so that every property still runs there.
+ * `FUZZ_RUNS_FACTOR` scales the counts (`pnpm test:fuzz` sets 1 unless given another: 10 for a long
+ * search); `FUZZ_SEED` replays a failure (fast-check prints the seed and path of every failure),
+ * otherwise each run draws a new seed.
  */
 export function fuzzParameters(numRuns: number): { numRuns: number; seed: number } {
-  const factor = Number(process.env.FUZZ_RUNS_FACTOR ?? 1);
+  const factor = Number(process.env.FUZZ_RUNS_FACTOR ?? 0.1);
   const seed =
     process.env.FUZZ_SEED !== undefined
       ? Number(process.env.FUZZ_SEED)

@@ -18,8 +18,7 @@ import {
   type Intake,
 } from '@loanmatch/domain';
 import { countRows, storedRow, storedRows } from '../rows';
-import { findKey } from './answers';
-import { PROTOTYPE_KEYS } from './values';
+import { PROTOTYPE_KEYS, findKey } from './answers';
 
 const isPrototypeKey = (key: string) => (PROTOTYPE_KEYS as readonly string[]).includes(key);
 

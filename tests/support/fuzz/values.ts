@@ -3,9 +3,7 @@
  * prototype keys, and any JSON built of them.
  */
 import fc from 'fast-check';
-
-/** Keys that reach an object's prototype when assigned rather than defined. */
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+import { PROTOTYPE_KEYS } from './answers';
 
 /** Numbers at the edges of JSON and of JavaScript's doubles; NaN and ±Infinity are sent as null by JSON.stringify. */
 export const hostileNumber: fc.Arbitrary<number> = fc.oneof(

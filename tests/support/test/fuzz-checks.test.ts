@@ -3,16 +3,8 @@
  * and must say so. (A property whose check cannot fail proves nothing.)
  */
 import { createPartner, createApplication } from '@loanmatch/domain';
-import {
-  STORAGES,
-  VALID_STEPS,
-  checkAnswer,
-  createTestContext,
-  storedProblems,
-  type FuzzRequest,
-  type FuzzResponse,
-  type TestContext,
-} from '..';
+import { ONE_STORAGE, VALID_STEPS, createTestContext, type TestContext } from '..';
+import { checkAnswer, storedProblems, type FuzzRequest, type FuzzResponse } from '../fuzz';
 
 const req: FuzzRequest = { method: 'GET', path: '/v1/things', headers: { 'X-Request-Id': 'caller-id' } };
 const good: FuzzResponse = {
@@ -71,9 +63,7 @@ describe('checkAnswer', () => {
   });
 });
 
-const STORAGE = STORAGES.includes('postgresql') ? 'postgresql' : STORAGES[0];
-
-describe(`storedProblems on ${STORAGE}`, () => {
+describe(`storedProblems on ${ONE_STORAGE}`, () => {
   let t: TestContext;
   let partnerId: string;
 
@@ -88,7 +78,7 @@ describe(`storedProblems on ${STORAGE}`, () => {
   };
 
   beforeAll(async () => {
-    t = await createTestContext(STORAGE);
+    t = await createTestContext(ONE_STORAGE);
     const partner = await createPartner(t.ctx, { body: { name: 'Planted', environment: 'sandbox' } });
     if (!partner.ok) throw partner.error;
     partnerId = partner.value.partnerId;

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import {
+  ONE_STORAGE,
   createTestContext,
   defaultCatalogueDocument,
   silentLogger,
@@ -26,7 +27,7 @@ describe('operators change the lender catalogue without a code change', () => {
   const auth = { Authorization: `Bearer ${TOKEN}` };
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     admin = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: async () => true, adminToken: TOKEN });
   });
   afterAll(() => t.close());

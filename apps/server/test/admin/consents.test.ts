@@ -3,6 +3,7 @@ import request from 'supertest';
 import { CURRENT_CONSENT_TEXTS } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import {
+  ONE_STORAGE,
   VALID_STEPS,
   createTestContext,
   silentLogger,
@@ -22,7 +23,7 @@ describe('admin API: consent records', () => {
   let partnerId: string;
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     admin = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping: () => t.db.ping(), adminToken: TOKEN });
     partnerA = createPartnerAApp({
       ctx: t.ctx,

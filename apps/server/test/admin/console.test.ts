@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createPartner } from '@loanmatch/domain';
 import { createTierUsage } from '@loanmatch/http';
 import { createPartnerBApp } from '@loanmatch/partner-b';
-import { createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
@@ -11,7 +11,7 @@ const JWT_SECRET = 'test-jwt-secret-for-variant-b-0123456789abcdef';
 describe('operator console and usage', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
   });
   afterAll(() => t.close());
 

@@ -11,20 +11,22 @@ import { TIERS } from '@loanmatch/domain';
 import { createTierUsage } from '@loanmatch/http';
 import {
   VALID_STEPS,
-  authorizationHeader,
-  bodyAround,
   defaultCatalogueDocument,
-  pathId,
-  requestIdHeader,
   silentLogger,
-  storedProblems,
-  strayRequests,
   validApplicant,
   countRows,
   storedRows,
-  type FuzzRequest,
   type TestContext,
 } from '../../../../tests/support';
+import {
+  authorizationHeader,
+  bodyAround,
+  pathId,
+  requestIdHeader,
+  storedProblems,
+  strayRequests,
+  type FuzzRequest,
+} from '../../../../tests/support/fuzz';
 import { runFuzzSuite, type FuzzListener } from '../../../../tests/support/fuzz/suite';
 import { createAdminApp } from '../../src/admin/app';
 

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { createAdminApp } from '../../src/admin/app';
 import { isLoopbackAddress } from '../../src/admin/loopback';
 
@@ -37,7 +37,7 @@ describe('admin listener: loopback callers only', () => {
     const servers: Server[] = [];
 
     beforeAll(async () => {
-      t = await createTestContext('pglite');
+      t = await createTestContext(ONE_STORAGE);
     });
     afterAll(async () => {
       await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));

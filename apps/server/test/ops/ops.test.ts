@@ -1,7 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  ONE_STORAGE,
   createTestContext,
   defaultCatalogueDocument,
   countRows,
@@ -16,7 +17,7 @@ describe('pnpm ops against a running admin API', () => {
   let url: string;
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     api = await serveAdminApi(t);
     url = api.url;
   });
@@ -98,9 +99,11 @@ describe('pnpm ops against a running admin API', () => {
       const before = JSON.parse((await ops(['catalogue', 'show', '--json'])).out);
       const doc = { ...(defaultCatalogueDocument() as Record<string, any>), effectiveFrom: '2099-01-01' };
       const expected = breakIt(doc);
-      const file = path.join(mkdtempSync(path.join(tmpdir(), 'ops-catalogue-')), 'catalogue.json');
+      const dir = mkdtempSync(path.join(tmpdir(), 'ops-catalogue-'));
+      const file = path.join(dir, 'catalogue.json');
       writeFileSync(file, JSON.stringify(doc));
       const res = await ops(['catalogue', 'load', file]);
+      rmSync(dir, { recursive: true, force: true });
       expect(res.code).toBe(1);
       expect(res.err).toContain('VALIDATION_ERROR');
       expect(res.err).toContain(expected);

@@ -1,5 +1,6 @@
 import { createPartner, followTrackingLink, matchApplication, runCreditCheck } from '@loanmatch/domain';
 import {
+  ONE_STORAGE,
   createTestContext,
   personalThroughStep4,
   validApplicant,
@@ -35,7 +36,7 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     api = await serveAdminApi(t);
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import {
   type DomainContext,
 } from '@loanmatch/domain';
 import {
+  ONE_STORAGE,
   createTestContext,
   personalThroughStep4,
   validApplicant,
@@ -30,7 +31,7 @@ describe('pnpm ops application erase and consents, and data-key', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestContext('pglite', { dataKeys: [oldKey] });
+    t = await createTestContext(ONE_STORAGE, { dataKeys: [oldKey] });
     const created = await createPartner(t.ctx, { body: { name: 'Ops Privacy' } });
     if (!created.ok) throw created.error;
     partnerId = created.value.partnerId;

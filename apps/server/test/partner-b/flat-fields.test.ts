@@ -15,13 +15,13 @@ import {
 import {
   STORAGES,
   VALID_STEPS,
-  applicationSnapshot,
   createTestContext,
   silentLogger,
   countRows,
   storedRow,
   type TestContext,
 } from '../../../../tests/support';
+import { applicationSnapshot } from '../../../../tests/support/fuzz/stored';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import {
   JWT_SECRET,

@@ -9,8 +9,8 @@ import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { FLAT_FIELDS, applicantSchema, schemaFor } from '@loanmatch/domain';
+import { VALID_STEPS, silentLogger, countRows, storedRows, type TestContext } from '../../../../tests/support';
 import {
-  VALID_STEPS,
   authorizationHeader,
   bodyAround,
   headerValue,
@@ -19,14 +19,10 @@ import {
   pathId,
   requestIdHeader,
   sandboxScoreHeader,
-  silentLogger,
   storedProblems,
   strayRequests,
-  countRows,
-  storedRows,
   type FuzzRequest,
-  type TestContext,
-} from '../../../../tests/support';
+} from '../../../../tests/support/fuzz';
 import { runFuzzSuite, type FuzzListener } from '../../../../tests/support/fuzz/suite';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner, richFlatApplication } from './helpers';

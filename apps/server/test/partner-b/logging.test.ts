@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import winston from 'winston';
-import { createTestContext, type TestContext } from '../../../../tests/support';
+import { ONE_STORAGE, createTestContext, type TestContext } from '../../../../tests/support';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from './helpers';
@@ -9,7 +9,7 @@ import { JWT_SECRET, accessTokenFor, clientB, flatApplication, newPartner } from
 describe('Variant B request logs', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
   });
   afterAll(() => t.close());
 

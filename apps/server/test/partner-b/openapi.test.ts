@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { EXAMPLES_B, variantBDocument } from '@loanmatch/http';
 import { createConformance, documentedRoutes, expressRoutes } from '../../../../tests/support/openapi';
-import { VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
+import { ONE_STORAGE, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
 import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
 import { BASE, JWT_SECRET, newPartner } from './helpers';
 
@@ -18,7 +18,7 @@ describe("Variant B's OpenAPI document against the app", () => {
   const conform = <R extends request.Response>(res: R): R => conformance.conform(res);
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     app = createPartnerBApp({
       ctx: t.ctx,
       logger: silentLogger,

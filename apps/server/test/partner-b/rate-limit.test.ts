@@ -1,5 +1,12 @@
 import { createTierLimits, setTierLimit } from '@loanmatch/domain';
-import { STORAGES, createTestContext, openTestRedis, silentLogger, type TestContext } from '../../../../tests/support';
+import {
+  ONE_STORAGE,
+  STORAGES,
+  createTestContext,
+  openTestRedis,
+  silentLogger,
+  type TestContext,
+} from '../../../../tests/support';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { JWT_SECRET, accessTokenFor, clientB, exchange, flatApplication, newPartner } from './helpers';
 
@@ -73,7 +80,7 @@ describe('Variant B rate tiers with REDIS_URL', () => {
   let r: Awaited<ReturnType<typeof openTestRedis>>;
 
   beforeAll(async () => {
-    t = await createTestContext('pglite');
+    t = await createTestContext(ONE_STORAGE);
     r = await openTestRedis();
   });
   afterAll(async () => {

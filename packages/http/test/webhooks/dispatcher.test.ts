@@ -21,6 +21,7 @@ import {
   STORAGES,
   VALID_STEPS,
   createTestContext,
+  eventually,
   startWebhookReceiver,
   validApplicant,
   countRows,
@@ -34,17 +35,6 @@ import { createDispatcher, type Dispatcher } from '../../src';
 jest.setTimeout(30_000);
 
 const FAST = { retryDelaysMs: [100, 100, 100], disableAfterMs: 5 * 24 * 3600_000, random: () => 0.5 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Reads again every 20 ms until `done` holds of the reading or `withinMs` has passed; answers the last reading. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs = 5000): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(20);
-  }
-}
 const bodyOf = (r: { body: string }) => JSON.parse(r.body);
 
 describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
@@ -106,8 +96,23 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
 
   const at = (path: string) => (r: { path: string }) => r.path === path;
 
+  /**
+   * The webhook's delivery log once nothing is pending: every attempt made is then recorded (after its
+   * answer arrived), so the receiver holds all there will be, and no retry can follow. Read again once
+   * nothing is pending, so that both of its statements see the last attempt.
+   */
+  async function settled(partnerId: string, webhookId: string) {
+    const read = async () => {
+      const listed = await listWebhookDeliveries(ctx, { partnerId, webhookId });
+      if (!listed.ok) throw listed.error;
+      return listed.value;
+    };
+    await eventually(read, (log) => log.pending === 0);
+    return read();
+  }
+
   it('when an application moves through every status, then the endpoint gets each change once, in order, signed, and without personal data', async () => {
-    const { partnerId, secret } = await partnerWithWebhook('/all');
+    const { partnerId, webhookId, secret } = await partnerWithWebhook('/all');
     startDispatcher();
     const id = await create(partnerId);
     for (const n of [2, 3, 4] as const) await step(partnerId, id, n);
@@ -126,7 +131,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     expect((await followTrackingLink(ctx, { token })).ok).toBe(true);
 
     const got = await receiver.waitFor(5, { filter: at('/all') });
-    await sleep(300);
+    expect((await settled(partnerId, webhookId)).pending).toBe(0);
     expect(receiver.received.filter(at('/all'))).toHaveLength(5);
     expect(got.map((r) => bodyOf(r).data)).toEqual([
       { applicationId: id, status: 'draft', previousStatus: null, lastStep: 1 },
@@ -158,26 +163,25 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     startDispatcher();
     await create(partnerId);
     const got = await receiver.waitFor(3, { filter: at('/flaky') });
-    await sleep(600); // three retries are allowed; none may follow a success
+    // Three retries are allowed; none may follow a success.
+    const log = await settled(partnerId, webhookId);
+    expect(log.pending).toBe(0);
     expect(receiver.received.filter(at('/flaky'))).toHaveLength(3);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(got.map((r) => r.body)).size).toBe(1);
 
-    const log = await listWebhookDeliveries(ctx, { partnerId, webhookId });
-    if (!log.ok) throw log.error;
-    expect(log.value.pending).toBe(0);
-    expect(log.value.deliveries.map((d) => [d.attempt, d.status, d.responseStatus])).toEqual([
+    expect(log.deliveries.map((d) => [d.attempt, d.status, d.responseStatus])).toEqual([
       [3, 'succeeded', 200],
       [2, 'failed', 500],
       [1, 'failed', 500],
     ]);
-    expect(log.value.deliveries[0]).toMatchObject({
+    expect(log.deliveries[0]).toMatchObject({
       eventType: 'application.status_changed',
       error: null,
       nextRetryAt: null,
       durationMs: expect.any(Number),
     });
-    expect(log.value.deliveries[1]).toMatchObject({ error: 'http_500', nextRetryAt: expect.any(String) });
+    expect(log.deliveries[1]).toMatchObject({ error: 'http_500', nextRetryAt: expect.any(String) });
   });
 
   it('when every attempt fails, then the schedule is followed to its end and the delivery is given up', async () => {
@@ -186,17 +190,9 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     startDispatcher();
     await create(partnerId);
     await receiver.waitFor(4, { filter: at('/down') }); // the first attempt and three retries
-    await sleep(400);
-    expect(receiver.received.filter(at('/down'))).toHaveLength(4);
-    const log = await eventually(
-      async () => {
-        const listed = await listWebhookDeliveries(ctx, { partnerId, webhookId });
-        if (!listed.ok) throw listed.error;
-        return listed.value;
-      },
-      (l) => l.pending === 0,
-    );
+    const log = await settled(partnerId, webhookId);
     expect(log.pending).toBe(0);
+    expect(receiver.received.filter(at('/down'))).toHaveLength(4);
     expect(log.deliveries[0]).toMatchObject({ attempt: 4, status: 'failed', nextRetryAt: null });
     expect((await listWebhooks(ctx, { partnerId })).ok && (await listWebhooks(ctx, { partnerId }))).toMatchObject({
       value: { webhooks: [{ status: 'active', failingSince: expect.any(String) }] },
@@ -214,7 +210,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
   });
 
   it('when an event of an application is still pending, then its later events wait, while other applications go on', async () => {
-    const { partnerId } = await partnerWithWebhook('/order');
+    const { partnerId, webhookId } = await partnerWithWebhook('/order');
     const slow = await create(partnerId);
     await step(partnerId, slow, 2);
     const other = await create(partnerId);
@@ -227,7 +223,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     });
     startDispatcher({ retry: { ...FAST, retryDelaysMs: [400, 400, 400] } });
     await receiver.waitFor(4, { filter: at('/order') });
-    await sleep(200);
+    expect((await settled(partnerId, webhookId)).pending).toBe(0);
     const got = receiver.received
       .filter(at('/order'))
       .map((r) => [bodyOf(r).data.applicationId, bodyOf(r).data.status]);
@@ -292,7 +288,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
   it('when the endpoint answers 410 Gone, then it is disabled, says why, and receives nothing more', async () => {
     const { partnerId, webhookId } = await partnerWithWebhook('/gone');
     receiver.reply(() => ({ status: 410 }));
-    startDispatcher();
+    const d = startDispatcher();
     await create(partnerId);
     await receiver.waitFor(1, { filter: at('/gone') });
     const hook = await eventually(
@@ -310,7 +306,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
       disabledAt: expect.any(String),
     });
     await create(partnerId);
-    await sleep(300);
+    await d.runOnce(); // sends whatever is due, and waits for it
     expect(receiver.received.filter(at('/gone'))).toHaveLength(1);
     const test = await sendTestEvent(ctx, { partnerId, webhookId });
     expect(!test.ok && test.error.code).toBe('WEBHOOK_DISABLED');
@@ -407,8 +403,12 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     await d.runOnce();
     expect(receiver.received.filter(at('/lease'))).toHaveLength(0);
     // … and takes it over once it ran out.
-    await sleep(450);
-    await d.runOnce();
+    expect(
+      await eventually(
+        () => d.runOnce(),
+        (claimed) => claimed > 0,
+      ),
+    ).toBeGreaterThan(0);
     const [got] = await receiver.waitFor(1, { filter: at('/lease') });
     expect(got.headers['webhook-id']).toBe(stolen.find((j) => JSON.parse(j.body).data.applicationId === id)!.eventId);
   });
@@ -417,7 +417,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
     it('when two dispatchers on separate connections share one PostgreSQL, then every event is sent exactly once, each application in order', async () => {
       const second = await openDatabase({ url: t.url!, poolSize: 4 });
       try {
-        const { partnerId } = await partnerWithWebhook('/shared');
+        const { partnerId, webhookId } = await partnerWithWebhook('/shared');
         receiver.reply(() => ({ status: 204, delayMs: 60 }));
         const ids: string[] = [];
         for (let i = 0; i < 10; i++) ids.push(await create(partnerId));
@@ -437,7 +437,7 @@ describe.each(STORAGES)('webhook dispatcher on %s', (storage) => {
         b.start();
         try {
           const got = await receiver.waitFor(20, { filter: at('/shared'), timeoutMs: 20_000 });
-          await sleep(300);
+          expect((await settled(partnerId, webhookId)).pending).toBe(0);
           expect(receiver.received.filter(at('/shared'))).toHaveLength(20);
           expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(20);
           for (const id of ids) {
