@@ -77,6 +77,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** A system error's code (`ECONNREFUSED`), from the error or its causes; only a code-shaped string is kept. */
+export function systemCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code)) return code;
+  }
+}
+
 function formatBytes(limit: number | undefined): string {
   if (limit && limit >= 1024 * 1024) return `${Math.round(limit / (1024 * 1024))} MB`;
   return limit && limit >= 1024 ? `${Math.round(limit / 1024)} KB` : 'the limit';
