@@ -15,7 +15,7 @@ const PRISMA_MIGRATION_LOCK = 72707369;
 
 /** A transaction that can also run a script of several statements (a migration file). */
 export interface MigrationTransaction extends Sql {
-  exec(script: string): Promise<void>;
+  exec(script: string): Promise<unknown>;
 }
 
 /** Applies every migration not yet applied; answers the names applied by this call. */

@@ -10,7 +10,7 @@ describe('the statement limits of requests and of jobs', () => {
   let db: Database;
 
   beforeAll(async () => {
-    db = await openDatabase({ url: `${SERVER}/postgres`, poolSize: 2, queryTimeoutMs: 300, jobQueryTimeoutMs: 10_000 });
+    db = await openDatabase({ url: `${SERVER}/postgres`, poolSize: 2, queryTimeoutMs: 300 });
   });
   afterAll(async () => {
     await db?.close();

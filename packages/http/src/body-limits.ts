@@ -7,16 +7,12 @@ import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { HttpError } from './errors';
 
-export interface BodyBounds {
-  /** Largest body, in bytes, after any Content-Encoding is undone. */
-  readonly bytes: number;
-  /** Deepest nesting of objects and arrays. */
-  readonly depth: number;
-  /** Most object members and array items in the whole body. */
-  readonly elements: number;
-}
+/**
+ * `bytes` after any Content-Encoding is undone; `depth` of nested objects and arrays (no request of ours
+ * nests deeper: the catalogue, the deepest, has 6 levels); `elements`: object members and array items in all.
+ */
+type BodyBounds = { bytes: number; depth: number; elements: number };
 
-/** No request of ours nests deeper (the catalogue, the deepest, has 6 levels). */
 export const MAX_BODY_DEPTH = 32;
 
 export const BODY_BOUNDS = {
@@ -45,21 +41,14 @@ export function jsonBody(bounds: BodyBounds): RequestHandler {
     const length = req.headers['content-length'];
     const chunked = req.headers['transfer-encoding'] !== undefined;
     if (length === undefined && !chunked) return next();
-    if ((chunked || length !== '0') && !req.is('application/json'))
-      return next(
-        new HttpError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          'The request body must be JSON, sent with Content-Type: application/json',
-        ),
-      );
+    if ((chunked || length !== '0') && !req.is('application/json')) {
+      const message = 'The request body must be JSON, sent with Content-Type: application/json';
+      return next(new HttpError('UNSUPPORTED_MEDIA_TYPE', message));
+    }
     parse(req, res, (err?: unknown) => {
       if (err || req.body === undefined || !hasUnstorableText(req.body)) return next(err);
-      next(
-        new HttpError(
-          'INVALID_JSON',
-          'The request body must not contain \\u0000 or unpaired surrogates (\\ud800-\\udfff)',
-        ),
-      );
+      const message = 'The request body must not contain \\u0000 or unpaired surrogates (\\ud800-\\udfff)';
+      next(new HttpError('INVALID_JSON', message));
     });
   };
 }
@@ -112,10 +101,9 @@ function checkStructure(body: Buffer, bounds: BodyBounds): void {
       opened = true;
     } else if (b === 0x7d || b === 0x5d) depth--;
     else if (b === 0x2c) elements++;
-    if (elements > bounds.elements)
-      throw new HttpError(
-        'VALIDATION_ERROR',
-        `The request body holds more than ${bounds.elements} fields and array items in all`,
-      );
+    if (elements > bounds.elements) {
+      const message = `The request body holds more than ${bounds.elements} fields and array items in all`;
+      throw new HttpError('VALIDATION_ERROR', message);
+    }
   }
 }

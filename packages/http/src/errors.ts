@@ -39,12 +39,13 @@ export function sendResult<T>(res: Response, result: Result<T>, status = 200, vi
 
 export const notFound: RequestHandler = (_req, res) => sendError(res, 'NOT_FOUND', 'No such route');
 
-/** The database down, unreachable, out of connections or time, or shutting down (57P01, 57P03). */
-const DATABASE_DOWN_CODES = new Set(
-  'P1001 P1002 P1008 P1017 P2024 P2028 ECONNREFUSED ETIMEDOUT ECONNRESET 57P01 57P03'.split(' '),
-);
+/**
+ * The database unreachable (socket codes), shutting down (57P01, 57P03), or not answering in time: pg's
+ * statement timeout, pg-pool's wait for a connection (which a transaction starts with), a connection cut.
+ */
+const DATABASE_DOWN_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'ECONNRESET', '57P01', '57P03']);
 const DATABASE_DOWN_TEXT =
-  /connection (terminated|timeout)|timeout exceeded when trying to connect|Can't reach database|Query read timeout/i;
+  /connection (terminated|timeout)|timeout exceeded when trying to connect|Query read timeout/i;
 
 /** Registered last: known errors in the envelope; anything else a 500 quoting the request id, its stack logged. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -64,22 +65,24 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // body-parser's other client errors (bad Content-Encoding, short body, aborted upload): not our text to show.
     if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500)
       return sendError(res, 'INVALID_JSON', 'The request body could not be read');
-    if (DATABASE_DOWN_CODES.has(String(e?.code)) || DATABASE_DOWN_TEXT.test(String((err as Error)?.message))) {
-      logger.error('database unavailable', {
-        requestId: res.locals.requestId,
-        method: req.method,
-        error: String((err as Error)?.message),
-      });
+    const { requestId } = res.locals;
+    const message = String((err as Error)?.message);
+    if (DATABASE_DOWN_CODES.has(String(e?.code)) || DATABASE_DOWN_TEXT.test(message)) {
+      logger.error('database unavailable', { requestId, method: req.method, error: message });
       res.setHeader('Retry-After', '5');
       return sendError(res, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly');
     }
-    logger.error('unhandled error', {
-      requestId: res.locals.requestId,
-      method: req.method,
-      stack: (err as Error)?.stack ?? String(err),
-    });
-    sendError(res, 'INTERNAL_ERROR', `An internal error occurred; quote request id ${res.locals.requestId} to support`);
+    logger.error('unhandled error', { requestId, method: req.method, stack: (err as Error)?.stack ?? String(err) });
+    sendError(res, 'INTERNAL_ERROR', `An internal error occurred; quote request id ${requestId} to support`);
   };
+}
+
+/** A system error's code (`ECONNREFUSED`), from the error or its causes; only a code-shaped string is kept. */
+export function systemCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code)) return code;
+  }
 }
 
 function formatBytes(limit: number | undefined): string {

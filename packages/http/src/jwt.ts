@@ -9,22 +9,14 @@ import { apiKeyEnvironment } from '@loanmatch/domain';
 
 const TTL_SECONDS = 15 * 60;
 const ALGORITHM = 'HS256';
-/** Clock skew allowed with another process that signed a token. */
-const CLOCK_TOLERANCE_SECONDS = 5;
-
-/** The `data` of `POST /v1/auth/token`. */
-export interface AccessTokenGrant {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-}
 
 export type AccessTokenCheck =
   | { ok: true; partnerId: string; keyId: string }
   | { ok: false; reason: 'missing' | 'api_key' | 'expired' | 'invalid' };
 
 export interface AccessTokens {
-  issue(subject: { partnerId: string; keyId: string }): AccessTokenGrant;
+  /** The `data` of `POST /v1/auth/token`. */
+  issue(subject: { partnerId: string; keyId: string }): { accessToken: string; tokenType: 'Bearer'; expiresIn: number };
   verify(token: string | undefined): AccessTokenCheck;
 }
 
@@ -39,25 +31,22 @@ export function createAccessTokens(options: {
   previousSecrets?: readonly string[];
   issuer: string;
   audience: string;
-  /** Seconds since the epoch (tests move it). */
-  now?: () => number;
 }): AccessTokens {
-  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   // Key objects made once: given a string, jsonwebtoken tries to read it as a PEM key on every call.
   const keys = new Map<string, KeyObject>();
   for (const secret of [options.secret, ...(options.previousSecrets ?? [])])
     keys.set(jwtKeyId(secret), createSecretKey(Buffer.from(secret, 'utf8')));
   const kid = jwtKeyId(options.secret);
-  const signingKey = keys.get(kid)!;
+  const { issuer, audience } = options;
 
   return {
     issue({ partnerId, keyId }) {
-      const accessToken = jwt.sign({ api_key_id: keyId, iat: now() }, signingKey, {
+      const accessToken = jwt.sign({ api_key_id: keyId }, keys.get(kid)!, {
         algorithm: ALGORITHM,
         keyid: kid,
         expiresIn: TTL_SECONDS,
-        issuer: options.issuer,
-        audience: options.audience,
+        issuer,
+        audience,
         subject: partnerId,
         jwtid: randomUUID(),
       });
@@ -71,12 +60,12 @@ export function createAccessTokens(options: {
       const key = header?.alg === ALGORITHM && typeof header.kid === 'string' ? keys.get(header.kid) : undefined;
       if (key === undefined) return { ok: false, reason: 'invalid' };
       try {
+        // The clock tolerance allows for skew with another process that signed the token.
         const payload = jwt.verify(token, key, {
           algorithms: [ALGORITHM],
-          issuer: options.issuer,
-          audience: options.audience,
-          clockTolerance: CLOCK_TOLERANCE_SECONDS,
-          clockTimestamp: now(),
+          issuer,
+          audience,
+          clockTolerance: 5,
           maxAge: TTL_SECONDS,
         });
         const { exp, sub, api_key_id } = typeof payload === 'string' ? {} : payload;

@@ -21,6 +21,9 @@ export function createLogger(options: { level: string; service: string; format?:
   });
 }
 
+/** An error's message for a log line; what was thrown as it is when it is not an Error. */
+export const errorText = (err: unknown): string => String((err as Error)?.message ?? err);
+
 const LEVEL_COLOURS: Readonly<Record<string, string>> = { error: '31', warn: '33', info: '32', debug: '90' };
 /** Fields in the line's own layout, or the same on every line of a process. */
 const SHOWN = new Set(

@@ -4,17 +4,12 @@
  * a key or anything about an applicant, so no series identifies a person and their number stays bounded.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import {
-  OUTCOME_TYPES,
-  type CreditCheckOutcome,
-  type DomainObserver,
-  type WebhookAttemptResult,
-} from '@loanmatch/domain';
+import { OUTCOME_TYPES, type DomainObserver } from '@loanmatch/domain';
 
 export interface HttpMetrics {
   /** The observer of one listener's requests; asked once, when the listener is built. */
   requests(contract: string): RequestObserver;
-  /** A request refused by the rate limiter `limiter`, with the partner's tier where the limit is a tier's. */
+  /** A 429 of `limiter`, with the partner's tier where the limit is a tier's. */
   rateLimited(limiter: string, tier?: string): void;
   /** A request counted in this process's memory because Redis failed. */
   rateLimitFallback(limiter: string): void;
@@ -30,30 +25,17 @@ export interface MetricsSource {
   render(): Promise<string>;
 }
 
-export interface PoolStats {
-  total: number;
-  idle: number;
-  waiting: number;
-  max: number;
-}
-
 export interface ServiceMetrics extends HttpMetrics, DomainObserver, MetricsSource {}
+
+type PoolStats = Record<'total' | 'idle' | 'waiting' | 'max', number>;
 
 /** Request durations, in seconds: from a cached GET to a slow bureau answer. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-const CHECK_OUTCOMES: readonly CreditCheckOutcome[] = ['completed', 'degraded', 'failed'];
-const ATTEMPT_RESULTS: readonly WebhookAttemptResult[] = [
-  'delivered',
-  'retry_scheduled',
-  'failed',
-  'disabled',
-  'unrecorded',
-];
 
 export function createMetrics(
   options: {
     /** The database's kind, and for PostgreSQL its pool's use, read at each scrape. */
-    database?: { kind: string; pool?: () => PoolStats | undefined };
+    database?: { kind: string; pool?: () => PoolStats };
     /** prom-client's process and Node.js metrics; on by default. */
     processMetrics?: boolean;
   } = {},
@@ -64,12 +46,8 @@ export function createMetrics(
   /** A counter with one label, each of whose values is exported from the start at 0, for rates and alerts. */
   const counters = <V extends string>(name: string, help: string, label: string, values: readonly V[]) => {
     const counter = new Counter({ name, help, labelNames: [label], registers });
-    const children = {} as Record<V, Counter.Internal>;
-    for (const v of values) {
-      children[v] = counter.labels(v);
-      children[v].inc(0);
-    }
-    return children;
+    for (const v of values) counter.inc({ [label]: v }, 0);
+    return Object.fromEntries(values.map((v) => [v, counter.labels(v)])) as Record<V, Counter.Internal>;
   };
 
   const duration = new Histogram({
@@ -83,7 +61,7 @@ export function createMetrics(
     'loanmatch_credit_checks_total',
     'Credit checks run, by outcome: completed (the bureau answered), degraded (it did not: matching uses the estimate), failed (an unexpected error)',
     'outcome',
-    CHECK_OUTCOMES,
+    ['completed', 'degraded', 'failed'],
   );
   const matches = counters(
     'loanmatch_matches_total',
@@ -112,7 +90,7 @@ export function createMetrics(
     'loanmatch_webhook_attempts_total',
     'Webhook delivery attempts, by result: delivered, retry_scheduled, failed (no retry left), disabled (the endpoint was disabled), unrecorded',
     'result',
-    ATTEMPT_RESULTS,
+    ['delivered', 'retry_scheduled', 'failed', 'disabled', 'unrecorded'],
   );
   const attemptSeconds = new Histogram({
     name: 'loanmatch_webhook_attempt_duration_seconds',
@@ -143,35 +121,22 @@ export function createMetrics(
       return {
         observe(route, status, seconds) {
           const key = `${status} ${route}`;
-          let child = children.get(key);
-          if (!child) {
-            child = duration.labels(contract, route, String(status));
-            children.set(key, child);
-          }
+          const child = children.get(key) ?? duration.labels(contract, route, String(status));
+          children.set(key, child);
           child.observe(seconds);
         },
       };
     },
-    rateLimited(limiter, tier) {
-      refusals.inc(tier === undefined ? { limiter } : { limiter, tier });
-    },
-    rateLimitFallback(limiter) {
-      fallbacks.inc({ limiter });
-    },
-    creditCheck(outcome) {
-      checks[outcome].inc();
-    },
+    rateLimited: (limiter, tier) => refusals.inc(tier === undefined ? { limiter } : { limiter, tier }),
+    rateLimitFallback: (limiter) => fallbacks.inc({ limiter }),
+    creditCheck: (outcome) => checks[outcome].inc(),
     matched(accepted, nearMisses) {
       matches[accepted > 0 ? 'offers' : 'no_offers'].inc();
       offers.accepted.inc(accepted);
       offers.near_miss.inc(nearMisses);
     },
-    referralRecorded() {
-      referrals.inc();
-    },
-    lenderOutcome(type) {
-      outcomes[type].inc();
-    },
+    referralRecorded: () => referrals.inc(),
+    lenderOutcome: (type) => outcomes[type].inc(),
     webhookAttempt(result, durationMs) {
       attempts[result].inc();
       attemptSeconds.observe(durationMs / 1000);
@@ -180,7 +145,7 @@ export function createMetrics(
 }
 
 /** The database in use and, for PostgreSQL, its pool (embedded PGlite has none), read when scraped. */
-function databaseGauges(registers: Registry[], database: { kind: string; pool?: () => PoolStats | undefined }) {
+function databaseGauges(registers: Registry[], database: { kind: string; pool?: () => PoolStats }) {
   new Gauge({
     name: 'loanmatch_db_info',
     help: 'The database in use: kind is pglite (embedded) or postgresql',
@@ -189,18 +154,17 @@ function databaseGauges(registers: Registry[], database: { kind: string; pool?: 
   }).set({ kind: database.kind }, 1);
   const { pool } = database;
   if (!pool) return;
-  const gauge = (name: string, help: string, read: (s: PoolStats) => number) =>
+  const gauge = (name: string, help: string, stat: keyof PoolStats) =>
     new Gauge({
       name,
       help,
       registers,
       collect() {
-        const stats = pool();
-        if (stats) this.set(read(stats));
+        this.set(pool()[stat]);
       },
     });
-  gauge('loanmatch_db_pool_connections', 'Connections open in the PostgreSQL pool', (s) => s.total);
-  gauge('loanmatch_db_pool_idle_connections', 'Open connections not in use', (s) => s.idle);
-  gauge('loanmatch_db_pool_waiting_requests', 'Queries waiting for a connection', (s) => s.waiting);
-  gauge('loanmatch_db_pool_max_connections', "The pool's size (DB_POOL_SIZE)", (s) => s.max);
+  gauge('loanmatch_db_pool_connections', 'Connections open in the PostgreSQL pool', 'total');
+  gauge('loanmatch_db_pool_idle_connections', 'Open connections not in use', 'idle');
+  gauge('loanmatch_db_pool_waiting_requests', 'Queries waiting for a connection', 'waiting');
+  gauge('loanmatch_db_pool_max_connections', "The pool's size (DB_POOL_SIZE)", 'max');
 }

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { MemoryStore, rateLimit, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { RedisStore } from 'rate-limit-redis';
 import { sendError } from './errors';
-import type { Logger } from './logger';
+import { errorText, type Logger } from './logger';
 import type { HttpMetrics } from './metrics';
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests allowed per window; a function is asked on every request. */
   limit: number | ((key: string, res: Response) => number | Promise<number>);
   windowMs: number;
@@ -32,9 +32,10 @@ export interface RateLimitOptions {
  * metrics, until Redis answers again: an outage of Redis becomes neither an outage of the API nor no limit.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHandler {
-  const { limit, policy, redis, name } = options;
-  const warn = (message: string) => (error: unknown, detail?: string) =>
-    options.logger.warn(message, { limiter: name, error: String((error as Error)?.message ?? error), detail });
+  const { limit, policy, redis, name, logger } = options;
+  const warn = (message: string) => (error: unknown) =>
+    logger.warn(message, { limiter: name, error: errorText(error) });
+  const per = options.windowMs === 60_000 ? 'minute' : 'hour';
   return rateLimit({
     windowMs: options.windowMs,
     limit: typeof limit === 'number' ? limit : (_req, res) => limit(options.keyOf(res), res),
@@ -42,75 +43,54 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
     legacyHeaders: false,
     identifier: policy ? (_req, res) => policy(res) : name,
     keyGenerator: (_req, res) => options.keyOf(res),
-    store:
-      redis &&
-      new FallbackStore(
-        redisStore(redis, `${options.redisPrefix ?? 'loanmatch:'}rl:${name}:`),
-        (down, error) => {
-          if (down) warn('rate limit store failed; counting in this process')(error);
-          else options.logger.info('rate limit store answers again', { limiter: name });
-        },
-        () => options.metrics?.rateLimitFallback(name),
-      ),
+    store: redis && fallbackStore(redisStore(redis, `${options.redisPrefix ?? 'loanmatch:'}rl:${name}:`), options),
     passOnStoreError: true,
     logger: { error: warn('rate limit store failed; request allowed'), warn: warn('rate limiter warning') },
     validate: { keyGeneratorIpFallback: false },
     handler: (req, res) => {
       options.metrics?.rateLimited(name, policy?.(res));
       options.onRefused?.(res);
+      const allowed = (req as { rateLimit?: { limit: number } }).rateLimit?.limit;
       sendError(
         res,
         'RATE_LIMITED',
-        `Rate limit exceeded: ${String((req as { rateLimit?: { limit: number } }).rateLimit?.limit)} requests per ${windowText(options.windowMs)}; retry after the time in Retry-After`,
+        `Rate limit exceeded: ${allowed} requests per ${per}; retry after the time in Retry-After`,
       );
     },
   });
 }
 
 /**
- * The shared store, and this process's own memory while the shared one fails. `onSwitch` hears each change
- * of side (not every request); `onLocal` each request counted locally.
+ * The shared store, and this process's own memory while the shared one fails: each change of side is
+ * logged (not every request), each request counted locally is counted in the metrics.
  */
-class FallbackStore implements Store {
-  private readonly local = new MemoryStore();
-  private down = false;
-
-  constructor(
-    private readonly shared: Store,
-    private readonly onSwitch: (down: boolean, error?: unknown) => void,
-    private readonly onLocal: () => void,
-  ) {}
-
-  init(options: Options): void {
-    this.shared.init?.(options);
-    this.local.init(options);
-  }
-
-  async increment(key: string) {
-    try {
-      const counted = await this.shared.increment(key);
-      this.switchTo(false);
-      return counted;
-    } catch (error) {
-      this.switchTo(true, error);
-      this.onLocal();
-      return this.local.increment(key);
-    }
-  }
-
-  async decrement(key: string): Promise<void> {
-    await (this.down ? this.local.decrement(key) : this.shared.decrement(key));
-  }
-
-  async resetKey(key: string): Promise<void> {
-    await Promise.allSettled([this.shared.resetKey(key), this.local.resetKey(key)]);
-  }
-
-  private switchTo(down: boolean, error?: unknown): void {
-    if (down === this.down) return;
-    this.down = down;
-    this.onSwitch(down, error);
-  }
+function fallbackStore(shared: Store, { name, logger, metrics }: RateLimitOptions): Store {
+  const local = new MemoryStore();
+  let down = false;
+  return {
+    init(options) {
+      shared.init?.(options);
+      local.init(options);
+    },
+    async increment(key) {
+      try {
+        const counted = await shared.increment(key);
+        if (down) logger.info('rate limit store answers again', { limiter: name });
+        down = false;
+        return counted;
+      } catch (error) {
+        if (!down)
+          logger.warn('rate limit store failed; counting in this process', { limiter: name, error: errorText(error) });
+        down = true;
+        metrics?.rateLimitFallback(name);
+        return local.increment(key);
+      }
+    },
+    decrement: (key) => (down ? local : shared).decrement(key),
+    async resetKey(key) {
+      await Promise.allSettled([shared.resetKey(key), local.resetKey(key)]);
+    },
+  };
 }
 
 /**
@@ -126,10 +106,4 @@ function redisStore(redis: Redis, prefix: string): RedisStore {
       return sent.catch(() => createHash('sha1').update(args[1]).digest('hex') as never);
     },
   });
-}
-
-function windowText(windowMs: number): string {
-  if (windowMs === 60_000) return 'minute';
-  if (windowMs === 3_600_000) return 'hour';
-  return `${Math.round(windowMs / 1000)} seconds`;
 }

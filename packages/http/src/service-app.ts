@@ -22,21 +22,19 @@ export function createServiceApp(options: {
   metrics?: HttpMetrics;
 }): Express {
   const app = express();
-  app.disable('x-powered-by');
   // No conditional requests: Express would answer a matching If-None-Match with a bodyless 304.
   app.set('etag', false);
   app.use(securityHeaders());
   app.use(frontDoor(options.logger, options.contract, options.metrics?.requests(options.contract)));
   app.get('/healthz', (_req, res) => sendData(res, 200, { status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
-    if (await within(options.ping(), READY_TIMEOUT_MS)) return sendData(res, 200, { status: 'ready' });
+    const timeout = sleep(READY_TIMEOUT_MS, false, { ref: false });
+    if (await Promise.race([options.ping().catch(() => false), timeout]))
+      return sendData(res, 200, { status: 'ready' });
     res.setHeader('Retry-After', '5');
     sendError(res, 'SERVICE_UNAVAILABLE', 'The database is not reachable');
   });
-  for (const { path, router } of options.routes) {
-    if (path) app.use(path, router);
-    else app.use(router);
-  }
+  for (const { path = '/', router } of options.routes) app.use(path, router);
   app.use(notFound);
   app.use(errorHandler(options.logger));
   return app;
@@ -99,14 +97,4 @@ export function frontDoor(logger: Logger, contract: string, requests?: RequestOb
     if (req.method === 'OPTIONS' || req.path.includes('%00')) return notFound(req, res, next);
     next();
   };
-}
-
-/** The ping's answer, or false when it fails or has not answered in `ms`. */
-async function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
-  const timer = new AbortController();
-  try {
-    return await Promise.race([answer.catch(() => false), sleep(ms, false, { signal: timer.signal })]);
-  } finally {
-    timer.abort();
-  }
 }

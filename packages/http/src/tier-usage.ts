@@ -5,16 +5,12 @@
  * what a failed write held is tried again with the next, and dropped after the hour.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from './logger';
+import { errorText, type Logger } from './logger';
 
 const MINUTE_MS = 60_000;
 const WINDOW_MINUTES = 60;
-const BUCKET_TTL_SECONDS = 2 * 60 * 60;
 
-export interface TierCounts {
-  requests: number;
-  refused: number;
-}
+type TierCounts = { requests: number; refused: number };
 
 export interface UsageReport {
   /** Start of the oldest minute counted. */
@@ -31,28 +27,16 @@ export interface TierUsage {
   close(): Promise<void>;
 }
 
-/** minute → `<tier>:requests` or `<tier>:refused` → count: the counts, or with Redis those not yet written. */
-type Buckets = Map<number, Map<string, number>>;
-
-function add(buckets: Buckets, minute: number, field: string, n: number): void {
-  const bucket = buckets.get(minute) ?? new Map<string, number>();
-  buckets.set(minute, bucket.set(field, (bucket.get(field) ?? 0) + n));
-}
-
-function tally(into: Map<string, TierCounts>, fields: Iterable<[string, number]>): void {
-  for (const [field, n] of fields) {
-    const cut = field.lastIndexOf(':');
-    const counts = into.get(field.slice(0, cut)) ?? { requests: 0, refused: 0 };
-    counts[field.slice(cut + 1) === 'refused' ? 'refused' : 'requests'] += n;
-    into.set(field.slice(0, cut), counts);
-  }
-}
-
 export function createTierUsage(
   options: { redis?: Redis; redisPrefix?: string; logger?: Logger; now?: () => number; flushMs?: number } = {},
 ): TierUsage {
   const { redis } = options;
-  const buckets: Buckets = new Map();
+  // minute → `<tier>:requests` or `<tier>:refused` → count: the counts, or with Redis those not yet written.
+  const buckets = new Map<number, Map<string, number>>();
+  const add = (minute: number, field: string, n: number) => {
+    const bucket = buckets.get(minute) ?? new Map<string, number>();
+    buckets.set(minute, bucket.set(field, (bucket.get(field) ?? 0) + n));
+  };
   const minuteNow = () => Math.floor((options.now ?? Date.now)() / MINUTE_MS);
   const firstMinute = () => minuteNow() - WINDOW_MINUTES + 1;
   const forgetOld = () => {
@@ -64,8 +48,18 @@ export function createTierUsage(
     const minute = minuteNow();
     if (minute !== lastMinute) forgetOld();
     lastMinute = minute;
-    add(buckets, minute, `${tier}:requests`, 1);
-    if (refused) add(buckets, minute, `${tier}:refused`, 1);
+    add(minute, `${tier}:requests`, 1);
+    if (refused) add(minute, `${tier}:refused`, 1);
+  };
+  const report = (first: number, shared: boolean, fields: Array<[string, number]>): UsageReport => {
+    const tiers = new Map<string, TierCounts>();
+    for (const [field, n] of fields) {
+      const cut = field.lastIndexOf(':');
+      const counts = tiers.get(field.slice(0, cut)) ?? { requests: 0, refused: 0 };
+      counts[field.slice(cut + 1) === 'refused' ? 'refused' : 'requests'] += n;
+      tiers.set(field.slice(0, cut), counts);
+    }
+    return { since: new Date(first * MINUTE_MS), shared, tiers };
   };
 
   if (!redis) {
@@ -73,9 +67,12 @@ export function createTierUsage(
       record,
       async lastHour() {
         const first = firstMinute();
-        const tiers = new Map<string, TierCounts>();
-        for (const [minute, bucket] of buckets) if (minute >= first) tally(tiers, bucket);
-        return { since: new Date(first * MINUTE_MS), shared: false, tiers };
+        const counted = [...buckets].filter(([minute]) => minute >= first);
+        return report(
+          first,
+          false,
+          counted.flatMap(([, bucket]) => [...bucket]),
+        );
       },
       async close() {},
     };
@@ -89,15 +86,15 @@ export function createTierUsage(
     const multi = redis.multi();
     for (const [minute, bucket] of pending) {
       for (const [field, n] of bucket) multi.hincrby(keyOf(minute), field, n);
-      multi.expire(keyOf(minute), BUCKET_TTL_SECONDS);
+      multi.expire(keyOf(minute), 2 * WINDOW_MINUTES * 60);
     }
     try {
       await multi.exec();
     } catch (err) {
       // A MULTI that failed applied nothing: keep its counts for the next write.
-      for (const [minute, bucket] of pending) for (const [field, n] of bucket) add(buckets, minute, field, n);
+      for (const [minute, bucket] of pending) for (const [field, n] of bucket) add(minute, field, n);
       forgetOld();
-      options.logger?.debug('tier usage not written to redis', { error: String((err as Error)?.message ?? err) });
+      options.logger?.debug('tier usage not written to redis', { error: errorText(err) });
     }
   };
   let writing: Promise<void> | undefined;
@@ -112,15 +109,12 @@ export function createTierUsage(
       const first = firstMinute();
       const read = redis.pipeline();
       for (let minute = first; minute < first + WINDOW_MINUTES; minute++) read.hgetall(keyOf(minute));
-      const tiers = new Map<string, TierCounts>();
+      const fields: Array<[string, number]> = [];
       for (const [err, hash] of (await read.exec()) ?? []) {
         if (err) throw err;
-        tally(
-          tiers,
-          Object.entries(hash as Record<string, string>).map(([field, n]) => [field, Number(n)]),
-        );
+        for (const [field, n] of Object.entries(hash as Record<string, string>)) fields.push([field, Number(n)]);
       }
-      return { since: new Date(first * MINUTE_MS), shared: true, tiers };
+      return report(first, true, fields);
     },
     async close() {
       clearInterval(timer);

@@ -62,16 +62,16 @@ describe('/readyz', () => {
 describe('a request whose database is unavailable', () => {
   const unanswered = () => new Error('Query read timeout'); // pg, past DB_QUERY_TIMEOUT_MS
   const noConnection = () => new Error('timeout exceeded when trying to connect'); // pg-pool, past DB_CONNECT_TIMEOUT_MS
-  const noTransaction = () =>
-    Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), {
-      code: 'P2028',
-    });
+  const cut = () => new Error('Connection terminated unexpectedly'); // pg, the server or the network ended it
+  const shuttingDown = () =>
+    Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
   const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
   it.each([
     ['a statement was not answered in time', unanswered],
-    ['no connection came in time', noConnection],
-    ['no transaction could start in time', noTransaction],
+    ['no connection, for a statement or a transaction, came in time', noConnection],
+    ['the connection was cut', cut],
+    ['the server is shutting down', shuttingDown],
     ['the connection was refused', refused],
   ])('when %s, then 503 SERVICE_UNAVAILABLE with Retry-After, never the driver text', async (_, failure) => {
     const app = await serve(async () => true, failure);

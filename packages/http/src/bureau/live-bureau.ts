@@ -12,6 +12,7 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BureauAnswer, BureauRequest, CreditBureau } from '@loanmatch/domain';
+import { systemCode } from '../errors';
 
 export interface BureauEvent {
   type: 'attempt_failed' | 'breaker_open' | 'breaker_closed' | 'unavailable';
@@ -49,20 +50,15 @@ type Attempt = { ok: true; score: number } | { ok: false; reason: string; retrya
 
 const failure = (reason: string, retryable = false): Attempt => ({ ok: false, reason, retryable });
 
+/** `options.url` is BUREAU_URL as the configuration checked it: an absolute http or https URL. */
 export function createLiveBureau(options: LiveBureauOptions): CreditBureau & { breakerState(): BreakerState } {
-  const url = URL.parse(options.url);
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    throw new TypeError('BUREAU_URL: must be an absolute http or https URL');
+  const url = new URL(options.url);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/v1/soft-enquiries`;
   url.search = '';
   url.hash = '';
   const endpoint = url.toString();
-  const timeoutMs = options.timeoutMs ?? 2000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs: must be a positive number');
-  const retries = wholeNumber(options.retries ?? 1, 'retries', 0);
-  const threshold = wholeNumber(options.breaker?.failureThreshold ?? 5, 'breaker.failureThreshold', 1);
-  const openMs = wholeNumber(options.breaker?.openMs ?? 30_000, 'breaker.openMs', 0);
-  const clock = options.clock ?? Date.now;
+  const { timeoutMs = 2000, retries = 1, clock = Date.now } = options;
+  const { failureThreshold: threshold = 5, openMs = 30_000 } = options.breaker ?? {};
 
   const emit = (type: BureauEvent['type'], reason: string) => {
     try {
@@ -130,26 +126,16 @@ export function createLiveBureau(options: LiveBureauOptions): CreditBureau & { b
       }
       const trial = now === 'half_open';
       if (trial) trialInFlight = true;
-      const body = enquiryBody(applicationId, applicant);
+      const body: Record<string, unknown> = { reference: applicationId };
+      for (const field of SENT_FIELDS) if (applicant[field] != null) body[field] = applicant[field];
       // The half-open trial is one request, not one request and its retries.
-      const outcome = body === null ? failure('request_not_serialisable') : await call(body, trial ? 1 : retries + 1);
+      const outcome = await call(JSON.stringify(body), trial ? 1 : retries + 1);
       record(trial, outcome.ok);
       if (outcome.ok) return { available: true, score: outcome.score, source: 'bureau' };
       emit('unavailable', outcome.reason);
       return { available: false, source: 'bureau-unavailable' };
     },
   };
-}
-
-/** The JSON body of a soft enquiry, or null if the applicant cannot be written as JSON. */
-function enquiryBody(applicationId: string, applicant: BureauRequest['applicant']): string | null {
-  const body: Record<string, unknown> = { reference: applicationId };
-  for (const field of SENT_FIELDS) if (applicant[field] != null) body[field] = applicant[field];
-  try {
-    return JSON.stringify(body);
-  } catch {
-    return null;
-  }
 }
 
 /** One request, with its own timeout over headers and body. Never throws. */
@@ -179,9 +165,10 @@ async function attempt(endpoint: string, body: string, timeoutMs: number): Promi
     }
     return scoreOf(Buffer.concat(chunks, total));
   } catch (err) {
-    const name = err instanceof Error || err instanceof DOMException ? err.name : '';
+    const name = (err as Error)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') return failure('timeout', true);
-    return failure(`network_error${systemCode(err)}`, true);
+    const code = systemCode(err);
+    return failure(code ? `network_error:${code}` : 'network_error', true);
   }
 }
 
@@ -198,19 +185,4 @@ function scoreOf(bytes: Uint8Array): Attempt {
   if (typeof score !== 'number' || !Number.isInteger(score) || score < 0 || score > MAX_SCORE)
     return failure('invalid_score');
   return { ok: true, score };
-}
-
-/** `:ECONNREFUSED` and the like, from the error or its causes; only a code-shaped string is kept. */
-function systemCode(err: unknown): string {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code)) return `:${code}`;
-  }
-  return '';
-}
-
-function wholeNumber(value: number, name: string, min: number): number {
-  if (!Number.isInteger(value) || value < min)
-    throw new RangeError(`${name}: must be a whole number of at least ${min}`);
-  return value;
 }

@@ -13,6 +13,7 @@ import {
   type Environment,
   type WebhookServices,
 } from '@loanmatch/domain';
+import { systemCode } from '../errors';
 import { bareHost, classifyAddress, isIpLiteral } from './addresses';
 
 /** Every address of a host name (like `dns.lookup` with `all: true`). */
@@ -32,8 +33,6 @@ export interface DestinationPolicy {
 
 /** The sandbox's loopback ports: any (a sandbox on the partner's own machine), or a list, maybe empty. */
 export type LoopbackPorts = 'any' | readonly number[];
-
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
 const systemLookup: LookupAll = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
@@ -66,18 +65,11 @@ export function createDestinationPolicy(options: {
   /** The host's addresses, or the error code of a lookup that failed or took longer than its limit. */
   async function addressesOf(host: string): Promise<Array<{ address: string; family: 4 | 6 }> | string> {
     if (isIpLiteral(host)) return [{ address: host, family: host.includes(':') ? 6 : 4 }];
-    const timer = new AbortController();
     try {
-      const found = await Promise.race([
-        lookup(host),
-        sleep(lookupTimeoutMs, 'ETIMEOUT', { signal: timer.signal, ref: false }),
-      ]);
+      const found = await Promise.race([lookup(host), sleep(lookupTimeoutMs, 'ETIMEOUT', { ref: false })]);
       return typeof found === 'string' || found.length > 0 ? found : 'ENOTFOUND';
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code) ? code : 'ERROR';
-    } finally {
-      timer.abort();
+      return systemCode(err) ?? 'ERROR';
     }
   }
 
@@ -95,7 +87,7 @@ export function createDestinationPolicy(options: {
     const classes = found.map((a) => classifyAddress(a.address).class);
     if (!classes.every((c) => c === 'public' || (c === 'loopback' && env === 'sandbox')))
       return refuse('address', addressRule, 'refused_address');
-    const port = Number(url.port || DEFAULT_PORTS[url.protocol]);
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     if (classes.includes('loopback') && options.ownPorts?.().includes(port))
       return refuse('address', "must not reach this service's own listeners", 'refused_address');
     if (classes.includes('loopback') && ports !== 'any' && !ports.includes(port))

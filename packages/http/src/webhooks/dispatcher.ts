@@ -15,37 +15,9 @@ import {
   type RetryPolicy,
   type WebhookAttemptResult,
 } from '@loanmatch/domain';
-import type { Logger } from '../logger';
+import { errorText, type Logger } from '../logger';
 import { createDestinationPolicy, type DestinationPolicy } from './destination';
 import { sendWebhook, signatureHeader } from './send';
-
-export interface DispatcherOptions {
-  ctx: DomainContext;
-  /** Where sending is allowed; by default the rules of `ctx.env` with the system resolver. */
-  destinations?: DestinationPolicy;
-  /** How often to look for due deliveries. Default 1000 ms. */
-  pollMs?: number;
-  /** Attempts in flight at once in this process. Default 8. */
-  concurrency?: number;
-  /** Limit of one attempt, connection to last byte. Default 10 s. */
-  timeoutMs?: number;
-  /** The most of an answer that is read. Default 64 KB. */
-  maxResponseBytes?: number;
-  retry?: RetryPolicy;
-  logger?: Logger;
-  /** Called after each attempt is recorded. */
-  onAttempt?: (job: DeliveryJob, result: AttemptResult) => void;
-}
-
-export interface Dispatcher {
-  start(): void;
-  /** Look for due deliveries shortly, without waiting for the next poll. */
-  wake(): void;
-  /** Stops claiming, and waits for the attempts in flight to be sent and recorded. */
-  stop(): Promise<void>;
-  /** One round of claiming and sending, awaited to the end (tests). */
-  runOnce(): Promise<number>;
-}
 
 /** How long after a wake-up the dispatcher looks: enough for the writing transaction to commit. */
 const WAKE_DELAY_MS = 20;
@@ -58,17 +30,31 @@ function attemptResult(outcome: AttemptOutcome): WebhookAttemptResult {
   return outcome.state === 'pending' ? 'retry_scheduled' : 'failed';
 }
 
-export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { ctx, pollMs = 1000, concurrency = 8, timeoutMs = 10_000, maxResponseBytes = 64 * 1024 } = options;
+export type Dispatcher = ReturnType<typeof createDispatcher>;
+
+export function createDispatcher(options: {
+  ctx: DomainContext;
+  /** Where sending is allowed; by default the rules of `ctx.env` with the system resolver. */
+  destinations?: DestinationPolicy;
+  pollMs?: number;
+  /** Attempts in flight at once in this process. */
+  concurrency?: number;
+  /** Limit of one attempt, connection to last byte. */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  logger?: Logger;
+  /** Called after each attempt is recorded. */
+  onAttempt?: (job: DeliveryJob, result: AttemptResult) => void;
+}) {
+  const { ctx, pollMs = 1000, concurrency = 8, timeoutMs = 10_000, retry = DEFAULT_RETRY_POLICY } = options;
   const destinations = options.destinations ?? createDestinationPolicy({ env: ctx.env });
-  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
   // Longer than an attempt can take (lookup, exchange, recording), so a live dispatcher never loses its claim.
   const leaseMs = timeoutMs + 60_000;
 
   const inFlight = new Set<Promise<void>>();
   let poller: NodeJS.Timeout | undefined;
   let wakeTimer: NodeJS.Timeout | undefined;
-  let round: Promise<number> | undefined;
+  let round: Promise<void> | undefined;
   let again = false;
   let stopped = false;
 
@@ -91,7 +77,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       },
       body: job.body,
       timeoutMs,
-      maxResponseBytes,
       now: () => ctx.clock().getTime(),
     });
     return { ...sent, durationMs: performance.now() - started };
@@ -120,7 +105,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       options.logger?.warn('webhook attempt not recorded', {
         webhookId: job.webhookId,
         eventId: job.eventId,
-        error: String((err as Error)?.message ?? err),
+        error: errorText(err),
       });
     }
     options.onAttempt?.(job, result);
@@ -135,31 +120,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     inFlight.add(p);
   }
 
-  /** Claims what fits in the free slots and starts sending it; answers how many were claimed. */
-  async function claimRound(): Promise<number> {
-    let claimed = 0;
-    do {
-      again = false;
-      const free = concurrency - inFlight.size;
-      if (free <= 0 || stopped) break;
-      const jobs = await claimWebhookDeliveries(ctx, { limit: free, leaseMs });
-      for (const job of jobs) track(job);
-      claimed += jobs.length;
-      if (jobs.length === free) again = true; // there may be more waiting
-    } while (again && !stopped);
-    return claimed;
-  }
-
-  /** Starts a round, or asks the one running to go round again. */
-  function look(): Promise<number> {
-    if (round) {
-      again = true;
-      return round;
-    }
-    round = claimRound()
+  /** Claims what fits in the free slots and starts sending it, or asks the round running to go round again. */
+  async function look(): Promise<void> {
+    again = true;
+    if (round) return round;
+    round = (async () => {
+      while (again && !stopped) {
+        again = false;
+        const free = concurrency - inFlight.size;
+        if (free <= 0) break;
+        const jobs = await claimWebhookDeliveries(ctx, { limit: free, leaseMs });
+        for (const job of jobs) track(job);
+        if (jobs.length === free) again = true; // there may be more waiting
+      }
+    })()
       .catch((err) => {
-        options.logger?.warn('webhook claim failed', { error: String((err as Error)?.message ?? err) });
-        return 0;
+        options.logger?.warn('webhook claim failed', { error: errorText(err) });
       })
       .finally(() => {
         round = undefined;
@@ -174,6 +150,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       poller.unref();
       void look();
     },
+    /** Look for due deliveries shortly, without waiting for the next poll. */
     wake() {
       if (stopped || wakeTimer) return;
       wakeTimer = setTimeout(() => {
@@ -182,6 +159,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }, WAKE_DELAY_MS);
       wakeTimer.unref();
     },
+    /** Stops claiming, and waits for the attempts in flight to be sent and recorded. */
     async stop() {
       stopped = true;
       clearInterval(poller);
@@ -189,10 +167,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await round;
       await Promise.allSettled([...inFlight]);
     },
+    /** One round of claiming and sending, awaited to the end (tests). */
     async runOnce() {
-      const claimed = await look();
+      await look();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      return claimed;
     },
   };
 }

@@ -5,18 +5,8 @@ import type { LookupFunction } from 'node:net';
 import type { AttemptResult } from '@loanmatch/domain';
 import { bareHost, isIpLiteral } from './addresses';
 
-export interface SendOptions {
-  url: URL;
-  /** The checked address to connect to, and its family. */
-  address: string;
-  family: 4 | 6;
-  headers: Record<string, string>;
-  body: string;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  /** Milliseconds since the epoch, for `Retry-After` dates. */
-  now?: () => number;
-}
+/** The most of an answer that is read. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * Standard Webhooks' `webhook-signature`: per secret, newest first, `v1,` and the base64 HMAC-SHA256 of
@@ -33,11 +23,21 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 
 /**
  * One `POST` of a webhook to the address checked (the connection's `lookup` pinned to it), within
- * `timeoutMs` for the whole exchange. Never follows a redirect, reads at most `maxResponseBytes` of the
+ * `timeoutMs` for the whole exchange. Never follows a redirect, reads at most 64 KB of the
  * answer and drops it. Never throws; errors are fixed codes (`timeout`, `network_error`, `redirect_302`,
  * `http_500`), never text from the endpoint or the system.
  */
-export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
+export function sendWebhook(options: {
+  url: URL;
+  /** The checked address to connect to, and its family. */
+  address: string;
+  family: 4 | 6;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  /** Milliseconds since the epoch, for `Retry-After` dates. */
+  now?: () => number;
+}): Promise<AttemptResult> {
   const { url, address, family } = options;
   const started = performance.now();
   const host = bareHost(url.hostname);
@@ -80,7 +80,7 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read > options.maxResponseBytes) req.destroy();
+        if (read > MAX_RESPONSE_BYTES) req.destroy();
       });
       res.on('error', () => undefined);
     });

@@ -462,32 +462,4 @@ describe('privacy and robustness', () => {
     });
     await expect(bureau.requestScore(REQUEST)).resolves.toEqual({ available: false, source: 'bureau-unavailable' });
   });
-
-  test('when the applicant cannot be written as JSON, then the check is unavailable without a request', async () => {
-    const { bureau, events } = liveBureau();
-    await expect(
-      bureau.requestScore({ applicationId: 'app_0003', applicant: { ...APPLICANT, email: 10n } }),
-    ).resolves.toEqual({
-      available: false,
-      source: 'bureau-unavailable',
-    });
-    expect(fake.requests).toHaveLength(0);
-    expect(events).toEqual([{ type: 'unavailable', reason: 'request_not_serialisable' }]);
-  });
-
-  test.each(['not a url', 'ftp://127.0.0.1/', ''])(
-    'when BUREAU_URL is %p, then creating the client fails naming the variable',
-    (url) => {
-      expect(() => createLiveBureau({ url })).toThrow(/^BUREAU_URL: must be an absolute http or https URL$/);
-    },
-  );
-
-  test.each<[string, Partial<LiveBureauOptions>]>([
-    ['timeoutMs 0', { timeoutMs: 0 }],
-    ['retries -1', { retries: -1 }],
-    ['retries 1.5', { retries: 1.5 }],
-    ['failureThreshold 0', { breaker: { failureThreshold: 0 } }],
-  ])('when the options say %s, then creating the client fails', (_what, options) => {
-    expect(() => createLiveBureau({ url: fake.url, ...options })).toThrow(RangeError);
-  });
 });

@@ -44,7 +44,6 @@ describe('one attempt over HTTP', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"a":1}',
       timeoutMs,
-      maxResponseBytes: 64 * 1024,
     });
 
   it('when the endpoint answers 2xx, then the attempt succeeds with its status and duration', async () => {
@@ -123,7 +122,6 @@ describe('one attempt over HTTP', () => {
       headers: {},
       body: '{}',
       timeoutMs: 2000,
-      maxResponseBytes: 1024,
     });
     expect(result).toMatchObject({ ok: true, status: 204 });
     expect(receiver.received.at(-1)?.headers.host).toBe(`partner-hooks.invalid:${port}`);
