@@ -54,7 +54,7 @@ export function createDispatcher(options: {
   const inFlight = new Set<Promise<void>>();
   let poller: NodeJS.Timeout | undefined;
   let wakeTimer: NodeJS.Timeout | undefined;
-  let round: Promise<void> | undefined;
+  let round: Promise<number> | undefined;
   let again = false;
   let stopped = false;
 
@@ -121,21 +121,26 @@ export function createDispatcher(options: {
   }
 
   /** Claims what fits in the free slots and starts sending it, or asks the round running to go round again. */
-  async function look(): Promise<void> {
+  /** Claims what is due, as much as there is room for; answers how many deliveries this round claimed. */
+  async function look(): Promise<number> {
     again = true;
     if (round) return round;
+    let claimed = 0;
     round = (async () => {
       while (again && !stopped) {
         again = false;
         const free = concurrency - inFlight.size;
         if (free <= 0) break;
         const jobs = await claimWebhookDeliveries(ctx, { limit: free, leaseMs });
+        claimed += jobs.length;
         for (const job of jobs) track(job);
         if (jobs.length === free) again = true; // there may be more waiting
       }
+      return claimed;
     })()
       .catch((err) => {
         options.logger?.warn('webhook claim failed', { error: errorText(err) });
+        return claimed;
       })
       .finally(() => {
         round = undefined;
@@ -167,10 +172,11 @@ export function createDispatcher(options: {
       await round;
       await Promise.allSettled([...inFlight]);
     },
-    /** One round of claiming and sending, awaited to the end (tests). */
+    /** One round of claiming and sending, awaited to the end (tests); answers how many it claimed. */
     async runOnce() {
-      await look();
+      const claimed = await look();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      return claimed;
     },
   };
 }
