@@ -108,13 +108,15 @@ export const migrate = (databaseUrl: string): Promise<void> =>
   runToEnd(rootScript('db:migrate'), { DATABASE_URL: databaseUrl });
 
 /**
- * What `pnpm start` runs once built: the last command of its script (`… && exec node … apps/server/dist/main.js all`),
- * without `exec` and `node`, as arguments for this node: the runtime the bench itself runs on.
+ * What `pnpm start` runs once built: the last command of its script (`… && exec node_modules/node/bin/node …
+ * apps/server/dist/main.js all`), without `exec` and the node binary, as arguments for this node: the runtime
+ * the bench itself runs on.
  */
 export function serviceArgv(): string[] {
   const last = rootScript('start').split('&&').at(-1)!.trim().split(/\s+/);
   const words = last[0] === 'exec' ? last.slice(1) : last;
-  if (words[0] !== 'node') throw new Error(`the start script does not end with a node command: ${rootScript('start')}`);
+  if (!/(^|\/)node$/.test(words[0]))
+    throw new Error(`the start script does not end with a node command: ${rootScript('start')}`);
   return words.slice(1);
 }
 
