@@ -4,7 +4,8 @@
  */
 import { VALID_STEPS } from '../support';
 import { applicant, createRequest, partnerA } from './clients';
-import { run, startServer, tempDataDir, type Started } from './process';
+import { spawn } from 'node:child_process';
+import { ROOT, run, startServer, tempDataDir, type Started } from './process';
 
 jest.setTimeout(120_000);
 
@@ -46,5 +47,56 @@ describe('the compiled service (pnpm start)', () => {
     expect(await client.getApplication(id)).toMatchObject({ status: 'referred' });
 
     expect(await server.stop('SIGTERM')).toBe(0);
+  });
+
+  it('when pnpm start itself is sent SIGTERM, then the server it started drains and exits, freeing its port', async () => {
+    // A user's shell: without the node_modules/.bin folders pnpm puts first for the tests (their `node` is a
+    // wrapper script, which would itself be the process signalled here).
+    const PATH = (process.env.PATH ?? '')
+      .split(':')
+      .filter((dir) => !dir.includes('node_modules'))
+      .join(':');
+    const child = spawn('pnpm', ['start'], {
+      cwd: ROOT,
+      env: {
+        PATH,
+        HOME: process.env.HOME,
+        COREPACK_INTEGRITY_KEYS: '0',
+        PORT_A: '0',
+        PORT_B: '0',
+        PORT_ADMIN: '0',
+        DATA_DIR: tempDataDir(),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    // 'close': pnpm has exited and every process holding its output, the server too, has closed it.
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!/is running[\s\S]*\n\n/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const a = /^ {2}Variant A\s+(http\S+)/m.exec(out)?.[1];
+      if (!a) throw new Error(`pnpm start did not start:\n${out}`);
+      const health = new URL('/healthz', a);
+      expect((await fetch(health)).status).toBe(200);
+
+      child.kill('SIGTERM'); // pnpm's own process, as `kill <pid of pnpm>` sends it
+      await closed;
+      expect(out).toContain('"message":"draining"');
+      // The server itself is gone: its port refuses connections.
+      const refused = async () =>
+        fetch(health).then(
+          () => false,
+          () => true,
+        );
+      const stopBy = Date.now() + 10_000;
+      while (!(await refused()) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 100));
+      expect(await refused()).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
