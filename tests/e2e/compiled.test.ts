@@ -69,6 +69,7 @@ describe('the compiled service (pnpm start)', () => {
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, so that a failed test can end the server with it
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
@@ -96,7 +97,11 @@ describe('the compiled service (pnpm start)', () => {
       while (!(await refused()) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 100));
       expect(await refused()).toBe(true);
     } finally {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Nothing of the group is left.
+      }
     }
   });
 });
