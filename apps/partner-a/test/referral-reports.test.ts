@@ -13,7 +13,10 @@ import {
 } from '../../../tests/support';
 import { createPartnerAApp } from '../src/app';
 import { BASE, newPartnerKey } from './helpers';
-import { lenderKey, makeReferral, minutesAgo, postOutcome, referrals, type MadeReferral } from './lifecycle-helpers';
+import { lenderKey, makeReferral, postOutcome, referrals, type MadeReferral } from './lifecycle-helpers';
+
+/** Events of a referral made a moment ago: seconds before now, after the referral within the clocks' tolerance, and today. */
+const secondsAgo = (seconds: number): string => new Date(Date.now() - seconds * 1000).toISOString();
 import { webhookBody } from '@loanmatch/domain';
 
 const PRODUCT = 'harbour-personal-fixed'; // $150 + 1.5%, at most $750
@@ -32,7 +35,7 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
   };
   let n = 0;
   const outcome = (r: MadeReferral, body: Record<string, unknown>) =>
-    postOutcome(app, key, { reference: r.reference, eventId: `r-${++n}`, occurredAt: minutesAgo(30 - n), ...body });
+    postOutcome(app, key, { reference: r.reference, eventId: `r-${++n}`, occurredAt: secondsAgo(30 - n), ...body });
 
   beforeAll(async () => {
     t = await createTestContext(storage);
@@ -41,8 +44,6 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
     key = await lenderKey(t.ctx, 'harbour-bank');
     const pick = {
       offer: (offers: Array<{ product: { id: string } }>) => offers.findIndex((o) => o.product.id === PRODUCT),
-      // Referred before the events below, which are dated in the last half hour.
-      referredAt: { db: t.ctx.db, at: new Date(Date.now() - 31 * 60 * 1000) },
     };
     // Three referrals: funded ($20,000, tag spring), declined (tag spring), and one with no news and no tags.
     made.push(
@@ -55,8 +56,8 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
     await outcome(made[0], {
       type: 'funded',
       fundedAmount: 20_000,
-      fundedAt: minutesAgo(5),
-      occurredAt: minutesAgo(5),
+      fundedAt: secondsAgo(5),
+      occurredAt: secondsAgo(5),
     });
     await outcome(made[1], { type: 'application_started' });
     await outcome(made[1], { type: 'declined', declineReason: 'credit_history' });
