@@ -48,12 +48,13 @@ describe('the README and docs/ examples, run as written', () => {
 
   /** Runs `script` in bash, in the empty folder, with the documented addresses made this server's. */
   async function shell(script: string): Promise<string> {
+    // The receiver's port first: a port or key put in after could hold the digits 4400.
     const local = script
+      .replaceAll('4400', String(ports.receiver))
       .replaceAll('lm_sandbox_paste_your_key_here', server.demoApiKey!)
       .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.a}`)
       .replaceAll('127.0.0.1:3001', `127.0.0.1:${ports.b}`)
-      .replaceAll('127.0.0.1:3002', `127.0.0.1:${ports.admin}`)
-      .replaceAll('4400', String(ports.receiver));
+      .replaceAll('127.0.0.1:3002', `127.0.0.1:${ports.admin}`);
     // `node` is this Node's binary itself, not pnpm's wrapper script, so that killing a job started with & ends it.
     const PATH = `${dirname(process.execPath)}:${process.env.PATH}`;
     const { stdout } = await run('bash', ['-c', local], {

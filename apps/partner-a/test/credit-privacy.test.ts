@@ -151,7 +151,7 @@ describe('the credit result through Variant A', () => {
           });
         expect(withoutIds(b.events)).toEqual(withoutIds(a.events));
       }),
-      fuzzParameters(15),
+      fuzzParameters(150),
     );
     expect(offersAndMisses).toBeGreaterThan(0);
   }, 120_000);
