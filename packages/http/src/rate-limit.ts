@@ -44,8 +44,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
     identifier: policy ? (_req, res) => policy(res) : name,
     keyGenerator: (_req, res) => options.keyOf(res),
     store: redis && fallbackStore(redisStore(redis, `${options.redisPrefix ?? 'loanmatch:'}rl:${name}:`), options),
-    passOnStoreError: true,
-    logger: { error: warn('rate limit store failed; request allowed'), warn: warn('rate limiter warning') },
+    // Store failures never reach the limiter: the fallback store counts in memory instead.
+    logger: { error: warn('rate limiter error'), warn: warn('rate limiter warning') },
     validate: { keyGeneratorIpFallback: false },
     handler: (req, res) => {
       options.metrics?.rateLimited(name, policy?.(res));
