@@ -25,6 +25,7 @@ import {
   createServiceApp,
   docsRoutes,
   jsonBody,
+  leadRoutes,
   referralRoutes,
   requireApiKey,
   requireLenderKey,
@@ -129,7 +130,7 @@ function partnerRoutes(deps: PartnerADeps): Router {
   return router;
 }
 
-/** `POST /api/lender/v1/outcomes`: a lender reports what became of a referral. */
+/** `/api/lender/v1`: a lender reads its leads, registers endpoints for them, and reports what became of them. */
 function lenderRoutes(deps: PartnerADeps): Router {
   const { ctx } = deps;
   const router = Router();
@@ -141,6 +142,7 @@ function lenderRoutes(deps: PartnerADeps): Router {
   router.post('/outcomes', async (req, res) =>
     sendResult(res, await recordOutcome(ctx, { lender: lenderOf(res), body: req.body }), 201),
   );
+  router.use(leadRoutes(ctx));
   return router;
 }
 

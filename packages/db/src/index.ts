@@ -8,6 +8,7 @@ export * from './repositories/consents';
 export * from './repositories/credit-checks';
 export * from './repositories/idempotency';
 export * from './repositories/instances';
+export * from './repositories/leads';
 export * from './repositories/lender-keys';
 export * from './repositories/outcomes';
 export * from './repositories/partners';

@@ -23,6 +23,8 @@ export interface DomainContext {
   /** Seals applicant details at rest (`personal-data.ts`): DATA_KEY, then DATA_PREVIOUS_KEYS still opening what they sealed. */
   readonly personalData: SecretBox;
   readonly metrics?: DomainObserver;
+  /** How long a lead can be read or delivered after its referral: LEAD_RETENTION_DAYS, 30 by default. */
+  readonly leadRetentionDays?: number;
 }
 
 /** How a credit check ended: a bureau score, degraded (no score: the applicant's estimate), or an unexpected error. */

@@ -84,6 +84,17 @@ export const ERROR_CODES = {
     example: 'type: a funded referral cannot become declined; a funded loan may only be cancelled',
   },
   LINK_EXPIRED: { status: 410, raisedBy: 'domain', example: 'This offer link has expired; ask for a new match' },
+  /** The applicant's personal data was erased: the lead is gone, its disclosure records stay. */
+  LEAD_ERASED: {
+    status: 410,
+    raisedBy: 'domain',
+    example: "The applicant's personal data was erased; this lead can no longer be read",
+  },
+  LEAD_EXPIRED: {
+    status: 410,
+    raisedBy: 'domain',
+    example: 'This lead is older than 30 days and can no longer be read',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, raisedBy: 'http', example: 'The request body is larger than 32 KB' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

@@ -40,6 +40,7 @@ export { TRACKING_TOKEN_SCHEMA } from './tracking';
 export * as matching from './matching';
 export * from './webhooks';
 export * from './webhook-delivery';
+export * from './leads';
 export * from './outcomes/lender-keys';
 export * from './outcomes/record-outcome';
 export {

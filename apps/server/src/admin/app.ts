@@ -9,6 +9,7 @@ import {
   createPartner,
   erasePersonalData,
   getApplicationConsents,
+  getApplicationDisclosures,
   getCatalogueSummary,
   getDataKeyStatus,
   issueApiKey,
@@ -24,6 +25,7 @@ import {
   revokeKey,
   secretsEqual,
   setTierLimit,
+  showLead,
   simulateOutcome,
   TIERS,
   type DomainContext,
@@ -152,6 +154,11 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   on('get', '/applications/:applicationId/consents', 200, (req) =>
     getApplicationConsents(ctx, { applicationId: req.params.applicationId }),
   );
+  // Leads shown to lenders, and a lead as its lender reads it.
+  on('get', '/applications/:applicationId/disclosures', 200, (req) =>
+    getApplicationDisclosures(ctx, { applicationId: req.params.applicationId }),
+  );
+  on('get', '/leads/:reference', 200, (req) => showLead(ctx, { reference: req.params.reference }));
   on('get', '/data-key', 200, () => getDataKeyStatus(jobs));
   on('post', '/data-key/re-encrypt', 200, () => reencryptPersonalData(jobs));
   // Variant B's requests and refusals per tier over the last hour, for the operator console.

@@ -1,0 +1,220 @@
+/**
+ * Leads: a referral as the lender it went to reads it, pulled (`GET /api/lender/v1/leads/{reference}`) or
+ * pushed (`lead.created` to the lender's endpoints). A lead is read from the referral, the offer as it
+ * was matched, the application and its applicant when it is answered or sent: personal data is opened
+ * only there, and nothing of it is stored elsewhere. Only the offer's lender, with a key of the
+ * partner's environment, may read it; never a score or a band. Each lead shown is recorded.
+ */
+import {
+  findApplication,
+  findLead,
+  insertDisclosure,
+  listConsentRecords,
+  listDisclosures,
+  listLenderLeads,
+  type Json,
+  type LeadRow,
+  type WebhookOwner,
+} from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
+import { canonicalUuid } from './ids';
+import type { AuthenticatedLender } from './outcomes/lender-keys';
+import { readApplicantDetails } from './personal-data';
+import { openSteps } from './sealed-fields';
+import { normalisedTime } from './validation/dates';
+import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
+import type { Answer } from './validation/responses';
+import { readIntake } from './variant-b/intake';
+import { registerWebhook } from './webhooks';
+
+/** The event a lender's endpoints receive for each new referral: the lead as `GET` answers it. */
+export const LEAD_CREATED_EVENT = 'lead.created';
+export const DEFAULT_LEAD_RETENTION_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Step 5's fields a lead carries: who the applicant is and where they live; never a consent flag or a score. */
+const APPLICANT_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'mobileNumber',
+  'dateOfBirth',
+  'address',
+  'homeAddress',
+  'unitNumber',
+  'streetNumber',
+  'streetName',
+  'streetType',
+  'suburb',
+  'state',
+  'postcode',
+] as const;
+const OFFER_FIELDS = [
+  'interestRate',
+  'comparisonRate',
+  'loanAmount',
+  'loanTermMonths',
+  'monthlyRepayment',
+  'establishmentFee',
+  'monthlyFee',
+] as const;
+
+type Lead = Answer<'Lead'>;
+type Lender = Pick<AuthenticatedLender, 'lenderId' | 'environment'>;
+
+const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
+const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
+
+function summary(row: Omit<LeadRow, 'offer'>): Answer<'LeadSummary'> {
+  return {
+    reference: row.reference,
+    referralId: row.referralId,
+    referredAt: row.referredAt.toISOString(),
+    attribution: row.attribution as Lead['attribution'],
+    duplicateOf: row.duplicateOf,
+    product: { id: row.productId, name: row.productName },
+  };
+}
+
+/** The lead of a referral, or why it can no longer be shown (erased, or past its retention). */
+async function leadOf(ctx: DomainContext, row: LeadRow): Promise<Result<Lead>> {
+  if (ctx.clock().getTime() - row.referredAt.getTime() > retentionMs(ctx))
+    return fail('LEAD_EXPIRED', `This lead is older than ${retentionMs(ctx) / DAY_MS} days and can no longer be read`);
+  const [app, kept, consents] = await Promise.all([
+    findApplication(ctx.db, row.applicationId, row.partnerId),
+    readApplicantDetails(ctx, row.applicationId),
+    listConsentRecords(ctx.db, row.applicationId),
+  ]);
+  if (!app || app.personalDataErased || kept.state === 'erased') return fail('LEAD_ERASED');
+  // Variant B keeps the fields of a step not saved yet beside the applicant's: the lead shows them as steps.
+  const intake = readIntake(kept.state === 'kept' ? kept.details : null);
+  const steps: Record<string, Json> = {};
+  const opened = openSteps(ctx, app);
+  for (const n of [1, 2, 3, 4] as const) {
+    const step = opened[n] ?? (n === 1 ? undefined : (intake.knownSteps[n] as Json | undefined));
+    if (step) steps[n] = step;
+  }
+  const applicant: Json = {};
+  for (const field of APPLICANT_FIELDS) if (intake.applicant[field] !== undefined) applicant[field] = intake.applicant[field];
+  const offer = row.offer as { offerDetails: Json; certainty: Lead['offer']['certainty']; conditions: Json[] } | null;
+  if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
+  const consent = consents?.at(-1);
+  return ok({
+    ...summary(row),
+    offer: {
+      ...(Object.fromEntries(OFFER_FIELDS.map((f) => [f, offer.offerDetails[f]])) as Pick<
+        Lead['offer'],
+        (typeof OFFER_FIELDS)[number]
+      >),
+      certainty: offer.certainty,
+      conditions: offer.conditions.map((c) => ({ field: String(c.field), requirement: String(c.requirement) })),
+    },
+    application: { applicationId: app.id, formType: app.formType as Lead['application']['formType'], steps },
+    applicant,
+    consent: consent
+      ? {
+          consentVersion: consent.textVersion,
+          givenAt: (consent.capturedAt ?? consent.recordedAt).toISOString(),
+          consentMarketing: consent.marketing,
+        }
+      : null,
+  });
+}
+
+/**
+ * `GET /api/lender/v1/leads/{reference}`: the lead, recorded as disclosed. Another lender's reference, one
+ * of the other environment and an unknown one are the same 404.
+ */
+export async function getLead(ctx: DomainContext, options: { lender: Lender; reference: string }) {
+  const reference = canonicalUuid(options.reference);
+  if (!reference) return invalid(violation('reference', 'format', 'must be the lm_ref of a referral (a UUID)'));
+  const row = await findLead(ctx.db, reference);
+  if (!row || row.lenderId !== options.lender.lenderId || row.environment !== options.lender.environment)
+    return notFound();
+  const lead = await leadOf(ctx, row);
+  if (!lead.ok) return lead;
+  const at = ctx.clock();
+  await insertDisclosure(ctx.db, { applicationId: row.applicationId, lenderId: row.lenderId, reference, channel: 'pull', at });
+  return lead;
+}
+
+/**
+ * `GET /api/lender/v1/leads?since=&limit=&cursor=`: the lender's leads still within their retention, made
+ * after `since`, newest first, in pages. Summaries only: the lead itself is read one by one.
+ */
+export async function listLeads(
+  ctx: DomainContext,
+  options: { lender: Lender; since?: string; limit?: string; cursor?: string },
+) {
+  const limit = parsePageLimit(options.limit);
+  if (!limit.ok) return limit;
+  const oldest = ctx.clock().getTime() - retentionMs(ctx);
+  let since = oldest;
+  if (options.since !== undefined) {
+    const time = normalisedTime(options.since);
+    if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(time) || Number.isNaN(Date.parse(time)))
+      return invalid(violation('since', 'format', 'must be a date and time with its offset, such as 2026-11-20T10:00:00Z'));
+    since = Math.max(oldest, Date.parse(time));
+  }
+  const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  if (cursor && !cursor.ok) return cursor;
+  const rows = await listLenderLeads(ctx.db, {
+    ...options.lender,
+    since: new Date(since),
+    limit: limit.value + 1,
+    before: cursor?.value,
+  });
+  const page = rows.slice(0, limit.value);
+  const last = page.at(-1);
+  return ok({
+    leads: page.map(summary),
+    nextCursor:
+      rows.length > limit.value && last ? encodeCursor({ createdAt: last.referredAt, id: last.referralId }) : null,
+  });
+}
+
+/**
+ * The data of a claimed `lead.created` delivery (`{reference}` in the outbox): the lead as it stands, and
+ * the disclosure its acknowledgement records; null when it can no longer be shown (the delivery ends).
+ */
+export async function leadForDelivery(ctx: DomainContext, data: Json) {
+  const row = await findLead(ctx.db, String(data.reference));
+  const lead = row ? await leadOf(ctx, row) : null;
+  if (!row || !lead?.ok) return null;
+  const disclosure = { applicationId: row.applicationId, lenderId: row.lenderId, reference: row.reference };
+  return { data: lead.value, disclosure };
+}
+
+/** `GET /admin/v1/leads/{reference}` (`pnpm ops lead show`): the lead as its lender reads it, not recorded as disclosed. */
+export async function showLead(ctx: DomainContext, options: { reference: string }) {
+  const reference = canonicalUuid(options.reference);
+  const row = reference ? await findLead(ctx.db, reference) : null;
+  return row ? leadOf(ctx, row) : fail('NOT_FOUND', 'Lead not found');
+}
+
+/** A lender's webhooks are its own in each environment: a sandbox key manages the sandbox's. */
+export const lenderWebhookOwner = (lender: Lender): WebhookOwner => ({
+  lenderId: lender.lenderId,
+  environment: lender.environment,
+});
+
+/** `POST /api/lender/v1/webhooks`: `{url, events?}`, where `events` may name `lead.created` only. */
+export async function registerLenderWebhook(ctx: DomainContext, options: { lender: Lender; body: unknown }) {
+  const body = objectBody(options.body);
+  if (!body.ok) return body;
+  const { events, ...rest } = body.value;
+  if (events !== undefined && !(Array.isArray(events) && events.length > 0 && events.every((e) => e === LEAD_CREATED_EVENT)))
+    return invalid(violation('events', 'enum', `must list ${LEAD_CREATED_EVENT} only`));
+  return registerWebhook(ctx, { ...lenderWebhookOwner(options.lender), body: rest, events: [LEAD_CREATED_EVENT] });
+}
+
+/** `GET /admin/v1/applications/{id}/disclosures`: every lead of the application shown to a lender, oldest first. */
+export async function getApplicationDisclosures(ctx: DomainContext, options: { applicationId: string }) {
+  const applicationId = canonicalUuid(options.applicationId);
+  const rows = applicationId ? await listDisclosures(ctx.db, applicationId) : null;
+  if (!rows) return fail('NOT_FOUND', 'Application not found');
+  return ok({
+    disclosures: rows.map((d) => ({ lenderId: d.lenderId, reference: d.reference, channel: d.channel, at: d.at.toISOString() })),
+  });
+}
