@@ -93,9 +93,9 @@ describe('lenders read their leads', () => {
   it('when a lead is answered, then nothing in it names a score, a band or the sandbox score', async () => {
     const r = await referral();
     const text = JSON.stringify((await get(`/leads/${r.reference}`, r.key)).body);
-    const band = (await t.db.query<{ band: string }>('SELECT band FROM credit_checks WHERE application_id = $1', [
-      r.applicationId,
-    ]))[0].band;
+    const band = (
+      await t.db.query<{ band: string }>('SELECT band FROM credit_checks WHERE application_id = $1', [r.applicationId])
+    )[0].band;
     // Steps 1-4 carry the applicant's own estimate (`creditScoreEstimate`); nothing of the bureau's answer.
     expect(text).not.toMatch(/"(score|band|scoreBand|creditScore|sandbox\w*)"\s*:/i);
     expect(text).not.toMatch(/sandbox/i);

@@ -96,7 +96,8 @@ async function leadOf(ctx: DomainContext, row: LeadRow): Promise<Result<Lead>> {
     if (step) steps[n] = step;
   }
   const applicant: Json = {};
-  for (const field of APPLICANT_FIELDS) if (intake.applicant[field] !== undefined) applicant[field] = intake.applicant[field];
+  for (const field of APPLICANT_FIELDS)
+    if (intake.applicant[field] !== undefined) applicant[field] = intake.applicant[field];
   const offer = row.offer as { offerDetails: Json; certainty: Lead['offer']['certainty']; conditions: Json[] } | null;
   if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
   const consent = consents?.at(-1);
@@ -135,7 +136,13 @@ export async function getLead(ctx: DomainContext, options: { lender: Lender; ref
   const lead = await leadOf(ctx, row);
   if (!lead.ok) return lead;
   const at = ctx.clock();
-  await insertDisclosure(ctx.db, { applicationId: row.applicationId, lenderId: row.lenderId, reference, channel: 'pull', at });
+  await insertDisclosure(ctx.db, {
+    applicationId: row.applicationId,
+    lenderId: row.lenderId,
+    reference,
+    channel: 'pull',
+    at,
+  });
   return lead;
 }
 
@@ -154,7 +161,9 @@ export async function listLeads(
   if (options.since !== undefined) {
     const time = normalisedTime(options.since);
     if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(time) || Number.isNaN(Date.parse(time)))
-      return invalid(violation('since', 'format', 'must be a date and time with its offset, such as 2026-11-20T10:00:00Z'));
+      return invalid(
+        violation('since', 'format', 'must be a date and time with its offset, such as 2026-11-20T10:00:00Z'),
+      );
     since = Math.max(oldest, Date.parse(time));
   }
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
@@ -204,7 +213,10 @@ export async function registerLenderWebhook(ctx: DomainContext, options: { lende
   const body = objectBody(options.body);
   if (!body.ok) return body;
   const { events, ...rest } = body.value;
-  if (events !== undefined && !(Array.isArray(events) && events.length > 0 && events.every((e) => e === LEAD_CREATED_EVENT)))
+  if (
+    events !== undefined &&
+    !(Array.isArray(events) && events.length > 0 && events.every((e) => e === LEAD_CREATED_EVENT))
+  )
     return invalid(violation('events', 'enum', `must list ${LEAD_CREATED_EVENT} only`));
   return registerWebhook(ctx, { ...lenderWebhookOwner(options.lender), body: rest, events: [LEAD_CREATED_EVENT] });
 }
@@ -215,6 +227,11 @@ export async function getApplicationDisclosures(ctx: DomainContext, options: { a
   const rows = applicationId ? await listDisclosures(ctx.db, applicationId) : null;
   if (!rows) return fail('NOT_FOUND', 'Application not found');
   return ok({
-    disclosures: rows.map((d) => ({ lenderId: d.lenderId, reference: d.reference, channel: d.channel, at: d.at.toISOString() })),
+    disclosures: rows.map((d) => ({
+      lenderId: d.lenderId,
+      reference: d.reference,
+      channel: d.channel,
+      at: d.at.toISOString(),
+    })),
   });
 }

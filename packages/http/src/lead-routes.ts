@@ -21,7 +21,11 @@ const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
 export function leadRoutes(ctx: DomainContext): Router {
   const router = Router();
   router.get('/leads', async (req, res) => {
-    const query = { since: queryValue(req, 'since'), limit: queryValue(req, 'limit'), cursor: queryValue(req, 'cursor') };
+    const query = {
+      since: queryValue(req, 'since'),
+      limit: queryValue(req, 'limit'),
+      cursor: queryValue(req, 'cursor'),
+    };
     sendResult(res, await listLeads(ctx, { lender: lenderOf(res), ...query }));
   });
   router.get('/leads/:reference', async (req, res) => {

@@ -9,7 +9,8 @@ export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Whose endpoints: a partner's, or a lender's of one environment. */
 export type WebhookOwner = { partnerId: string } | { lenderId: string; environment: string };
-const ownerParams = (o: WebhookOwner) => ('partnerId' in o ? [o.partnerId, null, null] : [null, o.lenderId, o.environment]);
+const ownerParams = (o: WebhookOwner) =>
+  'partnerId' in o ? [o.partnerId, null, null] : [null, o.lenderId, o.environment];
 /** The owner's test, its parameters numbered from `$n`. */
 const ownedBy = (n: number) => `(partner_id = $${n} OR (lender_id = $${n + 1} AND environment = $${n + 2}))`;
 

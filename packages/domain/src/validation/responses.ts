@@ -188,7 +188,7 @@ const ReferralList = Type.Object({
 const Webhook = Type.Object({
   webhookId: uuid,
   url: Type.String({ format: 'uri' }),
-  events: list(strings(WEBHOOK_EVENT_TYPES)),
+  events: list(strings([...WEBHOOK_EVENT_TYPES, 'lead.created'] as const), "A lender's endpoint: `lead.created`."),
   status: strings(['active', 'disabled'] as const),
   disabledReason: nullable(text()),
   disabledAt: nullable(dateTime),
@@ -262,7 +262,8 @@ const LeadSummary = Type.Object({
   referralId: uuid,
   referredAt: dateTime,
   attribution: strings(['owner', 'duplicate'] as const, {
-    description: "`duplicate` when another partner referred the same applicant to you earlier, within your ownership window.",
+    description:
+      '`duplicate` when another partner referred the same applicant to you earlier, within your ownership window.',
   }),
   duplicateOf: nullable(Type.String({ format: 'uuid', description: 'The reference of that earlier lead.' })),
   product: reference,

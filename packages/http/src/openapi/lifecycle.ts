@@ -38,7 +38,7 @@ export const LENDER_SECURITY: Record<string, Schema> = {
 export const LENDERS_TAG = {
   name: 'Lenders',
   description:
-    'For lenders: what became of each referral. Served at `/api/lender/v1` on this listener, with a lender key.',
+    'For lenders: each referral as a lead, pulled or pushed as `lead.created`, and what became of it. Served at `/api/lender/v1` on this listener, with a lender key.',
 };
 
 /** Request examples of the lender route: each is checked against its schema and the domain's validator by the tests. */
@@ -66,13 +66,17 @@ export const EXAMPLES_LENDER = {
   },
 };
 
-/** `POST /outcomes`, served at the lender base path of the listener whose root is `rootServers`. */
-export function lenderPaths(op: Op, rootServers: Schema[]): Record<string, Schema> {
-  const servers = rootServers.map((server) => ({
+/** The servers of the lender API on the listener whose root is `rootServers`. */
+export const lenderServers = (rootServers: Schema[]): Schema[] =>
+  rootServers.map((server) => ({
     ...server,
     url: `${String(server.url)}${LENDER_BASE_PATH}`,
     description: 'The lender API on this listener.',
   }));
+
+/** `POST /outcomes`, served at the lender base path of the listener whose root is `rootServers`. */
+export function lenderPaths(op: Op, rootServers: Schema[]): Record<string, Schema> {
+  const servers = lenderServers(rootServers);
   return {
     '/outcomes': {
       servers,

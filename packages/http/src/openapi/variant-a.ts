@@ -37,6 +37,7 @@ import { documentServers } from './servers';
 import { servicePaths } from './service-paths';
 import { webhookPaths } from './webhook-paths';
 import { LENDERS_TAG, LENDER_SECURITY, lenderPaths, referralPaths } from './lifecycle';
+import { leadPaths, leadWebhookEvents } from './lead-paths';
 
 /** Variant A's 401 and 429 read as the contract's list has them (an API key, 120 a minute by default). */
 const CONTRACT_A: Contract = { examples: [] };
@@ -297,7 +298,7 @@ function trackingPath(rootServers: Schema[]): Record<string, Schema> {
 /** Variant A's document for a listener reached at `publicUrl`, built from `source` (the domain's schemas by default). */
 export function buildVariantADocument(options: DocumentOptions): Schema {
   const servers = documentServers('Variant A', options);
-  return contractDocument({
+  const document = contractDocument({
     servers,
     title: 'LoanMatch partner API, Variant A',
     description:
@@ -329,7 +330,10 @@ export function buildVariantADocument(options: DocumentOptions): Schema {
       webhookPaths(CONTRACT_A),
       trackingPath(servers.root),
       lenderPaths(op, servers.root),
+      leadPaths(op, servers.root),
       servicePaths(servers.root),
     ),
   });
+  // Lenders' endpoints receive their leads; partners' never do.
+  return { ...document, webhooks: { ...(document.webhooks as Schema), ...leadWebhookEvents() } };
 }
