@@ -6,21 +6,20 @@
  * partner's environment, may read it; never a score or a band. Each lead shown is recorded.
  */
 import {
-  findApplication,
   findLead,
   insertDisclosure,
-  listConsentRecords,
   listDisclosures,
   listLenderLeads,
   type Json,
   type LeadRow,
+  type LeadSummaryRow,
   type WebhookOwner,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
 import { canonicalUuid } from './ids';
 import type { AuthenticatedLender } from './outcomes/lender-keys';
-import { readApplicantDetails } from './personal-data';
+import { openApplicantDetails } from './personal-data';
 import { openSteps } from './sealed-fields';
 import { normalisedTime } from './validation/dates';
 import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
@@ -66,7 +65,7 @@ type Lender = Pick<AuthenticatedLender, 'lenderId' | 'environment'>;
 const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
 const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
 
-function summary(row: Omit<LeadRow, 'offer'>): Answer<'LeadSummary'> {
+function summary(row: LeadSummaryRow): Answer<'LeadSummary'> {
   return {
     reference: row.reference,
     referralId: row.referralId,
@@ -78,19 +77,15 @@ function summary(row: Omit<LeadRow, 'offer'>): Answer<'LeadSummary'> {
 }
 
 /** The lead of a referral, or why it can no longer be shown (erased, or past its retention). */
-async function leadOf(ctx: DomainContext, row: LeadRow): Promise<Result<Lead>> {
+function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
   if (ctx.clock().getTime() - row.referredAt.getTime() > retentionMs(ctx))
     return fail('LEAD_EXPIRED', `This lead is older than ${retentionMs(ctx) / DAY_MS} days and can no longer be read`);
-  const [app, kept, consents] = await Promise.all([
-    findApplication(ctx.db, row.applicationId, row.partnerId),
-    readApplicantDetails(ctx, row.applicationId),
-    listConsentRecords(ctx.db, row.applicationId),
-  ]);
-  if (!app || app.personalDataErased || kept.state === 'erased') return fail('LEAD_ERASED');
+  const kept = openApplicantDetails(ctx, row.applicationId, row.applicant);
+  if (row.application.personalDataErased || kept.state === 'erased') return fail('LEAD_ERASED');
   // Variant B keeps the fields of a step not saved yet beside the applicant's: the lead shows them as steps.
   const intake = readIntake(kept.state === 'kept' ? kept.details : null);
   const steps: Record<string, Json> = {};
-  const opened = openSteps(ctx, app);
+  const opened = openSteps(ctx, row.application);
   for (const n of [1, 2, 3, 4] as const) {
     const step = opened[n] ?? (n === 1 ? undefined : (intake.knownSteps[n] as Json | undefined));
     if (step) steps[n] = step;
@@ -100,7 +95,7 @@ async function leadOf(ctx: DomainContext, row: LeadRow): Promise<Result<Lead>> {
     if (intake.applicant[field] !== undefined) applicant[field] = intake.applicant[field];
   const offer = row.offer as { offerDetails: Json; certainty: Lead['offer']['certainty']; conditions: Json[] } | null;
   if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
-  const consent = consents?.at(-1);
+  const { consent } = row;
   return ok({
     ...summary(row),
     offer: {
@@ -111,15 +106,17 @@ async function leadOf(ctx: DomainContext, row: LeadRow): Promise<Result<Lead>> {
       certainty: offer.certainty,
       conditions: offer.conditions.map((c) => ({ field: String(c.field), requirement: String(c.requirement) })),
     },
-    application: { applicationId: app.id, formType: app.formType as Lead['application']['formType'], steps },
+    application: {
+      applicationId: row.applicationId,
+      formType: row.application.formType as Lead['application']['formType'],
+      steps,
+    },
     applicant,
-    consent: consent
-      ? {
-          consentVersion: consent.textVersion,
-          givenAt: (consent.capturedAt ?? consent.recordedAt).toISOString(),
-          consentMarketing: consent.marketing,
-        }
-      : null,
+    consent: consent && {
+      consentVersion: consent.textVersion,
+      givenAt: consent.givenAt.toISOString(),
+      consentMarketing: consent.marketing,
+    },
   });
 }
 
@@ -133,7 +130,7 @@ export async function getLead(ctx: DomainContext, options: { lender: Lender; ref
   const row = await findLead(ctx.db, reference);
   if (!row || row.lenderId !== options.lender.lenderId || row.environment !== options.lender.environment)
     return notFound();
-  const lead = await leadOf(ctx, row);
+  const lead = leadOf(ctx, row);
   if (!lead.ok) return lead;
   const at = ctx.clock();
   await insertDisclosure(ctx.db, {
@@ -189,7 +186,7 @@ export async function listLeads(
  */
 export async function leadForDelivery(ctx: DomainContext, data: Json) {
   const row = await findLead(ctx.db, String(data.reference));
-  const lead = row ? await leadOf(ctx, row) : null;
+  const lead = row ? leadOf(ctx, row) : null;
   if (!row || !lead?.ok) return null;
   const disclosure = { applicationId: row.applicationId, lenderId: row.lenderId, reference: row.reference };
   return { data: lead.value, disclosure };

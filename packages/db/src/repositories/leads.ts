@@ -1,11 +1,13 @@
 /** Leads: referrals as their lender reads them, and the record of each lead shown to a lender. */
 import type { Json, Sql } from '../connect';
+import type { ApplicantRecord } from './applicants';
+import { APPLICATION_COLUMNS, applicationRowOf, type ApplicationColumns, type ApplicationRow } from './applications';
 
-export interface LeadRow {
+/** A referral as its lender reads it: no score, no band. */
+export interface LeadSummaryRow {
   referralId: string;
   reference: string;
   lenderId: string;
-  partnerId: string;
   applicationId: string;
   /** The environment of the partner that referred the applicant. */
   environment: string;
@@ -14,26 +16,74 @@ export interface LeadRow {
   duplicateOf: string | null;
   productId: string;
   productName: string;
-  /** The offer as the match answered it (`acceptedOffers` item), or null when the run no longer holds it. */
-  offer: Json | null;
 }
 
-const LEAD = `r.id AS "referralId", r.offer_id AS reference, r.lender_id AS "lenderId", r.partner_id AS "partnerId",
+export interface LeadRow extends LeadSummaryRow {
+  /** The offer as the match answered it (an `acceptedOffers` item), or null when the run no longer holds it. */
+  offer: Json | null;
+  application: ApplicationRow;
+  applicant: ApplicantRecord | null;
+  /** The latest consent record. */
+  consent: { textVersion: string; givenAt: Date; marketing: boolean } | null;
+}
+
+const LEAD = `r.id AS "referralId", r.offer_id AS reference, r.lender_id AS "lenderId",
   r.application_id AS "applicationId", p.environment, r.created_at AS "referredAt", r.attribution,
   r.duplicate_of AS "duplicateOf", r.product_id AS "productId", coalesce(pr.name, r.product_id) AS "productName"`;
 
-/** The referral named by its reference (its offer id), with the offer as it was matched; null when none. */
+type Joined = LeadSummaryRow &
+  ApplicationColumns & {
+    offer: Json | null;
+    hasApplicant: boolean;
+    detailsSealed: string | null;
+    erasedAt: Date | null;
+    consentVersion: string | null;
+    consentGivenAt: Date;
+    consentMarketing: boolean;
+  };
+
+/**
+ * The referral named by its reference (its offer id), in one statement: the offer as it was matched, the
+ * application, its applicant row and its latest consent record; null when none.
+ */
 export async function findLead(db: Sql, reference: string): Promise<LeadRow | null> {
-  const [row] = await db.query<LeadRow>(
-    `SELECT ${LEAD},
+  const [row] = await db.query<Joined>(
+    `SELECT ${LEAD}, ${APPLICATION_COLUMNS},
             (SELECT o FROM json_array_elements(m.offers -> 'view' -> 'acceptedOffers') o
-              WHERE o ->> 'offerId' = r.offer_id::text) AS offer
+              WHERE o ->> 'offerId' = r.offer_id::text) AS offer,
+            ap.application_id IS NOT NULL AS "hasApplicant", ap.details_sealed AS "detailsSealed",
+            ap.erased_at AS "erasedAt", cr.text_version AS "consentVersion",
+            coalesce(cr.captured_at, cr.recorded_at) AS "consentGivenAt", cr.marketing AS "consentMarketing"
        FROM referrals r JOIN partners p ON p.id = r.partner_id JOIN match_runs m ON m.id = r.match_run_id
        LEFT JOIN products pr ON pr.id = r.product_id
+       JOIN applications a ON a.id = r.application_id LEFT JOIN credit_checks c ON c.application_id = a.id
+       LEFT JOIN applicants ap ON ap.application_id = a.id
+       LEFT JOIN LATERAL (SELECT text_version, captured_at, recorded_at, marketing FROM consent_records
+                           WHERE application_id = a.id ORDER BY recorded_at DESC, id DESC LIMIT 1) cr ON true
       WHERE r.offer_id = $1`,
     [reference],
   );
-  return row ?? null;
+  if (!row) return null;
+  const { referralId, lenderId, applicationId, environment, referredAt, attribution, duplicateOf } = row;
+  return {
+    referralId,
+    reference: row.reference,
+    lenderId,
+    applicationId,
+    environment,
+    referredAt,
+    attribution,
+    duplicateOf,
+    productId: row.productId,
+    productName: row.productName,
+    offer: row.offer,
+    application: applicationRowOf(row),
+    applicant: row.hasApplicant ? { detailsSealed: row.detailsSealed, erasedAt: row.erasedAt } : null,
+    consent:
+      row.consentVersion === null
+        ? null
+        : { textVersion: row.consentVersion, givenAt: row.consentGivenAt, marketing: row.consentMarketing },
+  };
 }
 
 /**
@@ -49,7 +99,7 @@ export async function listLenderLeads(
     limit: number;
     before?: { createdAt: Date; id: string };
   },
-): Promise<Array<Omit<LeadRow, 'offer'>>> {
+): Promise<LeadSummaryRow[]> {
   return db.query(
     `SELECT ${LEAD}
        FROM referrals r JOIN partners p ON p.id = r.partner_id LEFT JOIN products pr ON pr.id = r.product_id
