@@ -204,4 +204,30 @@ describe('lenders read their leads', () => {
     expect(pages).toEqual([...mine].reverse());
     expect(await disclosures(first.applicationId)).toEqual([]);
   });
+
+  it('when a lender registers, lists and deletes endpoints, then only its own are listed and deleted, and bad addresses or events are refused', async () => {
+    const r = await referral();
+    const other = await lenderKey(t.ctx, r.lenderId === 'harbour-bank' ? 'greenfield-bank' : 'harbour-bank');
+    const post = (key: string, body: object) =>
+      request(app).post(`${LENDER_BASE}/webhooks`).set('Authorization', `Bearer ${key}`).send(body);
+    const made = await post(r.key, { url: 'http://127.0.0.1:9/leads' });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ events: ['lead.created'], secret: expect.stringMatching(/^whsec_/) });
+    const refused = await post(r.key, { url: 'http://10.0.0.1/leads' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details[0].field).toBe('url');
+    const wrongEvent = await post(r.key, { url: 'http://127.0.0.1:9/leads', events: ['application.status_changed'] });
+    expect(wrongEvent.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'events' }] });
+    expect((await post(partnerKey, { url: 'http://127.0.0.1:9/leads' })).status).toBe(401);
+    expect((await get('/webhooks', other)).body.data.webhooks).toEqual([]);
+    const id = made.body.data.webhookId;
+    const del = (key: string) =>
+      request(app).delete(`${LENDER_BASE}/webhooks/${id}`).set('Authorization', `Bearer ${key}`);
+    expect((await del(other)).status).toBe(404);
+    expect((await get('/webhooks', r.key)).body.data.webhooks.map((w: { webhookId: string }) => w.webhookId)).toEqual([
+      id,
+    ]);
+    expect((await del(r.key)).body.data).toEqual({ webhookId: id, deleted: true });
+    expect((await get('/webhooks', r.key)).body.data.webhooks).toEqual([]);
+  });
 });
