@@ -4,8 +4,17 @@
  */
 import request from 'supertest';
 import { erasePersonalData, getApplicationDisclosures } from '@loanmatch/domain';
-import { ONE_STORAGE, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
-import { createPartnerAApp } from '../src/app';
+import { variantADocument } from '@loanmatch/http';
+import {
+  ONE_STORAGE,
+  TEST_PUBLIC_BASE_URL,
+  VALID_STEPS,
+  createTestContext,
+  silentLogger,
+  type TestContext,
+} from '../../../tests/support';
+import { createConformance } from '../../../tests/support/openapi';
+import { BASE_PATH_A, createPartnerAApp } from '../src/app';
 import { newPartnerKey } from './helpers';
 import { LENDER_BASE, lenderKey, makeReferral, type MadeReferral } from './lifecycle-helpers';
 
@@ -25,8 +34,12 @@ describe('lenders read their leads', () => {
     const made = await makeReferral(app, partnerKey);
     return { ...made, key: await lenderKey(t.ctx, made.lenderId) };
   }
-  const get = (path: string, key: string) =>
-    request(app).get(`${LENDER_BASE}${path}`).set('Authorization', `Bearer ${key}`);
+  // Every answer of the lead routes is checked against Variant A's document.
+  const document = variantADocument({ basePath: BASE_PATH_A, publicUrl: TEST_PUBLIC_BASE_URL, environment: 'sandbox' });
+  const conformance = createConformance(document);
+  const get = async (path: string, key: string) =>
+    conformance.conform(await request(app).get(`${LENDER_BASE}${path}`).set('Authorization', `Bearer ${key}`));
+  afterAll(() => expect(conformance.problems).toEqual([]));
   const disclosures = async (applicationId: string) => {
     const answer = await getApplicationDisclosures(t.ctx, { applicationId });
     if (!answer.ok) throw answer.error;

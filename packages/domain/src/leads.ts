@@ -23,7 +23,7 @@ import { openApplicantDetails } from './personal-data';
 import { openSteps } from './sealed-fields';
 import { normalisedTime } from './validation/dates';
 import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
-import type { Answer } from './validation/responses';
+import { LEAD_APPLICANT_FIELDS, type Answer } from './validation/responses';
 import { readIntake } from './variant-b/intake';
 import { registerWebhook } from './webhooks';
 
@@ -32,36 +32,12 @@ export const LEAD_CREATED_EVENT = 'lead.created';
 export const DEFAULT_LEAD_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Step 5's fields a lead carries: who the applicant is and where they live; never a consent flag or a score. */
-const APPLICANT_FIELDS = [
-  'firstName',
-  'lastName',
-  'email',
-  'mobileNumber',
-  'dateOfBirth',
-  'address',
-  'homeAddress',
-  'unitNumber',
-  'streetNumber',
-  'streetName',
-  'streetType',
-  'suburb',
-  'state',
-  'postcode',
-] as const;
-const OFFER_FIELDS = [
-  'interestRate',
-  'comparisonRate',
-  'loanAmount',
-  'loanTermMonths',
-  'monthlyRepayment',
-  'establishmentFee',
-  'monthlyFee',
-] as const;
-
 type Lead = Answer<'Lead'>;
 type Lender = Pick<AuthenticatedLender, 'lenderId' | 'environment'>;
 
+export const invalidReference = () =>
+  invalid(violation('reference', 'format', 'must be the lm_ref of a referral (a UUID)'));
+export const invalidLeadEvents = () => invalid(violation('events', 'enum', `must list ${LEAD_CREATED_EVENT} only`));
 const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
 const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
 
@@ -80,7 +56,7 @@ function summary(row: LeadSummaryRow): Answer<'LeadSummary'> {
 function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
   if (ctx.clock().getTime() - row.referredAt.getTime() > retentionMs(ctx))
     return fail('LEAD_EXPIRED', `This lead is older than ${retentionMs(ctx) / DAY_MS} days and can no longer be read`);
-  const kept = openApplicantDetails(ctx, row.applicationId, row.applicant);
+  const kept = openApplicantDetails(ctx, row.applicationId, row);
   if (row.application.personalDataErased || kept.state === 'erased') return fail('LEAD_ERASED');
   // Variant B keeps the fields of a step not saved yet beside the applicant's: the lead shows them as steps.
   const intake = readIntake(kept.state === 'kept' ? kept.details : null);
@@ -91,20 +67,23 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
     if (step) steps[n] = step;
   }
   const applicant: Json = {};
-  for (const field of APPLICANT_FIELDS)
+  for (const field of LEAD_APPLICANT_FIELDS)
     if (intake.applicant[field] !== undefined) applicant[field] = intake.applicant[field];
-  const offer = row.offer as { offerDetails: Json; certainty: Lead['offer']['certainty']; conditions: Json[] } | null;
+  const offer = row.offer as Answer<'Offer'> | null;
   if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
-  const { consent } = row;
+  const { certainty, conditions, offerDetails: terms } = offer;
   return ok({
     ...summary(row),
     offer: {
-      ...(Object.fromEntries(OFFER_FIELDS.map((f) => [f, offer.offerDetails[f]])) as Pick<
-        Lead['offer'],
-        (typeof OFFER_FIELDS)[number]
-      >),
-      certainty: offer.certainty,
-      conditions: offer.conditions.map((c) => ({ field: String(c.field), requirement: String(c.requirement) })),
+      interestRate: terms.interestRate,
+      comparisonRate: terms.comparisonRate,
+      loanAmount: terms.loanAmount,
+      loanTermMonths: terms.loanTermMonths,
+      monthlyRepayment: terms.monthlyRepayment,
+      establishmentFee: terms.establishmentFee,
+      monthlyFee: terms.monthlyFee,
+      certainty,
+      conditions,
     },
     application: {
       applicationId: row.applicationId,
@@ -112,11 +91,7 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
       steps,
     },
     applicant,
-    consent: consent && {
-      consentVersion: consent.textVersion,
-      givenAt: consent.givenAt.toISOString(),
-      consentMarketing: consent.marketing,
-    },
+    consent: row.consent,
   });
 }
 
@@ -126,7 +101,7 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
  */
 export async function getLead(ctx: DomainContext, options: { lender: Lender; reference: string }) {
   const reference = canonicalUuid(options.reference);
-  if (!reference) return invalid(violation('reference', 'format', 'must be the lm_ref of a referral (a UUID)'));
+  if (!reference) return invalidReference();
   const row = await findLead(ctx.db, reference);
   if (!row || row.lenderId !== options.lender.lenderId || row.environment !== options.lender.environment)
     return notFound();
@@ -214,7 +189,7 @@ export async function registerLenderWebhook(ctx: DomainContext, options: { lende
     events !== undefined &&
     !(Array.isArray(events) && events.length > 0 && events.every((e) => e === LEAD_CREATED_EVENT))
   )
-    return invalid(violation('events', 'enum', `must list ${LEAD_CREATED_EVENT} only`));
+    return invalidLeadEvents();
   return registerWebhook(ctx, { ...lenderWebhookOwner(options.lender), body: rest, events: [LEAD_CREATED_EVENT] });
 }
 

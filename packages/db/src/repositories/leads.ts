@@ -18,72 +18,38 @@ export interface LeadSummaryRow {
   productName: string;
 }
 
-export interface LeadRow extends LeadSummaryRow {
-  /** The offer as the match answered it (an `acceptedOffers` item), or null when the run no longer holds it. */
-  offer: Json | null;
-  application: ApplicationRow;
-  applicant: ApplicantRecord | null;
-  /** The latest consent record. */
-  consent: { textVersion: string; givenAt: Date; marketing: boolean } | null;
-}
+/**
+ * A lead as read: the referral, the offer as the match answered it (an `acceptedOffers` item; null when the
+ * run no longer holds it), the application, its applicant row (sealed) and its latest consent record.
+ */
+export type LeadRow = LeadSummaryRow &
+  ApplicantRecord & {
+    offer: Json | null;
+    application: ApplicationRow;
+    consent: { consentVersion: string; givenAt: string; consentMarketing: boolean } | null;
+  };
 
 const LEAD = `r.id AS "referralId", r.offer_id AS reference, r.lender_id AS "lenderId",
   r.application_id AS "applicationId", p.environment, r.created_at AS "referredAt", r.attribution,
   r.duplicate_of AS "duplicateOf", r.product_id AS "productId", coalesce(pr.name, r.product_id) AS "productName"`;
 
-type Joined = LeadSummaryRow &
-  ApplicationColumns & {
-    offer: Json | null;
-    hasApplicant: boolean;
-    detailsSealed: string | null;
-    erasedAt: Date | null;
-    consentVersion: string | null;
-    consentGivenAt: Date;
-    consentMarketing: boolean;
-  };
-
-/**
- * The referral named by its reference (its offer id), in one statement: the offer as it was matched, the
- * application, its applicant row and its latest consent record; null when none.
- */
+/** The lead named by its reference (the referral's offer id), in one statement; null when none. */
 export async function findLead(db: Sql, reference: string): Promise<LeadRow | null> {
-  const [row] = await db.query<Joined>(
-    `SELECT ${LEAD}, ${APPLICATION_COLUMNS},
+  const [row] = await db.query<Omit<LeadRow, 'application'> & ApplicationColumns>(
+    `SELECT ${LEAD}, ${APPLICATION_COLUMNS}, ap.details_sealed AS "detailsSealed", ap.erased_at AS "erasedAt",
             (SELECT o FROM json_array_elements(m.offers -> 'view' -> 'acceptedOffers') o
               WHERE o ->> 'offerId' = r.offer_id::text) AS offer,
-            ap.application_id IS NOT NULL AS "hasApplicant", ap.details_sealed AS "detailsSealed",
-            ap.erased_at AS "erasedAt", cr.text_version AS "consentVersion",
-            coalesce(cr.captured_at, cr.recorded_at) AS "consentGivenAt", cr.marketing AS "consentMarketing"
+            (SELECT json_build_object('consentVersion', text_version, 'consentMarketing', marketing, 'givenAt',
+                      to_char(coalesce(captured_at, recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+               FROM consent_records WHERE application_id = a.id ORDER BY recorded_at DESC, id DESC LIMIT 1) AS consent
        FROM referrals r JOIN partners p ON p.id = r.partner_id JOIN match_runs m ON m.id = r.match_run_id
        LEFT JOIN products pr ON pr.id = r.product_id
        JOIN applications a ON a.id = r.application_id LEFT JOIN credit_checks c ON c.application_id = a.id
        LEFT JOIN applicants ap ON ap.application_id = a.id
-       LEFT JOIN LATERAL (SELECT text_version, captured_at, recorded_at, marketing FROM consent_records
-                           WHERE application_id = a.id ORDER BY recorded_at DESC, id DESC LIMIT 1) cr ON true
       WHERE r.offer_id = $1`,
     [reference],
   );
-  if (!row) return null;
-  const { referralId, lenderId, applicationId, environment, referredAt, attribution, duplicateOf } = row;
-  return {
-    referralId,
-    reference: row.reference,
-    lenderId,
-    applicationId,
-    environment,
-    referredAt,
-    attribution,
-    duplicateOf,
-    productId: row.productId,
-    productName: row.productName,
-    offer: row.offer,
-    application: applicationRowOf(row),
-    applicant: row.hasApplicant ? { detailsSealed: row.detailsSealed, erasedAt: row.erasedAt } : null,
-    consent:
-      row.consentVersion === null
-        ? null
-        : { textVersion: row.consentVersion, givenAt: row.consentGivenAt, marketing: row.consentMarketing },
-  };
+  return row ? { ...row, application: applicationRowOf(row) } : null;
 }
 
 /**

@@ -269,6 +269,27 @@ const LeadSummary = Type.Object({
   product: reference,
 });
 const leadText = opt(text());
+const LeadApplicant = Type.Object(
+  {
+    firstName: leadText,
+    lastName: leadText,
+    email: leadText,
+    mobileNumber: leadText,
+    dateOfBirth: opt(Type.String({ format: 'date' })),
+    address: leadText,
+    homeAddress: leadText,
+    unitNumber: leadText,
+    streetNumber: leadText,
+    streetName: leadText,
+    streetType: leadText,
+    suburb: leadText,
+    state: leadText,
+    postcode: leadText,
+  },
+  { description: 'The fields the applicant gave.' },
+);
+/** The applicant's fields a lead carries: who they are and where they live, never a consent flag or a score. */
+export const LEAD_APPLICANT_FIELDS = Object.keys(LeadApplicant.properties);
 const Lead = Type.Intersect([
   ref('LeadSummary', LeadSummary),
   Type.Object({
@@ -293,25 +314,7 @@ const Lead = Type.Intersect([
         description: 'Steps 1-4 as the applicant gave them.',
       }),
     }),
-    applicant: Type.Object(
-      {
-        firstName: leadText,
-        lastName: leadText,
-        email: leadText,
-        mobileNumber: leadText,
-        dateOfBirth: opt(Type.String({ format: 'date' })),
-        address: leadText,
-        homeAddress: leadText,
-        unitNumber: leadText,
-        streetNumber: leadText,
-        streetName: leadText,
-        streetType: leadText,
-        suburb: leadText,
-        state: leadText,
-        postcode: leadText,
-      },
-      { description: 'The fields the applicant gave.' },
-    ),
+    applicant: LeadApplicant,
     consent: nullable(
       Type.Object({
         consentVersion: text('The version of the consent wording shown.'),

@@ -2,7 +2,7 @@
  * The lender's leads on the lender route of Variant A's listener, its webhook endpoints (documented from
  * the listener's root: `/webhooks` under the partner base path is the partners'), and `lead.created`.
  */
-import { LEAD_CREATED_EVENT, parsePageLimit } from '@loanmatch/domain';
+import { LEAD_CREATED_EVENT, invalidLeadEvents, invalidReference, parsePageLimit } from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '../auth';
 import { EXAMPLE_IDS, headerRef, paramRef, ref, refusal, type OperationSpec } from './operations';
 import { lenderServers } from './lifecycle';
@@ -38,12 +38,7 @@ const LEAD = {
   application: {
     applicationId: EXAMPLE_IDS.applicationId,
     formType: 'personal',
-    steps: {
-      '1': { loanAmount: 15000 },
-      '2': { loanPurpose: 'debt_consolidation', loanTerm: 5 },
-      '3': { employmentType: 'full_time', employmentYears: 4, grossMonthlyIncome: 8000 },
-      '4': { livingSituation: 'renting', monthlyRent: 1800, dependents: 1 },
-    },
+    steps: { '1': { loanAmount: 15000 }, '2': { loanPurpose: 'debt_consolidation', loanTerm: 5 } },
   },
   applicant: {
     firstName: 'Jordan',
@@ -54,24 +49,7 @@ const LEAD = {
   },
   consent: { consentVersion: 'au-2026-11-23', givenAt: EXAMPLE_IDS.at, consentMarketing: false },
 };
-const WEBHOOK = {
-  webhookId: EXAMPLE_IDS.webhookId,
-  url: 'https://lender.example.com/loanmatch-leads',
-  events: [LEAD_CREATED_EVENT],
-  status: 'active',
-  disabledReason: null,
-  disabledAt: null,
-  failingSince: null,
-  lastSuccessAt: null,
-  previousSecretExpiresAt: null,
-  createdAt: EXAMPLE_IDS.at,
-};
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'reference: names no lead of this lender' } as const;
-const badReference = {
-  code: 'VALIDATION_ERROR',
-  message: 'reference: must be the lm_ref of a referral (a UUID)',
-  details: [{ field: 'reference', rule: 'format', message: 'reference: must be the lm_ref of a referral (a UUID)' }],
-} as const;
 
 export function leadPaths(op: Op, rootServers: Schema[]): Record<string, Schema> {
   const servers = lenderServers(rootServers);
@@ -124,7 +102,7 @@ export function leadPaths(op: Op, rootServers: Schema[]): Record<string, Schema>
         ],
         success: { status: 200, description: 'The lead.', data: ref('Lead'), examples: { default: LEAD } },
         errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'LEAD_ERASED', 'LEAD_EXPIRED'],
-        examples: [badReference, NOT_FOUND],
+        examples: [refusal(invalidReference()), NOT_FOUND],
       }),
     },
     ...webhookPath('/webhooks', {
@@ -144,23 +122,16 @@ export function leadPaths(op: Op, rootServers: Schema[]): Record<string, Schema>
               events: { type: 'array', items: { const: LEAD_CREATED_EVENT }, minItems: 1, maxItems: 20 },
             },
           },
-          examples: { default: { url: WEBHOOK.url } },
+          examples: { default: { url: 'https://lender.example.com/loanmatch-leads' } },
         },
         success: {
           status: 201,
           description: 'Registered.',
           data: ref('RegisteredWebhook'),
           headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
-          examples: { default: { ...WEBHOOK, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4VwlWPtXbFw=' } },
         },
         errors: ['VALIDATION_ERROR', 'WEBHOOK_LIMIT_REACHED'],
-        examples: [
-          {
-            code: 'VALIDATION_ERROR',
-            message: 'events: must list lead.created only',
-            details: [{ field: 'events', rule: 'enum', message: 'events: must list lead.created only' }],
-          },
-        ],
+        examples: [refusal(invalidLeadEvents())],
       }),
       get: op({
         operationId: 'listLenderWebhooks',
@@ -168,12 +139,7 @@ export function leadPaths(op: Op, rootServers: Schema[]): Record<string, Schema>
         description: 'Oldest first, never a secret.',
         tags,
         security,
-        success: {
-          status: 200,
-          description: 'The endpoints.',
-          data: ref('WebhookList'),
-          examples: { default: { webhooks: [WEBHOOK] } },
-        },
+        success: { status: 200, description: 'The endpoints.', data: ref('WebhookList') },
       }),
     }),
     ...webhookPath('/webhooks/{webhookId}', {
@@ -184,12 +150,7 @@ export function leadPaths(op: Op, rootServers: Schema[]): Record<string, Schema>
         tags,
         security,
         parameters: [paramRef('WebhookId')],
-        success: {
-          status: 200,
-          description: 'Deleted.',
-          data: ref('DeletedWebhook'),
-          examples: { default: { webhookId: EXAMPLE_IDS.webhookId, deleted: true } },
-        },
+        success: { status: 200, description: 'Deleted.', data: ref('DeletedWebhook') },
         errors: ['NOT_FOUND'],
         examples: [{ code: 'NOT_FOUND', message: 'Webhook not found' }],
       }),
