@@ -41,6 +41,9 @@ export const invalidLeadEvents = () => invalid(violation('events', 'enum', `must
 const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
 const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
 
+/** Who was shown which lead. */
+const disclosureOf = ({ applicationId, lenderId, reference }: LeadRow) => ({ applicationId, lenderId, reference });
+
 function summary(row: LeadSummaryRow): Answer<'LeadSummary'> {
   return {
     reference: row.reference,
@@ -107,14 +110,7 @@ export async function getLead(ctx: DomainContext, options: { lender: Lender; ref
     return notFound();
   const lead = leadOf(ctx, row);
   if (!lead.ok) return lead;
-  const at = ctx.clock();
-  await insertDisclosure(ctx.db, {
-    applicationId: row.applicationId,
-    lenderId: row.lenderId,
-    reference,
-    channel: 'pull',
-    at,
-  });
+  await insertDisclosure(ctx.db, { ...disclosureOf(row), channel: 'pull', at: ctx.clock() });
   return lead;
 }
 
@@ -163,8 +159,7 @@ export async function leadForDelivery(ctx: DomainContext, data: Json) {
   const row = await findLead(ctx.db, String(data.reference));
   const lead = row ? leadOf(ctx, row) : null;
   if (!row || !lead?.ok) return null;
-  const disclosure = { applicationId: row.applicationId, lenderId: row.lenderId, reference: row.reference };
-  return { data: lead.value, disclosure };
+  return { data: lead.value, disclosure: disclosureOf(row) };
 }
 
 /** `GET /admin/v1/leads/{reference}` (`pnpm ops lead show`): the lead as its lender reads it, not recorded as disclosed. */
@@ -175,10 +170,7 @@ export async function showLead(ctx: DomainContext, options: { reference: string 
 }
 
 /** A lender's webhooks are its own in each environment: a sandbox key manages the sandbox's. */
-export const lenderWebhookOwner = (lender: Lender): WebhookOwner => ({
-  lenderId: lender.lenderId,
-  environment: lender.environment,
-});
+export const lenderWebhookOwner = ({ lenderId, environment }: Lender): WebhookOwner => ({ lenderId, environment });
 
 /** `POST /api/lender/v1/webhooks`: `{url, events?}`, where `events` may name `lead.created` only. */
 export async function registerLenderWebhook(ctx: DomainContext, options: { lender: Lender; body: unknown }) {
@@ -198,12 +190,5 @@ export async function getApplicationDisclosures(ctx: DomainContext, options: { a
   const applicationId = canonicalUuid(options.applicationId);
   const rows = applicationId ? await listDisclosures(ctx.db, applicationId) : null;
   if (!rows) return fail('NOT_FOUND', 'Application not found');
-  return ok({
-    disclosures: rows.map((d) => ({
-      lenderId: d.lenderId,
-      reference: d.reference,
-      channel: d.channel,
-      at: d.at.toISOString(),
-    })),
-  });
+  return ok({ disclosures: rows.map((d) => ({ ...d, at: d.at.toISOString() })) });
 }

@@ -66,20 +66,14 @@ export async function listLenderLeads(
     before?: { createdAt: Date; id: string };
   },
 ): Promise<LeadSummaryRow[]> {
+  const { lenderId, environment, since, limit, before } = options;
   return db.query(
     `SELECT ${LEAD}
        FROM referrals r JOIN partners p ON p.id = r.partner_id LEFT JOIN products pr ON pr.id = r.product_id
       WHERE r.lender_id = $1 AND p.environment = $2 AND r.created_at > $3
         AND ($5::timestamptz IS NULL OR (r.created_at, r.id) < ($5, $6::uuid))
       ORDER BY r.created_at DESC, r.id DESC LIMIT $4`,
-    [
-      options.lenderId,
-      options.environment,
-      options.since,
-      options.limit,
-      options.before?.createdAt ?? null,
-      options.before?.id ?? null,
-    ],
+    [lenderId, environment, since, limit, before?.createdAt ?? null, before?.id ?? null],
   );
 }
 
@@ -99,9 +93,12 @@ export async function insertDisclosure(db: Sql, d: DisclosureRow): Promise<void>
 }
 
 /** An application's disclosures, oldest first; null when there is no such application. */
-export async function listDisclosures(db: Sql, applicationId: string): Promise<DisclosureRow[] | null> {
-  const rows = await db.query<DisclosureRow & { found: string }>(
-    `SELECT a.id AS found, d.application_id AS "applicationId", d.lender_id AS "lenderId", d.reference, d.channel, d.at
+export async function listDisclosures(
+  db: Sql,
+  applicationId: string,
+): Promise<Omit<DisclosureRow, 'applicationId'>[] | null> {
+  const rows = await db.query<Omit<DisclosureRow, 'applicationId'> & { found: string }>(
+    `SELECT a.id AS found, d.lender_id AS "lenderId", d.reference, d.channel, d.at
        FROM applications a LEFT JOIN lead_disclosures d ON d.application_id = a.id
       WHERE a.id = $1 ORDER BY d.at, d.id`,
     [applicationId],

@@ -40,13 +40,7 @@ const LEAD = {
     formType: 'personal',
     steps: { '1': { loanAmount: 15000 }, '2': { loanPurpose: 'debt_consolidation', loanTerm: 5 } },
   },
-  applicant: {
-    firstName: 'Jordan',
-    lastName: 'Citizen',
-    email: 'jordan@example.com',
-    mobileNumber: '0412345678',
-    dateOfBirth: '1988-07-14',
-  },
+  applicant: { firstName: 'Jordan', lastName: 'Citizen', email: 'jordan@example.com', mobileNumber: '0412345678' },
   consent: { consentVersion: 'au-2026-11-23', givenAt: EXAMPLE_IDS.at, consentMarketing: false },
 };
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'reference: names no lead of this lender' } as const;
@@ -67,12 +61,7 @@ export function leadPaths(op: Op, rootServers: Schema[]): Record<string, Schema>
         tags,
         security,
         parameters: [
-          {
-            name: 'since',
-            in: 'query',
-            description: 'A date and time with its offset.',
-            schema: { type: 'string', format: 'date-time' },
-          },
+          { name: 'since', in: 'query', schema: { type: 'string', format: 'date-time', maxLength: 40 } },
           paramRef('Limit'),
           paramRef('Cursor'),
         ],
