@@ -67,12 +67,8 @@ export function createTierUsage(
       record,
       async lastHour() {
         const first = firstMinute();
-        const counted = [...buckets].filter(([minute]) => minute >= first);
-        return report(
-          first,
-          false,
-          counted.flatMap(([, bucket]) => [...bucket]),
-        );
+        const counted = [...buckets].filter(([minute]) => minute >= first).flatMap(([, bucket]) => [...bucket]);
+        return report(first, false, counted);
       },
       async close() {},
     };

@@ -138,7 +138,6 @@ export interface NewApplication {
 
 /** A new application in `draft` at step 1 and, under an idempotency key, the key completed: one statement. */
 export async function insertApplication(db: Sql, app: NewApplication): Promise<void> {
-  const { key } = app;
   await db.query(
     `WITH app AS (
        INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, client_tags, security_token_hash,
@@ -155,8 +154,8 @@ export async function insertApplication(db: Sql, app: NewApplication): Promise<v
       JSON.stringify(app.step1),
       app.clientTags ? JSON.stringify(app.clientTags) : null,
       app.now,
-      key?.responseBody,
-      key?.key ?? null,
+      app.key?.responseBody,
+      app.key?.key ?? null,
       app.securityTokenHash ?? null,
     ],
   );
@@ -227,13 +226,7 @@ export async function insertMatchRun(
   );
 }
 
-export interface MatchRunRow {
-  id: string;
-  applicationId: string;
-  partnerId: string;
-  offers: unknown;
-  createdAt: Date;
-}
+type MatchRunRow = { id: string; applicationId: string; partnerId: string; offers: unknown; createdAt: Date };
 
 export async function findMatchRun(db: Sql, id: string): Promise<MatchRunRow | null> {
   const [row] = await db.query<MatchRunRow>(
@@ -264,7 +257,6 @@ export async function insertReferral(
     now: Date;
   },
 ): Promise<boolean> {
-  const r = referral;
   const [row] = await db.query<{ recorded: boolean }>(
     `WITH referral AS (
        INSERT INTO referrals (id, offer_id, match_run_id, application_id, partner_id, lender_id, product_id,
@@ -278,15 +270,15 @@ export async function insertReferral(
      )
      SELECT EXISTS (SELECT 1 FROM referral) AS recorded`,
     [
-      r.id,
-      r.offerId,
-      r.matchRunId,
-      r.applicationId,
-      r.partnerId,
-      r.lenderId,
-      r.productId,
-      r.commissionTerms && JSON.stringify(r.commissionTerms),
-      r.now,
+      referral.id,
+      referral.offerId,
+      referral.matchRunId,
+      referral.applicationId,
+      referral.partnerId,
+      referral.lenderId,
+      referral.productId,
+      referral.commissionTerms && JSON.stringify(referral.commissionTerms),
+      referral.now,
     ],
   );
   return row.recorded;

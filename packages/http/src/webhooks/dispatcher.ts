@@ -120,7 +120,6 @@ export function createDispatcher(options: {
     inFlight.add(p);
   }
 
-  /** Claims what fits in the free slots and starts sending it, or asks the round running to go round again. */
   /** Claims what is due, as much as there is room for; answers how many deliveries this round claimed. */
   async function look(): Promise<number> {
     again = true;
