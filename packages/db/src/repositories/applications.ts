@@ -1,7 +1,6 @@
 /**
  * Applications: reading one, and the writes of create, a saved step, a match and a followed link. A status
- * only moves forward (`GREATEST` over the `application_status` enum), and the database writes each
- * change's `application.status_changed` event in the same statement (the triggers on `applications`).
+ * only moves forward (`GREATEST`); the triggers on `applications` write each change's event.
  */
 import type { Json, Sql, Transactional } from '../connect';
 import { writeDetails, type SealedDetails } from './applicants';
@@ -181,10 +180,8 @@ export async function insertApplicationB(
 }
 
 /**
- * Writes step 2, 3 or 4 (its clear fields and its sealed personal ones), raises the last step to it and
- * moves `draft` on to `in_progress`; never to an application whose personal data was erased (checked on
- * the row being written, so an erasure that commits first wins). Answers the application as written, or
- * null when nothing was written.
+ * Writes step 2, 3 or 4 (clear and sealed fields), raises the last step and moves `draft` on to
+ * `in_progress`; never once the personal data is erased. Answers the application as written, or null.
  */
 export async function saveStep(
   db: Sql,

@@ -64,10 +64,8 @@ export interface CheckCompletion {
 }
 
 /**
- * Completes the claimed check in one statement: the application moves on to `credit_checked` at step 5;
- * the check's result, step 5 over the applicant row, the consent record and the request's idempotency
- * key are written with it, or nothing is. Nothing is written (false) when the personal data was erased
- * meanwhile or the claim is no longer this process's.
+ * Completes the claimed check in one statement (docs/ARCHITECTURE.md, "One request"). Nothing is written
+ * (false) when the personal data was erased meanwhile or the claim is no longer this process's.
  */
 export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<boolean> {
   const { result, consent } = c;
