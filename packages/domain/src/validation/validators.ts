@@ -127,9 +127,7 @@ export function validateApplicantDetailsB(data: unknown, now: Date): Result<Data
   return run(B_APPLICANT, data, now);
 }
 
-// ---------------------------------------------------------------------------------------------
 // A lender's outcome event, with the rules that relate its fields
-// ---------------------------------------------------------------------------------------------
 
 /** How far ahead of our clock a lender's time may be (clocks differ); further is refused. */
 export const OCCURRED_AT_TOLERANCE_MS = 5 * 60 * 1000;
