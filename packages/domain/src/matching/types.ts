@@ -33,7 +33,6 @@ export {
 } from './catalogue-schema';
 
 export type EmploymentType = (typeof schemas.EMPLOYMENT_TYPES)[number];
-export type LivingSituation = (typeof schemas.LIVING_SITUATIONS)[number];
 export type OccupancyType = (typeof schemas.OCCUPANCY_TYPES)[number];
 export type RepaymentType = (typeof schemas.REPAYMENT_TYPES)[number];
 
