@@ -1,7 +1,4 @@
-/**
- * The headers and parameters of both documents, their bounds read from the domain (the header and page
- * query schemas, the sandbox score's words and range, the tracking token's length).
- */
+/** The headers and parameters of both documents, their schemas and bounds read from the domain. */
 import {
   HEADER_SCHEMAS,
   SANDBOX_SCORE_RANGE,
@@ -17,7 +14,8 @@ const { limit, cursor } = pageQuerySchema.properties;
 
 export const HEADERS: Record<string, Schema> = {
   XRequestId: {
-    description: `On every response: the caller's \`X-Request-Id\` when it is ${requestId.minLength}-${requestId.maxLength} of \`[A-Za-z0-9._:-]\`, else a new UUID. Quote it to support.`,
+    description:
+      "On every response: the caller's `X-Request-Id` when it is valid, else a new UUID. Quote it to support.",
     schema: { ...requestId },
     required: true,
   },
@@ -56,28 +54,25 @@ export const PARAMETERS: Record<string, Schema> = {
   XRequestId: {
     name: 'X-Request-Id',
     in: 'header',
-    description: `Your id for this request, echoed in the response (${requestId.minLength}-${requestId.maxLength} of \`[A-Za-z0-9._:-]\`; otherwise the service makes one and uses that).`,
+    description: 'Your id for this request, echoed in the response (when not valid, the service makes one).',
     schema: { ...requestId },
   },
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
-    description: `Makes a retry safe: the same key with the same request answers the first response again (\`Idempotency-Replayed: true\`) and does nothing twice. ${idempotencyKey.minLength}-${idempotencyKey.maxLength} printable ASCII characters, scoped to your partner account, kept 24 hours.`,
+    description:
+      'Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours.',
     schema: { ...idempotencyKey },
   },
   SandboxScore: {
     name: 'X-Sandbox-Score',
     in: 'header',
-    description: `Sandbox only (a live server refuses it): the simulated result. A word level, a whole number ${SANDBOX_SCORE_RANGE.minimum}-${SANDBOX_SCORE_RANGE.maximum} (Equifax Australia's scale), or \`unavailable\` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details.`,
+    description:
+      "Sandbox only (a live server refuses it): the simulated result. A word level, a whole number on Equifax Australia's scale, or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details.",
     schema: {
       oneOf: [
-        { type: 'string', enum: [...SANDBOX_SCORE_WORDS], description: 'A word level, or `unavailable`.' },
-        {
-          type: 'integer',
-          format: 'int32',
-          ...SANDBOX_SCORE_RANGE,
-          description: 'A score, written as its digits (`742`).',
-        },
+        { type: 'string', enum: [...SANDBOX_SCORE_WORDS] },
+        { type: 'integer', format: 'int32', ...SANDBOX_SCORE_RANGE, description: 'Written as its digits (`742`).' },
       ],
     },
     examples: { level: { value: 'good' }, number: { value: 742 }, outage: { value: 'unavailable' } },
@@ -93,7 +88,7 @@ export const PARAMETERS: Record<string, Schema> = {
   Limit: {
     name: 'limit',
     in: 'query',
-    description: `Page size, ${limit.minimum}-${limit.maximum} (default ${String(limit.default)}).`,
+    description: 'Page size.',
     schema: { ...toOpenApiSchema(limit, 'response'), default: limit.default },
   },
   Cursor: {
