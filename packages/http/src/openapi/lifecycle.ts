@@ -81,14 +81,14 @@ export const LENDERS: PathGroup = {
           'an event the lifecycle forbids where it falls is refused and nothing is stored. The same `eventId` again answers the first answer. ' +
           'A sandbox lender key reaches sandbox referrals only.',
         security: [{ lenderKey: [] }],
-        body: 'OutcomeEventRequest',
-        bodyExamples: EXAMPLES_LENDER,
-        status: 201,
-        ok: 'Recorded (or, with `Idempotency-Replayed: true`, recorded before).',
-        data: 'OutcomeRecorded',
-        headers: REPLAYED,
-        errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'OUTCOME_TRANSITION_INVALID', 'IDEMPOTENCY_KEY_REUSED'],
-        refusals: [
+        body: { schema: 'OutcomeEventRequest', examples: EXAMPLES_LENDER },
+        success: {
+          status: 201,
+          description: 'Recorded (or, with `Idempotency-Replayed: true`, recorded before).',
+          data: 'OutcomeRecorded',
+          headers: REPLAYED,
+        },
+        errors: [
           refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.declined, declineReason: 'mood' }, EXAMPLE_DAY)),
           refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.started, fundedAmount: 100 }, EXAMPLE_DAY)),
           { code: 'UNAUTHORIZED', message: 'A valid lender key is required: send Authorization: Bearer <lender key>' },
@@ -150,11 +150,9 @@ export const REFERRALS: PathGroup = {
         description:
           'Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`) and the commission it earned.',
         parameters: ['Limit', 'Cursor'],
-        ok: 'A page of referrals.',
-        data: 'ReferralList',
+        success: { description: 'A page of referrals.', data: 'ReferralList' },
         examples: { default: { referrals: [REFERRAL_EXAMPLE], nextCursor: null } },
-        errors: ['VALIDATION_ERROR'],
-        refusals: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
+        errors: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
       },
     },
     '/reports/referrals': {
@@ -179,16 +177,17 @@ export const REFERRALS: PathGroup = {
             },
           },
         ],
-        ok: 'The report.',
-        content: {
-          'application/json': {
-            schema: envelope(ref('ReferralReport')),
-            examples: { default: { value: { success: true, data: REPORT_EXAMPLE } } },
+        success: {
+          description: 'The report.',
+          content: {
+            'application/json': {
+              schema: envelope(ref('ReferralReport')),
+              examples: { default: { value: { success: true, data: REPORT_EXAMPLE } } },
+            },
+            'text/csv': { schema: { type: 'string' }, example: reportCsv(REPORT_EXAMPLE) },
           },
-          'text/csv': { schema: { type: 'string' }, example: reportCsv(REPORT_EXAMPLE) },
         },
-        errors: ['VALIDATION_ERROR'],
-        refusals: [
+        errors: [
           refusal(reportWindow({ from: '2026-11-02', to: '2026-11-01' }, EXAMPLE_DAY)),
           refusal(reportGrouping('week')),
         ],

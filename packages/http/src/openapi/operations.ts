@@ -49,20 +49,16 @@ export interface OperationSpec {
   /** Parameter components by name, or a parameter of this operation alone. */
   parameters?: Array<string | Schema>;
   /** The request body's schema component and its examples. */
-  body?: string;
-  bodyExamples?: Record<string, unknown>;
-  /** The success answer: status (200), description, the `data` component of its envelope, headers, examples. */
-  status?: number;
-  ok: string;
-  data?: string;
-  headers?: Record<string, Schema>;
+  body?: { schema: string; examples: Record<string, unknown> };
+  /** The success answer: status (200), description, the `data` component of its envelope (or other content), headers. */
+  success: { status?: number; description: string; data?: string; content?: Schema; headers?: Record<string, Schema> };
+  /** Examples of the success answer's `data`. */
   examples?: Record<string, unknown>;
-  /** The content of an answer that is not one JSON envelope. */
-  content?: Schema;
-  /** Codes beyond those every authenticated operation may answer. */
-  errors?: readonly HttpErrorCode[];
-  /** Examples of its error answers (every `VALIDATION_ERROR` needs one). */
-  refusals?: readonly ErrorExample[];
+  /**
+   * What it may answer beyond the codes of every authenticated operation: a code, or an example of its
+   * answer (every `VALIDATION_ERROR` needs one).
+   */
+  errors?: ReadonlyArray<HttpErrorCode | ErrorExample>;
   /** `[]` for the public routes (no key, no rate limit); otherwise the document's default scheme. */
   security?: Schema[];
 }
@@ -90,11 +86,19 @@ const withExamples = (examples: Record<string, unknown> | undefined, wrap: (valu
 /** The operation of `spec`, under the tag of its group, with its contract's examples of the common codes. */
 export function operation(spec: OperationSpec, tag: string, contractExamples: readonly ErrorExample[]): Schema {
   const open = spec.security?.length === 0;
-  const codes = [...new Set([...(spec.errors ?? []), ...(open ? ['INTERNAL_ERROR' as const] : AUTHENTICATED)])];
-  const ownCodes = new Set((spec.refusals ?? []).map((example) => example.code));
-  const examples = [...(spec.refusals ?? []), ...contractExamples.filter((example) => !ownCodes.has(example.code))];
-  const data = spec.data ? { schema: envelope(ref(spec.data)), ...withExamples(spec.examples, dataOf) } : undefined;
-  const content = spec.content ?? (data ? { 'application/json': data } : undefined);
+  const errors = spec.errors ?? [];
+  const own = errors.filter((error) => typeof error !== 'string');
+  const codes = [
+    ...new Set([
+      ...errors.map((error) => (typeof error === 'string' ? error : error.code)),
+      ...(open ? ['INTERNAL_ERROR' as const] : AUTHENTICATED),
+    ]),
+  ];
+  const examples = [...own, ...contractExamples.filter((example) => !own.some(({ code }) => code === example.code))];
+  const { status = 200, description, data, headers } = spec.success;
+  const content =
+    spec.success.content ??
+    (data && { 'application/json': { schema: envelope(ref(data)), ...withExamples(spec.examples, dataOf) } });
   return {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -105,19 +109,19 @@ export function operation(spec: OperationSpec, tag: string, contractExamples: re
       ...(spec.parameters ?? []).map((p) => (typeof p === 'string' ? paramRef(p) : p)),
       paramRef('XRequestId'),
     ],
-    ...(spec.body
-      ? {
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: ref(spec.body), ...withExamples(spec.bodyExamples, (v) => v) } },
-          },
-        }
-      : {}),
+    ...(spec.body && {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: ref(spec.body.schema), ...withExamples(spec.body.examples, (v) => v) },
+        },
+      },
+    }),
     responses: {
-      [String(spec.status ?? 200)]: {
-        description: spec.ok,
-        headers: { 'X-Request-Id': headerRef('XRequestId'), ...(open ? {} : RATE_LIMIT_HEADERS), ...spec.headers },
-        ...(content ? { content } : {}),
+      [String(status)]: {
+        description,
+        headers: { 'X-Request-Id': headerRef('XRequestId'), ...(open ? {} : RATE_LIMIT_HEADERS), ...headers },
+        ...(content && { content }),
       },
       ...errorResponses(codes, examples, open),
     },

@@ -13,7 +13,7 @@ import {
 } from '@loanmatch/domain';
 import { contractDocument, type DocumentOptions, type PathGroup } from './document';
 import { LENDERS, LENDER_SECURITY, REFERRALS } from './lifecycle';
-import { EXAMPLE_IDS, REPLAYED, headerRef, refusal, type OperationSpec } from './operations';
+import { EXAMPLE_IDS, REPLAYED, headerRef, refusal } from './operations';
 import { PARAMETERS } from './parameters';
 import type { Schema } from './schemas';
 import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
@@ -123,7 +123,7 @@ export const MATCH_EXAMPLE = {
 };
 
 /** The credit check's success on either contract. */
-export const CREDIT_CHECK_SUCCESS = { ok: 'The check ran.', data: 'CreditCheckResult', headers: REPLAYED };
+export const CREDIT_CHECK_SUCCESS = { description: 'The check ran.', data: 'CreditCheckResult', headers: REPLAYED };
 
 /** Why a credit check is refused after the caller and the application were verified (either contract). */
 export const CREDIT_CHECK_CONFLICTS = [
@@ -136,31 +136,34 @@ export const CREDIT_CHECK_CONFLICTS = [
   'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
-/** The create of either contract: safe to retry with an `Idempotency-Key`. */
-export const CREATE: Pick<OperationSpec, 'parameters' | 'status' | 'errors'> = {
-  parameters: ['IdempotencyKey'],
-  status: 201,
-  errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
-};
+/** Why a create is refused beside its body: its `Idempotency-Key` (either contract). */
+export const CREATE_CONFLICTS = [
+  'IDEMPOTENCY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_UNRESOLVED',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const;
 
 const APPLICATIONS: PathGroup = {
   tag: { name: 'Applications' },
   paths: {
     '/applications': {
       post: {
-        ...CREATE,
         operationId: 'createApplication',
         summary: 'Create an application (step 1)',
         description:
           'The loan type is fixed from here on. Send an `Idempotency-Key` so a retry cannot make a second application.',
-        body: 'CreateApplicationRequest',
-        bodyExamples: EXAMPLES_A.create,
-        ok: 'Created, in status `draft`.',
-        data: 'CreatedApplication',
-        headers: REPLAYED,
-        refusals: [
+        parameters: ['IdempotencyKey'],
+        body: { schema: 'CreateApplicationRequest', examples: EXAMPLES_A.create },
+        success: {
+          status: 201,
+          description: 'Created, in status `draft`.',
+          data: 'CreatedApplication',
+          headers: REPLAYED,
+        },
+        errors: [
           refusal(validateCreateRequest({ formType: 'personal', data: { loanAmount: 999 } })),
           refusal(checkIdempotencyKey('key with spaces', false)),
+          ...CREATE_CONFLICTS,
         ],
       },
     },
@@ -170,8 +173,7 @@ const APPLICATIONS: PathGroup = {
         summary: 'Read an application',
         description: 'Status, last step and steps 1-4. Never step 5, never a score.',
         parameters: ['ApplicationId'],
-        ok: 'The application.',
-        data: 'Application',
+        success: { description: 'The application.', data: 'Application' },
         examples: { default: APPLICATION_EXAMPLE },
         errors: ['NOT_FOUND'],
       },
@@ -182,22 +184,21 @@ const APPLICATIONS: PathGroup = {
           'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. ' +
           "Once the applicant's personal data has been erased, the application takes no step again.",
         parameters: ['ApplicationId'],
-        body: 'SaveStepRequest',
-        bodyExamples: EXAMPLES_A.steps,
-        ok: 'Saved: the application as it now is.',
-        data: 'Application',
+        body: { schema: 'SaveStepRequest', examples: EXAMPLES_A.steps },
+        success: { description: 'Saved: the application as it now is.', data: 'Application' },
         examples: { default: APPLICATION_EXAMPLE },
-        errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER', 'PERSONAL_DATA_ERASED'],
-        refusals: [
+        errors: [
           refusal(
             validateStepRequest('personal', { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 9 } }),
           ),
+          'NOT_FOUND',
+          'STEP_OUT_OF_ORDER',
+          'PERSONAL_DATA_ERASED',
         ],
       },
     },
     '/applications/{applicationId}/credit-check': {
       post: {
-        ...CREDIT_CHECK_SUCCESS,
         operationId: 'runCreditCheck',
         summary: 'Submit step 5 and run the soft credit check',
         description:
@@ -211,13 +212,14 @@ const APPLICATIONS: PathGroup = {
           },
           'SandboxScore',
         ],
-        body: 'CreditCheckRequest',
-        bodyExamples: EXAMPLES_A.creditCheck,
-        errors: ['VALIDATION_ERROR', 'NOT_FOUND', ...CREDIT_CHECK_CONFLICTS],
-        refusals: [
+        body: { schema: 'CreditCheckRequest', examples: EXAMPLES_A.creditCheck },
+        success: CREDIT_CHECK_SUCCESS,
+        errors: [
           refusal(validateApplicantDetails({ data: { ...APPLICANT_EXAMPLE, consentCreditCheck: false } })),
           refusal(checkIdempotencyKey(undefined, true)),
           refusal(parseSandboxScore('great')),
+          'NOT_FOUND',
+          ...CREDIT_CHECK_CONFLICTS,
         ],
       },
     },
@@ -227,11 +229,11 @@ const APPLICATIONS: PathGroup = {
         summary: 'Match offers',
         description: 'No body. Each call is a fresh run with fresh tracking links; call again after changing a step.',
         parameters: ['ApplicationId'],
-        ok: 'Accepted offers and near-misses.',
-        data: 'MatchResult',
+        success: { description: 'Accepted offers and near-misses.', data: 'MatchResult' },
         examples: { default: MATCH_EXAMPLE },
-        errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE'],
-        refusals: [
+        errors: [
+          'NOT_FOUND',
+          'CREDIT_CHECK_REQUIRED',
           { code: 'STEPS_INCOMPLETE', message: 'Matching needs more of the application: step 4 livingSituation' },
         ],
       },
@@ -251,15 +253,16 @@ const TRACKING: PathGroup = {
           "For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender.",
         security: [],
         parameters: ['TrackingToken'],
-        status: 302,
-        ok: 'To the lender.',
-        headers: {
-          Location: headerRef('Location'),
-          'Cache-Control': { schema: { const: 'no-store' } },
-          'Referrer-Policy': { schema: { const: 'no-referrer' } },
+        success: {
+          status: 302,
+          description: 'To the lender.',
+          headers: {
+            Location: headerRef('Location'),
+            'Cache-Control': { schema: { const: 'no-store' } },
+            'Referrer-Policy': { schema: { const: 'no-referrer' } },
+          },
         },
-        errors: ['NOT_FOUND', 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
-        refusals: [{ code: 'NOT_FOUND', message: 'Unknown link' }],
+        errors: [{ code: 'NOT_FOUND', message: 'Unknown link' }, 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
       },
     },
   },

@@ -16,7 +16,7 @@ import { contractDocument, type DocumentOptions, type PathGroup } from './docume
 import { REFERRALS } from './lifecycle';
 import { EXAMPLE_IDS, NO_STORE, REPLAYED, refusal } from './operations';
 import type { Schema } from './schemas';
-import { CREATE, CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, MATCH_EXAMPLE } from './variant-a';
+import { CREATE_CONFLICTS, CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, MATCH_EXAMPLE } from './variant-a';
 import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
 
 const SECURITY_TOKEN = 'st_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
@@ -69,31 +69,8 @@ export const EXAMPLES_B = {
   match: { default: { securityToken: SECURITY_TOKEN } },
 };
 
-/** A match of an application that gave only the create's required fields: indicative offers, with their conditions and the term assumed. */
-const INDICATIVE_MATCH_EXAMPLE = {
-  ...MATCH_EXAMPLE,
-  acceptedOffers: MATCH_EXAMPLE.acceptedOffers.map((offer) => ({
-    ...offer,
-    certainty: 'indicative',
-    conditions: [
-      { field: 'loanTerm', requirement: 'between 1 and 7 years; this offer assumes 5 years' },
-      { field: 'employmentType', requirement: 'one of full_time, part_time, self_employed' },
-      {
-        field: 'grossMonthlyIncome',
-        requirement: 'at least $4,311/month (with housing costs of at most $1,650/month and no dependants)',
-      },
-      {
-        field: 'livingSituation',
-        requirement: 'housing costs of at most $1,650/month and no dependants, at the income above',
-      },
-    ],
-    assumedLoanTermMonths: 60,
-  })),
-  nearMissOffers: [],
-};
-
 /** Every call on an application proves it with the application's security token. */
-const SECURITY_TOKEN_ERRORS = ['VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_SECURITY_TOKEN'] as const;
+const SECURITY_TOKEN_ERRORS = ['NOT_FOUND', 'INVALID_SECURITY_TOKEN'] as const;
 const VERIFIED_FIRST =
   'The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes).';
 
@@ -107,13 +84,9 @@ const AUTHENTICATION: PathGroup = {
         description:
           'Send the key in `X-API-Key`. The token lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.',
         security: [{ apiKeyHeader: [] }],
-        body: 'TokenRequest',
-        bodyExamples: EXAMPLES_B.token,
-        ok: 'An access token.',
-        data: 'AccessToken',
-        headers: NO_STORE,
-        errors: ['VALIDATION_ERROR'],
-        refusals: [
+        body: { schema: 'TokenRequest', examples: EXAMPLES_B.token },
+        success: { description: 'An access token.', data: 'AccessToken', headers: NO_STORE },
+        errors: [
           refusal(validateTokenRequest({ grantType: 'password' })),
           {
             code: 'UNAUTHORIZED',
@@ -130,19 +103,22 @@ const APPLICATIONS: PathGroup = {
   paths: {
     '/applications': {
       post: {
-        ...CREATE,
         operationId: 'createApplicationB',
         summary: 'Create an application with flat fields',
         description:
           'A personal loan. Answers the `applicationId` and the `securityToken`, shown this once. The required fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.',
-        body: 'CreateApplicationBRequest',
-        bodyExamples: EXAMPLES_B.create,
-        ok: 'Created, in status `draft` (`in_progress` when fields of steps 2-4 made complete steps).',
-        data: 'CreatedApplicationB',
-        headers: { ...NO_STORE, ...REPLAYED },
-        refusals: [
+        parameters: ['IdempotencyKey'],
+        body: { schema: 'CreateApplicationBRequest', examples: EXAMPLES_B.create },
+        success: {
+          status: 201,
+          description: 'Created, in status `draft` (`in_progress` when fields of steps 2-4 made complete steps).',
+          data: 'CreatedApplicationB',
+          headers: { ...NO_STORE, ...REPLAYED },
+        },
+        errors: [
           refusal(validateVariantBCreate({ ...SPEC_CREATE, email: `${'j'.repeat(250)}@example.com` })),
           refusal(validateVariantBCreate({ ...SPEC_CREATE, loanAmount: 999 })),
+          ...CREATE_CONFLICTS,
         ],
       },
     },
@@ -152,42 +128,37 @@ const APPLICATIONS: PathGroup = {
         summary: 'Add or replace fields',
         description: `${VERIFIED_FIRST} Fields of steps 2-4 may change at any time (after the credit check, the next match uses them); step 5's fields until the credit check.`,
         parameters: ['ApplicationId'],
-        body: 'UpdateApplicationBRequest',
-        bodyExamples: EXAMPLES_B.update,
-        ok: 'Changed.',
-        data: 'UpdatedApplicationB',
+        body: { schema: 'UpdateApplicationBRequest', examples: EXAMPLES_B.update },
+        success: { description: 'Changed.', data: 'UpdatedApplicationB' },
         errors: [
-          ...SECURITY_TOKEN_ERRORS,
-          'CREDIT_CHECK_ALREADY_COMPLETED',
-          'CREDIT_CHECK_IN_PROGRESS',
-          'PERSONAL_DATA_ERASED',
-        ],
-        refusals: [
           refusal(validateVariantBPatch({ securityToken: SECURITY_TOKEN, loanTerm: 9 })),
+          ...SECURITY_TOKEN_ERRORS,
           {
             code: 'CREDIT_CHECK_ALREADY_COMPLETED',
             message: "phone: the applicant's details cannot change after the credit check, which ran on them",
           },
+          'CREDIT_CHECK_IN_PROGRESS',
+          'PERSONAL_DATA_ERASED',
         ],
       },
     },
     '/applications/{applicationId}/credit-check': {
       post: {
-        ...CREDIT_CHECK_SUCCESS,
         operationId: 'runCreditCheckB',
         summary: 'Run the soft credit check',
         description: `${VERIFIED_FIRST} Then Variant A's checks, except that steps 2-4 and \`dateOfBirth\` are not needed. One check per application.`,
         parameters: ['ApplicationId', 'IdempotencyKey', 'SandboxScore'],
-        body: 'CreditCheckBRequest',
-        bodyExamples: EXAMPLES_B.creditCheck,
-        errors: [...SECURITY_TOKEN_ERRORS, ...CREDIT_CHECK_CONFLICTS.filter((code) => code !== 'STEPS_INCOMPLETE')],
-        refusals: [
+        body: { schema: 'CreditCheckBRequest', examples: EXAMPLES_B.creditCheck },
+        success: CREDIT_CHECK_SUCCESS,
+        errors: [
           refusal(
             validateApplicantDetailsB(
               { firstName: 'Jordan', lastName: 'Citizen', email: 'jordan@example.com', mobileNumber: '0412345678' },
               new Date(EXAMPLE_IDS.at),
             ),
           ),
+          ...SECURITY_TOKEN_ERRORS,
+          ...CREDIT_CHECK_CONFLICTS.filter((code) => code !== 'STEPS_INCOMPLETE'),
         ],
       },
     },
@@ -197,13 +168,10 @@ const APPLICATIONS: PathGroup = {
         summary: 'Match offers',
         description: `${VERIFIED_FIRST} Then Variant A's match, on what the application tells: offers are \`indicative\` when some rule could not be assessed.`,
         parameters: ['ApplicationId'],
-        body: 'SecurityTokenRequest',
-        bodyExamples: EXAMPLES_B.match,
-        ok: 'Accepted offers, pre-qualified first, and near-misses.',
-        data: 'MatchResult',
-        examples: { default: MATCH_EXAMPLE, indicative: INDICATIVE_MATCH_EXAMPLE },
-        errors: [...SECURITY_TOKEN_ERRORS, 'CREDIT_CHECK_REQUIRED'],
-        refusals: [refusal(validateSecurityTokenRequest({}))],
+        body: { schema: 'SecurityTokenRequest', examples: EXAMPLES_B.match },
+        success: { description: 'Accepted offers, pre-qualified first, and near-misses.', data: 'MatchResult' },
+        examples: { default: MATCH_EXAMPLE },
+        errors: [refusal(validateSecurityTokenRequest({})), ...SECURITY_TOKEN_ERRORS, 'CREDIT_CHECK_REQUIRED'],
       },
     },
   },

@@ -10,24 +10,12 @@ import {
   parsePageLimit,
   validateWebhookRequest,
 } from '@loanmatch/domain';
-import { EXAMPLE_IDS, NO_STORE, ref, refusal, type ErrorExample } from './operations';
-import type { PathGroup } from './document';
+import type { PathGroup, PathSpec } from './document';
+import { EXAMPLE_IDS, NO_STORE, ref, refusal, type ErrorExample, type OperationSpec } from './operations';
 import type { Schema } from './schemas';
 
 const { webhookId, at } = EXAMPLE_IDS;
 const NOT_FOUND: ErrorExample = { code: 'NOT_FOUND', message: 'Webhook not found' };
-const WEBHOOK = {
-  webhookId,
-  url: 'https://partner.example.com/loanmatch-webhooks',
-  events: [STATUS_CHANGED_EVENT],
-  status: 'active',
-  disabledReason: null,
-  disabledAt: null,
-  failingSince: null,
-  lastSuccessAt: at,
-  previousSecretExpiresAt: null,
-  createdAt: at,
-};
 const consents = listConsentTexts();
 
 export const CONSENTS: PathGroup = {
@@ -42,8 +30,7 @@ export const CONSENTS: PathGroup = {
         summary: 'The consent wording, by version',
         description:
           'Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on. Published wording never changes: new wording is a new version, and earlier versions stay accepted.',
-        ok: 'The wording, newest version first.',
-        data: 'ConsentTexts',
+        success: { description: 'The wording, newest version first.', data: 'ConsentTexts' },
         examples: consents.ok ? { default: consents.value } : undefined,
       },
     },
@@ -61,22 +48,20 @@ export const WEBHOOKS: PathGroup = {
         operationId: 'registerWebhook',
         summary: 'Register a webhook endpoint',
         description: 'Answers the endpoint and its signing secret, shown this once. A partner may have 10 endpoints.',
-        body: 'WebhookRequest',
-        bodyExamples: { default: { url: WEBHOOK.url, events: WEBHOOK.events } },
-        status: 201,
-        ok: 'Registered.',
-        data: 'RegisteredWebhook',
-        headers: NO_STORE,
-        errors: ['VALIDATION_ERROR', 'WEBHOOK_LIMIT_REACHED'],
-        refusals: [refusal(validateWebhookRequest({ url: '' }))],
+        body: {
+          schema: 'WebhookRequest',
+          examples: {
+            default: { url: 'https://partner.example.com/loanmatch-webhooks', events: [STATUS_CHANGED_EVENT] },
+          },
+        },
+        success: { status: 201, description: 'Registered.', data: 'RegisteredWebhook', headers: NO_STORE },
+        errors: [refusal(validateWebhookRequest({ url: '' })), 'WEBHOOK_LIMIT_REACHED'],
       },
       get: {
         operationId: 'listWebhooks',
         summary: 'List webhook endpoints',
         description: 'Oldest first, never a secret. A disabled endpoint says why.',
-        ok: 'The endpoints.',
-        data: 'WebhookList',
-        examples: { default: { webhooks: [WEBHOOK] } },
+        success: { description: 'The endpoints.', data: 'WebhookList' },
       },
     },
     '/webhooks/{webhookId}': {
@@ -85,10 +70,8 @@ export const WEBHOOKS: PathGroup = {
         summary: 'Delete a webhook endpoint',
         description: 'Nothing more is sent to it; what was pending for it is cancelled.',
         parameters: ['WebhookId'],
-        ok: 'Deleted.',
-        data: 'DeletedWebhook',
-        errors: ['NOT_FOUND'],
-        refusals: [NOT_FOUND],
+        success: { description: 'Deleted.', data: 'DeletedWebhook' },
+        errors: [NOT_FOUND],
       },
     },
     '/webhooks/{webhookId}/rotate-secret': {
@@ -97,11 +80,8 @@ export const WEBHOOKS: PathGroup = {
         summary: 'Rotate the signing secret',
         description: 'During the 24 hours both secrets sign: `webhook-signature: v1,<new> v1,<old>`.',
         parameters: ['WebhookId'],
-        ok: 'Rotated.',
-        data: 'RotatedSecret',
-        headers: NO_STORE,
-        errors: ['NOT_FOUND'],
-        refusals: [NOT_FOUND],
+        success: { description: 'Rotated.', data: 'RotatedSecret', headers: NO_STORE },
+        errors: [NOT_FOUND],
       },
     },
     '/webhooks/{webhookId}/test': {
@@ -111,10 +91,8 @@ export const WEBHOOKS: PathGroup = {
         description:
           'Queues a `webhook.test` event for this endpoint alone, delivered, signed and retried like any other.',
         parameters: ['WebhookId'],
-        ok: 'Queued.',
-        data: 'QueuedTestEvent',
-        errors: ['NOT_FOUND', 'WEBHOOK_DISABLED'],
-        refusals: [NOT_FOUND],
+        success: { description: 'Queued.', data: 'QueuedTestEvent' },
+        errors: [NOT_FOUND, 'WEBHOOK_DISABLED'],
       },
     },
     '/webhooks/{webhookId}/deliveries': {
@@ -123,81 +101,48 @@ export const WEBHOOKS: PathGroup = {
         summary: 'Recent delivery attempts',
         description: "The endpoint's latest attempts, newest first, with how many deliveries wait.",
         parameters: ['WebhookId', 'Limit'],
-        ok: 'The attempts.',
-        data: 'DeliveryList',
-        examples: {
-          default: {
-            webhookId,
-            pending: 1,
-            deliveries: [
-              {
-                eventId: 'evt_2f7d0c1e9b8a4c3d8e6f5a4b3c2d1e0f',
-                eventType: STATUS_CHANGED_EVENT,
-                attempt: 1,
-                attemptedAt: at,
-                status: 'failed',
-                responseStatus: 500,
-                durationMs: 41,
-                error: 'http_500',
-                nextRetryAt: '2026-11-22T03:20:05.000Z',
-              },
-            ],
-          },
-        },
-        errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
-        refusals: [NOT_FOUND, refusal(parsePageLimit('500'))],
+        success: { description: 'The attempts.', data: 'DeliveryList' },
+        errors: [NOT_FOUND, refusal(parsePageLimit('500'))],
       },
     },
   },
 };
 
-/** Public GETs at the listener's root: no key, so none of the authenticated codes. */
+/** A GET at the listener's root with no key, so none of the authenticated codes. */
+const publicGet = (spec: Omit<OperationSpec, 'security'>): PathSpec => ({ get: { ...spec, security: [] } });
+
 export const SERVICE: PathGroup = {
   tag: { name: 'Service', description: 'Health checks and this reference.' },
   root: '',
   paths: {
-    '/healthz': {
-      get: {
-        operationId: 'healthz',
-        summary: 'The process is alive',
-        description: 'Answers 200 while the process runs, whatever its database does.',
-        ok: 'Alive.',
-        data: 'Health',
-        security: [],
-      },
-    },
-    '/readyz': {
-      get: {
-        operationId: 'readyz',
-        summary: 'The process can reach its database',
-        description: 'Answers 200 when the database answers, 503 otherwise: for a load balancer.',
-        ok: 'Ready.',
-        data: 'Health',
-        errors: ['SERVICE_UNAVAILABLE'],
-        refusals: [{ code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable' }],
-        security: [],
-      },
-    },
-    '/openapi.json': {
-      get: {
-        operationId: 'openApiDocument',
-        summary: 'This OpenAPI 3.1 document',
-        description: "Built at start from the validation schemas, with this listener's public address as its server.",
-        ok: 'The document.',
-        content: { 'application/json': { schema: { type: 'object' } } },
-        security: [],
-      },
-    },
-    '/docs': {
-      get: {
-        operationId: 'referenceDocs',
-        summary: 'This reference, as a web page',
-        description: 'Swagger UI, served by this listener with every asset it needs.',
-        ok: 'An HTML page that reads `/openapi.json`.',
+    '/healthz': publicGet({
+      operationId: 'healthz',
+      summary: 'The process is alive',
+      description: 'Answers 200 while the process runs, whatever its database does.',
+      success: { description: 'Alive.', data: 'Health' },
+    }),
+    '/readyz': publicGet({
+      operationId: 'readyz',
+      summary: 'The process can reach its database',
+      description: 'Answers 200 when the database answers, 503 otherwise: for a load balancer.',
+      success: { description: 'Ready.', data: 'Health' },
+      errors: [{ code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable' }],
+    }),
+    '/openapi.json': publicGet({
+      operationId: 'openApiDocument',
+      summary: 'This OpenAPI 3.1 document',
+      description: "Built at start from the validation schemas, with this listener's public address as its server.",
+      success: { description: 'The document.', content: { 'application/json': { schema: { type: 'object' } } } },
+    }),
+    '/docs': publicGet({
+      operationId: 'referenceDocs',
+      summary: 'This reference, as a web page',
+      description: 'Swagger UI, served by this listener with every asset it needs.',
+      success: {
+        description: 'An HTML page that reads `/openapi.json`.',
         content: { 'text/html': { schema: { type: 'string' } } },
-        security: [],
       },
-    },
+    }),
   },
 };
 
