@@ -1335,7 +1335,6 @@ export interface components {
         /** @description The `applicationId` create answered. */
         ApplicationId: string;
         WebhookId: string;
-        /** @description Page size. */
         Limit: number;
         /** @description The `nextCursor` of the previous page. */
         Cursor: string;
@@ -2230,7 +2229,6 @@ export interface operations {
     listReferrals: {
         parameters: {
             query?: {
-                /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -3422,7 +3420,6 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: {

@@ -997,7 +997,6 @@ export interface components {
         /** @description The `applicationId` create answered. */
         ApplicationId: string;
         WebhookId: string;
-        /** @description Page size. */
         Limit: number;
         /** @description The `nextCursor` of the previous page. */
         Cursor: string;
@@ -2061,7 +2060,6 @@ export interface operations {
     listReferrals: {
         parameters: {
             query?: {
-                /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -3117,7 +3115,6 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: {

@@ -12,42 +12,38 @@ import { toOpenApiSchema, type Schema } from './schemas';
 const { idempotencyKey, requestId } = HEADER_SCHEMAS;
 const { limit, cursor } = pageQuerySchema.properties;
 
+/** A response header; `required` when every answer that lists it carries it. */
+const header = (description: string, schema: Schema, required = false): Schema => ({
+  description,
+  schema,
+  ...(required ? { required } : {}),
+});
+
 export const HEADERS: Record<string, Schema> = {
-  XRequestId: {
-    description:
-      "On every response: the caller's `X-Request-Id` when it is valid, else a new UUID. Quote it to support.",
-    schema: { ...requestId },
-    required: true,
-  },
-  RateLimit: {
-    description:
-      'IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`.',
-    schema: { type: 'string' },
-  },
-  RateLimitPolicy: {
-    description: 'IETF draft-8: the quota (`q`) per window of `w` seconds, e.g. `"a"; q=120; w=60`.',
-    schema: { type: 'string' },
-  },
-  RetryAfter: {
-    description: 'Seconds to wait before retrying.',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-    required: true,
-  },
-  IdempotencyReplayed: {
-    description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
-    schema: { const: 'true' },
-  },
-  WWWAuthenticate: { description: 'The authentication scheme expected.', schema: { type: 'string' }, required: true },
-  CacheControlNoStore: {
-    description: 'The answer holds a secret shown once: not to be stored by caches.',
-    schema: { const: 'no-store' },
-    required: true,
-  },
-  Location: {
-    description: "The lender's address, with `lm_ref=<offerId>`.",
-    schema: { type: 'string', format: 'uri' },
-    required: true,
-  },
+  XRequestId: header(
+    "On every response: the caller's `X-Request-Id` when it is valid, else a new UUID. Quote it to support.",
+    { ...requestId },
+    true,
+  ),
+  RateLimit: header(
+    'IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`.',
+    { type: 'string' },
+  ),
+  RateLimitPolicy: header('IETF draft-8: the quota (`q`) per window of `w` seconds, e.g. `"a"; q=120; w=60`.', {
+    type: 'string',
+  }),
+  RetryAfter: header('Seconds to wait before retrying.', { type: 'string', pattern: '^[0-9]+$' }, true),
+  IdempotencyReplayed: header(
+    '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
+    { const: 'true' },
+  ),
+  WWWAuthenticate: header('The authentication scheme expected.', { type: 'string' }, true),
+  CacheControlNoStore: header(
+    'The answer holds a secret shown once: not to be stored by caches.',
+    { const: 'no-store' },
+    true,
+  ),
+  Location: header("The lender's address, with `lm_ref=<offerId>`.", { type: 'string', format: 'uri' }, true),
 };
 
 export const PARAMETERS: Record<string, Schema> = {
@@ -85,12 +81,7 @@ export const PARAMETERS: Record<string, Schema> = {
     schema: uuid,
   },
   WebhookId: { name: 'webhookId', in: 'path', required: true, schema: uuid },
-  Limit: {
-    name: 'limit',
-    in: 'query',
-    description: 'Page size.',
-    schema: { ...toOpenApiSchema(limit, 'response'), default: limit.default },
-  },
+  Limit: { name: 'limit', in: 'query', schema: { ...toOpenApiSchema(limit, 'response'), default: limit.default } },
   Cursor: {
     name: 'cursor',
     in: 'query',

@@ -24,7 +24,6 @@ import {
   STEP_NUMBERS,
   STEP_SCHEMAS,
   applicantSchema,
-  clientTagsSchema,
   createRequestSchema,
   creditCheckRequestSchema,
   dateTime,
@@ -301,7 +300,6 @@ export function schemaComponents(): Record<string, Schema> {
       ...oneOfByFormType(applicationOf),
     },
     ...RESPONSE_SCHEMAS,
-    ClientTags: { ...toOpenApiSchema(clientTagsSchema), title: 'Your attribution' },
     OutcomeEventRequest: {
       ...toOpenApiSchema(outcomeEventSchema),
       description:

@@ -30,6 +30,14 @@ const APPLICANT_EXAMPLE = {
   consentCreditCheck: true,
 };
 
+/** The consent record a credit check may carry: what was shown, when the applicant agreed, and your reference. */
+export const CONSENT_RECORD = {
+  consentTerms: true,
+  consentTextVersion: CURRENT_CONSENT_TEXTS.version,
+  consentCapturedAt: '2026-11-23T09:12:00+11:00',
+  consentReference: 'consent-7f3a9c',
+};
+
 /** Request examples: each is checked against its schema and the domain's own validator by the tests. */
 export const EXAMPLES_A = {
   create: {
@@ -56,16 +64,7 @@ export const EXAMPLES_A = {
   },
   creditCheck: {
     default: { data: APPLICANT_EXAMPLE },
-    consentRecord: {
-      data: {
-        ...APPLICANT_EXAMPLE,
-        privacyConsent: true,
-        consentTerms: true,
-        consentTextVersion: CURRENT_CONSENT_TEXTS.version,
-        consentCapturedAt: '2026-11-23T09:12:00+11:00',
-        consentReference: 'consent-7f3a9c',
-      },
-    },
+    consentRecord: { data: { ...APPLICANT_EXAMPLE, privacyConsent: true, ...CONSENT_RECORD } },
   },
 };
 

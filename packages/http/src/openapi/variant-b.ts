@@ -4,7 +4,6 @@
  * reference sit at the listener's root.
  */
 import {
-  CURRENT_CONSENT_TEXTS,
   validateApplicantDetailsB,
   validateSecurityTokenRequest,
   validateTokenRequest,
@@ -16,7 +15,13 @@ import { contractDocument, type DocumentOptions, type PathGroup } from './docume
 import { REFERRALS } from './lifecycle';
 import { EXAMPLE_IDS, NO_STORE, REPLAYED, refusal } from './operations';
 import type { Schema } from './schemas';
-import { CREATE_CONFLICTS, CREDIT_CHECK_CONFLICTS, CREDIT_CHECK_SUCCESS, MATCH_EXAMPLE } from './variant-a';
+import {
+  CONSENT_RECORD,
+  CREATE_CONFLICTS,
+  CREDIT_CHECK_CONFLICTS,
+  CREDIT_CHECK_SUCCESS,
+  MATCH_EXAMPLE,
+} from './variant-a';
 import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
 
 const SECURITY_TOKEN = 'st_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
@@ -30,6 +35,8 @@ const SPEC_CREATE = {
   email: 'jordan@example.com',
   phone: '0412345678',
 };
+
+const { firstName, lastName, email, phone } = SPEC_CREATE;
 
 /** Request examples: each is checked against its schema and the domain's own validator by the tests. */
 export const EXAMPLES_B = {
@@ -57,14 +64,7 @@ export const EXAMPLES_B = {
   creditCheck: {
     default: { securityToken: SECURITY_TOKEN, dateOfBirth: '1988-07-14' },
     consent: { securityToken: SECURITY_TOKEN, consentCreditCheck: true },
-    consentRecord: {
-      securityToken: SECURITY_TOKEN,
-      consentCreditCheck: true,
-      consentTerms: true,
-      consentTextVersion: CURRENT_CONSENT_TEXTS.version,
-      consentCapturedAt: '2026-11-23T09:12:00+11:00',
-      consentReference: 'consent-7f3a9c',
-    },
+    consentRecord: { securityToken: SECURITY_TOKEN, consentCreditCheck: true, ...CONSENT_RECORD },
   },
   match: { default: { securityToken: SECURITY_TOKEN } },
 };
@@ -152,10 +152,7 @@ const APPLICATIONS: PathGroup = {
         success: CREDIT_CHECK_SUCCESS,
         errors: [
           refusal(
-            validateApplicantDetailsB(
-              { firstName: 'Jordan', lastName: 'Citizen', email: 'jordan@example.com', mobileNumber: '0412345678' },
-              new Date(EXAMPLE_IDS.at),
-            ),
+            validateApplicantDetailsB({ firstName, lastName, email, mobileNumber: phone }, new Date(EXAMPLE_IDS.at)),
           ),
           ...SECURITY_TOKEN_ERRORS,
           ...CREDIT_CHECK_CONFLICTS.filter((code) => code !== 'STEPS_INCOMPLETE'),
