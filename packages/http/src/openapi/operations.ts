@@ -63,19 +63,10 @@ export interface OperationSpec {
   security?: Schema[];
 }
 
-/**
- * Every authenticated operation may also answer these: the body reader's refusals (a request that takes
- * no body may still send one), then the key's, the limit's and the server's.
- */
-const AUTHENTICATED: readonly HttpErrorCode[] = [
-  'INVALID_JSON',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'UNAUTHORIZED',
-  'RATE_LIMITED',
-  'INTERNAL_ERROR',
-  'SERVICE_UNAVAILABLE',
-];
+/** Every authenticated operation may also answer these. */
+const ALWAYS: readonly HttpErrorCode[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+/** …and the body reader's refusals: a request that takes no body may still send one. */
+const BODY: readonly HttpErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 const RATE_LIMIT_HEADERS = { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy') };
 
 const withExamples = (examples: Record<string, unknown> | undefined, wrap: (value: unknown) => unknown) =>
@@ -91,7 +82,7 @@ export function operation(spec: OperationSpec, tag: string, contractExamples: re
   const codes = [
     ...new Set([
       ...errors.map((error) => (typeof error === 'string' ? error : error.code)),
-      ...(open ? ['INTERNAL_ERROR' as const] : AUTHENTICATED),
+      ...(open ? ['INTERNAL_ERROR' as const] : [...BODY, ...ALWAYS]),
     ]),
   ];
   const examples = [...own, ...contractExamples.filter((example) => !own.some(({ code }) => code === example.code))];

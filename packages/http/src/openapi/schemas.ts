@@ -47,22 +47,9 @@ export type Schema = { [keyword: string]: unknown };
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-/** Keywords that mean the same in JSON Schema 2020-12, copied as they are. */
-const STANDARD = new Set([
-  'type',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'enum',
-  'const',
-  'format',
-  'minItems',
-  'maxItems',
-  'required',
-  'maxProperties',
-]);
+/** Keywords that mean the same in JSON Schema 2020-12, copied as they are: bounds, and the others. */
+const BOUNDS = ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'maxProperties'];
+const STANDARD = new Set(['type', 'format', 'pattern', 'enum', 'const', 'required', ...BOUNDS]);
 /** Keywords whose value is a schema, or a list of schemas, translated recursively. */
 const SUBSCHEMA = new Set(['items', 'if', 'then', 'propertyNames']);
 const SUBSCHEMA_LIST = new Set(['anyOf', 'allOf']);

@@ -124,22 +124,20 @@ export const MATCH_EXAMPLE = {
 /** The credit check's success on either contract. */
 export const CREDIT_CHECK_SUCCESS = { description: 'The check ran.', data: 'CreditCheckResult', headers: REPLAYED };
 
+/** Why a request with an `Idempotency-Key` may be refused: its first request is running, died, or was another. */
+export const IDEMPOTENCY_CONFLICTS = [
+  'IDEMPOTENCY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_UNRESOLVED',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const;
+
 /** Why a credit check is refused after the caller and the application were verified (either contract). */
 export const CREDIT_CHECK_CONFLICTS = [
   'STEPS_INCOMPLETE',
   'CREDIT_CHECK_ALREADY_COMPLETED',
   'CREDIT_CHECK_IN_PROGRESS',
   'PERSONAL_DATA_ERASED',
-  'IDEMPOTENCY_IN_PROGRESS',
-  'IDEMPOTENCY_KEY_UNRESOLVED',
-  'IDEMPOTENCY_KEY_REUSED',
-] as const;
-
-/** Why a create is refused beside its body: its `Idempotency-Key` (either contract). */
-export const CREATE_CONFLICTS = [
-  'IDEMPOTENCY_IN_PROGRESS',
-  'IDEMPOTENCY_KEY_UNRESOLVED',
-  'IDEMPOTENCY_KEY_REUSED',
+  ...IDEMPOTENCY_CONFLICTS,
 ] as const;
 
 const APPLICATIONS: PathGroup = {
@@ -162,7 +160,7 @@ const APPLICATIONS: PathGroup = {
         errors: [
           refusal(validateCreateRequest({ formType: 'personal', data: { loanAmount: 999 } })),
           refusal(checkIdempotencyKey('key with spaces', false)),
-          ...CREATE_CONFLICTS,
+          ...IDEMPOTENCY_CONFLICTS,
         ],
       },
     },

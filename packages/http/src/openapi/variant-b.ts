@@ -17,9 +17,10 @@ import { EXAMPLE_IDS, NO_STORE, REPLAYED, refusal } from './operations';
 import type { Schema } from './schemas';
 import {
   CONSENT_RECORD,
-  CREATE_CONFLICTS,
+  IDEMPOTENCY_CONFLICTS,
   CREDIT_CHECK_CONFLICTS,
   CREDIT_CHECK_SUCCESS,
+  EXAMPLES_A,
   MATCH_EXAMPLE,
 } from './variant-a';
 import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
@@ -47,14 +48,10 @@ export const EXAMPLES_B = {
     complete: {
       ...SPEC_CREATE,
       consentCreditCheck: true,
-      loanTerm: 5,
-      employmentType: 'full_time',
+      loanTerm: EXAMPLES_A.steps.personalStep2.data.loanTerm,
+      ...EXAMPLES_A.steps.personalStep3.data,
       employerName: 'Acme Pty Ltd',
-      employmentYears: 4,
-      grossMonthlyIncome: 8000,
-      livingSituation: 'renting',
-      monthlyRent: 1800,
-      dependents: 1,
+      ...EXAMPLES_A.steps.personalStep4.data,
       dateOfBirth: '1988-07-14',
     },
   },
@@ -118,7 +115,7 @@ const APPLICATIONS: PathGroup = {
         errors: [
           refusal(validateVariantBCreate({ ...SPEC_CREATE, email: `${'j'.repeat(250)}@example.com` })),
           refusal(validateVariantBCreate({ ...SPEC_CREATE, loanAmount: 999 })),
-          ...CREATE_CONFLICTS,
+          ...IDEMPOTENCY_CONFLICTS,
         ],
       },
     },
