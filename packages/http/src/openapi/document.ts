@@ -63,25 +63,21 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
   const root = options.publicUrl.replace(/\/+$/, '');
   const words = ENVIRONMENT_WORDS[options.environment];
   const server = (path: string, description: string) => [{ url: `${root}${path}`, description, 'x-internal': false }];
-  const build = ({ tag, root: at, paths }: PathGroup) =>
-    Object.fromEntries(
+  const build = ({ tag, root: at, paths }: PathGroup) => {
+    const where = `${contract.name}'s listener at ${at || 'its root'}, outside the base path (${words}).`;
+    const servers = at === undefined ? {} : { servers: server(at, where) };
+    return Object.fromEntries(
       Object.entries(paths).map(([path, methods]) => [
         path,
         {
-          ...(at === undefined
-            ? {}
-            : {
-                servers: server(
-                  at,
-                  `${contract.name}'s listener at ${at || 'its root'}, outside the base path (${words}).`,
-                ),
-              }),
+          ...servers,
           ...Object.fromEntries(
             Object.entries(methods).map(([method, spec]) => [method, operation(spec, tag.name, contract.examples)]),
           ),
         },
       ]),
     );
+  };
   const [scheme] = Object.keys(contract.security);
   const document = {
     openapi: '3.1.1',
