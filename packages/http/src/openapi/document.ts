@@ -19,7 +19,7 @@ export interface DocumentOptions {
   environment: 'sandbox' | 'live';
 }
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 export type PathSpec = Partial<Record<Method, OperationSpec>>;
 
 /** Paths under one tag. */
