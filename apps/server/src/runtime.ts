@@ -50,15 +50,7 @@ const OWN_SECRET_WARNINGS: Readonly<Record<string, string>> = {
     "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
 };
 
-export interface Runtime {
-  listeners: Listener[];
-  logger: Logger;
-  /** Shown once: the demo partner's key on first start, the admin token when it was just made. */
-  firstStart: { demoApiKey?: string; adminToken?: string };
-  stop(): Promise<void>;
-}
-
-export async function startRuntime(config: Config, mode: Mode): Promise<Runtime> {
+export async function startRuntime(config: Config, mode: Mode) {
   const logger = createLogger({ level: config.logLevel, service: `loanmatch-${mode}`, format: config.logFormat });
   const db = await openDatabase({
     url: config.databaseUrl,
@@ -127,7 +119,10 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   const jobs: DomainContext = { ...ctx, db: db.jobs };
   await warnOfMissingDataKeys(jobs, logger);
 
-  const firstStart: Runtime['firstStart'] = { demoApiKey: (await ensureDemoPartner(jobs))?.apiKey };
+  // Shown once: the demo partner's key on first start, the admin token when it was just made.
+  const firstStart: { demoApiKey?: string; adminToken?: string } = {
+    demoApiKey: (await ensureDemoPartner(jobs))?.apiKey,
+  };
 
   const shared = { ctx, logger, ping: () => db.ping(), metrics, redis, redisPrefix: config.redisPrefix };
   if (mode === 'all' || mode === 'a') {

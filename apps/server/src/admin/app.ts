@@ -162,7 +162,7 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
 
 /** `GET /admin/v1/usage`: every tier, in the order free, standard, enterprise, with its counts of the last hour. */
 function usageView(report: UsageReport, now: Date) {
-  const names = [...TIERS, ...[...report.tiers.keys()].filter((t) => !(TIERS as readonly string[]).includes(t))];
+  const names = [...new Set([...TIERS, ...report.tiers.keys()])];
   return {
     since: report.since.toISOString(),
     until: now.toISOString(),
