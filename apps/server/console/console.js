@@ -1,7 +1,6 @@
-// The operator console: a static page with no data of its own. The admin token is typed in, kept in
-// this tab's sessionStorage (gone when the tab closes), and sent as `Authorization: Bearer` with each
-// call to the admin API; it is never put in a URL or a cookie, so no other site can make the browser
-// use it. Everything shown is set as text, never parsed as HTML.
+// The operator console. The admin token is kept in this tab's sessionStorage and sent as `Authorization:
+// Bearer`, never in a URL or a cookie, so no other site can make the browser use it. Everything shown is
+// set as text, never parsed as HTML.
 
 (() => {
   const API = '/admin/v1';
@@ -44,8 +43,7 @@
 
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
-  // The funnel (GET /admin/v1/reports/funnel and its per-partner and per-lender companions), drawn as bar
-  // charts in SVG built element by element.
+  // The funnel, and the funnel per partner and per lender, drawn as SVG bar charts.
   const SVG = 'http://www.w3.org/2000/svg';
   const FUNNEL_STAGES = [
     ['applications', 'Applications'],

@@ -50,7 +50,15 @@ const OWN_SECRET_WARNINGS: Readonly<Record<string, string>> = {
     "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
 };
 
-export async function startRuntime(config: Config, mode: Mode) {
+export interface Runtime {
+  listeners: Listener[];
+  logger: Logger;
+  /** Shown once: the demo partner's key on first start, the admin token when it was just made. */
+  firstStart: { demoApiKey?: string; adminToken?: string };
+  stop(): Promise<void>;
+}
+
+export async function startRuntime(config: Config, mode: Mode): Promise<Runtime> {
   const logger = createLogger({ level: config.logLevel, service: `loanmatch-${mode}`, format: config.logFormat });
   const db = await openDatabase({
     url: config.databaseUrl,
@@ -119,10 +127,7 @@ export async function startRuntime(config: Config, mode: Mode) {
   const jobs: DomainContext = { ...ctx, db: db.jobs };
   await warnOfMissingDataKeys(jobs, logger);
 
-  // Shown once: the demo partner's key on first start, the admin token when it was just made.
-  const firstStart: { demoApiKey?: string; adminToken?: string } = {
-    demoApiKey: (await ensureDemoPartner(jobs))?.apiKey,
-  };
+  const firstStart: Runtime['firstStart'] = { demoApiKey: (await ensureDemoPartner(jobs))?.apiKey };
 
   const shared = { ctx, logger, ping: () => db.ping(), metrics, redis, redisPrefix: config.redisPrefix };
   if (mode === 'all' || mode === 'a') {
