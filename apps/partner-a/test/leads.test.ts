@@ -230,7 +230,7 @@ describe('lenders read their leads', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.details[0].field).toBe('url');
     const wrongEvent = await post(r.key, { url: 'http://127.0.0.1:9/leads', events: ['application.status_changed'] });
-    expect(wrongEvent.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'events' }] });
+    expect(wrongEvent.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'events[0]' }] });
     expect((await post(partnerKey, { url: 'http://127.0.0.1:9/leads' })).status).toBe(401);
     expect((await get('/webhooks', other)).body.data.webhooks).toEqual([]);
     const id = made.body.data.webhookId;

@@ -14,7 +14,6 @@ export interface Sql {
   query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<R[]>;
 }
 
-/** A database that can open a transaction. */
 export interface Transactional extends Sql {
   /** Runs `work` in one transaction and answers what it answers; anything it throws rolls it back. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
@@ -25,10 +24,7 @@ export type Json = Record<string, unknown>;
 
 export interface Database extends Transactional {
   readonly kind: 'pglite' | 'postgresql';
-  /**
-   * The same database for long operator work (start-up, rotation, catalogue loads, sweeps), whose
-   * statements may take up to 60 s: on PostgreSQL a small pool of its own, made on first use; on PGlite the same.
-   */
+  /** For long operator work (start-up, rotation, catalogue loads, sweeps): statements may take up to 60 s. */
   readonly jobs: Transactional;
   migrate(): Promise<string[]>;
   ping(): Promise<boolean>;
@@ -48,10 +44,7 @@ export async function openDatabase(options: {
   poolSize?: number;
   /** Time to wait for a pooled connection before failing, in ms. */
   connectionTimeoutMs?: number;
-  /**
-   * Time to wait for the answer to one statement of the request path, in ms; none when absent. A
-   * connection whose server stopped answering (a network partition) is dropped from the pool when it expires.
-   */
+  /** Time to wait for one statement of the request path, in ms; none when absent. */
   queryTimeoutMs?: number;
 }): Promise<Database> {
   return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir);
@@ -63,13 +56,10 @@ const NUMBER_TYPES = {
     oid === types.builtins.INT8 ? Number : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
 };
 
-/** The name each statement text is prepared under: one per text, for the life of the process. */
+/** The name each statement text is prepared under. */
 const NAMES = new Map<string, string>();
 
-/**
- * A pg pool or client as `Sql`, each statement sent as a named (prepared) one: PostgreSQL parses and plans
- * it once per connection instead of on every call (docs/adr/0215).
- */
+/** A pg pool or client as `Sql`, each statement prepared once per connection (docs/adr/0215). */
 function prepared(driver: Pool | ClientBase): Sql {
   return {
     query: async <R>(text: string, values?: readonly unknown[]) => {
@@ -173,7 +163,6 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
-/** PGlite (or one of its transactions) as `Sql`. */
 const pgliteSql = (driver: Pick<PGliteInterface, 'query'>): Sql => ({
   query: async <R>(text: string, values?: readonly unknown[]) =>
     (await driver.query<R>(text, values as unknown[])).rows,

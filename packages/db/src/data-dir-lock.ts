@@ -1,10 +1,7 @@
 /**
- * The embedded database serves one process: two PGlite instances on one folder each keep their own
- * state and overwrite the other's files, so commits acknowledged by one are lost. The folder is locked
- * with an operating-system lock on `DATA_DIR/loanmatch.lock` (an open-file-description lock on Linux,
- * `flock` on macOS, `LockFileEx` on Windows, through fs-native-extensions): the kernel drops it when
- * the process ends, however it ends, so a process killed with SIGKILL leaves nothing to clean up, and a
- * live holder is told from a dead one at once (docs/adr/0150).
+ * The embedded database serves one process: two PGlite instances on one folder overwrite each other's
+ * files. The folder is locked with an operating-system lock on `DATA_DIR/loanmatch.lock`
+ * (fs-native-extensions), which the kernel drops when the process ends, however it ends (docs/adr/0150).
  */
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,15 +24,11 @@ export class DataDirLockedError extends Error {
   }
 }
 
-export interface DataDirLock {
-  release(): void;
-}
-
 /**
  * Takes the folder's lock, or throws DataDirLockedError without writing anything. The lock file holds
  * the holder's pid, for the message above; the lock itself is the kernel's, not the file's content.
  */
-export function lockDataDir(dataDir: string): DataDirLock {
+export function lockDataDir(dataDir: string): { release(): void } {
   const path = join(dataDir, LOCK_FILE);
   // Opened for writing (an exclusive lock needs it) without truncating: the holder's pid stays readable.
   const fd = openSync(path, 'a+', 0o600);

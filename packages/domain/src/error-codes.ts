@@ -81,7 +81,7 @@ export const ERROR_CODES = {
   OUTCOME_TRANSITION_INVALID: {
     status: 409,
     raisedBy: 'domain',
-    example: 'type: a funded referral cannot become declined; a funded loan may only be cancelled',
+    example: 'type: a funded referral cannot become declined; a funded referral may only become cancelled',
   },
   LINK_EXPIRED: { status: 410, raisedBy: 'domain', example: 'This offer link has expired; ask for a new match' },
   /** The applicant's personal data was erased: the lead is gone, its disclosure records stay. */

@@ -16,12 +16,13 @@ import {
   type WebhookOwner,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
+import { fail, invalid, ok, violation, type Result } from './errors';
 import { canonicalUuid } from './ids';
 import type { AuthenticatedLender } from './outcomes/lender-keys';
 import { openApplicantDetails } from './personal-data';
 import { openSteps } from './sealed-fields';
 import { normalisedTime } from './validation/dates';
+import { validateLenderWebhookRequest } from './validation/validators';
 import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
 import { LEAD_APPLICANT_FIELDS, type Answer } from './validation/responses';
 import { readIntake } from './variant-b/intake';
@@ -37,7 +38,6 @@ type Lender = Pick<AuthenticatedLender, 'lenderId' | 'environment'>;
 
 export const invalidReference = () =>
   invalid(violation('reference', 'format', 'must be the lm_ref of a referral (a UUID)'));
-export const invalidLeadEvents = () => invalid(violation('events', 'enum', `must list ${LEAD_CREATED_EVENT} only`));
 const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
 const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
 
@@ -174,15 +174,10 @@ export const lenderWebhookOwner = ({ lenderId, environment }: Lender): WebhookOw
 
 /** `POST /api/lender/v1/webhooks`: `{url, events?}`, where `events` may name `lead.created` only. */
 export async function registerLenderWebhook(ctx: DomainContext, options: { lender: Lender; body: unknown }) {
-  const body = objectBody(options.body);
-  if (!body.ok) return body;
-  const { events, ...rest } = body.value;
-  if (
-    events !== undefined &&
-    !(Array.isArray(events) && events.length > 0 && events.every((e) => e === LEAD_CREATED_EVENT))
-  )
-    return invalidLeadEvents();
-  return registerWebhook(ctx, { ...lenderWebhookOwner(options.lender), body: rest, events: [LEAD_CREATED_EVENT] });
+  const request = validateLenderWebhookRequest(options.body);
+  if (!request.ok) return request;
+  const body = { url: request.value.url };
+  return registerWebhook(ctx, { ...lenderWebhookOwner(options.lender), body, events: [LEAD_CREATED_EVENT] });
 }
 
 /** `GET /admin/v1/applications/{id}/disclosures`: every lead of the application shown to a lender, oldest first. */

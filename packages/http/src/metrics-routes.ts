@@ -12,11 +12,8 @@ export function metricsRoutes(source: MetricsSource, token?: string): Router {
     const given = bearer(req.get('Authorization'));
     if (token !== undefined && (given === undefined || !secretsEqual(given, token))) {
       res.setHeader('WWW-Authenticate', 'Bearer');
-      return sendError(
-        res,
-        'UNAUTHORIZED',
-        'A valid metrics token is required: send Authorization: Bearer <METRICS_TOKEN>',
-      );
+      const message = 'A valid metrics token is required: send Authorization: Bearer <METRICS_TOKEN>';
+      return sendError(res, 'UNAUTHORIZED', message);
     }
     res.setHeader('Content-Type', source.contentType);
     res.send(await source.render());

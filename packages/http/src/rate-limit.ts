@@ -51,11 +51,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimitRequestHa
       options.metrics?.rateLimited(name, policy?.(res));
       options.onRefused?.(res);
       const allowed = (req as { rateLimit?: { limit: number } }).rateLimit?.limit;
-      sendError(
-        res,
-        'RATE_LIMITED',
-        `Rate limit exceeded: ${allowed} requests per ${per}; retry after the time in Retry-After`,
-      );
+      const message = `Rate limit exceeded: ${allowed} requests per ${per}; retry after the time in Retry-After`;
+      sendError(res, 'RATE_LIMITED', message);
     },
   });
 }

@@ -26,8 +26,7 @@ export function listen(name: string, app: Express, port: number, host: string, p
 
 /**
  * Requests Node's HTTP parser refuses (a control character in a header, headers over 16 KB, broken framing,
- * headers still arriving after Node's `headersTimeout`)
- * answered in the envelope with a request id, instead of Node's bare status line; then the connection closes.
+ * a `headersTimeout`) answered in the envelope with a request id; then the connection closes.
  */
 function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || !socket.writable) {

@@ -1,8 +1,7 @@
 /**
- * Variant B's requests and refusals per tier over the last hour (the current minute and the 59 before),
- * for the operator console, in one-minute buckets. With Redis every process adds its counts to shared
- * hashes (one a minute, kept two hours), written once a second in one MULTI, never on a request's path;
- * what a failed write held is tried again with the next, and dropped after the hour.
+ * Variant B's requests and refusals per tier over the last hour, in one-minute buckets, for the console.
+ * With Redis every process adds its counts to shared hashes (one a minute, kept two hours), written once a
+ * second in one MULTI, never on a request's path; a failed write is tried again with the next.
  */
 import type { Redis } from 'ioredis';
 import { errorText, type Logger } from './logger';
@@ -67,12 +66,8 @@ export function createTierUsage(
       record,
       async lastHour() {
         const first = firstMinute();
-        const counted = [...buckets].filter(([minute]) => minute >= first);
-        return report(
-          first,
-          false,
-          counted.flatMap(([, bucket]) => [...bucket]),
-        );
+        const counted = [...buckets].filter(([minute]) => minute >= first).flatMap(([, bucket]) => [...bucket]);
+        return report(first, false, counted);
       },
       async close() {},
     };

@@ -1,7 +1,6 @@
 /**
  * Applications: reading one, and the writes of create, a saved step, a match and a followed link. A status
- * only moves forward (`GREATEST` over the `application_status` enum), and the database writes each
- * change's `application.status_changed` event in the same statement (the triggers on `applications`).
+ * only moves forward (`GREATEST`); the triggers on `applications` write each change's event.
  */
 import type { Json, Sql, Transactional } from '../connect';
 import { writeDetails, type SealedDetails } from './applicants';
@@ -141,7 +140,6 @@ export interface NewApplication {
 
 /** A new application in `draft` at step 1 and, under an idempotency key, the key completed: one statement. */
 export async function insertApplication(db: Sql, app: NewApplication): Promise<void> {
-  const { key } = app;
   await db.query(
     `WITH app AS (
        INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, client_tags, security_token_hash,
@@ -158,8 +156,8 @@ export async function insertApplication(db: Sql, app: NewApplication): Promise<v
       JSON.stringify(app.step1),
       app.clientTags ? JSON.stringify(app.clientTags) : null,
       app.now,
-      key?.responseBody,
-      key?.key ?? null,
+      app.key?.responseBody,
+      app.key?.key ?? null,
       app.securityTokenHash ?? null,
     ],
   );
@@ -185,10 +183,8 @@ export async function insertApplicationB(
 }
 
 /**
- * Writes step 2, 3 or 4 (its clear fields and its sealed personal ones), raises the last step to it and
- * moves `draft` on to `in_progress`; never to an application whose personal data was erased (checked on
- * the row being written, so an erasure that commits first wins). Answers the application as written, or
- * null when nothing was written.
+ * Writes step 2, 3 or 4 (clear and sealed fields), raises the last step and moves `draft` on to
+ * `in_progress`; never once the personal data is erased. Answers the application as written, or null.
  */
 export async function saveStep(
   db: Sql,
@@ -230,13 +226,7 @@ export async function insertMatchRun(
   );
 }
 
-export interface MatchRunRow {
-  id: string;
-  applicationId: string;
-  partnerId: string;
-  offers: unknown;
-  createdAt: Date;
-}
+type MatchRunRow = { id: string; applicationId: string; partnerId: string; offers: unknown; createdAt: Date };
 
 export async function findMatchRun(db: Sql, id: string): Promise<MatchRunRow | null> {
   const [row] = await db.query<MatchRunRow>(
@@ -267,7 +257,6 @@ export async function insertReferral(
     now: Date;
   },
 ): Promise<boolean> {
-  const r = referral;
   const [row] = await db.query<{ recorded: boolean }>(
     `WITH referral AS (
        INSERT INTO referrals (id, offer_id, match_run_id, application_id, partner_id, lender_id, product_id,
@@ -281,15 +270,15 @@ export async function insertReferral(
      )
      SELECT EXISTS (SELECT 1 FROM referral) AS recorded`,
     [
-      r.id,
-      r.offerId,
-      r.matchRunId,
-      r.applicationId,
-      r.partnerId,
-      r.lenderId,
-      r.productId,
-      r.commissionTerms && JSON.stringify(r.commissionTerms),
-      r.now,
+      referral.id,
+      referral.offerId,
+      referral.matchRunId,
+      referral.applicationId,
+      referral.partnerId,
+      referral.lenderId,
+      referral.productId,
+      referral.commissionTerms && JSON.stringify(referral.commissionTerms),
+      referral.now,
     ],
   );
   return row.recorded;

@@ -4,6 +4,7 @@
  */
 import type { Sql } from '../connect';
 import type { KeyCompletion } from './applications';
+import type { ConsentRecordRow } from './consents';
 
 /** Claims the check: the row's primary key admits one claimant. Otherwise answers the check as it stands. */
 export async function claimCreditCheck(
@@ -32,18 +33,15 @@ export async function claimCreditCheck(
 /** Takes over a running claim whose owner has died; true when this caller now holds it. */
 export async function takeOverCreditCheck(db: Sql, applicationId: string, deadOwnerId: string, ownerId: string) {
   const rows = await db.query(
-    `UPDATE credit_checks SET owner_id = $3 WHERE application_id = $1 AND status = 'running' AND owner_id = $2
-     RETURNING 1`,
+    `UPDATE credit_checks SET owner_id = $3 WHERE application_id = $1 AND status = 'running' AND owner_id = $2 RETURNING 1`,
     [applicationId, deadOwnerId, ownerId],
   );
   return rows.length === 1;
 }
 
 export async function releaseCreditCheck(db: Sql, applicationId: string, ownerId: string): Promise<void> {
-  await db.query(`DELETE FROM credit_checks WHERE application_id = $1 AND status = 'running' AND owner_id = $2`, [
-    applicationId,
-    ownerId,
-  ]);
+  const sql = `DELETE FROM credit_checks WHERE application_id = $1 AND status = 'running' AND owner_id = $2`;
+  await db.query(sql, [applicationId, ownerId]);
 }
 
 /** What a completed check writes besides its result: step 5 sealed, and the consent it relied on. */
@@ -60,26 +58,14 @@ export interface CheckCompletion {
     source: string;
   };
   details: { detailsSealed: string; keyId: string };
-  consent: {
-    id: string;
-    creditCheck: boolean;
-    privacy: boolean;
-    marketing: boolean;
-    terms: boolean;
-    textVersion: string;
-    textVersionStated: boolean;
-    capturedAt: Date | null;
-    partnerReference: string | null;
-  };
+  consent: Omit<ConsentRecordRow, 'applicationId' | 'partnerId' | 'recordedAt' | 'erasedAt'>;
   key?: KeyCompletion;
   now: Date;
 }
 
 /**
- * Completes the claimed check in one statement: the application moves on to `credit_checked` at step 5;
- * the check's result, step 5 over the applicant row, the consent record and the request's idempotency
- * key are written with it, or nothing is. Nothing is written (false) when the personal data was erased
- * meanwhile or the claim is no longer this process's.
+ * Completes the claimed check in one statement (docs/ARCHITECTURE.md, "One request"). Nothing is written
+ * (false) when the personal data was erased meanwhile or the claim is no longer this process's.
  */
 export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<boolean> {
   const { result, consent } = c;

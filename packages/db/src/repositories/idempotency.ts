@@ -36,26 +36,17 @@ export async function claimKey(
       [row.partnerId, row.key, row.fingerprint, row.ownerId, row.now, row.expiresAt],
     );
     if (claimed.length === 1) return { claimed: true };
-    const existing = await findLiveKey(db, row, row.now);
+    // The row that holds the key, unless it has expired (an expired key is as good as none).
+    const [existing] = await db.query<IdempotencyRow>(
+      `SELECT partner_id::text AS "partnerId", key, fingerprint, state, owner_id::text AS "ownerId",
+              response_body AS "responseBody", expires_at AS "expiresAt"
+         FROM idempotency_keys WHERE partner_id = $1 AND key = $2 AND expires_at > $3`,
+      [row.partnerId, row.key, row.now],
+    );
     if (existing) return { claimed: false, existing };
     // Released, or expired, between the two statements: try again.
   }
   throw new Error('idempotency key contention did not settle');
-}
-
-/** The key's row, unless it has expired at `now` (an expired key is as good as none). */
-export async function findLiveKey(
-  db: Sql,
-  id: { partnerId: string; key: string },
-  now: Date,
-): Promise<IdempotencyRow | null> {
-  const [row] = await db.query<IdempotencyRow>(
-    `SELECT partner_id::text AS "partnerId", key, fingerprint, state, owner_id::text AS "ownerId",
-            response_body AS "responseBody", expires_at AS "expiresAt"
-       FROM idempotency_keys WHERE partner_id = $1 AND key = $2 AND expires_at > $3`,
-    [id.partnerId, id.key, now],
-  );
-  return row ?? null;
 }
 
 /** Releases a key whose request was refused (4xx), so the fixed request can use it again. */

@@ -90,8 +90,9 @@ export async function lockReferralOutcomes(
 
 /**
  * An event's writes, inside the transaction that locked its referral: the event with what answers its
- * replay (`kept`), what the referral's events now come to, and the webhook event announcing a change of
- * status (`changed`). False, writing nothing, when the lender already sent an event with this `eventId`.
+ * replay (`kept`) and what the referral's events now come to, in one statement, then the webhook event
+ * announcing a change of status (`changed`). False, writing nothing, when the lender already sent an
+ * event with this `eventId`.
  */
 export async function recordOutcomeEvent(
   tx: Sql,
@@ -105,11 +106,18 @@ export async function recordOutcomeEvent(
   summary: OutcomeSummaryRow,
   changed?: NewEvent,
 ): Promise<boolean> {
-  const inserted = await tx.query(
-    `INSERT INTO referral_outcomes (id, referral_id, lender_id, key_id, event_id, type, occurred_at, funded_amount_cents,
-                                    funded_at, decline_reason, fingerprint, answer, received_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ON CONFLICT DO NOTHING RETURNING 1`,
+  const [row] = await tx.query<{ recorded: boolean }>(
+    `WITH event AS (
+       INSERT INTO referral_outcomes (id, referral_id, lender_id, key_id, event_id, type, occurred_at,
+                                      funded_amount_cents, funded_at, decline_reason, fingerprint, answer, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ON CONFLICT DO NOTHING RETURNING referral_id
+     ), summary AS (
+       UPDATE referrals SET outcome_status = $14, outcome_at = $15, outcome_started = $16, outcome_approved = $17,
+              funded_amount_cents = $18, funded_at = $19, funding_stands = $20, commission_cents = $21
+        WHERE id = (SELECT referral_id FROM event)
+     )
+     SELECT EXISTS (SELECT 1 FROM event) AS recorded`,
     [
       e.id,
       e.referralId,
@@ -124,26 +132,17 @@ export async function recordOutcomeEvent(
       kept.fingerprint,
       kept.answer,
       kept.receivedAt,
+      summary.status,
+      summary.outcomeAt,
+      summary.started,
+      summary.approved,
+      summary.fundedAmountCents,
+      summary.fundedAt,
+      summary.fundingStands,
+      summary.commissionCents,
     ],
   );
-  if (inserted.length === 0) return false;
-  const s = summary;
-  await tx.query(
-    `UPDATE referrals SET outcome_status = $2, outcome_at = $3, outcome_started = $4, outcome_approved = $5,
-            funded_amount_cents = $6, funded_at = $7, funding_stands = $8, commission_cents = $9
-      WHERE id = $1`,
-    [
-      e.referralId,
-      s.status,
-      s.outcomeAt,
-      s.started,
-      s.approved,
-      s.fundedAmountCents,
-      s.fundedAt,
-      s.fundingStands,
-      s.commissionCents,
-    ],
-  );
+  if (!row.recorded) return false;
   if (changed) await insertEvent(tx, changed);
   return true;
 }

@@ -38,30 +38,25 @@ export async function referralReportRows(
 /**
  * The operators' funnel over [from, until): applications created, credit checks completed and applications
  * matched in the window, referrals made in it, and of those the funded loans that stand, their amount and
- * the commission.
+ * the commission. The sum of `funnelByPartner`'s rows, of one partner or (`partnerId` null) of all.
  */
 export async function funnel(
   db: Sql,
   options: { partnerId: string | null; from: Date; until: Date },
 ): Promise<FunnelCounts> {
-  const [row] = await db.query<FunnelCounts>(
-    `SELECT
-       (SELECT count(*) FROM applications a
-         WHERE a.created_at >= $2 AND a.created_at < $3 AND ($1::uuid IS NULL OR a.partner_id = $1))::int AS applications,
-       (SELECT count(*) FROM credit_checks c JOIN applications a ON a.id = c.application_id
-         WHERE c.status = 'completed' AND c.completed_at >= $2 AND c.completed_at < $3
-           AND ($1::uuid IS NULL OR a.partner_id = $1))::int AS "creditChecks",
-       (SELECT count(DISTINCT m.application_id) FROM match_runs m
-         WHERE m.created_at >= $2 AND m.created_at < $3 AND ($1::uuid IS NULL OR m.partner_id = $1))::int AS matches,
-       r.*
-       FROM (SELECT count(*)::int AS referrals, count(*) FILTER (WHERE funding_stands)::int AS funded,
-                    coalesce(sum(funded_amount_cents) FILTER (WHERE funding_stands), 0)::int8 AS "fundedAmountCents",
-                    coalesce(sum(commission_cents), 0)::int8 AS "commissionCents"
-               FROM referrals
-              WHERE created_at >= $2 AND created_at < $3 AND ($1::uuid IS NULL OR partner_id = $1)) r`,
-    [options.partnerId, options.from, options.until],
-  );
-  return row;
+  const total: FunnelCounts = {
+    applications: 0,
+    creditChecks: 0,
+    matches: 0,
+    referrals: 0,
+    funded: 0,
+    fundedAmountCents: 0,
+    commissionCents: 0,
+  };
+  for (const row of await funnelByPartner(db, options))
+    if (options.partnerId === null || row.partnerId === options.partnerId)
+      for (const count of Object.keys(total) as Array<keyof FunnelCounts>) total[count] += row[count];
+  return total;
 }
 
 /** The funnel of every partner over [from, until), oldest partner first (zeros for a partner with nothing). */

@@ -1,7 +1,6 @@
 /**
  * Webhook endpoints, the event outbox, deliveries and their attempts. The database fans each event out to
- * a delivery per endpoint that takes it; dispatchers claim due deliveries with `FOR UPDATE SKIP LOCKED`,
- * so several processes share the work and no delivery is handed to two of them at once.
+ * a delivery per endpoint that takes it; dispatchers claim due deliveries with `FOR UPDATE SKIP LOCKED`.
  */
 import type { Json, Sql, Transactional } from '../connect';
 
@@ -127,10 +126,7 @@ async function cancelPendingDeliveries(tx: Sql, webhookId: string, at: Date): Pr
 
 export type NewEvent = { partnerId: string; applicationId: string | null; type: string; data: Json; at: Date };
 
-/**
- * Writes an event to the outbox inside the transaction of the change it announces, for every endpoint
- * that takes it or (`webhookId`) for one. Answers its id.
- */
+/** Writes an event to the outbox, for every endpoint that takes it or (`webhookId`) for one; answers its id. */
 export async function insertEvent(db: Sql, event: NewEvent & { webhookId?: string }): Promise<string> {
   const [row] = await db.query<{ id: string }>(
     `INSERT INTO webhook_events (partner_id, application_id, webhook_id, type, data, created_at)
@@ -190,10 +186,7 @@ export async function claimDueDeliveries(
   );
 }
 
-/**
- * Settles a claimed delivery: `pending` again with its next time, or final. Only the holder of the claim
- * may; false when the claim was lost (its lease ran out and another dispatcher took the delivery).
- */
+/** Settles a claimed delivery (`pending` again with its next time, or final); false when the claim was lost. */
 export async function settleDelivery(
   db: Sql,
   d: { id: string; claimToken: string; state: DeliveryState; attempts: number; nextAttemptAt?: Date; at: Date },

@@ -1,13 +1,7 @@
 /**
- * The live credit bureau client (`LOANMATCH_ENV=live`); its protocol is in README.md beside this file.
- * `requestScore` never throws for bureau trouble: it answers `{ available: false }`.
- *
- * - Each attempt has its own timeout over headers and body; network errors, timeouts, 5xx and 429 are
- *   retried (once by default) after a jittered 50-150 ms pause, all pauses within 300 ms.
- * - A circuit breaker opens after `failureThreshold` failed calls in a row: for `openMs` calls are refused
- *   without a request, then one trial call (a single attempt) closes it or opens it again.
- * - Only the applicant fields below leave, in the request body; reasons and events are fixed codes
- *   (`timeout`, `http_503`, `network_error:ECONNREFUSED`), never applicant data or the bureau's text.
+ * The live credit bureau client (`LOANMATCH_ENV=live`); its protocol, retries and circuit breaker are in
+ * README.md beside this file. `requestScore` never throws for bureau trouble: it answers `{ available: false }`.
+ * Reasons and events are fixed codes (`timeout`, `http_503`), never applicant data or the bureau's text.
  */
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,7 +30,6 @@ export interface LiveBureauOptions {
 
 type BreakerState = 'closed' | 'open' | 'half_open';
 
-/** The most of a response body that is read. */
 const MAX_BODY_BYTES = 64 * 1024;
 const PAUSE_BUDGET_MS = 300;
 const MAX_SCORE = 1200;
@@ -63,9 +56,7 @@ export function createLiveBureau(options: LiveBureauOptions): CreditBureau & { b
   const emit = (type: BureauEvent['type'], reason: string) => {
     try {
       options.onEvent?.({ type, reason });
-    } catch {
-      // A faulty listener must not turn an outage into an exception.
-    }
+    } catch {}
   };
 
   // The breaker: closed while `openedAt` is null; open for `openMs` after it; half-open after that.

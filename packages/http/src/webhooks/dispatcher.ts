@@ -1,8 +1,7 @@
 /**
  * The webhook dispatcher of each process. Every `pollMs`, shortly after an event is written here, and
- * after each attempt, it claims as many due deliveries as it has free slots, each under a lease longer
- * than an attempt (processes share the work; a delivery whose process died is sent again: at least once).
- * Each attempt checks the destination again, signs, sends, and records the outcome.
+ * after each attempt, it claims as many due deliveries as it has free slots, each under a lease; each
+ * attempt checks the destination again, signs, sends, and records the outcome.
  */
 import {
   DEFAULT_RETRY_POLICY,
@@ -120,7 +119,6 @@ export function createDispatcher(options: {
     inFlight.add(p);
   }
 
-  /** Claims what fits in the free slots and starts sending it, or asks the round running to go round again. */
   /** Claims what is due, as much as there is room for; answers how many deliveries this round claimed. */
   async function look(): Promise<number> {
     again = true;
