@@ -6,6 +6,10 @@
  */
 import { Router, type Express, type Request, type RequestHandler } from 'express';
 import {
+  cancelBrownout,
+  clearContractLifecycle,
+  contractUsageCsv,
+  contractUsageReport,
   createPartner,
   erasePersonalData,
   getApplicationConsents,
@@ -14,6 +18,8 @@ import {
   issueApiKey,
   issueLenderKey,
   listLenders,
+  listBrownouts,
+  listContracts,
   listPartners,
   listTiers,
   operatorFunnel,
@@ -22,7 +28,9 @@ import {
   putCatalogue,
   reencryptPersonalData,
   revokeKey,
+  scheduleBrownout,
   secretsEqual,
+  setContractLifecycle,
   setTierLimit,
   simulateOutcome,
   TIERS,
@@ -152,6 +160,34 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   on('get', '/applications/:applicationId/consents', 200, (req) =>
     getApplicationConsents(ctx, { applicationId: req.params.applicationId }),
   );
+  // Retiring a contract: its schedule for every partner or one, brownouts, and who still calls it.
+  on('get', '/contracts', 200, () => listContracts(ctx));
+  const scheduleOf = (req: Request<Params>) => ({ contract: req.params.contract, partnerId: req.params.partnerId });
+  for (const scope of ['', '/partners/:partnerId']) {
+    on('put', `${scope}/contracts/:contract/lifecycle`, 200, (req) =>
+      setContractLifecycle(ctx, { ...scheduleOf(req), body: req.body }),
+    );
+    on('delete', `${scope}/contracts/:contract/lifecycle`, 200, (req) => clearContractLifecycle(ctx, scheduleOf(req)));
+  }
+  on('post', '/contracts/:contract/brownouts', 201, (req) =>
+    scheduleBrownout(ctx, { contract: req.params.contract, body: req.body }),
+  );
+  on('get', '/contracts/:contract/brownouts', 200, (req) => listBrownouts(ctx, { contract: req.params.contract }));
+  on('delete', '/contracts/:contract/brownouts/:brownoutId', 200, (req) =>
+    cancelBrownout(ctx, { contract: req.params.contract, brownoutId: req.params.brownoutId }),
+  );
+  router.get('/reports/contract-usage', async (req, res) => {
+    const result = await contractUsageReport(ctx, {
+      query: { from: queryValue(req, 'from'), to: queryValue(req, 'to') },
+    });
+    if (!result.ok) return sendResult(res, result);
+    res.setHeader('Vary', 'Accept');
+    if (req.accepts('application/json', 'text/csv') !== 'text/csv') return sendData(res, 200, result.value);
+    const { from, to } = result.value.window;
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="contract-usage_${from}_${to}.csv"`);
+    res.status(200).send(contractUsageCsv(result.value.rows));
+  });
   on('get', '/data-key', 200, () => getDataKeyStatus(jobs));
   on('post', '/data-key/re-encrypt', 200, () => reencryptPersonalData(jobs));
   // Variant B's requests and refusals per tier over the last hour, for the operator console.

@@ -1,0 +1,103 @@
+/**
+ * Each process's copy of the contracts' schedules and brownouts, read from the database again when older
+ * than two seconds (one read at a time, as the rate tiers are): what a partner's request is told, or
+ * refused with, is decided in memory. A failed read keeps the last copy.
+ */
+import {
+  EVERY_PARTNER,
+  readBrownouts,
+  readLifecycles,
+  type BrownoutRow,
+  type LifecycleRow,
+  type Sql,
+} from '@loanmatch/db';
+
+export const CONTRACTS = ['A', 'B'] as const;
+export type Contract = (typeof CONTRACTS)[number];
+
+/** How long a process may use the schedules it read from the database. */
+const SNAPSHOT_MAX_AGE_MS = 2000;
+
+export const otherContract = (contract: Contract): Contract => (contract === 'A' ? 'B' : 'A');
+
+/** What a partner's request on a contract gets: headers to add, and a refusal message when the contract is gone. */
+export interface ContractStatus {
+  headers: Array<[string, string]>;
+  retired?: string;
+}
+
+const NOTHING: ContractStatus = { headers: [] };
+
+export interface ContractLifecycles {
+  /** The status of the partner's request at `at` (ms), from a copy at most two seconds old. */
+  statusOf(contract: Contract, partnerId: string, at: number): Promise<ContractStatus>;
+  /** The every-partner schedule of a contract, when one is set. */
+  scheduleOf(contract: Contract): Promise<LifecycleRow | undefined>;
+  /** Reads the database now. */
+  refresh(): Promise<void>;
+}
+
+type Snapshot = { at: number; schedules: Map<string, LifecycleRow>; brownouts: BrownoutRow[] };
+
+export function createContractLifecycles(db: Sql, options: { now?: () => number } = {}): ContractLifecycles {
+  const now = options.now ?? Date.now;
+  let cached: Snapshot | undefined;
+  let loading: Promise<void> | undefined;
+
+  const load = async () => {
+    const at = now();
+    const [schedules, brownouts] = await Promise.all([readLifecycles(db), readBrownouts(db, new Date(at))]);
+    cached = { at, schedules: new Map(schedules.map((s) => [`${s.contract}:${s.partnerId}`, s])), brownouts };
+  };
+  const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
+  const snapshot = async (): Promise<Snapshot> => {
+    if (cached === undefined) await refresh();
+    else if (now() - cached.at >= SNAPSHOT_MAX_AGE_MS) await refresh().catch(() => undefined);
+    return cached!;
+  };
+
+  return {
+    refresh,
+    async scheduleOf(contract) {
+      return (await snapshot()).schedules.get(`${contract}:${EVERY_PARTNER}`);
+    },
+    async statusOf(contract, partnerId, at) {
+      const { schedules, brownouts } = await snapshot();
+      const schedule = schedules.get(`${contract}:${partnerId}`) ?? schedules.get(`${contract}:${EVERY_PARTNER}`);
+      const brownout = brownouts.find(
+        (b) =>
+          b.contract === contract &&
+          (b.partnerId === null || b.partnerId === partnerId) &&
+          b.startsAt.getTime() <= at &&
+          at < b.endsAt.getTime(),
+      );
+      if (schedule === undefined && brownout === undefined) return NOTHING;
+      return statusAt(contract, schedule, brownout, at);
+    },
+  };
+}
+
+function statusAt(
+  contract: Contract,
+  schedule: LifecycleRow | undefined,
+  brownout: BrownoutRow | undefined,
+  at: number,
+): ContractStatus {
+  const headers: Array<[string, string]> = [];
+  const { deprecatedAt, sunsetAt, link } = schedule ?? {};
+  if (deprecatedAt && deprecatedAt.getTime() <= at) {
+    headers.push(['Deprecation', `@${Math.floor(deprecatedAt.getTime() / 1000)}`]);
+    if (link) headers.push(['Link', `<${link}>; rel="deprecation"`]);
+  }
+  if (sunsetAt) headers.push(['Sunset', sunsetAt.toUTCString()]);
+  const guide = link ? `; see ${link}` : '';
+  const move = `move to Variant ${otherContract(contract)}${guide}`;
+  if (sunsetAt && sunsetAt.getTime() <= at)
+    return { headers, retired: `Variant ${contract} was retired on ${sunsetAt.toISOString()}: ${move}` };
+  if (brownout)
+    return {
+      headers,
+      retired: `Variant ${contract} is in a scheduled brownout until ${brownout.endsAt.toISOString()} as it is being retired: ${move}`,
+    };
+  return { headers };
+}
