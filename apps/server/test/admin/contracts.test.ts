@@ -103,14 +103,11 @@ describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('partnerId: must be the id of a partner');
     }
-    const brownout = await request(app)
-      .post('/admin/v1/contracts/A/brownouts')
-      .set(auth)
-      .send({
-        from: '2027-01-01T00:00:00Z',
-        to: '2027-01-01T01:00:00Z',
-        partnerId: '00000000-0000-4000-8000-000000000000',
-      });
+    const brownout = await request(app).post('/admin/v1/contracts/A/brownouts').set(auth).send({
+      from: '2027-01-01T00:00:00Z',
+      to: '2027-01-01T01:00:00Z',
+      partnerId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(brownout.body.message).toBe('partnerId: must be the id of a partner');
     expect(await countRows(t.db, 'contract_lifecycles')).toBe(0);
     expect(await countRows(t.db, 'contract_brownouts')).toBe(0);
