@@ -8,6 +8,7 @@ import { createContractLifecycles, createPartner, type DomainContext } from '@lo
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
 import { ONE_STORAGE, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
+import { createAnswerChecker } from '../../../tests/support/openapi';
 import { lenderKey } from '../../partner-a/test/lifecycle-helpers';
 import { createAdminApp } from '../src/admin/app';
 
@@ -199,6 +200,10 @@ describe(`retiring a contract, as partners see it, on ${ONE_STORAGE}`, () => {
       `Variant A is in a scheduled brownout until ${window.to} as it is being retired: move to Variant B; see ${GUIDE}`,
     );
     expect(refused.headers.deprecation).toMatch(/^@\d+$/);
+    // The deprecated document lists the 410 on every operation: the answer is what it says.
+    const document = (await request(appA).get('/openapi.json')).body;
+    const answer = { method: 'GET', path: `${A}/consents`, status: 410, headers: refused.headers, body: refused.body };
+    expect(createAnswerChecker(document)(answer)).toEqual([]);
     expect((await onA(other.apiKey, '/consents')).status).toBe(200);
     expect((await (await onB(mine.apiKey)).get('/consents')).status).toBe(200);
     for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) {

@@ -46,15 +46,22 @@ export function servedDocument(document: Schema, contract: Contract, lifecycles:
   };
 }
 
+/** An operation of a deprecated contract: `deprecated`, and its 410 once the contract is retired or in a brownout. */
+function retiring(operation: Schema): Schema {
+  const body = {
+    allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: ['CONTRACT_RETIRED'] } } }],
+  };
+  const gone = { description: '`CONTRACT_RETIRED`', content: { 'application/json': { schema: body } } };
+  return { ...operation, deprecated: true, responses: { ...(operation.responses as Schema), 410: gone } };
+}
+
 function deprecatedDocument(document: Schema, schedule: LifecycleRow): Schema {
   const paths: Record<string, Schema> = {};
   for (const [path, item] of Object.entries(document.paths as Record<string, Schema>)) {
     // The health checks and the document itself carry servers of their own: they are not retired.
     const operations = item.servers
       ? {}
-      : Object.fromEntries(
-          METHODS.filter((m) => item[m]).map((m) => [m, { ...(item[m] as Schema), deprecated: true }]),
-        );
+      : Object.fromEntries(METHODS.filter((m) => item[m]).map((m) => [m, retiring(item[m] as Schema)]));
     paths[path] = { ...item, ...operations };
   }
   const info = document.info as Schema;

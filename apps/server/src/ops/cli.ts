@@ -15,6 +15,7 @@ import type {
   reencryptPersonalData,
 } from '@loanmatch/domain';
 import { Command, InvalidArgumentError, type OptionValues } from 'commander';
+import { contractCommands } from './contracts';
 
 type PartnerView = Answered<typeof listPartners>['partners'][number];
 type TierView = Answered<typeof listTiers>['tiers'][number];
@@ -179,6 +180,8 @@ export function buildProgram(io: OpsIO): Command {
     ([name], opts) => admin('PUT', `/tiers/${id(name)}`, { requestsPerHour: opts.perHour }),
     (data) => [`Tier ${data.tier} now allows ${data.requestsPerHour} requests per hour.`],
   );
+
+  contractCommands(program, admin, printing);
 
   const application = program.command('application').description('applications');
   printing(

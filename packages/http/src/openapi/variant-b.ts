@@ -268,6 +268,24 @@ function paths(): Record<string, Schema> {
         examples: [refusal(validateSecurityTokenRequest({}))],
       }),
     },
+    '/applications/{applicationId}/security-token': {
+      post: op({
+        operationId: 'issueSecurityTokenB',
+        summary: 'Issue a new security token',
+        description:
+          'For any application of the partner, one made through Variant A included: carries it over to Variant B, or replaces a lost token. The previous token stops working.',
+        tags,
+        parameters: byId,
+        success: {
+          status: 200,
+          description: 'The new token, shown this once.',
+          data: ref('IssuedSecurityToken'),
+          headers: { 'Cache-Control': headerRef('CacheControlNoStore') },
+          examples: { default: { securityToken: SECURITY_TOKEN } },
+        },
+        errors: ['NOT_FOUND'],
+      }),
+    },
   };
 }
 
