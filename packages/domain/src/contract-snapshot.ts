@@ -37,17 +37,27 @@ export interface ContractLifecycles {
   refresh(): Promise<void>;
 }
 
-type Snapshot = { at: number; schedules: Map<string, LifecycleRow>; brownouts: BrownoutRow[] };
+/** A schedule with its header values written once, when read. */
+type Schedule = LifecycleRow & { deprecation: Array<[string, string]>; sunset?: [string, string] };
+type Snapshot = { at: number; schedules: Map<string, Schedule>; brownouts: BrownoutRow[] };
 
-export function createContractLifecycles(db: Sql, options: { now?: () => number } = {}): ContractLifecycles {
-  const now = options.now ?? Date.now;
+function withHeaders(row: LifecycleRow): Schedule {
+  const deprecation: Array<[string, string]> = [];
+  if (row.deprecatedAt) deprecation.push(['Deprecation', `@${Math.floor(row.deprecatedAt.getTime() / 1000)}`]);
+  if (row.deprecatedAt && row.link) deprecation.push(['Link', `<${row.link}>; rel="deprecation"`]);
+  return { ...row, deprecation, sunset: row.sunsetAt ? ['Sunset', row.sunsetAt.toUTCString()] : undefined };
+}
+
+export function createContractLifecycles(db: Sql): ContractLifecycles {
+  const now = Date.now;
   let cached: Snapshot | undefined;
   let loading: Promise<void> | undefined;
 
   const load = async () => {
     const at = now();
     const [schedules, brownouts] = await Promise.all([readLifecycles(db), readBrownouts(db, new Date(at))]);
-    cached = { at, schedules: new Map(schedules.map((s) => [`${s.contract}:${s.partnerId}`, s])), brownouts };
+    const keyed = schedules.map((s): [string, Schedule] => [`${s.contract}:${s.partnerId}`, withHeaders(s)]);
+    cached = { at, schedules: new Map(keyed), brownouts };
   };
   const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
   const snapshot = async (): Promise<Snapshot> => {
@@ -79,17 +89,13 @@ export function createContractLifecycles(db: Sql, options: { now?: () => number 
 
 function statusAt(
   contract: Contract,
-  schedule: LifecycleRow | undefined,
+  schedule: Schedule | undefined,
   brownout: BrownoutRow | undefined,
   at: number,
 ): ContractStatus {
-  const headers: Array<[string, string]> = [];
-  const { deprecatedAt, sunsetAt, link } = schedule ?? {};
-  if (deprecatedAt && deprecatedAt.getTime() <= at) {
-    headers.push(['Deprecation', `@${Math.floor(deprecatedAt.getTime() / 1000)}`]);
-    if (link) headers.push(['Link', `<${link}>; rel="deprecation"`]);
-  }
-  if (sunsetAt) headers.push(['Sunset', sunsetAt.toUTCString()]);
+  const { deprecatedAt, sunsetAt, link, deprecation = [], sunset } = schedule ?? {};
+  const headers = deprecatedAt && deprecatedAt.getTime() <= at ? [...deprecation] : [];
+  if (sunset) headers.push(sunset);
   const guide = link ? `; see ${link}` : '';
   const move = `move to Variant ${otherContract(contract)}${guide}`;
   if (sunsetAt && sunsetAt.getTime() <= at)
