@@ -26,17 +26,6 @@ export interface ContractStatus {
   retired?: string;
 }
 
-const NOTHING: ContractStatus = { headers: [] };
-
-export interface ContractLifecycles {
-  /** The status of the partner's request at `at` (ms), from a copy at most two seconds old. */
-  statusOf(contract: Contract, partnerId: string, at: number): Promise<ContractStatus>;
-  /** The every-partner schedule of a contract, when one is set. */
-  scheduleOf(contract: Contract): Promise<LifecycleRow | undefined>;
-  /** Reads the database now. */
-  refresh(): Promise<void>;
-}
-
 /** A schedule with its header values written once, when read. */
 type Schedule = LifecycleRow & { deprecation: Array<[string, string]>; sunset?: [string, string] };
 type Snapshot = { at: number; schedules: Map<string, Schedule>; brownouts: BrownoutRow[] };
@@ -48,13 +37,15 @@ function withHeaders(row: LifecycleRow): Schedule {
   return { ...row, deprecation, sunset: row.sunsetAt ? ['Sunset', row.sunsetAt.toUTCString()] : undefined };
 }
 
-export function createContractLifecycles(db: Sql): ContractLifecycles {
-  const now = Date.now;
+export type ContractLifecycles = ReturnType<typeof createContractLifecycles>;
+
+/** The copy of one process; `statusOf` answers what a partner's request at `at` (ms) gets. */
+export function createContractLifecycles(db: Sql) {
   let cached: Snapshot | undefined;
   let loading: Promise<void> | undefined;
 
   const load = async () => {
-    const at = now();
+    const at = Date.now();
     const [schedules, brownouts] = await Promise.all([readLifecycles(db), readBrownouts(db, new Date(at))]);
     const keyed = schedules.map((s): [string, Schedule] => [`${s.contract}:${s.partnerId}`, withHeaders(s)]);
     cached = { at, schedules: new Map(keyed), brownouts };
@@ -62,16 +53,18 @@ export function createContractLifecycles(db: Sql): ContractLifecycles {
   const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
   const snapshot = async (): Promise<Snapshot> => {
     if (cached === undefined) await refresh();
-    else if (now() - cached.at >= SNAPSHOT_MAX_AGE_MS) await refresh().catch(() => undefined);
+    else if (Date.now() - cached.at >= SNAPSHOT_MAX_AGE_MS) await refresh().catch(() => undefined);
     return cached!;
   };
 
   return {
+    /** Reads the database now. */
     refresh,
-    async scheduleOf(contract) {
+    /** The every-partner schedule of a contract, when one is set. */
+    async scheduleOf(contract: Contract): Promise<LifecycleRow | undefined> {
       return (await snapshot()).schedules.get(`${contract}:${EVERY_PARTNER}`);
     },
-    async statusOf(contract, partnerId, at) {
+    async statusOf(contract: Contract, partnerId: string, at: number): Promise<ContractStatus> {
       const { schedules, brownouts } = await snapshot();
       const schedule = schedules.get(`${contract}:${partnerId}`) ?? schedules.get(`${contract}:${EVERY_PARTNER}`);
       const brownout = brownouts.find(
@@ -81,7 +74,6 @@ export function createContractLifecycles(db: Sql): ContractLifecycles {
           b.startsAt.getTime() <= at &&
           at < b.endsAt.getTime(),
       );
-      if (schedule === undefined && brownout === undefined) return NOTHING;
       return statusAt(contract, schedule, brownout, at);
     },
   };

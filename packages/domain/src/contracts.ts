@@ -12,7 +12,8 @@ import {
   readBrownouts,
   readContractUsage,
   readLifecycles,
-  writeLifecycle,
+  upsertLifecycle,
+  deleteLifecycle,
   type BrownoutRow,
   type LifecycleRow,
 } from '@loanmatch/db';
@@ -53,17 +54,18 @@ function contractOf(value: string): Result<Contract> {
     : invalid(violation('contract', 'enum', 'must be A or B'));
 }
 
-/** A partner id that names a partner; `field` is what the violation names. */
-async function knownPartner(ctx: DomainContext, value: unknown, field: string): Promise<Result<string>> {
+/** A `partnerId` that names a partner. */
+async function knownPartner(ctx: DomainContext, value: unknown): Promise<Result<string>> {
   const id = typeof value === 'string' ? canonicalUuid(value) : null;
   if (id && (await findPartner(ctx.db, id))) return ok(id);
-  return invalid(violation(field, 'exists', 'must be the id of a partner'));
+  return invalid(violation('partnerId', 'exists', 'must be the id of a partner'));
 }
 
-/** An RFC 3339 time, or undefined when absent or null. */
-function timeField(body: Record<string, unknown>, field: string): Result<Date | undefined> {
+/** An RFC 3339 time, or null when absent and not `required`. */
+function timeField(body: Record<string, unknown>, field: string, required = false): Result<Date | null> {
   const value = body[field];
-  if (value === undefined || value === null) return ok(undefined);
+  if (required && value == null) return invalid(violation(field, 'required', 'is required'));
+  if (value == null) return ok(null);
   const time = typeof value === 'string' ? normalisedTime(value) : '';
   if (!UTC_TIME.test(time))
     return invalid(violation(field, 'format', 'must be a date and time with its offset (RFC 3339)'));
@@ -92,7 +94,7 @@ function readSchedule(ctx: DomainContext, raw: unknown) {
   if (link !== null && (typeof link !== 'string' || link.length > LINK_MAX_LENGTH || !schemes.includes(schemeOf(link))))
     return invalid(violation('link', 'format', `must be an absolute ${schemes.join(' or ').replace(/:/g, '')} URL`));
   if (typeof force !== 'boolean') return invalid(violation('force', 'type', 'must be true or false'));
-  return ok({ deprecatedAt: deprecatedAt.value ?? null, sunsetAt: sunsetAt.value ?? null, link, force });
+  return ok({ deprecatedAt: deprecatedAt.value, sunsetAt: sunsetAt.value, link, force });
 }
 
 const schemeOf = (link: string) => (URL.canParse(link) ? new URL(link).protocol : '');
@@ -114,8 +116,7 @@ function leavesNoContract(rows: LifecycleRow[], contract: Contract, partnerId: s
 async function scheduleKey(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
   const contract = contractOf(options.contract);
   if (!contract.ok) return contract;
-  const partner =
-    options.partnerId === undefined ? ok(EVERY_PARTNER) : await knownPartner(ctx, options.partnerId, 'partnerId');
+  const partner = options.partnerId === undefined ? ok(EVERY_PARTNER) : await knownPartner(ctx, options.partnerId);
   return partner.ok ? ok({ contract: contract.value, partnerId: partner.value }) : partner;
 }
 
@@ -128,29 +129,27 @@ export async function setContractLifecycle(
   if (!key.ok) return key;
   const schedule = readSchedule(ctx, options.body);
   if (!schedule.ok) return schedule;
-  const { force, ...row } = schedule.value;
-  const rows = await writeLifecycle(
-    ctx.db,
-    key.value,
-    { ...row, updatedAt: ctx.clock() },
-    (all) => force || !leavesNoContract(all, key.value.contract, key.value.partnerId),
+  const { force, ...fields } = schedule.value;
+  const row = { ...key.value, ...fields, updatedAt: ctx.clock() };
+  const others = (await readLifecycles(ctx.db)).filter(
+    (r) => r.contract !== row.contract || r.partnerId !== row.partnerId,
   );
-  if (!rows) {
-    const whom = key.value.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
+  if (!force && leavesNoContract([...others, row], row.contract, row.partnerId)) {
+    const whom = row.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
     return fail(
       'NO_CONTRACT_LEFT',
       `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true to do so all the same`,
     );
   }
-  const written = rows.find((r) => r.contract === key.value.contract && r.partnerId === key.value.partnerId)!;
-  return ok(lifecycleView(written));
+  await upsertLifecycle(ctx.db, row);
+  return ok(lifecycleView(row));
 }
 
 /** `DELETE` of the same paths: the schedule is cleared (a partner's then follows the every-partner one). */
 export async function clearContractLifecycle(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
   const key = await scheduleKey(ctx, options);
   if (!key.ok) return key;
-  await writeLifecycle(ctx.db, key.value, null, () => true);
+  await deleteLifecycle(ctx.db, key.value.contract, key.value.partnerId);
   const partnerId = key.value.partnerId === EVERY_PARTNER ? null : key.value.partnerId;
   return ok({ contract: key.value.contract, partnerId, cleared: true });
 }
@@ -178,22 +177,17 @@ export async function scheduleBrownout(ctx: DomainContext, options: { contract: 
   if (!body.ok) return body;
   const extra = unknownFields(body.value, ['from', 'to', 'partnerId']);
   if (extra) return extra;
-  const from = timeField(body.value, 'from');
+  const from = timeField(body.value, 'from', true);
   if (!from.ok) return from;
-  const to = timeField(body.value, 'to');
+  const to = timeField(body.value, 'to', true);
   if (!to.ok) return to;
-  if (!from.value) return invalid(violation('from', 'required', 'is required'));
-  if (!to.value) return invalid(violation('to', 'required', 'is required'));
-  if (to.value <= from.value) return invalid(violation('to', 'order', 'must be after from'));
-  if (to.value.getTime() - from.value.getTime() > BROWNOUT_MAX_MS)
+  const [startsAt, endsAt] = [from.value!, to.value!];
+  if (endsAt <= startsAt) return invalid(violation('to', 'order', 'must be after from'));
+  if (endsAt.getTime() - startsAt.getTime() > BROWNOUT_MAX_MS)
     return invalid(violation('to', 'span', 'must be at most 24 hours after from'));
-  let partnerId: string | null = null;
-  if (body.value.partnerId !== undefined && body.value.partnerId !== null) {
-    const partner = await knownPartner(ctx, body.value.partnerId, 'partnerId');
-    if (!partner.ok) return partner;
-    partnerId = partner.value;
-  }
-  const row = { id: randomUUID(), contract: contract.value, partnerId, startsAt: from.value, endsAt: to.value };
+  const partner = body.value.partnerId == null ? ok(null) : await knownPartner(ctx, body.value.partnerId);
+  if (!partner.ok) return partner;
+  const row = { id: randomUUID(), contract: contract.value, partnerId: partner.value, startsAt, endsAt };
   return ok(brownoutView(await insertBrownout(ctx.db, row)));
 }
 

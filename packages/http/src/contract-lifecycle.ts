@@ -71,23 +71,23 @@ function deprecatedDocument(document: Schema, schedule: LifecycleRow): Schema {
   return { ...document, info: { ...info, description: `${notice}\n\n${info.description}` }, paths };
 }
 
-/** Requests per partner per contract per UTC day, counted in memory and added to the database now and then. */
-export interface ContractUsage {
-  record(partnerId: string, contract: Contract, at: number): void;
-  /** Adds what was counted to the database. */
-  flush(): Promise<void>;
-  /** Writes what is pending and stops the timer. */
-  close(): Promise<void>;
-}
+export type ContractUsage = ReturnType<typeof createContractUsage>;
 
-export function createContractUsage(db: Sql, options: { flushMs?: number; logger?: Logger } = {}): ContractUsage {
-  // `<partnerId> <contract> <day number>` → the counts not yet written.
+/**
+ * Requests per partner per contract per UTC day, counted in memory and added to the database every
+ * `flushMs` and when closed (after the listeners drained).
+ */
+export function createContractUsage(db: Sql, options: { flushMs?: number; logger?: Logger } = {}) {
+  // `<partnerId> <contract> <day number>` → the counts not written yet.
   let pending = new Map<string, { requests: number; lastSeenAt: number }>();
+  const add = (key: string, requests: number, lastSeenAt: number) => {
+    const counted = pending.get(key) ?? { requests: 0, lastSeenAt };
+    pending.set(key, { requests: counted.requests + requests, lastSeenAt: Math.max(counted.lastSeenAt, lastSeenAt) });
+  };
   const write = async () => {
-    if (pending.size === 0) return;
     const counts = pending;
     pending = new Map();
-    const rows: ContractUsageCount[] = [...counts].map(([key, c]) => {
+    const rows = [...counts].map(([key, c]): ContractUsageCount => {
       const [partnerId, contract, day] = key.split(' ');
       const date = new Date(Number(day) * DAY_MS).toISOString().slice(0, 10);
       return { partnerId, contract, day: date, requests: c.requests, lastSeenAt: new Date(c.lastSeenAt) };
@@ -96,10 +96,7 @@ export function createContractUsage(db: Sql, options: { flushMs?: number; logger
       await addContractUsage(db, rows);
     } catch (err) {
       // Nothing was added: keep the counts for the next write.
-      for (const [key, c] of counts) {
-        const now = pending.get(key);
-        pending.set(key, now ? { requests: now.requests + c.requests, lastSeenAt: now.lastSeenAt } : c);
-      }
+      for (const [key, c] of counts) add(key, c.requests, c.lastSeenAt);
       options.logger?.warn('contract usage not written', { error: errorText(err) });
     }
   };
@@ -108,14 +105,8 @@ export function createContractUsage(db: Sql, options: { flushMs?: number; logger
   const timer = setInterval(() => void flush(), options.flushMs ?? 5000);
   timer.unref();
   return {
-    record(partnerId, contract, at) {
-      const key = `${partnerId} ${contract} ${Math.floor(at / DAY_MS)}`;
-      const counted = pending.get(key);
-      if (counted) {
-        counted.requests++;
-        counted.lastSeenAt = at;
-      } else pending.set(key, { requests: 1, lastSeenAt: at });
-    },
+    record: (partnerId: string, contract: Contract, at: number) =>
+      add(`${partnerId} ${contract} ${Math.floor(at / DAY_MS)}`, 1, at),
     flush,
     async close() {
       clearInterval(timer);

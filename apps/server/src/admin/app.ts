@@ -46,6 +46,7 @@ import {
   queryValue,
   sendData,
   sendError,
+  sendReport,
   sendResult,
   type HttpMetrics,
   type Logger,
@@ -181,12 +182,9 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
       query: { from: queryValue(req, 'from'), to: queryValue(req, 'to') },
     });
     if (!result.ok) return sendResult(res, result);
-    res.setHeader('Vary', 'Accept');
-    if (req.accepts('application/json', 'text/csv') !== 'text/csv') return sendData(res, 200, result.value);
-    const { from, to } = result.value.window;
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="contract-usage_${from}_${to}.csv"`);
-    res.status(200).send(contractUsageCsv(result.value.rows));
+    const { window, rows } = result.value;
+    const name = `contract-usage_${window.from}_${window.to}`;
+    sendReport(req, res, { json: result.value, csv: () => contractUsageCsv(rows), name });
   });
   on('get', '/data-key', 200, () => getDataKeyStatus(jobs));
   on('post', '/data-key/re-encrypt', 200, () => reencryptPersonalData(jobs));

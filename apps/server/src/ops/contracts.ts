@@ -1,35 +1,29 @@
 /** `pnpm ops contract …`: retiring a contract (schedules, brownouts) and who still calls each contract. */
-import type { Answered, contractUsageReport, listBrownouts, listContracts } from '@loanmatch/domain';
 import type { Command, OptionValues } from 'commander';
 
-type ContractsView = Answered<typeof listContracts>;
-type Schedule = NonNullable<ContractsView['contracts'][number]['lifecycle']>;
-type BrownoutsView = Answered<typeof listBrownouts>;
-type Brownout = BrownoutsView['brownouts'][number];
-type UsageView = Answered<typeof contractUsageReport>;
-
-type Admin = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<T>;
-type Printing = <D>(
+type Data = Record<string, unknown>;
+type Admin = (method: string, path: string, body?: unknown) => Promise<Data>;
+type Printing = (
   command: Command,
-  run: (args: string[], opts: OptionValues) => Promise<D>,
-  lines: (data: D, opts: OptionValues) => string[],
+  run: (args: string[], opts: OptionValues) => Promise<Data>,
+  lines: (data: Data) => string[],
 ) => Command;
+type Row = Record<string, string | number | null>;
 
-const scheduleLine = (s: Schedule) =>
-  `${s.partnerId ? `partner ${s.partnerId}` : 'every partner'}: deprecated ${s.deprecatedAt ?? '-'}, sunset ${s.sunsetAt ?? '-'}, guide ${s.link ?? '-'}`;
-const brownoutLine = (b: Brownout) =>
-  `${b.brownoutId}  Variant ${b.contract}  ${b.from} to ${b.to}  ${b.partnerId ? `partner ${b.partnerId}` : 'every partner'}`;
-/** The schedule's path: the every-partner one, or with `--partner` that partner's. */
-const lifecyclePath = (contract: string, opts: OptionValues) =>
-  `${opts.partner ? `/partners/${encodeURIComponent(opts.partner)}` : ''}/contracts/${encodeURIComponent(contract)}/lifecycle`;
+const whom = (row: Row) => (row.partnerId ? `partner ${row.partnerId}` : 'every partner');
+const scheduleLine = (s: Row) =>
+  `${whom(s)}: deprecated ${s.deprecatedAt ?? '-'}, sunset ${s.sunsetAt ?? '-'}, guide ${s.link ?? '-'}`;
+const brownoutLine = (b: Row) => `${b.brownoutId}  Variant ${b.contract}  ${b.from} to ${b.to}  ${whom(b)}`;
+const contractPath = (contract: string, opts: OptionValues = {}) =>
+  `${opts.partner ? `/partners/${encodeURIComponent(opts.partner)}` : ''}/contracts/${encodeURIComponent(contract)}`;
 
 export function contractCommands(program: Command, admin: Admin, printing: Printing): void {
   const contract = program.command('contract').description('retiring a contract: schedules, brownouts, usage');
   printing(
     contract.command('list').description('each contract’s schedule for every partner and the partners’ own'),
-    () => admin<ContractsView>('GET', '/contracts'),
+    () => admin('GET', '/contracts'),
     (data) =>
-      data.contracts.flatMap((c) => [
+      (data.contracts as Array<{ contract: string; lifecycle: Row | null; overrides: Row[] }>).flatMap((c) => [
         `Variant ${c.contract}`,
         `    ${c.lifecycle ? scheduleLine(c.lifecycle) : 'every partner: nothing scheduled'}`,
         ...c.overrides.map((o) => `    ${scheduleLine(o)}`),
@@ -45,23 +39,21 @@ export function contractCommands(program: Command, admin: Admin, printing: Print
       .option('--link <url>', 'the migration guide')
       .option('--force', 'even when it leaves a partner no contract'),
     ([name], opts) =>
-      admin<Schedule>('PUT', lifecyclePath(name, opts), {
+      admin('PUT', `${contractPath(name, opts)}/lifecycle`, {
         deprecatedAt: opts.deprecatedAt,
         sunsetAt: opts.sunsetAt,
         link: opts.link,
         force: opts.force,
       }),
-    (data) => [`Variant ${data.contract}, ${scheduleLine(data)}; in force on every process within seconds.`],
+    (data) => [`Variant ${data.contract}, ${scheduleLine(data as Row)}; in force on every process within seconds.`],
   );
   printing(
     contract
       .command('clear <contract>')
       .description('clear the schedule of a contract, for every partner or with --partner one')
       .option('--partner <partnerId>', 'the partner whose own schedule this is'),
-    ([name], opts) => admin('DELETE', lifecyclePath(name, opts)),
-    (data) => [
-      `Variant ${data.contract}: schedule cleared for ${data.partnerId ? `partner ${data.partnerId}` : 'every partner'}.`,
-    ],
+    ([name], opts) => admin('DELETE', `${contractPath(name, opts)}/lifecycle`),
+    (data) => [`Variant ${data.contract}: schedule cleared for ${whom(data as Row)}.`],
   );
 
   const brownout = contract.command('brownout').description('windows in which a contract answers 410');
@@ -73,25 +65,20 @@ export function contractCommands(program: Command, admin: Admin, printing: Print
       .requiredOption('--to <time>', 'end (RFC 3339)')
       .option('--partner <partnerId>', 'only this partner'),
     ([name], opts) =>
-      admin<Brownout>('POST', `/contracts/${encodeURIComponent(name)}/brownouts`, {
-        from: opts.from,
-        to: opts.to,
-        partnerId: opts.partner,
-      }),
-    (data) => [`Scheduled ${brownoutLine(data)}.`],
+      admin('POST', `${contractPath(name)}/brownouts`, { from: opts.from, to: opts.to, partnerId: opts.partner }),
+    (data) => [`Scheduled ${brownoutLine(data as Row)}.`],
   );
   printing(
     brownout.command('list <contract>').description('brownouts not over yet'),
-    ([name]) => admin<BrownoutsView>('GET', `/contracts/${encodeURIComponent(name)}/brownouts`),
-    (data) => (data.brownouts.length ? data.brownouts.map(brownoutLine) : ['No brownout scheduled.']),
+    ([name]) => admin('GET', `${contractPath(name)}/brownouts`),
+    (data) =>
+      (data.brownouts as Row[]).length ? (data.brownouts as Row[]).map(brownoutLine) : ['No brownout scheduled.'],
   );
   printing(
     brownout.command('cancel <contract> <brownoutId>'),
-    ([name, brownoutId]) =>
-      admin<Brownout>('DELETE', `/contracts/${encodeURIComponent(name)}/brownouts/${encodeURIComponent(brownoutId)}`),
-    (data) => [`Cancelled ${brownoutLine(data)}.`],
+    ([name, id]) => admin('DELETE', `${contractPath(name)}/brownouts/${encodeURIComponent(id)}`),
+    (data) => [`Cancelled ${brownoutLine(data as Row)}.`],
   );
-
   printing(
     contract
       .command('usage')
@@ -99,12 +86,12 @@ export function contractCommands(program: Command, admin: Admin, printing: Print
       .option('--from <day>', 'first day, YYYY-MM-DD')
       .option('--to <day>', 'last day, YYYY-MM-DD'),
     (_, opts) => {
-      const query = new URLSearchParams(Object.entries({ from: opts.from, to: opts.to }).filter(([, v]) => v));
-      return admin<UsageView>('GET', `/reports/contract-usage?${query}`);
+      const days = Object.entries(opts).filter(([name]) => name === 'from' || name === 'to');
+      return admin('GET', `/reports/contract-usage?${new URLSearchParams(days)}`);
     },
     (data) => [
-      `Requests from ${data.window.from} to ${data.window.to}:`,
-      ...data.rows.map(
+      `Requests from ${(data.window as Row).from} to ${(data.window as Row).to}:`,
+      ...(data.rows as Row[]).map(
         (r) => `    ${r.partnerName} (${r.partnerId})  Variant ${r.contract}  ${r.requests}  last ${r.lastSeenAt}`,
       ),
     ],

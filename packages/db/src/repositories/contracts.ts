@@ -1,5 +1,5 @@
 /** Retiring a contract: its schedule for every partner or one, brownout windows, and each partner's use of it. */
-import type { Sql, Transactional } from '../connect';
+import type { Sql } from '../connect';
 
 /** The `partnerId` of the schedule every partner follows unless a row of its own overrides it. */
 export const EVERY_PARTNER = '00000000-0000-0000-0000-000000000000';
@@ -21,13 +21,7 @@ export type ContractUsageCount = {
   requests: number;
   lastSeenAt: Date;
 };
-export type ContractUsageRow = {
-  partnerId: string;
-  partnerName: string;
-  contract: string;
-  requests: number;
-  lastSeenAt: Date;
-};
+export type ContractUsageRow = Omit<ContractUsageCount, 'day'> & { partnerName: string };
 
 const LIFECYCLE_COLUMNS = `contract, partner_id AS "partnerId", deprecated_at AS "deprecatedAt", sunset_at AS "sunsetAt",
   link, updated_at AS "updatedAt"`;
@@ -42,41 +36,18 @@ export async function readBrownouts(db: Sql, at: Date): Promise<BrownoutRow[]> {
   return db.query(`SELECT ${BROWNOUT_COLUMNS} FROM contract_brownouts WHERE ends_at > $1 ORDER BY starts_at, id`, [at]);
 }
 
-class Refused extends Error {}
+/** Sets a schedule, replacing the one of the same contract and partner. */
+export async function upsertLifecycle(db: Sql, row: LifecycleRow): Promise<void> {
+  await db.query(
+    `INSERT INTO contract_lifecycles (contract, partner_id, deprecated_at, sunset_at, link, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (contract, partner_id) DO UPDATE SET deprecated_at = $3, sunset_at = $4, link = $5, updated_at = $6`,
+    [row.contract, row.partnerId, row.deprecatedAt, row.sunsetAt, row.link, row.updatedAt],
+  );
+}
 
-/**
- * Replaces a schedule, or with `row` null clears it, in one transaction (one at a time) that commits only
- * when `accept` takes every schedule as they would then be; answers them, or null when refused.
- */
-export async function writeLifecycle(
-  db: Transactional,
-  key: { contract: string; partnerId: string },
-  row: Pick<LifecycleRow, 'deprecatedAt' | 'sunsetAt' | 'link' | 'updatedAt'> | null,
-  accept: (rows: LifecycleRow[]) => boolean,
-): Promise<LifecycleRow[] | null> {
-  const write = db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('loanmatch:contract-lifecycles'))`);
-    if (row === null) {
-      await tx.query('DELETE FROM contract_lifecycles WHERE contract = $1 AND partner_id = $2', [
-        key.contract,
-        key.partnerId,
-      ]);
-    } else {
-      await tx.query(
-        `INSERT INTO contract_lifecycles (contract, partner_id, deprecated_at, sunset_at, link, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (contract, partner_id) DO UPDATE SET deprecated_at = $3, sunset_at = $4, link = $5, updated_at = $6`,
-        [key.contract, key.partnerId, row.deprecatedAt, row.sunsetAt, row.link, row.updatedAt],
-      );
-    }
-    const rows = await readLifecycles(tx);
-    if (!accept(rows)) throw new Refused();
-    return rows;
-  });
-  return write.catch((err) => {
-    if (err instanceof Refused) return null;
-    throw err;
-  });
+export async function deleteLifecycle(db: Sql, contract: string, partnerId: string): Promise<void> {
+  await db.query('DELETE FROM contract_lifecycles WHERE contract = $1 AND partner_id = $2', [contract, partnerId]);
 }
 
 export async function insertBrownout(db: Sql, row: BrownoutRow): Promise<BrownoutRow> {
@@ -102,17 +73,12 @@ export async function addContractUsage(db: Sql, counts: readonly ContractUsageCo
   if (counts.length === 0) return;
   await db.query(
     `INSERT INTO contract_usage (partner_id, contract, day, requests, last_seen_at)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::bigint[], $5::timestamptz[])
+     SELECT * FROM json_to_recordset($1::json)
+       AS c("partnerId" uuid, contract text, day date, requests bigint, "lastSeenAt" timestamptz)
      ON CONFLICT (partner_id, contract, day) DO UPDATE
        SET requests = contract_usage.requests + excluded.requests,
            last_seen_at = GREATEST(contract_usage.last_seen_at, excluded.last_seen_at)`,
-    [
-      counts.map((c) => c.partnerId),
-      counts.map((c) => c.contract),
-      counts.map((c) => c.day),
-      counts.map((c) => c.requests),
-      counts.map((c) => c.lastSeenAt),
-    ],
+    [JSON.stringify(counts)],
   );
 }
 
