@@ -188,6 +188,33 @@ describe(`retiring a contract, as partners see it, on ${ONE_STORAGE}`, () => {
     for (const b of brownouts) await operator('delete', `/contracts/${b.contract}/brownouts/${b.brownoutId}`);
   });
 
+  it('when a car application made on A is carried over, then B takes its identity, checks and matches it', async () => {
+    const auth = { Authorization: `Bearer ${other.apiKey}` };
+    const created = await request(appA)
+      .post(`${A}/applications`)
+      .set(auth)
+      .send({ formType: 'car', data: VALID_STEPS.car[1] });
+    const id = created.body.data.applicationId;
+    for (const step of [2, 3, 4] as const)
+      await request(appA).patch(`${A}/applications/${id}`).set(auth).send({ step, data: VALID_STEPS.car[step] });
+    const b = await onB(other.apiKey);
+    const { securityToken } = (await b.post(`/applications/${id}/security-token`, {})).body.data;
+    const identity = { firstName: 'Sam', lastName: 'Driver', email: 'sam@example.com', phone: '0412345678' };
+    const patched = await request(appB)
+      .patch(`${B}/applications/${id}`)
+      .set('Authorization', `Bearer ${b.token.body.data.accessToken}`)
+      .send({ securityToken, ...identity });
+    expect(patched.status).toBe(200);
+    const checked = await b.post(`/applications/${id}/credit-check`, { securityToken, consentCreditCheck: true });
+    expect(checked.status).toBe(200);
+    const matched = await b.post(`/applications/${id}/match`, { securityToken });
+    expect(matched.status).toBe(200);
+    expect((await onA(other.apiKey, `/applications/${id}`)).body.data).toMatchObject({
+      formType: 'car',
+      status: 'matched',
+    });
+  });
+
   it('when a brownout covers now, then the partner’s calls answer 410 CONTRACT_RETIRED naming the other contract and the guide, until it is cancelled', async () => {
     await operator('put', '/contracts/A/lifecycle', { deprecatedAt: ago(60_000), link: GUIDE });
     const window = { from: ago(1000), to: new Date(Date.now() + 600_000).toISOString(), partnerId: mine.partnerId };
