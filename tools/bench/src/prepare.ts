@@ -150,7 +150,7 @@ export async function prepareCalls(
       ...admin,
       body: schedule,
     });
-    log('256 applications of a partner whose contract is deprecated (GET, contract deprecated)');
+    log('256 applications of a partner whose contract is deprecated (GET, deprecated)');
     const retiring = await partnerA({ ...service, apiKey: String(other.apiKey) }).checkedPool(256);
     const headers = { ...auth, Authorization: `Bearer ${other.apiKey}` };
     calls.push({
