@@ -212,6 +212,9 @@ export function formatResults(results: Results): string {
   lines.push(efficiencyRow('hello', hello));
   for (const f of results.efficiency.floors) lines.push(efficiencyRow(f.name, f.result));
   for (const c of results.efficiency.calls) lines.push(efficiencyRow(c.name, c.result));
+  const retiring = goalsOf(results).find((g) => g.what.endsWith("plain GET's"));
+  if (retiring)
+    lines.push(`  ${retiring.what}: ${fmt(retiring.figure, 2)}× (${retiring.goal})  ${verdict(retiring.met)}`);
 
   const growth = results.growth;
   if (growth) {
