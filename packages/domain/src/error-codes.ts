@@ -83,6 +83,20 @@ export const ERROR_CODES = {
     raisedBy: 'domain',
     example: 'type: a funded referral cannot become declined; a funded referral may only become cancelled',
   },
+  /** An operator's change would leave a partner with both contracts sunset. */
+  NO_CONTRACT_LEFT: {
+    status: 409,
+    raisedBy: 'domain',
+    example:
+      'Variant A and Variant B would both be sunset for this partner, leaving no contract; send force: true to do so all the same',
+  },
+  /** The contract is past its sunset for the partner, or in a brownout. */
+  CONTRACT_RETIRED: {
+    status: 410,
+    raisedBy: 'http',
+    example:
+      'Variant A was retired on 2027-06-30T00:00:00.000Z: move to Variant B; see https://partners.example.com/migrating-to-variant-b',
+  },
   LINK_EXPIRED: { status: 410, raisedBy: 'domain', example: 'This offer link has expired; ask for a new match' },
   /** The applicant's personal data was erased: the lead is gone, its disclosure records stay. */
   LEAD_ERASED: {
