@@ -52,19 +52,16 @@ export async function findLead(db: Sql, reference: string): Promise<LeadRow | nu
   return row ? { ...row, application: applicationRowOf(row) } : null;
 }
 
+/** Where a page ends: its last referral's time and id. */
+type Position = { createdAt: Date; id: string };
+
 /**
  * A lender's leads of one environment made after `since`, newest first, after the (referredAt, id) cursor
  * when given.
  */
 export async function listLenderLeads(
   db: Sql,
-  options: {
-    lenderId: string;
-    environment: string;
-    since: Date;
-    limit: number;
-    before?: { createdAt: Date; id: string };
-  },
+  options: { lenderId: string; environment: string; since: Date; limit: number; before?: Position },
 ): Promise<LeadSummaryRow[]> {
   const { lenderId, environment, since, limit, before } = options;
   return db.query(
