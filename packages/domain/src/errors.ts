@@ -1,7 +1,4 @@
-/**
- * The one error type of the domain. Front-ends branch on `code` (a documented, stable union) and map
- * it to an HTTP status in their own table; the domain knows nothing of HTTP.
- */
+/** The one error type of the domain: `code` is a row of `error-codes.ts`, which also gives its HTTP status. */
 import { ERROR_CODES, type DomainErrorCode } from './error-codes';
 
 export type ErrorCode = DomainErrorCode;

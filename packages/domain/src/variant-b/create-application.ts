@@ -27,41 +27,40 @@ export async function createApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined; secretBox: SecretBox },
 ) {
-  const scope = {
-    partnerId: options.partnerId,
-    key: options.idempotencyKey,
-    required: false,
-    request: { operation: 'b.create-application', body: options.body },
-  };
-  const result = await withIdempotency<CreatedApplicationB>(ctx, scope, async (seal) => {
-    const valid = validateVariantBCreate(options.body, ctx.clock());
-    if (!valid.ok) return valid;
-    const { formType, clientTags, ...flat } = valid.value;
-    const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
-    const given = splitFlatFields(flat);
-    const plan = planSteps({ 1: step1 }, {}, given.steps);
-    if (!plan.ok) return plan;
-    const id = randomUUID();
-    const token = newSecurityToken();
-    await insertApplicationB(ctx.db, {
-      id,
-      partnerId: options.partnerId,
-      formType,
-      step1,
-      clientTags: nonEmpty(clientTags),
-      securityTokenHash: token.hash,
-      steps: plan.value.save.map((s) => ({ step: s.number, ...sealStep(ctx, id, s.number, s.data) })),
-      intake: sealApplicantDetails(
-        ctx,
+  const request = { operation: 'b.create-application', body: options.body };
+  const result = await withIdempotency<CreatedApplicationB>(
+    ctx,
+    { ...options, required: false, request },
+    async (seal) => {
+      const valid = validateVariantBCreate(options.body, ctx.clock());
+      if (!valid.ok) return valid;
+      const { formType, clientTags, ...flat } = valid.value;
+      const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
+      const given = splitFlatFields(flat);
+      const plan = planSteps({ 1: step1 }, {}, given.steps);
+      if (!plan.ok) return plan;
+      const id = randomUUID();
+      const token = newSecurityToken();
+      await insertApplicationB(ctx.db, {
         id,
-        intakeJson({ applicant: given.applicant, knownSteps: plan.value.knownSteps }),
-      ),
-      now: ctx.clock(),
-      key: seal({ applicationId: id, securityToken: options.secretBox.seal(token.securityToken) }),
-    });
-    ctx.webhooks.notify();
-    return ok({ applicationId: id, securityToken: token.securityToken });
-  });
+        partnerId: options.partnerId,
+        formType,
+        step1,
+        clientTags: nonEmpty(clientTags),
+        securityTokenHash: token.hash,
+        steps: plan.value.save.map((s) => ({ step: s.number, ...sealStep(ctx, id, s.number, s.data) })),
+        intake: sealApplicantDetails(
+          ctx,
+          id,
+          intakeJson({ applicant: given.applicant, knownSteps: plan.value.knownSteps }),
+        ),
+        now: ctx.clock(),
+        key: seal({ applicationId: id, securityToken: options.secretBox.seal(token.securityToken) }),
+      });
+      ctx.webhooks.notify();
+      return ok({ applicationId: id, securityToken: token.securityToken });
+    },
+  );
   if (!result.ok || !result.value.replayed) return result;
 
   const stored = result.value.value;
