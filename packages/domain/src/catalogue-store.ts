@@ -2,7 +2,6 @@ import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } f
 import { fail, ok } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
 
-/** The catalogue in force, as every process sees it: read from the database, cached, refreshed when it changes. */
 export interface CatalogueSource {
   current(): Promise<Catalogue>;
 }
@@ -36,10 +35,7 @@ export function createCatalogueSource(db: Transactional, options: { refreshMs?: 
   };
 }
 
-/**
- * Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one
- * stays. A catalogue is known by its `effectiveFrom` date (`version` is the file format's).
- */
+/** Puts a catalogue document in force once it passes every rule; it is known by its `effectiveFrom` date. */
 export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
@@ -74,10 +70,7 @@ export async function getCatalogueSummary(ctx: { db: Transactional }) {
   return ok({ effectiveFrom, lenders: lenders.length, products: products.length, updatedAt: updatedAt.toISOString() });
 }
 
-/**
- * At start: load the repository's catalogue file unless the database has one as recent that still passes
- * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
- */
+/** At start: loads the catalogue file unless the database has one as recent that still passes the rules. */
 export async function seedCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const stored = await readCatalogue(ctx.db);
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);

@@ -1,8 +1,6 @@
 /**
- * What a failed request undoes on its way out (its claim on a credit check, its idempotency key) is
- * waited for briefly: long enough that, with the database answering, it is done before the answer
- * leaves; not so long that a database that stopped answering holds the answer past its 2 s. The
- * statement goes on after the wait, within its own limit; its failure is dropped.
+ * What a failed request undoes on its way out is waited for briefly: done before the answer leaves when
+ * the database answers, without holding the answer when it does not. Its failure is dropped.
  */
 export const CLEANUP_WAIT_MS = 150;
 

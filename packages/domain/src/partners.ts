@@ -39,13 +39,11 @@ const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }) => ({
   keys: p.keys.map(keyView),
 });
 
-/** The partner behind `Authorization: Bearer <key>`. */
 export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: string | undefined }) {
   const owner = await authenticateKey(ctx, options.apiKey, false, (hash) => activeKeyByDigest(ctx.db, hash));
   return owner.ok ? ok(authenticatedPartner(owner.value)) : owner;
 }
 
-/** The partner behind an active key, as a request knows it. */
 export function authenticatedPartner({ partnerId, keyId, name, tier, environment }: KeyOwner): AuthenticatedPartner {
   return { partnerId, keyId, name, tier, environment: environment as Environment };
 }
@@ -102,8 +100,8 @@ export async function issueApiKey(ctx: DomainContext, options: { partnerId: stri
 }
 
 /**
- * `DELETE /admin/v1/keys/{keyId}`: revokes a partner key or a lender key, whichever the id names. This
- * process refuses a partner key at once, others within KEY_CACHE_MS; a lender key is refused at once.
+ * `DELETE /admin/v1/keys/{keyId}`: a partner key or a lender key. Another process refuses a revoked
+ * partner key within KEY_CACHE_MS; this one, and every process for a lender key, at once.
  */
 export async function revokeKey(ctx: DomainContext, options: { keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
@@ -114,10 +112,7 @@ export async function revokeKey(ctx: DomainContext, options: { keyId: string }) 
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
 
-/**
- * On first start of an empty database, one sandbox partner so that a newcomer can call the API at
- * once. Answers its key (to be printed once), or null when partners already exist.
- */
+/** On an empty database, one sandbox partner whose key is printed once, so a newcomer can call the API at once. */
 export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId: string; apiKey: string } | null> {
   if ((await countPartners(ctx.db)) > 0) return null;
   const key = newApiKey('sandbox');

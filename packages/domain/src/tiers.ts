@@ -1,16 +1,10 @@
-/**
- * Variant B's rate tiers: requests per hour per partner, by the partner's tier. Operators change the
- * limits in the `tiers` table at run time; every process reads them through a cache of at most two
- * seconds, so a change is in force everywhere within that, without a restart.
- */
+/** Variant B's hourly request limits by partner tier, changed at run time and cached two seconds per process. */
 import { readTiers, updateTierLimit, type Sql, type TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, invalid, objectBody, ok, violation } from './errors';
 import { TIERS } from './partners';
 
-/** How long a process may use tier limits it read from the database. */
 const TIER_CACHE_MS = 2000;
-/** Bounds of an hourly limit an operator may set: at least one request, at most ~2,800 a second. */
 const REQUESTS_PER_HOUR_MIN = 1;
 const REQUESTS_PER_HOUR_MAX = 10_000_000;
 
@@ -24,13 +18,13 @@ const order = (name: string): number => {
   return index === -1 ? TIERS.length : index;
 };
 
-/** `GET /admin/v1/tiers`: every tier, in the order free, standard, enterprise. */
+/** `GET /admin/v1/tiers`: in the order of TIERS. */
 export async function listTiers(ctx: DomainContext) {
   const rows = await readTiers(ctx.db);
   return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
 }
 
-/** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`: stored at once, in force on every process within seconds. */
+/** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`. */
 export async function setTierLimit(ctx: DomainContext, options: { tier: string; body: unknown }) {
   const body = objectBody(options.body);
   if (!body.ok) return body;
@@ -49,14 +43,12 @@ export async function setTierLimit(ctx: DomainContext, options: { tier: string; 
 }
 
 export interface TierLimits {
-  /** Requests per hour for a partner of this tier. */
   perHour(tier: string): Promise<number>;
 }
 
 /**
- * The tier → limit map of this process, read again (one read at a time) when older than TIER_CACHE_MS.
- * If a refresh fails the last map stays in use; with none yet, the error propagates. A tier missing from
- * the table gets the smallest limit there is.
+ * The limits, read again when older than TIER_CACHE_MS; a failed refresh keeps the last ones. A tier
+ * missing from the table gets the smallest limit there is.
  */
 export function createTierLimits(db: Sql, options: { now?: () => number } = {}): TierLimits {
   const now = options.now ?? Date.now;

@@ -12,7 +12,6 @@ const LEVEL_SCORES: Record<string, number> = {
   poor: 250,
 };
 
-/** The words `X-Sandbox-Score` takes, and the range of the whole numbers it takes (Equifax Australia's scale). */
 export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...Object.keys(LEVEL_SCORES), 'unavailable']);
 export const SANDBOX_SCORE_RANGE = Object.freeze({ minimum: 0, maximum: 1200 });
 
@@ -36,10 +35,7 @@ export function parseSandboxScore(raw: string | undefined): Result<SandboxScore 
   );
 }
 
-/**
- * Without the header, a stable score drawn from who the applicant is: the same person always gets
- * the same answer, different people spread across the whole scale (300-1000, where real files sit).
- */
+/** Without the header, the same person always gets the same score, people spread over 300-1000. */
 export function stableSandboxScore(applicant: Record<string, unknown>): number {
   const identity = [applicant.firstName, applicant.lastName, applicant.dateOfBirth, applicant.email]
     .map((v) =>
@@ -63,10 +59,7 @@ export function createSandboxBureau(): CreditBureau {
   };
 }
 
-/**
- * Live mode without BUREAU_URL: no bureau is configured, which the service treats as an outage, so every
- * check completes honestly in degraded mode rather than inventing a score.
- */
+/** Live mode without BUREAU_URL: an outage, so every check completes in degraded mode rather than inventing a score. */
 export function createUnconfiguredBureau(): CreditBureau {
   return {
     sandbox: false,

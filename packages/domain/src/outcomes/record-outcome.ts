@@ -1,10 +1,8 @@
 /**
- * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. Once valid:
- * 1. its `eventId` (unique per lender) replays the first answer, or is 422 with other content;
- * 2. the reference must name a referral of this lender, of the key's environment (otherwise 404);
- * 3. with the referral locked, the event joins those kept; a path that breaks the lifecycle is 409 and
- *    stores nothing; otherwise the event, what the events now come to, and a `referral.outcome_changed`
- *    webhook event when the status moved are written in one transaction.
+ * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. An `eventId`
+ * already used replays its first answer (422 with other content); with the referral locked, the event
+ * joins those kept unless the path breaks the lifecycle (409), and is written with what the events now
+ * come to and, when the status moved, a `referral.outcome_changed` event.
  */
 import { hash, randomUUID } from 'node:crypto';
 import {
@@ -24,14 +22,12 @@ import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } 
 import { summarise } from './summary';
 import type { Answer } from '../validation/responses';
 
-/** One of `WEBHOOK_EVENT_TYPES`, the types an endpoint may subscribe to. */
 export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 
-/** 201's `data`: `status` is the referral's outcome once this event is counted. */
 export type OutcomeRecorded = Answer<'OutcomeRecorded'>;
 
-/** Who reports: a lender, through one of its keys (none for a sandbox simulation). */
-export interface OutcomeReporter {
+/** `keyId` null: a sandbox simulation. */
+interface OutcomeReporter {
   lenderId: string;
   keyId: string | null;
   environment: Environment;
@@ -44,7 +40,7 @@ export async function recordOutcome(ctx: DomainContext, options: { lender: Outco
   return valid.ok ? recordValidOutcome(ctx, options.lender, valid.value) : valid;
 }
 
-/** An event already validated (a simulation builds its own): steps 1 to 3 above. */
+/** An event already validated (a simulation builds its own). */
 export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, event: OutcomeEventRequest) {
   const offerId = canonicalUuid(event.reference);
   const fingerprint = fingerprintOf(event, offerId);
@@ -105,8 +101,9 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
     ctx.metrics?.lenderOutcome(event.type);
     return ok({ value: written.value, replayed: false });
   }
+  // Another request wrote this event id meanwhile; gone again, its referral was removed.
   return (
-    (await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint)) ?? fail('NOT_FOUND', NOT_FOUND_MESSAGE) // the other request's event is gone again: its referral was removed
+    (await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint)) ?? fail('NOT_FOUND', NOT_FOUND_MESSAGE)
   );
 }
 
@@ -142,10 +139,7 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
   );
 }
 
-/**
- * An event, or a funding, dated before the referral it reports on is refused: nothing happens at a lender
- * before the applicant arrives. The clocks' tolerance applies here as it does to times ahead of ours.
- */
+/** Nothing happens at a lender before the applicant arrives, give or take the clocks' tolerance. */
 function datedBeforeReferral(event: OutcomeEventRequest, referredAt: Date) {
   const earliest = referredAt.getTime() - OCCURRED_AT_TOLERANCE_MS;
   for (const [field, at] of [

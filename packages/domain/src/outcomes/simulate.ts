@@ -1,8 +1,7 @@
 /**
- * Sandbox simulation of a lender's outcomes (`POST /admin/v1/sandbox/outcomes`, `pnpm ops outcome simulate`),
- * so that a partner can see its reports, webhooks and commission move before any lender reports: recorded
- * as the referral's own lender would report it, by the same rules, for sandbox partners' referrals only.
- * `eventId` and `occurredAt` may be left out: a new id and now.
+ * `POST /admin/v1/sandbox/outcomes`: an outcome of a sandbox partner's referral, recorded as its own lender
+ * would report it, so reports, webhooks and commission move before any lender reports. `eventId` and
+ * `occurredAt` default to a new id and now.
  */
 import { randomUUID } from 'node:crypto';
 import { findReferralByOfferId } from '@loanmatch/db';
