@@ -9,7 +9,6 @@ import type { Answer } from '../validation/responses';
 
 export type CreatedApplication = Answer<'CreatedApplication'>;
 
-/** `POST /applications`: a new application in `draft` with its step 1. */
 export async function createApplication(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined },

@@ -1,8 +1,4 @@
-/**
- * The one soft credit check of an application, shared by both contracts' use cases: the claim that lets
- * one request at a time reach the bureau, and the bureau's answer completing the check with everything
- * that rests on it.
- */
+/** The one soft credit check of an application, for both contracts: its claim, then the bureau's answer. */
 import {
   claimCreditCheck,
   completeCreditCheck,
@@ -45,9 +41,8 @@ type Check<Applicant> = {
 };
 
 /**
- * Runs the application's one check, holding its claim: refused when it has completed, or runs in a live
- * process; taken over from a process that died. `applicant` is read once the claim is held. A refusal or
- * a failure releases the claim.
+ * Runs the application's one check, holding its claim (taken over from a process that died); `applicant`
+ * is read once the claim is held. A refusal or a failure releases the claim.
  */
 export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Promise<Result<ApplicantForCheck>>>) {
   const { app } = check;
@@ -78,10 +73,7 @@ export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Pro
   }
 }
 
-/**
- * Asks the bureau, then completes the claimed check in one statement: the result (the score sealed, its
- * band in clear), step 5, the consent record, the move to `credit_checked` and the request's key.
- */
+/** Asks the bureau, then completes the claimed check, step 5, the consent record and the key in one statement. */
 async function completeCheck(ctx: DomainContext, check: Check<ApplicantForCheck>): Promise<Result<CreditCheckView>> {
   const { app, applicant } = check;
   try {

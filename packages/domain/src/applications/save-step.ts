@@ -5,7 +5,7 @@ import { sealStep } from '../sealed-fields';
 import { validateStepData, validateStepEnvelope, type FormType } from '../validation';
 import { applicationView, findOwnApplication } from './view';
 
-/** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order; sending a step again replaces it. */
+/** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order. */
 export async function saveStep(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },

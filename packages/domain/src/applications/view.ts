@@ -8,7 +8,6 @@ import type { Answer } from '../validation/responses';
 
 export type CreditCheckView = Answer<'CreditCheckResult'>;
 
-/** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
 export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   const steps: Record<string, Json> = {};
   for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
@@ -33,13 +32,12 @@ export async function findOwnApplication(ctx: DomainContext, options: { partnerI
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 
-/** `GET /applications/{id}`. */
 export async function getApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const found = await findOwnApplication(ctx, options);
   return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }
 
-/** Tags are kept only when there are some: none, or `{}`, is stored as none. */
+/** `{}` is stored as no tags. */
 export function nonEmpty(tags: Record<string, string> | undefined): Record<string, string> | undefined {
   return tags && Object.keys(tags).length > 0 ? tags : undefined;
 }

@@ -12,16 +12,13 @@ import { intakeJson, planSteps, splitFlatFields } from './intake';
 import { newSecurityToken } from './security-token';
 import type { Answer } from '../validation/responses';
 
-/** The purpose a `SecretBox` for stored create answers is made for. */
 export const SECURITY_TOKEN_REPLAY_PURPOSE = 'variant-b/security-token-replay';
 
 export type CreatedApplicationB = Answer<'CreatedApplicationB'>;
 
 /**
- * `POST /v1/applications`: the flat body, checked with the step tables' own field rules, becomes the
- * application (step 1), the steps it completes, its intake (the rest, sealed) and its security token, in
- * one transaction. A replayable answer keeps its token sealed by `secretBox`, never in clear; one that no
- * key opens any more is unresolved.
+ * `POST /v1/applications`: the flat body becomes the application (step 1), the steps it completes, its
+ * sealed intake and its security token, in one transaction. A replayable answer keeps the token sealed.
  */
 export async function createApplicationB(
   ctx: DomainContext,

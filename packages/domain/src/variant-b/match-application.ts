@@ -2,7 +2,7 @@ import type { DomainContext } from '../context';
 import { findForMatch, matchFound } from '../offers';
 import { checkSecurityToken } from './security-token';
 
-/** `POST /v1/applications/{id}/match`: the application's security token first, then the same match as Variant A's. */
+/** `POST /v1/applications/{id}/match`: the security token first, then Variant A's match. */
 export async function matchApplicationB(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },

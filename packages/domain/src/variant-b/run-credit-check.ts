@@ -10,14 +10,13 @@ import { validateApplicantDetailsB } from '../validation';
 import { intakeJson, readIntake, type KnownSteps } from './intake';
 import { verifySecurityToken } from './security-token';
 
-/** Step 5's identity, fixed at create: what the applicant is checked as (credit-check bodies do not change it). */
+/** Step 5's identity, fixed at create: credit-check bodies do not change it. */
 const IDENTITY_FIELDS: readonly string[] = ['firstName', 'lastName', 'email', 'mobileNumber'];
 const UNSAFE_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
 /**
- * `POST /v1/applications/{id}/credit-check`: the one soft check, once the security token is verified.
- * Step 5 is what create and PATCH gave, with the body's step-5 fields (`dateOfBirth`, a consent, …) laid
- * over it; the identity given at create stays. No steps 2-4 are needed: matching offers on what is known.
+ * `POST /v1/applications/{id}/credit-check`: step 5 is what create and PATCH gave, with the body's other
+ * step-5 fields laid over it. No steps 2-4 are needed: matching offers on what is known.
  */
 export async function runCreditCheckB(ctx: DomainContext, options: CreditCheckRequest) {
   const verified = await verifySecurityToken(ctx, options);
@@ -48,7 +47,7 @@ export async function runCreditCheckB(ctx: DomainContext, options: CreditCheckRe
   });
 }
 
-/** Step 5 from the intake and the body, checked; the row then holds it with the known fields of steps not saved. */
+/** Step 5 from the intake and the body, checked, and the row that keeps it with the known steps. */
 async function applicantForCheck(
   ctx: DomainContext,
   app: ApplicationRow,

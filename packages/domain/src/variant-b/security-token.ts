@@ -6,16 +6,12 @@ import { canonicalUuid } from '../ids';
 import { digest, digestsEqual, randomSecret } from '../keys';
 import { validateSecurityTokenRequest } from '../validation';
 
-/** `st_` and 32 random bytes (base64url): shown once, stored as its SHA-256 digest. */
 export function newSecurityToken(): { securityToken: string; hash: string } {
   const securityToken = `st_${randomSecret()}`;
   return { securityToken, hash: digest(securityToken) };
 }
 
-/**
- * The `securityToken` of a body, in the contract's order: an application that is not the partner's is
- * 404; a body without a token 400; a token that is not this application's 403.
- */
+/** The `securityToken` of a body, in the contract's order: 404, then 400, then 403. */
 export async function verifySecurityToken(
   ctx: DomainContext,
   options: { partnerId: string; applicationId: string; body: unknown },
@@ -26,10 +22,7 @@ export async function verifySecurityToken(
   return checkSecurityToken(stored, options.body);
 }
 
-/**
- * The body's `securityToken` against the application's digest (null: it has none, as an application made
- * through Variant A), compared in constant time through digests.
- */
+/** `stored` null: an application made through Variant A, which has none. */
 export function checkSecurityToken(stored: string | null, body: unknown): Result<void> {
   const request = validateSecurityTokenRequest(body);
   if (!request.ok) return request;

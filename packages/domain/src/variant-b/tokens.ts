@@ -6,7 +6,7 @@ import { activeKeyById } from '../key-cache';
 import { apiKeyEnvironment } from '../keys';
 import { authenticateApiKey, authenticatedPartner } from '../partners';
 
-/** `POST /v1/auth/token`: the partner behind `X-API-Key`. Refusals name the header, never the key. */
+/** `POST /v1/auth/token`: the partner behind `X-API-Key`. */
 export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }) {
   if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
     return fail(
@@ -17,10 +17,7 @@ export async function authenticateTokenExchange(ctx: DomainContext, options: { a
   return authenticateApiKey(ctx, { apiKey: options.apiKey });
 }
 
-/**
- * The partner behind a verified access token, on every request: the token names the API key it was
- * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
- */
+/** The partner behind a verified access token: a key revoked since ends the token at once. */
 export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
   const owner = keyId ? await activeKeyById(ctx.db, keyId) : null;
