@@ -11,13 +11,7 @@ export async function cleanUp(work: Promise<unknown>): Promise<void> {
     timer.unref();
   });
   try {
-    await Promise.race([
-      work.then(
-        () => undefined,
-        () => undefined,
-      ),
-      waited,
-    ]);
+    await Promise.race([work.catch(() => undefined), waited]);
   } finally {
     clearTimeout(timer);
   }

@@ -22,14 +22,6 @@ export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
 
-export interface AuthenticatedPartner {
-  partnerId: string;
-  keyId: string;
-  name: string;
-  tier: string;
-  environment: Environment;
-}
-
 const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }) => ({
   partnerId: p.id,
   name: p.name,
@@ -44,9 +36,11 @@ export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: 
   return owner.ok ? ok(authenticatedPartner(owner.value)) : owner;
 }
 
-export function authenticatedPartner({ partnerId, keyId, name, tier, environment }: KeyOwner): AuthenticatedPartner {
+export function authenticatedPartner({ partnerId, keyId, name, tier, environment }: KeyOwner) {
   return { partnerId, keyId, name, tier, environment: environment as Environment };
 }
+
+export type AuthenticatedPartner = ReturnType<typeof authenticatedPartner>;
 
 export async function createPartner(ctx: DomainContext, options: { body: unknown }) {
   const checked = objectBody(options.body);

@@ -42,15 +42,11 @@ export async function setTierLimit(ctx: DomainContext, options: { tier: string; 
   return row ? ok(view(row)) : fail('NOT_FOUND', `Tier not found; the tiers are ${TIERS.join(', ')}`);
 }
 
-export interface TierLimits {
-  perHour(tier: string): Promise<number>;
-}
-
 /**
  * The limits, read again when older than TIER_CACHE_MS; a failed refresh keeps the last ones. A tier
  * missing from the table gets the smallest limit there is.
  */
-export function createTierLimits(db: Sql, options: { now?: () => number } = {}): TierLimits {
+export function createTierLimits(db: Sql, options: { now?: () => number } = {}) {
   const now = options.now ?? Date.now;
   let cached: { at: number; limits: Map<string, number> } | undefined;
   let loading: Promise<void> | undefined;
@@ -62,7 +58,7 @@ export function createTierLimits(db: Sql, options: { now?: () => number } = {}):
   const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
 
   return {
-    async perHour(tier) {
+    async perHour(tier: string): Promise<number> {
       if (cached === undefined) await refresh();
       else if (now() - cached.at >= TIER_CACHE_MS) await refresh().catch(() => undefined);
       const limits = cached!.limits;
@@ -70,3 +66,5 @@ export function createTierLimits(db: Sql, options: { now?: () => number } = {}):
     },
   };
 }
+
+export type TierLimits = ReturnType<typeof createTierLimits>;

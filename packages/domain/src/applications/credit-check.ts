@@ -32,19 +32,19 @@ export interface ApplicantForCheck {
   stored: Json;
 }
 
-type Check<Applicant> = {
+interface Check {
   app: ApplicationRow;
   partnerId: string;
-  applicant: Applicant;
+  applicant: () => Promise<Result<ApplicantForCheck>>;
   sandboxScore: SandboxScore | undefined;
   seal: Seal<CreditCheckView>;
-};
+}
 
 /**
  * Runs the application's one check, holding its claim (taken over from a process that died); `applicant`
  * is read once the claim is held. A refusal or a failure releases the claim.
  */
-export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Promise<Result<ApplicantForCheck>>>) {
+export async function runClaimedCheck(ctx: DomainContext, check: Check) {
   const { app } = check;
   const name = `check:${app.id}`;
   // Held before the claim exists: a concurrent request that sees our claim must find us alive.
@@ -61,7 +61,7 @@ export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Pro
     }
     try {
       const applicant = await check.applicant();
-      const result = applicant.ok ? await completeCheck(ctx, { ...check, applicant: applicant.value }) : applicant;
+      const result = applicant.ok ? await completeCheck(ctx, check, applicant.value) : applicant;
       if (!result.ok) await releaseCreditCheck(ctx.db, app.id, ctx.instance.id);
       return result;
     } catch (err) {
@@ -74,8 +74,12 @@ export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Pro
 }
 
 /** Asks the bureau, then completes the claimed check, step 5, the consent record and the key in one statement. */
-async function completeCheck(ctx: DomainContext, check: Check<ApplicantForCheck>): Promise<Result<CreditCheckView>> {
-  const { app, applicant } = check;
+async function completeCheck(
+  ctx: DomainContext,
+  check: Check,
+  applicant: ApplicantForCheck,
+): Promise<Result<CreditCheckView>> {
+  const { app } = check;
   try {
     const answer = await ctx.bureau.requestScore({
       applicationId: app.id,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok, violation, type Result } from '../errors';
 import type { BureauAnswer, BureauRequest, CreditBureau, SandboxScore } from './bureau';
 
 /** A representative score inside each word level's band (see SCORE_BANDS). */
@@ -22,16 +22,16 @@ export function parseSandboxScore(raw: string | undefined): Result<SandboxScore 
   if (Object.hasOwn(LEVEL_SCORES, raw)) return ok({ kind: 'score', score: LEVEL_SCORES[raw] });
   if (/^\d{1,4}$/.test(raw) && Number(raw) <= SANDBOX_SCORE_RANGE.maximum)
     return ok({ kind: 'score', score: Number(raw) });
+  const words = Object.keys(LEVEL_SCORES).join(', ');
+  const rule = violation(
+    'X-Sandbox-Score',
+    'enum',
+    'must be a word level, unavailable, or a whole number between 0 and 1200',
+  );
   return fail(
     'VALIDATION_ERROR',
-    `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`,
-    [
-      {
-        field: 'X-Sandbox-Score',
-        rule: 'enum',
-        message: 'X-Sandbox-Score: must be a word level, unavailable, or a whole number between 0 and 1200',
-      },
-    ],
+    `X-Sandbox-Score: must be one of ${words}, unavailable, or a whole number between 0 and 1200`,
+    [rule],
   );
 }
 

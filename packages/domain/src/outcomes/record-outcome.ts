@@ -154,13 +154,7 @@ function datedBeforeReferral(event: OutcomeEventRequest, referredAt: Date) {
 }
 
 function lifecycleEvent(e: StoredOutcomeEvent | OutcomeEventRequest, seq: number): LifecycleEvent {
-  return {
-    type: e.type as OutcomeType,
-    occurredAt: e.occurredAt,
-    fundedAmountCents: e.fundedAmountCents,
-    fundedAt: e.fundedAt,
-    seq,
-  };
+  return { ...e, type: e.type as OutcomeType, seq };
 }
 
 function refusalText(from: OutcomeType | 'none', at: LifecycleEvent, incoming: LifecycleEvent): string {
