@@ -68,11 +68,9 @@ export async function authenticateKey<T extends { keyHash: string; environment: 
   const claimed = apiKey ? apiKeyEnvironment(apiKey, lender) : null;
   if (!apiKey || !claimed)
     return fail('UNAUTHORIZED', `A valid ${noun} is required: send Authorization: Bearer <${noun}>`);
+  const kind = lender ? noun : 'key';
   if (claimed !== ctx.env)
-    return fail(
-      'UNAUTHORIZED',
-      `This is a ${claimed} ${lender ? noun : 'key'}; this server is the ${ctx.env} environment`,
-    );
+    return fail('UNAUTHORIZED', `This is a ${claimed} ${kind}; this server is the ${ctx.env} environment`);
   const hash = digest(apiKey);
   const owner = await find(hash);
   if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env)

@@ -63,10 +63,8 @@ export async function registerWebhook(ctx: DomainContext, options: { partnerId: 
   const destination = await ctx.webhooks.checkDestination(request.value.url);
   if (!destination.ok) return invalid(violation('url', destination.rule, destination.text));
   if ((await countWebhooks(ctx.db, options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
-    return fail(
-      'WEBHOOK_LIMIT_REACHED',
-      `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`,
-    );
+    const message = `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`;
+    return fail('WEBHOOK_LIMIT_REACHED', message);
   }
   const secret = newWebhookSecret();
   const now = ctx.clock();
@@ -128,9 +126,10 @@ export async function sendTestEvent(ctx: DomainContext, options: { partnerId: st
   if (!found.ok) return found;
   const webhook = found.value;
   if (webhook.status !== 'active') {
+    const reason = webhook.disabledReason ?? 'no reason recorded';
     return fail(
       'WEBHOOK_DISABLED',
-      `This webhook is disabled (${webhook.disabledReason ?? 'no reason recorded'}); register the endpoint again once it is fixed`,
+      `This webhook is disabled (${reason}); register the endpoint again once it is fixed`,
     );
   }
   const eventId = await insertEvent(ctx.db, {

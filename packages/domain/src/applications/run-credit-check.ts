@@ -35,10 +35,8 @@ export async function runCreditCheck(ctx: DomainContext, options: CreditCheckReq
     if (!sandboxScore.ok) return sandboxScore;
     const missing = ([2, 3, 4] as const).filter((n) => !app.steps[n]);
     if (missing.length > 0) {
-      return fail(
-        'STEPS_INCOMPLETE',
-        `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`,
-      );
+      const message = `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`;
+      return fail('STEPS_INCOMPLETE', message);
     }
     const applicant = { details: details.value, stored: details.value };
     return runClaimedCheck(ctx, {

@@ -22,17 +22,9 @@ export function parseSandboxScore(raw: string | undefined): Result<SandboxScore 
   if (Object.hasOwn(LEVEL_SCORES, raw)) return ok({ kind: 'score', score: LEVEL_SCORES[raw] });
   if (/^\d{1,4}$/.test(raw) && Number(raw) <= SANDBOX_SCORE_RANGE.maximum)
     return ok({ kind: 'score', score: Number(raw) });
-  const words = Object.keys(LEVEL_SCORES).join(', ');
-  const rule = violation(
-    'X-Sandbox-Score',
-    'enum',
-    'must be a word level, unavailable, or a whole number between 0 and 1200',
-  );
-  return fail(
-    'VALIDATION_ERROR',
-    `X-Sandbox-Score: must be one of ${words}, unavailable, or a whole number between 0 and 1200`,
-    [rule],
-  );
+  const rule = 'must be a word level, unavailable, or a whole number between 0 and 1200';
+  const message = `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`;
+  return fail('VALIDATION_ERROR', message, [violation('X-Sandbox-Score', 'enum', rule)]);
 }
 
 /** Without the header, the same person always gets the same score, people spread over 300-1000. */

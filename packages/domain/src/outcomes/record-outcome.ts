@@ -12,12 +12,13 @@ import {
   recordOutcomeEvent,
   type StoredOutcomeEvent,
 } from '@loanmatch/db';
-import type { DomainContext, Environment } from '../context';
+import type { DomainContext } from '../context';
 import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalJson, type Replayable } from '../idempotency';
 import { canonicalUuid } from '../ids';
 import { OCCURRED_AT_TOLERANCE_MS, validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
 import type { CommissionTerms } from './commission';
+import type { AuthenticatedLender } from './lender-keys';
 import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import { summarise } from './summary';
 import type { Answer } from '../validation/responses';
@@ -27,11 +28,7 @@ export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 export type OutcomeRecorded = Answer<'OutcomeRecorded'>;
 
 /** `keyId` null: a sandbox simulation. */
-interface OutcomeReporter {
-  lenderId: string;
-  keyId: string | null;
-  environment: Environment;
-}
+type OutcomeReporter = Omit<AuthenticatedLender, 'keyId'> & { keyId: string | null };
 
 const NOT_FOUND_MESSAGE = 'reference: names no referral of this lender';
 
@@ -59,14 +56,10 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
     const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
     const approval = locked.events.find((e) => e.type === 'approved');
-    if (event.fundedAt && approval && event.fundedAt < approval.occurredAt)
-      return invalid(
-        violation(
-          'fundedAt',
-          'afterApproval',
-          `must not be before the approval (${approval.occurredAt.toISOString()})`,
-        ),
-      );
+    if (event.fundedAt && approval && event.fundedAt < approval.occurredAt) {
+      const text = `must not be before the approval (${approval.occurredAt.toISOString()})`;
+      return invalid(violation('fundedAt', 'afterApproval', text));
+    }
     const incoming = lifecycleEvent(event, locked.events.length);
     const path = lifecyclePath([...locked.events.map(lifecycleEvent), incoming]);
     if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
@@ -142,14 +135,10 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
 /** Nothing happens at a lender before the applicant arrives, give or take the clocks' tolerance. */
 function datedBeforeReferral(event: OutcomeEventRequest, referredAt: Date) {
   const earliest = referredAt.getTime() - OCCURRED_AT_TOLERANCE_MS;
-  for (const [field, at] of [
-    ['occurredAt', event.occurredAt],
-    ['fundedAt', event.fundedAt],
-  ] as const)
-    if (at && at.getTime() < earliest)
-      return invalid(
-        violation(field, 'afterReferral', `must not be before the referral (${referredAt.toISOString()})`),
-      );
+  const text = `must not be before the referral (${referredAt.toISOString()})`;
+  if (event.occurredAt.getTime() < earliest) return invalid(violation('occurredAt', 'afterReferral', text));
+  if (event.fundedAt && event.fundedAt.getTime() < earliest)
+    return invalid(violation('fundedAt', 'afterReferral', text));
   return undefined;
 }
 

@@ -63,10 +63,8 @@ export async function createApplicationB(
   const stored = result.value.value;
   const securityToken = options.secretBox.open(stored.securityToken);
   if (securityToken === undefined) {
-    return fail(
-      'IDEMPOTENCY_KEY_UNRESOLVED',
-      `The first request with this Idempotency-Key created application ${stored.applicationId}, but its security token can no longer be shown; create a new application with a new key`,
-    );
+    const message = `The first request with this Idempotency-Key created application ${stored.applicationId}, but its security token can no longer be shown; create a new application with a new key`;
+    return fail('IDEMPOTENCY_KEY_UNRESOLVED', message);
   }
   return ok({ value: { applicationId: stored.applicationId, securityToken }, replayed: true });
 }

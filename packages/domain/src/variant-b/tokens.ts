@@ -9,10 +9,8 @@ import { authenticateApiKey, authenticatedPartner } from '../partners';
 /** `POST /v1/auth/token`: the partner behind `X-API-Key`. */
 export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }) {
   if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
-    return fail(
-      'UNAUTHORIZED',
-      'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}',
-    );
+    const message = 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}';
+    return fail('UNAUTHORIZED', message);
   }
   return authenticateApiKey(ctx, { apiKey: options.apiKey });
 }
@@ -22,10 +20,9 @@ export async function authenticateTokenSubject(ctx: DomainContext, options: { pa
   const keyId = canonicalUuid(options.keyId);
   const owner = keyId ? await activeKeyById(ctx.db, keyId) : null;
   if (!owner || owner.partnerId !== options.partnerId || owner.environment !== ctx.env) {
-    return fail(
-      'UNAUTHORIZED',
-      'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token',
-    );
+    const message =
+      'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token';
+    return fail('UNAUTHORIZED', message);
   }
   return ok(authenticatedPartner(owner));
 }

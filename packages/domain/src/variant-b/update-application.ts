@@ -33,10 +33,8 @@ export async function updateApplicationB(
     if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS');
     const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
     if (check === 'completed' && changedApplicant.length > 0) {
-      return fail(
-        'CREDIT_CHECK_ALREADY_COMPLETED',
-        `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`,
-      );
+      const message = `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`;
+      return fail('CREDIT_CHECK_ALREADY_COMPLETED', message);
     }
     const intake = readIntake(kept.state === 'kept' ? kept.details : null);
     // A saved step that gets fields is saved again whole: its personal fields opened, those of other steps not.
