@@ -50,7 +50,6 @@ export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
 
 export type ConsentRecordView = ReturnType<typeof recordView>;
 
-/** `GET /admin/v1/applications/{id}/consents`. */
 export async function getApplicationConsents(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
   const rows = applicationId ? await listConsentRecords(ctx.db, applicationId) : null;
@@ -58,7 +57,6 @@ export async function getApplicationConsents(ctx: DomainContext, options: { appl
   return ok({ applicationId, consents: rows.map(recordView) });
 }
 
-/** With the wording of each consent given, in the recorded version. */
 function recordView(row: ConsentRecordRow) {
   const { creditCheck, privacy, marketing, terms } = row;
   const consents = { creditCheck, privacy, marketing, terms };

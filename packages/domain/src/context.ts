@@ -45,14 +45,12 @@ export type DestinationCheck = { ok: true; url: string } | { ok: false; rule: st
 
 /** What the webhook use cases need from `packages/http`: the domain resolves no names and opens no connections. */
 export interface WebhookServices {
-  /** Seals signing secrets for storage, and opens them again to sign. */
   readonly secrets: SecretBox;
   checkDestination(url: string): Promise<DestinationCheck>;
   /** Called when an event was written, so this process's dispatcher looks sooner than its next poll. */
   notify(): void;
 }
 
-/** This process, as registered in the instances table. */
 export interface InstanceRegistry {
   readonly id: string;
   /** Whether the process that owns a claim (an idempotency key, a credit check) is still running. */

@@ -4,12 +4,6 @@
  * words (the OpenAPI documents' example). The domain's `ErrorCode`, the HTTP layer's `STATUS_OF`, the
  * documents and the client SDK's `KnownErrorCode` derive from this table, so a new code is one row here.
  */
-export interface ErrorCodeEntry {
-  readonly status: number;
-  readonly raisedBy: 'domain' | 'http';
-  readonly example: string;
-}
-
 const domain = (status: number, example: string) => ({ status, raisedBy: 'domain' as const, example });
 const http = (status: number, example: string) => ({ status, raisedBy: 'http' as const, example });
 
@@ -65,12 +59,10 @@ export const ERROR_CODES = {
     'An internal error occurred; quote request id 3f0c2a9e-5b1d-4c61-9a57-0d6f3e2b8c41 to support',
   ),
   SERVICE_UNAVAILABLE: domain(503, 'The service is temporarily unavailable; retry shortly'),
-} satisfies Readonly<Record<string, ErrorCodeEntry>>;
+};
 
-/** Every code the service answers with. */
 export type ServiceErrorCode = keyof typeof ERROR_CODES;
 
-/** The codes a `DomainError` may carry. */
 export type DomainErrorCode = {
   [C in ServiceErrorCode]: (typeof ERROR_CODES)[C]['raisedBy'] extends 'domain' ? C : never;
 }[ServiceErrorCode];

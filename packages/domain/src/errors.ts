@@ -21,7 +21,6 @@ export class DomainError extends Error {
   }
 }
 
-/** Expected outcomes are values, not exceptions. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
 /** What a use case answers when it succeeds: for callers that name a view the use case infers. */
@@ -48,10 +47,8 @@ export const violation = (field: string, rule: string, text: string): FieldViola
   message: `${field}: ${text}`,
 });
 
-/** A VALIDATION_ERROR naming its first violation. */
 export const invalid = (...violations: FieldViolation[]) => fail('VALIDATION_ERROR', violations[0].message, violations);
 
-/** The body as an object, or the VALIDATION_ERROR of one that is not. */
 export function objectBody(body: unknown): Result<Record<string, unknown>> {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return ok(body as Record<string, unknown>);
   return invalid(violation('body', 'type', 'must be a JSON object'));

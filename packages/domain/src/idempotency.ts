@@ -46,7 +46,6 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
   return invalid(violation('Idempotency-Key', 'format', text));
 }
 
-/** Runs `operation` under the request's key (or plainly, without one). */
 export async function withIdempotency<T extends Json>(
   ctx: DomainContext,
   scope: IdempotencyScope,

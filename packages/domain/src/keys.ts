@@ -51,7 +51,6 @@ export function newApiKey(environment: Environment, lender = false) {
   return { apiKey, keyHash: digest(apiKey), prefix: apiKey.slice(0, head.length + 4) };
 }
 
-/** The environment a key claims by its prefix, or null for a string that is not a key (of a lender, with `lender`). */
 export function apiKeyEnvironment(candidate: string, lender = false): Environment | null {
   const match = KEY_PATTERN.exec(candidate);
   return match && (match[1] !== undefined) === lender ? (match[2] as Environment) : null;

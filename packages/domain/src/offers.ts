@@ -33,7 +33,6 @@ export async function matchApplication(ctx: DomainContext, options: { partnerId:
   return found.ok ? matchFound(ctx, found.value) : found;
 }
 
-/** The partner's application with what matching reads of its check. */
 export async function findForMatch(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const id = canonicalUuid(options.applicationId);
   const found = id ? await findApplicationForMatch(ctx.db, id, options.partnerId) : null;

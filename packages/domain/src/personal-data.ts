@@ -24,7 +24,6 @@ import { canonicalUuid } from './ids';
 import { PERSONAL_STEP_FIELDS, openSealed, sealedFieldContext } from './sealed-fields';
 import { createSecretBox, type SecretBox } from './sealing';
 
-/** The current data key first, then earlier ones still accepted. */
 export function createPersonalDataBox(keys: readonly Uint8Array[]): SecretBox {
   return createSecretBox(keys, 'applicant-details');
 }
@@ -111,7 +110,6 @@ export async function reencryptPersonalData(
   const limit = options.batchSize ?? 200;
   const deadline = Date.now() + (options.budgetMs ?? 10_000);
   const counts = { reencrypted: 0, unreadable: 0 };
-  /** One kind of sealed value, listed after an application id; false when the deadline stopped it. */
   const pass = async (
     list: (after: string | undefined) => Promise<Array<{ applicationId: string; sealed: string }>>,
     replace: (applicationId: string, from: string, to: string) => Promise<boolean>,

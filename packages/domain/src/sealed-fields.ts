@@ -32,7 +32,6 @@ export class PersonalDataUnreadable extends Error {
   }
 }
 
-/** The plain text of a sealed value of `applicationId`; throws PersonalDataUnreadable when no key opens it. */
 export function openSealed(ctx: DomainContext, applicationId: string, sealed: string, context: string): string {
   const plain = ctx.personalData.open(sealed, context);
   if (plain === undefined) throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(sealed));

@@ -18,13 +18,11 @@ const order = (name: string): number => {
   return index === -1 ? TIERS.length : index;
 };
 
-/** `GET /admin/v1/tiers`: in the order of TIERS. */
 export async function listTiers(ctx: DomainContext) {
   const rows = await readTiers(ctx.db);
   return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
 }
 
-/** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`. */
 export async function setTierLimit(ctx: DomainContext, options: { tier: string; body: unknown }) {
   const body = objectBody(options.body);
   if (!body.ok) return body;

@@ -88,7 +88,6 @@ export async function claimWebhookDeliveries(ctx: DomainContext, options: { limi
   });
 }
 
-/** The wait before the retry that follows failed attempt `attempt`, or undefined when none is left. */
 function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
   const base = policy.retryDelaysMs[attempt - 1];
   if (base === undefined) return undefined;

@@ -27,7 +27,6 @@ export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
 const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
 
-/** The Standard Webhooks secret format. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
@@ -79,13 +78,11 @@ export async function registerWebhook(ctx: DomainContext, options: { partnerId: 
   return ok({ ...toView(row, now), secret });
 }
 
-/** `GET /webhooks`: oldest first. */
 export async function listWebhooks(ctx: DomainContext, options: { partnerId: string }) {
   const now = ctx.clock();
   return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
 }
 
-/** The partner's own webhook; another partner's, a deleted, an unknown and a malformed id are all NOT_FOUND. */
 async function findOwnWebhook(
   ctx: DomainContext,
   options: { partnerId: string; webhookId: string },
@@ -158,7 +155,6 @@ function attemptView(row: AttemptRow) {
   };
 }
 
-/** `GET /webhooks/{id}/deliveries`: the endpoint's recent attempts, newest first. */
 export async function listWebhookDeliveries(
   ctx: DomainContext,
   options: { partnerId: string; webhookId: string; limit?: string },

@@ -19,7 +19,6 @@ import { sealApplicantDetails } from '../personal-data';
 import { sealScore } from '../sealed-fields';
 import type { CreditCheckView } from './view';
 
-/** `X-Sandbox-Score`: the sandbox's simulated result; a live server refuses the header. */
 export function sandboxScoreFor(ctx: DomainContext, header: string | undefined): Result<SandboxScore | undefined> {
   if (header !== undefined && !ctx.bureau.sandbox)
     return invalid(violation('X-Sandbox-Score', 'sandbox', 'is accepted only by the sandbox'));

@@ -13,7 +13,6 @@ export interface CreditCheckRequest {
   sandboxScore: string | undefined;
 }
 
-/** What identifies a credit check's request under its key. */
 export function creditCheckFingerprint(operation: string, options: CreditCheckRequest, body: unknown) {
   return { operation, target: options.applicationId, body, headers: { 'x-sandbox-score': options.sandboxScore } };
 }

@@ -25,7 +25,6 @@ export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   };
 }
 
-/** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
 export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const id = canonicalUuid(options.applicationId);
   const row = id ? await findApplication(ctx.db, id, options.partnerId) : null;
@@ -37,7 +36,6 @@ export async function getApplication(ctx: DomainContext, options: { partnerId: s
   return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }
 
-/** `{}` is stored as no tags. */
 export function nonEmpty(tags: Record<string, string> | undefined): Record<string, string> | undefined {
   return tags && Object.keys(tags).length > 0 ? tags : undefined;
 }

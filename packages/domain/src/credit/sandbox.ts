@@ -15,7 +15,6 @@ const LEVEL_SCORES: Record<string, number> = {
 export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...Object.keys(LEVEL_SCORES), 'unavailable']);
 export const SANDBOX_SCORE_RANGE = Object.freeze({ minimum: 0, maximum: 1200 });
 
-/** Parses `X-Sandbox-Score`: a word level, a whole number 0-1200, or `unavailable`. */
 export function parseSandboxScore(raw: string | undefined): Result<SandboxScore | undefined> {
   if (raw === undefined) return ok(undefined);
   if (raw === 'unavailable') return ok({ kind: 'unavailable' });

@@ -22,7 +22,6 @@ export type CommissionTerms = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The JSON Schema of a catalogue product's `commission`. */
 export const commissionSchema = {
   type: 'object',
   properties: {
@@ -69,7 +68,6 @@ export function commissionCents(terms: CommissionTerms, fundedCents: number): nu
   return terms.capCents === null ? total : Math.min(total, terms.capCents);
 }
 
-/** Whether a cancellation falls within the clawback period (inclusive). */
 export function withinClawback(terms: CommissionTerms, fundedAt: Date, cancelledAt: Date): boolean {
   return cancelledAt.getTime() - fundedAt.getTime() <= terms.clawbackDays * DAY_MS;
 }

@@ -16,7 +16,6 @@ const view = (c: FunnelCounts) => ({
   commission: toDollars(c.commissionCents),
 });
 
-/** `partnerId` absent: every partner (null). */
 async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Promise<Result<string | null>> {
   if (partnerId === undefined) return ok(null);
   const id = canonicalUuid(partnerId);

@@ -33,7 +33,6 @@ export async function issueLenderKey(ctx: DomainContext, options: { lenderId: st
   return ok({ keyId: row.id, apiKey: key.apiKey, lenderId: lender.id, environment: row.environment });
 }
 
-/** `GET /admin/v1/lenders`: the catalogue's lenders with their keys' prefixes. */
 export async function listLenders(ctx: DomainContext) {
   const rows = await listLendersWithKeys(ctx.db);
   return ok({

@@ -13,7 +13,6 @@ export function toDollars(cents: number): number {
   return cents / 100;
 }
 
-/** Cents as a CSV amount with two decimals: 1500050 → "15000.50". */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);

@@ -16,7 +16,6 @@ export type KnownSteps = Partial<Record<PartialStep, Record<string, unknown>>>;
 const KNOWN_STEPS = 'knownSteps';
 
 export interface Intake {
-  /** Step 5's fields by their table names. */
   applicant: Record<string, unknown>;
   knownSteps: KnownSteps;
 }

@@ -6,7 +6,6 @@ import { activeKeyById } from '../key-cache';
 import { apiKeyEnvironment } from '../keys';
 import { authenticateApiKey, authenticatedPartner } from '../partners';
 
-/** `POST /v1/auth/token`: the partner behind `X-API-Key`. */
 export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }) {
   if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
     const message = 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}';
