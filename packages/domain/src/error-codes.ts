@@ -1,8 +1,6 @@
 /**
- * Every error code the service answers with, and for each its HTTP status, the layer that raises it
- * (`domain`: a `DomainError` may carry it; `http`: only the HTTP layer) and a message in the service's
- * words (the OpenAPI documents' example). The domain's `ErrorCode`, the HTTP layer's `STATUS_OF`, the
- * documents and the client SDK's `KnownErrorCode` derive from this table, so a new code is one row here.
+ * Every error code the service answers with: its HTTP status, the layer that raises it (`http`: only the
+ * HTTP layer) and the OpenAPI documents' example message. Everything else derives from this table.
  */
 const domain = (status: number, example: string) => ({ status, raisedBy: 'domain' as const, example });
 const http = (status: number, example: string) => ({ status, raisedBy: 'http' as const, example });

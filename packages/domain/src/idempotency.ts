@@ -1,7 +1,6 @@
 /**
- * `Idempotency-Key`: a request runs at most once per partner and key. The first answer is replayed; a
- * different request under the key is refused; a concurrent one is told to wait; a refusal (an expected
- * failure) releases the key; an unexpected failure or a dead process leaves it unresolved.
+ * `Idempotency-Key`: a request runs at most once per partner and key. A refusal releases the key; an
+ * unexpected failure or a dead process leaves it unresolved.
  */
 import {
   claimKey,

@@ -26,8 +26,6 @@ interface SnapshotOffer {
   commission?: CommissionTerms;
 }
 
-export type MatchView = ReturnType<typeof matchView>['view'];
-
 export async function matchApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
   const found = await findForMatch(ctx, options);
   return found.ok ? matchFound(ctx, found.value) : found;

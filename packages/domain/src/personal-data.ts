@@ -64,9 +64,8 @@ export async function erasePersonalData(ctx: DomainContext, options: { applicati
 }
 
 /**
- * `GET /admin/v1/data-key`: the sealed values by the key that sealed them, and live idempotency keys by the
- * data key of their request's digest (a retry is compared under it, so it stays configured until they
- * expire, 24 hours at most). When both remainders are 0, every earlier key may be removed.
+ * `GET /admin/v1/data-key`: sealed values by their key, and live idempotency keys by the data key of their
+ * request's digest. When both remainders are 0, every earlier key may be removed.
  */
 export async function getDataKeyStatus(ctx: DomainContext) {
   return ok(await keyStatus(ctx));
@@ -97,10 +96,9 @@ async function keyStatus(ctx: DomainContext) {
 }
 
 /**
- * `POST /admin/v1/data-key/re-encrypt`: seals every value sealed under an earlier key again under the
- * current one, a batch at a time, for up to `budgetMs` (`complete` false: call again). Each value is
- * replaced only if its row still holds the text that was read, so a write or an erasure meanwhile is
- * never undone. Values no configured key opens are counted `unreadable` and left as they are.
+ * `POST /admin/v1/data-key/re-encrypt`: seals again under the current key, a batch at a time, for up to
+ * `budgetMs`. A value is replaced only if its row still holds the text read, so a write meanwhile is never
+ * undone; values no configured key opens are counted `unreadable`.
  */
 export async function reencryptPersonalData(
   ctx: DomainContext,

@@ -1,8 +1,6 @@
 /**
- * Personal data kept beside clear data, sealed like step 5 (`personal-data.ts`): the personal fields of
- * steps 2-4, stored as one sealed text beside the step's other fields in clear (for matching), and the
- * exact bureau score, sealed and never opened (its band stays in clear). Each text is bound to its
- * application and place (`<id>:step-<n>`, `<id>:score`), so a text copied elsewhere does not open.
+ * The personal fields of steps 2-4, sealed as one text beside the step's other fields in clear (for
+ * matching), and the exact score, sealed and never opened. Each text is bound to its application and place.
  */
 import type { ApplicationRow, Json, SealedColumn, SealedStepNumber } from '@loanmatch/db';
 import type { DomainContext } from './context';

@@ -10,12 +10,10 @@ import {
 } from 'node:crypto';
 
 /**
- * Seals what must be kept and read again, so that the database alone never holds it in clear: AES-256-GCM
- * under a key derived (HKDF-SHA256) from a server secret and a purpose, so one secret can serve several
- * purposes without sharing a key. Secrets are given newest first: sealing uses the first; opening picks
- * the key by the id in the sealed text, so a rotated-out secret still opens what it sealed. An optional
- * `context` (associated data) binds a text to where it is kept. A box also makes keyed digests
- * (HMAC-SHA256) of what must be compared but never read back, such as a request's fingerprint.
+ * Seals what must be kept and read again (AES-256-GCM, a key derived per purpose), and makes keyed digests
+ * of what must only be compared. Secrets are given newest first: sealing uses the first; opening picks the
+ * key by the id in the sealed text, so a rotated-out secret still opens what it sealed. `context`
+ * (associated data) binds a text to where it is kept.
  */
 export interface SecretBox {
   /** The id of the key that seals: the first secret's. */

@@ -30,10 +30,7 @@ export interface RetryPolicy {
   readonly random?: () => number;
 }
 
-/**
- * The first attempt is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over
- * 27 h 35 min (at least 24 h 50 min with jitter); an endpoint failing for 5 days is disabled.
- */
+/** Eight attempts over 27 h 35 min (at least 24 h 50 min with jitter); an endpoint failing for 5 days is disabled. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   retryDelaysMs: Object.freeze([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]),
   disableAfterMs: 5 * DAY,
@@ -60,9 +57,8 @@ export interface AttemptOutcome {
  */
 export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }) {
   const now = ctx.clock();
-  const { limit, leaseMs } = options;
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit });
+  const leaseUntil = new Date(now.getTime() + options.leaseMs);
+  const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit: options.limit });
   const live = [];
   for (const row of claimed) {
     if (row.deleted || row.status !== 'active') {
@@ -96,10 +92,8 @@ function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number)
 }
 
 /**
- * Records an attempt and settles its delivery, in one transaction: a 2xx ends it; 410 Gone disables the
- * endpoint; any other failure schedules the next attempt (no earlier than `Retry-After`) or fails the
- * delivery when the schedule is spent, and an endpoint with no 2xx for `disableAfterMs` is disabled. A
- * claim lost meanwhile to another dispatcher still records the attempt but leaves the delivery alone.
+ * Records an attempt and settles its delivery, in one transaction. A claim lost meanwhile to another
+ * dispatcher still records the attempt but leaves the delivery alone.
  */
 export async function recordDeliveryAttempt(
   ctx: DomainContext,
