@@ -1,7 +1,4 @@
-/**
- * What a failed request undoes on its way out is waited for briefly: done before the answer leaves when
- * the database answers, without holding the answer when it does not. Its failure is dropped.
- */
+/** What a failed request undoes on its way out is waited for briefly, so a stalled database cannot hold the answer. */
 export const CLEANUP_WAIT_MS = 150;
 
 export async function cleanUp(work: Promise<unknown>): Promise<void> {

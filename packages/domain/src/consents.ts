@@ -1,8 +1,4 @@
-/**
- * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked, stored
- * by each completed credit check. Without a `consentTextVersion`, the current version is recorded, marked
- * as not stated.
- */
+/** Consent records: proof, for a lender, of what an applicant agreed to, stored by each completed credit check. */
 import { randomUUID } from 'node:crypto';
 import { listConsentRecords, type CheckCompletion, type ConsentRecordRow, type Json } from '@loanmatch/db';
 import { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXTS, CURRENT_CONSENT_TEXTS, type ConsentKind } from './consent-texts';

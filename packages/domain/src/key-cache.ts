@@ -1,7 +1,6 @@
 /**
- * Active API keys looked up by digest or by id, remembered briefly per process and database, so that a
- * request does not first pay two round trips. Only active keys are remembered, so a new key works at once;
- * a revocation here forgets every entry. Concurrent requests for one key share one lookup.
+ * Active API keys by digest or id, remembered briefly per process and database to spare each request two
+ * round trips. Only active keys are remembered, so a new key works at once.
  */
 import { findActiveKeyById, findActiveKeyOwner, type KeyOwner, type Sql } from '@loanmatch/db';
 

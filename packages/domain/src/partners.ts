@@ -93,10 +93,7 @@ export async function issueApiKey(ctx: DomainContext, options: { partnerId: stri
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
-/**
- * `DELETE /admin/v1/keys/{keyId}`: a partner key or a lender key. Another process refuses a revoked
- * partner key within KEY_CACHE_MS; this one, and every process for a lender key, at once.
- */
+/** `DELETE /admin/v1/keys/{keyId}`: another process refuses a revoked partner key within KEY_CACHE_MS. */
 export async function revokeKey(ctx: DomainContext, options: { keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
   const partnerKey = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;

@@ -1,7 +1,6 @@
 /**
- * Applicants' personal information at rest: step 5 and Variant B's intake are sealed under the data key,
- * bound to the application id; the key status, rotation and erasure here also cover `sealed-fields.ts`.
- * Erasure keeps the application's non-personal record for reporting, and matching still answers.
+ * Applicants' details (step 5, Variant B's intake) sealed under the data key, bound to the application; the
+ * key status, rotation and erasure here also cover `sealed-fields.ts`.
  */
 import {
   SEALED_COLUMNS,
@@ -49,11 +48,7 @@ export async function readApplicantDetails(
   return { state: 'kept', details: JSON.parse(plain) as Json };
 }
 
-/**
- * `DELETE /admin/v1/applications/{id}/personal-data`: removes the applicant's details, the personal fields
- * of steps 1-4, the exact score and the consent record's partner reference. A second call answers the
- * first call's `erasedAt`. Not a status change: no webhook event.
- */
+/** `DELETE /admin/v1/applications/{id}/personal-data`: a second call answers the first call's `erasedAt`. */
 export async function erasePersonalData(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
   const erasedAt = applicationId

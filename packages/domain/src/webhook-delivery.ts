@@ -51,9 +51,8 @@ export interface AttemptOutcome {
 }
 
 /**
- * Claims up to `limit` due deliveries for `leaseMs` (after which another dispatcher may take one over).
- * Deliveries of an endpoint disabled or deleted since are cancelled instead. A job's `eventId` is its
- * `webhook-id` header; `secrets` sign `body`, newest first.
+ * Claims due deliveries for `leaseMs`, after which another dispatcher may take one over; those of an
+ * endpoint disabled or deleted since are cancelled instead.
  */
 export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }) {
   const now = ctx.clock();

@@ -1,7 +1,4 @@
-/**
- * A product's commission per funded loan: a fixed amount and/or a capped percentage, and a clawback period
- * in which a cancellation reverses it. Worked in whole cents and basis points.
- */
+/** A product's commission per funded loan, with a clawback period; worked in whole cents and basis points. */
 import { isWholeCents, toCents } from './money';
 
 /** As the catalogue states it, in dollars and percent. */

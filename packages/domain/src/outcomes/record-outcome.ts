@@ -1,8 +1,6 @@
 /**
- * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. An `eventId`
- * already used replays its first answer (422 with other content); with the referral locked, the event
- * joins those kept unless the path breaks the lifecycle (409), and is written with what the events now
- * come to and, when the status moved, a `referral.outcome_changed` event.
+ * `POST /api/lender/v1/outcomes`: an `eventId` already used replays its first answer; with the referral
+ * locked, the event is kept with what the events now come to, unless it breaks the lifecycle.
  */
 import { hash, randomUUID } from 'node:crypto';
 import {

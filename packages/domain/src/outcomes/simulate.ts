@@ -1,7 +1,6 @@
 /**
- * `POST /admin/v1/sandbox/outcomes`: an outcome of a sandbox partner's referral, recorded as its own lender
- * would report it, so reports, webhooks and commission move before any lender reports. `eventId` and
- * `occurredAt` default to a new id and now.
+ * `POST /admin/v1/sandbox/outcomes`: a sandbox referral's outcome, recorded as its own lender would report
+ * it, so reports, webhooks and commission move before any lender reports.
  */
 import { randomUUID } from 'node:crypto';
 import { findReferralByOfferId } from '@loanmatch/db';

@@ -1,7 +1,6 @@
 /**
- * What a Variant B application keeps of its flat fields, and how they become Variant A's steps. The
- * sealed applicant row holds step 5's fields and, under `knownSteps`, the fields of steps 2-4 not saved
- * yet: a step is saved as Variant A saves it, in A's order, once its fields validate as the whole step.
+ * A Variant B application's flat fields: step 5's and, under `knownSteps`, those of steps 2-4 not saved
+ * yet, in the sealed applicant row. A step is saved as Variant A saves it once it validates whole.
  */
 import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
