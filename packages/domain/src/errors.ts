@@ -1,8 +1,6 @@
 /** The one error type of the domain: `code` is a row of `error-codes.ts`, which also gives its HTTP status. */
 import { ERROR_CODES, type DomainErrorCode } from './error-codes';
 
-export type ErrorCode = DomainErrorCode;
-
 /** One violated rule: `field` is the path (`homeAddressComponents.postcode`), `message` reads `<field>: <rule text>`. */
 export interface FieldViolation {
   field: string;
@@ -13,7 +11,7 @@ export interface FieldViolation {
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   constructor(
-    readonly code: ErrorCode,
+    readonly code: DomainErrorCode,
     message: string,
     readonly details?: FieldViolation[],
   ) {
@@ -33,7 +31,7 @@ export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
 /** A refusal; without a message, the code's own text in `ERROR_CODES`. */
 export const fail = (
-  code: ErrorCode,
+  code: DomainErrorCode,
   message: string = ERROR_CODES[code].example,
   details?: FieldViolation[],
 ): { ok: false; error: DomainError } => ({
