@@ -9,7 +9,7 @@ import { CLIENT_TAG_KEY_PATTERN } from '../validation';
 import type { Answer } from '../validation/responses';
 import { formatCents, toDollars } from './money';
 
-const REPORT_MAX_DAYS = 366;
+export const REPORT_MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const GROUPINGS = ['day', 'lender', 'product'] as const;
