@@ -1,7 +1,6 @@
 /**
- * Variant A: the partner API at /api/partner/v1, authenticated with `Authorization: Bearer <API key>`,
- * and beside it the lender API at /api/lender/v1, where lenders report outcomes with keys of their own.
- * Routes parse, call one domain function, and render.
+ * Variant A: the partner API at /api/partner/v1 (`Authorization: Bearer <API key>`), and the lender API
+ * at /api/lender/v1, where lenders report outcomes with keys of their own.
  */
 import { Router, type Express, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
@@ -59,8 +58,7 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     ping: deps.ping,
     metrics: deps.metrics,
     routes: [
-      // The document and its page first (three GET routes), so that a guess at them under the base path
-      // gets 404 naming their address, not 401; the document names the listener by its public address.
+      // The document and its page first: a guess at them under the base path gets 404 naming them, not 401.
       {
         router: docsRoutes(
           variantADocument({
@@ -72,7 +70,6 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
         ),
       },
       { path: BASE_PATH_A, router: partnerRoutes(deps) },
-      // Lenders authenticate with their own keys: no partner route is behind this router.
       { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
       { router: trackingRoutes(deps.ctx) },
     ],
@@ -121,9 +118,7 @@ function partnerRoutes(deps: PartnerADeps): Router {
   router.post('/applications/:applicationId/match', async (req, res) =>
     sendResult(res, await matchApplication(ctx, target(req, res))),
   );
-  // The consent wording partners show applicants, by version; a check names the one it showed.
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
-  // Referrals and their report, and webhooks: the same routes on both front-ends.
   router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
   return router;
@@ -144,11 +139,7 @@ function lenderRoutes(deps: PartnerADeps): Router {
   return router;
 }
 
-/**
- * `GET /r/<token>`: the applicant's browser follows an offer's tracking URL; no partner key here. The
- * shell's `Cache-Control: no-store` and `Referrer-Policy: no-referrer` keep the token out of caches and
- * of the lender's logs.
- */
+/** `GET /r/<token>`: the applicant's browser follows an offer's tracking URL; no partner key here. */
 function trackingRoutes(ctx: DomainContext): Router {
   const router = Router();
   router.get('/r/:token', async (req, res) => {

@@ -1,8 +1,6 @@
 /**
- * Variant B: the token-exchange contract, at /v1. A partner exchanges its API key
- * (`X-API-Key`) for a 15-minute JWT, then sends `Authorization: Bearer <access token>`; PATCH, credit
- * check and match bodies carry the application's `securityToken`. Same domain, envelope, errors, request ids
- * and logs as Variant A; routes parse, call one domain function, and render.
+ * Variant B at /v1: a partner exchanges its API key (`X-API-Key`) for a 15-minute JWT, then sends
+ * `Authorization: Bearer <access token>`; PATCH, credit check and match bodies carry the `securityToken`.
  */
 import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Redis } from 'ioredis';
@@ -51,11 +49,10 @@ export interface PartnerBDeps {
   tierLimits?: TierLimits;
   redis?: Redis;
   redisPrefix?: string;
-  /** Request durations and rate-limit refusals, for `GET /metrics`. */
   metrics?: HttpMetrics;
   /** Counts each request the limiter sees, and each it refuses, per tier (the operator console). */
   usage?: TierUsage;
-  /** This listener's public address, the server of its OpenAPI document; its default port on loopback by default. */
+  /** The server of its OpenAPI document; its default port on loopback by default. */
   publicBaseUrl?: string;
 }
 
@@ -143,13 +140,8 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     body: req.body,
   });
   router.post('/applications', async (req, res) => {
-    const input = {
-      partnerId: partnerOf(res).partnerId,
-      body: req.body,
-      idempotencyKey: req.get('Idempotency-Key'),
-      secretBox,
-    };
-    sendResult(res, await createApplicationB(ctx, input), 201);
+    const input = { partnerId: partnerOf(res).partnerId, body: req.body, idempotencyKey: req.get('Idempotency-Key') };
+    sendResult(res, await createApplicationB(ctx, { ...input, secretBox }), 201);
   });
   router.post('/applications/:applicationId/credit-check', async (req, res) => {
     const input = {
@@ -165,9 +157,7 @@ function partnerRoutes(deps: PartnerBDeps): Router {
   router.post('/applications/:applicationId/match', async (req, res) =>
     sendResult(res, await matchApplicationB(ctx, target(req, res))),
   );
-  // The consent wording partners show applicants, by version; a check names the one it showed.
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
-  // Referrals and their report, and webhooks: the same routes on both front-ends.
   router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));
   return router;

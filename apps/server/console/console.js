@@ -1,7 +1,6 @@
-// The operator console: a static page with no data of its own. The admin token is typed in, kept in
-// this tab's sessionStorage (gone when the tab closes), and sent as `Authorization: Bearer` with each
-// call to the admin API; it is never put in a URL or a cookie, so no other site can make the browser
-// use it. Everything shown is set as text, never parsed as HTML.
+// The operator console. The admin token is kept in this tab's sessionStorage and sent as `Authorization:
+// Bearer`, never in a URL or a cookie, so no other site can make the browser use it. Everything shown is
+// set as text, never parsed as HTML.
 
 (() => {
   const API = '/admin/v1';
@@ -42,18 +41,9 @@
     status.classList.toggle('error', Boolean(isError));
   }
 
-  function cell(row, text, className) {
-    const td = document.createElement('td');
-    td.textContent = text;
-    if (className) td.className = className;
-    row.appendChild(td);
-    return td;
-  }
-
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
-  // The funnel (GET /admin/v1/reports/funnel and its per-partner and per-lender companions), drawn as bar
-  // charts in SVG built element by element.
+  // The funnel, and the funnel per partner and per lender, drawn as SVG bar charts.
   const SVG = 'http://www.w3.org/2000/svg';
   const FUNNEL_STAGES = [
     ['applications', 'Applications'],
@@ -195,13 +185,10 @@
     const tbody = $('partners').tBodies[0];
     tbody.replaceChildren();
     for (const p of partners) {
-      const row = document.createElement('tr');
-      cell(row, p.name);
-      cell(row, p.partnerId, 'id');
-      cell(row, p.tier);
-      cell(row, p.environment);
-      cell(row, String(p.keys.filter((k) => !k.revokedAt).length), 'number');
-      cell(row, when(p.createdAt));
+      const row = $('partner-row').content.firstElementChild.cloneNode(true);
+      const activeKeys = p.keys.filter((k) => !k.revokedAt).length;
+      const texts = [p.name, p.partnerId, p.tier, p.environment, String(activeKeys), when(p.createdAt)];
+      for (const [i, text] of texts.entries()) row.cells[i].textContent = text;
       tbody.appendChild(row);
     }
   }
@@ -246,9 +233,7 @@
     $('console').hidden = true;
     $('sign-out').hidden = true;
     $('sign-in').hidden = false;
-    for (const id of ['funnel-chart', 'partners-chart', 'lenders-chart']) $(id).replaceChildren();
-    $('tiers').tBodies[0].replaceChildren();
-    $('partners').tBodies[0].replaceChildren();
+    for (const element of $('console').querySelectorAll('svg, tbody')) element.replaceChildren();
     $('funnel-totals').textContent = '';
     say(message || '', Boolean(message));
   }

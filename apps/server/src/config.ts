@@ -10,7 +10,6 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
-/** Reads one setting from the environment, or throws a ConfigError naming its variable. */
 type Read<T> = (env: Env) => T;
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -63,14 +62,12 @@ const items = (raw: string) =>
     .map((v) => v.trim())
     .filter((v) => v !== '');
 
-/** A secret of at least `minLength` characters; JWT secrets are HMAC-SHA256 keys, 32 characters or more. */
 const secret = (name: string, minLength: number) =>
   setting(name, undefined, (raw) => {
     if (raw.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters`);
     return raw;
   });
 
-/** A comma-separated list of secrets, each of at least `minLength` characters. */
 const secretList = (name: string, minLength: number) =>
   setting(name, NONE, (raw): readonly string[] => {
     const values = items(raw);
@@ -99,7 +96,6 @@ const duration = (name: string, min: number, fallback: number) =>
     return ms;
   });
 
-/** A comma-separated list of durations (`5s,5m,30m`), each at least `min` ms; at most 20. */
 const durationList = (name: string, min: number, fallback: readonly number[]) =>
   setting(name, fallback, (raw): readonly number[] => {
     const values = raw.split(',').map((v) => parseDuration(v, min));
@@ -110,10 +106,7 @@ const durationList = (name: string, min: number, fallback: readonly number[]) =>
     return Object.freeze(values as number[]);
   });
 
-/**
- * A data key: 32 random bytes written as 64 hex digits or as base64 / base64url (43 characters, or 44
- * with its `=`), as `openssl rand -hex 32` or `openssl rand -base64 32` print them. Undefined otherwise.
- */
+/** A data key: 32 bytes as 64 hex digits or as base64 / base64url (43 characters, or 44 with `=`). */
 export function parseDataKey(text: string): Buffer | undefined {
   const trimmed = text.trim();
   if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
@@ -127,7 +120,6 @@ export function parseDataKey(text: string): Buffer | undefined {
 const DATA_KEY_FORMAT =
   '32 bytes written as 64 hex digits or 44 base64 characters (openssl rand -hex 32, or openssl rand -base64 32)';
 
-/** The messages name the variable and the form, never the value. */
 const dataKey = setting('DATA_KEY', undefined, (raw) => {
   const key = parseDataKey(raw);
   if (key) return key;
@@ -137,7 +129,6 @@ const dataKey = setting('DATA_KEY', undefined, (raw) => {
   );
 });
 
-/** Data keys, comma-separated; a bad one is named by its place when there are several. */
 const dataKeys = (name: string) =>
   setting(name, NONE, (raw): readonly Buffer[] => {
     const texts = items(raw);
@@ -155,9 +146,8 @@ const isLoopbackHost = (host: string): boolean =>
   host.toLowerCase() === 'localhost' || classifyAddress(bareHost(host)).class === 'loopback';
 
 /**
- * WEBHOOK_SANDBOX_LOOPBACK_PORTS: `any`, `none`, or ports separated by commas. Unset, a sandbox whose
- * partner listeners and public addresses are loopback (a partner's own machine) allows any port; one
- * reachable from elsewhere allows none, so that a sandbox key cannot probe the host's own services.
+ * `any`, `none`, or ports. Unset: any when the partner listeners and public addresses are all loopback
+ * (a partner's own machine), none otherwise, so that a sandbox key cannot probe the host's services.
  */
 const loopbackPorts = (host: Read<string>, publicUrls: Read<string>[]): Read<'any' | readonly number[]> => {
   const name = 'WEBHOOK_SANDBOX_LOOPBACK_PORTS';

@@ -1,7 +1,4 @@
-/**
- * Builds the running service from its configuration: database (migrated), Redis, the domain context,
- * and the listeners the chosen mode asks for. `stop()` drains and closes everything.
- */
+/** Builds the running service from its configuration and mode; `stop()` drains and closes everything. */
 import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,7 +69,6 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   });
   const applied = await db.migrate();
   if (applied.length) logger.info('migrations applied', { migrations: applied });
-
   const registry = createInstanceRegistry({
     db,
     embedded: db.kind === 'pglite',
@@ -81,32 +77,26 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   });
   await registry.start();
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  // This process's metrics (GET /metrics) and Variant B's per-tier counts (the operator console).
   const metrics = createMetrics({ database: { kind: db.kind, pool: db.poolStats } });
   const usage = createTierUsage({ redis, redisPrefix: config.redisPrefix, logger });
   const clock = () => new Date();
-  // Start-up work, sweeps and long operator jobs (rotation, catalogue loads) have a longer statement limit
-  // than requests (DB_QUERY_TIMEOUT_MS), which must answer within 2 s when the database stops answering.
+  // Start-up work, sweeps and operator jobs use `db.jobs`, whose statements may outlast DB_QUERY_TIMEOUT_MS.
   const seeded = await seedCatalogue(
     { db: db.jobs, clock },
     { document: JSON.parse(readFileSync(matching.CATALOGUE_PATH, 'utf8')) },
   );
   if (!seeded.ok) throw new Error(`the repository's catalogue file is invalid: ${seeded.error.message}`);
   if (seeded.value) logger.info('catalogue loaded', { ...seeded.value });
-
-  // A secret left unset is made once and kept in DATA_DIR: this process's own, which the other processes
-  // of a deployment on PostgreSQL do not share.
+  // A secret left unset is made once and kept in DATA_DIR: the other processes on PostgreSQL lack it.
   const secret = (file: string, configured: string | undefined) => {
     if (config.databaseUrl && !configured && file in OWN_SECRET_WARNINGS) logger.warn(OWN_SECRET_WARNINGS[file]);
     return loadOrCreateSecret(config.dataDir, file, configured).value;
   };
   let dispatcher: Dispatcher | undefined;
   const listeners: Listener[] = [];
-  // The deployment's configured ports and this process's bound ones (a port 0 is picked at start).
   const configuredPorts = [config.portA, config.portB, config.portAdmin, config.metricsPort ?? 0].filter((p) => p > 0);
   const webhooks = createWebhookServices({
     env: config.env,
-    // Webhook signing secrets are sealed under a key derived from this secret.
     sealingSecrets: [
       secret('webhook-sealing-secret', config.webhookSealingSecret),
       ...config.webhookSealingPreviousSecrets,
@@ -115,7 +105,6 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     ownPorts: () => [...configuredPorts, ...listeners.map((l) => (l.server.address() as AddressInfo).port)],
     notify: () => dispatcher?.wake(),
   });
-  // Applicant details are sealed under this key: losing it loses the details it sealed.
   const dataKey = config.dataKey ?? parseDataKey(secret('data-key', undefined));
   if (!dataKey)
     throw new ConfigError(`${config.dataDir}/data-key does not hold a data key; set DATA_KEY or restore the file`);
@@ -172,7 +161,6 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     listeners.push(await listen('Metrics', app, config.metricsPort, config.metricsHost, '/metrics'));
   }
 
-  // Every process delivers webhooks from the outbox unless WEBHOOK_DISPATCHER=off; on PostgreSQL they share the work.
   if (config.webhookDispatcher) {
     dispatcher = createDispatcher({
       ctx,
@@ -201,8 +189,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     firstStart,
     async stop() {
       clearInterval(sweep);
-      // The dispatcher stops claiming and finishes its attempts in flight while requests drain; both end
-      // before the database closes. A delivery cut short is sent again after its lease: at least once.
+      // A delivery cut short is sent again after its lease: at least once.
       await Promise.all([drain(listeners, config.shutdownGraceMs), dispatcher?.stop()]);
       await registry.stop();
       await usage.close();
@@ -212,10 +199,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
   };
 }
 
-/**
- * A secret the server makes on first start and keeps in DATA_DIR (mode 0600, never printed), unless
- * configured. `created` is true only on the start that made it, so it is printed once.
- */
+/** The configured secret, or one made on first start and kept in DATA_DIR (mode 0600); `created` on that start. */
 function loadOrCreateSecret(
   dataDir: string,
   file: string,
@@ -232,10 +216,7 @@ function loadOrCreateSecret(
   return { value, created: true };
 }
 
-/**
- * Says when values are sealed under a key this process lacks (their reads would fail): a key removed
- * before re-encryption finished, or another DATA_KEY.
- */
+/** Warns of values sealed under data keys this process lacks: their reads would fail. */
 async function warnOfMissingDataKeys(ctx: DomainContext, logger: Logger): Promise<void> {
   const status = await getDataKeyStatus(ctx);
   if (!status.ok) return;
@@ -255,13 +236,10 @@ async function warnOfMissingDataKeys(ctx: DomainContext, logger: Logger): Promis
 }
 
 /**
- * Connects to Redis, waiting up to two seconds for it. The service starts without it all the same:
- * with no offline queue, commands fail at once while Redis is down, and within the command timeout
- * while it does not answer (a hung server, a network partition), so no rate-limited request waits on
- * it forever; rate limiting then fails open.
+ * Connects to Redis, waiting up to two seconds; the service starts without it. With no offline queue and
+ * a command timeout, no request waits on a Redis that is down or hung: rate limiting fails open.
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  // Auto-pipelining: the commands of concurrent requests (each one's rate-limit EVALSHA) go out in one write.
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -12,7 +12,7 @@ export type ReportsApi = ReturnType<typeof reportsApi>;
 type SharedPath = '/referrals' | '/consents' | '/reports/referrals' | Extract<keyof PathsA, `/webhooks${string}`>;
 type Shared = Pick<PathsA, SharedPath>;
 
-/** A client of `P` whose calls go through `send`, repeatable unless a call passes a `fetch` of its own. */
+/** A client of `P` through `send`, repeatable unless a call passes a `fetch` of its own. */
 export const apiOf = <P extends {}>(transport: Transport, send: Send): Api<P> =>
   createClient<P, 'application/json'>({ baseUrl: transport.baseUrl, fetch: (request) => send(request, true) });
 

@@ -1,7 +1,7 @@
 /** The `fetch` under openapi-fetch: retries by the client's rules, throws anything but the success envelope. */
 import { LoanMatchApiError, LoanMatchConnectionError, type FieldViolation } from './errors';
 
-/** Options of every client, with their defaults in README "Options". */
+/** Options of every client, with their defaults in the README. */
 export interface TransportOptions {
   fetch?: typeof fetch;
   retries?: number;

@@ -40,7 +40,7 @@ export const ERROR_CODES = {
   ),
   OUTCOME_TRANSITION_INVALID: domain(
     409,
-    'type: a funded referral cannot become declined; a funded loan may only be cancelled',
+    'type: a funded referral cannot become declined; a funded referral may only become cancelled',
   ),
   LINK_EXPIRED: domain(410, 'This offer link has expired; ask for a new match'),
   PAYLOAD_TOO_LARGE: http(413, 'The request body is larger than 32 KB'),

@@ -1,8 +1,6 @@
 /**
- * The operators' API at /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`, bound to loopback
- * by default and answering loopback callers only unless ADMIN_ALLOW_REMOTE=on. Same envelope and error
- * body as Variant A. The listener also serves `GET /metrics` and the operator console (`/admin/console`).
- * Each route calls one domain function and answers its result.
+ * The operators' API at /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`, for loopback callers
+ * unless ADMIN_ALLOW_REMOTE=on. The listener also serves `GET /metrics` and the console (`/admin/console`).
  */
 import { Router, type Express, type Request, type RequestHandler } from 'express';
 import {
@@ -53,18 +51,13 @@ export interface AdminDeps {
   logger: Logger;
   ping: () => Promise<boolean>;
   adminToken: string;
-  /**
-   * The domain for long operator work (catalogue loads, the data key's status and re-encryption): the
-   * same, over connections whose statements may run longer than a request's. `ctx` when absent.
-   */
+  /** For long operator work (catalogue loads, the data key): statements may run longer. `ctx` when absent. */
   jobs?: DomainContext;
-  /** This process's metrics: served at `GET /metrics`, and fed with the admin listener's requests. */
+  /** Served at `GET /metrics` (behind METRICS_TOKEN when set), and fed with this listener's requests. */
   metrics?: HttpMetrics & MetricsSource;
-  /** When set, `GET /metrics` wants `Authorization: Bearer <METRICS_TOKEN>`; otherwise it is open. */
   metricsToken?: string;
   /** Variant B's requests and refusals per tier (`GET /admin/v1/usage`, the console). */
   usage?: TierUsage;
-  /** ADMIN_ALLOW_REMOTE: answer callers outside loopback too. Off (default), they get 403 FORBIDDEN. */
   allowRemote?: boolean;
 }
 
@@ -75,8 +68,7 @@ export function createAdminApp(deps: AdminDeps): Express {
     logger: deps.logger,
     ping: deps.ping,
     metrics: deps.metrics,
-    // The loopback guard comes first: everything after it (metrics, console, API, unknown paths) is
-    // refused to remote callers; only the health checks before it answer anyone.
+    // The loopback guard first: only the health checks before it answer remote callers.
     routes: [
       { router: Router().use(loopbackOnly(deps.allowRemote ?? false)) },
       ...metrics,
@@ -105,7 +97,6 @@ const funnelQuery = (req: Request) => ({
   query: { from: queryValue(req, 'from'), to: queryValue(req, 'to'), partnerId: queryValue(req, 'partnerId') },
 });
 
-/** A route's named parameters (`:partnerId`), which are strings. */
 type Params = Record<string, string>;
 
 function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router {
@@ -154,7 +145,6 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   );
   on('get', '/data-key', 200, () => getDataKeyStatus(jobs));
   on('post', '/data-key/re-encrypt', 200, () => reencryptPersonalData(jobs));
-  // Variant B's requests and refusals per tier over the last hour, for the operator console.
   if (usage) {
     router.get('/usage', async (_req, res) => {
       const report = await usage.lastHour().catch(() => undefined);
@@ -172,7 +162,7 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
 
 /** `GET /admin/v1/usage`: every tier, in the order free, standard, enterprise, with its counts of the last hour. */
 function usageView(report: UsageReport, now: Date) {
-  const names = [...TIERS, ...[...report.tiers.keys()].filter((t) => !(TIERS as readonly string[]).includes(t))];
+  const names = [...new Set([...TIERS, ...report.tiers.keys()])];
   return {
     since: report.since.toISOString(),
     until: now.toISOString(),

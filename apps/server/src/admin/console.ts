@@ -1,9 +1,7 @@
 /**
- * The operator console at `GET /admin/console`: a page, a script, a style sheet and an icon of our own, read
- * once at start. The page holds no data and needs no token to load; the script asks for the admin
- * token, keeps it in the tab's sessionStorage and calls the admin API with `Authorization: Bearer`.
- * A token in a header, never in a cookie, is what makes the page safe from cross-site requests; the
- * Content-Security-Policy allows only our own script and style and calls to this origin.
+ * The operator console at `GET /admin/console`: static files read once at start, holding no data. The
+ * script sends the admin token in a header, never a cookie, so other sites cannot use it; the
+ * Content-Security-Policy allows only our own files and calls to this origin.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,6 @@
 /**
- * `pnpm ops …`: the operators' command line over the admin API. It talks HTTP to a running server
- * (ADMIN_URL, default http://127.0.0.1:3002/admin/v1) with ADMIN_TOKEN, or with the token the server
- * keeps in DATA_DIR/admin-token. Every command prints lines, or with `--json` the API's data.
+ * `pnpm ops …`: the operators' command line over the admin API at ADMIN_URL, with ADMIN_TOKEN or the
+ * token in DATA_DIR/admin-token. Every command prints lines, or with `--json` the API's data.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,9 +15,6 @@ import type {
 } from '@loanmatch/domain';
 import { Command, InvalidArgumentError, type OptionValues } from 'commander';
 
-type PartnerView = Answered<typeof listPartners>['partners'][number];
-type TierView = Answered<typeof listTiers>['tiers'][number];
-type LenderView = Answered<typeof listLenders>['lenders'][number];
 type DataKeyStatus = Answered<typeof getDataKeyStatus>;
 type ReencryptionReport = Answered<typeof reencryptPersonalData>;
 
@@ -50,13 +46,13 @@ async function call<T = Data>(io: OpsIO, method: string, path: string, body?: un
   }
   const payload = (await res.json().catch(() => ({}))) as {
     success?: boolean;
-    data?: Data;
+    data?: T;
     error?: string;
     message?: string;
   };
   if (!res.ok || !payload.success)
     throw new OpsError(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
-  return (payload.data ?? {}) as T;
+  return payload.data ?? ({} as T);
 }
 
 function adminToken(env: OpsIO['env']): string {
@@ -122,7 +118,7 @@ export function buildProgram(io: OpsIO): Command {
   );
   printing(
     partner.command('list').description('list partners and their keys (never the keys themselves)'),
-    () => admin<{ partners: PartnerView[] }>('GET', '/partners'),
+    () => admin<Answered<typeof listPartners>>('GET', '/partners'),
     (data) =>
       data.partners.flatMap((p) => [
         `${p.partnerId}  ${p.name}  ${p.tier}  ${p.environment}`,
@@ -171,7 +167,7 @@ export function buildProgram(io: OpsIO): Command {
   const tier = program.command('tier').description('Variant B rate tiers');
   printing(
     tier.command('list'),
-    () => admin<{ tiers: TierView[] }>('GET', '/tiers'),
+    () => admin<Answered<typeof listTiers>>('GET', '/tiers'),
     (data) => data.tiers.map((t) => `${t.tier.padEnd(10)} ${t.requestsPerHour} requests per hour`),
   );
   printing(
@@ -235,7 +231,7 @@ export function buildProgram(io: OpsIO): Command {
   const lender = program.command('lender').description('lenders and their keys for reporting outcomes');
   printing(
     lender.command('list').description('the catalogue’s lenders and their keys (never the keys themselves)'),
-    () => admin<{ lenders: LenderView[] }>('GET', '/lenders'),
+    () => admin<Answered<typeof listLenders>>('GET', '/lenders'),
     (data) =>
       data.lenders.flatMap((l) => [
         `${l.lenderId}  ${l.name}${l.active ? '' : '  (no longer in the catalogue)'}`,

@@ -40,7 +40,7 @@ export interface paths {
         head?: never;
         /**
          * Save step 2, 3 or 4
-         * @description Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. Once the applicant's personal data has been erased, the application takes no step again (409 `PERSONAL_DATA_ERASED`).
+         * @description Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. Once the applicant's personal data has been erased, the application takes no step again.
          */
         patch: operations["saveStep"];
         trace?: never;
@@ -76,29 +76,9 @@ export interface paths {
         put?: never;
         /**
          * Match offers
-         * @description No body. Each call is a fresh run with fresh tracking links (about two hours); call again after changing a step.
+         * @description No body. Each call is a fresh run with fresh tracking links; call again after changing a step.
          */
         post: operations["matchApplication"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/consents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The consent wording, by version
-         * @description Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on; a version not listed here is 400 `VALIDATION_ERROR`. Published wording never changes: new wording is a new version, and earlier versions stay accepted.
-         */
-        get: operations["listConsentTexts"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -137,6 +117,26 @@ export interface paths {
          * @description Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount and your commission (AUD). JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).
          */
         get: operations["referralReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consent wording, by version
+         * @description Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on. Published wording never changes: new wording is a new version, and earlier versions stay accepted.
+         */
+        get: operations["listConsentTexts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -200,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description A new secret, shown once; the old one keeps signing beside it for 24 hours (`webhook-signature: v1,<new> v1,<old>`).
+         * @description During the 24 hours both secrets sign: `webhook-signature: v1,<new> v1,<old>`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -238,7 +238,7 @@ export interface paths {
         };
         /**
          * Recent delivery attempts
-         * @description The endpoint's latest attempts, newest first (`limit`, default 50), with how many deliveries wait.
+         * @description The endpoint's latest attempts, newest first, with how many deliveries wait.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -258,7 +258,7 @@ export interface paths {
         };
         /**
          * Follow an offer's tracking link
-         * @description For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender. No key.
+         * @description For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender.
          */
         get: operations["followTrackingLink"];
         put?: never;
@@ -280,7 +280,7 @@ export interface paths {
         put?: never;
         /**
          * Report what became of a referral
-         * @description The referral is named by the `lm_ref` its tracking redirect gave you; another lender's reference, or none, is 404. Events may arrive out of order: each is kept, and the outcome is the latest by `occurredAt`, provided each step in that order is allowed (a referral may start, be approved, declined, funded or withdrawn; an approval may still be declined, withdrawn or cancelled; a funded loan may only be cancelled). An event the lifecycle forbids where it falls is 409 `OUTCOME_TRANSITION_INVALID`, and nothing is stored. The same `eventId` again answers the first answer (`Idempotency-Replayed: true`); with other content, 422 `IDEMPOTENCY_KEY_REUSED`. A sandbox lender key reaches sandbox referrals only.
+         * @description Events may arrive out of order: each is kept, and the outcome is the latest by `occurredAt`, provided each step in that order is allowed (a referral may start, be approved, declined, funded or withdrawn; an approval may still be declined, withdrawn or cancelled; a funded loan may only be cancelled); an event the lifecycle forbids where it falls is refused and nothing is stored. The same `eventId` again answers the first answer. A sandbox lender key reaches sandbox referrals only.
          */
         post: operations["reportOutcome"];
         delete?: never;
@@ -298,7 +298,7 @@ export interface paths {
         };
         /**
          * The process is alive
-         * @description Answers 200 while the process runs, whatever its database does. No key.
+         * @description Answers 200 while the process runs, whatever its database does.
          */
         get: operations["healthz"];
         put?: never;
@@ -318,7 +318,7 @@ export interface paths {
         };
         /**
          * The process can reach its database
-         * @description Answers 200 when the database answers, 503 otherwise: for a load balancer. No key.
+         * @description Answers 200 when the database answers, 503 otherwise: for a load balancer.
          */
         get: operations["readyz"];
         put?: never;
@@ -338,7 +338,7 @@ export interface paths {
         };
         /**
          * This OpenAPI 3.1 document
-         * @description Built at start from the validation schemas, with this listener's public address as its server. No key.
+         * @description Built at start from the validation schemas, with this listener's public address as its server.
          */
         get: operations["openApiDocument"];
         put?: never;
@@ -358,7 +358,7 @@ export interface paths {
         };
         /**
          * This reference, as a web page
-         * @description Swagger UI, served by this listener with every asset it needs. No key.
+         * @description Swagger UI, served by this listener with every asset it needs.
          */
         get: operations["referenceDocs"];
         put?: never;
@@ -434,17 +434,11 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /**
-         * Personal loan, step 1
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Personal loan, step 1 */
         PersonalLoanStep1: {
             loanAmount: number | string;
         };
-        /**
-         * Personal loan, step 2
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Personal loan, step 2 */
         PersonalLoanStep2: {
             /** @enum {string} */
             loanPurpose: "debt_consolidation" | "home_improvement" | "car_purchase" | "medical_expenses" | "holiday" | "wedding" | "education" | "business" | "other";
@@ -452,10 +446,7 @@ export interface components {
             /** @enum {string} */
             creditScoreEstimate?: "excellent" | "good" | "average" | "below_average" | "poor" | "unknown";
         };
-        /**
-         * Personal loan, step 3
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Personal loan, step 3 */
         PersonalLoanStep3: {
             /** @enum {string} */
             employmentType: "full_time" | "part_time" | "casual" | "contract" | "contractor" | "self_employed" | "unemployed" | "retired" | "student" | "centrelink";
@@ -466,10 +457,7 @@ export interface components {
             /** @description Default when omitted: `0`. */
             otherIncome?: number | string;
         };
-        /**
-         * Personal loan, step 4
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Personal loan, step 4 */
         PersonalLoanStep4: {
             /** @enum {string} */
             livingSituation: "renting" | "own_outright" | "own_mortgage" | "living_with_parents" | "boarding" | "other";
@@ -491,10 +479,7 @@ export interface components {
             residentialMonths?: number | string;
             dependents?: number | string;
         };
-        /**
-         * Car loan, step 1
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Car loan, step 1 */
         CarLoanStep1: {
             /** @enum {string} */
             carLoanPurpose: "new" | "used" | "refinance" | "NewCarPurchase" | "UsedCarPurchase" | "RefinanceCarLoan";
@@ -505,10 +490,7 @@ export interface components {
             /** @enum {string} */
             usedCarSaleType?: "private" | "dealer";
         } & (unknown & unknown);
-        /**
-         * Car loan, step 2
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Car loan, step 2 */
         CarLoanStep2: {
             /** @description Default when omitted: `0`. */
             tradeInValue?: number | string;
@@ -525,10 +507,7 @@ export interface components {
         CarLoanStep3: components["schemas"]["PersonalLoanStep3"];
         /** @description The same fields, types and bounds as PersonalLoanStep4. */
         CarLoanStep4: components["schemas"]["PersonalLoanStep4"];
-        /**
-         * Home loan, step 1
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Home loan, step 1 */
         HomeLoanStep1: {
             /** @enum {string} */
             occupancyType: "owner_occupied" | "investment";
@@ -537,10 +516,7 @@ export interface components {
             /** @enum {string} */
             isFirstHomeBuyer?: "yes" | "no";
         };
-        /**
-         * Home loan, step 2
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Home loan, step 2 */
         HomeLoanStep2: {
             propertyValue: number | string;
             propertyAddress: string;
@@ -558,10 +534,7 @@ export interface components {
             /** @enum {string} */
             propertyType: "house" | "apartment" | "townhouse" | "land" | "unit" | "villa" | "other";
         };
-        /**
-         * Home loan, step 3
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Home loan, step 3 */
         HomeLoanStep3: {
             loanAmount: number | string;
             loanTerm: number | string;
@@ -570,10 +543,7 @@ export interface components {
             /** @enum {string} */
             settlementTimeframe: "within_30_days" | "30_60_days" | "60_90_days" | "90_plus_days";
         };
-        /**
-         * Home loan, step 4
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
+        /** Home loan, step 4 */
         HomeLoanStep4: {
             /** @enum {string} */
             employmentType: "full_time" | "part_time" | "casual" | "contract" | "contractor" | "self_employed" | "unemployed" | "retired" | "student" | "centrelink";
@@ -594,128 +564,6 @@ export interface components {
             employmentYears?: number | string;
             employmentMonths?: number | string;
             grossMonthlyIncome: number | string;
-        };
-        /**
-         * Step 5: applicant details and consent
-         * @description Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.
-         */
-        ApplicantDetails: {
-            firstName: string;
-            lastName: string;
-            /** Format: email */
-            email: string;
-            mobileNumber: string;
-            /** @description A real calendar date, written `YYYY-MM-DD` or `DD/MM/YYYY`. The applicant must be at least 18 years old on the day of the check. */
-            dateOfBirth: string;
-            /** @enum {string} */
-            gender?: "male" | "female" | "other" | "prefer_not_to_say";
-            /** @enum {string} */
-            maritalStatus?: "single" | "married" | "de_facto" | "divorced" | "separated" | "widowed";
-            address?: string;
-            homeAddress?: string;
-            streetNumber?: string;
-            streetName?: string;
-            streetType?: string;
-            suburb?: string;
-            /** @enum {string} */
-            state?: "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-            postcode?: string;
-            unitNumber?: string;
-            consentCreditCheck?: boolean;
-            creditCheckConsent?: boolean;
-            privacyConsent?: boolean;
-            /** @description Default when omitted: `false`. */
-            consentMarketing?: boolean;
-            /** @description Default when omitted: `false`. */
-            marketingConsent?: boolean;
-            consentTerms?: boolean;
-            termsConsent?: boolean;
-            /** @enum {string} */
-            consentTextVersion?: "au-2026-11-23";
-            /**
-             * Format: date-time
-             * @description Not in the future (300 seconds of clock difference are allowed).
-             */
-            consentCapturedAt?: string;
-            consentReference?: string;
-        } & ({
-            /** @constant */
-            consentCreditCheck: true;
-        } | {
-            /** @constant */
-            creditCheckConsent: true;
-        } | {
-            /** @constant */
-            privacyConsent: true;
-        });
-        /** Create a personal loan application */
-        CreatePersonalApplication: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            formType: "personal";
-            data: components["schemas"]["PersonalLoanStep1"];
-            clientTags?: {
-                [key: string]: string;
-            };
-        };
-        /** Create a car loan application */
-        CreateCarApplication: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            formType: "car";
-            data: components["schemas"]["CarLoanStep1"];
-            clientTags?: {
-                [key: string]: string;
-            };
-        };
-        /** Create a home loan application */
-        CreateHomeApplication: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            formType: "home";
-            data: components["schemas"]["HomeLoanStep1"];
-            clientTags?: {
-                [key: string]: string;
-            };
-        };
-        /** @description `formType` and the step-1 fields of that loan type. */
-        CreateApplicationRequest: components["schemas"]["CreatePersonalApplication"] | components["schemas"]["CreateCarApplication"] | components["schemas"]["CreateHomeApplication"];
-        /** Save step 2 */
-        SaveStep2: {
-            /** @constant */
-            step: 2;
-            /** @description Step 2 of the application's loan type. */
-            data: components["schemas"]["PersonalLoanStep2"] | components["schemas"]["CarLoanStep2"] | components["schemas"]["HomeLoanStep2"];
-        };
-        /** Save step 3 */
-        SaveStep3: {
-            /** @constant */
-            step: 3;
-            /** @description Step 3 of the application's loan type. */
-            data: components["schemas"]["PersonalLoanStep3"] | components["schemas"]["CarLoanStep3"] | components["schemas"]["HomeLoanStep3"];
-        };
-        /** Save step 4 */
-        SaveStep4: {
-            /** @constant */
-            step: 4;
-            /** @description Step 4 of the application's loan type. */
-            data: components["schemas"]["PersonalLoanStep4"] | components["schemas"]["CarLoanStep4"] | components["schemas"]["HomeLoanStep4"];
-        };
-        /** @description `step` (2, 3 or 4) and the fields of that step for the application's loan type. */
-        SaveStepRequest: components["schemas"]["SaveStep2"] | components["schemas"]["SaveStep3"] | components["schemas"]["SaveStep4"];
-        CreditCheckRequest: {
-            data: components["schemas"]["ApplicantDetails"];
-        };
-        /** @description Live accepts only `https` URLs whose host resolves to public addresses; the sandbox also accepts loopback `http`. Without `events`, every event type. */
-        WebhookRequest: {
-            url: string;
-            events?: ("application.status_changed" | "referral.outcome_changed")[];
         };
         /**
          * Personal loan, step 1, as stored
@@ -879,6 +727,125 @@ export interface components {
             /** Format: int32 */
             employmentMonths?: number;
             grossMonthlyIncome: number;
+        };
+        /** Step 5: applicant details and consent */
+        ApplicantDetails: {
+            firstName: string;
+            lastName: string;
+            /** Format: email */
+            email: string;
+            mobileNumber: string;
+            /** @description A real calendar date, written `YYYY-MM-DD` or `DD/MM/YYYY`. The applicant must be at least 18 years old on the day of the check. */
+            dateOfBirth: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "prefer_not_to_say";
+            /** @enum {string} */
+            maritalStatus?: "single" | "married" | "de_facto" | "divorced" | "separated" | "widowed";
+            address?: string;
+            homeAddress?: string;
+            streetNumber?: string;
+            streetName?: string;
+            streetType?: string;
+            suburb?: string;
+            /** @enum {string} */
+            state?: "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+            postcode?: string;
+            unitNumber?: string;
+            consentCreditCheck?: boolean;
+            creditCheckConsent?: boolean;
+            privacyConsent?: boolean;
+            /** @description Default when omitted: `false`. */
+            consentMarketing?: boolean;
+            /** @description Default when omitted: `false`. */
+            marketingConsent?: boolean;
+            consentTerms?: boolean;
+            termsConsent?: boolean;
+            /** @enum {string} */
+            consentTextVersion?: "au-2026-11-23";
+            /**
+             * Format: date-time
+             * @description Not in the future (300 seconds of clock difference are allowed).
+             */
+            consentCapturedAt?: string;
+            consentReference?: string;
+        } & ({
+            /** @constant */
+            consentCreditCheck: true;
+        } | {
+            /** @constant */
+            creditCheckConsent: true;
+        } | {
+            /** @constant */
+            privacyConsent: true;
+        });
+        /** Create a personal loan application */
+        CreatePersonalApplication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            formType: "personal";
+            data: components["schemas"]["PersonalLoanStep1"];
+            clientTags?: {
+                [key: string]: string;
+            };
+        };
+        /** Create a car loan application */
+        CreateCarApplication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            formType: "car";
+            data: components["schemas"]["CarLoanStep1"];
+            clientTags?: {
+                [key: string]: string;
+            };
+        };
+        /** Create a home loan application */
+        CreateHomeApplication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            formType: "home";
+            data: components["schemas"]["HomeLoanStep1"];
+            clientTags?: {
+                [key: string]: string;
+            };
+        };
+        /** @description `formType` and the step-1 fields of that loan type. */
+        CreateApplicationRequest: components["schemas"]["CreatePersonalApplication"] | components["schemas"]["CreateCarApplication"] | components["schemas"]["CreateHomeApplication"];
+        /** Save step 2 */
+        SaveStep2: {
+            /** @constant */
+            step: 2;
+            /** @description Step 2 of the application's loan type. */
+            data: components["schemas"]["PersonalLoanStep2"] | components["schemas"]["CarLoanStep2"] | components["schemas"]["HomeLoanStep2"];
+        };
+        /** Save step 3 */
+        SaveStep3: {
+            /** @constant */
+            step: 3;
+            /** @description Step 3 of the application's loan type. */
+            data: components["schemas"]["PersonalLoanStep3"] | components["schemas"]["CarLoanStep3"] | components["schemas"]["HomeLoanStep3"];
+        };
+        /** Save step 4 */
+        SaveStep4: {
+            /** @constant */
+            step: 4;
+            /** @description Step 4 of the application's loan type. */
+            data: components["schemas"]["PersonalLoanStep4"] | components["schemas"]["CarLoanStep4"] | components["schemas"]["HomeLoanStep4"];
+        };
+        /** @description `step` (2, 3 or 4) and the fields of that step for the application's loan type. */
+        SaveStepRequest: components["schemas"]["SaveStep2"] | components["schemas"]["SaveStep3"] | components["schemas"]["SaveStep4"];
+        CreditCheckRequest: {
+            data: components["schemas"]["ApplicantDetails"];
+        };
+        /** @description Live accepts only `https` URLs whose host resolves to public addresses; the sandbox also accepts loopback `http`. Without `events`, every event type. */
+        WebhookRequest: {
+            url: string;
+            events?: ("application.status_changed" | "referral.outcome_changed")[];
         };
         /** A personal loan application */
         PersonalApplication: {
@@ -1272,21 +1239,6 @@ export interface components {
                 }[];
             }[];
         };
-        /** @description `reference` is the `lm_ref` the tracking redirect added to your address. `eventId` is yours, unique among your events: sending it again answers the first answer. `type` is one of `application_started`, `approved`, `declined`, `funded`, `withdrawn`, `cancelled`; `declined` takes a `declineReason` (`credit_history`, `affordability`, `employment`, `identity`, `policy`, `other`), `funded` takes `fundedAmount` (AUD, to the cent) and `fundedAt`. Times carry their offset and may be at most 5 minutes ahead of ours. Events may be sent in any order. */
-        OutcomeEventRequest: {
-            reference: string;
-            eventId: string;
-            /** @enum {string} */
-            type: "application_started" | "approved" | "declined" | "funded" | "withdrawn" | "cancelled";
-            /** Format: date-time */
-            occurredAt: string;
-            /** @description In dollars, with at most two decimal places (whole cents). */
-            fundedAmount?: number | string;
-            /** Format: date-time */
-            fundedAt?: string;
-            /** @enum {string} */
-            declineReason?: "credit_history" | "affordability" | "employment" | "identity" | "policy" | "other";
-        } & (unknown & unknown);
         OutcomeRecorded: {
             /** Format: uuid */
             outcomeId: string;
@@ -1356,19 +1308,33 @@ export interface components {
                 };
             };
         };
+        /** @description `reference` is the `lm_ref` the tracking redirect added to your address. `eventId` is yours, unique among your events: sending it again answers the first answer. Times carry their offset and may be at most 5 minutes ahead of ours. Events may be sent in any order. */
+        OutcomeEventRequest: {
+            reference: string;
+            eventId: string;
+            /** @enum {string} */
+            type: "application_started" | "approved" | "declined" | "funded" | "withdrawn" | "cancelled";
+            /** Format: date-time */
+            occurredAt: string;
+            /** @description In dollars, with at most two decimal places (whole cents). */
+            fundedAmount?: number | string;
+            /** Format: date-time */
+            fundedAt?: string;
+            /** @enum {string} */
+            declineReason?: "credit_history" | "affordability" | "employment" | "identity" | "policy" | "other";
+        } & (unknown & unknown);
     };
     responses: never;
     parameters: {
-        /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+        /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
         XRequestId: string;
-        /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. 1-255 printable ASCII characters, scoped to your partner account, kept 24 hours. */
+        /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours. */
         IdempotencyKey: string;
-        /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number 0-1200 (Equifax Australia's scale), or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
+        /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number on Equifax Australia's scale, or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
         SandboxScore: ("excellent" | "very_good" | "good" | "average" | "below_average" | "poor" | "unavailable") | number;
         /** @description The `applicationId` create answered. */
         ApplicationId: string;
         WebhookId: string;
-        /** @description Page size, 1-100 (default 50). */
         Limit: number;
         /** @description The `nextCursor` of the previous page. */
         Cursor: string;
@@ -1377,7 +1343,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description On every response: the caller's `X-Request-Id` when it is 1-128 of `[A-Za-z0-9._:-]`, else a new UUID. Quote it to support. */
+        /** @description On every response: the caller's `X-Request-Id` when it is valid, else a new UUID. Quote it to support. */
         XRequestId: string;
         /** @description IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`. */
         RateLimit: string;
@@ -1402,9 +1368,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. 1-255 printable ASCII characters, scoped to your partner account, kept 24 hours. */
+                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -1575,7 +1541,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1729,7 +1695,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1902,11 +1868,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. 1-255 printable ASCII characters, scoped to your partner account, kept 24 hours. Required here. */
+                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours. Required here. */
                 "Idempotency-Key": string;
-                /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number 0-1200 (Equifax Australia's scale), or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
+                /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number on Equifax Australia's scale, or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
                 "X-Sandbox-Score"?: components["parameters"]["SandboxScore"];
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -2095,7 +2061,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -2260,152 +2226,15 @@ export interface operations {
             };
         };
     };
-    listConsentTexts: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The wording, newest version first. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["ConsentTexts"];
-                    };
-                };
-            };
-            /** @description `INVALID_JSON` */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "INVALID_JSON";
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "UNAUTHORIZED";
-                    };
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE` */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "UNSUPPORTED_MEDIA_TYPE";
-                    };
-                };
-            };
-            /** @description `RATE_LIMITED` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "RATE_LIMITED";
-                    };
-                };
-            };
-            /** @description `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "INTERNAL_ERROR";
-                    };
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "SERVICE_UNAVAILABLE";
-                    };
-                };
-            };
-        };
-    };
     listReferrals: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100 (default 50). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2540,15 +2369,15 @@ export interface operations {
     referralReport: {
         parameters: {
             query?: {
-                /** @description The first day, `YYYY-MM-DD` (UTC), included. Default: 29 days before `to`. */
+                /** @description The first day (UTC), included. Default: 29 days before `to`. */
                 from?: string;
-                /** @description The last day, `YYYY-MM-DD` (UTC), included; at most 366 days after `from`. Default: today. */
+                /** @description The last day (UTC), included; at most 366 days after `from`. Default: today. */
                 to?: string;
                 /** @description `day` (the default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`). */
                 groupBy?: string;
             };
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2685,11 +2514,147 @@ export interface operations {
             };
         };
     };
+    listConsentTexts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wording, newest version first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ConsentTexts"];
+                    };
+                };
+            };
+            /** @description `INVALID_JSON` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_JSON";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2825,7 +2790,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2981,7 +2946,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -3134,7 +3099,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -3288,7 +3253,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -3455,11 +3420,10 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100 (default 50). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -3469,7 +3433,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Attempts, newest first, and how many deliveries are still pending. */
+            /** @description The attempts. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3612,7 +3576,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -3692,7 +3656,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -3878,7 +3842,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -3919,7 +3883,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -3973,7 +3937,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -4010,7 +3974,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;

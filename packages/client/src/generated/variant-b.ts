@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange your API key for an access token
-         * @description Send the key in `X-API-Key`. The token is a JWT that lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.
+         * @description Send the key in `X-API-Key`. The token lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.
          */
         post: operations["exchangeApiKey"];
         delete?: never;
@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Create an application with flat fields
-         * @description A personal loan. Answers the `applicationId` and the `securityToken`, shown this once: PATCH, credit check and match bodies carry it. Spec 4.6's fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.
+         * @description A personal loan. Answers the `applicationId` and the `securityToken`, shown this once. The required fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.
          */
         post: operations["createApplicationB"];
         delete?: never;
@@ -56,7 +56,7 @@ export interface paths {
         head?: never;
         /**
          * Add or replace fields
-         * @description The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes), then each field by its table's rule. Fields of steps 2-4 may change at any time (after the credit check, the next match uses them, as Variant A's step save does); step 5's fields until the credit check (409 `CREDIT_CHECK_ALREADY_COMPLETED` after it, 409 `CREDIT_CHECK_IN_PROGRESS` while it runs).
+         * @description The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes). Fields of steps 2-4 may change at any time (after the credit check, the next match uses them); step 5's fields until the credit check.
          */
         patch: operations["updateApplicationB"];
         trace?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Run the soft credit check
-         * @description The security token first (404 for an application that is not yours, 403 for a wrong token), then Variant A's checks, except that steps 2-4 and `dateOfBirth` are not needed: step 5 is what create and PATCH gave, with this body's step-5 fields laid over it. One check per application.
+         * @description The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes). Then Variant A's checks, except that steps 2-4 and `dateOfBirth` are not needed. One check per application.
          */
         post: operations["runCreditCheckB"];
         delete?: never;
@@ -92,9 +92,29 @@ export interface paths {
         put?: never;
         /**
          * Match offers
-         * @description As Variant A's match, once the security token is verified, on what the application tells: offers are `pre_qualified` when every rule was assessed, `indicative` (with `conditions`, and `assumedLoanTermMonths` when no term was given) when some could not be.
+         * @description The security token first (404 for an application that is not yours, 403 for a wrong token; nothing changes). Then Variant A's match, on what the application tells: offers are `indicative` when some rule could not be assessed.
          */
         post: operations["matchApplicationB"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consent wording, by version
+         * @description Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on. Published wording never changes: new wording is a new version, and earlier versions stay accepted.
+         */
+        get: operations["listConsentTexts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -133,26 +153,6 @@ export interface paths {
          * @description Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount and your commission (AUD). JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).
          */
         get: operations["referralReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/consents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The consent wording, by version
-         * @description Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on; a version not listed here is 400 `VALIDATION_ERROR`. Published wording never changes: new wording is a new version, and earlier versions stay accepted.
-         */
-        get: operations["listConsentTexts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description A new secret, shown once; the old one keeps signing beside it for 24 hours (`webhook-signature: v1,<new> v1,<old>`).
+         * @description During the 24 hours both secrets sign: `webhook-signature: v1,<new> v1,<old>`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * Recent delivery attempts
-         * @description The endpoint's latest attempts, newest first (`limit`, default 50), with how many deliveries wait.
+         * @description The endpoint's latest attempts, newest first, with how many deliveries wait.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -274,7 +274,7 @@ export interface paths {
         };
         /**
          * The process is alive
-         * @description Answers 200 while the process runs, whatever its database does. No key.
+         * @description Answers 200 while the process runs, whatever its database does.
          */
         get: operations["healthz"];
         put?: never;
@@ -294,7 +294,7 @@ export interface paths {
         };
         /**
          * The process can reach its database
-         * @description Answers 200 when the database answers, 503 otherwise: for a load balancer. No key.
+         * @description Answers 200 when the database answers, 503 otherwise: for a load balancer.
          */
         get: operations["readyz"];
         put?: never;
@@ -314,7 +314,7 @@ export interface paths {
         };
         /**
          * This OpenAPI 3.1 document
-         * @description Built at start from the validation schemas, with this listener's public address as its server. No key.
+         * @description Built at start from the validation schemas, with this listener's public address as its server.
          */
         get: operations["openApiDocument"];
         put?: never;
@@ -334,7 +334,7 @@ export interface paths {
         };
         /**
          * This reference, as a web page
-         * @description Swagger UI, served by this listener with every asset it needs. No key.
+         * @description Swagger UI, served by this listener with every asset it needs.
          */
         get: operations["referenceDocs"];
         put?: never;
@@ -414,7 +414,7 @@ export interface components {
             /** @enum {string} */
             grantType: "api_key";
         };
-        /** @description Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known. Spec 4.6 requires the first seven fields; the others are optional. Optional fields have no defaults here: a step's defaults apply when its fields are saved as the step. */
+        /** @description Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known. Optional fields have no defaults here: a step's defaults apply when its fields are saved as the step. */
         CreateApplicationBRequest: {
             /** @enum {string} */
             formType: "personal";
@@ -557,7 +557,7 @@ export interface components {
             consentCapturedAt?: string;
             consentReference?: string;
         };
-        /** @description The application's `securityToken`, and any step-5 fields to lay over those given at create and by PATCH; checked as Variant A checks step 5 (age, consent), except that `dateOfBirth` is optional. Consent may have been given at create or by PATCH (`consentCreditCheck: true`); a consent field here overrides it. Names, e-mail and phone sent here are ignored. Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored. */
+        /** @description The application's `securityToken`, and any step-5 fields to lay over those given at create and by PATCH; checked as Variant A checks step 5 (age, consent), except that `dateOfBirth` is optional. Consent may have been given at create or by PATCH (`consentCreditCheck: true`); a consent field here overrides it. Names, e-mail and phone sent here are ignored. */
         CreditCheckBRequest: {
             securityToken: string;
             /** @description A real calendar date, written `YYYY-MM-DD` or `DD/MM/YYYY`. The applicant must be at least 18 years old on the day of the check. */
@@ -988,23 +988,22 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+        /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
         XRequestId: string;
-        /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. 1-255 printable ASCII characters, scoped to your partner account, kept 24 hours. */
+        /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours. */
         IdempotencyKey: string;
-        /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number 0-1200 (Equifax Australia's scale), or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
+        /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number on Equifax Australia's scale, or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
         SandboxScore: ("excellent" | "very_good" | "good" | "average" | "below_average" | "poor" | "unavailable") | number;
         /** @description The `applicationId` create answered. */
         ApplicationId: string;
         WebhookId: string;
-        /** @description Page size, 1-100 (default 50). */
         Limit: number;
         /** @description The `nextCursor` of the previous page. */
         Cursor: string;
     };
     requestBodies: never;
     headers: {
-        /** @description On every response: the caller's `X-Request-Id` when it is 1-128 of `[A-Za-z0-9._:-]`, else a new UUID. Quote it to support. */
+        /** @description On every response: the caller's `X-Request-Id` when it is valid, else a new UUID. Quote it to support. */
         XRequestId: string;
         /** @description IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`. */
         RateLimit: string;
@@ -1027,7 +1026,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -1168,9 +1167,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. 1-255 printable ASCII characters, scoped to your partner account, kept 24 hours. */
+                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -1342,7 +1341,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1530,11 +1529,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. 1-255 printable ASCII characters, scoped to your partner account, kept 24 hours. */
+                /** @description Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number 0-1200 (Equifax Australia's scale), or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
+                /** @description Sandbox only (a live server refuses it): the simulated result. A word level, a whole number on Equifax Australia's scale, or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details. */
                 "X-Sandbox-Score"?: components["parameters"]["SandboxScore"];
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1738,7 +1737,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1922,16 +1921,151 @@ export interface operations {
             };
         };
     };
+    listConsentTexts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wording, newest version first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ConsentTexts"];
+                    };
+                };
+            };
+            /** @description `INVALID_JSON` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_JSON";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listReferrals: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100 (default 50). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2066,15 +2200,15 @@ export interface operations {
     referralReport: {
         parameters: {
             query?: {
-                /** @description The first day, `YYYY-MM-DD` (UTC), included. Default: 29 days before `to`. */
+                /** @description The first day (UTC), included. Default: 29 days before `to`. */
                 from?: string;
-                /** @description The last day, `YYYY-MM-DD` (UTC), included; at most 366 days after `from`. Default: today. */
+                /** @description The last day (UTC), included; at most 366 days after `from`. Default: today. */
                 to?: string;
                 /** @description `day` (the default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`). */
                 groupBy?: string;
             };
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2211,147 +2345,11 @@ export interface operations {
             };
         };
     };
-    listConsentTexts: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The wording, newest version first. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["ConsentTexts"];
-                    };
-                };
-            };
-            /** @description `INVALID_JSON` */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "INVALID_JSON";
-                    };
-                };
-            };
-            /** @description `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "UNAUTHORIZED";
-                    };
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE` */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "UNSUPPORTED_MEDIA_TYPE";
-                    };
-                };
-            };
-            /** @description `RATE_LIMITED` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "RATE_LIMITED";
-                    };
-                };
-            };
-            /** @description `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "INTERNAL_ERROR";
-                    };
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "SERVICE_UNAVAILABLE";
-                    };
-                };
-            };
-        };
-    };
     listWebhooks: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2487,7 +2485,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2643,7 +2641,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -2796,7 +2794,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -2950,7 +2948,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -3117,11 +3115,10 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100 (default 50). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -3131,7 +3128,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Attempts, newest first, and how many deliveries are still pending. */
+            /** @description The attempts. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3274,7 +3271,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -3315,7 +3312,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -3369,7 +3366,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -3406,7 +3403,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the response (1-128 of `[A-Za-z0-9._:-]`; otherwise the service makes one and uses that). */
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;

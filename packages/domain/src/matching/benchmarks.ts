@@ -3,8 +3,14 @@
  * rate is quoted on, its example and its warning. The catalogue file states them; its schema accepts only these.
  */
 import { formatAmount } from './finance';
-import type { BenchmarkLoan, ComparisonRateBenchmark, FormType, ProductDefinition } from './types';
+import type { FormType } from '../validation/schemas';
 import { years } from './units';
+
+/** The loan a comparison rate is quoted on, by kind of credit (National Credit Regulations, reg 100). */
+export type ComparisonRateBenchmark = Readonly<{ amount: number; termYears: number; secured: boolean }>;
+/** A loan a comparison rate is computed on. */
+export type BenchmarkLoan = Readonly<{ amount: number; termMonths: number }>;
+type Range = Readonly<{ min: number; max: number }>;
 
 /** $30,000 over 5 years for fixed-term personal and car loans, secured or not; $150,000 over 25 years for home loans. */
 export const COMPARISON_RATE_BENCHMARKS: Readonly<Record<FormType, ComparisonRateBenchmark>> = Object.freeze({
@@ -18,7 +24,9 @@ export const COMPARISON_RATE_WARNING =
   'Different terms, fees or other loan amounts might result in a different comparison rate.';
 
 /** The benchmark within the product's limits: a product that cannot be written at it is quoted at its nearest amount and term. */
-export function benchmarkFor(definition: ProductDefinition): BenchmarkLoan {
+export function benchmarkFor(
+  definition: Readonly<{ loanType: FormType; loanAmount: Range; loanTermYears: Range }>,
+): BenchmarkLoan {
   const b = COMPARISON_RATE_BENCHMARKS[definition.loanType];
   const clamp = (x: number, min: number, max: number) => Math.min(Math.max(x, min), max);
   return {

@@ -4,9 +4,7 @@
  * UTC ISO text. Used by `validate.ts` to prepare values and by its custom keywords.
  */
 
-// ---------------------------------------------------------------------------------------------
 // Dates of birth
-// ---------------------------------------------------------------------------------------------
 
 export interface CalendarDate {
   year: number;
@@ -45,9 +43,7 @@ export function ageOn(birth: CalendarDate, on: Date): number {
   return year - birth.year - (hadBirthdayThisYear ? 0 : 1);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Times with their offset (consentCapturedAt)
-// ---------------------------------------------------------------------------------------------
 
 /**
  * A date and time with its offset (RFC 3339) as UTC ISO text (`2026-11-23T09:30:00.000Z`), so that every

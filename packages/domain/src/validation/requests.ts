@@ -22,10 +22,8 @@ import {
 const wrapper = { 'x-message': { type: 'must be a JSON object' } };
 const anyObject = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
 
-// ---------------------------------------------------------------------------------------------
 // `clientTags`: a partner's own attribution on an application (campaign, channel, sub-id), taken at
 // create by both contracts and carried onto its referrals, their outcomes, reports and webhooks.
-// ---------------------------------------------------------------------------------------------
 
 export const CLIENT_TAGS_MAX_ENTRIES = 5;
 export const CLIENT_TAG_KEY_MAX_LENGTH = 32;
@@ -57,9 +55,7 @@ export const clientTagsSchema = Type.Unsafe<Record<string, string>>({
 /** Stored tags: none is kept as null; a view always shows an object. */
 export type ClientTags = Readonly<Record<string, string>>;
 
-// ---------------------------------------------------------------------------------------------
 // Variant A
-// ---------------------------------------------------------------------------------------------
 
 /** POST /applications: `{formType, data}`; `data` is then checked as step 1 of that loan type. */
 export const createRequestSchema = object(
@@ -73,11 +69,9 @@ export const stepRequestSchema = object({ step: oneOf(PATCH_STEPS, 'integer'), d
 /** POST /applications/{id}/credit-check: `{data}`, then checked as step 5. */
 export const creditCheckRequestSchema = object({ data: anyObject }, wrapper);
 
-// ---------------------------------------------------------------------------------------------
 // Variant B: the token exchange, the security token, and the flat bodies. Every flat field is the
 // very definition of a personal loan field of steps 1-5 under its table name, `phone` being step 5's
 // `mobileNumber`, so no bound is written twice and messages read `<field>: <rule text>`.
-// ---------------------------------------------------------------------------------------------
 
 /** POST /v1/auth/token: `{grantType: "api_key"}`. */
 export const tokenRequestSchema = object({ grantType: oneOf(['api_key'] as const) }, wrapper);
@@ -138,9 +132,7 @@ export const variantBApplicantSchema = object(
   { 'x-consent': applicantSchema['x-consent'] },
 );
 
-// ---------------------------------------------------------------------------------------------
 // Webhook registration, on either front-end
-// ---------------------------------------------------------------------------------------------
 
 /** Event types an endpoint may subscribe to. (`webhook.test` is sent on request, to one endpoint.) */
 export const WEBHOOK_EVENT_TYPES = Object.freeze(['application.status_changed', 'referral.outcome_changed'] as const);
@@ -154,11 +146,9 @@ export const webhookRequestSchema = object(
   wrapper,
 );
 
-// ---------------------------------------------------------------------------------------------
 // A lender's outcome event (`POST /api/lender/v1/outcomes`). The reference names a referral (the
 // `lm_ref` its tracking redirect gave the lender); the event id is the lender's own, unique per
 // lender, and makes a retry safe.
-// ---------------------------------------------------------------------------------------------
 
 /** Funded amounts: a cent up to the largest loan any product may write. */
 export const FUNDED_AMOUNT_BOUNDS = Object.freeze({ minimum: 0.01, maximum: 10_000_000 });
@@ -184,10 +174,8 @@ export const outcomeEventSchema = object(
   { allOf: [whenType('funded', ['fundedAmount', 'fundedAt']), whenType('declined', ['declineReason'])], ...wrapper },
 );
 
-// ---------------------------------------------------------------------------------------------
 // What a partner sends beside the bodies: query parameters and headers. Their checks (page-query.ts,
 // idempotency.ts, the HTTP layer's request id) read their bounds from here, and so do the documents.
-// ---------------------------------------------------------------------------------------------
 
 /** The longest numeric string a number field takes (`"15000"`, `"12.5"`): far more digits than any
  * bound needs, so a longer one is refused before it is converted. */

@@ -215,6 +215,9 @@ const DeliveryAttempt = Type.Object({
 });
 const webhookEvent = <T extends TSchema>(type: string, data: T) =>
   Type.Object({ type: constant(type), timestamp: dateTime, data });
+/** The status before an event's, or null. */
+const previous = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Unsafe<T[number] | null>({ type: ['string', 'null'], enum: [...values, null], description });
 
 const ConsentTexts = Type.Object({
   currentVersion: strings(CONSENT_TEXT_VERSIONS, { description: 'The wording to show applicants now.' }),
@@ -323,11 +326,7 @@ export const RESPONSE_SCHEMAS = {
     Type.Object({
       applicationId: uuid,
       status,
-      previousStatus: Type.Unsafe<(typeof STATUS_ORDER)[number] | null>({
-        type: ['string', 'null'],
-        enum: [...STATUS_ORDER, null],
-        description: 'null for the event of a new application.',
-      }),
+      previousStatus: previous(STATUS_ORDER, 'null for the event of a new application.'),
       lastStep,
     }),
   ),
@@ -349,11 +348,7 @@ export const RESPONSE_SCHEMAS = {
       applicationId: uuid,
       lenderId: text(),
       status: outcomeStatus,
-      previousStatus: Type.Unsafe<(typeof OUTCOME_TYPES)[number] | null>({
-        type: ['string', 'null'],
-        enum: [...OUTCOME_TYPES, null],
-        description: 'null for the first.',
-      }),
+      previousStatus: previous(OUTCOME_TYPES, 'null for the first.'),
       clientTags,
     }),
   ),

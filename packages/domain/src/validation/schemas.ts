@@ -1,20 +1,12 @@
 /**
  * The field tables of the partner API as JSON Schemas (TypeBox): one schema per loan type and step, and
  * the step-5 applicant schema. These objects are the only place a bound, an enum or a default is
- * written; `validate.ts` compiles them once and derives every error message from the failing keyword,
- * the OpenAPI documents are built from them, and the tests iterate them instead of restating bounds.
- *
- * Conventions (so that `validate.ts` can stay generic):
- * - every object schema has `additionalProperties: false`, so ajv (`removeAdditional: true`) drops the
- *   fields a table does not list, also inside nested address components;
- * - `properties` are written in the order of the table; violations are reported in that order;
- * - numeric fields are `number` or `integer` (whole numbers only); that type is also what tells the
- *   preparation step to turn numeric strings ("5000") into numbers;
- * - `x-message` (an annotation keyword registered in validate.ts) replaces the rule text of the errors
- *   raised by the schema object it sits on: a string for all its keywords, or `{keyword: text}`;
- * - `x-consent`, `x-minimumAge`, `x-notInFuture` and `x-cents` are custom keywords of validate.ts.
- *
- * Every schema is deep-frozen at module load: the compiled validators and the documents share them.
+ * written; `validate.ts` compiles them and derives every error message from the failing keyword, and
+ * the OpenAPI documents and the tests read them. Every object drops the fields it does not list;
+ * `properties` are in the table's order, which is the order of violations; a `number` or `integer`
+ * field also takes a numeric string; `x-message` replaces the rule text of the errors raised by the
+ * schema it sits on (a string, or `{keyword: text}`); `x-consent`, `x-minimumAge`, `x-notInFuture` and
+ * `x-cents` are custom keywords of validate.ts. Every schema is deep-frozen: validators and documents share them.
  */
 import { Type, type SchemaOptions, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { CONSENT_FIELDS, CONSENT_TEXT_VERSIONS } from '../consent-texts';
@@ -102,9 +94,7 @@ export const OCCUPANCY_TYPES = Object.freeze(['owner_occupied', 'investment'] as
 export const REPAYMENT_TYPES = Object.freeze(['principal_and_interest', 'interest_only'] as const);
 const YES_NO = ['yes', 'no'] as const;
 
-// ---------------------------------------------------------------------------------------------
 // Shared definitions (written once, reused wherever a table says "same as")
-// ---------------------------------------------------------------------------------------------
 
 /** Address parts: the fields of `homeAddressComponents` / `propertyAddressComponents`, and (without
  * country) the flat address fields of step 5, which have the same bounds. */

@@ -1,13 +1,8 @@
 /**
- * Validation of partner request bodies against the field tables in `schemas.ts`.
- *
- * One Ajv instance compiles every schema once, at module load. A call then does three things:
- *  1. `prepare`: a schema-driven copy of the input (the caller's object is never mutated) that turns
- *     numeric strings into numbers where the schema says number/integer, writes `DD/MM/YYYY` dates
- *     as `YYYY-MM-DD`, and never copies `__proto__` / `constructor` / `prototype` keys;
- *  2. the compiled validator, which also removes unlisted fields and inserts defaults;
- *  3. on failure, `toViolations`: one `{field, rule, message}` per ajv error, the message derived from
- *     the failing keyword and the schema it sits on (never from the submitted value).
+ * Validation of partner request bodies against the field tables in `schemas.ts`, by one Ajv instance
+ * that compiles every schema once. A call `prepare`s a copy of the input, validates it (removing
+ * unlisted fields, inserting defaults) and, on failure, turns each ajv error into `{field, rule, message}`,
+ * the message derived from the failing keyword and its schema (never from the submitted value).
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -20,15 +15,8 @@ import { ageOn, normalisedTime, parseCalendarDate, toIsoDate } from './dates';
 
 type Data = Record<string, unknown>;
 
-/**
- * The day `x-minimumAge` measures against. `run` sets it for the duration of its (synchronous) call,
- * so that `now` can be injected without compiling a second validator.
- */
+/** The day `x-minimumAge` and `x-notInFuture` measure against: set by `run` for its (synchronous) call. */
 let referenceDate: Date | undefined;
-
-// ---------------------------------------------------------------------------------------------
-// The one Ajv instance
-// ---------------------------------------------------------------------------------------------
 
 const ajv = new Ajv({
   strict: true,
@@ -103,10 +91,6 @@ export const compile = (schema: Schema, rootField: string): Compiled => ({
   rootField,
 });
 
-// ---------------------------------------------------------------------------------------------
-// Preparation: schema-driven copy and normalisation, before ajv runs
-// ---------------------------------------------------------------------------------------------
-
 /** A JSON number written as a string: optional minus, digits, optional fraction. No spaces, exponents or separators. */
 export const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
 /** The numeric strings the documents give for a whole-number field (the service also takes `"5.0"`). */
@@ -114,20 +98,14 @@ export const INTEGER_STRING = /^-?\d+$/;
 /** Keys that could reach an object's prototype if ever assigned; they are never copied. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/**
- * Any non-array object is copied as a record of its own enumerable keys. (A prototype check would
- * wrongly skip objects made in another realm, such as `structuredClone` output under jest's vm, and
- * then let ajv mutate the caller's object.)
- */
+/** Any non-array object (a prototype check would skip objects of another realm, such as jest's vm). */
 const isRecord = (value: unknown): value is Data =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Copies `value` as far as `schema` describes it (so the caller's object is never mutated by ajv's
- * removal of unknown fields or insertion of defaults) and normalises what the schema declares:
- * numeric strings become numbers for number/integer fields, valid `DD/MM/YYYY` dates become
- * `YYYY-MM-DD`. Values of unlisted fields are copied by reference: ajv removes them unvisited, which
- * also keeps this walk as shallow as the schema however deep the input is nested.
+ * Copies `value` as far as `schema` describes it, so that ajv never mutates the caller's object, turning
+ * numeric strings into numbers for number/integer fields and dates and times into their one spelling.
+ * Unlisted fields are copied by reference (ajv removes them unvisited), and unsafe keys never.
  */
 function prepare(schema: Schema, value: unknown): unknown {
   if (
@@ -155,10 +133,6 @@ function prepare(schema: Schema, value: unknown): unknown {
   }
   return value;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Messages
-// ---------------------------------------------------------------------------------------------
 
 const TYPE_TEXT: Readonly<Record<string, string>> = {
   number: 'must be a number',

@@ -84,8 +84,7 @@ export function validateStepRequest(formType: FormType, body: unknown): Result<{
  * details (`dateOfBirth` as `YYYY-MM-DD`). The applicant must be 18 or older on `now`.
  */
 export function validateApplicantDetails(body: unknown, now: Date = new Date()): Result<Data> {
-  if (Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
-  const request = run<{ data: Data }>(CREDIT_CHECK_REQUEST, body);
+  const request = run<{ data: Data }>(CREDIT_CHECK_REQUEST, body, now);
   return request.ok ? run(APPLICANT, request.value.data, now) : request;
 }
 
@@ -96,14 +95,12 @@ export function validateTokenRequest(body: unknown): Result<{ grantType: 'api_ke
 
 /** Reads the `securityToken` of a Variant B body (other fields are left to their own validation). */
 export function validateSecurityTokenRequest(body: unknown): Result<{ securityToken: string }> {
-  const request = run<{ securityToken: string }>(SECURITY_TOKEN_REQUEST, body);
-  return request.ok ? ok({ securityToken: request.value.securityToken }) : request;
+  return run(SECURITY_TOKEN_REQUEST, body);
 }
 
 /** Validates `POST /webhooks`: `url` a string, `events` (optional) a non-empty list of known event types. */
 export function validateWebhookRequest(body: unknown): Result<{ url: string; events?: string[] }> {
-  const request = run<{ url: string; events?: string[] }>(WEBHOOK_REQUEST, body);
-  return request.ok ? ok({ url: request.value.url, events: request.value.events }) : request;
+  return run(WEBHOOK_REQUEST, body);
 }
 
 /**
@@ -127,9 +124,7 @@ export function validateApplicantDetailsB(data: unknown, now: Date): Result<Data
   return run(B_APPLICANT, data, now);
 }
 
-// ---------------------------------------------------------------------------------------------
 // A lender's outcome event, with the rules that relate its fields
-// ---------------------------------------------------------------------------------------------
 
 /** How far ahead of our clock a lender's time may be (clocks differ); further is refused. */
 export const OCCURRED_AT_TOLERANCE_MS = 5 * 60 * 1000;

@@ -3,21 +3,23 @@
  * every asset served by this process from node_modules: no CDN, and a Content-Security-Policy that
  * allows this origin only (no inline script or style), so the page can load nothing from elsewhere.
  */
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import { sendError } from '../errors';
 
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
+const ASSETS_DIR = join(__dirname, '..', '..', 'assets');
 
 /** The files `/docs` uses, by the name it asks for; nothing else of the package is reachable. */
 const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': join(SWAGGER_UI, 'swagger-ui.css'),
   'swagger-ui-bundle.js': join(SWAGGER_UI, 'swagger-ui-bundle.js'),
   'favicon-32x32.png': join(SWAGGER_UI, 'favicon-32x32.png'),
-  'docs.js': join(__dirname, '..', '..', 'assets', 'docs.js'),
+  'docs.js': join(ASSETS_DIR, 'docs.js'),
 };
 
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -30,22 +32,8 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>LoanMatch API reference</title>
-<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-</head>
-<body>
-<div id="swagger-ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/assets/docs.js"></script>
-</body>
-</html>
-`;
+/** The page: Swagger UI's files and docs.js, which starts it on `/openapi.json`. */
+const PAGE = readFileSync(join(ASSETS_DIR, 'docs.html'), 'utf8');
 
 const serveAsset: RequestHandler = (req, res, next) => {
   const file = Object.hasOwn(ASSETS, req.path.slice(1)) ? ASSETS[req.path.slice(1)] : undefined;

@@ -1,54 +1,49 @@
 /**
- * What the two documents share: the document's frame (version, servers, tags, components) and the
- * credit check's answer, which is the same on both contracts once the caller is verified.
+ * A contract's whole document from its groups of paths: servers absolute and built from configuration
+ * (the listener's public address and the contract's base path, so that a validating proxy or a code
+ * generator needs nothing but the document), tags, every operation through `operation()`, the webhook
+ * events, and the components its paths and webhooks reach.
  */
-import { EXAMPLE_IDS, headerRef, ref } from './operations';
 import { HEADERS, PARAMETERS } from './parameters';
-import { lifecycleWebhookEvents } from './lifecycle';
+import { LIFECYCLE_EVENTS } from './lifecycle';
+import { operation, type ErrorExample, type OperationSpec } from './operations';
 import { schemaComponents, type Schema } from './schemas';
-import type { ServerOptions, Servers } from './servers';
-import { webhookEvents } from './webhook-paths';
+import { WEBHOOK_EVENTS, deliveries } from './webhook-paths';
 
 /** Where a document's listener is reached. */
-export type DocumentOptions = ServerOptions;
+export interface DocumentOptions {
+  /** The listener's public address, without the base path (`https://partners.example.com`). */
+  publicUrl: string;
+  /** The contract's base path on that listener (`/api/partner/v1`). */
+  basePath: string;
+  environment: 'sandbox' | 'live';
+}
 
-/** The credit check's success, as `operation()` takes it. */
-export const CREDIT_CHECK_SUCCESS = {
-  status: 200,
-  description: 'The check ran.',
-  data: ref('CreditCheckResult'),
-  headers: { 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
-  examples: {
-    default: {
-      applicationId: EXAMPLE_IDS.applicationId,
-      creditCheckComplete: true,
-      degraded_mode: false,
-      sandbox_mode: true,
-    },
-  },
-};
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+export type PathSpec = Partial<Record<Method, OperationSpec>>;
 
-/** Why a credit check is refused after the caller and the application were verified (either contract). */
-export const CREDIT_CHECK_CONFLICTS = [
-  'STEPS_INCOMPLETE',
-  'CREDIT_CHECK_ALREADY_COMPLETED',
-  'CREDIT_CHECK_IN_PROGRESS',
-  'PERSONAL_DATA_ERASED',
-  'IDEMPOTENCY_IN_PROGRESS',
-  'IDEMPOTENCY_KEY_UNRESOLVED',
-  'IDEMPOTENCY_KEY_REUSED',
-] as const;
+/** Paths under one tag. */
+export interface PathGroup {
+  tag: { name: string; description?: string };
+  /** Served at this path of the listener's root (`''`: the root itself), not under the contract's base path. */
+  root?: string;
+  paths: Record<string, PathSpec>;
+}
 
-export const WEBHOOKS_TAG = {
-  name: 'Webhooks',
-  description: 'Status-change notifications: registration, and (section `webhooks`) what your endpoint receives.',
-};
-export const SERVICE_TAG = { name: 'Service', description: 'Health checks and this reference.' };
+export interface Contract {
+  /** `Variant A`. */
+  name: string;
+  description: string;
+  /** Its security schemes, the first the default. */
+  security: Record<string, Schema>;
+  /** Its own words for the codes every authenticated operation may answer. */
+  examples: readonly ErrorExample[];
+  groups: PathGroup[];
+}
 
-/**
- * Path groups in one `paths` object. Each module adds its own paths; the same path from two modules is
- * a mistake that would silently drop one, so it fails the build instead.
- */
+const ENVIRONMENT_WORDS = { sandbox: 'sandbox: credit checks are simulated', live: 'live (production)' } as const;
+
+/** The path groups in one `paths` object; the same path twice is a mistake that would drop one, so it throws. */
 export function mergePaths(...groups: Array<Record<string, Schema>>): Record<string, Schema> {
   const paths: Record<string, Schema> = {};
   for (const group of groups) {
@@ -60,38 +55,84 @@ export function mergePaths(...groups: Array<Record<string, Schema>>): Record<str
   return paths;
 }
 
-/**
- * A whole document of one contract: its own title, description, servers, tags, security schemes (the
- * first is the default) and paths; the webhook events and the components of both.
- */
-export function contractDocument(options: {
-  title: string;
-  description: string;
-  servers: Servers;
-  security: Record<string, Schema>;
-  tags: Schema[];
-  paths: Record<string, Schema>;
-}): Schema {
-  const [scheme] = Object.keys(options.security);
-  return {
+/** The document as JSON holds it: plain data, without the TypeBox markers (symbol keys) of the domain's schemas. */
+export function contractDocument(options: DocumentOptions, contract: Contract): Schema {
+  const { protocol } = new URL(options.publicUrl);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new TypeError(`the public address of ${contract.name} must be http or https`);
+  const root = options.publicUrl.replace(/\/+$/, '');
+  const words = ENVIRONMENT_WORDS[options.environment];
+  const server = (path: string, description: string) => [{ url: `${root}${path}`, description, 'x-internal': false }];
+  const build = ({ tag, root: at, paths }: PathGroup) => {
+    const where = `${contract.name}'s listener at ${at || 'its root'}, outside the base path (${words}).`;
+    const servers = at === undefined ? {} : { servers: server(at, where) };
+    return Object.fromEntries(
+      Object.entries(paths).map(([path, methods]) => [
+        path,
+        {
+          ...servers,
+          ...Object.fromEntries(
+            Object.entries(methods).map(([method, spec]) => [method, operation(spec, tag.name, contract.examples)]),
+          ),
+        },
+      ]),
+    );
+  };
+  const [scheme] = Object.keys(contract.security);
+  const document = {
     openapi: '3.1.1',
     info: {
-      title: options.title,
+      title: `LoanMatch partner API, ${contract.name}`,
       version: '1.0.0',
       description:
-        `${options.description}\n\n` +
+        `${contract.description}\n\n` +
+        'Every answer is `{success: true, data}` or `{success: false, error, message, details?}` and carries `X-Request-Id`. ' +
+        'Numbers may be sent as JSON numbers or plain decimal strings; fields not listed are ignored. ' +
         'Any operation may also answer 431 `HEADERS_TOO_LARGE` (headers over 16 KB in all) or 400 `VALIDATION_ERROR` for a request that is not valid HTTP/1.1 (a control character in a header value); the connection then closes.',
     },
-    servers: options.servers.api,
+    servers: server(options.basePath, `${contract.name}, ${words}.`),
     security: [{ [scheme]: [] }],
-    tags: options.tags,
-    paths: options.paths,
-    webhooks: { ...webhookEvents(), ...lifecycleWebhookEvents() },
+    tags: contract.groups.map((group) => group.tag),
+    paths: mergePaths(...contract.groups.map(build)),
+    webhooks: deliveries([...WEBHOOK_EVENTS, ...LIFECYCLE_EVENTS]),
     components: {
-      securitySchemes: options.security,
+      securitySchemes: contract.security,
       schemas: schemaComponents(),
       parameters: PARAMETERS,
       headers: HEADERS,
     },
   };
+  return JSON.parse(JSON.stringify(withUsedComponents(document)));
+}
+
+/**
+ * Both documents are built from one set of components; each keeps only those its paths and webhooks
+ * reach, so Variant B's reference does not list Variant A's request bodies and the reverse.
+ */
+function withUsedComponents(document: Schema & { components: Record<string, Record<string, unknown>> }): Schema {
+  const { components } = document;
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !used.has(child)) {
+        used.add(child);
+        const [, , kind, name] = child.split('/');
+        visit(components[kind]?.[name]);
+      } else {
+        visit(child);
+      }
+    }
+  };
+  visit(document.paths);
+  visit(document.webhooks);
+  const kept = Object.fromEntries(
+    Object.entries(components).map(([kind, entries]) => [
+      kind,
+      kind === 'securitySchemes'
+        ? entries
+        : Object.fromEntries(Object.entries(entries).filter(([name]) => used.has(`#/components/${kind}/${name}`))),
+    ]),
+  );
+  return { ...document, components: kept };
 }

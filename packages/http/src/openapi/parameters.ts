@@ -1,7 +1,4 @@
-/**
- * The headers and parameters of both documents, their bounds read from the domain (the header and page
- * query schemas, the sandbox score's words and range, the tracking token's length).
- */
+/** The headers and parameters of both documents, their schemas and bounds read from the domain. */
 import {
   HEADER_SCHEMAS,
   SANDBOX_SCORE_RANGE,
@@ -15,69 +12,63 @@ import { toOpenApiSchema, type Schema } from './schemas';
 const { idempotencyKey, requestId } = HEADER_SCHEMAS;
 const { limit, cursor } = pageQuerySchema.properties;
 
+/** A response header; `required` when every answer that lists it carries it. */
+const header = (description: string, schema: Schema, required = false): Schema => ({
+  description,
+  schema,
+  ...(required ? { required } : {}),
+});
+
 export const HEADERS: Record<string, Schema> = {
-  XRequestId: {
-    description: `On every response: the caller's \`X-Request-Id\` when it is ${requestId.minLength}-${requestId.maxLength} of \`[A-Za-z0-9._:-]\`, else a new UUID. Quote it to support.`,
-    schema: { ...requestId },
-    required: true,
-  },
-  RateLimit: {
-    description:
-      'IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`.',
-    schema: { type: 'string' },
-  },
-  RateLimitPolicy: {
-    description: 'IETF draft-8: the quota (`q`) per window of `w` seconds, e.g. `"a"; q=120; w=60`.',
-    schema: { type: 'string' },
-  },
-  RetryAfter: {
-    description: 'Seconds to wait before retrying.',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-    required: true,
-  },
-  IdempotencyReplayed: {
-    description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
-    schema: { const: 'true' },
-  },
-  WWWAuthenticate: { description: 'The authentication scheme expected.', schema: { type: 'string' }, required: true },
-  CacheControlNoStore: {
-    description: 'The answer holds a secret shown once: not to be stored by caches.',
-    schema: { const: 'no-store' },
-    required: true,
-  },
-  Location: {
-    description: "The lender's address, with `lm_ref=<offerId>`.",
-    schema: { type: 'string', format: 'uri' },
-    required: true,
-  },
+  XRequestId: header(
+    "On every response: the caller's `X-Request-Id` when it is valid, else a new UUID. Quote it to support.",
+    { ...requestId },
+    true,
+  ),
+  RateLimit: header(
+    'IETF draft-8: the quota policy, what remains (`r`) and seconds until reset (`t`), e.g. `"a"; r=119; t=60`.',
+    { type: 'string' },
+  ),
+  RateLimitPolicy: header('IETF draft-8: the quota (`q`) per window of `w` seconds, e.g. `"a"; q=120; w=60`.', {
+    type: 'string',
+  }),
+  RetryAfter: header('Seconds to wait before retrying.', { type: 'string', pattern: '^[0-9]+$' }, true),
+  IdempotencyReplayed: header(
+    '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
+    { const: 'true' },
+  ),
+  WWWAuthenticate: header('The authentication scheme expected.', { type: 'string' }, true),
+  CacheControlNoStore: header(
+    'The answer holds a secret shown once: not to be stored by caches.',
+    { const: 'no-store' },
+    true,
+  ),
+  Location: header("The lender's address, with `lm_ref=<offerId>`.", { type: 'string', format: 'uri' }, true),
 };
 
 export const PARAMETERS: Record<string, Schema> = {
   XRequestId: {
     name: 'X-Request-Id',
     in: 'header',
-    description: `Your id for this request, echoed in the response (${requestId.minLength}-${requestId.maxLength} of \`[A-Za-z0-9._:-]\`; otherwise the service makes one and uses that).`,
+    description: 'Your id for this request, echoed in the response (when not valid, the service makes one).',
     schema: { ...requestId },
   },
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
-    description: `Makes a retry safe: the same key with the same request answers the first response again (\`Idempotency-Replayed: true\`) and does nothing twice. ${idempotencyKey.minLength}-${idempotencyKey.maxLength} printable ASCII characters, scoped to your partner account, kept 24 hours.`,
+    description:
+      'Makes a retry safe: the same key with the same request answers the first response again (`Idempotency-Replayed: true`) and does nothing twice. Scoped to your partner account, kept 24 hours.',
     schema: { ...idempotencyKey },
   },
   SandboxScore: {
     name: 'X-Sandbox-Score',
     in: 'header',
-    description: `Sandbox only (a live server refuses it): the simulated result. A word level, a whole number ${SANDBOX_SCORE_RANGE.minimum}-${SANDBOX_SCORE_RANGE.maximum} (Equifax Australia's scale), or \`unavailable\` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details.`,
+    description:
+      "Sandbox only (a live server refuses it): the simulated result. A word level, a whole number on Equifax Australia's scale, or `unavailable` (a bureau outage: the check completes in degraded mode). Without it the sandbox draws a stable score from the applicant's details.",
     schema: {
       oneOf: [
-        { type: 'string', enum: [...SANDBOX_SCORE_WORDS], description: 'A word level, or `unavailable`.' },
-        {
-          type: 'integer',
-          format: 'int32',
-          ...SANDBOX_SCORE_RANGE,
-          description: 'A score, written as its digits (`742`).',
-        },
+        { type: 'string', enum: [...SANDBOX_SCORE_WORDS] },
+        { type: 'integer', format: 'int32', ...SANDBOX_SCORE_RANGE, description: 'Written as its digits (`742`).' },
       ],
     },
     examples: { level: { value: 'good' }, number: { value: 742 }, outage: { value: 'unavailable' } },
@@ -90,12 +81,7 @@ export const PARAMETERS: Record<string, Schema> = {
     schema: uuid,
   },
   WebhookId: { name: 'webhookId', in: 'path', required: true, schema: uuid },
-  Limit: {
-    name: 'limit',
-    in: 'query',
-    description: `Page size, ${limit.minimum}-${limit.maximum} (default ${String(limit.default)}).`,
-    schema: { ...toOpenApiSchema(limit, 'response'), default: limit.default },
-  },
+  Limit: { name: 'limit', in: 'query', schema: { ...toOpenApiSchema(limit, 'response'), default: limit.default } },
   Cursor: {
     name: 'cursor',
     in: 'query',

@@ -1,27 +1,13 @@
 /**
- * The schema components of both documents. Answers are the domain's response schemas as they are.
- * Request bodies are the domain's validation schemas, translated into the JSON Schema 2020-12 dialect
- * of OpenAPI 3.1 by `toOpenApiSchema`, which copies them keyword by keyword and rewrites the few that
- * only our ajv instance understands:
- *
- * - `x-message` (error text): a string becomes the schema's `description` (`<required fields>: <text>`
- *   on a conditional rule), an object (texts of the wrappers' own type errors) is dropped;
- * - `x-consent` (one of several booleans must be `true`): the equivalent `anyOf` of
- *   `{required: [field], properties: {field: {const: true}}}` (inside `allOf`), with a description;
- * - `x-minimumAge`, `x-notInFuture`, `x-cents`: a description (not expressible in JSON Schema);
- * - the custom format of `dateOfBirth`: the domain's two date patterns as one `pattern`, and a description;
- * - `additionalProperties: false`: dropped. The validator uses it to *remove* unknown fields, which the
- *   API then ignores; in a document it would say they are refused.
- *
- * A request schema (what a partner sends) and a response schema (a step as stored and answered) differ:
- * - a number field of a request is `oneOf` the bounded number and a numeric string, as the validator
- *   takes both; a response holds numbers;
- * - a request field's `default` becomes words in its description, so that generators keep the field
- *   optional (openapi-typescript makes a field with a `default` required); in a response the defaulted
- *   fields are required, as the stored step always has them;
- * - a response carries no rule that only a request can break (conditional requirements, messages).
- * Integers are `int32` either way: every bound of the tables fits. A keyword not known here makes the
- * translation throw, so a new custom keyword in the domain cannot slip into the documents untranslated.
+ * The schema components of both documents. Answers are the domain's response schemas as they are;
+ * request bodies are its validation schemas translated by `toOpenApiSchema` into OpenAPI 3.1's JSON
+ * Schema: the keywords only our ajv understands become their standard equivalent (`x-consent`: an
+ * `anyOf` of `const: true`; the date format: the domain's two patterns) or words in the description
+ * (messages, age, cents), and `additionalProperties: false` is dropped (the validator removes unknown
+ * fields, which the API ignores). A request's number field is `oneOf` the number and a numeric string,
+ * as the validator takes both, and its `default` becomes words (generators would make it required); a
+ * stored step's defaulted fields are required and it carries no request-only rule. A keyword not known
+ * here makes the translation throw, so a new custom keyword cannot slip into the documents untranslated.
  */
 import {
   AU_DATE,
@@ -38,7 +24,6 @@ import {
   STEP_NUMBERS,
   STEP_SCHEMAS,
   applicantSchema,
-  clientTagsSchema,
   createRequestSchema,
   creditCheckRequestSchema,
   dateTime,
@@ -51,8 +36,6 @@ import {
   variantBCreateSchema,
   variantBPatchSchema,
   webhookRequestSchema,
-  DECLINE_REASONS,
-  OUTCOME_TYPES,
   type ConsentRule,
   type FormType,
   type JsonSchema,
@@ -64,22 +47,9 @@ export type Schema = { [keyword: string]: unknown };
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-/** Keywords that mean the same in JSON Schema 2020-12, copied as they are. */
-const STANDARD = new Set([
-  'type',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'enum',
-  'const',
-  'format',
-  'minItems',
-  'maxItems',
-  'required',
-  'maxProperties',
-]);
+/** Keywords that mean the same in JSON Schema 2020-12, copied as they are: bounds, and the others. */
+const BOUNDS = ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'maxProperties'];
+const STANDARD = new Set(['type', 'format', 'pattern', 'enum', 'const', 'required', ...BOUNDS]);
 /** Keywords whose value is a schema, or a list of schemas, translated recursively. */
 const SUBSCHEMA = new Set(['items', 'if', 'then', 'propertyNames']);
 const SUBSCHEMA_LIST = new Set(['anyOf', 'allOf']);
@@ -87,7 +57,7 @@ const SUBSCHEMA_LIST = new Set(['anyOf', 'allOf']);
 const REQUEST_ONLY = new Set(['if', 'then', 'anyOf', 'allOf', 'x-message', 'x-consent', 'x-minimumAge']);
 
 /** `^(?:<ISO>|<AU>)$` from the domain's own two regular expressions. */
-export const DATE_PATTERN = `^(?:${ISO_DATE.source.slice(1, -1)}|${AU_DATE.source.slice(1, -1)})$`;
+const DATE_PATTERN = `^(?:${ISO_DATE.source.slice(1, -1)}|${AU_DATE.source.slice(1, -1)})$`;
 
 /** `request`: what a partner sends; `response`: a step as the service stores and answers it. */
 export function toOpenApiSchema(schema: JsonSchema, direction: 'request' | 'response' = 'request'): Schema {
@@ -155,12 +125,6 @@ const numberOrNumericString = (number: Schema): Schema => ({
   ],
 });
 
-// ---------------------------------------------------------------------------------------------
-// The components
-// ---------------------------------------------------------------------------------------------
-
-const NUMBERS_NOTE =
-  'Numbers may be sent as JSON numbers or as plain decimal strings (`"15000"`, `"12.5"`); fields not listed here are ignored.';
 const FLAT_FIELDS_NOTE =
   "Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). " +
   'A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known.';
@@ -169,10 +133,7 @@ const LOAN_TYPE_NAMES: Record<FormType, string> = { personal: 'Personal', car: '
 /** `PersonalLoanStep2` and so on: the component name of one step table (`Stored…` for its answer). */
 const stepComponent = (formType: FormType, step: StepNumber) => `${LOAN_TYPE_NAMES[formType]}LoanStep${step}`;
 const applicationOf = (formType: FormType) => `${LOAN_TYPE_NAMES[formType]}Application`;
-const withNote = (schema: Schema, note: string): Schema => ({
-  ...schema,
-  description: schema.description ? `${String(schema.description)} ${note}` : note,
-});
+const createOf = (formType: FormType) => `Create${LOAN_TYPE_NAMES[formType]}Application`;
 const oneOfByFormType = (name: (formType: FormType) => string) => ({
   oneOf: FORM_TYPES.map((formType) => ref(name(formType))),
   discriminator: {
@@ -180,10 +141,11 @@ const oneOfByFormType = (name: (formType: FormType) => string) => ({
     mapping: Object.fromEntries(FORM_TYPES.map((f) => [f, `#/components/schemas/${name(f)}`])),
   },
 });
+const propertiesOf = (schema: JsonSchema) => toOpenApiSchema(schema).properties as Record<string, Schema>;
 
 /** The step tables, as sent (`PersonalLoanStep1`) and as stored (`StoredPersonalLoanStep1`); a step
  * that is another's very schema (car steps 3-4) refers to it. */
-function stepSchemas(): [Record<string, Schema>, Record<string, Schema>] {
+function stepSchemas(): Record<string, Schema> {
   const [sent, stored]: Record<string, Schema>[] = [{}, {}];
   const named = new Map<object, string>();
   for (const formType of FORM_TYPES) {
@@ -198,7 +160,7 @@ function stepSchemas(): [Record<string, Schema>, Record<string, Schema>] {
       }
       named.set(schema, name);
       const title = `${LOAN_TYPE_NAMES[formType]} loan, step ${step}`;
-      sent[name] = { title, ...withNote(toOpenApiSchema(schema), NUMBERS_NOTE) };
+      sent[name] = { title, ...toOpenApiSchema(schema) };
       stored[`Stored${name}`] = {
         title: `${title}, as stored`,
         ...toOpenApiSchema(schema, 'response'),
@@ -206,7 +168,7 @@ function stepSchemas(): [Record<string, Schema>, Record<string, Schema>] {
       };
     }
   }
-  return [sent, stored];
+  return { ...sent, ...stored };
 }
 
 function applicationSchema(formType: FormType): Schema {
@@ -231,9 +193,12 @@ function applicationSchema(formType: FormType): Schema {
 }
 
 /** A wrapper with some of its properties replaced (its own keywords, required list and order kept). */
-function wrap(wrapper: JsonSchema, replace: Record<string, Schema>, extra: Schema = {}): Schema {
-  const base = toOpenApiSchema(wrapper);
-  return { ...base, properties: { ...(base.properties as Record<string, Schema>), ...replace }, ...extra };
+function wrap(wrapper: JsonSchema, replace: Record<string, Schema>, title?: string): Schema {
+  return {
+    ...toOpenApiSchema(wrapper),
+    properties: { ...propertiesOf(wrapper), ...replace },
+    ...(title ? { title } : {}),
+  };
 }
 
 /**
@@ -244,15 +209,14 @@ function variantBCreditCheckSchema(): Schema {
   const createdWith = new Set(
     variantBCreateSchema.required?.filter((f) => FLAT_FIELDS[f]?.step === 5).map((f) => FLAT_FIELDS[f].name),
   );
-  const applicant = toOpenApiSchema(applicantSchema).properties as Record<string, Schema>;
   return {
     type: 'object',
     description:
       "The application's `securityToken`, and any step-5 fields to lay over those given at create and by PATCH; checked as Variant A checks step 5 (age, consent), except that `dateOfBirth` is optional. " +
-      `Consent may have been given at create or by PATCH (\`consentCreditCheck: true\`); a consent field here overrides it. Names, e-mail and phone sent here are ignored. ${NUMBERS_NOTE}`,
+      'Consent may have been given at create or by PATCH (`consentCreditCheck: true`); a consent field here overrides it. Names, e-mail and phone sent here are ignored.',
     properties: {
-      ...(toOpenApiSchema(securityTokenRequestSchema).properties as Record<string, Schema>),
-      ...Object.fromEntries(Object.entries(applicant).filter(([name]) => !createdWith.has(name))),
+      ...propertiesOf(securityTokenRequestSchema),
+      ...Object.fromEntries(Object.entries(propertiesOf(applicantSchema)).filter(([name]) => !createdWith.has(name))),
     },
     required: [...(securityTokenRequestSchema.required ?? [])],
   };
@@ -260,18 +224,7 @@ function variantBCreditCheckSchema(): Schema {
 
 /** Every schema component of both documents (each document keeps those it uses). */
 export function schemaComponents(): Record<string, Schema> {
-  const [steps, storedSteps] = stepSchemas();
-  const createVariants = Object.fromEntries(
-    FORM_TYPES.map((formType) => [
-      `Create${LOAN_TYPE_NAMES[formType]}Application`,
-      wrap(
-        createRequestSchema,
-        { formType: { const: formType }, data: ref(stepComponent(formType, 1)) },
-        { title: `Create a ${formType} loan application` },
-      ),
-    ]),
-  );
-  const stepVariants = Object.fromEntries(
+  const steps = Object.fromEntries(
     PATCH_STEPS.map((step) => [
       `SaveStep${step}`,
       wrap(
@@ -284,38 +237,42 @@ export function schemaComponents(): Record<string, Schema> {
             anyOf: FORM_TYPES.map((formType) => ref(stepComponent(formType, step))),
           },
         },
-        { title: `Save step ${step}` },
+        `Save step ${step}`,
       ),
     ]),
   );
-  const { ConsentTexts, OutcomeRecorded, ReferralReportRow, ReferralReport, ReferralOutcomeChangedEvent, ...answers } =
-    RESPONSE_SCHEMAS;
   return {
-    ...steps,
-    ApplicantDetails: {
-      title: 'Step 5: applicant details and consent',
-      ...withNote(toOpenApiSchema(applicantSchema), NUMBERS_NOTE),
-    },
-    ...createVariants,
+    ...stepSchemas(),
+    ApplicantDetails: { title: 'Step 5: applicant details and consent', ...toOpenApiSchema(applicantSchema) },
+    ...Object.fromEntries(
+      FORM_TYPES.map((formType) => [
+        createOf(formType),
+        wrap(
+          createRequestSchema,
+          { formType: { const: formType }, data: ref(stepComponent(formType, 1)) },
+          `Create a ${formType} loan application`,
+        ),
+      ]),
+    ),
     CreateApplicationRequest: {
       description: '`formType` and the step-1 fields of that loan type.',
-      ...oneOfByFormType((f) => `Create${LOAN_TYPE_NAMES[f]}Application`),
+      ...oneOfByFormType(createOf),
     },
-    ...stepVariants,
+    ...steps,
     SaveStepRequest: {
       description: "`step` (2, 3 or 4) and the fields of that step for the application's loan type.",
-      oneOf: Object.keys(stepVariants).map(ref),
+      oneOf: Object.keys(steps).map(ref),
     },
     CreditCheckRequest: wrap(creditCheckRequestSchema, { data: ref('ApplicantDetails') }),
     TokenRequest: toOpenApiSchema(tokenRequestSchema),
-    CreateApplicationBRequest: withNote(
-      { ...toOpenApiSchema(variantBCreateSchema), description: FLAT_FIELDS_NOTE },
-      "Spec 4.6 requires the first seven fields; the others are optional. Optional fields have no defaults here: a step's defaults apply when its fields are saved as the step.",
-    ),
-    UpdateApplicationBRequest: withNote(
-      { ...toOpenApiSchema(variantBPatchSchema), description: FLAT_FIELDS_NOTE },
-      'Each field sent is added or replaces the one given before; `loanAmount` is fixed at create.',
-    ),
+    CreateApplicationBRequest: {
+      ...toOpenApiSchema(variantBCreateSchema),
+      description: `${FLAT_FIELDS_NOTE} Optional fields have no defaults here: a step's defaults apply when its fields are saved as the step.`,
+    },
+    UpdateApplicationBRequest: {
+      ...toOpenApiSchema(variantBPatchSchema),
+      description: `${FLAT_FIELDS_NOTE} Each field sent is added or replaces the one given before; \`loanAmount\` is fixed at create.`,
+    },
     CreditCheckBRequest: variantBCreditCheckSchema(),
     SecurityTokenRequest: toOpenApiSchema(securityTokenRequestSchema),
     WebhookRequest: {
@@ -323,26 +280,18 @@ export function schemaComponents(): Record<string, Schema> {
       description:
         'Live accepts only `https` URLs whose host resolves to public addresses; the sandbox also accepts loopback `http`. Without `events`, every event type.',
     },
-    ...storedSteps,
     ...Object.fromEntries(FORM_TYPES.map((formType) => [applicationOf(formType), applicationSchema(formType)])),
     Application: {
       description:
         "What partners see of an application: never step 5, never a score. `steps` is typed by the application's `formType`.",
       ...oneOfByFormType(applicationOf),
     },
-    ...answers,
-    ConsentTexts,
-    ClientTags: { ...toOpenApiSchema(clientTagsSchema), title: 'Your attribution' },
+    ...RESPONSE_SCHEMAS,
     OutcomeEventRequest: {
       ...toOpenApiSchema(outcomeEventSchema),
       description:
         '`reference` is the `lm_ref` the tracking redirect added to your address. `eventId` is yours, unique among your events: sending it again answers the first answer. ' +
-        `\`type\` is one of ${OUTCOME_TYPES.map((t) => `\`${t}\``).join(', ')}; \`declined\` takes a \`declineReason\` (${DECLINE_REASONS.map((r) => `\`${r}\``).join(', ')}), \`funded\` takes \`fundedAmount\` (AUD, to the cent) and \`fundedAt\`. ` +
         'Times carry their offset and may be at most 5 minutes ahead of ours. Events may be sent in any order.',
     },
-    OutcomeRecorded,
-    ReferralReportRow,
-    ReferralReport,
-    ReferralOutcomeChangedEvent,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document of Variant A (the five-step contract), served by its listener at
- * `GET /openapi.json`. Paths are relative to the base path (`/api/partner/v1`); the tracking route,
- * health checks and the reference itself sit at the listener's root (path-level `servers`).
+ * `GET /openapi.json`. Paths are relative to the base path (`/api/partner/v1`); the tracking route, the
+ * lender route, health checks and the reference itself sit at the listener's root (path-level `servers`).
  */
 import {
   CURRENT_CONSENT_TEXTS,
@@ -11,39 +11,14 @@ import {
   validateCreateRequest,
   validateStepRequest,
 } from '@loanmatch/domain';
-import {
-  headerRef,
-  paramRef,
-  ref,
-  refusal,
-  EXAMPLE_IDS,
-  operation,
-  type Contract,
-  type OperationSpec,
-} from './operations';
-import {
-  CREDIT_CHECK_CONFLICTS,
-  CREDIT_CHECK_SUCCESS,
-  SERVICE_TAG,
-  WEBHOOKS_TAG,
-  contractDocument,
-  mergePaths,
-  type DocumentOptions,
-} from './document';
-import { CONSENTS_TAG, consentPaths } from './consents';
+import { contractDocument, type DocumentOptions, type PathGroup } from './document';
+import { LENDERS, LENDER_SECURITY, REFERRALS } from './lifecycle';
+import { EXAMPLE_IDS, REPLAYED, headerRef, refusal } from './operations';
 import { PARAMETERS } from './parameters';
 import type { Schema } from './schemas';
-import { documentServers } from './servers';
-import { servicePaths } from './service-paths';
-import { webhookPaths } from './webhook-paths';
-import { LENDERS_TAG, LENDER_SECURITY, lenderPaths, referralPaths } from './lifecycle';
+import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
 
-/** Variant A's 401 and 429 read as the contract's list has them (an API key, 120 a minute by default). */
-const CONTRACT_A: Contract = { examples: [] };
-const op = (spec: OperationSpec) => operation(spec, CONTRACT_A);
-
-const { applicationId: APPLICATION_ID, at: AT } = EXAMPLE_IDS;
-const tags = ['Applications'];
+const { applicationId, at } = EXAMPLE_IDS;
 
 /** Step 5 with the one consent the check needs. */
 const APPLICANT_EXAMPLE = {
@@ -53,6 +28,14 @@ const APPLICANT_EXAMPLE = {
   mobileNumber: '0412345678',
   dateOfBirth: '14/07/1988',
   consentCreditCheck: true,
+};
+
+/** The consent record a credit check may carry: what was shown, when the applicant agreed, and your reference. */
+export const CONSENT_RECORD = {
+  consentTerms: true,
+  consentTextVersion: CURRENT_CONSENT_TEXTS.version,
+  consentCapturedAt: '2026-11-23T09:12:00+11:00',
+  consentReference: 'consent-7f3a9c',
 };
 
 /** Request examples: each is checked against its schema and the domain's own validator by the tests. */
@@ -81,46 +64,33 @@ export const EXAMPLES_A = {
   },
   creditCheck: {
     default: { data: APPLICANT_EXAMPLE },
-    consentRecord: {
-      data: {
-        ...APPLICANT_EXAMPLE,
-        privacyConsent: true,
-        consentTerms: true,
-        consentTextVersion: CURRENT_CONSENT_TEXTS.version,
-        consentCapturedAt: '2026-11-23T09:12:00+11:00',
-        consentReference: 'consent-7f3a9c',
-      },
-    },
+    consentRecord: { data: { ...APPLICANT_EXAMPLE, privacyConsent: true, ...CONSENT_RECORD } },
   },
 };
 
-const applicationView = {
-  applicationId: APPLICATION_ID,
+const APPLICATION_EXAMPLE = {
+  applicationId,
   formType: 'personal',
   status: 'in_progress',
   lastStep: 2,
-  steps: {
-    '1': { loanAmount: 15000 },
-    '2': { loanPurpose: 'debt_consolidation', loanTerm: 5, creditScoreEstimate: 'good' },
-  },
+  steps: { '1': EXAMPLES_A.create.personal.data, '2': EXAMPLES_A.steps.personalStep2.data },
   creditCheckComplete: false,
   creditCheckedAt: null,
-  createdAt: AT,
-  updatedAt: AT,
+  createdAt: at,
+  updatedAt: at,
 };
 
-const ref2 = (id: string, name: string) => ({ id, name });
 export const MATCH_EXAMPLE = {
-  applicationId: APPLICATION_ID,
+  applicationId,
   matchId: '9a7b3c1d-2e4f-4a6b-8c0d-1e2f3a4b5c6d',
-  generatedAt: AT,
+  generatedAt: at,
   degraded_mode: false,
   assessment: { basis: 'bureau' },
   acceptedOffers: [
     {
       offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
-      lender: ref2('harbour-credit', 'Harbour Credit'),
-      product: ref2('harbour-personal-fixed', 'Fixed Rate Personal Loan'),
+      lender: { id: 'harbour-credit', name: 'Harbour Credit' },
+      product: { id: 'harbour-personal-fixed', name: 'Fixed Rate Personal Loan' },
       headline: '9.49% p.a. fixed (comparison rate 10.12% p.a.)',
       certainty: 'pre_qualified',
       offerDetails: {
@@ -142,8 +112,8 @@ export const MATCH_EXAMPLE = {
   ],
   nearMissOffers: [
     {
-      lender: ref2('southern-mutual', 'Southern Mutual'),
-      product: ref2('southern-personal-variable', 'Variable Personal Loan'),
+      lender: { id: 'southern-mutual', name: 'Southern Mutual' },
+      product: { id: 'southern-personal-variable', name: 'Variable Personal Loan' },
       headline: '8.99% p.a. variable',
       reasons: [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
       wouldQualifyIf: [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
@@ -151,133 +121,135 @@ export const MATCH_EXAMPLE = {
   ],
 };
 
-function applicationPaths(): Record<string, Schema> {
-  const byId = [paramRef('ApplicationId')];
-  return {
+/** The credit check's success on either contract. */
+export const CREDIT_CHECK_SUCCESS = { description: 'The check ran.', data: 'CreditCheckResult', headers: REPLAYED };
+
+/** Why a request with an `Idempotency-Key` may be refused: its first request is running, died, or was another. */
+export const IDEMPOTENCY_CONFLICTS = [
+  'IDEMPOTENCY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_UNRESOLVED',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const;
+
+/** Why a credit check is refused after the caller and the application were verified (either contract). */
+export const CREDIT_CHECK_CONFLICTS = [
+  'STEPS_INCOMPLETE',
+  'CREDIT_CHECK_ALREADY_COMPLETED',
+  'CREDIT_CHECK_IN_PROGRESS',
+  'PERSONAL_DATA_ERASED',
+  ...IDEMPOTENCY_CONFLICTS,
+] as const;
+
+const APPLICATIONS: PathGroup = {
+  tag: { name: 'Applications' },
+  paths: {
     '/applications': {
-      post: op({
+      post: {
         operationId: 'createApplication',
         summary: 'Create an application (step 1)',
         description:
           'The loan type is fixed from here on. Send an `Idempotency-Key` so a retry cannot make a second application.',
-        tags,
-        parameters: [paramRef('IdempotencyKey')],
-        requestBody: { schema: ref('CreateApplicationRequest'), examples: EXAMPLES_A.create },
+        parameters: ['IdempotencyKey'],
+        body: { schema: 'CreateApplicationRequest', examples: EXAMPLES_A.create },
         success: {
           status: 201,
           description: 'Created, in status `draft`.',
-          data: ref('CreatedApplication'),
-          headers: { 'Idempotency-Replayed': headerRef('IdempotencyReplayed') },
-          examples: { default: { applicationId: APPLICATION_ID, formType: 'personal', status: 'draft', lastStep: 1 } },
+          data: 'CreatedApplication',
+          headers: REPLAYED,
         },
-        errors: ['VALIDATION_ERROR', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_UNRESOLVED', 'IDEMPOTENCY_KEY_REUSED'],
-        examples: [
+        errors: [
           refusal(validateCreateRequest({ formType: 'personal', data: { loanAmount: 999 } })),
           refusal(checkIdempotencyKey('key with spaces', false)),
+          ...IDEMPOTENCY_CONFLICTS,
         ],
-      }),
+      },
     },
     '/applications/{applicationId}': {
-      get: op({
+      get: {
         operationId: 'getApplication',
         summary: 'Read an application',
         description: 'Status, last step and steps 1-4. Never step 5, never a score.',
-        tags,
-        parameters: byId,
-        success: {
-          status: 200,
-          description: 'The application.',
-          data: ref('Application'),
-          examples: { default: applicationView },
-        },
+        parameters: ['ApplicationId'],
+        success: { description: 'The application.', data: 'Application' },
+        examples: { default: APPLICATION_EXAMPLE },
         errors: ['NOT_FOUND'],
-      }),
-      patch: op({
+      },
+      patch: {
         operationId: 'saveStep',
         summary: 'Save step 2, 3 or 4',
         description:
           'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. ' +
-          "Once the applicant's personal data has been erased, the application takes no step again (409 `PERSONAL_DATA_ERASED`).",
-        tags,
-        parameters: byId,
-        requestBody: { schema: ref('SaveStepRequest'), examples: EXAMPLES_A.steps },
-        success: {
-          status: 200,
-          description: 'Saved: the application as it now is.',
-          data: ref('Application'),
-          examples: { default: applicationView },
-        },
-        errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'STEP_OUT_OF_ORDER', 'PERSONAL_DATA_ERASED'],
-        examples: [
+          "Once the applicant's personal data has been erased, the application takes no step again.",
+        parameters: ['ApplicationId'],
+        body: { schema: 'SaveStepRequest', examples: EXAMPLES_A.steps },
+        success: { description: 'Saved: the application as it now is.', data: 'Application' },
+        examples: { default: APPLICATION_EXAMPLE },
+        errors: [
           refusal(
             validateStepRequest('personal', { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 9 } }),
           ),
+          'NOT_FOUND',
+          'STEP_OUT_OF_ORDER',
+          'PERSONAL_DATA_ERASED',
         ],
-      }),
+      },
     },
     '/applications/{applicationId}/credit-check': {
-      post: op({
+      post: {
         operationId: 'runCreditCheck',
         summary: 'Submit step 5 and run the soft credit check',
         description:
           'Needs steps 1-4. One check per application: a retry with the same `Idempotency-Key` answers the first result; a new key after a completed check answers 409.',
-        tags,
         parameters: [
-          ...byId,
+          'ApplicationId',
           {
             ...PARAMETERS.IdempotencyKey,
             required: true,
             description: `${String(PARAMETERS.IdempotencyKey.description)} Required here.`,
           },
-          paramRef('SandboxScore'),
+          'SandboxScore',
         ],
-        requestBody: { schema: ref('CreditCheckRequest'), examples: EXAMPLES_A.creditCheck },
+        body: { schema: 'CreditCheckRequest', examples: EXAMPLES_A.creditCheck },
         success: CREDIT_CHECK_SUCCESS,
-        errors: ['VALIDATION_ERROR', 'NOT_FOUND', ...CREDIT_CHECK_CONFLICTS],
-        examples: [
-          refusal(
-            validateApplicantDetails({ data: { ...EXAMPLES_A.creditCheck.default.data, consentCreditCheck: false } }),
-          ),
+        errors: [
+          refusal(validateApplicantDetails({ data: { ...APPLICANT_EXAMPLE, consentCreditCheck: false } })),
           refusal(checkIdempotencyKey(undefined, true)),
           refusal(parseSandboxScore('great')),
+          'NOT_FOUND',
+          ...CREDIT_CHECK_CONFLICTS,
         ],
-      }),
+      },
     },
     '/applications/{applicationId}/match': {
-      post: op({
+      post: {
         operationId: 'matchApplication',
         summary: 'Match offers',
-        description:
-          'No body. Each call is a fresh run with fresh tracking links (about two hours); call again after changing a step.',
-        tags,
-        parameters: byId,
-        success: {
-          status: 200,
-          description: 'Accepted offers and near-misses.',
-          data: ref('MatchResult'),
-          examples: { default: MATCH_EXAMPLE },
-        },
-        errors: ['NOT_FOUND', 'CREDIT_CHECK_REQUIRED', 'STEPS_INCOMPLETE'],
-        examples: [
+        description: 'No body. Each call is a fresh run with fresh tracking links; call again after changing a step.',
+        parameters: ['ApplicationId'],
+        success: { description: 'Accepted offers and near-misses.', data: 'MatchResult' },
+        examples: { default: MATCH_EXAMPLE },
+        errors: [
+          'NOT_FOUND',
+          'CREDIT_CHECK_REQUIRED',
           { code: 'STEPS_INCOMPLETE', message: 'Matching needs more of the application: step 4 livingSituation' },
         ],
-      }),
+      },
     },
-  };
-}
+  },
+};
 
-function trackingPath(rootServers: Schema[]): Record<string, Schema> {
-  return {
+const TRACKING: PathGroup = {
+  tag: { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
+  root: '',
+  paths: {
     '/r/{token}': {
-      servers: rootServers,
-      get: op({
+      get: {
         operationId: 'followTrackingLink',
         summary: "Follow an offer's tracking link",
         description:
-          "For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender. No key.",
-        tags: ['Tracking'],
-        authenticated: false,
-        parameters: [paramRef('TrackingToken')],
+          "For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender.",
+        security: [],
+        parameters: ['TrackingToken'],
         success: {
           status: 302,
           description: 'To the lender.',
@@ -287,22 +259,18 @@ function trackingPath(rootServers: Schema[]): Record<string, Schema> {
             'Referrer-Policy': { schema: { const: 'no-referrer' } },
           },
         },
-        errors: ['NOT_FOUND', 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
-        examples: [{ code: 'NOT_FOUND', message: 'Unknown link' }],
-      }),
+        errors: [{ code: 'NOT_FOUND', message: 'Unknown link' }, 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
+      },
     },
-  };
-}
+  },
+};
 
-/** Variant A's document for a listener reached at `publicUrl`, built from `source` (the domain's schemas by default). */
-export function buildVariantADocument(options: DocumentOptions): Schema {
-  const servers = documentServers('Variant A', options);
-  return contractDocument({
-    servers,
-    title: 'LoanMatch partner API, Variant A',
+/** Variant A's document for a listener reached at `options.publicUrl`. */
+export function variantADocument(options: DocumentOptions): Schema {
+  return contractDocument(options, {
+    name: 'Variant A',
     description:
-      'Build a loan application in five steps, run a soft credit check, and get matched lender offers. Authenticate with `Authorization: Bearer <API key>`; keys carry their environment (`lm_sandbox_…`, `lm_live_…`).\n\n' +
-      'Every answer is `{success: true, data}` or `{success: false, error, message, details?}` and carries `X-Request-Id`. Numbers may be sent as JSON numbers or plain decimal strings; fields not listed are ignored. ' +
+      'Build a loan application in five steps, run a soft credit check, and get matched lender offers. Authenticate with `Authorization: Bearer <API key>`; keys carry their environment (`lm_sandbox_…`, `lm_live_…`). ' +
       'Limit: 120 requests a minute per key by default (`RateLimit`, `RateLimit-Policy`, `Retry-After` on 429).',
     security: {
       apiKey: {
@@ -313,23 +281,7 @@ export function buildVariantADocument(options: DocumentOptions): Schema {
       },
       ...LENDER_SECURITY,
     },
-    tags: [
-      { name: 'Applications', description: 'Spec 4.1-4.5.' },
-      { name: 'Referrals' },
-      CONSENTS_TAG,
-      WEBHOOKS_TAG,
-      { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
-      LENDERS_TAG,
-      SERVICE_TAG,
-    ],
-    paths: mergePaths(
-      applicationPaths(),
-      consentPaths(CONTRACT_A),
-      referralPaths(op),
-      webhookPaths(CONTRACT_A),
-      trackingPath(servers.root),
-      lenderPaths(op, servers.root),
-      servicePaths(servers.root),
-    ),
+    examples: [],
+    groups: [APPLICATIONS, REFERRALS, CONSENTS, WEBHOOKS, TRACKING, LENDERS, SERVICE],
   });
 }
