@@ -6,6 +6,7 @@ import {
   insertReferral,
   type ApplicationForMatch,
 } from '@loanmatch/db';
+import type { ApplicationRef } from './applications/view';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok } from './errors';
@@ -26,12 +27,12 @@ interface SnapshotOffer {
   commission?: CommissionTerms;
 }
 
-export async function matchApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function matchApplication(ctx: DomainContext, options: ApplicationRef) {
   const found = await findForMatch(ctx, options);
   return found.ok ? matchFound(ctx, found.value) : found;
 }
 
-export async function findForMatch(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function findForMatch(ctx: DomainContext, options: ApplicationRef) {
   const id = canonicalUuid(options.applicationId);
   const found = id ? await findApplicationForMatch(ctx.db, id, options.partnerId) : null;
   return found ? ok(found) : fail('NOT_FOUND', 'Application not found');

@@ -14,7 +14,7 @@ import {
   type WebhookRow,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, invalid, ok, violation, type Result } from './errors';
+import { fail, invalid, ok, violation } from './errors';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
 import { canonicalUuid } from './ids';
 import { parsePageLimit } from './validation/page-query';
@@ -83,17 +83,16 @@ export async function listWebhooks(ctx: DomainContext, options: { partnerId: str
   return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
 }
 
-async function findOwnWebhook(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string },
-): Promise<Result<WebhookRow>> {
+type WebhookRef = { partnerId: string; webhookId: string };
+
+async function findOwnWebhook(ctx: DomainContext, options: WebhookRef) {
   const webhookId = canonicalUuid(options.webhookId);
   const row = webhookId ? await findWebhook(ctx.db, webhookId, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
 }
 
 /** `DELETE /webhooks/{id}`: deliveries still pending are cancelled. */
-export async function deleteWebhook(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
+export async function deleteWebhook(ctx: DomainContext, options: WebhookRef) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const deleted = await removeWebhook(ctx.db, found.value.id, options.partnerId, ctx.clock());
@@ -104,7 +103,7 @@ export async function deleteWebhook(ctx: DomainContext, options: { partnerId: st
  * `POST /webhooks/{id}/rotate-secret`: the secret it replaces keeps signing beside it for 24 hours, so the
  * partner can switch without losing an event; a second rotation within those hours drops the oldest.
  */
-export async function rotateWebhookSecret(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
+export async function rotateWebhookSecret(ctx: DomainContext, options: WebhookRef) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const secret = newWebhookSecret();
@@ -118,7 +117,7 @@ export async function rotateWebhookSecret(ctx: DomainContext, options: { partner
 }
 
 /** `POST /webhooks/{id}/test`: a `webhook.test` event for this endpoint alone, delivered like any other. */
-export async function sendTestEvent(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
+export async function sendTestEvent(ctx: DomainContext, options: WebhookRef) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const webhook = found.value;
@@ -155,10 +154,7 @@ function attemptView(row: AttemptRow) {
   };
 }
 
-export async function listWebhookDeliveries(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string; limit?: string },
-) {
+export async function listWebhookDeliveries(ctx: DomainContext, options: WebhookRef & { limit?: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const limit = parsePageLimit(options.limit);

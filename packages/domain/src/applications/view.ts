@@ -7,6 +7,8 @@ import { openSteps } from '../sealed-fields';
 import type { Answer } from '../validation/responses';
 
 export type CreditCheckView = Answer<'CreditCheckResult'>;
+/** The application a request names, and the partner asking: another partner's is NOT_FOUND, as an unknown one. */
+export type ApplicationRef = { partnerId: string; applicationId: string };
 
 export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   const steps: Record<string, Json> = {};
@@ -25,13 +27,13 @@ export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   };
 }
 
-export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function findOwnApplication(ctx: DomainContext, options: ApplicationRef) {
   const id = canonicalUuid(options.applicationId);
   const row = id ? await findApplication(ctx.db, id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 
-export async function getApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function getApplication(ctx: DomainContext, options: ApplicationRef) {
   const found = await findOwnApplication(ctx, options);
   return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }

@@ -1,5 +1,6 @@
 /** The per-application `securityToken` of Variant B: shown once at create, kept as its digest. */
 import { findSecurityTokenHash } from '@loanmatch/db';
+import type { ApplicationRef } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
@@ -12,10 +13,7 @@ export function newSecurityToken(): { securityToken: string; hash: string } {
 }
 
 /** The `securityToken` of a body, in the contract's order: 404, then 400, then 403. */
-export async function verifySecurityToken(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string; body: unknown },
-): Promise<Result<void>> {
+export async function verifySecurityToken(ctx: DomainContext, options: ApplicationRef & { body: unknown }) {
   const applicationId = canonicalUuid(options.applicationId);
   const stored = applicationId ? await findSecurityTokenHash(ctx.db, applicationId, options.partnerId) : undefined;
   if (stored === undefined) return fail('NOT_FOUND', 'Application not found');

@@ -1,4 +1,5 @@
 import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@loanmatch/db';
+import type { ApplicationRef } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
@@ -13,10 +14,7 @@ import type { ApplicationStatus } from '../status';
  * `PATCH /v1/applications/{id}`: adds or replaces flat fields of steps 2-5, in one transaction. Steps that
  * become complete are saved as Variant A saves them; step 5's fields may not change after the check.
  */
-export async function updateApplicationB(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string; body: unknown },
-) {
+export async function updateApplicationB(ctx: DomainContext, options: ApplicationRef & { body: unknown }) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
   const valid = validateVariantBPatch(options.body, ctx.clock());
