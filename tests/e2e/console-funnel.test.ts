@@ -84,6 +84,16 @@ describe('the funnel in the operator console on pnpm start', () => {
     for (const stage of ['referrals', 'started', 'approved', 'funded'])
       expect([stage, await value(`${lender} rect[data-stage="${stage}"]`)]).toEqual([stage, '1']);
     expect(Number(await page.getAttribute(`${lender} rect[data-stage="funded"]`, 'width'))).toBeGreaterThan(0);
+
+    // The partner's six requests on Variant A (the redirect and the lender's call are not the partner's),
+    // once its process wrote them (every 5 s).
+    const calls = `#contracts-chart g[data-group="${partnerId}"] rect[data-stage="A"]`;
+    for (let tries = 0; tries < 40 && (await page.locator(`${calls}[data-value="6"]`).count()) === 0; tries++) {
+      await page.click('#funnel-form button[type="submit"]');
+      await page.waitForTimeout(250);
+    }
+    expect(await value(calls)).toBe('6');
+    expect(await value(`#contracts-chart g[data-group="${partnerId}"] rect[data-stage="B"]`)).toBe('0');
   });
 
   it('when the operator picks another partner or a window without activity, then the charts show nothing for it', async () => {

@@ -123,6 +123,17 @@ describe('the README and docs/ examples, run as written', () => {
     expect(afterPatch).toMatch(/"error":"INVALID_SECURITY_TOKEN"/);
   });
 
+  it('when the migration guide’s sequence runs, then an application made on A reaches offers and a referral on B', async () => {
+    const [block] = shellBlocks('docs/migrating-to-variant-b.md', '## Carrying an application over');
+    const out = await shell(block);
+    expect(out).toMatch(/"missingFields":\[\]/);
+    expect(out).toMatch(/"creditCheckComplete":true/);
+    expect(out).toMatch(/^302 -> https?:\/\/\S+lm_ref=[0-9a-f-]{36}/m);
+    const applicationId = /"applicationId":"([0-9a-f-]{36})"/.exec(out)?.[1];
+    expect(out).toMatch(new RegExp(`"referrals":\\[\\{"referralId":"[^"]+","applicationId":"${applicationId}"`));
+    expect(out).not.toMatch(/"success":false/);
+  });
+
   it('when the lender example reports on the referral the walk-through made, then 201 with the referral funded', async () => {
     const reference = /lm_ref=([0-9a-f-]{36})/.exec(variantA)?.[1];
     const lenderId = /"referrals":\[\{[\s\S]*?"lender":\{"id":"([^"]+)"/.exec(variantA)?.[1];

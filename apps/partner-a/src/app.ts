@@ -6,6 +6,7 @@ import { Router, type Express, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
   createApplication,
+  createContractLifecycles,
   followTrackingLink,
   getApplication,
   listConsentTexts,
@@ -15,11 +16,13 @@ import {
   saveStep,
   type AuthenticatedLender,
   type AuthenticatedPartner,
+  type ContractLifecycles,
   type DomainContext,
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
   LENDER_BASE_PATH,
+  contractLifecycle,
   createRateLimiter,
   createServiceApp,
   docsRoutes,
@@ -28,8 +31,10 @@ import {
   requireApiKey,
   requireLenderKey,
   sendResult,
+  servedDocument,
   variantADocument,
   webhookRoutes,
+  type ContractUsage,
   type HttpMetrics,
   type Logger,
 } from '@loanmatch/http';
@@ -46,12 +51,22 @@ export interface PartnerADeps {
   redisPrefix?: string;
   /** Request durations and rate-limit refusals, for `GET /metrics`. */
   metrics?: HttpMetrics;
+  /** The contracts' schedules and brownouts; by default read from the database through a two-second copy. */
+  lifecycles?: ContractLifecycles;
+  /** Counts each partner request on the contract, per partner and day. */
+  contractUsage?: ContractUsage;
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
 const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
 
-export function createPartnerAApp(deps: PartnerADeps): Express {
+export function createPartnerAApp(options: PartnerADeps): Express {
+  const deps = { ...options, lifecycles: options.lifecycles ?? createContractLifecycles(options.ctx.db) };
+  const document = variantADocument({
+    basePath: BASE_PATH_A,
+    publicUrl: deps.ctx.tracking.publicBaseUrl,
+    environment: deps.ctx.env,
+  });
   return createServiceApp({
     contract: 'A',
     logger: deps.logger,
@@ -59,16 +74,7 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
     metrics: deps.metrics,
     routes: [
       // The document and its page first: a guess at them under the base path gets 404 naming them, not 401.
-      {
-        router: docsRoutes(
-          variantADocument({
-            basePath: BASE_PATH_A,
-            publicUrl: deps.ctx.tracking.publicBaseUrl,
-            environment: deps.ctx.env,
-          }),
-          BASE_PATH_A,
-        ),
-      },
+      { router: docsRoutes(servedDocument(document, 'A', deps.lifecycles), BASE_PATH_A) },
       { path: BASE_PATH_A, router: partnerRoutes(deps) },
       { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
       { router: trackingRoutes(deps.ctx) },
@@ -82,11 +88,12 @@ function perMinute(deps: PartnerADeps, name: string, keyOf: (res: Response) => s
   return createRateLimiter({ name, limit, windowMs: 60_000, keyOf, redis, redisPrefix, logger, metrics });
 }
 
-function partnerRoutes(deps: PartnerADeps): Router {
+function partnerRoutes(deps: PartnerADeps & { lifecycles: ContractLifecycles }): Router {
   const { ctx } = deps;
   const router = Router();
   router.use(
     requireApiKey(ctx),
+    contractLifecycle('A', deps.lifecycles, deps.contractUsage),
     perMinute(deps, 'a', (res) => partnerOf(res).keyId),
     jsonBody(BODY_BOUNDS.partner),
   );

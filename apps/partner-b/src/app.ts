@@ -7,19 +7,23 @@ import type { Redis } from 'ioredis';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
   createApplicationB,
+  createContractLifecycles,
   createSecretBox,
   createTierLimits,
+  issueSecurityToken,
   listConsentTexts,
   matchApplicationB,
   runCreditCheckB,
   updateApplicationB,
   validateTokenRequest,
   type AuthenticatedPartner,
+  type ContractLifecycles,
   type DomainContext,
   type TierLimits,
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
+  contractLifecycle,
   createAccessTokens,
   createRateLimiter,
   createServiceApp,
@@ -30,8 +34,10 @@ import {
   requireApiKeyHeader,
   sendData,
   sendResult,
+  servedDocument,
   variantBDocument,
   webhookRoutes,
+  type ContractUsage,
   type HttpMetrics,
   type Logger,
   type TierUsage,
@@ -54,6 +60,10 @@ export interface PartnerBDeps {
   usage?: TierUsage;
   /** The server of its OpenAPI document; its default port on loopback by default. */
   publicBaseUrl?: string;
+  /** The contracts' schedules and brownouts; by default read from the database through a two-second copy. */
+  lifecycles?: ContractLifecycles;
+  /** Counts each partner request on the contract, per partner and day. */
+  contractUsage?: ContractUsage;
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
@@ -62,7 +72,13 @@ const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
 export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
-export function createPartnerBApp(deps: PartnerBDeps): Express {
+export function createPartnerBApp(options: PartnerBDeps): Express {
+  const deps = { ...options, lifecycles: options.lifecycles ?? createContractLifecycles(options.ctx.db) };
+  const document = variantBDocument({
+    basePath: BASE_PATH_B,
+    publicUrl: deps.publicBaseUrl ?? 'http://127.0.0.1:3001',
+    environment: deps.ctx.env,
+  });
   return createServiceApp({
     contract: 'B',
     logger: deps.logger,
@@ -70,16 +86,7 @@ export function createPartnerBApp(deps: PartnerBDeps): Express {
     metrics: deps.metrics,
     routes: [
       // The document and its page first: a guess at them under the base path gets 404, not 401.
-      {
-        router: docsRoutes(
-          variantBDocument({
-            basePath: BASE_PATH_B,
-            publicUrl: deps.publicBaseUrl ?? 'http://127.0.0.1:3001',
-            environment: deps.ctx.env,
-          }),
-          BASE_PATH_B,
-        ),
-      },
+      { router: docsRoutes(servedDocument(document, 'B', deps.lifecycles), BASE_PATH_B) },
       { path: BASE_PATH_B, router: partnerRoutes(deps) },
     ],
   });
@@ -111,7 +118,7 @@ function hourlyLimit(deps: PartnerBDeps): RequestHandler[] {
   ];
 }
 
-function partnerRoutes(deps: PartnerBDeps): Router {
+function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }): Router {
   const { ctx } = deps;
   const tokens = createAccessTokens({
     secret: deps.jwt.secret,
@@ -124,15 +131,23 @@ function partnerRoutes(deps: PartnerBDeps): Router {
     SECURITY_TOKEN_REPLAY_PURPOSE,
   );
   const rateLimit = hourlyLimit(deps);
+  const lifecycle = contractLifecycle('B', deps.lifecycles, deps.contractUsage);
   const router = Router();
 
-  router.post('/auth/token', requireApiKeyHeader(ctx), ...rateLimit, jsonBody(BODY_BOUNDS.partner), (req, res) => {
-    const grant = validateTokenRequest(req.body);
-    if (!grant.ok) return sendResult(res, grant);
-    sendData(res, 200, tokens.issue(partnerOf(res)));
-  });
+  router.post(
+    '/auth/token',
+    requireApiKeyHeader(ctx),
+    lifecycle,
+    ...rateLimit,
+    jsonBody(BODY_BOUNDS.partner),
+    (req, res) => {
+      const grant = validateTokenRequest(req.body);
+      if (!grant.ok) return sendResult(res, grant);
+      sendData(res, 200, tokens.issue(partnerOf(res)));
+    },
+  );
 
-  router.use(requireAccessToken(ctx, tokens), rateLimit, jsonBody(BODY_BOUNDS.partner));
+  router.use(requireAccessToken(ctx, tokens), lifecycle, rateLimit, jsonBody(BODY_BOUNDS.partner));
   /** The partner asking, the application the path names, and the body, which carries its security token. */
   const target = (req: Request<{ applicationId: string }>, res: Response) => ({
     partnerId: partnerOf(res).partnerId,
@@ -157,6 +172,11 @@ function partnerRoutes(deps: PartnerBDeps): Router {
   router.post('/applications/:applicationId/match', async (req, res) =>
     sendResult(res, await matchApplicationB(ctx, target(req, res))),
   );
+  // A new security token for any of the partner's applications, one made on Variant A included.
+  router.post('/applications/:applicationId/security-token', async (req, res) => {
+    const input = { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId };
+    sendResult(res, await issueSecurityToken(ctx, input));
+  });
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
   router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));

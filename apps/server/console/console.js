@@ -58,6 +58,10 @@
     ['approved', 'Approved'],
     ['funded', 'Funded'],
   ];
+  const CONTRACTS = [
+    ['A', 'Variant A'],
+    ['B', 'Variant B'],
+  ];
   const money = (amount) =>
     amount.toLocaleString('en-AU', { style: 'currency', currency: 'AUD', minimumFractionDigits: 2 });
   const day = (date) => date.toISOString().slice(0, 10);
@@ -117,11 +121,12 @@
     const partnerId = $('funnel-partner').value;
     const range = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
     const ofPartner = partnerId ? `&partnerId=${encodeURIComponent(partnerId)}` : '';
-    const [funnel, byPartner, byLender, lenders] = await Promise.all([
+    const [funnel, byPartner, byLender, lenders, usage] = await Promise.all([
       call('GET', `/reports/funnel?${range}${ofPartner}`),
       call('GET', `/reports/funnel/partners?${range}`),
       call('GET', `/reports/funnel/lenders?${range}${ofPartner}`),
       lenderNames ? Promise.resolve(null) : call('GET', '/lenders'),
+      call('GET', `/reports/contract-usage?${range}`),
     ]);
     if (lenders) lenderNames = new Map(lenders.lenders.map((l) => [l.lenderId, l.name]));
     if (load !== funnelLoads) return;
@@ -139,6 +144,14 @@
       byLender.lenders.map((l) => ({ id: l.lenderId, label: lenderNames.get(l.lenderId) || l.lenderId, values: l })),
       LENDER_STAGES,
     );
+    // Requests on each contract per partner: who still calls the contract being retired.
+    const callers = new Map();
+    for (const row of usage.rows.filter((r) => (partnerId ? r.partnerId === partnerId : true))) {
+      const group = callers.get(row.partnerId) || { id: row.partnerId, label: row.partnerName, values: {} };
+      group.values[row.contract] = row.requests;
+      callers.set(row.partnerId, group);
+    }
+    barChart($('contracts-chart'), [...callers.values()], CONTRACTS);
   }
 
   /** The tier's row, made from the page's template the first time it is shown. */

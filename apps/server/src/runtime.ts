@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { deleteExpiredKeys, openDatabase } from '@loanmatch/db';
 import {
+  createContractUsage,
   createDispatcher,
   createLiveBureau,
   createLogger,
@@ -21,6 +22,7 @@ import {
 import {
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
+  createContractLifecycles,
   createInstanceRegistry,
   createPersonalDataBox,
   createSandboxBureau,
@@ -129,7 +131,9 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
 
   const firstStart: Runtime['firstStart'] = { demoApiKey: (await ensureDemoPartner(jobs))?.apiKey };
 
-  const shared = { ctx, logger, ping: () => db.ping(), metrics, redis, redisPrefix: config.redisPrefix };
+  // The contracts' schedules, shared by both front-ends, and each partner's requests per contract and day.
+  const contracts = { lifecycles: createContractLifecycles(db), contractUsage: createContractUsage(db, { logger }) };
+  const shared = { ctx, logger, ping: () => db.ping(), metrics, redis, redisPrefix: config.redisPrefix, ...contracts };
   if (mode === 'all' || mode === 'a') {
     const app = createPartnerAApp({ ...shared, rateLimitPerMinute: config.rateLimitAPerMinute });
     listeners.push(await listen('Variant A', app, config.portA, config.host, BASE_PATH_A));
@@ -193,6 +197,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
       await Promise.all([drain(listeners, config.shutdownGraceMs), dispatcher?.stop()]);
       await registry.stop();
       await usage.close();
+      await contracts.contractUsage.close();
       await redis?.quit().catch(() => undefined);
       await db.close();
     },

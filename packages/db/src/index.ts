@@ -5,6 +5,7 @@ export * from './repositories/applicants';
 export * from './repositories/applications';
 export * from './repositories/catalogue';
 export * from './repositories/consents';
+export * from './repositories/contracts';
 export * from './repositories/credit-checks';
 export * from './repositories/idempotency';
 export * from './repositories/instances';

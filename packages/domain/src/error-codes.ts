@@ -42,6 +42,16 @@ export const ERROR_CODES = {
     409,
     'type: a funded referral cannot become declined; a funded referral may only become cancelled',
   ),
+  /** An operator's change would leave a partner with both contracts sunset. */
+  NO_CONTRACT_LEFT: domain(
+    409,
+    'Variant A and Variant B would both be sunset for this partner, leaving no contract; send force: true to do so all the same',
+  ),
+  /** The contract is past its sunset for the partner, or in a brownout. */
+  CONTRACT_RETIRED: http(
+    410,
+    'Variant A was retired on 2027-06-30T00:00:00.000Z: move to Variant B; see https://partners.example.com/migrating-to-variant-b',
+  ),
   LINK_EXPIRED: domain(410, 'This offer link has expired; ask for a new match'),
   PAYLOAD_TOO_LARGE: http(413, 'The request body is larger than 32 KB'),
   UNSUPPORTED_MEDIA_TYPE: http(415, 'The request body must be JSON, sent with Content-Type: application/json'),

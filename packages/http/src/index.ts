@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './body-limits';
+export * from './contract-lifecycle';
 export * from './errors';
 export * from './jwt';
 export * from './logger';

@@ -67,12 +67,17 @@ export function referralRoutes(ctx: DomainContext): Router {
       query: { from: queryValue(req, 'from'), to: queryValue(req, 'to'), groupBy: queryValue(req, 'groupBy') },
     });
     if (!result.ok) return sendResult(res, result);
-    res.setHeader('Vary', 'Accept');
-    if (req.accepts('application/json', 'text/csv') !== 'text/csv') return sendData(res, 200, result.value.report);
-    const { from, to } = result.value.window;
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="referrals_${from}_${to}.csv"`);
-    res.status(200).send(reportCsv(result.value.report));
+    const { window, report } = result.value;
+    sendReport(req, res, { json: report, csv: () => reportCsv(report), name: `referrals_${window.from}_${window.to}` });
   });
   return router;
+}
+
+/** A report as JSON, or as a CSV download (`<name>.csv`) when the caller prefers text/csv. */
+export function sendReport(req: Request, res: Response, report: { json: unknown; csv: () => string; name: string }) {
+  res.setHeader('Vary', 'Accept');
+  if (req.accepts('application/json', 'text/csv') !== 'text/csv') return sendData(res, 200, report.json);
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${report.name}.csv"`);
+  res.status(200).send(report.csv());
 }

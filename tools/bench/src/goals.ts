@@ -5,6 +5,7 @@
 
 export const CALLS = [
   { name: 'get', label: 'A GET application', p99GoalMs: 10, cpuGoalX: 3 },
+  { name: 'get-retiring', label: 'A GET, deprecated', p99GoalMs: 10, cpuGoalX: 3 },
   { name: 'create', label: 'A create', p99GoalMs: 10, cpuGoalX: 6 },
   { name: 'patch', label: 'A PATCH step', p99GoalMs: 10 },
   { name: 'check', label: 'A credit check', p99GoalMs: 20 },
@@ -16,6 +17,9 @@ export type CallName = (typeof CALLS)[number]['name'];
 export type CallInfo = { name: CallName; label: string; p99GoalMs: number; cpuGoalX?: number };
 
 export const callInfo = (name: CallName): CallInfo => CALLS.find((c) => c.name === name)!;
+
+/** A GET whose contract is deprecated for its partner (headers added) against the plain GET's CPU per request. */
+export const RETIRING_GET_GOAL_X = 1.05;
 
 /** Cost as data grows: the sizes compared, the calls read at each, and the bounds. */
 export const GROWTH = {

@@ -137,6 +137,28 @@ export async function prepareCalls(
       origin: originA,
       request: (i) => ({ method: 'GET', path: `${basePath}/applications/${pool[i % pool.length]}`, headers: auth }),
     });
+  if (has('get-retiring')) {
+    // Another partner whose Variant A is deprecated, with a sunset ahead: every answer carries the headers.
+    const admin = { auth: service.adminToken };
+    const other = await call(service.admin, 'POST', '/partners', { ...admin, body: { name: 'Retiring Partner' } });
+    const schedule = {
+      deprecatedAt: '2026-01-01T00:00:00Z',
+      sunsetAt: '2099-01-01T00:00:00Z',
+      link: 'https://example.com/b',
+    };
+    await call(service.admin, 'PUT', `/partners/${other.partnerId}/contracts/A/lifecycle`, {
+      ...admin,
+      body: schedule,
+    });
+    log('256 applications of a partner whose contract is deprecated (GET, deprecated)');
+    const retiring = await partnerA({ ...service, apiKey: String(other.apiKey) }).checkedPool(256);
+    const headers = { ...auth, Authorization: `Bearer ${other.apiKey}` };
+    calls.push({
+      name: 'get-retiring',
+      origin: originA,
+      request: (i) => ({ method: 'GET', path: `${basePath}/applications/${retiring[i % retiring.length]}`, headers }),
+    });
+  }
   if (has('create')) {
     calls.push({
       name: 'create',

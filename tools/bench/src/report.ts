@@ -5,7 +5,16 @@
 import { writeFileSync } from 'node:fs';
 import type { SaturationResult } from './closed-load';
 import type { EngineTiming } from './engine-timing';
-import { CALLS, ENGINE_GOAL_MS, FLOORS, GROWTH, callInfo, type CallName, type FloorName } from './goals';
+import {
+  CALLS,
+  ENGINE_GOAL_MS,
+  FLOORS,
+  GROWTH,
+  RETIRING_GET_GOAL_X,
+  callInfo,
+  type CallName,
+  type FloorName,
+} from './goals';
 import type { GrowthResult } from './growth';
 import type { OpenLoadResult } from './open-load';
 import type { Options } from './options';
@@ -73,6 +82,16 @@ export function goalsOf(results: Results): Goal[] {
       met: ratio <= cpuGoalX,
     });
   }
+  const cpuOf = (name: CallName) => results.efficiency.calls.find((c) => c.name === name)?.result.cpuUsPerRequest;
+  const [plain, retiring] = [cpuOf('get'), cpuOf('get-retiring')];
+  if (plain && retiring)
+    goals.push({
+      what: `${callInfo('get-retiring').label}: CPU per request / plain GET's`,
+      figure: retiring / plain,
+      unit: '×',
+      goal: `≤ ${RETIRING_GET_GOAL_X}×`,
+      met: retiring / plain <= RETIRING_GET_GOAL_X,
+    });
   const growth = results.growth;
   if (growth && growth.steps.length === GROWTH.sizes.length) {
     const [small, large] = [growth.steps[0], growth.steps.at(-1)!];
@@ -193,6 +212,9 @@ export function formatResults(results: Results): string {
   lines.push(efficiencyRow('hello', hello));
   for (const f of results.efficiency.floors) lines.push(efficiencyRow(f.name, f.result));
   for (const c of results.efficiency.calls) lines.push(efficiencyRow(c.name, c.result));
+  const retiring = goalsOf(results).find((g) => g.what.endsWith("plain GET's"));
+  if (retiring)
+    lines.push(`  ${retiring.what}: ${fmt(retiring.figure, 2)}× (${retiring.goal})  ${verdict(retiring.met)}`);
 
   const growth = results.growth;
   if (growth) {

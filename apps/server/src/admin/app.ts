@@ -4,6 +4,10 @@
  */
 import { Router, type Express, type Request, type RequestHandler } from 'express';
 import {
+  cancelBrownout,
+  clearContractLifecycle,
+  contractUsageCsv,
+  contractUsageReport,
   createPartner,
   erasePersonalData,
   getApplicationConsents,
@@ -12,6 +16,8 @@ import {
   issueApiKey,
   issueLenderKey,
   listLenders,
+  listBrownouts,
+  listContracts,
   listPartners,
   listTiers,
   operatorFunnel,
@@ -20,7 +26,9 @@ import {
   putCatalogue,
   reencryptPersonalData,
   revokeKey,
+  scheduleBrownout,
   secretsEqual,
+  setContractLifecycle,
   setTierLimit,
   simulateOutcome,
   TIERS,
@@ -36,6 +44,7 @@ import {
   queryValue,
   sendData,
   sendError,
+  sendReport,
   sendResult,
   type HttpMetrics,
   type Logger,
@@ -143,6 +152,31 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   on('get', '/applications/:applicationId/consents', 200, (req) =>
     getApplicationConsents(ctx, { applicationId: req.params.applicationId }),
   );
+  // Retiring a contract: its schedule for every partner or one, brownouts, and who still calls it.
+  on('get', '/contracts', 200, () => listContracts(ctx));
+  const scheduleOf = (req: Request<Params>) => ({ contract: req.params.contract, partnerId: req.params.partnerId });
+  for (const scope of ['', '/partners/:partnerId']) {
+    on('put', `${scope}/contracts/:contract/lifecycle`, 200, (req) =>
+      setContractLifecycle(ctx, { ...scheduleOf(req), body: req.body }),
+    );
+    on('delete', `${scope}/contracts/:contract/lifecycle`, 200, (req) => clearContractLifecycle(ctx, scheduleOf(req)));
+  }
+  on('post', '/contracts/:contract/brownouts', 201, (req) =>
+    scheduleBrownout(ctx, { contract: req.params.contract, body: req.body }),
+  );
+  on('get', '/contracts/:contract/brownouts', 200, (req) => listBrownouts(ctx, { contract: req.params.contract }));
+  on('delete', '/contracts/:contract/brownouts/:brownoutId', 200, (req) =>
+    cancelBrownout(ctx, { contract: req.params.contract, brownoutId: req.params.brownoutId }),
+  );
+  router.get('/reports/contract-usage', async (req, res) => {
+    const result = await contractUsageReport(ctx, {
+      query: { from: queryValue(req, 'from'), to: queryValue(req, 'to') },
+    });
+    if (!result.ok) return sendResult(res, result);
+    const { window, rows } = result.value;
+    const name = `contract-usage_${window.from}_${window.to}`;
+    sendReport(req, res, { json: result.value, csv: () => contractUsageCsv(rows), name });
+  });
   on('get', '/data-key', 200, () => getDataKeyStatus(jobs));
   on('post', '/data-key/re-encrypt', 200, () => reencryptPersonalData(jobs));
   if (usage) {

@@ -14,6 +14,7 @@ import type {
   reencryptPersonalData,
 } from '@loanmatch/domain';
 import { Command, InvalidArgumentError, type OptionValues } from 'commander';
+import { contractCommands } from './contracts';
 
 type DataKeyStatus = Answered<typeof getDataKeyStatus>;
 type ReencryptionReport = Answered<typeof reencryptPersonalData>;
@@ -175,6 +176,8 @@ export function buildProgram(io: OpsIO): Command {
     ([name], opts) => admin('PUT', `/tiers/${id(name)}`, { requestsPerHour: opts.perHour }),
     (data) => [`Tier ${data.tier} now allows ${data.requestsPerHour} requests per hour.`],
   );
+
+  contractCommands(program, admin, printing);
 
   const application = program.command('application').description('applications');
   printing(

@@ -293,3 +293,12 @@ export async function findSecurityTokenHash(
   );
   return row === undefined ? undefined : row.hash;
 }
+
+/** Variant B: replaces the digest of the application's security token; false when it is not the partner's. */
+export async function replaceSecurityTokenHash(db: Sql, id: string, partnerId: string, hash: string): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE applications SET security_token_hash = $3 WHERE id = $1 AND partner_id = $2 RETURNING id',
+    [id, partnerId, hash],
+  );
+  return rows.length === 1;
+}

@@ -137,7 +137,7 @@ export function reportCsv(report: Answer<'ReferralReport'>): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-function csvCell(value: string): string {
+export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

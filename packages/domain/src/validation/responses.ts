@@ -30,6 +30,10 @@ export const uuid = Type.String({ format: 'uuid', maxLength: 36 });
 export const dateTime = Type.String({ format: 'date-time' });
 const status = strings(STATUS_ORDER);
 const lastStep = int32({ minimum: 1, maximum: 5 });
+const securityToken = Type.String({
+  pattern: '^st_',
+  description: 'Shown this once: keep it. Credit check and match bodies carry it.',
+});
 const list = <T extends TSchema>(items: T, description?: string) =>
   Type.Array(items, description ? { description } : {});
 
@@ -313,13 +317,8 @@ export const RESPONSE_SCHEMAS = {
     },
     { description: 'Where the application stands after the change.' },
   ),
-  CreatedApplicationB: Type.Object({
-    applicationId: uuid,
-    securityToken: Type.String({
-      pattern: '^st_',
-      description: 'Shown this once: keep it. Credit check and match bodies carry it.',
-    }),
-  }),
+  CreatedApplicationB: Type.Object({ applicationId: uuid, securityToken }),
+  IssuedSecurityToken: Type.Object({ securityToken }),
   Health: Type.Object({ status: strings(['ok', 'ready'] as const) }),
   StatusChangedEvent: webhookEvent(
     'application.status_changed',

@@ -1,5 +1,5 @@
 /** The per-application `securityToken` of Variant B: shown once at create, kept as its digest. */
-import { findSecurityTokenHash } from '@loanmatch/db';
+import { findSecurityTokenHash, replaceSecurityTokenHash } from '@loanmatch/db';
 import type { ApplicationRef } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
@@ -28,4 +28,16 @@ export function checkSecurityToken(stored: string | null, body: unknown): Result
     return fail('INVALID_SECURITY_TOKEN', 'securityToken: is not the security token of this application');
   }
   return ok(undefined);
+}
+
+/**
+ * `POST /v1/applications/{id}/security-token`: a new security token for any application of the partner,
+ * one made through Variant A included; the previous one stops working.
+ */
+export async function issueSecurityToken(ctx: DomainContext, options: ApplicationRef) {
+  const applicationId = canonicalUuid(options.applicationId);
+  const token = newSecurityToken();
+  const replaced =
+    applicationId && (await replaceSecurityTokenHash(ctx.db, applicationId, options.partnerId, token.hash));
+  return replaced ? ok({ securityToken: token.securityToken }) : fail('NOT_FOUND', 'Application not found');
 }

@@ -46,19 +46,21 @@ const serveAsset: RequestHandler = (req, res, next) => {
 };
 
 /**
- * The document (built once, at start) and its reference page, at the listener's root. Asked for under the
- * contract's base path (`{basePath}/openapi.json`, a common guess), they answer 404 naming their real
- * address, before any key is asked for.
+ * The document as it stands (a deprecated contract's says so) and its reference page, at the listener's
+ * root. Asked for under the contract's base path (`{basePath}/openapi.json`, a common guess), they answer
+ * 404 naming their real address, before any key is asked for.
  */
-export function docsRoutes(document: object, basePath: string): Router {
-  const body = JSON.stringify(document);
+export function docsRoutes(document: () => Promise<object>, basePath: string): Router {
+  let shown = { document: {}, body: '' };
   const router = Router();
   router.use(basePath, (req, res, next) => {
     if (req.method !== 'GET' || (req.path !== '/openapi.json' && req.path !== '/docs')) return next();
     sendError(res, 'NOT_FOUND', `Not under ${basePath}: this listener serves it at ${req.path} (its root)`);
   });
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(body);
+  router.get('/openapi.json', async (_req, res) => {
+    const current = await document();
+    if (current !== shown.document) shown = { document: current, body: JSON.stringify(current) };
+    res.type('application/json').send(shown.body);
   });
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);

@@ -168,6 +168,18 @@ const APPLICATIONS: PathGroup = {
         errors: [refusal(validateSecurityTokenRequest({})), ...SECURITY_TOKEN_ERRORS, 'CREDIT_CHECK_REQUIRED'],
       },
     },
+    '/applications/{applicationId}/security-token': {
+      post: {
+        operationId: 'issueSecurityTokenB',
+        summary: 'Issue a new security token',
+        description:
+          'For any application of the partner, one made through Variant A included: carries it over to Variant B, or replaces a lost token. The previous token stops working.',
+        parameters: ['ApplicationId'],
+        success: { description: 'The new token, shown this once.', data: 'IssuedSecurityToken', headers: NO_STORE },
+        examples: { default: { securityToken: SECURITY_TOKEN } },
+        errors: ['NOT_FOUND'],
+      },
+    },
   },
 };
 

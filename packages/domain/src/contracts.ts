@@ -1,0 +1,229 @@
+/**
+ * Operators retiring a contract: its schedule (`deprecatedAt`, `sunsetAt`, the migration guide's link) for
+ * every partner or one, brownout windows, and who still calls it. Stored in the database; every process
+ * reads them through `contract-snapshot.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  EVERY_PARTNER,
+  deleteBrownout,
+  findPartner,
+  insertBrownout,
+  readBrownouts,
+  readContractUsage,
+  readLifecycles,
+  upsertLifecycle,
+  deleteLifecycle,
+  type BrownoutRow,
+  type LifecycleRow,
+} from '@loanmatch/db';
+import { CONTRACTS, otherContract, type Contract } from './contract-snapshot';
+import type { DomainContext } from './context';
+import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
+import { canonicalUuid } from './ids';
+import { csvCell, reportWindow, type ReportQuery } from './outcomes/referral-reports';
+import { normalisedTime } from './validation/dates';
+
+/** The longest brownout an operator may schedule. */
+const BROWNOUT_MAX_MS = 24 * 60 * 60 * 1000;
+const LINK_MAX_LENGTH = 2000;
+/** How `normalisedTime` writes a real date and time. */
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+const lifecycleView = (row: LifecycleRow) => ({
+  contract: row.contract,
+  partnerId: row.partnerId === EVERY_PARTNER ? null : row.partnerId,
+  deprecatedAt: iso(row.deprecatedAt),
+  sunsetAt: iso(row.sunsetAt),
+  link: row.link,
+  updatedAt: row.updatedAt.toISOString(),
+});
+const brownoutView = (row: BrownoutRow) => ({
+  brownoutId: row.id,
+  contract: row.contract,
+  partnerId: row.partnerId,
+  from: row.startsAt.toISOString(),
+  to: row.endsAt.toISOString(),
+});
+
+/** The contract a path names. */
+function contractOf(value: string): Result<Contract> {
+  return (CONTRACTS as readonly string[]).includes(value)
+    ? ok(value as Contract)
+    : invalid(violation('contract', 'enum', 'must be A or B'));
+}
+
+/** A `partnerId` that names a partner. */
+async function knownPartner(ctx: DomainContext, value: unknown): Promise<Result<string>> {
+  const id = typeof value === 'string' ? canonicalUuid(value) : null;
+  if (id && (await findPartner(ctx.db, id))) return ok(id);
+  return invalid(violation('partnerId', 'exists', 'must be the id of a partner'));
+}
+
+/** An RFC 3339 time, or null when absent and not `required`. */
+function timeField(body: Record<string, unknown>, field: string, required = false): Result<Date | null> {
+  const value = body[field];
+  if (required && value == null) return invalid(violation(field, 'required', 'is required'));
+  if (value == null) return ok(null);
+  const time = typeof value === 'string' ? normalisedTime(value) : '';
+  if (!UTC_TIME.test(time))
+    return invalid(violation(field, 'format', 'must be a date and time with its offset (RFC 3339)'));
+  return ok(new Date(time));
+}
+
+function unknownFields(body: Record<string, unknown>, known: readonly string[]) {
+  const extra = Object.keys(body).find((key) => !known.includes(key));
+  return extra === undefined ? undefined : invalid(violation(extra, 'unknown', 'is not a field of this request'));
+}
+
+/** `{deprecatedAt, sunsetAt, link, force}`, each optional: the link absolute https (http too in the sandbox). */
+function readSchedule(ctx: DomainContext, raw: unknown) {
+  const body = objectBody(raw);
+  if (!body.ok) return body;
+  const extra = unknownFields(body.value, ['deprecatedAt', 'sunsetAt', 'link', 'force']);
+  if (extra) return extra;
+  const deprecatedAt = timeField(body.value, 'deprecatedAt');
+  if (!deprecatedAt.ok) return deprecatedAt;
+  const sunsetAt = timeField(body.value, 'sunsetAt');
+  if (!sunsetAt.ok) return sunsetAt;
+  if (deprecatedAt.value && sunsetAt.value && sunsetAt.value < deprecatedAt.value)
+    return invalid(violation('sunsetAt', 'order', 'must not be before deprecatedAt'));
+  const { link = null, force = false } = body.value;
+  const schemes = ctx.env === 'sandbox' ? ['https:', 'http:'] : ['https:'];
+  if (link !== null && (typeof link !== 'string' || link.length > LINK_MAX_LENGTH || !schemes.includes(schemeOf(link))))
+    return invalid(violation('link', 'format', `must be an absolute ${schemes.join(' or ').replace(/:/g, '')} URL`));
+  if (typeof force !== 'boolean') return invalid(violation('force', 'type', 'must be true or false'));
+  return ok({ deprecatedAt: deprecatedAt.value, sunsetAt: sunsetAt.value, link, force });
+}
+
+const schemeOf = (link: string) => (URL.canParse(link) ? new URL(link).protocol : '');
+
+/**
+ * Whether, with these schedules, a partner the written row applies to would have both contracts sunset:
+ * for the every-partner row, the partners without a row of their own for that contract too.
+ */
+function leavesNoContract(rows: LifecycleRow[], contract: Contract, partnerId: string): boolean {
+  const row = (c: string, p: string) => rows.find((r) => r.contract === c && r.partnerId === p);
+  const sunset = (c: string, p: string) => Boolean((row(c, p) ?? row(c, EVERY_PARTNER))?.sunsetAt);
+  const partners = new Set(rows.map((r) => r.partnerId));
+  const affected =
+    partnerId === EVERY_PARTNER ? [...partners].filter((p) => p === partnerId || !row(contract, p)) : [partnerId];
+  return affected.some((p) => sunset(contract, p) && sunset(otherContract(contract), p));
+}
+
+/** The path's contract and, for one partner's schedule, its partner (the nil id for every partner). */
+async function scheduleKey(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
+  const contract = contractOf(options.contract);
+  if (!contract.ok) return contract;
+  const partner = options.partnerId === undefined ? ok(EVERY_PARTNER) : await knownPartner(ctx, options.partnerId);
+  return partner.ok ? ok({ contract: contract.value, partnerId: partner.value }) : partner;
+}
+
+/** `PUT /admin/v1[/partners/{partnerId}]/contracts/{contract}/lifecycle`: replaces the schedule. */
+export async function setContractLifecycle(
+  ctx: DomainContext,
+  options: { contract: string; partnerId?: string; body: unknown },
+) {
+  const key = await scheduleKey(ctx, options);
+  if (!key.ok) return key;
+  const schedule = readSchedule(ctx, options.body);
+  if (!schedule.ok) return schedule;
+  const { force, ...fields } = schedule.value;
+  const row = { ...key.value, ...fields, updatedAt: ctx.clock() };
+  const others = (await readLifecycles(ctx.db)).filter(
+    (r) => r.contract !== row.contract || r.partnerId !== row.partnerId,
+  );
+  if (!force && leavesNoContract([...others, row], row.contract, row.partnerId)) {
+    const whom = row.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
+    return fail(
+      'NO_CONTRACT_LEFT',
+      `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true to do so all the same`,
+    );
+  }
+  await upsertLifecycle(ctx.db, row);
+  return ok(lifecycleView(row));
+}
+
+/** `DELETE` of the same paths: the schedule is cleared (a partner's then follows the every-partner one). */
+export async function clearContractLifecycle(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
+  const key = await scheduleKey(ctx, options);
+  if (!key.ok) return key;
+  await deleteLifecycle(ctx.db, key.value.contract, key.value.partnerId);
+  const partnerId = key.value.partnerId === EVERY_PARTNER ? null : key.value.partnerId;
+  return ok({ contract: key.value.contract, partnerId, cleared: true });
+}
+
+/** `GET /admin/v1/contracts`: each contract's every-partner schedule and the partners' own. */
+export async function listContracts(ctx: DomainContext) {
+  const rows = await readLifecycles(ctx.db);
+  const contracts = CONTRACTS.map((contract) => {
+    const own = rows.filter((r) => r.contract === contract);
+    const every = own.find((r) => r.partnerId === EVERY_PARTNER);
+    return {
+      contract,
+      lifecycle: every ? lifecycleView(every) : null,
+      overrides: own.filter((r) => r !== every).map(lifecycleView),
+    };
+  });
+  return ok({ contracts });
+}
+
+/** `POST /admin/v1/contracts/{contract}/brownouts` `{from, to, partnerId?}`: at most 24 hours, ending after it starts. */
+export async function scheduleBrownout(ctx: DomainContext, options: { contract: string; body: unknown }) {
+  const contract = contractOf(options.contract);
+  if (!contract.ok) return contract;
+  const body = objectBody(options.body);
+  if (!body.ok) return body;
+  const extra = unknownFields(body.value, ['from', 'to', 'partnerId']);
+  if (extra) return extra;
+  const from = timeField(body.value, 'from', true);
+  if (!from.ok) return from;
+  const to = timeField(body.value, 'to', true);
+  if (!to.ok) return to;
+  const [startsAt, endsAt] = [from.value!, to.value!];
+  if (endsAt <= startsAt) return invalid(violation('to', 'order', 'must be after from'));
+  if (endsAt.getTime() - startsAt.getTime() > BROWNOUT_MAX_MS)
+    return invalid(violation('to', 'span', 'must be at most 24 hours after from'));
+  const partner = body.value.partnerId == null ? ok(null) : await knownPartner(ctx, body.value.partnerId);
+  if (!partner.ok) return partner;
+  const row = { id: randomUUID(), contract: contract.value, partnerId: partner.value, startsAt, endsAt };
+  return ok(brownoutView(await insertBrownout(ctx.db, row)));
+}
+
+/** `GET /admin/v1/contracts/{contract}/brownouts`: those not over yet, earliest first. */
+export async function listBrownouts(ctx: DomainContext, options: { contract: string }) {
+  const contract = contractOf(options.contract);
+  if (!contract.ok) return contract;
+  const rows = await readBrownouts(ctx.db, ctx.clock());
+  return ok({ brownouts: rows.filter((r) => r.contract === contract.value).map(brownoutView) });
+}
+
+/** `DELETE /admin/v1/contracts/{contract}/brownouts/{brownoutId}`. */
+export async function cancelBrownout(ctx: DomainContext, options: { contract: string; brownoutId: string }) {
+  const contract = contractOf(options.contract);
+  if (!contract.ok) return contract;
+  const id = canonicalUuid(options.brownoutId);
+  const row = id ? await deleteBrownout(ctx.db, contract.value, id) : null;
+  return row ? ok(brownoutView(row)) : fail('NOT_FOUND', 'Brownout not found');
+}
+
+/** `GET /admin/v1/reports/contract-usage?from=&to=`: each partner's requests on each contract over whole UTC days. */
+export async function contractUsageReport(ctx: DomainContext, options: { query: ReportQuery }) {
+  const window = reportWindow(options.query, ctx.clock());
+  if (!window.ok) return window;
+  const rows = await readContractUsage(ctx.db, window.value.start, window.value.until);
+  const view = rows.map((r) => ({ ...r, lastSeenAt: r.lastSeenAt.toISOString() }));
+  return ok({ window: { from: window.value.from, to: window.value.to }, rows: view });
+}
+
+type UsageRowView = Extract<Awaited<ReturnType<typeof contractUsageReport>>, { ok: true }>['value']['rows'][number];
+const USAGE_COLUMNS = ['partnerId', 'partnerName', 'contract', 'requests', 'lastSeenAt'] as const;
+
+export function contractUsageCsv(rows: UsageRowView[]): string {
+  const lines = [
+    USAGE_COLUMNS.join(','),
+    ...rows.map((r) => USAGE_COLUMNS.map((c) => csvCell(String(r[c]))).join(',')),
+  ];
+  return `${lines.join('\r\n')}\r\n`;
+}
