@@ -2,13 +2,8 @@ import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } f
 import { fail, ok } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
 
-/** The catalogue in force, as every process sees it: read from the database, cached, refreshed when it changes. */
-export interface CatalogueSource {
-  current(): Promise<Catalogue>;
-}
-
 /** Checks the catalogue's stamp at most every `refreshMs`, and reloads it when it changed. */
-export function createCatalogueSource(db: Transactional, options: { refreshMs?: number } = {}): CatalogueSource {
+export function createCatalogueSource(db: Transactional, options: { refreshMs?: number } = {}) {
   const refreshMs = options.refreshMs ?? 2000;
   let cached: { stamp: number; catalogue: Catalogue } | undefined;
   let checkedAt = -Infinity;
@@ -20,7 +15,7 @@ export function createCatalogueSource(db: Transactional, options: { refreshMs?: 
     if (cached && cached.stamp === stamp) return cached.catalogue;
     const stored = await readCatalogue(db);
     if (!stored) throw new Error('no lender catalogue is loaded');
-    const loaded = loadCatalogue({ ...stored.settings, lenders: stored.lenders, products: stored.products });
+    const loaded = loadStored(stored);
     // The stored catalogue passed this same check when it was put in force; failing now is a bug.
     if (!loaded.ok) throw new Error(`stored catalogue does not load: ${loaded.error.message}`);
     cached = { stamp: stored.updatedAt.getTime(), catalogue: loaded.value };
@@ -28,7 +23,7 @@ export function createCatalogueSource(db: Transactional, options: { refreshMs?: 
   }
 
   return {
-    async current() {
+    async current(): Promise<Catalogue> {
       if (cached && Date.now() - checkedAt < refreshMs) return cached.catalogue;
       pending ??= refresh().finally(() => (pending = undefined));
       return pending;
@@ -36,10 +31,7 @@ export function createCatalogueSource(db: Transactional, options: { refreshMs?: 
   };
 }
 
-/**
- * Puts a catalogue document in force once it passes every rule; a broken one is refused and the old one
- * stays. A catalogue is known by its `effectiveFrom` date (`version` is the file format's).
- */
+/** Puts a catalogue document in force once it passes every rule; it is known by its `effectiveFrom` date. */
 export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
@@ -74,18 +66,16 @@ export async function getCatalogueSummary(ctx: { db: Transactional }) {
   return ok({ effectiveFrom, lenders: lenders.length, products: products.length, updatedAt: updatedAt.toISOString() });
 }
 
-/**
- * At start: load the repository's catalogue file unless the database has one as recent that still passes
- * the catalogue's rules (an operator's newer one is kept). Answers what was loaded, or null.
- */
+/** At start: loads the catalogue file unless the database has one as recent that still passes the rules. */
 export async function seedCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const stored = await readCatalogue(ctx.db);
   const fileEffectiveFrom = String((options.document as { effectiveFrom?: unknown })?.effectiveFrom);
-  if (
-    stored &&
-    stored.version >= fileEffectiveFrom &&
-    loadCatalogue({ ...stored.settings, lenders: stored.lenders, products: stored.products }).ok
-  )
-    return ok(null);
+  if (stored && stored.version >= fileEffectiveFrom && loadStored(stored).ok) return ok(null);
   return putCatalogue(ctx, options);
+}
+
+export type CatalogueSource = ReturnType<typeof createCatalogueSource>;
+
+function loadStored(stored: NonNullable<Awaited<ReturnType<typeof readCatalogue>>>) {
+  return loadCatalogue({ ...stored.settings, lenders: stored.lenders, products: stored.products });
 }

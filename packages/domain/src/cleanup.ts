@@ -1,9 +1,4 @@
-/**
- * What a failed request undoes on its way out (its claim on a credit check, its idempotency key) is
- * waited for briefly: long enough that, with the database answering, it is done before the answer
- * leaves; not so long that a database that stopped answering holds the answer past its 2 s. The
- * statement goes on after the wait, within its own limit; its failure is dropped.
- */
+/** What a failed request undoes on its way out is waited for briefly, so a stalled database cannot hold the answer. */
 export const CLEANUP_WAIT_MS = 150;
 
 export async function cleanUp(work: Promise<unknown>): Promise<void> {
@@ -13,13 +8,7 @@ export async function cleanUp(work: Promise<unknown>): Promise<void> {
     timer.unref();
   });
   try {
-    await Promise.race([
-      work.then(
-        () => undefined,
-        () => undefined,
-      ),
-      waited,
-    ]);
+    await Promise.race([work.catch(() => undefined), waited]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,8 +1,6 @@
 /**
- * The consent wording partners show applicants, as versioned data (`consent/consent-texts.json`). The
- * last version is current; earlier ones stay known, so that a consent captured under one can still be
- * recorded with it. A published version is never edited: new wording is a new version. Operators edit
- * the file, so it is checked at load; one that breaks a rule stops the start with the rule it broke.
+ * The consent wording partners show applicants, versioned (`consent/consent-texts.json`): the last version
+ * is current; earlier ones stay known for consents captured under them. Checked at load.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,14 +8,10 @@ import { deepFreeze } from './deep-freeze';
 
 export const CONSENT_TEXTS_PATH = path.resolve(__dirname, '../consent/consent-texts.json');
 
-/** The consents a record keeps, in this order. */
 export const CONSENT_KINDS = ['creditCheck', 'privacy', 'marketing', 'terms'] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
-/**
- * The step-5 fields that give each consent, aliases included. The credit check may run on the
- * credit-check consent or on the privacy consent, whose wording covers it.
- */
+/** The step-5 fields that give each consent, aliases included. */
 export const CONSENT_FIELDS: Readonly<Record<ConsentKind, readonly string[]>> = {
   creditCheck: ['consentCreditCheck', 'creditCheckConsent'],
   privacy: ['privacyConsent'],
@@ -33,7 +27,7 @@ export interface ConsentTextVersion {
 
 const VERSION = /^[A-Za-z0-9._-]{1,40}$/;
 
-/** The versions of a consent-texts document, oldest first, or a TypeError naming the rule it breaks. */
+/** The versions, oldest first, or a TypeError naming the rule broken. */
 export function parseConsentTexts(document: unknown): ConsentTextVersion[] {
   const versions = (document as { versions?: unknown } | null)?.versions;
   if (!Array.isArray(versions) || versions.length === 0)
@@ -69,5 +63,4 @@ export const CONSENT_TEXTS: readonly ConsentTextVersion[] = deepFreeze(
 
 export const CONSENT_TEXT_VERSIONS: readonly string[] = Object.freeze(CONSENT_TEXTS.map((v) => v.version));
 
-/** The wording partners show now: the latest version. */
 export const CURRENT_CONSENT_TEXTS: ConsentTextVersion = CONSENT_TEXTS[CONSENT_TEXTS.length - 1];

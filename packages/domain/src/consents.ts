@@ -1,9 +1,4 @@
-/**
- * Consent records: proof, for a lender, of what an applicant agreed to before the bureau was asked. Each
- * completed credit check stores one, in the statement that completes it; a refused or replayed check
- * stores none. Without a `consentTextVersion`, the current version is recorded, marked as not stated.
- * Erasure keeps the facts and removes the partner's reference, the one field that may lead to the person.
- */
+/** Consent records: proof, for a lender, of what an applicant agreed to, stored by each completed credit check. */
 import { randomUUID } from 'node:crypto';
 import { listConsentRecords, type CheckCompletion, type ConsentRecordRow, type Json } from '@loanmatch/db';
 import { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXTS, CURRENT_CONSENT_TEXTS, type ConsentKind } from './consent-texts';
@@ -15,10 +10,8 @@ import type { Answer } from './validation/responses';
 export { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS, CURRENT_CONSENT_TEXTS } from './consent-texts';
 export type { ConsentKind, ConsentTextVersion } from './consent-texts';
 
-/** `GET /consents` on both front-ends: every version of the wording, newest first, the current one marked. */
-export type ConsentTextsView = Answer<'ConsentTexts'>;
-
-export function listConsentTexts(): Result<ConsentTextsView> {
+/** `GET /consents` on both front-ends: every version of the wording, newest first. */
+export function listConsentTexts(): Result<Answer<'ConsentTexts'>> {
   return ok({
     currentVersion: CURRENT_CONSENT_TEXTS.version,
     versions: [...CONSENT_TEXTS].reverse().map((v) => ({
@@ -34,7 +27,6 @@ export function listConsentTexts(): Result<ConsentTextsView> {
   });
 }
 
-/** The record a credit check stores, from its step 5 as validated. */
 export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
   const given = (kind: ConsentKind) => CONSENT_FIELDS[kind].some((field) => applicant[field] === true);
   const stated = typeof applicant.consentTextVersion === 'string' ? applicant.consentTextVersion : undefined;
@@ -54,7 +46,6 @@ export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
 
 export type ConsentRecordView = ReturnType<typeof recordView>;
 
-/** `GET /admin/v1/applications/{id}/consents`: the application's consent records (none before its check). */
 export async function getApplicationConsents(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
   const rows = applicationId ? await listConsentRecords(ctx.db, applicationId) : null;
@@ -62,7 +53,6 @@ export async function getApplicationConsents(ctx: DomainContext, options: { appl
   return ok({ applicationId, consents: rows.map(recordView) });
 }
 
-/** A consent record as operators read it, with the wording of each consent given, in the recorded version. */
 function recordView(row: ConsentRecordRow) {
   const { creditCheck, privacy, marketing, terms } = row;
   const consents = { creditCheck, privacy, marketing, terms };

@@ -7,10 +7,7 @@ import type { OutcomeType } from './outcomes/lifecycle';
 export const ENVIRONMENTS = ['sandbox', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-/**
- * Everything a use case needs from the outside world, passed in rather than imported, so that tests
- * and every front-end share one domain.
- */
+/** Everything a use case needs from the outside world, passed in so that tests and every front-end share one domain. */
 export interface DomainContext {
   readonly db: Transactional;
   readonly env: Environment;
@@ -20,30 +17,23 @@ export interface DomainContext {
   readonly catalogue: CatalogueSource;
   readonly tracking: { readonly secret: Buffer; readonly publicBaseUrl: string; readonly lifetimeMs: number };
   readonly webhooks: WebhookServices;
-  /** Seals applicant details at rest (`personal-data.ts`): DATA_KEY, then DATA_PREVIOUS_KEYS still opening what they sealed. */
+  /** Seals applicant details at rest: DATA_KEY, then DATA_PREVIOUS_KEYS still opening what they sealed. */
   readonly personalData: SecretBox;
   readonly metrics?: DomainObserver;
   /** How long a lead can be read or delivered after its referral: LEAD_RETENTION_DAYS, 30 by default. */
   readonly leadRetentionDays?: number;
 }
 
-/** How a credit check ended: a bureau score, degraded (no score: the applicant's estimate), or an unexpected error. */
-export type CreditCheckOutcome = 'completed' | 'degraded' | 'failed';
-
-/**
- * What one webhook attempt came to: `retry_scheduled` (failed, another attempt is due), `failed` (no retry
- * left), `disabled` (the endpoint was disabled), `unrecorded` (the outcome could not be stored; the
- * delivery is sent again after its lease).
- */
+/** `unrecorded`: the attempt's outcome could not be stored; the delivery is sent again after its lease. */
 export type WebhookAttemptResult = 'delivered' | 'retry_scheduled' | 'failed' | 'disabled' | 'unrecorded';
 
 /**
- * The domain's events as counts, implemented at the edge (`packages/http`, with prom-client) so the
- * domain imports no metrics library. Calls carry outcomes and numbers only: never an id, a score or
- * anything about an applicant. Each is called after the change it reports has committed.
+ * The domain's events as counts, implemented at the edge so the domain imports no metrics library. Calls
+ * carry outcomes and numbers only, never an id, a score or anything about an applicant, after the change
+ * they report has committed.
  */
 export interface DomainObserver {
-  creditCheck(outcome: CreditCheckOutcome): void;
+  creditCheck(outcome: 'completed' | 'degraded' | 'failed'): void;
   matched(accepted: number, nearMiss: number): void;
   /** A tracking link was followed for the first time. */
   referralRecorded(): void;
@@ -57,15 +47,12 @@ export type DestinationCheck = { ok: true; url: string } | { ok: false; rule: st
 
 /** What the webhook use cases need from `packages/http`: the domain resolves no names and opens no connections. */
 export interface WebhookServices {
-  /** Seals signing secrets for storage, and opens them again to sign. */
   readonly secrets: SecretBox;
-  /** The environment's rules for an endpoint: scheme, and the addresses its host resolves to. */
   checkDestination(url: string): Promise<DestinationCheck>;
   /** Called when an event was written, so this process's dispatcher looks sooner than its next poll. */
   notify(): void;
 }
 
-/** This process, as registered in the instances table. */
 export interface InstanceRegistry {
   readonly id: string;
   /** Whether the process that owns a claim (an idempotency key, a credit check) is still running. */

@@ -1,10 +1,5 @@
-/**
- * The one error type of the domain. Front-ends branch on `code` (a documented, stable union) and map
- * it to an HTTP status in their own table; the domain knows nothing of HTTP.
- */
+/** The one error type of the domain: `code` is a row of `error-codes.ts`, which also gives its HTTP status. */
 import { ERROR_CODES, type DomainErrorCode } from './error-codes';
-
-export type ErrorCode = DomainErrorCode;
 
 /** One violated rule: `field` is the path (`homeAddressComponents.postcode`), `message` reads `<field>: <rule text>`. */
 export interface FieldViolation {
@@ -16,7 +11,7 @@ export interface FieldViolation {
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   constructor(
-    readonly code: ErrorCode,
+    readonly code: DomainErrorCode,
     message: string,
     readonly details?: FieldViolation[],
   ) {
@@ -24,7 +19,6 @@ export class DomainError extends Error {
   }
 }
 
-/** Expected outcomes are values, not exceptions. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
 /** What a use case answers when it succeeds: for callers that name a view the use case infers. */
@@ -37,7 +31,7 @@ export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
 /** A refusal; without a message, the code's own text in `ERROR_CODES`. */
 export const fail = (
-  code: ErrorCode,
+  code: DomainErrorCode,
   message: string = ERROR_CODES[code].example,
   details?: FieldViolation[],
 ): { ok: false; error: DomainError } => ({
@@ -51,10 +45,8 @@ export const violation = (field: string, rule: string, text: string): FieldViola
   message: `${field}: ${text}`,
 });
 
-/** A VALIDATION_ERROR naming its first violation. */
 export const invalid = (...violations: FieldViolation[]) => fail('VALIDATION_ERROR', violations[0].message, violations);
 
-/** The body as an object, or the VALIDATION_ERROR of one that is not. */
 export function objectBody(body: unknown): Result<Record<string, unknown>> {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return ok(body as Record<string, unknown>);
   return invalid(violation('body', 'type', 'must be a JSON object'));

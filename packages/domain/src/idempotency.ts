@@ -1,7 +1,6 @@
 /**
- * `Idempotency-Key`: a request runs at most once per partner and key. The first answer is replayed; a
- * different request under the key is refused; a concurrent one is told to wait; a refusal (an expected
- * failure) releases the key; an unexpected failure or a dead process leaves it unresolved.
+ * `Idempotency-Key`: a request runs at most once per partner and key. A refusal releases the key; an
+ * unexpected failure or a dead process leaves it unresolved.
  */
 import {
   claimKey,
@@ -16,31 +15,24 @@ import type { DomainContext } from './context';
 import { fail, invalid, ok, violation, type Result } from './errors';
 import { HEADER_SCHEMAS, stringCheck } from './validation/requests';
 
-/** Keys are kept 24 hours. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY = HEADER_SCHEMAS.idempotencyKey;
 const isKey = stringCheck(KEY);
 
 interface IdempotencyScope {
   partnerId: string;
-  /** The `Idempotency-Key` header as sent; undefined when absent. */
-  key: string | undefined;
+  idempotencyKey: string | undefined;
   required: boolean;
-  /** What makes two requests "the same": operation, target and body. */
+  /** What makes two requests "the same": operation, target, body and headers. */
   request: { operation: string; target?: string; body: unknown; headers?: Record<string, string | undefined> };
 }
 
 export interface Replayable<T> {
   value: T;
-  /** True when this is the stored answer to an earlier request with the same key. */
   replayed: boolean;
 }
 
-/**
- * Given to the operation: its answer as the key's completion, which the operation writes with its own
- * change (in the same statement or transaction), so that the change and the stored answer commit
- * together. Undefined when the request has no key.
- */
+/** The key's completion, written by the operation with its own change so both commit together; undefined without a key. */
 export type Seal<T> = (value: T) => KeyCompletion | undefined;
 
 export function checkIdempotencyKey(key: string | undefined, required: boolean): Result<void> {
@@ -53,19 +45,18 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
   return invalid(violation('Idempotency-Key', 'format', text));
 }
 
-/** Runs `operation` under the request's key (or plainly, without one). */
 export async function withIdempotency<T extends Json>(
   ctx: DomainContext,
   scope: IdempotencyScope,
   operation: (seal: Seal<T>) => Promise<Result<T>>,
 ): Promise<Result<Replayable<T>>> {
-  const keyCheck = checkIdempotencyKey(scope.key, scope.required);
+  const keyCheck = checkIdempotencyKey(scope.idempotencyKey, scope.required);
   if (!keyCheck.ok) return keyCheck;
-  if (scope.key === undefined) {
+  if (scope.idempotencyKey === undefined) {
     const result = await operation(() => undefined);
     return result.ok ? ok({ value: result.value, replayed: false }) : result;
   }
-  const id = { partnerId: scope.partnerId, key: scope.key };
+  const id = { partnerId: scope.partnerId, key: scope.idempotencyKey };
   const now = ctx.clock();
   // Identified by a keyed digest under the data key: a credit check's request holds step 5.
   const request = canonicalJson(scope.request);
@@ -111,15 +102,13 @@ function claimName(id: { partnerId: string; key: string }): string {
   return `idem:${id.partnerId}:${id.key}`;
 }
 
-/** Literal text among the values `canonicalJson` still has to write. */
 class Text {
   constructor(readonly text: string) {}
 }
 
 /**
- * The JSON text of `value` with each object's keys sorted (so that key order does not make two equal
- * requests differ) and undefined members left out. It walks with a stack of its own, not by recursion, so
- * no depth of nesting can overflow the call stack.
+ * The JSON text of `value` with each object's keys sorted and undefined members left out. It walks with a
+ * stack of its own, not by recursion, so no depth of nesting can overflow the call stack.
  */
 export function canonicalJson(value: unknown): string {
   let out = '';

@@ -3,10 +3,8 @@ import { heartbeat, isInstanceAlive, removeInstance, removeOtherInstances, type 
 import type { InstanceRegistry } from './context';
 
 /**
- * This process's entry in the instances table, kept fresh by a heartbeat; a heartbeat older than
- * `staleAfterMs` marks its process dead. Claims held by requests in flight here are tracked in memory,
- * so a claim of ours that is not held belongs to a request that failed. Embedded storage admits one
- * process only, so there any other owner is certainly gone.
+ * This process's heartbeat in the instances table, and the claims its requests in flight hold: a claim of
+ * ours that is not held belongs to a request that failed. Embedded storage admits one process only.
  */
 export function createInstanceRegistry(options: {
   db: Sql;

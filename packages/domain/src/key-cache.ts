@@ -1,16 +1,11 @@
 /**
- * API-key lookups, remembered for a short while by each process, so that a request of either contract
- * (Variant A names its key by digest, Variant B's access tokens by id) does not first pay two round
- * trips. The key itself is never kept. Only active keys are remembered, so a key issued a moment ago
- * works at once; a revocation here forgets every entry, another process refuses the key within
- * `KEY_CACHE_MS`. Concurrent requests for one key share one lookup; a failed one is not remembered.
- * One cache per database, so tests and processes over other databases never share entries.
+ * Active API keys by digest or id, remembered briefly per process and database to spare each request two
+ * round trips. Only active keys are remembered, so a new key works at once.
  */
 import { findActiveKeyById, findActiveKeyOwner, type KeyOwner, type Sql } from '@loanmatch/db';
 
-/** How long a process trusts an active key it looked up: the longest a revocation takes to reach another process. */
+/** The longest a revocation takes to reach another process. */
 export const KEY_CACHE_MS = 2000;
-/** Entries kept at most per process (the oldest goes first). */
 const MAX_ENTRIES = 10_000;
 
 type Entry = { at: number; owner: Promise<KeyOwner | null> };
@@ -46,17 +41,14 @@ function remembered(
   return entry.owner;
 }
 
-/** The active key with this SHA-256 digest and its partner, or null. */
 export function activeKeyByDigest(db: Sql, keyDigest: string): Promise<KeyOwner | null> {
   return remembered(cacheOf(db).byDigest, keyDigest, () => findActiveKeyOwner(db, keyDigest));
 }
 
-/** The active key with this id and its partner, or null (Variant B's access tokens name their key by id). */
 export function activeKeyById(db: Sql, keyId: string): Promise<KeyOwner | null> {
   return remembered(cacheOf(db).byId, keyId, () => findActiveKeyById(db, keyId));
 }
 
-/** Forgets every remembered key of this database: called when a key is revoked here. */
 export function forgetKeys(db: Sql): void {
   const cache = caches.get(db);
   cache?.byDigest.clear();

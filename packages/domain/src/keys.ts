@@ -4,9 +4,8 @@ import { ENVIRONMENTS, type DomainContext, type Environment } from './context';
 import { fail, ok, violation, type FieldViolation, type Result } from './errors';
 
 /**
- * Secrets (API keys, admin tokens, security tokens) are random, shown once and stored as SHA-256
- * digests. Their 256 bits of entropy make a slow password hash unnecessary; the digest is what the
- * database is searched by, so the secret itself is never compared byte by byte.
+ * Secrets (API keys, admin tokens, security tokens) are random, shown once and stored as SHA-256 digests:
+ * 256 bits of entropy make a slow password hash unnecessary.
  */
 export function digest(secret: string): string {
   return hash('sha256', secret, 'hex'); // one-shot: a fifth of createHash's cost for a short input
@@ -17,7 +16,6 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(Buffer.from(digest(a), 'hex'), Buffer.from(digest(b), 'hex'));
 }
 
-/** Constant-time equality of two hex digests. */
 export function digestsEqual(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
@@ -36,7 +34,6 @@ export function keyEnvironment(ctx: DomainContext, given: unknown): Environment 
     : violation('environment', 'enum', `must be one of ${ENVIRONMENTS.join(', ')}`);
 }
 
-/** A key as operators see it: its prefix, never the key. */
 export const keyView = (k: Omit<ApiKeyRow, 'partnerId'> & { environment?: string }) => ({
   keyId: k.id,
   prefix: k.prefix,
@@ -54,17 +51,12 @@ export function newApiKey(environment: Environment, lender = false) {
   return { apiKey, keyHash: digest(apiKey), prefix: apiKey.slice(0, head.length + 4) };
 }
 
-/** The environment a key claims by its prefix, or null for a string that is not a key (of a lender, with `lender`). */
 export function apiKeyEnvironment(candidate: string, lender = false): Environment | null {
   const match = KEY_PATTERN.exec(candidate);
   return match && (match[1] !== undefined) === lender ? (match[2] as Environment) : null;
 }
 
-/**
- * The owner of `apiKey` (looked up by its digest, compared in constant time), of this server's
- * environment. Every refusal is UNAUTHORIZED; a key of the other environment says so; the key itself is
- * never echoed.
- */
+/** The owner of `apiKey`, looked up by its digest, of this server's environment; the key is never echoed. */
 export async function authenticateKey<T extends { keyHash: string; environment: string }>(
   ctx: DomainContext,
   apiKey: string | undefined,
@@ -75,11 +67,9 @@ export async function authenticateKey<T extends { keyHash: string; environment: 
   const claimed = apiKey ? apiKeyEnvironment(apiKey, lender) : null;
   if (!apiKey || !claimed)
     return fail('UNAUTHORIZED', `A valid ${noun} is required: send Authorization: Bearer <${noun}>`);
+  const kind = lender ? noun : 'key';
   if (claimed !== ctx.env)
-    return fail(
-      'UNAUTHORIZED',
-      `This is a ${claimed} ${lender ? noun : 'key'}; this server is the ${ctx.env} environment`,
-    );
+    return fail('UNAUTHORIZED', `This is a ${claimed} ${kind}; this server is the ${ctx.env} environment`);
   const hash = digest(apiKey);
   const owner = await find(hash);
   if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env)

@@ -6,6 +6,7 @@ import {
   insertReferral,
   type ApplicationForMatch,
 } from '@loanmatch/db';
+import type { ApplicationRef } from './applications/view';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok } from './errors';
@@ -15,7 +16,6 @@ import type { CommissionTerms } from './outcomes/commission';
 import { trackingSigner, verifyTrackingToken } from './tracking';
 import { stepsForMatching } from './variant-b/intake';
 
-/** Tracking links live two hours; a click after that is answered 410. */
 export const TRACKING_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
 
 /** What a match run keeps of each accepted offer, to forward and record a click later. */
@@ -24,29 +24,21 @@ interface SnapshotOffer {
   lenderId: string;
   productId: string;
   lenderUrl: string;
-  /** The product's commission terms when the offer was made; absent when it states none. */
   commission?: CommissionTerms;
 }
 
-export type MatchView = ReturnType<typeof matchView>['view'];
-
-/** `POST /applications/{id}/match`: the application's offers as its data stands now. */
-export async function matchApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function matchApplication(ctx: DomainContext, options: ApplicationRef) {
   const found = await findForMatch(ctx, options);
   return found.ok ? matchFound(ctx, found.value) : found;
 }
 
-/** The partner's application with what matching reads of its check; another partner's is NOT_FOUND, as everywhere. */
-export async function findForMatch(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function findForMatch(ctx: DomainContext, options: ApplicationRef) {
   const id = canonicalUuid(options.applicationId);
   const found = id ? await findApplicationForMatch(ctx.db, id, options.partnerId) : null;
   return found ? ok(found) : fail('NOT_FOUND', 'Application not found');
 }
 
-/**
- * Matches the application's current data against the catalogue in force. Each call is a new run: stored
- * with a snapshot of its offers, with fresh tracking links; the first moves the status to `matched`.
- */
+/** Each call is a new run, stored with a snapshot of its offers and fresh tracking links. */
 export async function matchFound(ctx: DomainContext, app: ApplicationForMatch) {
   if (app.creditCheck?.status !== 'completed') return fail('CREDIT_CHECK_REQUIRED');
   const credit = { band: app.band as ScoreBand | null, degradedMode: app.creditCheck.degradedMode };
@@ -87,11 +79,7 @@ export async function matchFound(ctx: DomainContext, app: ApplicationForMatch) {
   return ok(view);
 }
 
-/**
- * A match's answer, and the snapshot of its accepted offers that a click on a tracking link reads. Each
- * accepted offer gets an id and a signed tracking link. Near-misses are matching's own words, which never
- * name a band or a score.
- */
+/** A match's answer, and the snapshot of its accepted offers that a click on a tracking link reads. */
 export function matchView(
   result: Extract<MatchResult, { outcome: 'assessed' }>,
   run: {
@@ -133,10 +121,7 @@ export function matchView(
   return { view, snapshot };
 }
 
-/**
- * A click on a tracking link: verified by its signature, recorded once per offer, and forwarded to
- * the lender. A forged or unknown token is NOT_FOUND; an expired one LINK_EXPIRED.
- */
+/** A click on a tracking link: verified by its signature, recorded once per offer, forwarded to the lender. */
 export async function followTrackingLink(ctx: DomainContext, options: { token: string }) {
   const claims = verifyTrackingToken(ctx.tracking.secret, options.token);
   if (!claims) return fail('NOT_FOUND', 'Unknown link');

@@ -22,14 +22,6 @@ export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
 
-export interface AuthenticatedPartner {
-  partnerId: string;
-  keyId: string;
-  name: string;
-  tier: string;
-  environment: Environment;
-}
-
 const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }) => ({
   partnerId: p.id,
   name: p.name,
@@ -39,16 +31,16 @@ const partnerView = (p: PartnerRow & { keys: ApiKeyRow[] }) => ({
   keys: p.keys.map(keyView),
 });
 
-/** The partner behind `Authorization: Bearer <key>`. */
 export async function authenticateApiKey(ctx: DomainContext, options: { apiKey: string | undefined }) {
   const owner = await authenticateKey(ctx, options.apiKey, false, (hash) => activeKeyByDigest(ctx.db, hash));
   return owner.ok ? ok(authenticatedPartner(owner.value)) : owner;
 }
 
-/** The partner behind an active key, as a request knows it. */
-export function authenticatedPartner({ partnerId, keyId, name, tier, environment }: KeyOwner): AuthenticatedPartner {
+export function authenticatedPartner({ partnerId, keyId, name, tier, environment }: KeyOwner) {
   return { partnerId, keyId, name, tier, environment: environment as Environment };
 }
+
+export type AuthenticatedPartner = ReturnType<typeof authenticatedPartner>;
 
 export async function createPartner(ctx: DomainContext, options: { body: unknown }) {
   const checked = objectBody(options.body);
@@ -101,10 +93,7 @@ export async function issueApiKey(ctx: DomainContext, options: { partnerId: stri
   return ok({ keyId: row.id, apiKey: key.apiKey, partnerId: partner.id });
 }
 
-/**
- * `DELETE /admin/v1/keys/{keyId}`: revokes a partner key or a lender key, whichever the id names. This
- * process refuses a partner key at once, others within KEY_CACHE_MS; a lender key is refused at once.
- */
+/** `DELETE /admin/v1/keys/{keyId}`: another process refuses a revoked partner key within KEY_CACHE_MS. */
 export async function revokeKey(ctx: DomainContext, options: { keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
   const partnerKey = keyId ? await revokePartnerKey(ctx.db, keyId, ctx.clock()) : null;
@@ -114,10 +103,7 @@ export async function revokeKey(ctx: DomainContext, options: { keyId: string }) 
   return ok({ keyId: row.id, revokedAt: row.revokedAt!.toISOString() });
 }
 
-/**
- * On first start of an empty database, one sandbox partner so that a newcomer can call the API at
- * once. Answers its key (to be printed once), or null when partners already exist.
- */
+/** On an empty database, one sandbox partner whose key is printed once, so a newcomer can call the API at once. */
 export async function ensureDemoPartner(ctx: DomainContext): Promise<{ partnerId: string; apiKey: string } | null> {
   if ((await countPartners(ctx.db)) > 0) return null;
   const key = newApiKey('sandbox');

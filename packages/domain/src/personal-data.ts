@@ -1,13 +1,6 @@
 /**
- * Applicants' personal information at rest: step 5 and Variant B's intake are stored sealed
- * (AES-256-GCM, `sealing.ts`) under the data key, with the application id as associated data, so the
- * database alone never holds them in clear and a sealed text copied to another row does not open there.
- * The personal fields of steps 2-4 and the exact score are sealed under the same key (`sealed-fields.ts`),
- * so the key status, rotation and erasure here cover them too.
- *
- * Erasure removes all of these and keeps the application's non-personal record for reporting; an erased
- * application takes no personal data again. Matching reads steps 1-4 and the stored band only, so it
- * still answers.
+ * Applicants' details (step 5, Variant B's intake) sealed under the data key, bound to the application; the
+ * key status, rotation and erasure here also cover `sealed-fields.ts`.
  */
 import {
   SEALED_COLUMNS,
@@ -28,15 +21,13 @@ import {
 import type { DomainContext } from './context';
 import { fail, ok } from './errors';
 import { canonicalUuid } from './ids';
-import { PERSONAL_STEP_FIELDS, PersonalDataUnreadable, sealedFieldContext } from './sealed-fields';
+import { PERSONAL_STEP_FIELDS, openSealed, sealedFieldContext } from './sealed-fields';
 import { createSecretBox, type SecretBox } from './sealing';
 
-/** The box that seals applicant details: the current data key first, then earlier ones still accepted. */
 export function createPersonalDataBox(keys: readonly Uint8Array[]): SecretBox {
   return createSecretBox(keys, 'applicant-details');
 }
 
-/** One encryption per write: the details sealed under the current key, bound to their application. */
 export function sealApplicantDetails(ctx: DomainContext, applicationId: string, details: Json): SealedDetails {
   return {
     detailsSealed: ctx.personalData.seal(JSON.stringify(details), applicationId),
@@ -46,10 +37,7 @@ export function sealApplicantDetails(ctx: DomainContext, applicationId: string, 
 
 type DetailsState = { state: 'none' } | { state: 'erased'; erasedAt: Date } | { state: 'kept'; details: Json };
 
-/**
- * The details kept for an application, opened: the only place they are decrypted. `lock`: the row is
- * locked in `db`'s transaction (outside one, read once every write in flight has committed).
- */
+/** The details kept for an application, opened. `lock`: read once every write in flight has committed. */
 export async function readApplicantDetails(
   ctx: DomainContext,
   applicationId: string,
@@ -71,17 +59,11 @@ export function openApplicantDetails(
   if (!row) return { state: 'none' };
   if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
   if (row.detailsSealed === null) return { state: 'none' };
-  const plain = ctx.personalData.open(row.detailsSealed, applicationId);
-  if (plain === undefined) throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(row.detailsSealed));
+  const plain = openSealed(ctx, applicationId, row.detailsSealed, applicationId);
   return { state: 'kept', details: JSON.parse(plain) as Json };
 }
 
-/**
- * `DELETE /admin/v1/applications/{id}/personal-data`: removes the applicant's details (step 5, or Variant
- * B's intake), the personal fields of steps 1-4, the exact bureau score and the partner's reference of
- * the consent record; keeps everything else. Idempotent: a second call answers the first call's
- * `erasedAt`. Not a status change: no webhook event.
- */
+/** `DELETE /admin/v1/applications/{id}/personal-data`: a second call answers the first call's `erasedAt`. */
 export async function erasePersonalData(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
   const erasedAt = applicationId
@@ -92,11 +74,8 @@ export async function erasePersonalData(ctx: DomainContext, options: { applicati
 }
 
 /**
- * `GET /admin/v1/data-key`: the sealed values (applicant details, the personal fields of each step, exact
- * scores) by the key that sealed them, `configured` false when no key of this process opens them, and
- * `remaining` under another key than the current one. Beside them, live idempotency keys by the data key
- * their request's digest was made under: a retry is compared under that key, so it must stay configured
- * until they expire (24 hours at most). When both remainders are 0, every earlier key may be removed.
+ * `GET /admin/v1/data-key`: sealed values by their key, and live idempotency keys by the data key of their
+ * request's digest. When both remainders are 0, every earlier key may be removed.
  */
 export async function getDataKeyStatus(ctx: DomainContext) {
   return ok(await keyStatus(ctx));
@@ -127,12 +106,9 @@ async function keyStatus(ctx: DomainContext) {
 }
 
 /**
- * `POST /admin/v1/data-key/re-encrypt`: seals every value sealed under an earlier key again under the
- * current one (applicant rows, then the columns of `sealed-fields.ts`), a batch at a time, for up to
- * `budgetMs`; `complete` false when the budget ran out (call again). Safe while serving: each value is
- * replaced only if its row still holds the text that was read, so a write or an erasure meanwhile is
- * never undone, and no long transaction holds locks. Values no configured key opens are counted
- * `unreadable` and left as they are.
+ * `POST /admin/v1/data-key/re-encrypt`: seals again under the current key, a batch at a time, for up to
+ * `budgetMs`. A value is replaced only if its row still holds the text read, so a write meanwhile is never
+ * undone; values no configured key opens are counted `unreadable`.
  */
 export async function reencryptPersonalData(
   ctx: DomainContext,
@@ -142,7 +118,6 @@ export async function reencryptPersonalData(
   const limit = options.batchSize ?? 200;
   const deadline = Date.now() + (options.budgetMs ?? 10_000);
   const counts = { reencrypted: 0, unreadable: 0 };
-  /** One kind of sealed value, listed after an application id; false when the deadline stopped it. */
   const pass = async (
     list: (after: string | undefined) => Promise<Array<{ applicationId: string; sealed: string }>>,
     replace: (applicationId: string, from: string, to: string) => Promise<boolean>,

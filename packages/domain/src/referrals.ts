@@ -1,7 +1,4 @@
-/**
- * `GET /referrals`: a partner's referrals, newest first, each with the partner's own `clientTags`, what
- * its lender reported (`outcome`) and the commission it earned.
- */
+/** `GET /referrals`: a partner's referrals, newest first, with what its lender reported and the commission earned. */
 import { listPartnerReferrals, type ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { ok } from './errors';
@@ -12,10 +9,6 @@ import { toDollars } from './outcomes/money';
 type ReferralView = Answer<'Referral'>;
 type ReferralStatus = NonNullable<ReferralView['outcome']>['status'];
 
-/**
- * `outcome` is null until the lender reports (`updatedAt`: when the event that set the status occurred);
- * `commission` null until a loan is funded (or when the product states none), 0 once clawed back, in AUD.
- */
 function referralView(r: ReferralRow): ReferralView {
   return {
     referralId: r.id,
@@ -37,7 +30,6 @@ function referralView(r: ReferralRow): ReferralView {
   };
 }
 
-/** A partner's referrals, newest first, in pages of `limit` (1-100, default 50) after an opaque cursor. */
 export async function listReferrals(
   ctx: DomainContext,
   options: { partnerId: string; limit?: string; cursor?: string },

@@ -1,9 +1,6 @@
 /**
- * Personal data kept beside clear data, sealed like step 5 (`personal-data.ts`): the personal fields of
- * steps 2-4 and the exact bureau score. A step is stored as its other fields in clear, for matching, and
- * its personal fields as one sealed text, opened only by the calls that show them. The score is sealed
- * and never opened: it never leaves the service; its band stays in clear for matching. Each text is bound
- * to its application and place (`<id>:step-<n>`, `<id>:score`), so a text copied elsewhere does not open.
+ * The personal fields of steps 2-4, sealed as one text beside the step's other fields in clear (for
+ * matching), and the exact score, sealed and never opened. Each text is bound to its application and place.
  */
 import type { ApplicationRow, Json, SealedColumn, SealedStepNumber } from '@loanmatch/db';
 import type { DomainContext } from './context';
@@ -21,8 +18,7 @@ const PERSONAL = new Set<string>(PERSONAL_STEP_FIELDS);
 
 /**
  * A sealed text that no configured key opens for its application: its key was removed before the row
- * was re-encrypted, or the text was altered or moved. Unexpected, so thrown (a 500 with the request id);
- * the message names ids only, never a detail.
+ * was re-encrypted, or the text was altered or moved. Thrown (a 500); the message names ids only.
  */
 export class PersonalDataUnreadable extends Error {
   override readonly name = 'PersonalDataUnreadable';
@@ -34,35 +30,33 @@ export class PersonalDataUnreadable extends Error {
   }
 }
 
+export function openSealed(ctx: DomainContext, applicationId: string, sealed: string, context: string): string {
+  const plain = ctx.personalData.open(sealed, context);
+  if (plain === undefined) throw new PersonalDataUnreadable(applicationId, ctx.personalData.keyIdOf(sealed));
+  return plain;
+}
+
 const stepContext = (applicationId: string, step: number): string => `${applicationId}:step-${step}`;
 const scoreContext = (applicationId: string): string => `${applicationId}:score`;
 
 /** A step as it is written: its fields in clear without the personal ones, and those sealed (null when it has none). */
-export function sealStep(
-  ctx: DomainContext,
-  applicationId: string,
-  step: SealedStepNumber,
-  data: Json,
-): { data: Json; sealed: string | null } {
+export function sealStep(ctx: DomainContext, applicationId: string, step: SealedStepNumber, data: Json) {
   const clear: Json = {};
   const personal: Json = {};
-  let any = false;
   for (const [name, value] of Object.entries(data)) {
-    if (PERSONAL.has(name)) {
-      personal[name] = value;
-      any = true;
-    } else clear[name] = value;
+    if (PERSONAL.has(name)) personal[name] = value;
+    else clear[name] = value;
   }
+  const sealed = Object.keys(personal).length > 0;
   return {
     data: clear,
-    sealed: any ? ctx.personalData.seal(JSON.stringify(personal), stepContext(applicationId, step)) : null,
+    sealed: sealed ? ctx.personalData.seal(JSON.stringify(personal), stepContext(applicationId, step)) : null,
   };
 }
 
 /**
- * Steps 1-4 as the partner gave them (normalised), their personal fields opened again: of every step,
- * or of `only` those. Keys in the order PostgreSQL's jsonb kept them before these fields were sealed,
- * so an answer is the same, byte for byte, as it was.
+ * Steps 1-4 with their personal fields opened again: of every step, or of `only` those. Keys in jsonb's
+ * order, as they were before these fields were sealed, so an answer is the same byte for byte.
  */
 export function openSteps(
   ctx: DomainContext,
@@ -73,17 +67,13 @@ export function openSteps(
   for (const step of [2, 3, 4] as const) {
     const sealed = row.sealedSteps[step];
     if (sealed === undefined || (only && !only.includes(step))) continue;
-    const plain = ctx.personalData.open(sealed, stepContext(row.id, step));
-    if (plain === undefined) throw new PersonalDataUnreadable(row.id, ctx.personalData.keyIdOf(sealed));
+    const plain = openSealed(ctx, row.id, sealed, stepContext(row.id, step));
     steps[step] = jsonbOrder({ ...steps[step], ...(JSON.parse(plain) as Json) }) as Json;
   }
   return steps;
 }
 
-/**
- * jsonb's order of object keys: shorter keys first, then byte by byte; nested objects alike. The keys are
- * the field tables' names, all ASCII, for which length and code units are bytes.
- */
+/** jsonb's order of object keys (all ASCII here): shorter keys first, then byte by byte; nested objects alike. */
 function jsonbOrder(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const keys = Object.keys(value).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
@@ -92,12 +82,11 @@ function jsonbOrder(value: unknown): unknown {
   return ordered;
 }
 
-/** The exact score as it is kept: sealed, bound to its application. */
 export function sealScore(ctx: DomainContext, applicationId: string, score: number): string {
   return ctx.personalData.seal(String(score), scoreContext(applicationId));
 }
 
-/** The associated data a column's text is sealed with (for tools that copy rows, such as the bench's fill). */
+/** The associated data a column's text is sealed with (also for tools that copy rows, such as the bench's fill). */
 export function sealedFieldContext(column: SealedColumn, applicationId: string): string {
   return column === 'score' ? scoreContext(applicationId) : stepContext(applicationId, Number(column.slice(4)));
 }

@@ -10,20 +10,14 @@ import {
 } from 'node:crypto';
 
 /**
- * Seals what must be kept and read again, so that the database alone never holds it in clear (Variant
- * B's replayed `securityToken`, webhook signing secrets, applicants' personal details): AES-256-GCM under
- * a key derived (HKDF-SHA256) from a server secret and a purpose, so one secret can serve other purposes
- * without sharing a key. Secrets are given newest first: sealing uses the first; opening picks the key by
- * the id written in the sealed text, so a rotated-out secret still opens what it sealed. An optional
- * `context` (associated data) binds a text to where it is kept: copied to another row, it does not open.
- *
- * A box also makes keyed digests (HMAC-SHA256, under a second derived key) of what must be compared but
- * never read back, such as an idempotency key's request fingerprint, which may hold personal data.
+ * Seals what must be kept and read again (AES-256-GCM, a key derived per purpose), and makes keyed digests
+ * of what must only be compared. Secrets are given newest first: sealing uses the first; opening picks the
+ * key by the id in the sealed text, so a rotated-out secret still opens what it sealed. `context`
+ * (associated data) binds a text to where it is kept.
  */
 export interface SecretBox {
   /** The id of the key that seals: the first secret's. */
   readonly keyId: string;
-  /** The ids of every key here, newest first (the first is `keyId`). */
   readonly keyIds: readonly string[];
   seal(plain: string, context?: string): string;
   /** The plain text, or undefined when no key here sealed it, the context differs, or the text was changed. */
@@ -40,7 +34,6 @@ const VERSION = 'v1';
 const DIGEST_VERSION = 'h1';
 const KEY_ID = /^[A-Za-z0-9_-]{10}$/;
 
-/** Secrets as text (their UTF-8 bytes) or as raw key bytes. */
 export function createSecretBox(secrets: readonly (string | Uint8Array)[], purpose: string): SecretBox {
   if (secrets.length === 0) throw new TypeError('createSecretBox needs at least one secret');
   // Keys are made KeyObjects once: node:crypto checks a raw key's bytes on every call (about 25 µs on Node 24).

@@ -1,16 +1,10 @@
-/**
- * Variant B's rate tiers: requests per hour per partner, by the partner's tier. Operators change the
- * limits in the `tiers` table at run time; every process reads them through a cache of at most two
- * seconds, so a change is in force everywhere within that, without a restart.
- */
+/** Variant B's hourly request limits by partner tier, changed at run time and cached two seconds per process. */
 import { readTiers, updateTierLimit, type Sql, type TierRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, invalid, objectBody, ok, violation } from './errors';
 import { TIERS } from './partners';
 
-/** How long a process may use tier limits it read from the database. */
 const TIER_CACHE_MS = 2000;
-/** Bounds of an hourly limit an operator may set: at least one request, at most ~2,800 a second. */
 const REQUESTS_PER_HOUR_MIN = 1;
 const REQUESTS_PER_HOUR_MAX = 10_000_000;
 
@@ -24,13 +18,11 @@ const order = (name: string): number => {
   return index === -1 ? TIERS.length : index;
 };
 
-/** `GET /admin/v1/tiers`: every tier, in the order free, standard, enterprise. */
 export async function listTiers(ctx: DomainContext) {
   const rows = await readTiers(ctx.db);
   return ok({ tiers: rows.map(view).sort((a, b) => order(a.tier) - order(b.tier)) });
 }
 
-/** `PUT /admin/v1/tiers/{tier}` with `{requestsPerHour}`: stored at once, in force on every process within seconds. */
 export async function setTierLimit(ctx: DomainContext, options: { tier: string; body: unknown }) {
   const body = objectBody(options.body);
   if (!body.ok) return body;
@@ -48,17 +40,11 @@ export async function setTierLimit(ctx: DomainContext, options: { tier: string; 
   return row ? ok(view(row)) : fail('NOT_FOUND', `Tier not found; the tiers are ${TIERS.join(', ')}`);
 }
 
-export interface TierLimits {
-  /** Requests per hour for a partner of this tier. */
-  perHour(tier: string): Promise<number>;
-}
-
 /**
- * The tier → limit map of this process, read again (one read at a time) when older than TIER_CACHE_MS.
- * If a refresh fails the last map stays in use; with none yet, the error propagates. A tier missing from
- * the table gets the smallest limit there is.
+ * The limits, read again when older than TIER_CACHE_MS; a failed refresh keeps the last ones. A tier
+ * missing from the table gets the smallest limit there is.
  */
-export function createTierLimits(db: Sql, options: { now?: () => number } = {}): TierLimits {
+export function createTierLimits(db: Sql, options: { now?: () => number } = {}) {
   const now = options.now ?? Date.now;
   let cached: { at: number; limits: Map<string, number> } | undefined;
   let loading: Promise<void> | undefined;
@@ -70,7 +56,7 @@ export function createTierLimits(db: Sql, options: { now?: () => number } = {}):
   const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
 
   return {
-    async perHour(tier) {
+    async perHour(tier: string): Promise<number> {
       if (cached === undefined) await refresh();
       else if (now() - cached.at >= TIER_CACHE_MS) await refresh().catch(() => undefined);
       const limits = cached!.limits;
@@ -78,3 +64,5 @@ export function createTierLimits(db: Sql, options: { now?: () => number } = {}):
     },
   };
 }
+
+export type TierLimits = ReturnType<typeof createTierLimits>;

@@ -2,14 +2,12 @@ import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'no
 import { canonicalUuid } from './ids';
 
 /**
- * Tracking tokens: unguessable, signed, self-contained links to one offer of one match run.
+ * Tracking tokens: signed, self-contained links to one offer of one match run, verified by signature alone.
  * Layout (then base64url): offer id (16 bytes) | match run id (16) | expiry, Unix seconds (4) | HMAC-SHA256 truncated to 16 bytes.
- * A click is verified by its signature alone: no token is looked up.
  */
 const BODY = 36;
 const MAC = 16;
 
-/** A token's text: the base64url of its BODY + MAC bytes, unpadded (70 characters). */
 const TOKEN_LENGTH = Math.ceil(((BODY + MAC) * 4) / 3);
 export const TRACKING_TOKEN_SCHEMA = Object.freeze({
   type: 'string',
@@ -19,32 +17,21 @@ export const TRACKING_TOKEN_SCHEMA = Object.freeze({
 } as const);
 const TOKEN_TEXT = new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH}}$`);
 
-export interface TrackingClaims {
-  offerId: string;
-  matchRunId: string;
-  expiresAt: Date;
-}
-
 const bytesUuid = (b: Buffer) => {
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };
 
-/** Writes the HMAC-SHA256 of `token`'s first BODY bytes, truncated, into its last MAC bytes. */
 function sign(key: KeyObject, token: Buffer): void {
   createHmac('sha256', key).update(token.subarray(0, BODY)).digest().copy(token, BODY, 0, MAC);
 }
 
-/** Writes a UUID's 16 bytes at `offset`. */
 function writeUuid(to: Buffer, offset: number, id: string): void {
   if (!canonicalUuid(id)) throw new TypeError('not a UUID');
   to.write(id.replaceAll('-', ''), offset, 'hex');
 }
 
-/**
- * Signs the tokens of one match run: the run's id and the expiry are written once, each offer's id and
- * MAC per token (a match signs a link per offer).
- */
+/** Signs the tokens of one match run: the run's id and expiry are written once, each offer's id and MAC per token. */
 export function trackingSigner(secret: Buffer, matchRunId: string, expiresAt: Date): (offerId: string) => string {
   // One KeyObject for the run's links: node:crypto checks a raw key's bytes on every call.
   const key = createSecretKey(secret);
@@ -59,7 +46,7 @@ export function trackingSigner(secret: Buffer, matchRunId: string, expiresAt: Da
 }
 
 /** The claims of a genuine token (expired or not), or null for anything forged or malformed. */
-export function verifyTrackingToken(secret: Buffer, token: string): TrackingClaims | null {
+export function verifyTrackingToken(secret: Buffer, token: string) {
   if (!TOKEN_TEXT.test(token)) return null;
   const raw = Buffer.from(token, 'base64url');
   if (raw.length !== BODY + MAC) return null;

@@ -1,8 +1,4 @@
-/**
- * The rules of webhook delivery, apart from the HTTP that carries it (`packages/http/src/webhooks`): which
- * deliveries are due (claimed with a lease), what an attempt's outcome does to its delivery and its
- * endpoint (retry on the schedule, honour `Retry-After`, disable on 410 or after days of failures).
- */
+/** The rules of webhook delivery, apart from the HTTP that carries it (`packages/http/src/webhooks`). */
 import { randomUUID } from 'node:crypto';
 import {
   claimDueDeliveries,
@@ -25,9 +21,7 @@ const DAY = 24 * HOUR;
 
 /** Each wait is stretched or shrunk by up to this share, at random, so retries of many events spread out. */
 const RETRY_JITTER = 0.1;
-/** A `Retry-After` beyond this is taken as this. */
 const MAX_RETRY_AFTER_MS = DAY;
-/** Attempts, finished deliveries and events older than this are forgotten. */
 const WEBHOOK_HISTORY_MS = 30 * DAY;
 
 export interface RetryPolicy {
@@ -35,20 +29,15 @@ export interface RetryPolicy {
   readonly retryDelaysMs: readonly number[];
   /** An endpoint with no 2xx answer for this long is disabled. */
   readonly disableAfterMs: number;
-  /** [0, 1); Math.random by default (tests pin it). */
   readonly random?: () => number;
 }
 
-/**
- * The first attempt is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over
- * 27 h 35 min (at least 24 h 50 min with jitter); an endpoint failing for 5 days is disabled.
- */
+/** Eight attempts over 27 h 35 min (at least 24 h 50 min with jitter); an endpoint failing for 5 days is disabled. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   retryDelaysMs: Object.freeze([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]),
   disableAfterMs: 5 * DAY,
 });
 
-/** One claimed delivery, as the dispatcher sends it. */
 export type DeliveryJob = Awaited<ReturnType<typeof claimWebhookDeliveries>>[number];
 
 /** What one HTTP attempt came to. `error` is a fixed code, never text from the endpoint. */
@@ -59,22 +48,18 @@ export type AttemptResult =
 export interface AttemptOutcome {
   state: DeliveryState;
   nextAttemptAt?: Date;
-  /** Set when this attempt disabled the endpoint: the reason partners see. */
+  /** The reason partners see, when this attempt disabled the endpoint. */
   disabled?: string;
 }
 
 /**
- * Claims up to `limit` due deliveries for `leaseMs` (after which another dispatcher may take one over:
- * longer than an attempt can last). Deliveries of an endpoint disabled or deleted since are cancelled
- * here instead of sent. A job's `eventId` is its `webhook-id` header, the same on every attempt; `body`
- * is the exact text to send and sign; `secrets` sign it, newest first (two while a rotated-out one still
- * signs; none if none could be opened).
+ * Claims due deliveries for `leaseMs`, after which another dispatcher may take one over; those of an
+ * endpoint disabled or deleted since are cancelled instead.
  */
 export async function claimWebhookDeliveries(ctx: DomainContext, options: { limit: number; leaseMs: number }) {
   const now = ctx.clock();
-  const { limit, leaseMs } = options;
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit });
+  const leaseUntil = new Date(now.getTime() + options.leaseMs);
+  const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit: options.limit });
   const live = [];
   for (const row of claimed) {
     // A lead is read as it stands when it is sent; one erased or past its retention is sent no more.
@@ -104,7 +89,6 @@ export async function claimWebhookDeliveries(ctx: DomainContext, options: { limi
   });
 }
 
-/** The wait before the retry that follows failed attempt `attempt`, or undefined when none is left. */
 function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {
   const base = policy.retryDelaysMs[attempt - 1];
   if (base === undefined) return undefined;
@@ -113,13 +97,8 @@ function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number)
 }
 
 /**
- * Records an attempt and settles its delivery, in one transaction:
- * - a 2xx ends the delivery, and the endpoint counts as answering again;
- * - 410 Gone disables the endpoint (and cancels what it had pending);
- * - any other failure schedules the next attempt (no earlier than `Retry-After`), or ends the delivery
- *   as failed when the schedule is spent; an endpoint with no 2xx for `disableAfterMs` is disabled.
- * If the claim was lost meanwhile (the lease ran out and another dispatcher took over), the attempt is
- * still recorded but the delivery is left to its new holder.
+ * Records an attempt and settles its delivery, in one transaction. A claim lost meanwhile to another
+ * dispatcher still records the attempt but leaves the delivery alone.
  */
 export async function recordDeliveryAttempt(
   ctx: DomainContext,
@@ -183,7 +162,7 @@ export async function recordDeliveryAttempt(
   });
 }
 
-/** Forgets webhook history older than `WEBHOOK_HISTORY_MS`; what is still pending stays. */
+/** Forgets attempts, finished deliveries and events older than `WEBHOOK_HISTORY_MS`; what is pending stays. */
 export async function sweepWebhookHistory(ctx: DomainContext): Promise<void> {
   await deleteHistoryBefore(ctx.db, new Date(ctx.clock().getTime() - WEBHOOK_HISTORY_MS));
 }

@@ -1,8 +1,4 @@
-/**
- * A partner's webhook endpoints, for both front-ends: register, list, delete, rotate the signing secret,
- * send a test event, read recent attempts. Secrets (`whsec_` + base64 of 32 random bytes) are shown once
- * and kept sealed (`ctx.webhooks.secrets`), since signing reads them again.
- */
+/** A partner's webhook endpoints, for both front-ends. Secrets are shown once and kept sealed, since signing reads them. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   countPendingDeliveries,
@@ -19,30 +15,25 @@ import {
   type WebhookRow,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
-import { fail, invalid, ok, violation, type Result } from './errors';
+import { fail, invalid, ok, violation } from './errors';
 import { WEBHOOK_EVENT_TYPES, validateWebhookRequest } from './validation';
 import { canonicalUuid } from './ids';
 import { parsePageLimit } from './validation/page-query';
 import type { Answer } from './validation/responses';
 
-/** The event every status change writes (its data: `applicationId`, `status`, `previousStatus`, `lastStep`). */
 export const STATUS_CHANGED_EVENT = 'application.status_changed';
-/** The event `POST /webhooks/{id}/test` sends to one endpoint. */
 export const TEST_EVENT = 'webhook.test';
 
 export const WEBHOOK_SECRET_PURPOSE = 'webhooks/signing-secret';
-/** How long the previous secret keeps signing beside the new one after a rotation. */
 const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
 
-/** `whsec_` and base64 of 32 random bytes: the Standard Webhooks secret format. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** A webhook as partners see it: never its secret; `previousSecretExpiresAt` while a rotated-out secret still signs. */
 type WebhookView = Answer<'Webhook'>;
 type AttemptView = Answer<'DeliveryAttempt'>;
 
@@ -65,11 +56,7 @@ function toView(row: WebhookRow, now: Date) {
   };
 }
 
-/**
- * `POST /webhooks`: `{url, events?}` (events default to every type an endpoint can subscribe to). The URL
- * must pass the environment's destination rules (live: https, public addresses only; the sandbox also
- * takes loopback http). Answers the webhook and its secret, shown this once.
- */
+/** `POST /webhooks`: the URL must pass the environment's destination rules; answers the secret this once. */
 export async function registerWebhook(
   ctx: DomainContext,
   options: WebhookOwner & { body: unknown; events?: readonly string[] },
@@ -79,10 +66,8 @@ export async function registerWebhook(
   const destination = await ctx.webhooks.checkDestination(request.value.url);
   if (!destination.ok) return invalid(violation('url', destination.rule, destination.text));
   if ((await countWebhooks(ctx.db, options)) >= MAX_WEBHOOKS_PER_PARTNER) {
-    return fail(
-      'WEBHOOK_LIMIT_REACHED',
-      `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`,
-    );
+    const message = `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`;
+    return fail('WEBHOOK_LIMIT_REACHED', message);
   }
   const secret = newWebhookSecret();
   const now = ctx.clock();
@@ -97,23 +82,20 @@ export async function registerWebhook(
   return ok({ ...toView(row, now), secret });
 }
 
-/** `GET /webhooks`: the partner's webhooks, oldest first, never a secret. A disabled one says why. */
 export async function listWebhooks(ctx: DomainContext, options: WebhookOwner) {
   const now = ctx.clock();
   return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options)).map((row) => toView(row, now)) });
 }
 
-/** The partner's own webhook; another partner's, a deleted, an unknown and a malformed id are all NOT_FOUND. */
-async function findOwnWebhook(
-  ctx: DomainContext,
-  options: WebhookOwner & { webhookId: string },
-): Promise<Result<WebhookRow>> {
+type WebhookRef = { partnerId: string; webhookId: string };
+
+async function findOwnWebhook(ctx: DomainContext, options: WebhookOwner & { webhookId: string }) {
   const webhookId = canonicalUuid(options.webhookId);
   const row = webhookId ? await findWebhook(ctx.db, webhookId, options) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
 }
 
-/** `DELETE /webhooks/{id}`: nothing more is sent to it; deliveries still pending are cancelled. */
+/** `DELETE /webhooks/{id}`: deliveries still pending are cancelled. */
 export async function deleteWebhook(ctx: DomainContext, options: WebhookOwner & { webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
@@ -122,11 +104,10 @@ export async function deleteWebhook(ctx: DomainContext, options: WebhookOwner & 
 }
 
 /**
- * `POST /webhooks/{id}/rotate-secret`: a new secret, shown once. The one it replaces keeps signing beside
- * it for 24 hours (two signatures in `webhook-signature`), so the partner can switch without losing an
- * event. A second rotation within those hours drops the oldest secret at once.
+ * `POST /webhooks/{id}/rotate-secret`: the secret it replaces keeps signing beside it for 24 hours, so the
+ * partner can switch without losing an event; a second rotation within those hours drops the oldest.
  */
-export async function rotateWebhookSecret(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
+export async function rotateWebhookSecret(ctx: DomainContext, options: WebhookRef) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const secret = newWebhookSecret();
@@ -139,18 +120,16 @@ export async function rotateWebhookSecret(ctx: DomainContext, options: { partner
   return ok({ webhookId: found.value.id, secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
 }
 
-/**
- * `POST /webhooks/{id}/test`: queues a `webhook.test` event for this endpoint alone, delivered, signed
- * and retried like any other. A disabled endpoint is refused (409 `WEBHOOK_DISABLED`).
- */
-export async function sendTestEvent(ctx: DomainContext, options: { partnerId: string; webhookId: string }) {
+/** `POST /webhooks/{id}/test`: a `webhook.test` event for this endpoint alone, delivered like any other. */
+export async function sendTestEvent(ctx: DomainContext, options: WebhookRef) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
   const webhook = found.value;
   if (webhook.status !== 'active') {
+    const reason = webhook.disabledReason ?? 'no reason recorded';
     return fail(
       'WEBHOOK_DISABLED',
-      `This webhook is disabled (${webhook.disabledReason ?? 'no reason recorded'}); register the endpoint again once it is fixed`,
+      `This webhook is disabled (${reason}); register the endpoint again once it is fixed`,
     );
   }
   const eventId = await insertEvent(ctx.db, {
@@ -165,7 +144,6 @@ export async function sendTestEvent(ctx: DomainContext, options: { partnerId: st
   return ok({ webhookId: webhook.id, eventId, type: TEST_EVENT });
 }
 
-/** `error` is a fixed code (`timeout`, `http_500`, …); `nextRetryAt` when this failure's retry is due. */
 function attemptView(row: AttemptRow) {
   return {
     eventId: row.eventId,
@@ -180,18 +158,13 @@ function attemptView(row: AttemptRow) {
   };
 }
 
-/** `GET /webhooks/{id}/deliveries?limit=1..100`: the endpoint's recent attempts, newest first (default 50). */
-export async function listWebhookDeliveries(
-  ctx: DomainContext,
-  options: { partnerId: string; webhookId: string; limit?: string },
-) {
+export async function listWebhookDeliveries(ctx: DomainContext, options: WebhookRef & { limit?: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
-  const parsed = parsePageLimit(options.limit);
-  if (!parsed.ok) return parsed;
-  const limit = parsed.value;
+  const limit = parsePageLimit(options.limit);
+  if (!limit.ok) return limit;
   const [rows, pending] = await Promise.all([
-    listAttempts(ctx.db, found.value.id, limit),
+    listAttempts(ctx.db, found.value.id, limit.value),
     countPendingDeliveries(ctx.db, found.value.id),
   ]);
   return ok({ webhookId: found.value.id, pending, deliveries: rows.map(attemptView) });

@@ -9,18 +9,12 @@ import type { Answer } from '../validation/responses';
 
 export type CreatedApplication = Answer<'CreatedApplication'>;
 
-/** `POST /applications`: a new application in `draft` with its step 1. */
 export async function createApplication(
   ctx: DomainContext,
   options: { partnerId: string; body: unknown; idempotencyKey: string | undefined },
 ) {
-  const scope = {
-    partnerId: options.partnerId,
-    key: options.idempotencyKey,
-    required: false,
-    request: { operation: 'create-application', body: options.body },
-  };
-  return withIdempotency<CreatedApplication>(ctx, scope, async (seal) => {
+  const request = { operation: 'create-application', body: options.body };
+  return withIdempotency<CreatedApplication>(ctx, { ...options, required: false, request }, async (seal) => {
     const valid = validateCreateRequest(options.body);
     if (!valid.ok) return valid;
     const created: CreatedApplication = {

@@ -1,8 +1,4 @@
-/**
- * The one soft credit check of an application, shared by both contracts' use cases: the claim that lets
- * one request at a time reach the bureau, and the bureau's answer completing the check with everything
- * that rests on it.
- */
+/** The one soft credit check of an application, for both contracts: its claim, then the bureau's answer. */
 import {
   claimCreditCheck,
   completeCreditCheck,
@@ -23,7 +19,6 @@ import { sealApplicantDetails } from '../personal-data';
 import { sealScore } from '../sealed-fields';
 import type { CreditCheckView } from './view';
 
-/** `X-Sandbox-Score`: the sandbox's simulated result; a live server refuses the header. */
 export function sandboxScoreFor(ctx: DomainContext, header: string | undefined): Result<SandboxScore | undefined> {
   if (header !== undefined && !ctx.bureau.sandbox)
     return invalid(violation('X-Sandbox-Score', 'sandbox', 'is accepted only by the sandbox'));
@@ -36,20 +31,19 @@ export interface ApplicantForCheck {
   stored: Json;
 }
 
-type Check<Applicant> = {
+interface Check {
   app: ApplicationRow;
   partnerId: string;
-  applicant: Applicant;
+  applicant: () => Promise<Result<ApplicantForCheck>>;
   sandboxScore: SandboxScore | undefined;
   seal: Seal<CreditCheckView>;
-};
+}
 
 /**
- * Runs the application's one check, holding its claim: refused when it has completed, or runs in a live
- * process; taken over from a process that died. `applicant` is read once the claim is held. A refusal or
- * a failure releases the claim.
+ * Runs the application's one check, holding its claim (taken over from a process that died); `applicant`
+ * is read once the claim is held. A refusal or a failure releases the claim.
  */
-export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Promise<Result<ApplicantForCheck>>>) {
+export async function runClaimedCheck(ctx: DomainContext, check: Check) {
   const { app } = check;
   const name = `check:${app.id}`;
   // Held before the claim exists: a concurrent request that sees our claim must find us alive.
@@ -66,7 +60,7 @@ export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Pro
     }
     try {
       const applicant = await check.applicant();
-      const result = applicant.ok ? await completeCheck(ctx, { ...check, applicant: applicant.value }) : applicant;
+      const result = applicant.ok ? await completeCheck(ctx, check, applicant.value) : applicant;
       if (!result.ok) await releaseCreditCheck(ctx.db, app.id, ctx.instance.id);
       return result;
     } catch (err) {
@@ -78,12 +72,13 @@ export async function runClaimedCheck(ctx: DomainContext, check: Check<() => Pro
   }
 }
 
-/**
- * Asks the bureau, then completes the claimed check in one statement: the result (the score sealed, its
- * band in clear), step 5, the consent record, the move to `credit_checked` and the request's key.
- */
-async function completeCheck(ctx: DomainContext, check: Check<ApplicantForCheck>): Promise<Result<CreditCheckView>> {
-  const { app, applicant } = check;
+/** Asks the bureau, then completes the claimed check, step 5, the consent record and the key in one statement. */
+async function completeCheck(
+  ctx: DomainContext,
+  check: Check,
+  applicant: ApplicantForCheck,
+): Promise<Result<CreditCheckView>> {
+  const { app } = check;
   try {
     const answer = await ctx.bureau.requestScore({
       applicationId: app.id,

@@ -5,32 +5,25 @@ import { validateApplicantDetails } from '../validation';
 import { runClaimedCheck, sandboxScoreFor } from './credit-check';
 import { findOwnApplication, type CreditCheckView } from './view';
 
+export interface CreditCheckRequest {
+  partnerId: string;
+  applicationId: string;
+  body: unknown;
+  idempotencyKey: string | undefined;
+  sandboxScore: string | undefined;
+}
+
+export function creditCheckFingerprint(operation: string, options: CreditCheckRequest, body: unknown) {
+  return { operation, target: options.applicationId, body, headers: { 'x-sandbox-score': options.sandboxScore } };
+}
+
 /**
  * `POST /applications/{id}/credit-check`: step 5 and the one soft check, once steps 1-4 are saved. The
  * `Idempotency-Key` is required, so that a retry cannot run a second check.
  */
-export async function runCreditCheck(
-  ctx: DomainContext,
-  options: {
-    partnerId: string;
-    applicationId: string;
-    body: unknown;
-    idempotencyKey: string | undefined;
-    sandboxScore: string | undefined;
-  },
-) {
-  const scope = {
-    partnerId: options.partnerId,
-    key: options.idempotencyKey,
-    required: true,
-    request: {
-      operation: 'credit-check',
-      target: options.applicationId,
-      body: options.body,
-      headers: { 'x-sandbox-score': options.sandboxScore },
-    },
-  };
-  return withIdempotency<CreditCheckView>(ctx, scope, async (seal) => {
+export async function runCreditCheck(ctx: DomainContext, options: CreditCheckRequest) {
+  const request = creditCheckFingerprint('credit-check', options, options.body);
+  return withIdempotency<CreditCheckView>(ctx, { ...options, required: true, request }, async (seal) => {
     const found = await findOwnApplication(ctx, options);
     if (!found.ok) return found;
     const app = found.value;
@@ -41,10 +34,8 @@ export async function runCreditCheck(
     if (!sandboxScore.ok) return sandboxScore;
     const missing = ([2, 3, 4] as const).filter((n) => !app.steps[n]);
     if (missing.length > 0) {
-      return fail(
-        'STEPS_INCOMPLETE',
-        `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`,
-      );
+      const message = `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`;
+      return fail('STEPS_INCOMPLETE', message);
     }
     const applicant = { details: details.value, stored: details.value };
     return runClaimedCheck(ctx, {

@@ -3,13 +3,10 @@ import type { DomainContext } from '../context';
 import { fail, ok } from '../errors';
 import { sealStep } from '../sealed-fields';
 import { validateStepData, validateStepEnvelope, type FormType } from '../validation';
-import { applicationView, findOwnApplication } from './view';
+import { applicationView, findOwnApplication, type ApplicationRef } from './view';
 
-/** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order; sending a step again replaces it. */
-export async function saveStep(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string; body: unknown },
-) {
+/** `PATCH /applications/{id}`: saves step 2, 3 or 4, in order. */
+export async function saveStep(ctx: DomainContext, options: ApplicationRef & { body: unknown }) {
   const found = await findOwnApplication(ctx, options);
   if (!found.ok) return found;
   const app = found.value;

@@ -7,8 +7,9 @@ import { openSteps } from '../sealed-fields';
 import type { Answer } from '../validation/responses';
 
 export type CreditCheckView = Answer<'CreditCheckResult'>;
+/** The application a request names, and the partner asking: another partner's is NOT_FOUND, as an unknown one. */
+export type ApplicationRef = { partnerId: string; applicationId: string };
 
-/** The application as partners read it: steps 1-4 as they gave them, their personal fields opened again. */
 export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   const steps: Record<string, Json> = {};
   for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
@@ -26,20 +27,17 @@ export function applicationView(ctx: DomainContext, row: ApplicationRow) {
   };
 }
 
-/** The partner's own application; another partner's, an unknown and a malformed id are all NOT_FOUND. */
-export async function findOwnApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function findOwnApplication(ctx: DomainContext, options: ApplicationRef) {
   const id = canonicalUuid(options.applicationId);
   const row = id ? await findApplication(ctx.db, id, options.partnerId) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Application not found');
 }
 
-/** `GET /applications/{id}`. */
-export async function getApplication(ctx: DomainContext, options: { partnerId: string; applicationId: string }) {
+export async function getApplication(ctx: DomainContext, options: ApplicationRef) {
   const found = await findOwnApplication(ctx, options);
   return found.ok ? ok(applicationView(ctx, found.value)) : found;
 }
 
-/** Tags are kept only when there are some: none, or `{}`, is stored as none. */
 export function nonEmpty(tags: Record<string, string> | undefined): Record<string, string> | undefined {
   return tags && Object.keys(tags).length > 0 ? tags : undefined;
 }

@@ -1,11 +1,7 @@
-/**
- * The credit bureau seen from the domain: a score on the Equifax Australia scale (0-1200), or an
- * outage, after which the check completes in degraded mode.
- */
+/** The credit bureau: a score on the Equifax Australia scale (0-1200), or an outage (degraded mode). */
 export interface BureauRequest {
   applicationId: string;
   applicant: Record<string, unknown>;
-  /** Sandbox only: the value of `X-Sandbox-Score`, already parsed. */
   sandboxScore?: SandboxScore;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fail, ok, type Result } from '../errors';
+import { fail, ok, violation, type Result } from '../errors';
 import type { BureauAnswer, BureauRequest, CreditBureau, SandboxScore } from './bureau';
 
 /** A representative score inside each word level's band (see SCORE_BANDS). */
@@ -12,34 +12,21 @@ const LEVEL_SCORES: Record<string, number> = {
   poor: 250,
 };
 
-/** The words `X-Sandbox-Score` takes, and the range of the whole numbers it takes (Equifax Australia's scale). */
 export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...Object.keys(LEVEL_SCORES), 'unavailable']);
 export const SANDBOX_SCORE_RANGE = Object.freeze({ minimum: 0, maximum: 1200 });
 
-/** Parses `X-Sandbox-Score`: a word level, a whole number 0-1200, or `unavailable`. */
 export function parseSandboxScore(raw: string | undefined): Result<SandboxScore | undefined> {
   if (raw === undefined) return ok(undefined);
   if (raw === 'unavailable') return ok({ kind: 'unavailable' });
   if (Object.hasOwn(LEVEL_SCORES, raw)) return ok({ kind: 'score', score: LEVEL_SCORES[raw] });
   if (/^\d{1,4}$/.test(raw) && Number(raw) <= SANDBOX_SCORE_RANGE.maximum)
     return ok({ kind: 'score', score: Number(raw) });
-  return fail(
-    'VALIDATION_ERROR',
-    `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`,
-    [
-      {
-        field: 'X-Sandbox-Score',
-        rule: 'enum',
-        message: 'X-Sandbox-Score: must be a word level, unavailable, or a whole number between 0 and 1200',
-      },
-    ],
-  );
+  const rule = 'must be a word level, unavailable, or a whole number between 0 and 1200';
+  const message = `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`;
+  return fail('VALIDATION_ERROR', message, [violation('X-Sandbox-Score', 'enum', rule)]);
 }
 
-/**
- * Without the header, a stable score drawn from who the applicant is: the same person always gets
- * the same answer, different people spread across the whole scale (300-1000, where real files sit).
- */
+/** Without the header, the same person always gets the same score, people spread over 300-1000. */
 export function stableSandboxScore(applicant: Record<string, unknown>): number {
   const identity = [applicant.firstName, applicant.lastName, applicant.dateOfBirth, applicant.email]
     .map((v) =>
@@ -63,10 +50,7 @@ export function createSandboxBureau(): CreditBureau {
   };
 }
 
-/**
- * Live mode without BUREAU_URL: no bureau is configured, which the service treats as an outage, so every
- * check completes honestly in degraded mode rather than inventing a score.
- */
+/** Live mode without BUREAU_URL: an outage, so every check completes in degraded mode rather than inventing a score. */
 export function createUnconfiguredBureau(): CreditBureau {
   return {
     sandbox: false,

@@ -1,12 +1,7 @@
-/**
- * A product's commission (the catalogue's `commission`): per funded loan, a fixed amount and/or a
- * percentage of the funded amount, the percentage's total capped, and a clawback period in days in which
- * a cancellation reverses it. Worked in whole cents and basis points; the percentage part is rounded to
- * the nearest cent, halves up.
- */
+/** A product's commission per funded loan, with a clawback period; worked in whole cents and basis points. */
 import { isWholeCents, toCents } from './money';
 
-/** As the catalogue states it: dollars and percent, each with at most two decimal places. */
+/** As the catalogue states it, in dollars and percent. */
 export interface CommissionDefinition {
   fixed?: number;
   percent?: number;
@@ -18,14 +13,12 @@ export interface CommissionDefinition {
 export type CommissionTerms = {
   fixedCents: number;
   basisPoints: number;
-  /** Null: no cap. */
   capCents: number | null;
   clawbackDays: number;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The JSON Schema of `commission` in a product of the catalogue: shape and bounds of single values. */
 export const commissionSchema = {
   type: 'object',
   properties: {
@@ -38,7 +31,7 @@ export const commissionSchema = {
   additionalProperties: false,
 } as const;
 
-/** The rules between its values, as `field: text` pairs (checked after the schema). */
+/** The rules between its values (checked after the schema). */
 export function commissionViolations(
   commission: CommissionDefinition,
   add: (field: string, rule: string, text: string) => void,
@@ -72,7 +65,6 @@ export function commissionCents(terms: CommissionTerms, fundedCents: number): nu
   return terms.capCents === null ? total : Math.min(total, terms.capCents);
 }
 
-/** Whether a cancellation at `cancelledAt` falls within the clawback period of a loan funded at `fundedAt` (inclusive). */
 export function withinClawback(terms: CommissionTerms, fundedAt: Date, cancelledAt: Date): boolean {
   return cancelledAt.getTime() - fundedAt.getTime() <= terms.clawbackDays * DAY_MS;
 }

@@ -1,7 +1,4 @@
-/**
- * The operators' funnel (`GET /admin/v1/reports/funnel`) over a window of days, of one partner or of all;
- * beside it, for the console's charts, the same funnel per partner and its referrals' part per lender.
- */
+/** The operators' funnel over a window of days, of one partner or of all, and per partner and lender for the console. */
 import { findPartner, funnel, funnelByPartner, type FunnelCounts } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, invalid, ok, violation, type Result } from '../errors';
@@ -19,7 +16,6 @@ const view = (c: FunnelCounts) => ({
   commission: toDollars(c.commissionCents),
 });
 
-/** `partnerId` absent: every partner. A malformed id is 400, an unknown one 404. */
 async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Promise<Result<string | null>> {
   if (partnerId === undefined) return ok(null);
   const id = canonicalUuid(partnerId);
@@ -40,7 +36,6 @@ export async function operatorFunnel(ctx: DomainContext, options: { query: Repor
   return ok(view(counts));
 }
 
-/** The funnel of each partner, for the console's chart per partner. */
 export async function operatorFunnelByPartner(ctx: DomainContext, options: { query: ReportQuery }) {
   const window = reportWindow(options.query, ctx.clock());
   if (!window.ok) return window;
@@ -48,7 +43,6 @@ export async function operatorFunnelByPartner(ctx: DomainContext, options: { que
   return ok({ partners: rows.map((r) => ({ partnerId: r.partnerId, name: r.name, ...view(r) })) });
 }
 
-/** The referrals' part of the funnel per lender (of one partner or of all), for the console's chart per lender. */
 export async function operatorFunnelByLender(
   ctx: DomainContext,
   options: { query: ReportQuery & { partnerId?: string } },

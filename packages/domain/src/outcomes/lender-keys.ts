@@ -1,21 +1,10 @@
-/**
- * Lenders' API keys, for reporting what became of their referrals: issued by operators, shown once, stored
- * as SHA-256 digests. A key's prefix names its environment (`lm_lender_sandbox_…`): a server refuses a key
- * of the other one, and a key reports only on referrals of partners of its own.
- */
+/** Lenders' API keys, for reporting what became of their referrals; a key reports only in its own environment. */
 import { randomUUID } from 'node:crypto';
 import { findActiveLenderKey, findLender, insertLenderKey, listLendersWithKeys } from '@loanmatch/db';
 import type { DomainContext, Environment } from '../context';
-import { fail, invalid, objectBody, ok } from '../errors';
+import { fail, invalid, objectBody, ok, type Answered } from '../errors';
 import { authenticateKey, keyEnvironment, keyView, newApiKey } from '../keys';
 
-export interface AuthenticatedLender {
-  lenderId: string;
-  keyId: string;
-  environment: Environment;
-}
-
-/** The lender behind `Authorization: Bearer <lender key>`. */
 export async function authenticateLenderKey(ctx: DomainContext, options: { apiKey: string | undefined }) {
   const owner = await authenticateKey(ctx, options.apiKey, true, (hash) => findActiveLenderKey(ctx.db, hash));
   if (!owner.ok) return owner;
@@ -23,10 +12,9 @@ export async function authenticateLenderKey(ctx: DomainContext, options: { apiKe
   return ok({ lenderId, keyId, environment: environment as Environment });
 }
 
-/**
- * `POST /admin/v1/lenders/{lenderId}/keys`: a new key for a lender of the catalogue, shown this once.
- * `environment` (`sandbox` or `live`) defaults to the server's.
- */
+export type AuthenticatedLender = Answered<typeof authenticateLenderKey>;
+
+/** `POST /admin/v1/lenders/{lenderId}/keys`: shown this once; `environment` defaults to the server's. */
 export async function issueLenderKey(ctx: DomainContext, options: { lenderId: string; body: unknown }) {
   const body = objectBody(options.body ?? {});
   if (!body.ok) return body;
@@ -45,7 +33,6 @@ export async function issueLenderKey(ctx: DomainContext, options: { lenderId: st
   return ok({ keyId: row.id, apiKey: key.apiKey, lenderId: lender.id, environment: row.environment });
 }
 
-/** `GET /admin/v1/lenders`: the catalogue's lenders with their keys (never the keys themselves). */
 export async function listLenders(ctx: DomainContext) {
   const rows = await listLendersWithKeys(ctx.db);
   return ok({

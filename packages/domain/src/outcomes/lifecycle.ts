@@ -1,8 +1,6 @@
 /**
- * The lifecycle of a referral after the click, as its lender reports it. Events may arrive in any order;
- * each is kept, and the referral's outcome is what the events come to when read in the order they
- * occurred (`occurredAt`), provided each step of that path is one the lifecycle allows. An event that
- * would make the path break a rule, where it falls in time, is refused and not kept.
+ * A referral's lifecycle as its lender reports it. Events may arrive in any order; the outcome is what
+ * they come to read in the order they occurred, and an event that would break that path is refused.
  */
 
 export const OUTCOME_TYPES = Object.freeze([
@@ -15,7 +13,6 @@ export const OUTCOME_TYPES = Object.freeze([
 ] as const);
 export type OutcomeType = (typeof OUTCOME_TYPES)[number];
 
-/** The decline reasons a lender may give, normalised across lenders. */
 export const DECLINE_REASONS = Object.freeze([
   'credit_history',
   'affordability',
@@ -26,11 +23,7 @@ export const DECLINE_REASONS = Object.freeze([
 ] as const);
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
-/**
- * What may follow what. A lender may report any stage first (not every lender reports every stage). An
- * approval can still fall through (declined on verification, withdrawn, cancelled); a funded loan may only
- * be cancelled; declined, withdrawn and cancelled are final.
- */
+/** What may follow what: not every lender reports every stage, and an approval can still fall through. */
 export const ALLOWED_NEXT: Readonly<Record<OutcomeType | 'none', readonly OutcomeType[]>> = Object.freeze({
   none: ['application_started', 'approved', 'declined', 'funded', 'withdrawn'],
   application_started: ['approved', 'declined', 'funded', 'withdrawn'],
@@ -54,10 +47,9 @@ const STAGE: Readonly<Record<OutcomeType, number>> = {
 export interface LifecycleEvent {
   type: OutcomeType;
   occurredAt: Date;
-  /** Cents; funded events only. */
   fundedAmountCents: number | null;
   fundedAt: Date | null;
-  /** Arrival order, the last tie-breaker: earlier arrivals first. */
+  /** Arrival order, the last tie-breaker. */
   seq: number;
 }
 
@@ -66,7 +58,6 @@ export type Path =
   /** `from` cannot become `to.type`: `to` is the event at which the path breaks. */
   | { ok: false; from: OutcomeType | 'none'; to: LifecycleEvent };
 
-/** The events in the order they occurred, checked step by step against `ALLOWED_NEXT`. */
 export function lifecyclePath(events: readonly LifecycleEvent[]): Path {
   const ordered = [...events].sort(
     (a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || STAGE[a.type] - STAGE[b.type] || a.seq - b.seq,
@@ -79,7 +70,6 @@ export function lifecyclePath(events: readonly LifecycleEvent[]): Path {
   return { ok: true, events: ordered };
 }
 
-/** Why `from` cannot become `to`, in the lender's words, for the 409's message. */
 export function transitionText(from: OutcomeType | 'none', to: OutcomeType): string {
   if (from === 'none') return `a referral cannot be ${to} first`;
   const allowed = ALLOWED_NEXT[from];

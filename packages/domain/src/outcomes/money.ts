@@ -1,25 +1,18 @@
-/**
- * Money is kept in whole cents (integers) from the moment it is read: funded amounts, commission terms
- * and every sum. Dollars appear only at the edges, where an amount is read from a request or the
- * catalogue (at most two decimal places) or written in an answer (cents / 100, which JSON prints exactly).
- */
+/** Money is kept in whole cents from the moment it is read; dollars appear only at the edges. */
 
 /** Whether a number of dollars is a whole number of cents (0.29 is; 1.005 is not). */
 export function isWholeCents(dollars: number): boolean {
   return Number.isFinite(dollars) && Math.abs(dollars) < 1e13 && Number(dollars.toFixed(2)) === dollars;
 }
 
-/** Dollars (checked by `isWholeCents`) as cents. */
 export function toCents(dollars: number): number {
   return Math.round(dollars * 100);
 }
 
-/** Cents as dollars for an answer: 1500050 → 15000.5. */
 export function toDollars(cents: number): number {
   return cents / 100;
 }
 
-/** Cents as a CSV amount with two decimals: 1500050 → "15000.50". */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);

@@ -1,10 +1,6 @@
 /**
- * `POST /api/lender/v1/outcomes`: a lender reports what became of a referral it received. Once valid:
- * 1. its `eventId` (unique per lender) replays the first answer, or is 422 with other content;
- * 2. the reference must name a referral of this lender, of the key's environment (otherwise 404);
- * 3. with the referral locked, the event joins those kept; a path that breaks the lifecycle is 409 and
- *    stores nothing; otherwise the event, what the events now come to, and a `referral.outcome_changed`
- *    webhook event when the status moved are written in one transaction.
+ * `POST /api/lender/v1/outcomes`: an `eventId` already used replays its first answer; with the referral
+ * locked, the event is kept with what the events now come to, unless it breaks the lifecycle.
  */
 import { hash, randomUUID } from 'node:crypto';
 import {
@@ -14,28 +10,23 @@ import {
   recordOutcomeEvent,
   type StoredOutcomeEvent,
 } from '@loanmatch/db';
-import type { DomainContext, Environment } from '../context';
+import type { DomainContext } from '../context';
 import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalJson, type Replayable } from '../idempotency';
 import { canonicalUuid } from '../ids';
 import { OCCURRED_AT_TOLERANCE_MS, validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
 import type { CommissionTerms } from './commission';
+import type { AuthenticatedLender } from './lender-keys';
 import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import { summarise } from './summary';
 import type { Answer } from '../validation/responses';
 
-/** One of `WEBHOOK_EVENT_TYPES`, the types an endpoint may subscribe to. */
 export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';
 
-/** 201's `data`: `status` is the referral's outcome once this event is counted. */
 export type OutcomeRecorded = Answer<'OutcomeRecorded'>;
 
-/** Who reports: a lender, through one of its keys (none for a sandbox simulation). */
-export interface OutcomeReporter {
-  lenderId: string;
-  keyId: string | null;
-  environment: Environment;
-}
+/** `keyId` null: a sandbox simulation. */
+type OutcomeReporter = Omit<AuthenticatedLender, 'keyId'> & { keyId: string | null };
 
 const NOT_FOUND_MESSAGE = 'reference: names no referral of this lender';
 
@@ -44,7 +35,7 @@ export async function recordOutcome(ctx: DomainContext, options: { lender: Outco
   return valid.ok ? recordValidOutcome(ctx, options.lender, valid.value) : valid;
 }
 
-/** An event already validated (a simulation builds its own): steps 1 to 3 above. */
+/** An event already validated (a simulation builds its own). */
 export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, event: OutcomeEventRequest) {
   const offerId = canonicalUuid(event.reference);
   const fingerprint = fingerprintOf(event, offerId);
@@ -63,14 +54,10 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
     const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
     const approval = locked.events.find((e) => e.type === 'approved');
-    if (event.fundedAt && approval && event.fundedAt < approval.occurredAt)
-      return invalid(
-        violation(
-          'fundedAt',
-          'afterApproval',
-          `must not be before the approval (${approval.occurredAt.toISOString()})`,
-        ),
-      );
+    if (event.fundedAt && approval && event.fundedAt < approval.occurredAt) {
+      const text = `must not be before the approval (${approval.occurredAt.toISOString()})`;
+      return invalid(violation('fundedAt', 'afterApproval', text));
+    }
     const incoming = lifecycleEvent(event, locked.events.length);
     const path = lifecyclePath([...locked.events.map(lifecycleEvent), incoming]);
     if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
@@ -105,8 +92,9 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
     ctx.metrics?.lenderOutcome(event.type);
     return ok({ value: written.value, replayed: false });
   }
+  // Another request wrote this event id meanwhile; gone again, its referral was removed.
   return (
-    (await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint)) ?? fail('NOT_FOUND', NOT_FOUND_MESSAGE) // the other request's event is gone again: its referral was removed
+    (await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint)) ?? fail('NOT_FOUND', NOT_FOUND_MESSAGE)
   );
 }
 
@@ -142,31 +130,18 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
   );
 }
 
-/**
- * An event, or a funding, dated before the referral it reports on is refused: nothing happens at a lender
- * before the applicant arrives. The clocks' tolerance applies here as it does to times ahead of ours.
- */
+/** Nothing happens at a lender before the applicant arrives, give or take the clocks' tolerance. */
 function datedBeforeReferral(event: OutcomeEventRequest, referredAt: Date) {
   const earliest = referredAt.getTime() - OCCURRED_AT_TOLERANCE_MS;
-  for (const [field, at] of [
-    ['occurredAt', event.occurredAt],
-    ['fundedAt', event.fundedAt],
-  ] as const)
-    if (at && at.getTime() < earliest)
-      return invalid(
-        violation(field, 'afterReferral', `must not be before the referral (${referredAt.toISOString()})`),
-      );
+  const text = `must not be before the referral (${referredAt.toISOString()})`;
+  if (event.occurredAt.getTime() < earliest) return invalid(violation('occurredAt', 'afterReferral', text));
+  if (event.fundedAt && event.fundedAt.getTime() < earliest)
+    return invalid(violation('fundedAt', 'afterReferral', text));
   return undefined;
 }
 
 function lifecycleEvent(e: StoredOutcomeEvent | OutcomeEventRequest, seq: number): LifecycleEvent {
-  return {
-    type: e.type as OutcomeType,
-    occurredAt: e.occurredAt,
-    fundedAmountCents: e.fundedAmountCents,
-    fundedAt: e.fundedAt,
-    seq,
-  };
+  return { ...e, type: e.type as OutcomeType, seq };
 }
 
 function refusalText(from: OutcomeType | 'none', at: LifecycleEvent, incoming: LifecycleEvent): string {

@@ -1,12 +1,12 @@
 /**
  * `GET /reports/referrals` on both front-ends: the partner's referrals made in a window of whole days (UTC,
- * both included, at most 366, the last 30 by default), grouped by day, lender, product or a client tag, with
- * what became of them. The same rows as JSON or as CSV.
+ * both included), grouped by day, lender, product or a client tag, with what became of them.
  */
 import { referralReportRows, type ReportGrouping, type ReportRow } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { invalid, ok, violation, type FieldViolation, type Result } from '../errors';
 import { CLIENT_TAG_KEY_PATTERN } from '../validation';
+import type { Answer } from '../validation/responses';
 import { formatCents, toDollars } from './money';
 
 export const REPORT_MAX_DAYS = 366;
@@ -26,23 +26,7 @@ export const REPORT_COLUMNS = [
   'commission',
 ] as const;
 
-/** A row of the report: its group (null for referrals without the tag), then a number for each other column. */
-export type ReferralReportRow = { group: string | null } & Record<
-  Exclude<(typeof REPORT_COLUMNS)[number], 'group'>,
-  number
->;
-
-export interface ReferralReport {
-  rows: ReferralReportRow[];
-}
-
-export interface ReportWindow {
-  from: string;
-  to: string;
-  /** The first instant of `from` and the first instant after `to` (UTC). */
-  start: Date;
-  until: Date;
-}
+type ReferralReportRow = Answer<'ReferralReportRow'>;
 
 export interface ReportQuery {
   from?: string;
@@ -59,8 +43,8 @@ function dayStart(value: string): Date | null {
 
 const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
 
-/** `from`, `to` (days, UTC, both included) of a report, checked; every problem named. */
-export function reportWindow(query: ReportQuery, now: Date): Result<ReportWindow> {
+/** `from`, `to` (days, UTC, both included) of a report, checked, with the first instants of each and after `to`. */
+export function reportWindow(query: ReportQuery, now: Date) {
   const violations: FieldViolation[] = [];
   const today = new Date(`${isoDay(now)}T00:00:00.000Z`);
   const to = query.to === undefined ? today : dayStart(query.to);
@@ -113,7 +97,7 @@ const NONE = {
 };
 
 /** A row for each day of the window, in order: days without referrals count zero. */
-function everyDay(rows: readonly ReportRow[], window: ReportWindow): ReportRow[] {
+function everyDay(rows: readonly ReportRow[], window: { start: Date; until: Date }): ReportRow[] {
   const byDay = new Map(rows.map((r) => [r.group, r]));
   const out: ReportRow[] = [];
   for (let at = window.start.getTime(); at < window.until.getTime(); at += DAY_MS) {
@@ -141,7 +125,7 @@ function rowView(r: ReportRow): ReferralReportRow {
  * a missing group empty. A cell a spreadsheet would read as a formula (starting `=`, `+`, `-`, `@`) is
  * prefixed with `'`.
  */
-export function reportCsv(report: ReferralReport): string {
+export function reportCsv(report: Answer<'ReferralReport'>): string {
   const lines = [REPORT_COLUMNS.join(',')];
   const cell = (r: ReferralReportRow, column: (typeof REPORT_COLUMNS)[number]) =>
     column === 'group'

@@ -1,8 +1,6 @@
 /**
- * Sandbox simulation of a lender's outcomes (`POST /admin/v1/sandbox/outcomes`, `pnpm ops outcome simulate`),
- * so that a partner can see its reports, webhooks and commission move before any lender reports: recorded
- * as the referral's own lender would report it, by the same rules, for sandbox partners' referrals only.
- * `eventId` and `occurredAt` may be left out: a new id and now.
+ * `POST /admin/v1/sandbox/outcomes`: a sandbox referral's outcome, recorded as its own lender would report
+ * it, so reports, webhooks and commission move before any lender reports.
  */
 import { randomUUID } from 'node:crypto';
 import { findReferralByOfferId } from '@loanmatch/db';

@@ -1,14 +1,10 @@
-/**
- * What a referral's events come to (read in the order they occurred, a path `lifecyclePath` allowed): its
- * status and when the event that set it occurred, whether the application was ever started (any event)
- * and approved (approved or funded), the funding, and the partner's commission. A funded loan stands
- * unless a cancellation falls within the product's clawback period, which reverses the commission to 0;
- * the commission is null without a funded loan or without terms.
- */
 import { commissionCents, withinClawback, type CommissionTerms } from './commission';
 import type { LifecycleEvent } from './lifecycle';
 
-/** `ordered`: a non-empty path, in the order the events occurred. `terms`: null when the product states none. */
+/**
+ * What a path `lifecyclePath` allowed (non-empty) comes to. A funded loan stands unless a cancellation
+ * falls within the clawback period, which reverses the commission to 0; null without funding or terms.
+ */
 export function summarise(ordered: readonly LifecycleEvent[], terms: CommissionTerms | null) {
   const last = ordered[ordered.length - 1];
   const funded = ordered.find((e) => e.type === 'funded');

@@ -1,11 +1,6 @@
 /**
- * What a Variant B application keeps of its flat fields, and how they become Variant A's steps.
- *
- * The applicant row (sealed, never read by GET) holds step 5's fields as given so far (after the
- * credit check: step 5 as checked) and, under `knownSteps`, B's fields of steps 2-4 that are not saved
- * as steps yet. A step whose fields, laid over what the application holds, validate as the whole step
- * is saved as Variant A saves it, in A's order (step N only after step N-1); until then its fields wait
- * here. Matching reads the saved steps and, for a step not saved, its known fields.
+ * A Variant B application's flat fields: step 5's and, under `knownSteps`, those of steps 2-4 not saved
+ * yet, in the sealed applicant row. A step is saved as Variant A saves it once it validates whole.
  */
 import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
@@ -13,20 +8,17 @@ import { ok } from '../errors';
 import { readApplicantDetails } from '../personal-data';
 import { FLAT_FIELDS, schemaFor, validateStepData } from '../validation';
 
-export type PartialStep = 2 | 3 | 4;
+type PartialStep = 2 | 3 | 4;
 const PARTIAL_STEPS: readonly PartialStep[] = [2, 3, 4];
 export type KnownSteps = Partial<Record<PartialStep, Record<string, unknown>>>;
 
-/** The key of the applicant row under which B's fields of unsaved steps are kept. */
 const KNOWN_STEPS = 'knownSteps';
 
 export interface Intake {
-  /** Step 5's fields by their table names (`mobileNumber`, not `phone`). */
   applicant: Record<string, unknown>;
   knownSteps: KnownSteps;
 }
 
-/** The intake as the applicant row holds it. */
 export function readIntake(details: Json | null): Intake {
   const { [KNOWN_STEPS]: known, ...applicant } = (details ?? {}) as Record<string, unknown>;
   const knownSteps: KnownSteps = {};
@@ -38,7 +30,6 @@ export function readIntake(details: Json | null): Intake {
   return { applicant, knownSteps };
 }
 
-/** The intake as the applicant row stores it. */
 export function intakeJson(intake: Intake): Json {
   const known = Object.fromEntries(
     PARTIAL_STEPS.filter((s) => intake.knownSteps[s] !== undefined).map((s) => [String(s), intake.knownSteps[s]]),
@@ -63,13 +54,10 @@ export function splitFlatFields(fields: Record<string, unknown>): {
 }
 
 /**
- * Lays `given` over what the application holds of each of steps 2-4 (the saved step, else the known
- * fields) and decides what is saved and what stays known. A step is saved when its fields validate as
- * the whole step and the step before it is saved; one whose only fault is a missing required field
- * stays known. Any other fault (none is expected: each field was validated on its own) is answered.
+ * Lays `given` over what the application holds of each of steps 2-4 and decides what is saved (valid, and
+ * the step before it saved) and what stays known (only required fields missing); another fault is answered.
  */
 export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps, given: KnownSteps) {
-  // The steps to save as Variant A saves them, in order, normalised; what stays known of the others.
   const plan = { save: [] as Array<{ number: PartialStep; data: Json }>, knownSteps: {} as KnownSteps };
   let previousSaved = saved[1] !== undefined;
   for (const step of PARTIAL_STEPS) {
@@ -95,7 +83,7 @@ export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps
   return ok(plan);
 }
 
-/** The required fields of steps 2-4 that the application does not tell yet: what pre-qualified offers still need. */
+/** The required fields of steps 2-4 the application does not tell yet. */
 export function missingFields(saved: ApplicationRow['steps'], knownSteps: KnownSteps): string[] {
   const missing: string[] = [];
   for (const step of PARTIAL_STEPS) {
@@ -105,10 +93,7 @@ export function missingFields(saved: ApplicationRow['steps'], knownSteps: KnownS
   return missing;
 }
 
-/**
- * The steps matching reads: the saved ones and, for a step not saved (only a Variant B application may
- * lack one), its known fields (an erased application's are gone).
- */
+/** The steps matching reads: the saved ones and, for a step not saved, its known fields. */
 export async function stepsForMatching(ctx: DomainContext, app: ApplicationRow) {
   const steps = { 1: app.steps[1], 2: app.steps[2], 3: app.steps[3], 4: app.steps[4] };
   if (PARTIAL_STEPS.every((s) => steps[s] !== undefined)) return steps;

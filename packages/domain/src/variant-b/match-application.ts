@@ -1,12 +1,10 @@
+import type { ApplicationRef } from '../applications/view';
 import type { DomainContext } from '../context';
 import { findForMatch, matchFound } from '../offers';
 import { checkSecurityToken } from './security-token';
 
-/** `POST /v1/applications/{id}/match`: the application's security token first, then the same match as Variant A's. */
-export async function matchApplicationB(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string; body: unknown },
-) {
+/** `POST /v1/applications/{id}/match`: the security token first, then Variant A's match. */
+export async function matchApplicationB(ctx: DomainContext, options: ApplicationRef & { body: unknown }) {
   const found = await findForMatch(ctx, options);
   if (!found.ok) return found;
   const token = checkSecurityToken(found.value.securityTokenHash, options.body);

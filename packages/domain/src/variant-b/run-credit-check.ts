@@ -1,5 +1,6 @@
 import type { ApplicationRow, Json } from '@loanmatch/db';
 import { type ApplicantForCheck, runClaimedCheck, sandboxScoreFor } from '../applications/credit-check';
+import { creditCheckFingerprint, type CreditCheckRequest } from '../applications/run-credit-check';
 import { findOwnApplication, type CreditCheckView } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok, type Result } from '../errors';
@@ -9,25 +10,15 @@ import { validateApplicantDetailsB } from '../validation';
 import { intakeJson, readIntake, type KnownSteps } from './intake';
 import { verifySecurityToken } from './security-token';
 
-/** Step 5's identity, fixed at create: what the applicant is checked as (credit-check bodies do not change it). */
+/** Step 5's identity, fixed at create: credit-check bodies do not change it. */
 const IDENTITY_FIELDS: readonly string[] = ['firstName', 'lastName', 'email', 'mobileNumber'];
 const UNSAFE_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
 /**
- * `POST /v1/applications/{id}/credit-check`: the one soft check, once the security token is verified.
- * Step 5 is what create and PATCH gave, with the body's step-5 fields (`dateOfBirth`, a consent, …) laid
- * over it; the identity given at create stays. No steps 2-4 are needed: matching offers on what is known.
+ * `POST /v1/applications/{id}/credit-check`: step 5 is what create and PATCH gave, with the body's other
+ * step-5 fields laid over it. No steps 2-4 are needed: matching offers on what is known.
  */
-export async function runCreditCheckB(
-  ctx: DomainContext,
-  options: {
-    partnerId: string;
-    applicationId: string;
-    body: unknown;
-    idempotencyKey: string | undefined;
-    sandboxScore: string | undefined;
-  },
-) {
+export async function runCreditCheckB(ctx: DomainContext, options: CreditCheckRequest) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
   // What identifies the request under its key: the body without the token, which never enters a fingerprint.
@@ -35,18 +26,8 @@ export async function runCreditCheckB(
   const bodyStep5: Json = {};
   for (const [key, value] of Object.entries(fields))
     if (!IDENTITY_FIELDS.includes(key) && !UNSAFE_KEYS.includes(key)) bodyStep5[key] = value;
-  const scope = {
-    partnerId: options.partnerId,
-    key: options.idempotencyKey,
-    required: false,
-    request: {
-      operation: 'b.credit-check',
-      target: options.applicationId,
-      body: fields,
-      headers: { 'x-sandbox-score': options.sandboxScore },
-    },
-  };
-  return withIdempotency<CreditCheckView>(ctx, scope, async (seal) => {
+  const request = creditCheckFingerprint('b.credit-check', options, fields);
+  return withIdempotency<CreditCheckView>(ctx, { ...options, required: false, request }, async (seal) => {
     const found = await findOwnApplication(ctx, options);
     if (!found.ok) return found;
     const app = found.value;
@@ -66,7 +47,7 @@ export async function runCreditCheckB(
   });
 }
 
-/** Step 5 from the intake and the body, checked; the row then holds it with the known fields of steps not saved. */
+/** Step 5 from the intake and the body, checked, and the row that keeps it with the known steps. */
 async function applicantForCheck(
   ctx: DomainContext,
   app: ApplicationRow,

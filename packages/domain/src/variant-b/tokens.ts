@@ -6,29 +6,22 @@ import { activeKeyById } from '../key-cache';
 import { apiKeyEnvironment } from '../keys';
 import { authenticateApiKey, authenticatedPartner } from '../partners';
 
-/** `POST /v1/auth/token`: the partner behind `X-API-Key`. Refusals name the header, never the key. */
 export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }) {
   if (!options.apiKey || !apiKeyEnvironment(options.apiKey)) {
-    return fail(
-      'UNAUTHORIZED',
-      'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}',
-    );
+    const message = 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}';
+    return fail('UNAUTHORIZED', message);
   }
   return authenticateApiKey(ctx, { apiKey: options.apiKey });
 }
 
-/**
- * The partner behind a verified access token, on every request: the token names the API key it was
- * exchanged for, and a key revoked since (or a partner of the other environment) ends the token at once.
- */
+/** The partner behind a verified access token: a key revoked since ends the token at once. */
 export async function authenticateTokenSubject(ctx: DomainContext, options: { partnerId: string; keyId: string }) {
   const keyId = canonicalUuid(options.keyId);
   const owner = keyId ? await activeKeyById(ctx.db, keyId) : null;
   if (!owner || owner.partnerId !== options.partnerId || owner.environment !== ctx.env) {
-    return fail(
-      'UNAUTHORIZED',
-      'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token',
-    );
+    const message =
+      'The API key this access token was issued for is no longer valid; exchange a valid key at POST /v1/auth/token';
+    return fail('UNAUTHORIZED', message);
   }
   return ok(authenticatedPartner(owner));
 }

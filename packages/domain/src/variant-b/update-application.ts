@@ -1,24 +1,20 @@
 import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@loanmatch/db';
+import type { ApplicationRef } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { readApplicantDetails, sealApplicantDetails } from '../personal-data';
 import { openSteps, sealStep } from '../sealed-fields';
 import { FLAT_FIELDS, validateVariantBPatch } from '../validation';
-import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields, type KnownSteps } from './intake';
+import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields } from './intake';
 import { verifySecurityToken } from './security-token';
 import type { ApplicationStatus } from '../status';
 
 /**
- * `PATCH /v1/applications/{id}`: adds or replaces flat fields of personal steps 2-5. Steps that become
- * complete are saved as Variant A saves them, also after the credit check (the next match uses them);
- * step 5's fields may change until the check, not after (they are what it ran on). The intake and the
- * application are read locked and written in one transaction; nothing changes on a refusal.
+ * `PATCH /v1/applications/{id}`: adds or replaces flat fields of steps 2-5, in one transaction. Steps that
+ * become complete are saved as Variant A saves them; step 5's fields may not change after the check.
  */
-export async function updateApplicationB(
-  ctx: DomainContext,
-  options: { partnerId: string; applicationId: string; body: unknown },
-) {
+export async function updateApplicationB(ctx: DomainContext, options: ApplicationRef & { body: unknown }) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
   const valid = validateVariantBPatch(options.body, ctx.clock());
@@ -35,10 +31,8 @@ export async function updateApplicationB(
     if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS');
     const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
     if (check === 'completed' && changedApplicant.length > 0) {
-      return fail(
-        'CREDIT_CHECK_ALREADY_COMPLETED',
-        `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`,
-      );
+      const message = `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`;
+      return fail('CREDIT_CHECK_ALREADY_COMPLETED', message);
     }
     const intake = readIntake(kept.state === 'kept' ? kept.details : null);
     // A saved step that gets fields is saved again whole: its personal fields opened, those of other steps not.
@@ -61,17 +55,12 @@ export async function updateApplicationB(
           now: ctx.clock(),
         })) ?? row;
     if (row.status !== app.status) ctx.webhooks.notify();
-    return ok(updatedView(row, plan.value.knownSteps));
+    return ok({
+      applicationId: row.id,
+      status: row.status as ApplicationStatus,
+      lastStep: row.lastStep,
+      creditCheckComplete: row.creditCheck?.status === 'completed',
+      missingFields: missingFields(row.steps, plan.value.knownSteps),
+    });
   });
-}
-
-/** Where the application stands, and the required fields of steps 2-4 pre-qualified offers still need. */
-function updatedView(row: ApplicationRow, knownSteps: KnownSteps) {
-  return {
-    applicationId: row.id,
-    status: row.status as ApplicationStatus,
-    lastStep: row.lastStep,
-    creditCheckComplete: row.creditCheck?.status === 'completed',
-    missingFields: missingFields(row.steps, knownSteps),
-  };
 }
