@@ -27,6 +27,7 @@ import {
   createServiceApp,
   docsRoutes,
   jsonBody,
+  leadRoutes,
   referralRoutes,
   requireApiKey,
   requireLenderKey,
@@ -131,7 +132,7 @@ function partnerRoutes(deps: PartnerADeps & { lifecycles: ContractLifecycles }):
   return router;
 }
 
-/** `POST /api/lender/v1/outcomes`: a lender reports what became of a referral. */
+/** `/api/lender/v1`: a lender reads its leads, registers endpoints for them, and reports what became of them. */
 function lenderRoutes(deps: PartnerADeps): Router {
   const { ctx } = deps;
   const router = Router();
@@ -143,6 +144,7 @@ function lenderRoutes(deps: PartnerADeps): Router {
   router.post('/outcomes', async (req, res) =>
     sendResult(res, await recordOutcome(ctx, { lender: lenderOf(res), body: req.body }), 201),
   );
+  router.use(leadRoutes(ctx));
   return router;
 }
 

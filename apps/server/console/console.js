@@ -206,6 +206,23 @@
     }
   }
 
+  /** The application's leads shown to lenders (GET /admin/v1/applications/{id}/disclosures), oldest first. */
+  async function loadApplication() {
+    const id = $('application-id').value.trim();
+    const { disclosures } = await call('GET', `/applications/${encodeURIComponent(id)}/disclosures`);
+    const tbody = $('disclosures').tBodies[0];
+    tbody.replaceChildren();
+    for (const d of disclosures) {
+      const row = document.createElement('tr');
+      cell(row, when(d.at));
+      cell(row, d.lenderId);
+      cell(row, d.reference, 'id');
+      cell(row, d.channel === 'pull' ? 'read by the lender' : 'delivered to its endpoint');
+      tbody.appendChild(row);
+    }
+    say(disclosures.length === 0 ? `No lead of application ${id} has been shown to a lender.` : '');
+  }
+
   async function load() {
     const [tiers, usage, partners] = await Promise.all([
       call('GET', '/tiers'),
@@ -268,6 +285,10 @@
     $('funnel-form').addEventListener('submit', (event) => {
       event.preventDefault();
       loadFunnel().catch(failed('Could not load the funnel'));
+    });
+    $('application-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      loadApplication().catch(failed('Could not load the application'));
     });
     if (token()) signIn(token());
     else signOut();

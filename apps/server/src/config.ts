@@ -230,6 +230,7 @@ const SETTINGS = {
   webhookRetryDelaysMs: durationList('WEBHOOK_RETRY_SCHEDULE', 0, DEFAULT_RETRY_POLICY.retryDelaysMs),
   webhookDisableAfterMs: duration('WEBHOOK_DISABLE_AFTER', 1000, DEFAULT_RETRY_POLICY.disableAfterMs),
   webhookSandboxLoopbackPorts: loopbackPorts(host, [publicBaseUrl, publicBaseUrlB]),
+  leadRetentionDays: int('LEAD_RETENTION_DAYS', 30, 1, 3650),
 };
 
 export type Config = { readonly [K in keyof typeof SETTINGS]: ReturnType<(typeof SETTINGS)[K]> };

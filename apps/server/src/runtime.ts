@@ -125,6 +125,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     webhooks,
     metrics,
     personalData: createPersonalDataBox([dataKey, ...config.dataPreviousKeys]),
+    leadRetentionDays: config.leadRetentionDays,
   };
   const jobs: DomainContext = { ...ctx, db: db.jobs };
   await warnOfMissingDataKeys(jobs, logger);

@@ -9,6 +9,7 @@ export * from './repositories/contracts';
 export * from './repositories/credit-checks';
 export * from './repositories/idempotency';
 export * from './repositories/instances';
+export * from './repositories/leads';
 export * from './repositories/lender-keys';
 export * from './repositories/outcomes';
 export * from './repositories/partners';

@@ -20,6 +20,8 @@ export interface DomainContext {
   /** Seals applicant details at rest: DATA_KEY, then DATA_PREVIOUS_KEYS still opening what they sealed. */
   readonly personalData: SecretBox;
   readonly metrics?: DomainObserver;
+  /** How long a lead can be read or delivered after its referral: LEAD_RETENTION_DAYS, 30 by default. */
+  readonly leadRetentionDays?: number;
 }
 
 /** `unrecorded`: the attempt's outcome could not be stored; the delivery is sent again after its lease. */

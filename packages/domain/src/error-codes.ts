@@ -53,6 +53,9 @@ export const ERROR_CODES = {
     'Variant A was retired on 2027-06-30T00:00:00.000Z: move to Variant B; see https://partners.example.com/migrating-to-variant-b',
   ),
   LINK_EXPIRED: domain(410, 'This offer link has expired; ask for a new match'),
+  /** The applicant's personal data was erased: the lead is gone, its disclosure records stay. */
+  LEAD_ERASED: domain(410, "The applicant's personal data was erased; this lead can no longer be read"),
+  LEAD_EXPIRED: domain(410, 'This lead is older than 30 days and can no longer be read'),
   PAYLOAD_TOO_LARGE: http(413, 'The request body is larger than 32 KB'),
   UNSUPPORTED_MEDIA_TYPE: http(415, 'The request body must be JSON, sent with Content-Type: application/json'),
   REQUEST_TIMEOUT: http(408, 'The request headers did not all arrive within 60 s; send the request again'),

@@ -35,6 +35,7 @@ export * from './tracking';
 export * as matching from './matching';
 export * from './webhooks';
 export * from './webhook-delivery';
+export * from './leads';
 export * from './outcomes/lender-keys';
 export * from './outcomes/record-outcome';
 export * from './outcomes/lifecycle';

@@ -13,6 +13,7 @@ import {
   listSealedNotUnder,
   replaceApplicantSealed,
   replaceSealedText,
+  type ApplicantRecord,
   type Json,
   type SealedDetails,
   type Sql,
@@ -34,13 +35,27 @@ export function sealApplicantDetails(ctx: DomainContext, applicationId: string, 
   };
 }
 
+type DetailsState = { state: 'none' } | { state: 'erased'; erasedAt: Date } | { state: 'kept'; details: Json };
+
 /** The details kept for an application, opened. `lock`: read once every write in flight has committed. */
 export async function readApplicantDetails(
   ctx: DomainContext,
   applicationId: string,
   options: { db?: Sql; lock?: boolean } = {},
-): Promise<{ state: 'none' } | { state: 'erased'; erasedAt: Date } | { state: 'kept'; details: Json }> {
-  const row = await findApplicant(options.db ?? ctx.db, applicationId, options.lock);
+): Promise<DetailsState> {
+  return openApplicantDetails(
+    ctx,
+    applicationId,
+    await findApplicant(options.db ?? ctx.db, applicationId, options.lock),
+  );
+}
+
+/** An applicant row as read (none: null), its details opened. */
+export function openApplicantDetails(
+  ctx: DomainContext,
+  applicationId: string,
+  row: ApplicantRecord | null,
+): DetailsState {
   if (!row) return { state: 'none' };
   if (row.erasedAt) return { state: 'erased', erasedAt: row.erasedAt };
   if (row.detailsSealed === null) return { state: 'none' };

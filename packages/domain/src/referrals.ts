@@ -2,7 +2,7 @@
 import { listPartnerReferrals, type ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { ok } from './errors';
-import { checkCursorText, invalidCursor, parsePageLimit } from './validation/page-query';
+import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
 import type { Answer } from './validation/responses';
 import { toDollars } from './outcomes/money';
 
@@ -37,20 +37,14 @@ export async function listReferrals(
   const parsed = parsePageLimit(options.limit);
   if (!parsed.ok) return parsed;
   const limit = parsed.value;
-  let before: { createdAt: Date; id: string } | undefined;
-  if (options.cursor !== undefined) {
-    const text = checkCursorText(options.cursor);
-    if (!text.ok) return text;
-    const [ms, id] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
-    if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
-    before = { createdAt: new Date(Number(ms)), id };
-  }
+  const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  if (cursor && !cursor.ok) return cursor;
+  const before = cursor?.value;
   const rows = await listPartnerReferrals(ctx.db, { partnerId: options.partnerId, limit: limit + 1, before });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return ok({
     referrals: page.map(referralView),
-    nextCursor:
-      rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
   });
 }

@@ -5,12 +5,14 @@ import {
   deleteHistoryBefore,
   disableWebhook,
   insertAttempt,
+  insertDisclosure,
   markWebhookAnswered,
   markWebhookFailing,
   settleDelivery,
   type DeliveryState,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
+import { LEAD_CREATED_EVENT, leadForDelivery } from './leads';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -60,10 +62,12 @@ export async function claimWebhookDeliveries(ctx: DomainContext, options: { limi
   const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit: options.limit });
   const live = [];
   for (const row of claimed) {
-    if (row.deleted || row.status !== 'active') {
+    // A lead is read as it stands when it is sent; one erased or past its retention is sent no more.
+    const lead = row.eventType === LEAD_CREATED_EVENT ? await leadForDelivery(ctx, row.data) : undefined;
+    if (row.deleted || row.status !== 'active' || lead === null) {
       const { id, claimToken, attempts } = row;
       await settleDelivery(ctx.db, { id, claimToken, state: 'cancelled', attempts, at: now });
-    } else live.push(row);
+    } else live.push({ ...row, data: lead?.data ?? row.data, disclosure: lead?.disclosure });
   }
   return live.map((row) => {
     const sealed = [row.secretSealed];
@@ -78,6 +82,8 @@ export async function claimWebhookDeliveries(ctx: DomainContext, options: { limi
       eventType: row.eventType,
       body: webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.data }),
       attempt: row.attempts + 1,
+      /** A lead's delivery: recorded as disclosed when it is acknowledged. */
+      disclosure: row.disclosure,
       secrets: sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined),
     };
   });
@@ -115,6 +121,7 @@ export async function recordDeliveryAttempt(
     if (result.ok) {
       await settle('succeeded');
       await markWebhookAnswered(tx, job.webhookId, now);
+      if (job.disclosure) await insertDisclosure(tx, { ...job.disclosure, channel: 'push', at: now });
       outcome = { state: 'succeeded' };
     } else if (result.status === 410) {
       await settle('failed');

@@ -11,6 +11,7 @@ import {
   removeWebhook,
   rotateSecret,
   type AttemptRow,
+  type WebhookOwner,
   type WebhookRow,
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
@@ -56,12 +57,15 @@ function toView(row: WebhookRow, now: Date) {
 }
 
 /** `POST /webhooks`: the URL must pass the environment's destination rules; answers the secret this once. */
-export async function registerWebhook(ctx: DomainContext, options: { partnerId: string; body: unknown }) {
+export async function registerWebhook(
+  ctx: DomainContext,
+  options: WebhookOwner & { body: unknown; events?: readonly string[] },
+) {
   const request = validateWebhookRequest(options.body);
   if (!request.ok) return request;
   const destination = await ctx.webhooks.checkDestination(request.value.url);
   if (!destination.ok) return invalid(violation('url', destination.rule, destination.text));
-  if ((await countWebhooks(ctx.db, options.partnerId)) >= MAX_WEBHOOKS_PER_PARTNER) {
+  if ((await countWebhooks(ctx.db, options)) >= MAX_WEBHOOKS_PER_PARTNER) {
     const message = `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`;
     return fail('WEBHOOK_LIMIT_REACHED', message);
   }
@@ -69,33 +73,33 @@ export async function registerWebhook(ctx: DomainContext, options: { partnerId: 
   const now = ctx.clock();
   const row = await insertWebhook(ctx.db, {
     id: randomUUID(),
-    partnerId: options.partnerId,
+    owner: options,
     url: destination.url,
-    events: [...new Set(request.value.events ?? WEBHOOK_EVENT_TYPES)],
+    events: [...new Set(options.events ?? request.value.events ?? WEBHOOK_EVENT_TYPES)],
     secretSealed: ctx.webhooks.secrets.seal(secret),
     at: now,
   });
   return ok({ ...toView(row, now), secret });
 }
 
-export async function listWebhooks(ctx: DomainContext, options: { partnerId: string }) {
+export async function listWebhooks(ctx: DomainContext, options: WebhookOwner) {
   const now = ctx.clock();
-  return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options.partnerId)).map((row) => toView(row, now)) });
+  return ok({ webhooks: (await listPartnerWebhooks(ctx.db, options)).map((row) => toView(row, now)) });
 }
 
 type WebhookRef = { partnerId: string; webhookId: string };
 
-async function findOwnWebhook(ctx: DomainContext, options: WebhookRef) {
+async function findOwnWebhook(ctx: DomainContext, options: WebhookOwner & { webhookId: string }) {
   const webhookId = canonicalUuid(options.webhookId);
-  const row = webhookId ? await findWebhook(ctx.db, webhookId, options.partnerId) : null;
+  const row = webhookId ? await findWebhook(ctx.db, webhookId, options) : null;
   return row ? ok(row) : fail('NOT_FOUND', 'Webhook not found');
 }
 
 /** `DELETE /webhooks/{id}`: deliveries still pending are cancelled. */
-export async function deleteWebhook(ctx: DomainContext, options: WebhookRef) {
+export async function deleteWebhook(ctx: DomainContext, options: WebhookOwner & { webhookId: string }) {
   const found = await findOwnWebhook(ctx, options);
   if (!found.ok) return found;
-  const deleted = await removeWebhook(ctx.db, found.value.id, options.partnerId, ctx.clock());
+  const deleted = await removeWebhook(ctx.db, found.value.id, options, ctx.clock());
   return deleted ? ok({ webhookId: found.value.id, deleted: true }) : fail('NOT_FOUND', 'Webhook not found');
 }
 

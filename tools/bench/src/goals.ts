@@ -6,6 +6,7 @@
 export const CALLS = [
   { name: 'get', label: 'A GET application', p99GoalMs: 10, cpuGoalX: 3 },
   { name: 'get-retiring', label: 'A GET, deprecated', p99GoalMs: 10, cpuGoalX: 3 },
+  { name: 'lead', label: 'Lender lead', p99GoalMs: 10 },
   { name: 'create', label: 'A create', p99GoalMs: 10, cpuGoalX: 6 },
   { name: 'patch', label: 'A PATCH step', p99GoalMs: 10 },
   { name: 'check', label: 'A credit check', p99GoalMs: 20 },

@@ -103,6 +103,20 @@ const copies = (service: Service, template: string, count: number): Promise<stri
     }),
   );
 
+/** Each application matched and its first offer followed; the references of the lender most of them went to, and its key. */
+async function lenderLeads(service: Service, ids: string[]): Promise<{ key: string; references: string[] }> {
+  const byLender = new Map<string, string[]>();
+  await inParallel(ids, CONCURRENCY, async (id) => {
+    const matched = await call(service.A, 'POST', `/applications/${id}/match`, { auth: service.apiKey });
+    const [offer] = matched.acceptedOffers as Array<{ offerId: string; lender: { id: string }; trackingUrl: string }>;
+    await fetch(`${new URL(service.A).origin}${new URL(offer.trackingUrl).pathname}`, { redirect: 'manual' });
+    byLender.set(offer.lender.id, [...(byLender.get(offer.lender.id) ?? []), offer.offerId]);
+  });
+  const [lenderId, references] = [...byLender].sort((x, y) => y[1].length - x[1].length)[0];
+  const issued = await call(service.admin, 'POST', `/lenders/${lenderId}/keys`, { auth: service.adminToken });
+  return { key: String(issued.apiKey), references };
+}
+
 async function inSequence(steps: Array<() => Promise<unknown>>): Promise<void> {
   for (const step of steps) await step();
 }
@@ -157,6 +171,19 @@ export async function prepareCalls(
       name: 'get-retiring',
       origin: originA,
       request: (i) => ({ method: 'GET', path: `${basePath}/applications/${retiring[i % retiring.length]}`, headers }),
+    });
+  }
+  if (has('lead')) {
+    log('64 referrals, read by their lender (lender lead)');
+    const lead = await lenderLeads(service, await a.checkedPool(64));
+    calls.push({
+      name: 'lead',
+      origin: originA,
+      request: (i) => ({
+        method: 'GET',
+        path: `/api/lender/v1/leads/${lead.references[i % lead.references.length]}`,
+        headers: { Authorization: `Bearer ${lead.key}` },
+      }),
     });
   }
   if (has('create')) {

@@ -11,6 +11,7 @@ import {
   createPartner,
   erasePersonalData,
   getApplicationConsents,
+  getApplicationDisclosures,
   getCatalogueSummary,
   getDataKeyStatus,
   issueApiKey,
@@ -30,6 +31,7 @@ import {
   secretsEqual,
   setContractLifecycle,
   setTierLimit,
+  showLead,
   simulateOutcome,
   TIERS,
   type DomainContext,
@@ -152,6 +154,11 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   on('get', '/applications/:applicationId/consents', 200, (req) =>
     getApplicationConsents(ctx, { applicationId: req.params.applicationId }),
   );
+  // Leads shown to lenders, and a lead as its lender reads it.
+  on('get', '/applications/:applicationId/disclosures', 200, (req) =>
+    getApplicationDisclosures(ctx, { applicationId: req.params.applicationId }),
+  );
+  on('get', '/leads/:reference', 200, (req) => showLead(ctx, { reference: req.params.reference }));
   // Retiring a contract: its schedule for every partner or one, brownouts, and who still calls it.
   on('get', '/contracts', 200, () => listContracts(ctx));
   const scheduleOf = (req: Request<Params>) => ({ contract: req.params.contract, partnerId: req.params.partnerId });

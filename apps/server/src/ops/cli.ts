@@ -198,6 +198,27 @@ export function buildProgram(io: OpsIO): Command {
     ([applicationId]) => admin<ConsentsReport>('GET', `/applications/${id(applicationId)}/consents`),
     consentLines,
   );
+  printing(
+    application
+      .command('disclosures <applicationId>')
+      .description(
+        'the leads of an application shown to lenders: which lender, which referral, pulled or pushed, when',
+      ),
+    ([applicationId]) => admin<{ disclosures: Data[] }>('GET', `/applications/${id(applicationId)}/disclosures`),
+    (data) =>
+      data.disclosures.length === 0
+        ? ['No lead of this application has been shown to a lender.']
+        : data.disclosures.map((d) => `${d.at}  ${d.lenderId}  ${d.reference}  ${d.channel}`),
+  );
+  printing(
+    program
+      .command('lead')
+      .description('leads as lenders receive them')
+      .command('show <reference>')
+      .description('a lead (its lm_ref) as its lender reads it; not recorded as shown to the lender'),
+    ([reference]) => admin('GET', `/leads/${id(reference)}`),
+    (data) => JSON.stringify(data, null, 2).split('\n'),
+  );
 
   const dataKey = program
     .command('data-key')

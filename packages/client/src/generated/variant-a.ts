@@ -289,6 +289,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your leads
+         * @description Referrals made to you after `since` (default and earliest: the retention, 30 days), newest first, in pages. Summaries: read each lead by its reference.
+         */
+        get: operations["listLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a lead
+         * @description The referral named by the `lm_ref` its tracking redirect gave you: the offer as it was matched, the application's steps 1-4, the applicant's details and the consent given. A Variant B application's lead has the same shape. Another lender's reference, or an unknown one, is 404; a lead whose applicant's data was erased 410 `LEAD_ERASED`; one past its retention (30 days by default) 410 `LEAD_EXPIRED`. Never a credit score or anything that reveals one. Every lead answered is recorded.
+         */
+        get: operations["getLead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lender/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your lead endpoints
+         * @description Oldest first, never a secret.
+         */
+        get: operations["listLenderWebhooks"];
+        put?: never;
+        /**
+         * Register an endpoint for your leads
+         * @description With your lender key: `lead.created`, the lead as `GET /leads/{reference}` answers it, for each new referral, signed and retried as partners’ webhooks are. Answers the signing secret, shown this once.
+         */
+        post: operations["registerLenderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lender/v1/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lead endpoint
+         * @description Nothing more is sent to it.
+         */
+        delete: operations["deleteLenderWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -425,6 +509,26 @@ export interface webhooks {
          * @description A `POST` to your registered URL, signed by the [Standard Webhooks](https://www.standardwebhooks.com/) scheme. At least once, in order per application; a 2xx within 10 seconds ends the delivery, anything else is retried for over 24 hours. `410 Gone` disables the endpoint.
          */
         post: operations["referralOutcomeChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new lead
+         * @description A `POST` to your registered URL, signed by the [Standard Webhooks](https://www.standardwebhooks.com/) scheme. At least once, in order per application; a 2xx within 10 seconds ends the delivery, anything else is retried for over 24 hours. `410 Gone` disables the endpoint.
+         */
+        post: operations["leadCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -940,7 +1044,7 @@ export interface components {
              * @description The code clients branch on.
              * @enum {string}
              */
-            error: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "INVALID_SECURITY_TOKEN" | "NOT_FOUND" | "STEP_OUT_OF_ORDER" | "STEPS_INCOMPLETE" | "CREDIT_CHECK_REQUIRED" | "CREDIT_CHECK_ALREADY_COMPLETED" | "CREDIT_CHECK_IN_PROGRESS" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_UNRESOLVED" | "WEBHOOK_DISABLED" | "WEBHOOK_LIMIT_REACHED" | "PERSONAL_DATA_ERASED" | "OUTCOME_TRANSITION_INVALID" | "NO_CONTRACT_LEFT" | "CONTRACT_RETIRED" | "LINK_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            error: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "INVALID_SECURITY_TOKEN" | "NOT_FOUND" | "STEP_OUT_OF_ORDER" | "STEPS_INCOMPLETE" | "CREDIT_CHECK_REQUIRED" | "CREDIT_CHECK_ALREADY_COMPLETED" | "CREDIT_CHECK_IN_PROGRESS" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_UNRESOLVED" | "WEBHOOK_DISABLED" | "WEBHOOK_LIMIT_REACHED" | "PERSONAL_DATA_ERASED" | "OUTCOME_TRANSITION_INVALID" | "NO_CONTRACT_LEFT" | "CONTRACT_RETIRED" | "LINK_EXPIRED" | "LEAD_ERASED" | "LEAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description For people; a validation message reads `<field>: <rule text>`. */
             message: string;
             /** @description Every violated rule, for `VALIDATION_ERROR`. */
@@ -1115,7 +1219,8 @@ export interface components {
             webhookId: string;
             /** Format: uri */
             url: string;
-            events: ("application.status_changed" | "referral.outcome_changed")[];
+            /** @description A lender's endpoint: `lead.created`. */
+            events: ("application.status_changed" | "referral.outcome_changed" | "lead.created")[];
             /** @enum {string} */
             status: "active" | "disabled";
             disabledReason: string | null;
@@ -1307,6 +1412,101 @@ export interface components {
                     [key: string]: string;
                 };
             };
+        };
+        LeadSummary: {
+            /** Format: uuid */
+            reference: string;
+            /** Format: uuid */
+            referralId: string;
+            /** Format: date-time */
+            referredAt: string;
+            /**
+             * @description `duplicate` when another partner referred the same applicant to you earlier, within your ownership window.
+             * @enum {string}
+             */
+            attribution: "owner" | "duplicate";
+            /**
+             * Format: uuid
+             * @description The reference of that earlier lead.
+             */
+            duplicateOf: string | null;
+            product: components["schemas"]["Reference"];
+        };
+        Lead: components["schemas"]["LeadSummary"] & {
+            /** @description The offer as it was matched. */
+            offer: {
+                /** @description Percent a year. */
+                interestRate: number;
+                /** @description Percent a year. */
+                comparisonRate: number;
+                loanAmount: number;
+                /** Format: int32 */
+                loanTermMonths: number;
+                monthlyRepayment: number;
+                establishmentFee: number;
+                monthlyFee: number;
+                /** @enum {string} */
+                certainty: "pre_qualified" | "indicative";
+                /** @description What you will need to see, for an indicative offer. */
+                conditions: {
+                    field: string;
+                    requirement: string;
+                }[];
+            };
+            application: {
+                /** Format: uuid */
+                applicationId: string;
+                /** @enum {string} */
+                formType: "personal" | "car" | "home";
+                /** @description Steps 1-4 as the applicant gave them. */
+                steps: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The fields the applicant gave. */
+            applicant: {
+                firstName?: string;
+                lastName?: string;
+                email?: string;
+                mobileNumber?: string;
+                /** Format: date */
+                dateOfBirth?: string;
+                address?: string;
+                homeAddress?: string;
+                unitNumber?: string;
+                streetNumber?: string;
+                streetName?: string;
+                streetType?: string;
+                suburb?: string;
+                state?: string;
+                postcode?: string;
+            };
+            consent: {
+                /** @description The version of the consent wording shown. */
+                consentVersion: string;
+                /** Format: date-time */
+                givenAt: string;
+                consentMarketing: boolean;
+            } | null;
+        };
+        LeadList: {
+            /** @description Newest first. */
+            leads: components["schemas"]["LeadSummary"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        LeadCreatedEvent: {
+            /** @constant */
+            type: "lead.created";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Lead"];
+        };
+        LenderWebhookRequest: {
+            url: string;
+            events?: "lead.created"[];
         };
         /** @description `reference` is the `lm_ref` the tracking redirect added to your address. `eventId` is yours, unique among your events: sending it again answers the first answer. Times carry their offset and may be at most 5 minutes ahead of ours. Events may be sent in any order. */
         OutcomeEventRequest: {
@@ -3838,6 +4038,760 @@ export interface operations {
             };
         };
     };
+    listLeads: {
+        parameters: {
+            query?: {
+                since?: string;
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leads. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LeadList"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`, `INVALID_JSON` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_ERROR" | "INVALID_JSON";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`, `INVALID_JSON` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_ERROR" | "INVALID_JSON";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `LEAD_ERASED`, `LEAD_EXPIRED` */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "LEAD_ERASED" | "LEAD_EXPIRED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listLenderWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookList"];
+                    };
+                };
+            };
+            /** @description `INVALID_JSON` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_JSON";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    registerLenderWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LenderWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["RegisteredWebhook"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`, `INVALID_JSON` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "VALIDATION_ERROR" | "INVALID_JSON";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `WEBHOOK_LIMIT_REACHED` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "WEBHOOK_LIMIT_REACHED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    deleteLenderWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the response (when not valid, the service makes one). */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DeletedWebhook"];
+                    };
+                };
+            };
+            /** @description `INVALID_JSON` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INVALID_JSON";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     healthz: {
         parameters: {
             query?: never;
@@ -4110,6 +5064,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReferralOutcomeChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else: retried (immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h), never before a `Retry-After` you send. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leadCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded secret after `whsec_`. Two during the 24 hours after a rotation; accept either. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadCreatedEvent"];
             };
         };
         responses: {

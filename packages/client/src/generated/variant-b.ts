@@ -629,7 +629,7 @@ export interface components {
              * @description The code clients branch on.
              * @enum {string}
              */
-            error: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "INVALID_SECURITY_TOKEN" | "NOT_FOUND" | "STEP_OUT_OF_ORDER" | "STEPS_INCOMPLETE" | "CREDIT_CHECK_REQUIRED" | "CREDIT_CHECK_ALREADY_COMPLETED" | "CREDIT_CHECK_IN_PROGRESS" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_UNRESOLVED" | "WEBHOOK_DISABLED" | "WEBHOOK_LIMIT_REACHED" | "PERSONAL_DATA_ERASED" | "OUTCOME_TRANSITION_INVALID" | "NO_CONTRACT_LEFT" | "CONTRACT_RETIRED" | "LINK_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            error: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "INVALID_SECURITY_TOKEN" | "NOT_FOUND" | "STEP_OUT_OF_ORDER" | "STEPS_INCOMPLETE" | "CREDIT_CHECK_REQUIRED" | "CREDIT_CHECK_ALREADY_COMPLETED" | "CREDIT_CHECK_IN_PROGRESS" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_UNRESOLVED" | "WEBHOOK_DISABLED" | "WEBHOOK_LIMIT_REACHED" | "PERSONAL_DATA_ERASED" | "OUTCOME_TRANSITION_INVALID" | "NO_CONTRACT_LEFT" | "CONTRACT_RETIRED" | "LINK_EXPIRED" | "LEAD_ERASED" | "LEAD_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description For people; a validation message reads `<field>: <rule text>`. */
             message: string;
             /** @description Every violated rule, for `VALIDATION_ERROR`. */
@@ -794,7 +794,8 @@ export interface components {
             webhookId: string;
             /** Format: uri */
             url: string;
-            events: ("application.status_changed" | "referral.outcome_changed")[];
+            /** @description A lender's endpoint: `lead.created`. */
+            events: ("application.status_changed" | "referral.outcome_changed" | "lead.created")[];
             /** @enum {string} */
             status: "active" | "disabled";
             disabledReason: string | null;

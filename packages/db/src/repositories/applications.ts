@@ -81,6 +81,9 @@ function toRow(r: Joined): ApplicationRow {
   };
 }
 
+/** For reads that join an application to other rows (a lead): its columns, and the row they make. */
+export { COLUMNS as APPLICATION_COLUMNS, toRow as applicationRowOf, type Joined as ApplicationColumns };
+
 /**
  * The partner's application, or null for another partner's or an unknown id (callers cannot tell which).
  * `lock`: its row is locked until the transaction ends, as an update locks it (`FOR NO KEY UPDATE`, which

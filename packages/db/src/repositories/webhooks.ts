@@ -6,9 +6,16 @@ import type { Json, Sql, Transactional } from '../connect';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
+/** Whose endpoints: a partner's, or a lender's of one environment. */
+export type WebhookOwner = { partnerId: string } | { lenderId: string; environment: string };
+const ownerParams = (o: WebhookOwner) =>
+  'partnerId' in o ? [o.partnerId, null, null] : [null, o.lenderId, o.environment];
+/** The owner's test, its parameters numbered from `$n`. */
+const ownedBy = (n: number) => `(partner_id = $${n} OR (lender_id = $${n + 1} AND environment = $${n + 2}))`;
+
 export interface WebhookRow {
   id: string;
-  partnerId: string;
+  partnerId: string | null;
   url: string;
   events: string[];
   secretSealed: string;
@@ -29,47 +36,47 @@ const WEBHOOK = `id, partner_id AS "partnerId", url, events, secret_sealed AS "s
 
 export async function insertWebhook(
   db: Sql,
-  w: { id: string; partnerId: string; url: string; events: string[]; secretSealed: string; at: Date },
+  w: { id: string; owner: WebhookOwner; url: string; events: string[]; secretSealed: string; at: Date },
 ): Promise<WebhookRow> {
   const [row] = await db.query<WebhookRow>(
-    `INSERT INTO webhooks (id, partner_id, url, events, secret_sealed, status, created_at)
-     VALUES ($1, $2, $3, $4, $5, 'active', $6) RETURNING ${WEBHOOK}`,
-    [w.id, w.partnerId, w.url, w.events, w.secretSealed, w.at],
+    `INSERT INTO webhooks (id, url, events, secret_sealed, status, created_at, partner_id, lender_id, environment)
+     VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8) RETURNING ${WEBHOOK}`,
+    [w.id, w.url, w.events, w.secretSealed, w.at, ...ownerParams(w.owner)],
   );
   return row;
 }
 
-/** A partner's webhooks that are not deleted, oldest first. */
-export async function listPartnerWebhooks(db: Sql, partnerId: string): Promise<WebhookRow[]> {
+/** The owner's webhooks that are not deleted, oldest first. */
+export async function listPartnerWebhooks(db: Sql, owner: WebhookOwner): Promise<WebhookRow[]> {
   return db.query(
-    `SELECT ${WEBHOOK} FROM webhooks WHERE partner_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-    [partnerId],
+    `SELECT ${WEBHOOK} FROM webhooks WHERE ${ownedBy(1)} AND deleted_at IS NULL ORDER BY created_at, id`,
+    ownerParams(owner),
   );
 }
 
-export async function countWebhooks(db: Sql, partnerId: string): Promise<number> {
+export async function countWebhooks(db: Sql, owner: WebhookOwner): Promise<number> {
   const [row] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM webhooks WHERE partner_id = $1 AND deleted_at IS NULL',
-    [partnerId],
+    `SELECT count(*)::int AS n FROM webhooks WHERE ${ownedBy(1)} AND deleted_at IS NULL`,
+    ownerParams(owner),
   );
   return row.n;
 }
 
-/** The partner's webhook, or null for another partner's, a deleted or an unknown one. */
-export async function findWebhook(db: Sql, id: string, partnerId: string): Promise<WebhookRow | null> {
+/** The owner's webhook, or null for another's, a deleted or an unknown one. */
+export async function findWebhook(db: Sql, id: string, owner: WebhookOwner): Promise<WebhookRow | null> {
   const [row] = await db.query<WebhookRow>(
-    `SELECT ${WEBHOOK} FROM webhooks WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`,
-    [id, partnerId],
+    `SELECT ${WEBHOOK} FROM webhooks WHERE id = $1 AND ${ownedBy(2)} AND deleted_at IS NULL`,
+    [id, ...ownerParams(owner)],
   );
   return row ?? null;
 }
 
 /** Hides the webhook and cancels what it had pending, in one transaction; false when there was no such webhook. */
-export async function removeWebhook(db: Transactional, id: string, partnerId: string, at: Date): Promise<boolean> {
+export async function removeWebhook(db: Transactional, id: string, owner: WebhookOwner, at: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
     const hidden = await tx.query(
-      'UPDATE webhooks SET deleted_at = $3 WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL RETURNING 1',
-      [id, partnerId, at],
+      `UPDATE webhooks SET deleted_at = $2 WHERE id = $1 AND ${ownedBy(3)} AND deleted_at IS NULL RETURNING 1`,
+      [id, at, ...ownerParams(owner)],
     );
     if (hidden.length === 1) await cancelPendingDeliveries(tx, id, at);
     return hidden.length === 1;

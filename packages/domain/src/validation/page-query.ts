@@ -34,3 +34,21 @@ export function invalidCursor(): Result<never> {
   const message = 'cursor: is not a cursor this API gave out';
   return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'format', message }]);
 }
+
+/** Where a page ends: its last item's time and id, given out as an opaque cursor. */
+export interface PagePosition {
+  createdAt: Date;
+  id: string;
+}
+
+export const encodeCursor = (p: PagePosition): string =>
+  Buffer.from(`${p.createdAt.getTime()}|${p.id}`).toString('base64url');
+
+/** A cursor this API gave out, read back. */
+export function decodeCursor(raw: string): Result<PagePosition> {
+  const text = checkCursorText(raw);
+  if (!text.ok) return text;
+  const [ms, id] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
+  if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
+  return ok({ createdAt: new Date(Number(ms)), id });
+}

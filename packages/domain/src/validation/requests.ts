@@ -146,6 +146,15 @@ export const webhookRequestSchema = object(
   wrapper,
 );
 
+/** `POST /api/lender/v1/webhooks`: a lender's endpoint, for its leads (`lead.created`, the one event it takes). */
+export const lenderWebhookRequestSchema = object(
+  {
+    url: webhookRequestSchema.properties.url,
+    events: opt(Type.Array(oneOf(['lead.created'] as const), { minItems: 1, maxItems: 20 })),
+  },
+  wrapper,
+);
+
 // A lender's outcome event (`POST /api/lender/v1/outcomes`). The reference names a referral (the
 // `lm_ref` its tracking redirect gave the lender); the event id is the lender's own, unique per
 // lender, and makes a retry safe.
@@ -217,6 +226,7 @@ deepFreeze({
   variantBPatchSchema,
   variantBApplicantSchema,
   webhookRequestSchema,
+  lenderWebhookRequestSchema,
   outcomeEventSchema,
   pageQuerySchema,
   HEADER_SCHEMAS,

@@ -192,7 +192,7 @@ const ReferralList = Type.Object({
 const Webhook = Type.Object({
   webhookId: uuid,
   url: Type.String({ format: 'uri' }),
-  events: list(strings(WEBHOOK_EVENT_TYPES)),
+  events: list(strings([...WEBHOOK_EVENT_TYPES, 'lead.created'] as const), "A lender's endpoint: `lead.created`."),
   status: strings(['active', 'disabled'] as const),
   disabledReason: nullable(text()),
   disabledAt: nullable(dateTime),
@@ -263,6 +263,74 @@ const ReferralReportRow = Type.Object(
   },
   { description: 'Referrals made in the window, in this group, and what became of them.' },
 );
+
+const LeadSummary = Type.Object({
+  reference: uuid,
+  referralId: uuid,
+  referredAt: dateTime,
+  attribution: strings(['owner', 'duplicate'] as const, {
+    description:
+      '`duplicate` when another partner referred the same applicant to you earlier, within your ownership window.',
+  }),
+  duplicateOf: nullable(Type.String({ format: 'uuid', description: 'The reference of that earlier lead.' })),
+  product: reference,
+});
+const leadText = opt(text());
+const LeadApplicant = Type.Object(
+  {
+    firstName: leadText,
+    lastName: leadText,
+    email: leadText,
+    mobileNumber: leadText,
+    dateOfBirth: opt(Type.String({ format: 'date' })),
+    address: leadText,
+    homeAddress: leadText,
+    unitNumber: leadText,
+    streetNumber: leadText,
+    streetName: leadText,
+    streetType: leadText,
+    suburb: leadText,
+    state: leadText,
+    postcode: leadText,
+  },
+  { description: 'The fields the applicant gave.' },
+);
+/** The applicant's fields a lead carries: who they are and where they live, never a consent flag or a score. */
+export const LEAD_APPLICANT_FIELDS = Object.keys(LeadApplicant.properties);
+const Lead = Type.Intersect([
+  ref('LeadSummary', LeadSummary),
+  Type.Object({
+    offer: Type.Object(
+      {
+        interestRate: number('Percent a year.'),
+        comparisonRate: number('Percent a year.'),
+        loanAmount: number(),
+        loanTermMonths: int32(),
+        monthlyRepayment: number(),
+        establishmentFee: number(),
+        monthlyFee: number(),
+        certainty: strings(['pre_qualified', 'indicative'] as const),
+        conditions: list(requirement, 'What you will need to see, for an indicative offer.'),
+      },
+      { description: 'The offer as it was matched.' },
+    ),
+    application: Type.Object({
+      applicationId: uuid,
+      formType: strings(FORM_TYPES),
+      steps: Type.Record(Type.String({ pattern: '^[1-4]$' }), Type.Object({}, { additionalProperties: true }), {
+        description: 'Steps 1-4 as the applicant gave them.',
+      }),
+    }),
+    applicant: LeadApplicant,
+    consent: nullable(
+      Type.Object({
+        consentVersion: text('The version of the consent wording shown.'),
+        givenAt: dateTime,
+        consentMarketing: bool,
+      }),
+    ),
+  }),
+]);
 
 /** Every answer schema, by its component name, in the order the documents list them. */
 export const RESPONSE_SCHEMAS = {
@@ -351,6 +419,13 @@ export const RESPONSE_SCHEMAS = {
       clientTags,
     }),
   ),
+  LeadSummary,
+  Lead,
+  LeadList: Type.Object({
+    leads: list(ref('LeadSummary', LeadSummary), 'Newest first.'),
+    nextCursor: nullable(text('Pass as `cursor` for the next page; null on the last page.')),
+  }),
+  LeadCreatedEvent: webhookEvent('lead.created', ref('Lead', Lead)),
 };
 
 /** The answers' types, read from their schemas. */

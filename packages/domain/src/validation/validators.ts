@@ -13,6 +13,7 @@ import {
   variantBCreateSchema,
   variantBPatchSchema,
   webhookRequestSchema,
+  lenderWebhookRequestSchema,
   type CreateRequest,
   type OutcomeEventBody,
   type VariantBCreateRequest,
@@ -35,6 +36,7 @@ const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
 const TOKEN_REQUEST = compile(tokenRequestSchema, 'body');
 const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
 const WEBHOOK_REQUEST = compile(webhookRequestSchema, 'body');
+const LENDER_WEBHOOK_REQUEST = compile(lenderWebhookRequestSchema, 'body');
 const B_CREATE = compile(variantBCreateSchema, 'body');
 const B_PATCH = compile(variantBPatchSchema, 'body');
 const B_APPLICANT = compile(variantBApplicantSchema, 'data');
@@ -101,6 +103,11 @@ export function validateSecurityTokenRequest(body: unknown): Result<{ securityTo
 /** Validates `POST /webhooks`: `url` a string, `events` (optional) a non-empty list of known event types. */
 export function validateWebhookRequest(body: unknown): Result<{ url: string; events?: string[] }> {
   return run(WEBHOOK_REQUEST, body);
+}
+
+/** Validates `POST /api/lender/v1/webhooks`: `url` a string, `events` (optional) `lead.created` only. */
+export function validateLenderWebhookRequest(body: unknown): Result<{ url: string }> {
+  return run(LENDER_WEBHOOK_REQUEST, body);
 }
 
 /**

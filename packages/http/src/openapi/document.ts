@@ -8,7 +8,7 @@ import { HEADERS, PARAMETERS } from './parameters';
 import { LIFECYCLE_EVENTS } from './lifecycle';
 import { operation, type ErrorExample, type OperationSpec } from './operations';
 import { schemaComponents, type Schema } from './schemas';
-import { WEBHOOK_EVENTS, deliveries } from './webhook-paths';
+import { WEBHOOK_EVENTS, deliveries, type EventSpec } from './webhook-paths';
 
 /** Where a document's listener is reached. */
 export interface DocumentOptions {
@@ -39,6 +39,8 @@ export interface Contract {
   /** Its own words for the codes every authenticated operation may answer. */
   examples: readonly ErrorExample[];
   groups: PathGroup[];
+  /** Webhook events of this contract alone, beside those of both. */
+  events?: EventSpec[];
 }
 
 const ENVIRONMENT_WORDS = { sandbox: 'sandbox: credit checks are simulated', live: 'live (production)' } as const;
@@ -92,9 +94,9 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
     },
     servers: server(options.basePath, `${contract.name}, ${words}.`),
     security: [{ [scheme]: [] }],
-    tags: contract.groups.map((group) => group.tag),
+    tags: [...new Set(contract.groups.map((group) => group.tag))],
     paths: mergePaths(...contract.groups.map(build)),
-    webhooks: deliveries([...WEBHOOK_EVENTS, ...LIFECYCLE_EVENTS]),
+    webhooks: deliveries([...WEBHOOK_EVENTS, ...LIFECYCLE_EVENTS, ...(contract.events ?? [])]),
     components: {
       securitySchemes: contract.security,
       schemas: schemaComponents(),

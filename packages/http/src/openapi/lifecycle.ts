@@ -67,7 +67,7 @@ export const LENDERS: PathGroup = {
   tag: {
     name: 'Lenders',
     description:
-      'For lenders: what became of each referral. Served at `/api/lender/v1` on this listener, with a lender key.',
+      'For lenders: each referral as a lead, pulled or pushed as `lead.created`, and what became of it. Served at `/api/lender/v1` on this listener, with a lender key.',
   },
   root: LENDER_BASE_PATH,
   paths: {

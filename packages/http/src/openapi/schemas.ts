@@ -36,6 +36,7 @@ import {
   variantBCreateSchema,
   variantBPatchSchema,
   webhookRequestSchema,
+  lenderWebhookRequestSchema,
   type ConsentRule,
   type FormType,
   type JsonSchema,
@@ -287,6 +288,7 @@ export function schemaComponents(): Record<string, Schema> {
       ...oneOfByFormType(applicationOf),
     },
     ...RESPONSE_SCHEMAS,
+    LenderWebhookRequest: toOpenApiSchema(lenderWebhookRequestSchema),
     OutcomeEventRequest: {
       ...toOpenApiSchema(outcomeEventSchema),
       description:

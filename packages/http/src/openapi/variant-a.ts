@@ -12,6 +12,7 @@ import {
   validateStepRequest,
 } from '@loanmatch/domain';
 import { contractDocument, type DocumentOptions, type PathGroup } from './document';
+import { LEAD_EVENTS, LEAD_PATHS, LENDER_WEBHOOKS } from './lead-paths';
 import { LENDERS, LENDER_SECURITY, REFERRALS } from './lifecycle';
 import { EXAMPLE_IDS, REPLAYED, headerRef, refusal } from './operations';
 import { PARAMETERS } from './parameters';
@@ -282,6 +283,16 @@ export function variantADocument(options: DocumentOptions): Schema {
       ...LENDER_SECURITY,
     },
     examples: [],
-    groups: [APPLICATIONS, REFERRALS, CONSENTS, WEBHOOKS, TRACKING, LENDERS, SERVICE],
+    groups: [
+      APPLICATIONS,
+      REFERRALS,
+      CONSENTS,
+      WEBHOOKS,
+      TRACKING,
+      { ...LENDERS, paths: { ...LENDERS.paths, ...LEAD_PATHS } },
+      LENDER_WEBHOOKS,
+      SERVICE,
+    ],
+    events: LEAD_EVENTS,
   });
 }

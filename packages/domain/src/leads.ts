@@ -1,0 +1,189 @@
+/**
+ * Leads: a referral as the lender it went to reads it, pulled (`GET /api/lender/v1/leads/{reference}`) or
+ * pushed (`lead.created` to the lender's endpoints). A lead is read from the referral, the offer as it
+ * was matched, the application and its applicant when it is answered or sent: personal data is opened
+ * only there, and nothing of it is stored elsewhere. Only the offer's lender, with a key of the
+ * partner's environment, may read it; never a score or a band. Each lead shown is recorded.
+ */
+import {
+  findLead,
+  insertDisclosure,
+  listDisclosures,
+  listLenderLeads,
+  type Json,
+  type LeadRow,
+  type LeadSummaryRow,
+  type WebhookOwner,
+} from '@loanmatch/db';
+import type { DomainContext } from './context';
+import { fail, invalid, ok, violation, type Result } from './errors';
+import { canonicalUuid } from './ids';
+import type { AuthenticatedLender } from './outcomes/lender-keys';
+import { openApplicantDetails } from './personal-data';
+import { openSteps } from './sealed-fields';
+import { normalisedTime } from './validation/dates';
+import { validateLenderWebhookRequest } from './validation/validators';
+import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
+import { LEAD_APPLICANT_FIELDS, type Answer } from './validation/responses';
+import { readIntake } from './variant-b/intake';
+import { registerWebhook } from './webhooks';
+
+/** The event a lender's endpoints receive for each new referral: the lead as `GET` answers it. */
+export const LEAD_CREATED_EVENT = 'lead.created';
+export const DEFAULT_LEAD_RETENTION_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type Lead = Answer<'Lead'>;
+type Lender = Pick<AuthenticatedLender, 'lenderId' | 'environment'>;
+
+export const invalidReference = () =>
+  invalid(violation('reference', 'format', 'must be the lm_ref of a referral (a UUID)'));
+const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
+const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
+
+/** Who was shown which lead. */
+const disclosureOf = ({ applicationId, lenderId, reference }: LeadRow) => ({ applicationId, lenderId, reference });
+
+function summary(row: LeadSummaryRow): Answer<'LeadSummary'> {
+  return {
+    reference: row.reference,
+    referralId: row.referralId,
+    referredAt: row.referredAt.toISOString(),
+    attribution: row.attribution as Lead['attribution'],
+    duplicateOf: row.duplicateOf,
+    product: { id: row.productId, name: row.productName },
+  };
+}
+
+/** The lead of a referral, or why it can no longer be shown (erased, or past its retention). */
+function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
+  if (ctx.clock().getTime() - row.referredAt.getTime() > retentionMs(ctx))
+    return fail('LEAD_EXPIRED', `This lead is older than ${retentionMs(ctx) / DAY_MS} days and can no longer be read`);
+  const kept = openApplicantDetails(ctx, row.applicationId, row);
+  if (row.application.personalDataErased || kept.state === 'erased') return fail('LEAD_ERASED');
+  // Variant B keeps the fields of a step not saved yet beside the applicant's: the lead shows them as steps.
+  const intake = readIntake(kept.state === 'kept' ? kept.details : null);
+  const steps: Record<string, Json> = {};
+  const opened = openSteps(ctx, row.application);
+  for (const n of [1, 2, 3, 4] as const) {
+    const step = opened[n] ?? (n === 1 ? undefined : (intake.knownSteps[n] as Json | undefined));
+    if (step) steps[n] = step;
+  }
+  const applicant: Json = {};
+  for (const field of LEAD_APPLICANT_FIELDS)
+    if (intake.applicant[field] !== undefined) applicant[field] = intake.applicant[field];
+  const offer = row.offer as Answer<'Offer'> | null;
+  if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
+  const { certainty, conditions, offerDetails: terms } = offer;
+  return ok({
+    ...summary(row),
+    offer: {
+      interestRate: terms.interestRate,
+      comparisonRate: terms.comparisonRate,
+      loanAmount: terms.loanAmount,
+      loanTermMonths: terms.loanTermMonths,
+      monthlyRepayment: terms.monthlyRepayment,
+      establishmentFee: terms.establishmentFee,
+      monthlyFee: terms.monthlyFee,
+      certainty,
+      conditions,
+    },
+    application: {
+      applicationId: row.applicationId,
+      formType: row.application.formType as Lead['application']['formType'],
+      steps,
+    },
+    applicant,
+    consent: row.consent,
+  });
+}
+
+/**
+ * `GET /api/lender/v1/leads/{reference}`: the lead, recorded as disclosed. Another lender's reference, one
+ * of the other environment and an unknown one are the same 404.
+ */
+export async function getLead(ctx: DomainContext, options: { lender: Lender; reference: string }) {
+  const reference = canonicalUuid(options.reference);
+  if (!reference) return invalidReference();
+  const row = await findLead(ctx.db, reference);
+  if (!row || row.lenderId !== options.lender.lenderId || row.environment !== options.lender.environment)
+    return notFound();
+  const lead = leadOf(ctx, row);
+  if (!lead.ok) return lead;
+  await insertDisclosure(ctx.db, { ...disclosureOf(row), channel: 'pull', at: ctx.clock() });
+  return lead;
+}
+
+/**
+ * `GET /api/lender/v1/leads?since=&limit=&cursor=`: the lender's leads still within their retention, made
+ * after `since`, newest first, in pages. Summaries only: the lead itself is read one by one.
+ */
+export async function listLeads(
+  ctx: DomainContext,
+  options: { lender: Lender; since?: string; limit?: string; cursor?: string },
+) {
+  const limit = parsePageLimit(options.limit);
+  if (!limit.ok) return limit;
+  const oldest = ctx.clock().getTime() - retentionMs(ctx);
+  let since = oldest;
+  if (options.since !== undefined) {
+    const time = normalisedTime(options.since);
+    if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(time) || Number.isNaN(Date.parse(time)))
+      return invalid(
+        violation('since', 'format', 'must be a date and time with its offset, such as 2026-11-20T10:00:00Z'),
+      );
+    since = Math.max(oldest, Date.parse(time));
+  }
+  const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  if (cursor && !cursor.ok) return cursor;
+  const rows = await listLenderLeads(ctx.db, {
+    ...options.lender,
+    since: new Date(since),
+    limit: limit.value + 1,
+    before: cursor?.value,
+  });
+  const page = rows.slice(0, limit.value);
+  const last = page.at(-1);
+  return ok({
+    leads: page.map(summary),
+    nextCursor:
+      rows.length > limit.value && last ? encodeCursor({ createdAt: last.referredAt, id: last.referralId }) : null,
+  });
+}
+
+/**
+ * The data of a claimed `lead.created` delivery (`{reference}` in the outbox): the lead as it stands, and
+ * the disclosure its acknowledgement records; null when it can no longer be shown (the delivery ends).
+ */
+export async function leadForDelivery(ctx: DomainContext, data: Json) {
+  const row = await findLead(ctx.db, String(data.reference));
+  const lead = row ? leadOf(ctx, row) : null;
+  if (!row || !lead?.ok) return null;
+  return { data: lead.value, disclosure: disclosureOf(row) };
+}
+
+/** `GET /admin/v1/leads/{reference}` (`pnpm ops lead show`): the lead as its lender reads it, not recorded as disclosed. */
+export async function showLead(ctx: DomainContext, options: { reference: string }) {
+  const reference = canonicalUuid(options.reference);
+  const row = reference ? await findLead(ctx.db, reference) : null;
+  return row ? leadOf(ctx, row) : fail('NOT_FOUND', 'Lead not found');
+}
+
+/** A lender's webhooks are its own in each environment: a sandbox key manages the sandbox's. */
+export const lenderWebhookOwner = ({ lenderId, environment }: Lender): WebhookOwner => ({ lenderId, environment });
+
+/** `POST /api/lender/v1/webhooks`: `{url, events?}`, where `events` may name `lead.created` only. */
+export async function registerLenderWebhook(ctx: DomainContext, options: { lender: Lender; body: unknown }) {
+  const request = validateLenderWebhookRequest(options.body);
+  if (!request.ok) return request;
+  const body = { url: request.value.url };
+  return registerWebhook(ctx, { ...lenderWebhookOwner(options.lender), body, events: [LEAD_CREATED_EVENT] });
+}
+
+/** `GET /admin/v1/applications/{id}/disclosures`: every lead of the application shown to a lender, oldest first. */
+export async function getApplicationDisclosures(ctx: DomainContext, options: { applicationId: string }) {
+  const applicationId = canonicalUuid(options.applicationId);
+  const rows = applicationId ? await listDisclosures(ctx.db, applicationId) : null;
+  if (!rows) return fail('NOT_FOUND', 'Application not found');
+  return ok({ disclosures: rows.map((d) => ({ ...d, at: d.at.toISOString() })) });
+}
