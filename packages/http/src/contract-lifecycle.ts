@@ -38,7 +38,8 @@ export function contractLifecycle(
 export function servedDocument(document: Schema, contract: Contract, lifecycles: ContractLifecycles) {
   let shown: { schedule?: LifecycleRow; document: Schema } = { document };
   return async (): Promise<Schema> => {
-    const schedule = await lifecycles.scheduleOf(contract);
+    // Schedules that cannot be read leave the document as built: it is served whatever the database does.
+    const schedule = await lifecycles.scheduleOf(contract).catch(() => undefined);
     const deprecated = schedule?.deprecatedAt && schedule.deprecatedAt.getTime() <= Date.now() ? schedule : undefined;
     if (deprecated !== shown.schedule)
       shown = { schedule: deprecated, document: deprecated ? deprecatedDocument(document, deprecated) : document };

@@ -159,6 +159,11 @@ describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(message);
     }
+    // Exactly 24 hours is the longest window taken.
+    const day = await post({ from: from.toISOString(), to: new Date(from.getTime() + 24 * 3_600_000).toISOString() });
+    expect(day.status).toBe(201);
+    const longest = `/admin/v1/contracts/A/brownouts/${day.body.data.brownoutId}`;
+    expect((await request(app).delete(longest).set(auth)).status).toBe(200);
     const list = await request(app).get('/admin/v1/contracts/A/brownouts').set(auth);
     expect(list.body.data.brownouts).toEqual([made.body.data]);
     expect((await request(app).get('/admin/v1/contracts/B/brownouts').set(auth)).body.data.brownouts).toEqual([]);
