@@ -72,17 +72,18 @@ function timeField(body: Record<string, unknown>, field: string, required = fals
   return ok(new Date(time));
 }
 
-function unknownFields(body: Record<string, unknown>, known: readonly string[]) {
-  const extra = Object.keys(body).find((key) => !known.includes(key));
-  return extra === undefined ? undefined : invalid(violation(extra, 'unknown', 'is not a field of this request'));
+/** The request's object body, refusing a field it does not know. */
+function bodyOf(raw: unknown, known: readonly string[]): Result<Record<string, unknown>> {
+  const body = objectBody(raw);
+  if (!body.ok) return body;
+  const extra = Object.keys(body.value).find((key) => !known.includes(key));
+  return extra === undefined ? body : invalid(violation(extra, 'unknown', 'is not a field of this request'));
 }
 
 /** `{deprecatedAt, sunsetAt, link, force}`, each optional: the link absolute https (http too in the sandbox). */
 function readSchedule(ctx: DomainContext, raw: unknown) {
-  const body = objectBody(raw);
+  const body = bodyOf(raw, ['deprecatedAt', 'sunsetAt', 'link', 'force']);
   if (!body.ok) return body;
-  const extra = unknownFields(body.value, ['deprecatedAt', 'sunsetAt', 'link', 'force']);
-  if (extra) return extra;
   const deprecatedAt = timeField(body.value, 'deprecatedAt');
   if (!deprecatedAt.ok) return deprecatedAt;
   const sunsetAt = timeField(body.value, 'sunsetAt');
@@ -173,10 +174,8 @@ export async function listContracts(ctx: DomainContext) {
 export async function scheduleBrownout(ctx: DomainContext, options: { contract: string; body: unknown }) {
   const contract = contractOf(options.contract);
   if (!contract.ok) return contract;
-  const body = objectBody(options.body);
+  const body = bodyOf(options.body, ['from', 'to', 'partnerId']);
   if (!body.ok) return body;
-  const extra = unknownFields(body.value, ['from', 'to', 'partnerId']);
-  if (extra) return extra;
   const from = timeField(body.value, 'from', true);
   if (!from.ok) return from;
   const to = timeField(body.value, 'to', true);
@@ -217,13 +216,10 @@ export async function contractUsageReport(ctx: DomainContext, options: { query: 
   return ok({ window: { from: window.value.from, to: window.value.to }, rows: view });
 }
 
-type UsageRowView = Extract<Awaited<ReturnType<typeof contractUsageReport>>, { ok: true }>['value']['rows'][number];
 const USAGE_COLUMNS = ['partnerId', 'partnerName', 'contract', 'requests', 'lastSeenAt'] as const;
 
-export function contractUsageCsv(rows: UsageRowView[]): string {
-  const lines = [
-    USAGE_COLUMNS.join(','),
-    ...rows.map((r) => USAGE_COLUMNS.map((c) => csvCell(String(r[c]))).join(',')),
-  ];
-  return `${lines.join('\r\n')}\r\n`;
+/** The usage report as CSV (RFC 4180, CRLF): a header of the columns, then a row per partner and contract. */
+export function contractUsageCsv(rows: Array<Record<(typeof USAGE_COLUMNS)[number], string | number>>): string {
+  const lines = rows.map((r) => USAGE_COLUMNS.map((c) => csvCell(String(r[c]))).join(','));
+  return `${[USAGE_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }
