@@ -135,7 +135,7 @@ function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }):
   const router = Router();
 
   const tokenExchange = [requireApiKeyHeader(ctx), lifecycle, ...rateLimit, jsonBody(BODY_BOUNDS.partner)];
-  router.post('/auth/token', tokenExchange, (req, res) => {
+  router.post('/auth/token', ...tokenExchange, (req, res) => {
     const grant = validateTokenRequest(req.body);
     if (!grant.ok) return sendResult(res, grant);
     sendData(res, 200, tokens.issue(partnerOf(res)));

@@ -121,6 +121,22 @@ async function scheduleKey(ctx: DomainContext, options: { contract: string; part
   return partner.ok ? ok({ contract: contract.value, partnerId: partner.value }) : partner;
 }
 
+/**
+ * 409 when, once the schedule of this key is `row` (or cleared, without one), a partner it applies to would
+ * have both contracts sunset; undefined when it may be done.
+ */
+async function noContractLeft(ctx: DomainContext, key: { contract: Contract; partnerId: string }, row?: LifecycleRow) {
+  const others = (await readLifecycles(ctx.db)).filter(
+    (r) => r.contract !== key.contract || r.partnerId !== key.partnerId,
+  );
+  if (!leavesNoContract(row ? [...others, row] : others, key.contract, key.partnerId)) return undefined;
+  const whom = key.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
+  return fail(
+    'NO_CONTRACT_LEFT',
+    `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true to do so all the same`,
+  );
+}
+
 /** `PUT /admin/v1[/partners/{partnerId}]/contracts/{contract}/lifecycle`: replaces the schedule. */
 export async function setContractLifecycle(
   ctx: DomainContext,
@@ -132,24 +148,24 @@ export async function setContractLifecycle(
   if (!schedule.ok) return schedule;
   const { force, ...fields } = schedule.value;
   const row = { ...key.value, ...fields, updatedAt: ctx.clock() };
-  const others = (await readLifecycles(ctx.db)).filter(
-    (r) => r.contract !== row.contract || r.partnerId !== row.partnerId,
-  );
-  if (!force && leavesNoContract([...others, row], row.contract, row.partnerId)) {
-    const whom = row.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
-    return fail(
-      'NO_CONTRACT_LEFT',
-      `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true to do so all the same`,
-    );
-  }
+  const refused = force ? undefined : await noContractLeft(ctx, key.value, row);
+  if (refused) return refused;
   await upsertLifecycle(ctx.db, row);
   return ok(lifecycleView(row));
 }
 
-/** `DELETE` of the same paths: the schedule is cleared (a partner's then follows the every-partner one). */
-export async function clearContractLifecycle(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
+/**
+ * `DELETE` of the same paths (`?force=true` as for a PUT): the schedule is cleared, and a partner's then
+ * follows the every-partner one.
+ */
+export async function clearContractLifecycle(
+  ctx: DomainContext,
+  options: { contract: string; partnerId?: string; force?: boolean },
+) {
   const key = await scheduleKey(ctx, options);
   if (!key.ok) return key;
+  const refused = options.force ? undefined : await noContractLeft(ctx, key.value);
+  if (refused) return refused;
   await deleteLifecycle(ctx.db, key.value.contract, key.value.partnerId);
   const partnerId = key.value.partnerId === EVERY_PARTNER ? null : key.value.partnerId;
   return ok({ contract: key.value.contract, partnerId, cleared: true });

@@ -8,6 +8,7 @@ import { createAdminApp } from '../../src/admin/app';
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
 const auth = { Authorization: `Bearer ${TOKEN}` };
 const GUIDE = 'https://partners.example.com/migrating-to-variant-b';
+const LATER = '2027-03-01T00:00:00Z';
 
 describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
   let t: TestContext;
@@ -126,6 +127,20 @@ describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
     expect(forced.status).toBe(200);
     for (const c of ['A', 'B'])
       await request(app).delete(`/admin/v1/partners/${partnerId}/contracts/${c}/lifecycle`).set(auth);
+  });
+
+  it('when clearing a partner’s own schedule would leave it both contracts sunset, then 409 unless ?force=true', async () => {
+    const own = `/admin/v1/partners/${partnerId}/contracts/A/lifecycle`;
+    expect((await put('/contracts/A/lifecycle', { sunsetAt: '2027-06-30T00:00:00Z' })).status).toBe(200);
+    expect((await put(`/partners/${partnerId}/contracts/A/lifecycle`, { deprecatedAt: LATER })).status).toBe(200);
+    expect((await put(`/partners/${partnerId}/contracts/B/lifecycle`, { sunsetAt: LATER })).status).toBe(200);
+    const refused = await request(app).delete(own).set(auth);
+    expect([refused.status, refused.body.error]).toEqual([409, 'NO_CONTRACT_LEFT']);
+    expect(await countRows(t.db, 'contract_lifecycles')).toBe(3);
+    expect((await request(app).delete(`${own}?force=true`).set(auth)).status).toBe(200);
+    expect(await countRows(t.db, 'contract_lifecycles')).toBe(2);
+    for (const path of [`/partners/${partnerId}/contracts/B/lifecycle`, '/contracts/A/lifecycle'])
+      expect((await request(app).delete(`/admin/v1${path}`).set(auth)).status).toBe(200);
   });
 
   it('when brownouts are scheduled, listed and cancelled, then bad windows are 400 naming the field', async () => {
