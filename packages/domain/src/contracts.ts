@@ -100,19 +100,6 @@ function readSchedule(ctx: DomainContext, raw: unknown) {
 
 const schemeOf = (link: string) => (URL.canParse(link) ? new URL(link).protocol : '');
 
-/**
- * Whether, with these schedules, a partner the written row applies to would have both contracts sunset:
- * for the every-partner row, the partners without a row of their own for that contract too.
- */
-function leavesNoContract(rows: LifecycleRow[], contract: Contract, partnerId: string): boolean {
-  const row = (c: string, p: string) => rows.find((r) => r.contract === c && r.partnerId === p);
-  const sunset = (c: string, p: string) => Boolean((row(c, p) ?? row(c, EVERY_PARTNER))?.sunsetAt);
-  const partners = new Set(rows.map((r) => r.partnerId));
-  const affected =
-    partnerId === EVERY_PARTNER ? [...partners].filter((p) => p === partnerId || !row(contract, p)) : [partnerId];
-  return affected.some((p) => sunset(contract, p) && sunset(otherContract(contract), p));
-}
-
 /** The path's contract and, for one partner's schedule, its partner (the nil id for every partner). */
 async function scheduleKey(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
   const contract = contractOf(options.contract);
@@ -123,13 +110,18 @@ async function scheduleKey(ctx: DomainContext, options: { contract: string; part
 
 /**
  * 409 when, once the schedule of this key is `row` (or cleared, without one), a partner it applies to would
- * have both contracts sunset; undefined when it may be done.
+ * have both contracts sunset: for the every-partner schedule, each partner without its own for that contract.
  */
 async function noContractLeft(ctx: DomainContext, key: { contract: Contract; partnerId: string }, row?: LifecycleRow) {
-  const others = (await readLifecycles(ctx.db)).filter(
+  const rows = (await readLifecycles(ctx.db)).filter(
     (r) => r.contract !== key.contract || r.partnerId !== key.partnerId,
   );
-  if (!leavesNoContract(row ? [...others, row] : others, key.contract, key.partnerId)) return undefined;
+  if (row) rows.push(row);
+  const find = (c: string, p: string) => rows.find((r) => r.contract === c && r.partnerId === p);
+  const sunset = (c: Contract, p: string) => Boolean((find(c, p) ?? find(c, EVERY_PARTNER))?.sunsetAt);
+  const partners = key.partnerId === EVERY_PARTNER ? [EVERY_PARTNER, ...rows.map((r) => r.partnerId)] : [key.partnerId];
+  const affected = partners.filter((p) => p === key.partnerId || !find(key.contract, p));
+  if (!affected.some((p) => sunset(key.contract, p) && sunset(otherContract(key.contract), p))) return undefined;
   const whom = key.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
   return fail(
     'NO_CONTRACT_LEFT',
