@@ -100,8 +100,11 @@ function readSchedule(ctx: DomainContext, raw: unknown) {
 
 const schemeOf = (link: string) => (URL.canParse(link) ? new URL(link).protocol : '');
 
+/** A schedule's path: its contract and, for one partner's own, the partner. */
+type SchedulePath = { contract: string; partnerId?: string };
+
 /** The path's contract and, for one partner's schedule, its partner (the nil id for every partner). */
-async function scheduleKey(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
+async function scheduleKey(ctx: DomainContext, options: SchedulePath) {
   const contract = contractOf(options.contract);
   if (!contract.ok) return contract;
   const partner = options.partnerId === undefined ? ok(EVERY_PARTNER) : await knownPartner(ctx, options.partnerId);
@@ -130,10 +133,7 @@ async function noContractLeft(ctx: DomainContext, key: { contract: Contract; par
 }
 
 /** `PUT /admin/v1[/partners/{partnerId}]/contracts/{contract}/lifecycle`: replaces the schedule. */
-export async function setContractLifecycle(
-  ctx: DomainContext,
-  options: { contract: string; partnerId?: string; body: unknown },
-) {
+export async function setContractLifecycle(ctx: DomainContext, options: SchedulePath & { body: unknown }) {
   const key = await scheduleKey(ctx, options);
   if (!key.ok) return key;
   const schedule = readSchedule(ctx, options.body);
@@ -150,10 +150,7 @@ export async function setContractLifecycle(
  * `DELETE` of the same paths (`?force=true` as for a PUT): the schedule is cleared, and a partner's then
  * follows the every-partner one.
  */
-export async function clearContractLifecycle(
-  ctx: DomainContext,
-  options: { contract: string; partnerId?: string; force?: boolean },
-) {
+export async function clearContractLifecycle(ctx: DomainContext, options: SchedulePath & { force?: boolean }) {
   const key = await scheduleKey(ctx, options);
   if (!key.ok) return key;
   const refused = options.force ? undefined : await noContractLeft(ctx, key.value);

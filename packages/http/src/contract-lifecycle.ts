@@ -16,7 +16,7 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 export function contractLifecycle(
   contract: Contract,
   lifecycles: ContractLifecycles,
-  usage: ContractUsage | undefined,
+  usage?: ContractUsage,
 ): RequestHandler {
   return (_req, res, next) => {
     const { partnerId } = res.locals.partner as AuthenticatedPartner;
