@@ -134,18 +134,12 @@ function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }):
   const lifecycle = contractLifecycle('B', deps.lifecycles, deps.contractUsage);
   const router = Router();
 
-  router.post(
-    '/auth/token',
-    requireApiKeyHeader(ctx),
-    lifecycle,
-    ...rateLimit,
-    jsonBody(BODY_BOUNDS.partner),
-    (req, res) => {
-      const grant = validateTokenRequest(req.body);
-      if (!grant.ok) return sendResult(res, grant);
-      sendData(res, 200, tokens.issue(partnerOf(res)));
-    },
-  );
+  const tokenExchange = [requireApiKeyHeader(ctx), lifecycle, ...rateLimit, jsonBody(BODY_BOUNDS.partner)];
+  router.post('/auth/token', ...tokenExchange, (req, res) => {
+    const grant = validateTokenRequest(req.body);
+    if (!grant.ok) return sendResult(res, grant);
+    sendData(res, 200, tokens.issue(partnerOf(res)));
+  });
 
   router.use(requireAccessToken(ctx, tokens), lifecycle, rateLimit, jsonBody(BODY_BOUNDS.partner));
   /** The partner asking, the application the path names, and the body, which carries its security token. */

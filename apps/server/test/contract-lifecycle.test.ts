@@ -7,7 +7,15 @@ import request from 'supertest';
 import { createContractLifecycles, createPartner, type DomainContext } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
-import { ONE_STORAGE, VALID_STEPS, createTestContext, silentLogger, type TestContext } from '../../../tests/support';
+import { createContractUsage } from '@loanmatch/http';
+import {
+  ONE_STORAGE,
+  VALID_STEPS,
+  countRows,
+  createTestContext,
+  silentLogger,
+  type TestContext,
+} from '../../../tests/support';
 import { createAnswerChecker } from '../../../tests/support/openapi';
 import { lenderKey } from '../../partner-a/test/lifecycle-helpers';
 import { createAdminApp } from '../src/admin/app';
@@ -254,7 +262,67 @@ describe(`retiring a contract, as partners see it, on ${ONE_STORAGE}`, () => {
     expect(b.token.headers.sunset).toBeDefined();
     expect((await onB(mine.apiKey)).token.status).toBe(200);
     expect((await onA(other.apiKey, '/referrals')).status).toBe(200);
-    for (const path of ['/healthz', '/openapi.json']) expect((await request(appB).get(path)).status).toBe(200);
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs'])
+      expect([path, (await request(appB).get(path)).status]).toEqual([path, 200]);
     await operator('delete', `/partners/${other.partnerId}/contracts/B/lifecycle`);
+  });
+
+  it('when A is retired for every partner but one partner has its own schedule, then that partner’s calls still answer', async () => {
+    await operator('put', '/contracts/A/lifecycle', { sunsetAt: ago(1000), link: GUIDE });
+    await operator('put', `/partners/${mine.partnerId}/contracts/A/lifecycle`, { deprecatedAt: ago(60_000) });
+    const kept = await onA(mine.apiKey, '/consents');
+    expect(kept.status).toBe(200);
+    expect(kept.headers.deprecation).toMatch(/^@\d+$/);
+    expect(kept.headers.sunset).toBeUndefined();
+    expect((await onA(other.apiKey, '/consents')).status).toBe(410);
+    // Cleared, the partner follows the every-partner schedule again.
+    await operator('delete', `/partners/${mine.partnerId}/contracts/A/lifecycle`);
+    expect((await onA(mine.apiKey, '/consents')).status).toBe(410);
+    await operator('delete', '/contracts/A/lifecycle');
+    expect((await onA(mine.apiKey, '/consents')).status).toBe(200);
+  });
+
+  it('when partners call, then each call is counted in memory and written only when the counts are flushed', async () => {
+    const contractUsage = createContractUsage(t.db, { flushMs: 60_000 });
+    const counted = createPartnerAApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: () => t.db.ping(),
+      rateLimitPerMinute: 10_000,
+      lifecycles,
+      contractUsage,
+    });
+    const window = { from: ago(1000), to: new Date(Date.now() + 600_000).toISOString(), partnerId: other.partnerId };
+    const brownout = await operator('post', '/contracts/A/brownouts', window);
+    const statuses = [];
+    for (const apiKey of [mine.apiKey, mine.apiKey, other.apiKey])
+      statuses.push((await request(counted).get(`${A}/consents`).set('Authorization', `Bearer ${apiKey}`)).status);
+    expect(statuses).toEqual([200, 200, 410]);
+    expect(await countRows(t.db, 'contract_usage')).toBe(0);
+    await contractUsage.close();
+    const rows = await t.db.query<{ partnerId: string; requests: string }>(
+      'SELECT partner_id AS "partnerId", requests FROM contract_usage WHERE contract = $1 ORDER BY requests',
+      ['A'],
+    );
+    expect(rows.map((r) => [r.partnerId, Number(r.requests)])).toEqual([
+      [other.partnerId, 1],
+      [mine.partnerId, 2],
+    ]);
+    await operator('delete', `/contracts/A/brownouts/${brownout.brownoutId}`);
+  });
+
+  it('when the schedules cannot be read, then the document is still served as built', async () => {
+    const unreadable = { ...lifecycles, scheduleOf: () => Promise.reject(new Error('connection terminated')) };
+    const app = createPartnerBApp({
+      ctx: t.ctx,
+      logger: silentLogger,
+      ping: () => t.db.ping(),
+      jwt: { secret: 'test-jwt-secret-for-variant-b-0123456789abcdef' },
+      tierLimits: { perHour: async () => 1_000_000 },
+      lifecycles: unreadable,
+    });
+    const res = await request(app).get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.paths['/applications'].post.deprecated).toBeUndefined();
   });
 });

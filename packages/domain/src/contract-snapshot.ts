@@ -26,32 +26,20 @@ export interface ContractStatus {
   retired?: string;
 }
 
-/** A schedule with its header values written once, when read. */
-type Schedule = LifecycleRow & { deprecation: Array<[string, string]>; sunset?: [string, string] };
-type Snapshot = { at: number; schedules: Map<string, Schedule>; brownouts: BrownoutRow[] };
-
-function withHeaders(row: LifecycleRow): Schedule {
-  const deprecation: Array<[string, string]> = [];
-  if (row.deprecatedAt) deprecation.push(['Deprecation', `@${Math.floor(row.deprecatedAt.getTime() / 1000)}`]);
-  if (row.deprecatedAt && row.link) deprecation.push(['Link', `<${row.link}>; rel="deprecation"`]);
-  return { ...row, deprecation, sunset: row.sunsetAt ? ['Sunset', row.sunsetAt.toUTCString()] : undefined };
-}
-
 export type ContractLifecycles = ReturnType<typeof createContractLifecycles>;
 
 /** The copy of one process; `statusOf` answers what a partner's request at `at` (ms) gets. */
 export function createContractLifecycles(db: Sql) {
-  let cached: Snapshot | undefined;
+  let cached: { at: number; schedules: Map<string, LifecycleRow>; brownouts: BrownoutRow[] } | undefined;
   let loading: Promise<void> | undefined;
 
   const load = async () => {
     const at = Date.now();
     const [schedules, brownouts] = await Promise.all([readLifecycles(db), readBrownouts(db, new Date(at))]);
-    const keyed = schedules.map((s): [string, Schedule] => [`${s.contract}:${s.partnerId}`, withHeaders(s)]);
-    cached = { at, schedules: new Map(keyed), brownouts };
+    cached = { at, schedules: new Map(schedules.map((s) => [`${s.contract}:${s.partnerId}`, s])), brownouts };
   };
   const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
-  const snapshot = async (): Promise<Snapshot> => {
+  const snapshot = async () => {
     if (cached === undefined) await refresh();
     else if (Date.now() - cached.at >= SNAPSHOT_MAX_AGE_MS) await refresh().catch(() => undefined);
     return cached!;
@@ -74,28 +62,20 @@ export function createContractLifecycles(db: Sql) {
           b.startsAt.getTime() <= at &&
           at < b.endsAt.getTime(),
       );
-      return statusAt(contract, schedule, brownout, at);
+      const { deprecatedAt, sunsetAt, link } = schedule ?? {};
+      const headers: Array<[string, string]> = [];
+      if (deprecatedAt && deprecatedAt.getTime() <= at) {
+        headers.push(['Deprecation', `@${Math.floor(deprecatedAt.getTime() / 1000)}`]);
+        if (link) headers.push(['Link', `<${link}>; rel="deprecation"`]);
+      }
+      if (sunsetAt) headers.push(['Sunset', sunsetAt.toUTCString()]);
+      const retired =
+        sunsetAt && sunsetAt.getTime() <= at
+          ? `was retired on ${sunsetAt.toISOString()}`
+          : brownout && `is in a scheduled brownout until ${brownout.endsAt.toISOString()} as it is being retired`;
+      if (!retired) return { headers };
+      const guide = link ? `; see ${link}` : '';
+      return { headers, retired: `Variant ${contract} ${retired}: move to Variant ${otherContract(contract)}${guide}` };
     },
   };
-}
-
-function statusAt(
-  contract: Contract,
-  schedule: Schedule | undefined,
-  brownout: BrownoutRow | undefined,
-  at: number,
-): ContractStatus {
-  const { deprecatedAt, sunsetAt, link, deprecation = [], sunset } = schedule ?? {};
-  const headers = deprecatedAt && deprecatedAt.getTime() <= at ? [...deprecation] : [];
-  if (sunset) headers.push(sunset);
-  const guide = link ? `; see ${link}` : '';
-  const move = `move to Variant ${otherContract(contract)}${guide}`;
-  if (sunsetAt && sunsetAt.getTime() <= at)
-    return { headers, retired: `Variant ${contract} was retired on ${sunsetAt.toISOString()}: ${move}` };
-  if (brownout)
-    return {
-      headers,
-      retired: `Variant ${contract} is in a scheduled brownout until ${brownout.endsAt.toISOString()} as it is being retired: ${move}`,
-    };
-  return { headers };
 }

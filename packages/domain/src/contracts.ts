@@ -72,17 +72,18 @@ function timeField(body: Record<string, unknown>, field: string, required = fals
   return ok(new Date(time));
 }
 
-function unknownFields(body: Record<string, unknown>, known: readonly string[]) {
-  const extra = Object.keys(body).find((key) => !known.includes(key));
-  return extra === undefined ? undefined : invalid(violation(extra, 'unknown', 'is not a field of this request'));
+/** The request's object body, refusing a field it does not know. */
+function bodyOf(raw: unknown, known: readonly string[]): Result<Record<string, unknown>> {
+  const body = objectBody(raw);
+  if (!body.ok) return body;
+  const extra = Object.keys(body.value).find((key) => !known.includes(key));
+  return extra === undefined ? body : invalid(violation(extra, 'unknown', 'is not a field of this request'));
 }
 
 /** `{deprecatedAt, sunsetAt, link, force}`, each optional: the link absolute https (http too in the sandbox). */
 function readSchedule(ctx: DomainContext, raw: unknown) {
-  const body = objectBody(raw);
+  const body = bodyOf(raw, ['deprecatedAt', 'sunsetAt', 'link', 'force']);
   if (!body.ok) return body;
-  const extra = unknownFields(body.value, ['deprecatedAt', 'sunsetAt', 'link', 'force']);
-  if (extra) return extra;
   const deprecatedAt = timeField(body.value, 'deprecatedAt');
   if (!deprecatedAt.ok) return deprecatedAt;
   const sunsetAt = timeField(body.value, 'sunsetAt');
@@ -99,56 +100,61 @@ function readSchedule(ctx: DomainContext, raw: unknown) {
 
 const schemeOf = (link: string) => (URL.canParse(link) ? new URL(link).protocol : '');
 
-/**
- * Whether, with these schedules, a partner the written row applies to would have both contracts sunset:
- * for the every-partner row, the partners without a row of their own for that contract too.
- */
-function leavesNoContract(rows: LifecycleRow[], contract: Contract, partnerId: string): boolean {
-  const row = (c: string, p: string) => rows.find((r) => r.contract === c && r.partnerId === p);
-  const sunset = (c: string, p: string) => Boolean((row(c, p) ?? row(c, EVERY_PARTNER))?.sunsetAt);
-  const partners = new Set(rows.map((r) => r.partnerId));
-  const affected =
-    partnerId === EVERY_PARTNER ? [...partners].filter((p) => p === partnerId || !row(contract, p)) : [partnerId];
-  return affected.some((p) => sunset(contract, p) && sunset(otherContract(contract), p));
-}
+/** A schedule's path: its contract and, for one partner's own, the partner. */
+type SchedulePath = { contract: string; partnerId?: string };
 
 /** The path's contract and, for one partner's schedule, its partner (the nil id for every partner). */
-async function scheduleKey(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
+async function scheduleKey(ctx: DomainContext, options: SchedulePath) {
   const contract = contractOf(options.contract);
   if (!contract.ok) return contract;
   const partner = options.partnerId === undefined ? ok(EVERY_PARTNER) : await knownPartner(ctx, options.partnerId);
   return partner.ok ? ok({ contract: contract.value, partnerId: partner.value }) : partner;
 }
 
+/**
+ * 409 when, once the schedule of this key is `row` (or cleared, without one), a partner it applies to would
+ * have both contracts sunset: for the every-partner schedule, each partner without its own for that contract.
+ */
+async function noContractLeft(ctx: DomainContext, key: { contract: Contract; partnerId: string }, row?: LifecycleRow) {
+  const rows = (await readLifecycles(ctx.db)).filter(
+    (r) => r.contract !== key.contract || r.partnerId !== key.partnerId,
+  );
+  if (row) rows.push(row);
+  const find = (c: string, p: string) => rows.find((r) => r.contract === c && r.partnerId === p);
+  const sunset = (c: Contract, p: string) => Boolean((find(c, p) ?? find(c, EVERY_PARTNER))?.sunsetAt);
+  const partners = key.partnerId === EVERY_PARTNER ? [EVERY_PARTNER, ...rows.map((r) => r.partnerId)] : [key.partnerId];
+  const affected = partners.filter((p) => p === key.partnerId || !find(key.contract, p));
+  if (!affected.some((p) => sunset(key.contract, p) && sunset(otherContract(key.contract), p))) return undefined;
+  const whom = key.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
+  return fail(
+    'NO_CONTRACT_LEFT',
+    `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true to do so all the same`,
+  );
+}
+
 /** `PUT /admin/v1[/partners/{partnerId}]/contracts/{contract}/lifecycle`: replaces the schedule. */
-export async function setContractLifecycle(
-  ctx: DomainContext,
-  options: { contract: string; partnerId?: string; body: unknown },
-) {
+export async function setContractLifecycle(ctx: DomainContext, options: SchedulePath & { body: unknown }) {
   const key = await scheduleKey(ctx, options);
   if (!key.ok) return key;
   const schedule = readSchedule(ctx, options.body);
   if (!schedule.ok) return schedule;
   const { force, ...fields } = schedule.value;
   const row = { ...key.value, ...fields, updatedAt: ctx.clock() };
-  const others = (await readLifecycles(ctx.db)).filter(
-    (r) => r.contract !== row.contract || r.partnerId !== row.partnerId,
-  );
-  if (!force && leavesNoContract([...others, row], row.contract, row.partnerId)) {
-    const whom = row.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
-    return fail(
-      'NO_CONTRACT_LEFT',
-      `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true to do so all the same`,
-    );
-  }
+  const refused = force ? undefined : await noContractLeft(ctx, key.value, row);
+  if (refused) return refused;
   await upsertLifecycle(ctx.db, row);
   return ok(lifecycleView(row));
 }
 
-/** `DELETE` of the same paths: the schedule is cleared (a partner's then follows the every-partner one). */
-export async function clearContractLifecycle(ctx: DomainContext, options: { contract: string; partnerId?: string }) {
+/**
+ * `DELETE` of the same paths (`?force=true` as for a PUT): the schedule is cleared, and a partner's then
+ * follows the every-partner one.
+ */
+export async function clearContractLifecycle(ctx: DomainContext, options: SchedulePath & { force?: boolean }) {
   const key = await scheduleKey(ctx, options);
   if (!key.ok) return key;
+  const refused = options.force ? undefined : await noContractLeft(ctx, key.value);
+  if (refused) return refused;
   await deleteLifecycle(ctx.db, key.value.contract, key.value.partnerId);
   const partnerId = key.value.partnerId === EVERY_PARTNER ? null : key.value.partnerId;
   return ok({ contract: key.value.contract, partnerId, cleared: true });
@@ -173,10 +179,8 @@ export async function listContracts(ctx: DomainContext) {
 export async function scheduleBrownout(ctx: DomainContext, options: { contract: string; body: unknown }) {
   const contract = contractOf(options.contract);
   if (!contract.ok) return contract;
-  const body = objectBody(options.body);
+  const body = bodyOf(options.body, ['from', 'to', 'partnerId']);
   if (!body.ok) return body;
-  const extra = unknownFields(body.value, ['from', 'to', 'partnerId']);
-  if (extra) return extra;
   const from = timeField(body.value, 'from', true);
   if (!from.ok) return from;
   const to = timeField(body.value, 'to', true);
@@ -217,13 +221,10 @@ export async function contractUsageReport(ctx: DomainContext, options: { query: 
   return ok({ window: { from: window.value.from, to: window.value.to }, rows: view });
 }
 
-type UsageRowView = Extract<Awaited<ReturnType<typeof contractUsageReport>>, { ok: true }>['value']['rows'][number];
 const USAGE_COLUMNS = ['partnerId', 'partnerName', 'contract', 'requests', 'lastSeenAt'] as const;
 
-export function contractUsageCsv(rows: UsageRowView[]): string {
-  const lines = [
-    USAGE_COLUMNS.join(','),
-    ...rows.map((r) => USAGE_COLUMNS.map((c) => csvCell(String(r[c]))).join(',')),
-  ];
-  return `${lines.join('\r\n')}\r\n`;
+/** The usage report as CSV (RFC 4180, CRLF): a header of the columns, then a row per partner and contract. */
+export function contractUsageCsv(rows: Array<Record<(typeof USAGE_COLUMNS)[number], string | number>>): string {
+  const lines = rows.map((r) => USAGE_COLUMNS.map((c) => csvCell(String(r[c]))).join(','));
+  return `${[USAGE_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }

@@ -11,13 +11,12 @@ import { sendError } from './errors';
 import { errorText, type Logger } from './logger';
 import type { Schema } from './openapi';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 export function contractLifecycle(
   contract: Contract,
   lifecycles: ContractLifecycles,
-  usage: ContractUsage | undefined,
+  usage?: ContractUsage,
 ): RequestHandler {
   return (_req, res, next) => {
     const { partnerId } = res.locals.partner as AuthenticatedPartner;
@@ -36,13 +35,11 @@ export function contractLifecycle(
  * operation under the base path is `deprecated` and `info.description` says so.
  */
 export function servedDocument(document: Schema, contract: Contract, lifecycles: ContractLifecycles) {
-  let shown: { schedule?: LifecycleRow; document: Schema } = { document };
   return async (): Promise<Schema> => {
-    const schedule = await lifecycles.scheduleOf(contract);
-    const deprecated = schedule?.deprecatedAt && schedule.deprecatedAt.getTime() <= Date.now() ? schedule : undefined;
-    if (deprecated !== shown.schedule)
-      shown = { schedule: deprecated, document: deprecated ? deprecatedDocument(document, deprecated) : document };
-    return shown.document;
+    // Schedules that cannot be read leave the document as built: it is served whatever the database does.
+    const schedule = await lifecycles.scheduleOf(contract).catch(() => undefined);
+    const deprecated = schedule?.deprecatedAt && schedule.deprecatedAt.getTime() <= Date.now();
+    return schedule && deprecated ? deprecatedDocument(document, schedule) : document;
   };
 }
 
@@ -78,25 +75,24 @@ export type ContractUsage = ReturnType<typeof createContractUsage>;
  * `flushMs` and when closed (after the listeners drained).
  */
 export function createContractUsage(db: Sql, options: { flushMs?: number; logger?: Logger } = {}) {
-  // `<partnerId> <contract> <day number>` → the counts not written yet.
-  let pending = new Map<string, { requests: number; lastSeenAt: number }>();
-  const add = (key: string, requests: number, lastSeenAt: number) => {
-    const counted = pending.get(key) ?? { requests: 0, lastSeenAt };
-    pending.set(key, { requests: counted.requests + requests, lastSeenAt: Math.max(counted.lastSeenAt, lastSeenAt) });
+  // `<partnerId> <contract> <day>` → the counts not written yet.
+  let pending = new Map<string, ContractUsageCount>();
+  const add = (count: ContractUsageCount) => {
+    const key = `${count.partnerId} ${count.contract} ${count.day}`;
+    const counted = pending.get(key);
+    if (counted) {
+      counted.requests += count.requests;
+      if (count.lastSeenAt > counted.lastSeenAt) counted.lastSeenAt = count.lastSeenAt;
+    } else pending.set(key, count);
   };
   const write = async () => {
-    const counts = pending;
+    const counts = [...pending.values()];
     pending = new Map();
-    const rows = [...counts].map(([key, c]): ContractUsageCount => {
-      const [partnerId, contract, day] = key.split(' ');
-      const date = new Date(Number(day) * DAY_MS).toISOString().slice(0, 10);
-      return { partnerId, contract, day: date, requests: c.requests, lastSeenAt: new Date(c.lastSeenAt) };
-    });
     try {
-      await addContractUsage(db, rows);
+      await addContractUsage(db, counts);
     } catch (err) {
       // Nothing was added: keep the counts for the next write.
-      for (const [key, c] of counts) add(key, c.requests, c.lastSeenAt);
+      for (const count of counts) add(count);
       options.logger?.warn('contract usage not written', { error: errorText(err) });
     }
   };
@@ -105,8 +101,10 @@ export function createContractUsage(db: Sql, options: { flushMs?: number; logger
   const timer = setInterval(() => void flush(), options.flushMs ?? 5000);
   timer.unref();
   return {
-    record: (partnerId: string, contract: Contract, at: number) =>
-      add(`${partnerId} ${contract} ${Math.floor(at / DAY_MS)}`, 1, at),
+    record(partnerId: string, contract: Contract, at: number) {
+      const lastSeenAt = new Date(at);
+      add({ partnerId, contract, day: lastSeenAt.toISOString().slice(0, 10), requests: 1, lastSeenAt });
+    },
     flush,
     async close() {
       clearInterval(timer);

@@ -166,7 +166,9 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
     on('put', `${scope}/contracts/:contract/lifecycle`, 200, (req) =>
       setContractLifecycle(ctx, { ...scheduleOf(req), body: req.body }),
     );
-    on('delete', `${scope}/contracts/:contract/lifecycle`, 200, (req) => clearContractLifecycle(ctx, scheduleOf(req)));
+    on('delete', `${scope}/contracts/:contract/lifecycle`, 200, (req) =>
+      clearContractLifecycle(ctx, { ...scheduleOf(req), force: queryValue(req, 'force') === 'true' }),
+    );
   }
   on('post', '/contracts/:contract/brownouts', 201, (req) =>
     scheduleBrownout(ctx, { contract: req.params.contract, body: req.body }),

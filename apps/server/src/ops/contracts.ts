@@ -51,8 +51,9 @@ export function contractCommands(program: Command, admin: Admin, printing: Print
     contract
       .command('clear <contract>')
       .description('clear the schedule of a contract, for every partner or with --partner one')
-      .option('--partner <partnerId>', 'the partner whose own schedule this is'),
-    ([name], opts) => admin('DELETE', `${contractPath(name, opts)}/lifecycle`),
+      .option('--partner <partnerId>', 'the partner whose own schedule this is')
+      .option('--force', 'even when it leaves a partner no contract'),
+    ([name], opts) => admin('DELETE', `${contractPath(name, opts)}/lifecycle${opts.force ? '?force=true' : ''}`),
     (data) => [`Variant ${data.contract}: schedule cleared for ${whom(data as Row)}.`],
   );
 

@@ -8,6 +8,7 @@ import { createAdminApp } from '../../src/admin/app';
 const TOKEN = 'lm_admin_test-token-0123456789abcdef';
 const auth = { Authorization: `Bearer ${TOKEN}` };
 const GUIDE = 'https://partners.example.com/migrating-to-variant-b';
+const LATER = '2027-03-01T00:00:00Z';
 
 describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
   let t: TestContext;
@@ -128,6 +129,20 @@ describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
       await request(app).delete(`/admin/v1/partners/${partnerId}/contracts/${c}/lifecycle`).set(auth);
   });
 
+  it('when clearing a partner’s own schedule would leave it both contracts sunset, then 409 unless ?force=true', async () => {
+    const own = `/admin/v1/partners/${partnerId}/contracts/A/lifecycle`;
+    expect((await put('/contracts/A/lifecycle', { sunsetAt: '2027-06-30T00:00:00Z' })).status).toBe(200);
+    expect((await put(`/partners/${partnerId}/contracts/A/lifecycle`, { deprecatedAt: LATER })).status).toBe(200);
+    expect((await put(`/partners/${partnerId}/contracts/B/lifecycle`, { sunsetAt: LATER })).status).toBe(200);
+    const refused = await request(app).delete(own).set(auth);
+    expect([refused.status, refused.body.error]).toEqual([409, 'NO_CONTRACT_LEFT']);
+    expect(await countRows(t.db, 'contract_lifecycles')).toBe(3);
+    expect((await request(app).delete(`${own}?force=true`).set(auth)).status).toBe(200);
+    expect(await countRows(t.db, 'contract_lifecycles')).toBe(2);
+    for (const path of [`/partners/${partnerId}/contracts/B/lifecycle`, '/contracts/A/lifecycle'])
+      expect((await request(app).delete(`/admin/v1${path}`).set(auth)).status).toBe(200);
+  });
+
   it('when brownouts are scheduled, listed and cancelled, then bad windows are 400 naming the field', async () => {
     const post = (body: unknown) =>
       request(app)
@@ -159,6 +174,11 @@ describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(message);
     }
+    // Exactly 24 hours is the longest window taken.
+    const day = await post({ from: from.toISOString(), to: new Date(from.getTime() + 24 * 3_600_000).toISOString() });
+    expect(day.status).toBe(201);
+    const longest = `/admin/v1/contracts/A/brownouts/${day.body.data.brownoutId}`;
+    expect((await request(app).delete(longest).set(auth)).status).toBe(200);
     const list = await request(app).get('/admin/v1/contracts/A/brownouts').set(auth);
     expect(list.body.data.brownouts).toEqual([made.body.data]);
     expect((await request(app).get('/admin/v1/contracts/B/brownouts').set(auth)).body.data.brownouts).toEqual([]);

@@ -49,6 +49,20 @@ describe(`pnpm ops contract on ${ONE_STORAGE}`, () => {
     expect((await ops(['clear', 'A'])).out).toBe('Variant A: schedule cleared for every partner.\n');
   });
 
+  it('when clearing would leave a partner no contract, then clear fails unless --force', async () => {
+    await ops(['set', 'A', '--sunset-at', '2027-06-30T00:00:00Z']);
+    await ops(['set', 'A', '--partner', partnerId, '--deprecated-at', '2026-12-01T00:00:00Z']);
+    await ops(['set', 'B', '--partner', partnerId, '--sunset-at', '2027-06-30T00:00:00Z']);
+    const refused = await ops(['clear', 'A', '--partner', partnerId]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('NO_CONTRACT_LEFT');
+    expect((await ops(['clear', 'A', '--partner', partnerId, '--force'])).out).toBe(
+      `Variant A: schedule cleared for partner ${partnerId}.\n`,
+    );
+    await ops(['clear', 'B', '--partner', partnerId]);
+    await ops(['clear', 'A']);
+  });
+
   it('when a brownout is added, listed and cancelled, then each is printed', async () => {
     const added = await ops([
       'brownout',

@@ -51,16 +51,13 @@ const serveAsset: RequestHandler = (req, res, next) => {
  * 404 naming their real address, before any key is asked for.
  */
 export function docsRoutes(document: () => Promise<object>, basePath: string): Router {
-  let shown = { document: {}, body: '' };
   const router = Router();
   router.use(basePath, (req, res, next) => {
     if (req.method !== 'GET' || (req.path !== '/openapi.json' && req.path !== '/docs')) return next();
     sendError(res, 'NOT_FOUND', `Not under ${basePath}: this listener serves it at ${req.path} (its root)`);
   });
   router.get('/openapi.json', async (_req, res) => {
-    const current = await document();
-    if (current !== shown.document) shown = { document: current, body: JSON.stringify(current) };
-    res.type('application/json').send(shown.body);
+    res.type('application/json').send(JSON.stringify(await document()));
   });
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);
