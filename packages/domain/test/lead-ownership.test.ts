@@ -97,7 +97,7 @@ describe(`lead ownership on ${ONE_STORAGE}`, () => {
     mobile: fc.constantFrom('national', 'e164', 'spaced', 'text'),
     hoursAfterPrevious: fc.integer({ min: 1, max: 40 * 24 }),
   });
-  type Click = fc.Infer<typeof click>;
+  type Click = typeof click extends fc.Arbitrary<infer T> ? T : never;
 
   let run = 0;
   it('when partners refer applicants to lenders over time, then the owners are exactly the first introducer per applicant per window', async () => {
