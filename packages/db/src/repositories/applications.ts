@@ -226,14 +226,17 @@ export async function insertMatchRun(
   );
 }
 
-type MatchRunRow = { id: string; applicationId: string; partnerId: string; offers: unknown; createdAt: Date };
+/** `offer`: the one offer of the run's snapshot asked for; null when the run has no such offer. */
+type MatchRunRow = { id: string; applicationId: string; partnerId: string; offer: unknown; createdAt: Date };
 
-export async function findMatchRun(db: Sql, id: string): Promise<MatchRunRow | null> {
+/** A match run with one offer of its snapshot (the run's answer, kept beside it, is not read). */
+export async function findMatchRun(db: Sql, id: string, offerId: string): Promise<MatchRunRow | null> {
   const [row] = await db.query<MatchRunRow>(
-    `SELECT id::text, application_id::text AS "applicationId", partner_id::text AS "partnerId", offers,
+    `SELECT id::text, application_id::text AS "applicationId", partner_id::text AS "partnerId",
+            (SELECT o FROM json_array_elements(offers -> 'offers') o WHERE o ->> 'offerId' = $2) AS offer,
             created_at AS "createdAt"
        FROM match_runs WHERE id = $1`,
-    [id],
+    [id, offerId],
   );
   return row ?? null;
 }
