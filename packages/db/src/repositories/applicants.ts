@@ -41,10 +41,10 @@ export async function writeDetails(db: Sql, applicationId: string, sealed: Seale
 }
 
 /**
- * Erasure, in one statement: the details go and the row is marked erased (made when there was none);
- * `stepFields` (the personal fields of steps 1-4) and the sealed parts leave the steps; the exact score
- * goes; the consent record loses the partner's reference. Answers the first erasure's time, or null when
- * there is no such application.
+ * Erasure, in one statement: the details and the applicant's hashes go and the row is marked erased (made
+ * when there was none); `stepFields` (the personal fields of steps 1-4) and the sealed parts leave the
+ * steps; the exact score goes; the consent record loses the partner's reference. Answers the first
+ * erasure's time, or null when there is no such application.
  */
 export async function eraseApplicant(
   db: Sql,
@@ -64,7 +64,8 @@ export async function eraseApplicant(
      ), applicant AS (
        INSERT INTO applicants (application_id, erased_at) SELECT id, $2 FROM stripped
        ON CONFLICT (application_id) DO UPDATE
-         SET details_sealed = NULL, key_id = NULL, email_hash = NULL, mobile_hash = NULL, erased_at = COALESCE(applicants.erased_at, EXCLUDED.erased_at)
+         SET details_sealed = NULL, key_id = NULL, email_hash = NULL, mobile_hash = NULL,
+             erased_at = COALESCE(applicants.erased_at, EXCLUDED.erased_at)
        RETURNING erased_at
      ), consent AS (
        UPDATE consent_records SET partner_reference = NULL, erased_at = COALESCE(consent_records.erased_at, $2)
