@@ -2,7 +2,8 @@
  * Lead ownership: the same applicant is the same e-mail (trimmed, case-insensitive) or the same mobile
  * number (Australian numbers in E.164). They are compared as keyed hashes (HMAC-SHA256 under a key derived
  * from APPLICANT_HASH_SECRET), written beside the sealed details; neither value is kept in clear for it.
- * The referral's attribution is decided where it is recorded (`insertReferral`).
+ * The referral's attribution is decided where it is recorded (`insertReferral`: the database's
+ * `record_referral`).
  */
 import { createHmac, createSecretKey, hkdfSync } from 'node:crypto';
 import type { Json } from '@loanmatch/db';

@@ -242,17 +242,14 @@ export async function findMatchRun(db: Sql, id: string, offerId: string): Promis
 }
 
 /**
- * A followed tracking link, recorded once per offer (the application's `clientTags` copied onto it), and
- * the application moved on to `referred`. False when the offer was recorded before.
- *
- * Its attribution: `duplicate` of the earliest owning referral of another partner to the same lender of an
- * applicant with the same e-mail or mobile hash, made within the lender's `ownership_days`; otherwise
- * `owner`. One short transaction: a lock per (lender, hash) first, taken in one order, so that referrals of
- * one applicant to one lender are decided one after the other on every process; then one statement, whose
- * snapshot sees every referral decided before.
+ * A followed tracking link, recorded once per offer (the application's `clientTags` copied onto it), with
+ * its attribution (`owner`, or `duplicate` of another partner's earlier referral of the same applicant to
+ * the lender), and the application moved on to `referred`: one call of `record_referral`, whose statements
+ * (a lock per applicant hash and lender, then the check and the insert) are in the migration
+ * `20261129013434_lead_ownership`. False when the offer was recorded before.
  */
 export async function insertReferral(
-  db: Transactional,
+  db: Sql,
   referral: {
     id: string;
     offerId: string;
@@ -267,50 +264,21 @@ export async function insertReferral(
   },
 ): Promise<boolean> {
   const r = referral;
-  return db.transaction(async (tx) => {
-    await tx.query(
-      `SELECT pg_advisory_xact_lock(k) FROM (
-         SELECT DISTINCT hashtext('loanmatch:ownership:' || $2 || ':' || h) AS k
-           FROM applicants, unnest(ARRAY[email_hash, mobile_hash]) h
-          WHERE application_id = $1 AND h IS NOT NULL ORDER BY k) keys`,
-      [r.applicationId, r.lenderId],
-    );
-    const [row] = await tx.query<{ recorded: boolean }>(
-      `WITH owner AS (
-         SELECT r.offer_id FROM applicants me
-           JOIN applicants a ON a.email_hash = me.email_hash OR a.mobile_hash = me.mobile_hash
-           JOIN referrals r ON r.application_id = a.application_id AND r.lender_id = $6
-           JOIN lenders l ON l.id = r.lender_id
-          WHERE me.application_id = $4 AND r.partner_id <> $5 AND r.attribution = 'owner'
-            AND r.created_at > $9::timestamptz - make_interval(days => l.ownership_days)
-          ORDER BY r.created_at, r.id LIMIT 1
-       ), referral AS (
-         INSERT INTO referrals (id, offer_id, match_run_id, application_id, partner_id, lender_id, product_id,
-                                commission_terms, client_tags, created_at, attribution, duplicate_of)
-         SELECT $1, $2, $3, a.id, $5, $6, $7, $8, a.client_tags, $9,
-                CASE WHEN o.offer_id IS NULL THEN 'owner' ELSE 'duplicate' END, o.offer_id
-           FROM applications a LEFT JOIN owner o ON true WHERE a.id = $4
-         ON CONFLICT (offer_id) DO NOTHING
-         RETURNING application_id
-       ), moved AS (
-         UPDATE applications SET status = 'referred', updated_at = $9
-          WHERE id = (SELECT application_id FROM referral) AND status < 'referred'
-       )
-       SELECT EXISTS (SELECT 1 FROM referral) AS recorded`,
-      [
-        r.id,
-        r.offerId,
-        r.matchRunId,
-        r.applicationId,
-        r.partnerId,
-        r.lenderId,
-        r.productId,
-        r.commissionTerms && JSON.stringify(r.commissionTerms),
-        r.now,
-      ],
-    );
-    return row.recorded;
-  });
+  const [row] = await db.query<{ recorded: boolean }>(
+    'SELECT record_referral($1, $2, $3, $4, $5, $6, $7, $8, $9) AS recorded',
+    [
+      r.id,
+      r.offerId,
+      r.matchRunId,
+      r.applicationId,
+      r.partnerId,
+      r.lenderId,
+      r.productId,
+      r.commissionTerms && JSON.stringify(r.commissionTerms),
+      r.now,
+    ],
+  );
+  return row.recorded;
 }
 
 /** Variant B: the digest of the application's security token; undefined when it is not the partner's. */
