@@ -246,7 +246,7 @@ export async function findMatchRun(db: Sql, id: string, offerId: string): Promis
  * its attribution (`owner`, or `duplicate` of another partner's earlier referral of the same applicant to
  * the lender), and the application moved on to `referred`: one call of `record_referral`, whose statements
  * (a lock per applicant hash and lender, then the check and the insert) are in the migration
- * `20261129013434_lead_ownership`. False when the offer was recorded before.
+ * `20261129023500_lead_ownership`. False when the offer was recorded before.
  */
 export async function insertReferral(
   db: Sql,
