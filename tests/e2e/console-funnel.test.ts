@@ -71,6 +71,7 @@ describe('the funnel in the operator console on pnpm start', () => {
     await page.waitForSelector('#funnel-chart rect[data-stage="funded"]');
     for (const stage of ['applications', 'creditChecks', 'matches', 'referrals', 'funded'])
       expect([stage, await value(`#funnel-chart rect[data-stage="${stage}"]`)]).toEqual([stage, '1']);
+    expect(await value('#funnel-chart rect[data-stage="duplicates"]')).toBe('0');
     expect(await page.textContent('#funnel-totals')).toContain('1 funded, $18,000.00');
 
     const mine = `#partners-chart g[data-group="${partnerId}"]`;

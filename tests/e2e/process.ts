@@ -164,7 +164,8 @@ export async function api(
 
 /**
  * The secrets every process of one deployment must share (README, "Several processes"), made fresh:
- * the admin token, and the keys of access tokens, tracking links, webhook secrets and personal data.
+ * the admin token, and the keys of access tokens, tracking links, webhook secrets, personal data and
+ * the applicant hashes of lead ownership.
  */
 export function clusterSecrets(): {
   ADMIN_TOKEN: string;
@@ -172,6 +173,7 @@ export function clusterSecrets(): {
   TRACKING_SECRET: string;
   WEBHOOK_SEALING_SECRET: string;
   DATA_KEY: string;
+  APPLICANT_HASH_SECRET: string;
 } {
   const hex = () => randomBytes(32).toString('hex');
   return {
@@ -180,5 +182,6 @@ export function clusterSecrets(): {
     TRACKING_SECRET: hex(),
     WEBHOOK_SEALING_SECRET: hex(),
     DATA_KEY: hex(),
+    APPLICANT_HASH_SECRET: hex(),
   };
 }

@@ -115,11 +115,12 @@ describe('a referral from create to a funded loan in the partner’s report, on 
       funded: 1,
       fundedAmount: 20000,
       commission,
+      duplicates: 0,
     };
     expect((await a.reports.referrals({ groupBy: 'tag:campaign' })).rows).toEqual([expected]);
     const csv = await a.reports.referralsCsv({ groupBy: 'tag:campaign' });
     expect(csv).toBe(
-      `group,referrals,started,approved,declined,funded,fundedAmount,commission\r\nsummer-2026,1,1,1,0,1,20000.00,${commission.toFixed(2)}\r\n`,
+      `group,referrals,started,approved,declined,funded,fundedAmount,commission,duplicates\r\nsummer-2026,1,1,1,0,1,20000.00,${commission.toFixed(2)},0\r\n`,
     );
     const { client: b } = partnerB(server.urls['Variant B'], server.demoApiKey!);
     expect((await b.reports.referrals({ groupBy: 'tag:campaign' })).rows).toEqual([expected]);

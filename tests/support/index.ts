@@ -13,6 +13,7 @@ import {
   TRACKING_LINK_LIFETIME_MS,
   createCatalogueSource,
   createInstanceRegistry,
+  createApplicantHasher,
   createPersonalDataBox,
   createSandboxBureau,
   matching,
@@ -129,6 +130,7 @@ export async function createTestContext(
       notify: options.notify,
     }),
     personalData: createPersonalDataBox(options.dataKeys ?? [randomBytes(32)]),
+    applicantHashes: createApplicantHasher(randomBytes(32)),
   };
   return {
     ctx,

@@ -97,6 +97,7 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
       funded: 1,
       fundedAmount: 20000,
       commission: 450,
+      duplicates: 0,
     });
     expect(rows[0]).toMatchObject({ referrals: 0, fundedAmount: 0, commission: 0 });
   });
@@ -118,8 +119,19 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
         funded: 1,
         fundedAmount: 20000,
         commission: 450,
+        duplicates: 0,
       },
-      { group: null, referrals: 1, started: 0, approved: 0, declined: 0, funded: 0, fundedAmount: 0, commission: 0 },
+      {
+        group: null,
+        referrals: 1,
+        started: 0,
+        approved: 0,
+        declined: 0,
+        funded: 0,
+        fundedAmount: 0,
+        commission: 0,
+        duplicates: 0,
+      },
     ]);
     expect((await report('?groupBy=tag:channel')).body.data.rows.map((r: { group: string }) => r.group)).toEqual([
       'email',
@@ -133,9 +145,9 @@ describe.each(STORAGES)('referrals and reports through Variant A on %s', (storag
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="referrals_${today()}_${today()}.csv"`);
     expect(res.text).toBe(
-      'group,referrals,started,approved,declined,funded,fundedAmount,commission\r\n' +
-        'spring,2,2,1,1,1,20000.00,450.00\r\n' +
-        ',1,0,0,0,0,0.00,0.00\r\n',
+      'group,referrals,started,approved,declined,funded,fundedAmount,commission,duplicates\r\n' +
+        'spring,2,2,1,1,1,20000.00,450.00,0\r\n' +
+        ',1,0,0,0,0,0.00,0.00,0\r\n',
     );
     expect((await report('', 'application/json')).headers['content-type']).toMatch(/^application\/json/);
   });

@@ -50,10 +50,12 @@
     ['creditChecks', 'Credit checks'],
     ['matches', 'Matches'],
     ['referrals', 'Referrals'],
+    ['duplicates', 'Duplicates'],
     ['funded', 'Funded'],
   ];
   const LENDER_STAGES = [
     ['referrals', 'Referrals'],
+    ['duplicates', 'Duplicates'],
     ['started', 'Started'],
     ['approved', 'Approved'],
     ['funded', 'Funded'],
@@ -131,7 +133,7 @@
     if (lenders) lenderNames = new Map(lenders.lenders.map((l) => [l.lenderId, l.name]));
     if (load !== funnelLoads) return;
     $('funnel-totals').textContent =
-      `${from} to ${to}: ${funnel.funded} funded, ${money(funnel.fundedAmount)}; commission ${money(funnel.commission)}.`;
+      `${from} to ${to}: ${funnel.funded} funded, ${money(funnel.fundedAmount)}; commission ${money(funnel.commission)}; ${funnel.duplicates} duplicate referrals (no commission).`;
     barChart($('funnel-chart'), [{ id: partnerId || 'all', values: funnel }], FUNNEL_STAGES);
     const partners = byPartner.partners.filter((p) => (partnerId ? p.partnerId === partnerId : true));
     barChart(

@@ -211,6 +211,7 @@ const SETTINGS = {
   jwtSecret: secret('JWT_SECRET', 32),
   jwtPreviousSecrets: secretList('JWT_PREVIOUS_SECRETS', 32),
   trackingSecret: text('TRACKING_SECRET', undefined),
+  applicantHashSecret: secret('APPLICANT_HASH_SECRET', 32),
   bureauUrl: url('BUREAU_URL', ['http:', 'https:']),
   bureauTimeoutMs: int('BUREAU_TIMEOUT_MS', 2000, 100, 60_000),
   logLevel: oneOf('LOG_LEVEL', ['silent', 'error', 'warn', 'info', 'debug'], 'info'),

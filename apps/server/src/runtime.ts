@@ -21,6 +21,7 @@ import {
 } from '@loanmatch/http';
 import {
   TRACKING_LINK_LIFETIME_MS,
+  createApplicantHasher,
   createCatalogueSource,
   createContractLifecycles,
   createInstanceRegistry,
@@ -48,6 +49,8 @@ const OWN_SECRET_WARNINGS: Readonly<Record<string, string>> = {
     "WEBHOOK_SEALING_SECRET is unset: webhook secrets are sealed with this process's own secret and only it can sign with them; set WEBHOOK_SEALING_SECRET when several processes run",
   'data-key':
     "DATA_KEY is unset: applicant details are sealed with this process's own key and only it can read them; set DATA_KEY when several processes run",
+  'applicant-hash-secret':
+    "APPLICANT_HASH_SECRET is unset: this process hashes applicants for lead ownership with its own secret, so other processes' referrals of the same applicant are not recognised; set APPLICANT_HASH_SECRET when several processes run",
   'jwt-secret':
     "JWT_SECRET is unset: access tokens are signed with this process's own secret and only it accepts them; set JWT_SECRET when several processes serve Variant B",
 };
@@ -126,6 +129,7 @@ export async function startRuntime(config: Config, mode: Mode): Promise<Runtime>
     metrics,
     personalData: createPersonalDataBox([dataKey, ...config.dataPreviousKeys]),
     leadRetentionDays: config.leadRetentionDays,
+    applicantHashes: createApplicantHasher(secret('applicant-hash-secret', config.applicantHashSecret)),
   };
   const jobs: DomainContext = { ...ctx, db: db.jobs };
   await warnOfMissingDataKeys(jobs, logger);

@@ -208,6 +208,7 @@ describe('the clients against the real service', () => {
           clientTags: {},
           outcome: null,
           commission: null,
+          attribution: 'owner',
         },
       ],
       nextCursor: null,

@@ -1,6 +1,7 @@
 import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } from '@loanmatch/db';
 import { fail, ok } from './errors';
 import { loadCatalogue, type Catalogue } from './matching';
+import { DEFAULT_OWNERSHIP_DAYS } from './ownership';
 
 /** Checks the catalogue's stamp at most every `refreshMs`, and reloads it when it changed. */
 export function createCatalogueSource(db: Transactional, options: { refreshMs?: number } = {}) {
@@ -36,7 +37,7 @@ export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
   const { lenders, products, ...settings } = options.document as Record<string, unknown> & {
-    lenders: Array<{ id: string; name: string; url: string }>;
+    lenders: Array<{ id: string; name: string; url: string; ownershipDays?: number }>;
     products: Array<Record<string, unknown>>;
   };
   const effectiveFrom = String(settings.effectiveFrom);
@@ -45,7 +46,12 @@ export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }
     {
       version: effectiveFrom,
       settings,
-      lenders: lenders.map(({ id, name, url }) => ({ id, name, url })),
+      lenders: lenders.map(({ id, name, url, ownershipDays }) => ({
+        id,
+        name,
+        url,
+        ownershipDays: ownershipDays ?? DEFAULT_OWNERSHIP_DAYS,
+      })),
       products: products.map((p) => ({
         id: String(p.id),
         lenderId: String(p.lenderId),

@@ -1,6 +1,7 @@
-import type { Transactional } from '@loanmatch/db';
+import type { Json, Transactional } from '@loanmatch/db';
 import type { CatalogueSource } from './catalogue-store';
 import type { CreditBureau } from './credit/bureau';
+import type { ApplicantHashes } from './ownership';
 import type { SecretBox } from './sealing';
 import type { OutcomeType } from './outcomes/lifecycle';
 
@@ -19,6 +20,8 @@ export interface DomainContext {
   readonly webhooks: WebhookServices;
   /** Seals applicant details at rest: DATA_KEY, then DATA_PREVIOUS_KEYS still opening what they sealed. */
   readonly personalData: SecretBox;
+  /** Keyed hashes of an applicant's e-mail and mobile number, for lead ownership (`ownership.ts`). */
+  readonly applicantHashes: (details: Json) => ApplicantHashes;
   readonly metrics?: DomainObserver;
   /** How long a lead can be read or delivered after its referral: LEAD_RETENTION_DAYS, 30 by default. */
   readonly leadRetentionDays?: number;

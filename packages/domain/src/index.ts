@@ -25,6 +25,7 @@ export * from './contracts';
 export * from './contract-snapshot';
 export * from './sealing';
 export * from './personal-data';
+export * from './ownership';
 export * from './sealed-fields';
 export * from './consents';
 export * from './offers';

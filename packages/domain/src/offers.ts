@@ -126,10 +126,8 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
   const claims = verifyTrackingToken(ctx.tracking.secret, options.token);
   if (!claims) return fail('NOT_FOUND', 'Unknown link');
   if (claims.expiresAt.getTime() <= ctx.clock().getTime()) return fail('LINK_EXPIRED');
-  const run = await findMatchRun(ctx.db, claims.matchRunId);
-  const offer = (run?.offers as { offers?: SnapshotOffer[] } | undefined)?.offers?.find(
-    (o) => o.offerId === claims.offerId,
-  );
+  const run = await findMatchRun(ctx.db, claims.matchRunId, claims.offerId);
+  const offer = run?.offer as SnapshotOffer | null | undefined;
   if (!run || !offer) return fail('NOT_FOUND', 'Unknown link');
 
   const recorded = await insertReferral(ctx.db, {

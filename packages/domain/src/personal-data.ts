@@ -32,6 +32,7 @@ export function sealApplicantDetails(ctx: DomainContext, applicationId: string, 
   return {
     detailsSealed: ctx.personalData.seal(JSON.stringify(details), applicationId),
     keyId: ctx.personalData.keyId,
+    ...ctx.applicantHashes(details),
   };
 }
 

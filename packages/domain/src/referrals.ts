@@ -27,6 +27,7 @@ function referralView(r: ReferralRow): ReferralView {
             fundedAmount: r.fundedAmountCents === null ? null : toDollars(r.fundedAmountCents),
           },
     commission: r.commissionCents === null ? null : { amount: toDollars(r.commissionCents), currency: 'AUD' },
+    attribution: r.attribution as ReferralView['attribution'],
   };
 }
 

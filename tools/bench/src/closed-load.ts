@@ -14,12 +14,12 @@ export interface SaturationOptions {
 }
 
 export interface SaturationResult {
-  /** 2xx answers per second over the counted time. */
+  /** 2xx and 3xx answers per second over the counted time. */
   rps: number;
-  /** CPU time of the serving process per 2xx answer, µs. */
+  /** CPU time of the serving process per 2xx or 3xx answer, µs. */
   cpuUsPerRequest: number;
   answered: number;
-  /** Non-2xx answers, errors and timeouts. */
+  /** Answers from 400 up, errors and timeouts. */
   errors: number;
   durationS: number;
   /** The counted time on the monotonic clock a CPU profile uses (µs), to read the profile for this phase. */
@@ -69,12 +69,12 @@ export async function runSaturation(call: Call, pid: number, options: Saturation
   const result = await run(call, options.connections, options.durationS);
   const toUs = monotonicUs();
   const cpu = (cpuUs(pid) ?? NaN) - cpuBefore;
-  const answered = result['2xx'];
+  const answered = result['2xx'] + result['3xx'];
   return {
     rps: answered / Math.max(result.duration, 0.001),
     cpuUsPerRequest: answered > 0 ? cpu / answered : NaN,
     answered,
-    errors: result.non2xx + result.errors + result.timeouts,
+    errors: result.non2xx - result['3xx'] + result.errors + result.timeouts,
     durationS: result.duration,
     window: { fromUs, toUs },
     note:

@@ -12,6 +12,8 @@ export const CALLS = [
   { name: 'check', label: 'A credit check', p99GoalMs: 20 },
   { name: 'match', label: 'A match', p99GoalMs: 10, cpuGoalX: 8 },
   { name: 'b-match', label: 'B match', p99GoalMs: 10 },
+  // Recording a referral (lead ownership's lock and check included) within 1.2 times GET's goal.
+  { name: 'track', label: 'A tracking link', p99GoalMs: 12 },
 ] as const satisfies ReadonlyArray<{ name: string; label: string; p99GoalMs: number; cpuGoalX?: number }>;
 
 export type CallName = (typeof CALLS)[number]['name'];

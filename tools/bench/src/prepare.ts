@@ -69,11 +69,11 @@ export function partnerA(service: Service) {
         (body) => () => call(A, 'PATCH', `/applications/${id}`, { auth: apiKey, body: JSON.parse(body) }),
       ),
     );
-  const creditCheck = (id: string) =>
+  const creditCheck = (id: string, body: unknown = JSON.parse(CHECK_BODY)) =>
     call(A, 'POST', `/applications/${id}/credit-check`, {
       auth: apiKey,
       headers: { 'Idempotency-Key': newKey('prep'), 'X-Sandbox-Score': 'good' },
-      body: JSON.parse(CHECK_BODY),
+      body,
     });
   const match = (id: string) => call(A, 'POST', `/applications/${id}/match`, { auth: apiKey });
   /** `count` applications through the credit check. */
@@ -243,6 +243,34 @@ export async function prepareCalls(
         headers: auth,
       }),
     });
+  if (has('track')) {
+    // Applicants of their own (e-mail and number), as lead ownership tells them apart, their clicks taken
+    // in turn (one applicant's after another's); a link followed again is a click recorded before, through
+    // the same transaction.
+    log('64 applicants matched 4 times each, and their tracking links (tracking link)');
+    const byApplicant: string[][] = [];
+    await inParallel(Array.from({ length: 64 }), CONCURRENCY, async (_, n) => {
+      const id = await a.create();
+      await a.throughStep4(id);
+      const applicant = { email: `bench-${runId}-${n}@example.com`, mobileNumber: `04${String(n).padStart(8, '0')}` };
+      await a.creditCheck(id, { data: validApplicant(applicant) });
+      const links: string[] = [];
+      for (let m = 0; m < 4; m++) {
+        const offers = (await a.match(id)).acceptedOffers as Array<{ trackingUrl: string }>;
+        for (const offer of offers) links.push(new URL(offer.trackingUrl).pathname);
+      }
+      byApplicant.push(links);
+    });
+    const turns = Math.max(...byApplicant.map((l) => l.length));
+    const links = Array.from({ length: turns }, (_, k) =>
+      byApplicant.flatMap((l) => (k < l.length ? [l[k]] : [])),
+    ).flat();
+    calls.push({
+      name: 'track',
+      origin: originA,
+      request: (i) => ({ method: 'GET', path: links[i % links.length], headers: {} }),
+    });
+  }
   if (has('b-match')) {
     log('64 Variant B applications through the credit check (B match)');
     const token = String(

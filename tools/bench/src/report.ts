@@ -52,7 +52,7 @@ const fmt = (n: number, digits = 1) =>
   Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
-/** A latency figure meets its goal only if every request was answered with a 2xx at the offered rate. */
+/** A latency figure meets its goal only if every request was answered (2xx or 3xx) at the offered rate. */
 function latencyMet(r: OpenLoadResult, goalMs: number): boolean {
   return r.p99 <= goalMs && r.errors === 0 && r.achievedRate >= 0.98 * r.offeredRate;
 }

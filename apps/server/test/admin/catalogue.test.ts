@@ -71,7 +71,12 @@ describe('operators change the lender catalogue without a code change', () => {
       {
         version: '2098-01-01',
         settings: JSON.parse(JSON.stringify(settings)),
-        lenders: lenders.map(({ id, name, url }) => ({ id: String(id), name: String(name), url: String(url) })),
+        lenders: lenders.map(({ id, name, url }) => ({
+          id: String(id),
+          name: String(name),
+          url: String(url),
+          ownershipDays: 90,
+        })),
         products: outdated.map((p) => ({
           id: String(p.id),
           lenderId: String(p.lenderId),

@@ -98,6 +98,7 @@ describe(`the operators' funnel on ${ONE_STORAGE}`, () => {
       funded: 1,
       fundedAmount: 10000,
       commission: expect.any(Number),
+      duplicates: 0,
     });
     expect(res.body.data.commission).toBeGreaterThan(0);
   });
@@ -111,6 +112,7 @@ describe(`the operators' funnel on ${ONE_STORAGE}`, () => {
       funded: 0,
       fundedAmount: 0,
       commission: 0,
+      duplicates: 0,
     });
   });
 

@@ -14,8 +14,13 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
   let t: TestContext;
   let api: AdminApi;
 
-  /** A sandbox (or live) partner's application taken to a referral through the domain; answers its lm_ref. */
+  let applicants = 0;
+  /**
+   * A sandbox (or live) partner's application taken to a referral through the domain; answers its lm_ref.
+   * Each of another applicant, so that no referral is a duplicate of an earlier one (lead ownership).
+   */
   async function referral(environment: 'sandbox' | 'live' = 'sandbox'): Promise<string> {
+    const n = ++applicants;
     const partner = await createPartner(t.ctx, { body: { name: `Sim ${environment}`, environment } });
     if (!partner.ok) throw partner.error;
     const { partnerId } = partner.value;
@@ -23,7 +28,7 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
     await runCreditCheck(t.ctx, {
       partnerId,
       applicationId,
-      body: { data: validApplicant() },
+      body: { data: validApplicant({ email: `sim${n}@example.com`, mobileNumber: `04${String(n).padStart(8, '0')}` }) },
       idempotencyKey: `k-${applicationId}`,
       sandboxScore: 'excellent',
     });

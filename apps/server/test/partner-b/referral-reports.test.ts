@@ -80,7 +80,7 @@ describe(`referrals and reports through Variant B on ${ONE_STORAGE}`, () => {
     });
     const csv = await get('/reports/referrals?groupBy=tag:campaign').set('Accept', 'text/csv');
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.text.split('\r\n')[1]).toBe(`b-launch,1,1,1,0,1,15000.00,${row.commission.toFixed(2)}`);
+    expect(csv.text.split('\r\n')[1]).toBe(`b-launch,1,1,1,0,1,15000.00,${row.commission.toFixed(2)},0`);
   });
 
   it('when the API key itself is sent instead of an access token, then 401', async () => {

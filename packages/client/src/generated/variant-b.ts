@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * Referrals of your applicants
-         * @description Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`) and the commission it earned.
+         * @description Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`), the commission it earned and its `attribution` (`duplicate` when another partner referred the same applicant to the lender first, within its ownership window).
          */
         get: operations["listReferrals"];
         put?: never;
@@ -170,7 +170,7 @@ export interface paths {
         };
         /**
          * Your referrals and what became of them, grouped
-         * @description Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount and your commission (AUD). JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).
+         * @description Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount, your commission (AUD) and the duplicates among them. JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).
          */
         get: operations["referralReport"];
         put?: never;
@@ -775,13 +775,18 @@ export interface components {
                 /** @description AUD, to the cent; null until funded. */
                 fundedAmount: number | null;
             } | null;
-            /** @description What the funded loan earns you, by the terms of the offer followed. Null until funded; 0 once a cancellation within the clawback period reversed it. */
+            /** @description What the funded loan earns you, by the terms of the offer followed. Null until funded, and for a duplicate; 0 once a cancellation within the clawback period reversed it. */
             commission: {
                 /** @description AUD, to the cent; 0 once clawed back. */
                 amount: number;
                 /** @constant */
                 currency: "AUD";
             } | null;
+            /**
+             * @description `duplicate` when another partner referred the same applicant to this lender first, within its ownership window: it earns no commission.
+             * @enum {string}
+             */
+            attribution: "owner" | "duplicate";
         };
         ReferralList: {
             /** @description Newest first. */
@@ -982,6 +987,11 @@ export interface components {
             fundedAmount: number;
             /** @description What they earn you, AUD. */
             commission: number;
+            /**
+             * Format: int32
+             * @description Referrals another partner owned first (no commission).
+             */
+            duplicates: number;
         };
         ReferralReport: {
             rows: components["schemas"]["ReferralReportRow"][];
@@ -2411,8 +2421,8 @@ export interface operations {
                         data: components["schemas"]["ReferralReport"];
                     };
                     /**
-                     * @example group,referrals,started,approved,declined,funded,fundedAmount,commission
-                     *     2026-11-24,12,7,4,2,2,27500.00,612.50
+                     * @example group,referrals,started,approved,declined,funded,fundedAmount,commission,duplicates
+                     *     2026-11-24,12,7,4,2,2,27500.00,612.50,1
                      */
                     "text/csv": string;
                 };

@@ -5,8 +5,13 @@
  */
 import type { Sql } from '../connect';
 
-/** The details sealed under the data key, and the id of that key. */
-export type SealedDetails = { detailsSealed: string; keyId: string };
+/** The details sealed under the data key, the id of that key, and the applicant's keyed hashes (lead ownership). */
+export type SealedDetails = {
+  detailsSealed: string;
+  keyId: string;
+  emailHash: string | null;
+  mobileHash: string | null;
+};
 export type ApplicantRecord = { detailsSealed: string | null; erasedAt: Date | null };
 
 /**
@@ -25,20 +30,21 @@ export async function findApplicant(db: Sql, applicationId: string, lock = false
 /** Writes the details over what the row holds; false, writing nothing, when the personal data was erased. */
 export async function writeDetails(db: Sql, applicationId: string, sealed: SealedDetails): Promise<boolean> {
   const rows = await db.query(
-    `INSERT INTO applicants (application_id, details_sealed, key_id) VALUES ($1, $2, $3)
-     ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id
+    `INSERT INTO applicants (application_id, details_sealed, key_id, email_hash, mobile_hash) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id,
+       email_hash = EXCLUDED.email_hash, mobile_hash = EXCLUDED.mobile_hash
        WHERE applicants.erased_at IS NULL
      RETURNING 1`,
-    [applicationId, sealed.detailsSealed, sealed.keyId],
+    [applicationId, sealed.detailsSealed, sealed.keyId, sealed.emailHash, sealed.mobileHash],
   );
   return rows.length === 1;
 }
 
 /**
- * Erasure, in one statement: the details go and the row is marked erased (made when there was none);
- * `stepFields` (the personal fields of steps 1-4) and the sealed parts leave the steps; the exact score
- * goes; the consent record loses the partner's reference. Answers the first erasure's time, or null when
- * there is no such application.
+ * Erasure, in one statement: the details and the applicant's hashes go and the row is marked erased (made
+ * when there was none); `stepFields` (the personal fields of steps 1-4) and the sealed parts leave the
+ * steps; the exact score goes; the consent record loses the partner's reference. Answers the first
+ * erasure's time, or null when there is no such application.
  */
 export async function eraseApplicant(
   db: Sql,
@@ -58,7 +64,8 @@ export async function eraseApplicant(
      ), applicant AS (
        INSERT INTO applicants (application_id, erased_at) SELECT id, $2 FROM stripped
        ON CONFLICT (application_id) DO UPDATE
-         SET details_sealed = NULL, key_id = NULL, erased_at = COALESCE(applicants.erased_at, EXCLUDED.erased_at)
+         SET details_sealed = NULL, key_id = NULL, email_hash = NULL, mobile_hash = NULL,
+             erased_at = COALESCE(applicants.erased_at, EXCLUDED.erased_at)
        RETURNING erased_at
      ), consent AS (
        UPDATE consent_records SET partner_reference = NULL, erased_at = COALESCE(consent_records.erased_at, $2)
@@ -89,7 +96,7 @@ export async function replaceApplicantSealed(
   db: Sql,
   applicationId: string,
   from: string,
-  to: SealedDetails,
+  to: Pick<SealedDetails, 'detailsSealed' | 'keyId'>,
 ): Promise<boolean> {
   const rows = await db.query(
     `UPDATE applicants SET details_sealed = $3, key_id = $4

@@ -226,21 +226,27 @@ export async function insertMatchRun(
   );
 }
 
-type MatchRunRow = { id: string; applicationId: string; partnerId: string; offers: unknown; createdAt: Date };
+/** `offer`: the one offer of the run's snapshot asked for; null when the run has no such offer. */
+type MatchRunRow = { id: string; applicationId: string; partnerId: string; offer: unknown; createdAt: Date };
 
-export async function findMatchRun(db: Sql, id: string): Promise<MatchRunRow | null> {
+/** A match run with one offer of its snapshot (the run's answer, kept beside it, is not read). */
+export async function findMatchRun(db: Sql, id: string, offerId: string): Promise<MatchRunRow | null> {
   const [row] = await db.query<MatchRunRow>(
-    `SELECT id::text, application_id::text AS "applicationId", partner_id::text AS "partnerId", offers,
+    `SELECT id::text, application_id::text AS "applicationId", partner_id::text AS "partnerId",
+            (SELECT o FROM json_array_elements(offers -> 'offers') o WHERE o ->> 'offerId' = $2) AS offer,
             created_at AS "createdAt"
        FROM match_runs WHERE id = $1`,
-    [id],
+    [id, offerId],
   );
   return row ?? null;
 }
 
 /**
- * A followed tracking link, recorded once per offer (the application's `clientTags` copied onto it), and
- * the application moved on to `referred`: one statement. False when the offer was recorded before.
+ * A followed tracking link, recorded once per offer (the application's `clientTags` copied onto it), with
+ * its attribution (`owner`, or `duplicate` of another partner's earlier referral of the same applicant to
+ * the lender), and the application moved on to `referred`: one call of `record_referral`, whose statements
+ * (a lock per applicant hash and lender, then the check and the insert) are in the migration
+ * `20261129023500_lead_ownership`. False when the offer was recorded before.
  */
 export async function insertReferral(
   db: Sql,
@@ -257,28 +263,19 @@ export async function insertReferral(
     now: Date;
   },
 ): Promise<boolean> {
+  const r = referral;
   const [row] = await db.query<{ recorded: boolean }>(
-    `WITH referral AS (
-       INSERT INTO referrals (id, offer_id, match_run_id, application_id, partner_id, lender_id, product_id,
-                              commission_terms, client_tags, created_at)
-       SELECT $1, $2, $3, a.id, $5, $6, $7, $8, a.client_tags, $9 FROM applications a WHERE a.id = $4
-       ON CONFLICT (offer_id) DO NOTHING
-       RETURNING application_id
-     ), moved AS (
-       UPDATE applications SET status = 'referred', updated_at = $9
-        WHERE id = (SELECT application_id FROM referral) AND status < 'referred'
-     )
-     SELECT EXISTS (SELECT 1 FROM referral) AS recorded`,
+    'SELECT record_referral($1, $2, $3, $4, $5, $6, $7, $8, $9) AS recorded',
     [
-      referral.id,
-      referral.offerId,
-      referral.matchRunId,
-      referral.applicationId,
-      referral.partnerId,
-      referral.lenderId,
-      referral.productId,
-      referral.commissionTerms && JSON.stringify(referral.commissionTerms),
-      referral.now,
+      r.id,
+      r.offerId,
+      r.matchRunId,
+      r.applicationId,
+      r.partnerId,
+      r.lenderId,
+      r.productId,
+      r.commissionTerms && JSON.stringify(r.commissionTerms),
+      r.now,
     ],
   );
   return row.recorded;

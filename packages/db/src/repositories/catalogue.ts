@@ -7,7 +7,12 @@ type Lender = { id: string; name: string; url: string };
 export type StoredCatalogue = { version: string; settings: Json; updatedAt: Date; lenders: Lender[]; products: Json[] };
 
 type Product = { id: string; lenderId: string; formType: string; name: string; definition: Json };
-export type CatalogueDocumentParts = { version: string; settings: Json; lenders: Lender[]; products: Product[] };
+export type CatalogueDocumentParts = {
+  version: string;
+  settings: Json;
+  lenders: Array<Lender & { ownershipDays: number }>;
+  products: Product[];
+};
 
 /** When the catalogue in force last changed, or null when none was ever loaded. */
 export async function catalogueStamp(db: Sql): Promise<Date | null> {
@@ -38,9 +43,11 @@ export async function replaceCatalogue(db: Transactional, doc: CatalogueDocument
     await tx.query('UPDATE products SET active = false');
     for (const l of doc.lenders)
       await tx.query(
-        `INSERT INTO lenders (id, name, url, active, version, updated_at) VALUES ($1, $2, $3, true, $4, $5)
-         ON CONFLICT (id) DO UPDATE SET name = $2, url = $3, active = true, version = $4, updated_at = $5`,
-        [l.id, l.name, l.url, doc.version, at],
+        `INSERT INTO lenders (id, name, url, ownership_days, active, version, updated_at)
+         VALUES ($1, $2, $3, $6, true, $4, $5)
+         ON CONFLICT (id) DO UPDATE SET name = $2, url = $3, ownership_days = $6, active = true, version = $4,
+           updated_at = $5`,
+        [l.id, l.name, l.url, doc.version, at, l.ownershipDays],
       );
     for (const p of doc.products)
       await tx.query(

@@ -3,6 +3,7 @@
  * completed with everything that rests on it in one statement.
  */
 import type { Sql } from '../connect';
+import type { SealedDetails } from './applicants';
 import type { KeyCompletion } from './applications';
 import type { ConsentRecordRow } from './consents';
 
@@ -57,7 +58,7 @@ export interface CheckCompletion {
     sandboxMode: boolean;
     source: string;
   };
-  details: { detailsSealed: string; keyId: string };
+  details: SealedDetails;
   consent: Omit<ConsentRecordRow, 'applicationId' | 'partnerId' | 'recordedAt' | 'erasedAt'>;
   key?: KeyCompletion;
   now: Date;
@@ -80,8 +81,10 @@ export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<
               degraded_mode = $6, sandbox_mode = $7, source = $8
          FROM app WHERE application_id = app.id
      ), details AS (
-       INSERT INTO applicants (application_id, details_sealed, key_id) SELECT id, $9, $10 FROM app
-       ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id
+       INSERT INTO applicants (application_id, details_sealed, key_id, email_hash, mobile_hash)
+       SELECT id, $9, $10, $23, $24 FROM app
+       ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id,
+         email_hash = EXCLUDED.email_hash, mobile_hash = EXCLUDED.mobile_hash
      ), consent AS (
        INSERT INTO consent_records (id, application_id, partner_id, credit_check, privacy, marketing, terms,
                                     text_version, text_version_stated, captured_at, recorded_at, partner_reference)
@@ -113,6 +116,8 @@ export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<
       consent.partnerReference,
       c.key?.responseBody,
       c.key?.key ?? null,
+      c.details.emailHash,
+      c.details.mobileHash,
     ],
   );
   return row.completed;

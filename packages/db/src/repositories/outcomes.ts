@@ -27,6 +27,8 @@ export interface ReferralForOutcome {
   commissionTerms: unknown;
   /** When the applicant followed the link: no event of the referral happened before. */
   referredAt: Date;
+  /** `owner`, or `duplicate` (another partner's referral owns the applicant): a duplicate earns no commission. */
+  attribution: string;
 }
 
 /** What the events of a referral come to, as the referral keeps it for lists and reports. */
@@ -59,7 +61,7 @@ export async function findReferralByOfferId(db: Sql, offerId: string): Promise<R
   const [row] = await db.query<ReferralForOutcome>(
     `SELECT r.id, r.lender_id AS "lenderId", r.partner_id AS "partnerId", p.environment AS "partnerEnvironment",
             r.application_id AS "applicationId", r.product_id AS "productId", r.client_tags AS "clientTags",
-            r.commission_terms AS "commissionTerms", r.created_at AS "referredAt"
+            r.commission_terms AS "commissionTerms", r.created_at AS "referredAt", r.attribution
        FROM referrals r JOIN partners p ON p.id = r.partner_id WHERE r.offer_id = $1`,
     [offerId],
   );

@@ -15,6 +15,7 @@ export interface ReferralRow {
   outcomeAt: Date | null;
   fundedAmountCents: number | null;
   commissionCents: number | null;
+  attribution: string;
 }
 
 /**
@@ -30,7 +31,8 @@ export async function listPartnerReferrals(
             coalesce(l.name, r.lender_id) AS "lenderName", r.product_id AS "productId",
             coalesce(p.name, r.product_id) AS "productName", r.created_at AS "createdAt", r.client_tags AS "clientTags",
             r.outcome_status AS "outcomeStatus", r.outcome_at AS "outcomeAt",
-            r.funded_amount_cents AS "fundedAmountCents", r.commission_cents AS "commissionCents"
+            r.funded_amount_cents AS "fundedAmountCents", r.commission_cents AS "commissionCents",
+            r.attribution
        FROM referrals r LEFT JOIN lenders l ON l.id = r.lender_id LEFT JOIN products p ON p.id = r.product_id
       WHERE r.partner_id = $1 AND ($3::timestamptz IS NULL OR (r.created_at, r.id) < ($3, $4::uuid))
       ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,

@@ -7,8 +7,14 @@ import type { Sql } from '../connect';
 /** How a report groups referrals: by day (UTC), lender, product, or the value of one client tag. */
 export type ReportGrouping = { by: 'day' | 'lender' | 'product' } | { by: 'tag'; key: string };
 
-/** Referrals made, the funded loans among them that stand, their amount and the commission. */
-type Referred = { referrals: number; funded: number; fundedAmountCents: number; commissionCents: number };
+/** Referrals made, the funded loans among them that stand, their amount, the commission and the duplicates. */
+type Referred = {
+  referrals: number;
+  funded: number;
+  fundedAmountCents: number;
+  commissionCents: number;
+  duplicates: number;
+};
 export type ReportRow = Referred & { group: string | null; started: number; approved: number; declined: number };
 export type FunnelCounts = Referred & { applications: number; creditChecks: number; matches: number };
 
@@ -27,7 +33,8 @@ export async function referralReportRows(
             count(*) FILTER (WHERE r.outcome_status = 'declined')::int AS declined,
             count(*) FILTER (WHERE r.funding_stands)::int AS funded,
             coalesce(sum(r.funded_amount_cents) FILTER (WHERE r.funding_stands), 0)::int8 AS "fundedAmountCents",
-            coalesce(sum(r.commission_cents), 0)::int8 AS "commissionCents"
+            coalesce(sum(r.commission_cents), 0)::int8 AS "commissionCents",
+            count(*) FILTER (WHERE r.attribution = 'duplicate')::int AS duplicates
        FROM referrals r
       WHERE r.created_at >= $2 AND r.created_at < $3 AND ($1::uuid IS NULL OR r.partner_id = $1)
       GROUP BY 1 ORDER BY 1 NULLS LAST`,
@@ -52,6 +59,7 @@ export async function funnel(
     funded: 0,
     fundedAmountCents: 0,
     commissionCents: 0,
+    duplicates: 0,
   };
   for (const row of await funnelByPartner(db, options))
     if (options.partnerId === null || row.partnerId === options.partnerId)
@@ -72,12 +80,13 @@ export async function funnelByPartner(
                  WHERE created_at >= $1 AND created_at < $2 GROUP BY 1),
           r AS (SELECT partner_id, count(*) AS referrals, count(*) FILTER (WHERE funding_stands) AS funded,
                        sum(funded_amount_cents) FILTER (WHERE funding_stands) AS funded_cents,
-                       sum(commission_cents) AS commission_cents
+                       sum(commission_cents) AS commission_cents,
+                       count(*) FILTER (WHERE attribution = 'duplicate') AS duplicates
                   FROM referrals WHERE created_at >= $1 AND created_at < $2 GROUP BY 1)
      SELECT p.id AS "partnerId", p.name, coalesce(a.n, 0)::int AS applications, coalesce(c.n, 0)::int AS "creditChecks",
             coalesce(m.n, 0)::int AS matches, coalesce(r.referrals, 0)::int AS referrals,
             coalesce(r.funded, 0)::int AS funded, coalesce(r.funded_cents, 0)::int8 AS "fundedAmountCents",
-            coalesce(r.commission_cents, 0)::int8 AS "commissionCents"
+            coalesce(r.commission_cents, 0)::int8 AS "commissionCents", coalesce(r.duplicates, 0)::int AS duplicates
        FROM partners p LEFT JOIN a ON a.partner_id = p.id LEFT JOIN c ON c.partner_id = p.id
             LEFT JOIN m ON m.partner_id = p.id LEFT JOIN r ON r.partner_id = p.id
       ORDER BY p.created_at, p.id`,

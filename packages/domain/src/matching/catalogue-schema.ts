@@ -181,8 +181,8 @@ const serviceabilityPolicy = object({
 });
 
 const url = Type.String({ format: 'uri', pattern: '^https://', 'x-message': { pattern: 'must be an https address' } });
-/** A lender, and where an applicant is forwarded to apply. */
-const lender = object({ id, name: text, url });
+/** A lender, where an applicant is forwarded to apply, and its lead ownership window in days (default 90). */
+const lender = object({ id, name: text, url, ownershipDays: opt(integer(0, 3650)) });
 
 export const catalogueSchema = object({
   $comment: comment,

@@ -14,6 +14,7 @@ const view = (c: FunnelCounts) => ({
   funded: c.funded,
   fundedAmount: toDollars(c.fundedAmountCents),
   commission: toDollars(c.commissionCents),
+  duplicates: c.duplicates,
 });
 
 async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Promise<Result<string | null>> {

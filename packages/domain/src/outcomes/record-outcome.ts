@@ -47,7 +47,8 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
     return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
   const tooEarly = datedBeforeReferral(event, referral.referredAt);
   if (tooEarly) return tooEarly;
-  const terms = referral.commissionTerms as CommissionTerms | null;
+  // A duplicate's outcomes are kept and reported; it earns no commission (another partner owns the applicant).
+  const terms = referral.attribution === 'owner' ? (referral.commissionTerms as CommissionTerms | null) : null;
 
   const outcomeId = randomUUID();
   const written = await ctx.db.transaction(async (tx) => {

@@ -24,6 +24,7 @@ export const REPORT_COLUMNS = [
   'funded',
   'fundedAmount',
   'commission',
+  'duplicates',
 ] as const;
 
 type ReferralReportRow = Answer<'ReferralReportRow'>;
@@ -94,6 +95,7 @@ const NONE = {
   funded: 0,
   fundedAmountCents: 0,
   commissionCents: 0,
+  duplicates: 0,
 };
 
 /** A row for each day of the window, in order: days without referrals count zero. */
@@ -117,6 +119,7 @@ function rowView(r: ReportRow): ReferralReportRow {
     funded: r.funded,
     fundedAmount: toDollars(r.fundedAmountCents),
     commission: toDollars(r.commissionCents),
+    duplicates: r.duplicates,
   };
 }
 

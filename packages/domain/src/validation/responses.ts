@@ -179,10 +179,14 @@ const Referral = Type.Object({
       { amount: amount('AUD, to the cent; 0 once clawed back.'), currency: constant('AUD') },
       {
         description:
-          'What the funded loan earns you, by the terms of the offer followed. Null until funded; 0 once a cancellation within the clawback period reversed it.',
+          'What the funded loan earns you, by the terms of the offer followed. Null until funded, and for a duplicate; 0 once a cancellation within the clawback period reversed it.',
       },
     ),
   ),
+  attribution: strings(['owner', 'duplicate'] as const, {
+    description:
+      '`duplicate` when another partner referred the same applicant to this lender first, within its ownership window: it earns no commission.',
+  }),
 });
 const ReferralList = Type.Object({
   referrals: list(ref('Referral', Referral), 'Newest first.'),
@@ -260,6 +264,7 @@ const ReferralReportRow = Type.Object(
     funded: int32({ minimum: 0, description: 'Funded loans that stand (not cancelled within the clawback period).' }),
     fundedAmount: amount('The sum of those loans, AUD.'),
     commission: amount('What they earn you, AUD.'),
+    duplicates: int32({ minimum: 0, description: 'Referrals another partner owned first (no commission).' }),
   },
   { description: 'Referrals made in the window, in this group, and what became of them.' },
 );

@@ -117,6 +117,7 @@ const REFERRAL_EXAMPLE = {
   clientTags: TAGS,
   outcome: { status: 'funded', updatedAt: '2026-11-25T01:00:00.000Z', fundedAmount: 15000 },
   commission: { amount: 375, currency: 'AUD' },
+  attribution: 'owner',
 };
 const REPORT_EXAMPLE = {
   rows: [
@@ -129,6 +130,7 @@ const REPORT_EXAMPLE = {
       funded: 2,
       fundedAmount: 27500,
       commission: 612.5,
+      duplicates: 1,
     },
   ],
 };
@@ -148,7 +150,7 @@ export const REFERRALS: PathGroup = {
         operationId: 'listReferrals',
         summary: 'Referrals of your applicants',
         description:
-          'Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`) and the commission it earned.',
+          'Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`), the commission it earned and its `attribution` (`duplicate` when another partner referred the same applicant to the lender first, within its ownership window).',
         parameters: ['Limit', 'Cursor'],
         success: { description: 'A page of referrals.', data: 'ReferralList' },
         examples: { default: { referrals: [REFERRAL_EXAMPLE], nextCursor: null } },
@@ -160,7 +162,7 @@ export const REFERRALS: PathGroup = {
         operationId: 'referralReport',
         summary: 'Your referrals and what became of them, grouped',
         description:
-          'Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount and your commission (AUD). ' +
+          'Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount, your commission (AUD) and the duplicates among them. ' +
           'JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).',
         parameters: [
           day('from', 'The first day (UTC), included. Default: 29 days before `to`.'),
