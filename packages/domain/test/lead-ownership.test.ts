@@ -186,6 +186,24 @@ describe(`lead ownership on ${ONE_STORAGE}`, () => {
     );
   });
 
+  it('when a sandbox partner referred the applicant first, then a live partner still owns the lead', async () => {
+    const live = randomUUID();
+    await t.db.query(`INSERT INTO partners (id, name, tier, environment) VALUES ($1, 'Live', 'standard', 'live')`, [
+      live,
+    ]);
+    const details = { email: 'both.worlds@example.com', mobileNumber: '0499 111 222' };
+    const at = new Date(Date.UTC(2028, 0, 1));
+    const later = new Date(at.getTime() + DAY_MS);
+    const sandbox = await refer(t.db, await matchedApplication(partners[0], details, at), LENDERS[1], at);
+    const owner = await refer(t.db, await matchedApplication(live, details, later), LENDERS[1], later);
+    expect(await attributions(t.db, [sandbox, owner])).toEqual(
+      expect.arrayContaining([
+        { reference: sandbox, attribution: 'owner', duplicateOf: null },
+        { reference: owner, attribution: 'owner', duplicateOf: null },
+      ]),
+    );
+  });
+
   it('when several partners refer one applicant to one lender at the same moment on two pools, then exactly one owns it', async () => {
     if (!t.url) return; // PostgreSQL only: PGlite is one process
     const other = await openDatabase({ url: t.url, poolSize: 4 });

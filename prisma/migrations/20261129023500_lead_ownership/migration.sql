@@ -22,7 +22,7 @@ CREATE INDEX "referrals_application_id_lender_id_idx" ON "referrals"("applicatio
 -- order, so that referrals of one applicant to one lender are decided one after the other on every process;
 -- the statement after it, in this volatile function, reads with a snapshot taken once the locks are held,
 -- which sees every referral decided before. A duplicate names the earliest owning referral of another
--- partner to the lender, of an applicant with either hash equal, within the lender's `ownership_days`.
+-- partner of the same environment (a sandbox referral never takes a live lead) to the lender, of an applicant with either hash equal, within the lender's `ownership_days`.
 -- One call, one statement, one short transaction.
 CREATE FUNCTION "record_referral"(p_id UUID, p_offer_id UUID, p_match_run_id UUID, p_application_id UUID,
                                   p_partner_id UUID, p_lender_id TEXT, p_product_id TEXT, p_commission_terms JSONB,
@@ -39,7 +39,9 @@ BEGIN
       JOIN applicants a ON a.email_hash = me.email_hash OR a.mobile_hash = me.mobile_hash
       JOIN referrals r ON r.application_id = a.application_id AND r.lender_id = p_lender_id
       JOIN lenders l ON l.id = r.lender_id
+      JOIN partners rp ON rp.id = r.partner_id
      WHERE me.application_id = p_application_id AND r.partner_id <> p_partner_id AND r.attribution = 'owner'
+       AND rp.environment = (SELECT environment FROM partners WHERE id = p_partner_id)
        AND r.created_at > p_now - make_interval(days => l.ownership_days)
      ORDER BY r.created_at, r.id LIMIT 1
   ), referral AS (
