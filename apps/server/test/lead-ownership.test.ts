@@ -131,9 +131,23 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
   it('when another partner refers the same applicant to the same lender, then it is a duplicate of the first referral; the owner’s own repeat is not', async () => {
     expect(await stored(made.north.reference)).toEqual({ attribution: 'owner', duplicateOf: null });
     expect(await stored(made.northAgain.reference)).toEqual({ attribution: 'owner', duplicateOf: null });
-    // The lender's lead names its own earlier reference.
     expect(await stored(made.south.reference)).toEqual({ attribution: 'duplicate', duplicateOf: made.north.reference });
     expect(await stored(made.west.reference)).toEqual({ attribution: 'duplicate', duplicateOf: made.north.reference });
+  });
+
+  it('when the lender reads a duplicate’s lead, then it names the lender’s own earlier reference', async () => {
+    const lead = async (reference: string) =>
+      (
+        await request(a)
+          .get(`/api/lender/v1/leads/${reference}`)
+          .set('Authorization', `Bearer ${lenderKey}`)
+      ).body.data;
+    expect(await lead(made.north.reference)).toMatchObject({ attribution: 'owner', duplicateOf: null });
+    expect(await lead(made.west.reference)).toMatchObject({
+      reference: made.west.reference,
+      attribution: 'duplicate',
+      duplicateOf: made.north.reference,
+    });
   });
 
   it('when each partner lists its referrals, then each carries its attribution and nothing of the other partner', async () => {
@@ -255,6 +269,33 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
       first.reference,
     ]);
     expect((await stored((await referA(partners.East, alex)).reference)).attribution).toBe('owner');
+  });
+
+  it('when a duplicate’s loan is funded and cancelled after the clawback period, then its funding stands as the owner’s does, and it earns nothing', async () => {
+    const casey = { email: 'casey.clawback@example.com', mobileNumber: '0499 777 888' };
+    const owner = await referA(partners.North, casey);
+    const duplicate = await referA(partners.South, casey);
+    await t.db.query(`UPDATE referrals SET created_at = now() - interval '200 days' WHERE offer_id = ANY($1)`, [
+      [owner.reference, duplicate.reference],
+    ]);
+    const fundedAt = new Date(Date.now() - 150 * 24 * 60 * 60 * 1000).toISOString();
+    const funded = { fundedAmount: 20_000, fundedAt, occurredAt: fundedAt };
+    for (const [reference, id] of [
+      [owner.reference, 'c-owner'],
+      [duplicate.reference, 'c-duplicate'],
+    ]) {
+      expect((await outcome(reference, `${id}-funded`, 'funded', funded)).status).toBe(201);
+      expect((await outcome(reference, `${id}-cancelled`, 'cancelled')).status).toBe(201);
+    }
+    const kept = await t.db.query<{ reference: string; stands: boolean; commission: number | null }>(
+      `SELECT offer_id::text AS reference, funding_stands AS stands, commission_cents::int AS commission
+         FROM referrals WHERE offer_id = ANY($1)`,
+      [[owner.reference, duplicate.reference]],
+    );
+    expect(Object.fromEntries(kept.map((r) => [r.reference, { stands: r.stands, commission: r.commission }]))).toEqual({
+      [owner.reference]: { stands: true, commission: 45_000 },
+      [duplicate.reference]: { stands: true, commission: null },
+    });
   });
 
   it.each([
