@@ -5,8 +5,8 @@
  * The referral's attribution is decided where it is recorded (`insertReferral`: the database's
  * `record_referral`).
  */
-import { createHmac, createSecretKey, hkdfSync } from 'node:crypto';
 import type { Json } from '@loanmatch/db';
+import { createSecretBox } from './sealing';
 
 /** A lender's ownership window when the catalogue states none. */
 export const DEFAULT_OWNERSHIP_DAYS = 90;
@@ -36,9 +36,8 @@ export function normaliseMobile(value: unknown): string | null {
 
 /** Hashes the `email` and `mobileNumber` of an applicant's details; a value that does not normalise has none. */
 export function createApplicantHasher(secret: string | Uint8Array): (details: Json) => ApplicantHashes {
-  const key = createSecretKey(Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'loanmatch:applicant-hash', 32)));
-  const hash = (kind: string, value: string | null) =>
-    value === null ? null : createHmac('sha256', key).update(`${kind}:${value}`, 'utf8').digest('base64url');
+  const box = createSecretBox([secret], 'applicant-hash');
+  const hash = (kind: string, value: string | null) => (value === null ? null : box.digest(`${kind}:${value}`));
   return (details) => {
     const fields = (details ?? {}) as Record<string, unknown>;
     return {
