@@ -1,9 +1,6 @@
 /**
- * Lead ownership: the same applicant is the same e-mail (trimmed, case-insensitive) or the same mobile
- * number (Australian numbers in E.164). They are compared as keyed hashes (HMAC-SHA256 under a key derived
- * from APPLICANT_HASH_SECRET), written beside the sealed details; neither value is kept in clear for it.
- * The referral's attribution is decided where it is recorded (`insertReferral`: the database's
- * `record_referral`).
+ * Lead ownership: the same applicant is the same e-mail or mobile number, compared as keyed digests under
+ * APPLICANT_HASH_SECRET kept beside the sealed details; the database's `record_referral` decides from them.
  */
 import type { Json } from '@loanmatch/db';
 import { createSecretBox } from './sealing';
@@ -11,10 +8,7 @@ import { createSecretBox } from './sealing';
 /** A lender's ownership window when the catalogue states none. */
 export const DEFAULT_OWNERSHIP_DAYS = 90;
 
-export interface ApplicantHashes {
-  emailHash: string | null;
-  mobileHash: string | null;
-}
+export type ApplicantHashes = { emailHash: string | null; mobileHash: string | null };
 
 /** The e-mail address as compared: trimmed and lower-cased; null when it is no address. */
 export function normaliseEmail(value: unknown): string | null {
