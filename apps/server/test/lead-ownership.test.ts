@@ -148,11 +148,7 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
 
   it('when the lender reads a duplicate’s lead, then it names the lender’s own earlier reference', async () => {
     const lead = async (reference: string) =>
-      (
-        await request(a)
-          .get(`/api/lender/v1/leads/${reference}`)
-          .set('Authorization', `Bearer ${lenderKey}`)
-      ).body.data;
+      (await request(a).get(`/api/lender/v1/leads/${reference}`).set('Authorization', `Bearer ${lenderKey}`)).body.data;
     expect(await lead(made.north.reference)).toMatchObject({ attribution: 'owner', duplicateOf: null });
     expect(await lead(made.west.reference)).toMatchObject({
       reference: made.west.reference,
@@ -189,7 +185,10 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
 
   it('when a Variant B create gives a phone such as `call me`, then it is refused at the create, as before', async () => {
     const auth = { Authorization: `Bearer ${await tokenOf(partners.West)}` };
-    const refused = await request(b).post('/v1/applications').set(auth).send(flatApplication({ phone: 'call me' }));
+    const refused = await request(b)
+      .post('/v1/applications')
+      .set(auth)
+      .send(flatApplication({ phone: 'call me' }));
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.stringContaining('phone') });
   });
