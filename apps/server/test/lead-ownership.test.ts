@@ -3,7 +3,9 @@
  * for the lender's window; another partner's later referral is a duplicate, which partners see as
  * `attribution` only, which earns no commission, and which reports and the operators' funnel count.
  */
+import { Writable } from 'node:stream';
 import request from 'supertest';
+import winston from 'winston';
 import { createPartner, issueLenderKey } from '@loanmatch/domain';
 import { createPartnerAApp } from '@loanmatch/partner-a';
 import { createPartnerBApp } from '@loanmatch/partner-b';
@@ -13,11 +15,11 @@ import {
   createTestContext,
   defaultCatalogueDocument,
   flatApplication,
-  silentLogger,
   validApplicant,
   type TestContext,
 } from '../../../tests/support';
 import { createAdminApp } from '../src/admin/app';
+import { ConfigError, loadConfig } from '../src/config';
 
 const TOKEN = 'lm_admin_ownership-test-token-0123456789';
 const JWT_SECRET = 'test-jwt-secret-for-lead-ownership-0123456789';
@@ -34,6 +36,7 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
   let lenderKey: string;
   const partners: Record<'North' | 'South' | 'West' | 'East', Partner> = {} as never;
   const made: Record<string, { applicationId: string; reference: string }> = {};
+  const logged: string[] = [];
 
   const adminCall = (method: 'get' | 'put' | 'delete', path: string) =>
     request(admin)[method](`/admin/v1${path}`).set('Authorization', `Bearer ${TOKEN}`);
@@ -107,9 +110,17 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
   beforeAll(async () => {
     t = await createTestContext(ONE_STORAGE);
     const ping = async () => true;
-    a = createPartnerAApp({ ctx: t.ctx, logger: silentLogger, ping, rateLimitPerMinute: 10_000 });
-    b = createPartnerBApp({ ctx: t.ctx, logger: silentLogger, ping, jwt: { secret: JWT_SECRET } });
-    admin = createAdminApp({ ctx: t.ctx, logger: silentLogger, ping, adminToken: TOKEN });
+    // Every line any route logs, at every level, to check no applicant's e-mail, number or hash is in one.
+    const stream = new Writable({
+      write: (chunk, _encoding, done) => {
+        logged.push(String(chunk));
+        done();
+      },
+    });
+    const logger = winston.createLogger({ level: 'debug', transports: [new winston.transports.Stream({ stream })] });
+    a = createPartnerAApp({ ctx: t.ctx, logger, ping, rateLimitPerMinute: 10_000 });
+    b = createPartnerBApp({ ctx: t.ctx, logger, ping, jwt: { secret: JWT_SECRET } });
+    admin = createAdminApp({ ctx: t.ctx, logger, ping, adminToken: TOKEN });
     for (const name of ['North', 'South', 'West', 'East'] as const) {
       const created = await createPartner(t.ctx, { body: { name, tier: 'enterprise' } });
       if (!created.ok) throw created.error;
@@ -131,9 +142,19 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
   it('when another partner refers the same applicant to the same lender, then it is a duplicate of the first referral; the owner’s own repeat is not', async () => {
     expect(await stored(made.north.reference)).toEqual({ attribution: 'owner', duplicateOf: null });
     expect(await stored(made.northAgain.reference)).toEqual({ attribution: 'owner', duplicateOf: null });
-    // The lender's lead names its own earlier reference.
     expect(await stored(made.south.reference)).toEqual({ attribution: 'duplicate', duplicateOf: made.north.reference });
     expect(await stored(made.west.reference)).toEqual({ attribution: 'duplicate', duplicateOf: made.north.reference });
+  });
+
+  it('when the lender reads a duplicate’s lead, then it names the lender’s own earlier reference', async () => {
+    const lead = async (reference: string) =>
+      (await request(a).get(`/api/lender/v1/leads/${reference}`).set('Authorization', `Bearer ${lenderKey}`)).body.data;
+    expect(await lead(made.north.reference)).toMatchObject({ attribution: 'owner', duplicateOf: null });
+    expect(await lead(made.west.reference)).toMatchObject({
+      reference: made.west.reference,
+      attribution: 'duplicate',
+      duplicateOf: made.north.reference,
+    });
   });
 
   it('when each partner lists its referrals, then each carries its attribution and nothing of the other partner', async () => {
@@ -161,6 +182,16 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
     return (await request(b).post('/v1/auth/token').set('X-API-Key', p.apiKey).send({ grantType: 'api_key' })).body.data
       .accessToken as string;
   }
+
+  it('when a Variant B create gives a phone such as `call me`, then it is refused at the create, as before', async () => {
+    const auth = { Authorization: `Bearer ${await tokenOf(partners.West)}` };
+    const refused = await request(b)
+      .post('/v1/applications')
+      .set(auth)
+      .send(flatApplication({ phone: 'call me' }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.stringContaining('phone') });
+  });
 
   it('when the lender funds both the owner’s and a duplicate’s loan, then both outcomes are kept, and only the owner earns commission', async () => {
     const at = new Date(Date.now() - 30_000).toISOString();
@@ -257,6 +288,33 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
     expect((await stored((await referA(partners.East, alex)).reference)).attribution).toBe('owner');
   });
 
+  it('when a duplicate’s loan is funded and cancelled after the clawback period, then its funding stands as the owner’s does, and it earns nothing', async () => {
+    const casey = { email: 'casey.clawback@example.com', mobileNumber: '0499 777 888' };
+    const owner = await referA(partners.North, casey);
+    const duplicate = await referA(partners.South, casey);
+    await t.db.query(`UPDATE referrals SET created_at = now() - interval '200 days' WHERE offer_id = ANY($1)`, [
+      [owner.reference, duplicate.reference],
+    ]);
+    const fundedAt = new Date(Date.now() - 150 * 24 * 60 * 60 * 1000).toISOString();
+    const funded = { fundedAmount: 20_000, fundedAt, occurredAt: fundedAt };
+    for (const [reference, id] of [
+      [owner.reference, 'c-owner'],
+      [duplicate.reference, 'c-duplicate'],
+    ]) {
+      expect((await outcome(reference, `${id}-funded`, 'funded', funded)).status).toBe(201);
+      expect((await outcome(reference, `${id}-cancelled`, 'cancelled')).status).toBe(201);
+    }
+    const kept = await t.db.query<{ reference: string; stands: boolean; commission: number | null }>(
+      `SELECT offer_id::text AS reference, funding_stands AS stands, commission_cents::int AS commission
+         FROM referrals WHERE offer_id = ANY($1)`,
+      [[owner.reference, duplicate.reference]],
+    );
+    expect(Object.fromEntries(kept.map((r) => [r.reference, { stands: r.stands, commission: r.commission }]))).toEqual({
+      [owner.reference]: { stands: true, commission: 45_000 },
+      [duplicate.reference]: { stands: true, commission: null },
+    });
+  });
+
   it.each([
     [-1, 'must be >= 0'],
     [1.5, 'must be integer'],
@@ -290,5 +348,25 @@ describe(`lead ownership through the routes on ${ONE_STORAGE}`, () => {
     const kim = { email: 'kim.zero@example.com', mobileNumber: '0499 555 666' };
     await referA(partners.North, kim);
     expect((await stored((await referA(partners.South, kim)).reference)).attribution).toBe('owner');
+  });
+  it('when all of the above was logged, then no line holds an applicant’s e-mail, number or hash', async () => {
+    expect(logged.length).toBeGreaterThan(50);
+    const hashes = await t.db.query<{ h: string }>(
+      'SELECT unnest(ARRAY[email_hash, mobile_hash]) AS h FROM applicants WHERE email_hash IS NOT NULL',
+    );
+    expect(hashes.length).toBeGreaterThan(10);
+    const text = logged.join('\n');
+    for (const secret of ['example.com', 'example.net', '412 345 678', '412345678', ...hashes.map((r) => r.h)])
+      expect(text).not.toContain(secret);
+  });
+
+  it('when APPLICANT_HASH_SECRET is shorter than 32 characters, then it is refused, naming the variable and not its value', () => {
+    const short = 'an-applicant-hash-secret';
+    expect(() => loadConfig({ APPLICANT_HASH_SECRET: short })).toThrow(
+      new ConfigError('APPLICANT_HASH_SECRET must be at least 32 characters'),
+    );
+    const configured = 'an-applicant-hash-secret-of-enough-length';
+    expect(loadConfig({ APPLICANT_HASH_SECRET: configured }).applicantHashSecret).toBe(configured);
+    expect(loadConfig({}).applicantHashSecret).toBeUndefined();
   });
 });

@@ -46,12 +46,7 @@ export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }
     {
       version: effectiveFrom,
       settings,
-      lenders: lenders.map(({ id, name, url, ownershipDays }) => ({
-        id,
-        name,
-        url,
-        ownershipDays: ownershipDays ?? DEFAULT_OWNERSHIP_DAYS,
-      })),
+      lenders: lenders.map((l) => ({ ...l, ownershipDays: l.ownershipDays ?? DEFAULT_OWNERSHIP_DAYS })),
       products: products.map((p) => ({
         id: String(p.id),
         lenderId: String(p.lenderId),

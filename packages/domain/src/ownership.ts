@@ -1,20 +1,14 @@
 /**
- * Lead ownership: the same applicant is the same e-mail (trimmed, case-insensitive) or the same mobile
- * number (Australian numbers in E.164). They are compared as keyed hashes (HMAC-SHA256 under a key derived
- * from APPLICANT_HASH_SECRET), written beside the sealed details; neither value is kept in clear for it.
- * The referral's attribution is decided where it is recorded (`insertReferral`: the database's
- * `record_referral`).
+ * Lead ownership: the same applicant is the same e-mail or mobile number, compared as keyed digests under
+ * APPLICANT_HASH_SECRET kept beside the sealed details; the database's `record_referral` decides from them.
  */
-import { createHmac, createSecretKey, hkdfSync } from 'node:crypto';
 import type { Json } from '@loanmatch/db';
+import { createSecretBox } from './sealing';
 
 /** A lender's ownership window when the catalogue states none. */
 export const DEFAULT_OWNERSHIP_DAYS = 90;
 
-export interface ApplicantHashes {
-  emailHash: string | null;
-  mobileHash: string | null;
-}
+export type ApplicantHashes = { emailHash: string | null; mobileHash: string | null };
 
 /** The e-mail address as compared: trimmed and lower-cased; null when it is no address. */
 export function normaliseEmail(value: unknown): string | null {
@@ -36,9 +30,8 @@ export function normaliseMobile(value: unknown): string | null {
 
 /** Hashes the `email` and `mobileNumber` of an applicant's details; a value that does not normalise has none. */
 export function createApplicantHasher(secret: string | Uint8Array): (details: Json) => ApplicantHashes {
-  const key = createSecretKey(Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'loanmatch:applicant-hash', 32)));
-  const hash = (kind: string, value: string | null) =>
-    value === null ? null : createHmac('sha256', key).update(`${kind}:${value}`, 'utf8').digest('base64url');
+  const box = createSecretBox([secret], 'applicant-hash');
+  const hash = (kind: string, value: string | null) => (value === null ? null : box.digest(`${kind}:${value}`));
   return (details) => {
     const fields = (details ?? {}) as Record<string, unknown>;
     return {

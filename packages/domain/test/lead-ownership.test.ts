@@ -204,6 +204,17 @@ describe(`lead ownership on ${ONE_STORAGE}`, () => {
     );
   });
 
+  it('when applications have neither an e-mail nor a mobile number that normalises, then none is a duplicate', async () => {
+    const at = new Date(Date.UTC(2029, 0, 1));
+    const unknown = { email: 'not an address', mobileNumber: 'call me later' };
+    const references = [
+      await refer(t.db, await matchedApplication(partners[0], unknown, at), LENDERS[1], at),
+      await refer(t.db, await matchedApplication(partners[1], unknown, at), LENDERS[1], at),
+      await refer(t.db, await matchedApplication(partners[2], {}, at), LENDERS[1], at),
+    ];
+    expect((await attributions(t.db, references)).map((r) => r.attribution)).toEqual(['owner', 'owner', 'owner']);
+  });
+
   it('when several partners refer one applicant to one lender at the same moment on two pools, then exactly one owns it', async () => {
     if (!t.url) return; // PostgreSQL only: PGlite is one process
     const other = await openDatabase({ url: t.url, poolSize: 4 });

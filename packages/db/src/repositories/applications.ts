@@ -242,11 +242,9 @@ export async function findMatchRun(db: Sql, id: string, offerId: string): Promis
 }
 
 /**
- * A followed tracking link, recorded once per offer (the application's `clientTags` copied onto it), with
- * its attribution (`owner`, or `duplicate` of another partner's earlier referral of the same applicant to
- * the lender), and the application moved on to `referred`: one call of `record_referral`, whose statements
- * (a lock per applicant hash and lender, then the check and the insert) are in the migration
- * `20261129023500_lead_ownership`. False when the offer was recorded before.
+ * A followed tracking link, recorded once per offer (the application's `clientTags` copied onto it) with its
+ * attribution, and the application moved on to `referred`: one call of `record_referral` (in the migration
+ * `20261129023500_lead_ownership`). False when the offer was recorded before.
  */
 export async function insertReferral(
   db: Sql,
@@ -263,19 +261,18 @@ export async function insertReferral(
     now: Date;
   },
 ): Promise<boolean> {
-  const r = referral;
   const [row] = await db.query<{ recorded: boolean }>(
     'SELECT record_referral($1, $2, $3, $4, $5, $6, $7, $8, $9) AS recorded',
     [
-      r.id,
-      r.offerId,
-      r.matchRunId,
-      r.applicationId,
-      r.partnerId,
-      r.lenderId,
-      r.productId,
-      r.commissionTerms && JSON.stringify(r.commissionTerms),
-      r.now,
+      referral.id,
+      referral.offerId,
+      referral.matchRunId,
+      referral.applicationId,
+      referral.partnerId,
+      referral.lenderId,
+      referral.productId,
+      referral.commissionTerms && JSON.stringify(referral.commissionTerms),
+      referral.now,
     ],
   );
   return row.recorded;

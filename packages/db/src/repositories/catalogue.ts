@@ -1,18 +1,13 @@
 /** The lender catalogue in force: its settings (`catalogue_meta`), lenders and products. */
 import type { Json, Sql, Transactional } from '../connect';
 
-type Lender = { id: string; name: string; url: string };
+type Lender = { id: string; name: string; url: string; ownershipDays: number };
 
 /** The catalogue as stored: the document's settings, its lenders and its active products. */
 export type StoredCatalogue = { version: string; settings: Json; updatedAt: Date; lenders: Lender[]; products: Json[] };
 
 type Product = { id: string; lenderId: string; formType: string; name: string; definition: Json };
-export type CatalogueDocumentParts = {
-  version: string;
-  settings: Json;
-  lenders: Array<Lender & { ownershipDays: number }>;
-  products: Product[];
-};
+export type CatalogueDocumentParts = { version: string; settings: Json; lenders: Lender[]; products: Product[] };
 
 /** When the catalogue in force last changed, or null when none was ever loaded. */
 export async function catalogueStamp(db: Sql): Promise<Date | null> {
@@ -26,7 +21,7 @@ export async function readCatalogue(db: Sql): Promise<StoredCatalogue | null> {
   );
   if (!meta) return null;
   const [lenders, products] = await Promise.all([
-    db.query<Lender>('SELECT id, name, url FROM lenders WHERE active ORDER BY id'),
+    db.query<Lender>('SELECT id, name, url, ownership_days AS "ownershipDays" FROM lenders WHERE active ORDER BY id'),
     db.query<{ definition: Json }>('SELECT definition FROM products WHERE active ORDER BY id'),
   ]);
   return { ...meta, lenders, products: products.map((p) => p.definition) };

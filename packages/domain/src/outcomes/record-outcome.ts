@@ -47,8 +47,6 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
     return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
   const tooEarly = datedBeforeReferral(event, referral.referredAt);
   if (tooEarly) return tooEarly;
-  // A duplicate's outcomes are kept and reported; it earns no commission (another partner owns the applicant).
-  const terms = referral.attribution === 'owner' ? (referral.commissionTerms as CommissionTerms | null) : null;
 
   const outcomeId = randomUUID();
   const written = await ctx.db.transaction(async (tx) => {
@@ -62,7 +60,9 @@ export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeRepo
     const incoming = lifecycleEvent(event, locked.events.length);
     const path = lifecyclePath([...locked.events.map(lifecycleEvent), incoming]);
     if (!path.ok) return fail('OUTCOME_TRANSITION_INVALID', refusalText(path.from, path.to, incoming));
-    const summary = summarise(path.events, terms);
+    const summary = summarise(path.events, referral.commissionTerms as CommissionTerms | null);
+    // A duplicate's outcomes count as any other's, by the product's terms; it earns no commission.
+    if (referral.attribution === 'duplicate') summary.commissionCents = null;
     const answer: OutcomeRecorded = { outcomeId, referralId: referral.id, status: summary.status };
     const previousStatus = (locked.outcomeStatus as OutcomeType | null) ?? null;
     // `referral.outcome_changed`: identifiers, statuses and the partner's own tags; no personal data.
