@@ -110,6 +110,26 @@ describe('lead.created deliveries', () => {
     expect(event.data).toEqual({ reference: m.reference });
   });
 
+  it('when an earlier lead’s delivery is retried, then a later lead waits for it: an endpoint gets leads in referral order', async () => {
+    const first = await matched();
+    const second = await matched();
+    expect(second.lenderId).toBe(first.lenderId);
+    await endpoint(first.lenderId, '/ordered');
+    await first.follow();
+    await second.follow();
+    const referenceOf = (body: string) => JSON.parse(body).data.reference;
+    receiver.reply((_, r) => ({ status: referenceOf(r.body) === first.reference ? 500 : 204 }));
+    await dispatcher().runOnce();
+    const ordered = () => receiver.received.filter((r) => r.path === '/ordered').map((r) => referenceOf(r.body));
+    expect(ordered()).toEqual([first.reference]);
+    receiver.reply(() => ({ status: 204 }));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await dispatcher().runOnce();
+    // The later lead is claimed once the earlier one is acknowledged.
+    await receiver.waitFor(3, { filter: (r) => r.path === '/ordered' });
+    expect(ordered()).toEqual([first.reference, first.reference, second.reference]);
+  });
+
   it('when the applicant’s data is erased before the lead is sent, then nothing is sent or recorded', async () => {
     const m = await matched();
     await endpoint(m.lenderId, '/erased');
