@@ -163,6 +163,7 @@ describe('lenders read their leads', () => {
     ['/leads?since=2026-13-01T00:00:00Z', 'since'],
     ['/leads?cursor=%24%24', 'cursor'],
     ['/leads?cursor=bm90LWEtY3Vyc29y', 'cursor'],
+    [`/leads?cursor=${Buffer.from(`1|${'-'.repeat(36)}`).toString('base64url')}`, 'cursor'],
     ['/leads?limit=0', 'limit'],
   ])('when %s is asked, then it answers 400 naming %s', async (path, field) => {
     const r = await referral();
