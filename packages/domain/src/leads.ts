@@ -21,9 +21,10 @@ import { canonicalUuid } from './ids';
 import type { AuthenticatedLender } from './outcomes/lender-keys';
 import { openApplicantDetails } from './personal-data';
 import { openSteps } from './sealed-fields';
-import { normalisedTime } from './validation/dates';
+import { parseTime } from './validation/dates';
 import { validateLenderWebhookRequest } from './validation/validators';
 import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
+import { DATE_TIME_TEXT } from './validation/validate';
 import { LEAD_APPLICANT_FIELDS, type Answer } from './validation/responses';
 import { readIntake } from './variant-b/intake';
 import { registerWebhook } from './webhooks';
@@ -125,20 +126,13 @@ export async function listLeads(
   const limit = parsePageLimit(options.limit);
   if (!limit.ok) return limit;
   const oldest = ctx.clock().getTime() - retentionMs(ctx);
-  let since = oldest;
-  if (options.since !== undefined) {
-    const time = normalisedTime(options.since);
-    if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(time) || Number.isNaN(Date.parse(time)))
-      return invalid(
-        violation('since', 'format', 'must be a date and time with its offset, such as 2026-11-20T10:00:00Z'),
-      );
-    since = Math.max(oldest, Date.parse(time));
-  }
+  const since = options.since === undefined ? new Date(oldest) : parseTime(options.since);
+  if (!since) return invalid(violation('since', 'format', DATE_TIME_TEXT));
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   if (cursor && !cursor.ok) return cursor;
   const rows = await listLenderLeads(ctx.db, {
     ...options.lender,
-    since: new Date(since),
+    since: new Date(Math.max(oldest, since.getTime())),
     limit: limit.value + 1,
     before: cursor?.value,
   });
