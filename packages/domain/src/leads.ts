@@ -1,9 +1,7 @@
 /**
- * Leads: a referral as the lender it went to reads it, pulled (`GET /api/lender/v1/leads/{reference}`) or
- * pushed (`lead.created` to the lender's endpoints). A lead is read from the referral, the offer as it
- * was matched, the application and its applicant when it is answered or sent: personal data is opened
- * only there, and nothing of it is stored elsewhere. Only the offer's lender, with a key of the
- * partner's environment, may read it; never a score or a band. Each lead shown is recorded.
+ * Leads: a referral as its lender reads it, pulled (`GET /api/lender/v1/leads/{reference}`) or pushed
+ * (`lead.created`). Read when answered or sent, so personal data is opened only there; only the offer's
+ * lender, with a key of the partner's environment, may read it; never a score or a band. Each one shown is recorded.
  */
 import {
   findLead,
@@ -39,7 +37,6 @@ type Lender = Pick<AuthenticatedLender, 'lenderId' | 'environment'>;
 
 export const invalidReference = () =>
   invalid(violation('reference', 'format', 'must be the lm_ref of a referral (a UUID)'));
-const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
 const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
 
 /** Who was shown which lead. */
@@ -108,7 +105,7 @@ export async function getLead(ctx: DomainContext, options: { lender: Lender; ref
   if (!reference) return invalidReference();
   const row = await findLead(ctx.db, reference);
   if (!row || row.lenderId !== options.lender.lenderId || row.environment !== options.lender.environment)
-    return notFound();
+    return fail('NOT_FOUND', 'reference: names no lead of this lender');
   const lead = leadOf(ctx, row);
   if (!lead.ok) return lead;
   await insertDisclosure(ctx.db, { ...disclosureOf(row), channel: 'pull', at: ctx.clock() });

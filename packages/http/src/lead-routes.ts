@@ -21,12 +21,8 @@ const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
 export function leadRoutes(ctx: DomainContext): Router {
   const router = Router();
   router.get('/leads', async (req, res) => {
-    const query = {
-      since: queryValue(req, 'since'),
-      limit: queryValue(req, 'limit'),
-      cursor: queryValue(req, 'cursor'),
-    };
-    sendResult(res, await listLeads(ctx, { lender: lenderOf(res), ...query }));
+    const [since, limit, cursor] = ['since', 'limit', 'cursor'].map((name) => queryValue(req, name));
+    sendResult(res, await listLeads(ctx, { lender: lenderOf(res), since, limit, cursor }));
   });
   router.get('/leads/:reference', async (req, res) => {
     sendResult(res, await getLead(ctx, { lender: lenderOf(res), reference: req.params.reference }));
