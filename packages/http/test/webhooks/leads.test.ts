@@ -114,17 +114,22 @@ describe('lead.created deliveries', () => {
     const first = await matched();
     const second = await matched();
     expect(second.lenderId).toBe(first.lenderId);
-    await endpoint(first.lenderId, '/ordered');
+    const hook = await endpoint(first.lenderId, '/ordered');
     await first.follow();
     await second.follow();
     const referenceOf = (body: string) => JSON.parse(body).data.reference;
     receiver.reply((_, r) => ({ status: referenceOf(r.body) === first.reference ? 500 : 204 }));
-    await dispatcher().runOnce();
+    // A retry far off, brought forward below: however slow the run, the first lead is retried once.
+    const retry = { retryDelaysMs: [60_000], disableAfterMs: 1e9, random: () => 0.5 };
+    await createDispatcher({ ctx, pollMs: 60_000, retry }).runOnce();
     const ordered = () => receiver.received.filter((r) => r.path === '/ordered').map((r) => referenceOf(r.body));
     expect(ordered()).toEqual([first.reference]);
     receiver.reply(() => ({ status: 204 }));
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    await dispatcher().runOnce();
+    await t.db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second' WHERE webhook_id = $1 AND state = 'pending'`,
+      [hook.webhookId],
+    );
+    await createDispatcher({ ctx, pollMs: 60_000, retry }).runOnce();
     // The later lead is claimed once the earlier one is acknowledged.
     await receiver.waitFor(3, { filter: (r) => r.path === '/ordered' });
     expect(ordered()).toEqual([first.reference, first.reference, second.reference]);
