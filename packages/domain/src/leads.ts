@@ -96,10 +96,7 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
   });
 }
 
-/**
- * `GET /api/lender/v1/leads/{reference}`: the lead, recorded as disclosed. Another lender's reference, one
- * of the other environment and an unknown one are the same 404.
- */
+/** `GET /api/lender/v1/leads/{reference}`, recorded as disclosed; another lender's or environment's is 404. */
 export async function getLead(ctx: DomainContext, options: { lender: Lender; reference: string }) {
   const reference = canonicalUuid(options.reference);
   if (!reference) return invalidReference();
@@ -112,10 +109,7 @@ export async function getLead(ctx: DomainContext, options: { lender: Lender; ref
   return lead;
 }
 
-/**
- * `GET /api/lender/v1/leads?since=&limit=&cursor=`: the lender's leads still within their retention, made
- * after `since`, newest first, in pages. Summaries only: the lead itself is read one by one.
- */
+/** `GET /api/lender/v1/leads?since=&limit=&cursor=`: summaries of leads within retention, newest first. */
 export async function listLeads(
   ctx: DomainContext,
   options: { lender: Lender; since?: string; limit?: string; cursor?: string },

@@ -1,7 +1,4 @@
-/**
- * The lender's leads and webhook endpoints on the lender route, behind its key (`res.locals.lender`): each
- * lead is read when it is asked for or sent, and only by the offer's lender.
- */
+/** The lender's leads and webhook endpoints on the lender route, behind its key (`res.locals.lender`). */
 import { Router, type Response } from 'express';
 import {
   deleteWebhook,
