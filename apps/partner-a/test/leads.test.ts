@@ -197,7 +197,12 @@ describe('lenders read their leads', () => {
 
   it('when LEAD_RETENTION_DAYS is set, then a lead older than it answers 410 LEAD_EXPIRED and a younger one is read', async () => {
     const ctx = { ...t.ctx, leadRetentionDays: 2 };
-    const shortApp = createPartnerAApp({ ctx, logger: silentLogger, ping: async () => true, rateLimitPerMinute: 10_000 });
+    const shortApp = createPartnerAApp({
+      ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 10_000,
+    });
     const [old, young] = [await referral(), await referral()];
     const age = (r: MadeReferral, days: number) =>
       t.db.query(`UPDATE referrals SET created_at = now() - make_interval(days => $2) WHERE offer_id = $1`, [
@@ -212,7 +217,9 @@ describe('lenders read their leads', () => {
     expect(expired.status).toBe(410);
     expect(expired.body).toMatchObject({ error: 'LEAD_EXPIRED', message: expect.stringContaining('2 days') });
     expect((await read(`/leads/${young.reference}`, young.key)).status).toBe(200);
-    const listed = (await read('/leads?limit=100', old.key)).body.data.leads.map((l: { reference: string }) => l.reference);
+    const listed = (await read('/leads?limit=100', old.key)).body.data.leads.map(
+      (l: { reference: string }) => l.reference,
+    );
     expect(listed).not.toContain(old.reference);
   });
 
