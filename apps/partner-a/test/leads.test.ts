@@ -161,8 +161,10 @@ describe('lenders read their leads', () => {
     ['/leads/not-a-reference', 'reference'],
     ['/leads?since=yesterday', 'since'],
     ['/leads?since=2026-13-01T00:00:00Z', 'since'],
+    ['/leads?since=2026-02-30T00:00:00Z', 'since'],
     ['/leads?cursor=%24%24', 'cursor'],
     ['/leads?cursor=bm90LWEtY3Vyc29y', 'cursor'],
+    [`/leads?cursor=${Buffer.from(`1|${'-'.repeat(36)}`).toString('base64url')}`, 'cursor'],
     ['/leads?limit=0', 'limit'],
   ])('when %s is asked, then it answers 400 naming %s', async (path, field) => {
     const r = await referral();
@@ -191,6 +193,34 @@ describe('lenders read their leads', () => {
     const listed = (await get('/leads?limit=100', r.key)).body.data.leads;
     expect(listed.map((l: { reference: string }) => l.reference)).not.toContain(r.reference);
     expect(await disclosures(r.applicationId)).toEqual([]);
+  });
+
+  it('when LEAD_RETENTION_DAYS is set, then a lead older than it answers 410 LEAD_EXPIRED and a younger one is read', async () => {
+    const ctx = { ...t.ctx, leadRetentionDays: 2 };
+    const shortApp = createPartnerAApp({
+      ctx,
+      logger: silentLogger,
+      ping: async () => true,
+      rateLimitPerMinute: 10_000,
+    });
+    const [old, young] = [await referral(), await referral()];
+    const age = (r: MadeReferral, days: number) =>
+      t.db.query(`UPDATE referrals SET created_at = now() - make_interval(days => $2) WHERE offer_id = $1`, [
+        r.reference,
+        days,
+      ]);
+    await age(old, 3);
+    await age(young, 1);
+    const read = (path: string, key: string) =>
+      request(shortApp).get(`${LENDER_BASE}${path}`).set('Authorization', `Bearer ${key}`);
+    const expired = await read(`/leads/${old.reference}`, old.key);
+    expect(expired.status).toBe(410);
+    expect(expired.body).toMatchObject({ error: 'LEAD_EXPIRED', message: expect.stringContaining('2 days') });
+    expect((await read(`/leads/${young.reference}`, young.key)).status).toBe(200);
+    const listed = (await read('/leads?limit=100', old.key)).body.data.leads.map(
+      (l: { reference: string }) => l.reference,
+    );
+    expect(listed).not.toContain(old.reference);
   });
 
   it('when the lender lists its leads since a time, then it answers them newest first in pages, summaries only', async () => {

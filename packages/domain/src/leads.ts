@@ -1,9 +1,7 @@
 /**
- * Leads: a referral as the lender it went to reads it, pulled (`GET /api/lender/v1/leads/{reference}`) or
- * pushed (`lead.created` to the lender's endpoints). A lead is read from the referral, the offer as it
- * was matched, the application and its applicant when it is answered or sent: personal data is opened
- * only there, and nothing of it is stored elsewhere. Only the offer's lender, with a key of the
- * partner's environment, may read it; never a score or a band. Each lead shown is recorded.
+ * Leads: a referral as its lender reads it, pulled (`GET /api/lender/v1/leads/{reference}`) or pushed
+ * (`lead.created`). Read when answered or sent, so personal data is opened only there; only the offer's
+ * lender, with a key of the partner's environment, may read it; never a score or a band. Each one shown is recorded.
  */
 import {
   findLead,
@@ -21,9 +19,10 @@ import { canonicalUuid } from './ids';
 import type { AuthenticatedLender } from './outcomes/lender-keys';
 import { openApplicantDetails } from './personal-data';
 import { openSteps } from './sealed-fields';
-import { normalisedTime } from './validation/dates';
+import { parseTime } from './validation/dates';
 import { validateLenderWebhookRequest } from './validation/validators';
 import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
+import { DATE_TIME_TEXT } from './validation/validate';
 import { LEAD_APPLICANT_FIELDS, type Answer } from './validation/responses';
 import { readIntake } from './variant-b/intake';
 import { registerWebhook } from './webhooks';
@@ -38,7 +37,6 @@ type Lender = Pick<AuthenticatedLender, 'lenderId' | 'environment'>;
 
 export const invalidReference = () =>
   invalid(violation('reference', 'format', 'must be the lm_ref of a referral (a UUID)'));
-const notFound = () => fail('NOT_FOUND', 'reference: names no lead of this lender');
 const retentionMs = (ctx: DomainContext) => (ctx.leadRetentionDays ?? DEFAULT_LEAD_RETENTION_DAYS) * DAY_MS;
 
 /** Who was shown which lead. */
@@ -98,26 +96,20 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
   });
 }
 
-/**
- * `GET /api/lender/v1/leads/{reference}`: the lead, recorded as disclosed. Another lender's reference, one
- * of the other environment and an unknown one are the same 404.
- */
+/** `GET /api/lender/v1/leads/{reference}`, recorded as disclosed; another lender's or environment's is 404. */
 export async function getLead(ctx: DomainContext, options: { lender: Lender; reference: string }) {
   const reference = canonicalUuid(options.reference);
   if (!reference) return invalidReference();
   const row = await findLead(ctx.db, reference);
   if (!row || row.lenderId !== options.lender.lenderId || row.environment !== options.lender.environment)
-    return notFound();
+    return fail('NOT_FOUND', 'reference: names no lead of this lender');
   const lead = leadOf(ctx, row);
   if (!lead.ok) return lead;
   await insertDisclosure(ctx.db, { ...disclosureOf(row), channel: 'pull', at: ctx.clock() });
   return lead;
 }
 
-/**
- * `GET /api/lender/v1/leads?since=&limit=&cursor=`: the lender's leads still within their retention, made
- * after `since`, newest first, in pages. Summaries only: the lead itself is read one by one.
- */
+/** `GET /api/lender/v1/leads?since=&limit=&cursor=`: summaries of leads within retention, newest first. */
 export async function listLeads(
   ctx: DomainContext,
   options: { lender: Lender; since?: string; limit?: string; cursor?: string },
@@ -125,20 +117,13 @@ export async function listLeads(
   const limit = parsePageLimit(options.limit);
   if (!limit.ok) return limit;
   const oldest = ctx.clock().getTime() - retentionMs(ctx);
-  let since = oldest;
-  if (options.since !== undefined) {
-    const time = normalisedTime(options.since);
-    if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(time) || Number.isNaN(Date.parse(time)))
-      return invalid(
-        violation('since', 'format', 'must be a date and time with its offset, such as 2026-11-20T10:00:00Z'),
-      );
-    since = Math.max(oldest, Date.parse(time));
-  }
+  const since = options.since === undefined ? new Date(oldest) : parseTime(options.since);
+  if (!since) return invalid(violation('since', 'format', DATE_TIME_TEXT));
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   if (cursor && !cursor.ok) return cursor;
   const rows = await listLenderLeads(ctx.db, {
     ...options.lender,
-    since: new Date(since),
+    since: new Date(Math.max(oldest, since.getTime())),
     limit: limit.value + 1,
     before: cursor?.value,
   });

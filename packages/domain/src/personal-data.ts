@@ -44,11 +44,8 @@ export async function readApplicantDetails(
   applicationId: string,
   options: { db?: Sql; lock?: boolean } = {},
 ): Promise<DetailsState> {
-  return openApplicantDetails(
-    ctx,
-    applicationId,
-    await findApplicant(options.db ?? ctx.db, applicationId, options.lock),
-  );
+  const row = await findApplicant(options.db ?? ctx.db, applicationId, options.lock);
+  return openApplicantDetails(ctx, applicationId, row);
 }
 
 /** An applicant row as read (none: null), its details opened. */

@@ -1,7 +1,4 @@
-/**
- * The lender's leads and webhook endpoints on the lender route, behind its key (`res.locals.lender`): each
- * lead is read when it is asked for or sent, and only by the offer's lender.
- */
+/** The lender's leads and webhook endpoints on the lender route, behind its key (`res.locals.lender`). */
 import { Router, type Response } from 'express';
 import {
   deleteWebhook,
@@ -21,12 +18,8 @@ const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
 export function leadRoutes(ctx: DomainContext): Router {
   const router = Router();
   router.get('/leads', async (req, res) => {
-    const query = {
-      since: queryValue(req, 'since'),
-      limit: queryValue(req, 'limit'),
-      cursor: queryValue(req, 'cursor'),
-    };
-    sendResult(res, await listLeads(ctx, { lender: lenderOf(res), ...query }));
+    const [since, limit, cursor] = ['since', 'limit', 'cursor'].map((name) => queryValue(req, name));
+    sendResult(res, await listLeads(ctx, { lender: lenderOf(res), since, limit, cursor }));
   });
   router.get('/leads/:reference', async (req, res) => {
     sendResult(res, await getLead(ctx, { lender: lenderOf(res), reference: req.params.reference }));

@@ -94,12 +94,12 @@ export async function listDisclosures(
   db: Sql,
   applicationId: string,
 ): Promise<Omit<DisclosureRow, 'applicationId'>[] | null> {
-  const rows = await db.query<Omit<DisclosureRow, 'applicationId'> & { found: string }>(
-    `SELECT a.id AS found, d.lender_id AS "lenderId", d.reference, d.channel, d.at
+  // One row of nulls for an application with none.
+  const rows = await db.query<Omit<DisclosureRow, 'applicationId'>>(
+    `SELECT d.lender_id AS "lenderId", d.reference, d.channel, d.at
        FROM applications a LEFT JOIN lead_disclosures d ON d.application_id = a.id
       WHERE a.id = $1 ORDER BY d.at, d.id`,
     [applicationId],
   );
-  if (rows.length === 0) return null;
-  return rows.filter((r) => r.reference !== null).map(({ found: _, ...row }) => row);
+  return rows.length === 0 ? null : rows.filter((r) => r.reference !== null);
 }

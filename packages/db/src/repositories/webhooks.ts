@@ -153,7 +153,8 @@ export interface ClaimedDelivery
 /**
  * Claims up to `limit` due deliveries until `leaseUntil`, in order of their events' creation. A delivery
  * is due when pending, its time has come and no lease runs on it (a dispatcher that died mid-attempt lets
- * its lease run out), and no earlier event of the same application is pending for the same endpoint.
+ * its lease run out), and no earlier event of the same application is pending for the same endpoint (of any
+ * application for a lender's endpoint: its leads go in the order the referrals were made).
  */
 export async function claimDueDeliveries(
   db: Sql,
@@ -163,12 +164,12 @@ export async function claimDueDeliveries(
     `WITH claimed AS (
        UPDATE webhook_deliveries AS d SET lease_until = $2, claim_token = $3
          FROM (
-           SELECT c.id FROM webhook_deliveries c
+           SELECT c.id FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
             WHERE c.state = 'pending' AND c.next_attempt_at <= $1 AND (c.lease_until IS NULL OR c.lease_until <= $1)
               AND NOT EXISTS (
                     SELECT 1 FROM webhook_deliveries e
-                     WHERE e.webhook_id = c.webhook_id AND e.application_id = c.application_id AND e.state = 'pending'
-                       AND e.seq < c.seq)
+                     WHERE e.webhook_id = c.webhook_id AND e.state = 'pending' AND e.seq < c.seq
+                       AND (e.application_id = c.application_id OR w.lender_id IS NOT NULL))
             ORDER BY c.seq, c.id
             LIMIT $4
               FOR UPDATE OF c SKIP LOCKED

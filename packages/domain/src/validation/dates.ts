@@ -46,20 +46,28 @@ export function ageOn(birth: CalendarDate, on: Date): number {
 // Times with their offset (consentCapturedAt)
 
 /**
- * A date and time with its offset (RFC 3339) as UTC ISO text (`2026-11-23T09:30:00.000Z`), so that every
- * time is kept one way. Anything that is not a real one is left as it is, for `format` to report. A leap
- * second counts as the last millisecond before it.
+ * A date and time with its offset (RFC 3339), or undefined when it is not a real one. A leap second counts
+ * as the last millisecond before it.
  */
-export function normalisedTime(value: string): string {
+export function parseTime(value: string): Date | undefined {
   const parts = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-]\d{2})(?::?(\d{2}))?)$/.exec(
     value,
   );
-  if (!parts || parseCalendarDate(parts[1]) === undefined) return value;
+  if (!parts || parseCalendarDate(parts[1]) === undefined) return undefined;
   const [, date, hours, minutes, seconds, fraction = '', utc, offsetHours, offsetMinutes = '00'] = parts;
-  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 60 || Number(offsetMinutes) > 59) return value;
+  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 60 || Number(offsetMinutes) > 59)
+    return undefined;
   const zone = utc ? 'Z' : `${offsetHours}:${offsetMinutes}`;
   const time = Date.parse(
     `${date}T${hours}:${minutes}:${seconds === '60' ? '59.999' : `${seconds}${fraction.slice(0, 4)}`}${zone}`,
   );
-  return Number.isNaN(time) ? value : new Date(time).toISOString();
+  return Number.isNaN(time) ? undefined : new Date(time);
+}
+
+/**
+ * A date and time with its offset as UTC ISO text (`2026-11-23T09:30:00.000Z`), so that every time is kept
+ * one way. Anything that is not a real one is left as it is, for `format` to report.
+ */
+export function normalisedTime(value: string): string {
+  return parseTime(value)?.toISOString() ?? value;
 }

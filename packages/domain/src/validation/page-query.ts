@@ -1,5 +1,6 @@
 /** The query of the paged lists, checked against `pageQuerySchema`: `limit`, and the referrals' `cursor`. */
 import { fail, ok, type Result } from '../errors';
+import { canonicalUuid } from '../ids';
 import { pageQuerySchema } from './requests';
 
 const { limit: LIMIT, cursor: CURSOR } = pageQuerySchema.properties;
@@ -48,7 +49,8 @@ export const encodeCursor = (p: PagePosition): string =>
 export function decodeCursor(raw: string): Result<PagePosition> {
   const text = checkCursorText(raw);
   if (!text.ok) return text;
-  const [ms, id] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
-  if (!/^\d{1,15}$/.test(ms ?? '') || !/^[0-9a-f-]{36}$/.test(id ?? '')) return invalidCursor();
+  const [ms, uuid] = Buffer.from(text.value, 'base64url').toString('utf8').split('|');
+  const id = canonicalUuid(uuid ?? '');
+  if (!/^\d{1,15}$/.test(ms ?? '') || !id) return invalidCursor();
   return ok({ createdAt: new Date(Number(ms)), id });
 }

@@ -1,7 +1,4 @@
-/**
- * The lender's leads on the lender route of Variant A's listener, its webhook endpoints (documented from
- * the listener's root: `/webhooks` under the partner base path is the partners'), and `lead.created`.
- */
+/** The lender's leads, its endpoints (from the listener's root: `/webhooks` is the partners') and `lead.created`. */
 import { LEAD_CREATED_EVENT, invalidReference, parsePageLimit, validateLenderWebhookRequest } from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '../auth';
 import type { PathGroup, PathSpec } from './document';

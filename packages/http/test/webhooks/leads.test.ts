@@ -110,6 +110,31 @@ describe('lead.created deliveries', () => {
     expect(event.data).toEqual({ reference: m.reference });
   });
 
+  it('when an earlier lead’s delivery is retried, then a later lead waits for it: an endpoint gets leads in referral order', async () => {
+    const first = await matched();
+    const second = await matched();
+    expect(second.lenderId).toBe(first.lenderId);
+    const hook = await endpoint(first.lenderId, '/ordered');
+    await first.follow();
+    await second.follow();
+    const referenceOf = (body: string) => JSON.parse(body).data.reference;
+    receiver.reply((_, r) => ({ status: referenceOf(r.body) === first.reference ? 500 : 204 }));
+    // A retry far off, brought forward below: however slow the run, the first lead is retried once.
+    const retry = { retryDelaysMs: [60_000], disableAfterMs: 1e9, random: () => 0.5 };
+    await createDispatcher({ ctx, pollMs: 60_000, retry }).runOnce();
+    const ordered = () => receiver.received.filter((r) => r.path === '/ordered').map((r) => referenceOf(r.body));
+    expect(ordered()).toEqual([first.reference]);
+    receiver.reply(() => ({ status: 204 }));
+    await t.db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second' WHERE webhook_id = $1 AND state = 'pending'`,
+      [hook.webhookId],
+    );
+    await createDispatcher({ ctx, pollMs: 60_000, retry }).runOnce();
+    // The later lead is claimed once the earlier one is acknowledged.
+    await receiver.waitFor(3, { filter: (r) => r.path === '/ordered' });
+    expect(ordered()).toEqual([first.reference, first.reference, second.reference]);
+  });
+
   it('when the applicant’s data is erased before the lead is sent, then nothing is sent or recorded', async () => {
     const m = await matched();
     await endpoint(m.lenderId, '/erased');
