@@ -273,4 +273,20 @@ describe('lenders read their leads', () => {
     expect((await del(r.key)).body.data).toEqual({ webhookId: id, deleted: true });
     expect((await get('/webhooks', r.key)).body.data.webhooks).toEqual([]);
   });
+
+  it('when a lender has ten endpoints, then an eleventh is refused with 409 naming the lender’s limit', async () => {
+    const r = await referral();
+    const post = () =>
+      request(app)
+        .post(`${LENDER_BASE}/webhooks`)
+        .set('Authorization', `Bearer ${r.key}`)
+        .send({ url: 'http://127.0.0.1:9/leads' });
+    for (let i = 0; i < 10; i++) expect((await post()).status).toBe(201);
+    const refused = await post();
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      error: 'WEBHOOK_LIMIT_REACHED',
+      message: 'A lender may have 10 webhooks; delete one before registering another',
+    });
+  });
 });

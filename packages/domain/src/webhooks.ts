@@ -66,7 +66,8 @@ export async function registerWebhook(
   const destination = await ctx.webhooks.checkDestination(request.value.url);
   if (!destination.ok) return invalid(violation('url', destination.rule, destination.text));
   if ((await countWebhooks(ctx.db, options)) >= MAX_WEBHOOKS_PER_PARTNER) {
-    const message = `A partner may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`;
+    const who = 'partnerId' in options ? 'A partner' : 'A lender';
+    const message = `${who} may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`;
     return fail('WEBHOOK_LIMIT_REACHED', message);
   }
   const secret = newWebhookSecret();
