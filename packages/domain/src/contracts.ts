@@ -47,14 +47,12 @@ const brownoutView = (row: BrownoutRow) => ({
   to: row.endsAt.toISOString(),
 });
 
-/** The contract a path names. */
 function contractOf(value: string): Result<Contract> {
   return (CONTRACTS as readonly string[]).includes(value)
     ? ok(value as Contract)
     : invalid(violation('contract', 'enum', 'must be A or B'));
 }
 
-/** A `partnerId` that names a partner. */
 async function knownPartner(ctx: DomainContext, value: unknown): Promise<Result<string>> {
   const id = typeof value === 'string' ? canonicalUuid(value) : null;
   if (id && (await findPartner(ctx.db, id))) return ok(id);
@@ -100,7 +98,6 @@ function readSchedule(ctx: DomainContext, raw: unknown) {
 
 const schemeOf = (link: string) => (URL.canParse(link) ? new URL(link).protocol : '');
 
-/** A schedule's path: its contract and, for one partner's own, the partner. */
 type SchedulePath = { contract: string; partnerId?: string };
 
 /** The path's contract and, for one partner's schedule, its partner (the nil id for every partner). */

@@ -32,7 +32,7 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 type WebhookView = Answer<'Webhook'>;
 type AttemptView = Answer<'DeliveryAttempt'>;

@@ -24,8 +24,6 @@ export type CreditAssessment =
 export type OfferDetails = Answer<'OfferDetails'>;
 /** A field to give or change (an input field, or `creditScore` / `timeInJob`), and what it must be. */
 export type Requirement = Answer<'Offer'>['conditions'][number];
-/** `pre_qualified` when every rule was assessed on the application's data; `indicative` when some could not be. */
-export type OfferCertainty = Answer<'Offer'>['certainty'];
 
 /** An offer as the answer shows it, less what the caller adds (id, expiry, tracking link), with what the caller keeps:
  * the lender's address and what a referral earns (the product's commission), never shown. */

@@ -6,6 +6,7 @@ import { referralReportRows, type ReportGrouping, type ReportRow } from '@loanma
 import type { DomainContext } from '../context';
 import { invalid, ok, violation, type FieldViolation, type Result } from '../errors';
 import { CLIENT_TAG_KEY_PATTERN } from '../validation';
+import { ISO_DATE, parseCalendarDate } from '../validation/dates';
 import type { Answer } from '../validation/responses';
 import { formatCents, toDollars } from './money';
 
@@ -37,9 +38,7 @@ export interface ReportQuery {
 
 /** A real calendar day written `YYYY-MM-DD`, as the instant it starts (UTC), or null. */
 function dayStart(value: string): Date | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
-  const date = new Date(`${value}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? date : null;
+  return ISO_DATE.test(value) && parseCalendarDate(value) ? new Date(`${value}T00:00:00.000Z`) : null;
 }
 
 const isoDay = (date: Date): string => date.toISOString().slice(0, 10);

@@ -1,5 +1,5 @@
 /** The query of the paged lists, checked against `pageQuerySchema`: `limit`, and the referrals' `cursor`. */
-import { fail, ok, type Result } from '../errors';
+import { invalid, ok, violation, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
 import { pageQuerySchema } from './requests';
 
@@ -15,8 +15,7 @@ export function parsePageLimit(raw: string | undefined): Result<number> {
   if (raw === undefined) return ok(Number(LIMIT.default));
   const limit = LIMIT_DIGITS.test(raw) ? Number(raw) : Number.NaN;
   if (limit >= LIMIT_MIN && limit <= LIMIT_MAX) return ok(limit);
-  const message = `limit: must be a whole number between ${LIMIT_MIN} and ${LIMIT_MAX}`;
-  return fail('VALIDATION_ERROR', message, [{ field: 'limit', rule: 'range', message }]);
+  return invalid(violation('limit', 'range', `must be a whole number between ${LIMIT_MIN} and ${LIMIT_MAX}`));
 }
 
 /**
@@ -24,16 +23,13 @@ export function parsePageLimit(raw: string | undefined): Result<number> {
  * alphabet. Whether it decodes to a cursor this API gave out is the list's own check.
  */
 export function checkCursorText(raw: string): Result<string> {
-  if (raw.length > CURSOR_MAX) {
-    const message = `cursor: must be at most ${CURSOR_MAX} characters`;
-    return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'maxLength', message }]);
-  }
+  if (raw.length > CURSOR_MAX)
+    return invalid(violation('cursor', 'maxLength', `must be at most ${CURSOR_MAX} characters`));
   return CURSOR_TEXT.test(raw) ? ok(raw) : invalidCursor();
 }
 
 export function invalidCursor(): Result<never> {
-  const message = 'cursor: is not a cursor this API gave out';
-  return fail('VALIDATION_ERROR', message, [{ field: 'cursor', rule: 'format', message }]);
+  return invalid(violation('cursor', 'format', 'is not a cursor this API gave out'));
 }
 
 /** Where a page ends: its last item's time and id, given out as an opaque cursor. */

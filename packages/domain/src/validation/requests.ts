@@ -52,8 +52,6 @@ export const clientTagsSchema = Type.Unsafe<Record<string, string>>({
     propertyNames: `each key must be 1 to ${CLIENT_TAG_KEY_MAX_LENGTH} characters of ${CHARACTERS_TEXT}`,
   },
 });
-/** Stored tags: none is kept as null; a view always shows an object. */
-export type ClientTags = Readonly<Record<string, string>>;
 
 // Variant A
 

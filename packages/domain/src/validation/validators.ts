@@ -1,5 +1,5 @@
 /** The validators of partner and lender request bodies: each schema compiled once, at module load. */
-import { fail, ok, type FieldViolation, type Result } from '../errors';
+import { invalid, ok, violation, type FieldViolation, type Result } from '../errors';
 import type { DeclineReason, OutcomeType } from '../outcomes/lifecycle';
 import { toCents } from '../outcomes/money';
 import {
@@ -146,12 +146,6 @@ export interface OutcomeEventRequest {
   declineReason: DeclineReason | null;
 }
 
-const violation = (field: string, rule: string, text: string): FieldViolation => ({
-  field,
-  rule,
-  message: `${field}: ${text}`,
-});
-
 /**
  * Validates an outcome event; the value is normalised (amounts in cents, times as dates). Funding fields
  * come only with `funded`, a decline reason only with `declined`; no time may be ahead of `now` by more
@@ -163,10 +157,7 @@ export function validateOutcomeEvent(body: unknown, now: Date): Result<OutcomeEv
     typeof body === 'object' && body !== null && !Array.isArray(body)
       ? Object.keys(body).find((field) => !Object.hasOwn(outcomeEventSchema.properties, field))
       : undefined;
-  if (unknown !== undefined)
-    return fail('VALIDATION_ERROR', `${unknown}: is not a field of an outcome event`, [
-      violation(unknown, 'unknown', 'is not a field of an outcome event'),
-    ]);
+  if (unknown !== undefined) return invalid(violation(unknown, 'unknown', 'is not a field of an outcome event'));
   const request = run<OutcomeEventBody>(OUTCOME_EVENT, body);
   if (!request.ok) return request;
   const v = request.value;
@@ -185,7 +176,7 @@ export function validateOutcomeEvent(body: unknown, now: Date): Result<OutcomeEv
   ] as const)
     if (at && Number.isNaN(at.getTime())) violations.push(violation(field, 'format', DATE_TIME_TEXT));
     else if (at && at.getTime() > latest) violations.push(violation(field, 'notInFuture', 'must not be in the future'));
-  if (violations.length > 0) return fail('VALIDATION_ERROR', violations[0].message, violations);
+  if (violations.length > 0) return invalid(...violations);
   return ok({
     reference: v.reference,
     eventId: v.eventId,
