@@ -22,13 +22,11 @@ import type { DomainContext } from './context';
 import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
 import { canonicalUuid } from './ids';
 import { csvCell, reportWindow, type ReportQuery } from './outcomes/referral-reports';
-import { normalisedTime } from './validation/dates';
+import { parseTime } from './validation/dates';
 
 /** The longest brownout an operator may schedule. */
 const BROWNOUT_MAX_MS = 24 * 60 * 60 * 1000;
 const LINK_MAX_LENGTH = 2000;
-/** How `normalisedTime` writes a real date and time. */
-const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 const lifecycleView = (row: LifecycleRow) => ({
@@ -64,10 +62,9 @@ function timeField(body: Record<string, unknown>, field: string, required = fals
   const value = body[field];
   if (required && value == null) return invalid(violation(field, 'required', 'is required'));
   if (value == null) return ok(null);
-  const time = typeof value === 'string' ? normalisedTime(value) : '';
-  if (!UTC_TIME.test(time))
-    return invalid(violation(field, 'format', 'must be a date and time with its offset (RFC 3339)'));
-  return ok(new Date(time));
+  const time = typeof value === 'string' ? parseTime(value) : undefined;
+  if (!time) return invalid(violation(field, 'format', 'must be a date and time with its offset (RFC 3339)'));
+  return ok(time);
 }
 
 /** The request's object body, refusing a field it does not know. */

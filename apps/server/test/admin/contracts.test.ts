@@ -67,6 +67,7 @@ describe(`contract lifecycle admin API on ${ONE_STORAGE}`, () => {
     [{ deprecatedAt: '2027-01-02T00:00:00Z', sunsetAt: '2027-01-01T00:00:00Z' }, 'sunsetAt'],
     [{ deprecatedAt: 'next week' }, 'deprecatedAt'],
     [{ sunsetAt: '2027-02-30T00:00:00Z' }, 'sunsetAt'],
+    [{ sunsetAt: '2027-02-30T00:00:00.000Z' }, 'sunsetAt'],
     [{ link: 'ftp://partners.example.com/guide' }, 'link'],
     [{ link: '/migrating-to-variant-b' }, 'link'],
     [{ force: 'yes' }, 'force'],
