@@ -104,7 +104,7 @@ function requireAdminToken(token: string): RequestHandler {
   };
 }
 
-const funnelQuery = (req: Request) => ({
+const reportQuery = (req: Request) => ({
   query: { from: queryValue(req, 'from'), to: queryValue(req, 'to'), partnerId: queryValue(req, 'partnerId') },
 });
 
@@ -133,17 +133,15 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   on('post', '/partners/:partnerId/keys', 201, (req) => issueApiKey(ctx, { partnerId: req.params.partnerId }));
   // A partner key or a lender key, whichever the id names.
   on('delete', '/keys/:keyId', 200, (req) => revokeKey(ctx, { keyId: req.params.keyId }));
-  // Lenders and the keys they report outcomes with.
   on('get', '/lenders', 200, () => listLenders(ctx));
   on('post', '/lenders/:lenderId/keys', 201, (req) =>
     issueLenderKey(ctx, { lenderId: req.params.lenderId, body: req.body }),
   );
   // Sandbox: a lender's outcome, as the referral's own lender would report it, for partners to test against.
   on('post', '/sandbox/outcomes', 201, (req) => simulateOutcome(ctx, { body: req.body }));
-  // The funnel, and for the console's charts the funnel per partner and per lender.
-  on('get', '/reports/funnel', 200, (req) => operatorFunnel(ctx, funnelQuery(req)));
-  on('get', '/reports/funnel/partners', 200, (req) => operatorFunnelByPartner(ctx, funnelQuery(req)));
-  on('get', '/reports/funnel/lenders', 200, (req) => operatorFunnelByLender(ctx, funnelQuery(req)));
+  on('get', '/reports/funnel', 200, (req) => operatorFunnel(ctx, reportQuery(req)));
+  on('get', '/reports/funnel/partners', 200, (req) => operatorFunnelByPartner(ctx, reportQuery(req)));
+  on('get', '/reports/funnel/lenders', 200, (req) => operatorFunnelByLender(ctx, reportQuery(req)));
   // Variant B's hourly limits: stored in the database, read by every process within seconds.
   on('get', '/tiers', 200, () => listTiers(ctx));
   on('put', '/tiers/:tier', 200, (req) => setTierLimit(ctx, { tier: req.params.tier, body: req.body }));
@@ -154,7 +152,6 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
   on('get', '/applications/:applicationId/consents', 200, (req) =>
     getApplicationConsents(ctx, { applicationId: req.params.applicationId }),
   );
-  // Leads shown to lenders, and a lead as its lender reads it.
   on('get', '/applications/:applicationId/disclosures', 200, (req) =>
     getApplicationDisclosures(ctx, { applicationId: req.params.applicationId }),
   );
@@ -178,9 +175,7 @@ function adminRoutes({ ctx, adminToken, usage, jobs = ctx }: AdminDeps): Router 
     cancelBrownout(ctx, { contract: req.params.contract, brownoutId: req.params.brownoutId }),
   );
   router.get('/reports/contract-usage', async (req, res) => {
-    const result = await contractUsageReport(ctx, {
-      query: { from: queryValue(req, 'from'), to: queryValue(req, 'to') },
-    });
+    const result = await contractUsageReport(ctx, reportQuery(req));
     if (!result.ok) return sendResult(res, result);
     const { window, rows } = result.value;
     const name = `contract-usage_${window.from}_${window.to}`;
