@@ -55,10 +55,7 @@ export async function findLead(db: Sql, reference: string): Promise<LeadRow | nu
 /** Where a page ends: its last referral's time and id. */
 type Position = { createdAt: Date; id: string };
 
-/**
- * A lender's leads of one environment made after `since`, newest first, after the (referredAt, id) cursor
- * when given.
- */
+/** A lender's leads of one environment made after `since`, newest first, after the cursor when given. */
 export async function listLenderLeads(
   db: Sql,
   options: { lenderId: string; environment: string; since: Date; limit: number; before?: Position },

@@ -42,7 +42,6 @@ export function createDispatcher(options: {
   timeoutMs?: number;
   retry?: RetryPolicy;
   logger?: Logger;
-  /** Called after each attempt is recorded. */
   onAttempt?: (job: DeliveryJob, result: AttemptResult) => void;
 }) {
   const { ctx, pollMs = 1000, concurrency = 8, timeoutMs = 10_000, retry = DEFAULT_RETRY_POLICY } = options;
