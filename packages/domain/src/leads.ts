@@ -21,7 +21,7 @@ import { openApplicantDetails } from './personal-data';
 import { openSteps } from './sealed-fields';
 import { parseTime } from './validation/dates';
 import { validateLenderWebhookRequest } from './validation/validators';
-import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
+import { decodeCursor, pageOf, parsePageLimit } from './validation/page-query';
 import { DATE_TIME_TEXT } from './validation/validate';
 import { LEAD_APPLICANT_FIELDS, type Answer } from './validation/responses';
 import { readIntake } from './variant-b/intake';
@@ -127,13 +127,8 @@ export async function listLeads(
     limit: limit.value + 1,
     before: cursor?.value,
   });
-  const page = rows.slice(0, limit.value);
-  const last = page.at(-1);
-  return ok({
-    leads: page.map(summary),
-    nextCursor:
-      rows.length > limit.value && last ? encodeCursor({ createdAt: last.referredAt, id: last.referralId }) : null,
-  });
+  const { page, nextCursor } = pageOf(rows, limit.value, (row) => ({ createdAt: row.referredAt, id: row.referralId }));
+  return ok({ leads: page.map(summary), nextCursor });
 }
 
 /**

@@ -2,7 +2,7 @@
 import { listPartnerReferrals, type ReferralRow } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { ok } from './errors';
-import { decodeCursor, encodeCursor, parsePageLimit } from './validation/page-query';
+import { decodeCursor, pageOf, parsePageLimit } from './validation/page-query';
 import type { Answer } from './validation/responses';
 import { toDollars } from './outcomes/money';
 
@@ -42,10 +42,6 @@ export async function listReferrals(
   if (cursor && !cursor.ok) return cursor;
   const before = cursor?.value;
   const rows = await listPartnerReferrals(ctx.db, { partnerId: options.partnerId, limit: limit + 1, before });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return ok({
-    referrals: page.map(referralView),
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
-  });
+  const { page, nextCursor } = pageOf(rows, limit, (row) => row);
+  return ok({ referrals: page.map(referralView), nextCursor });
 }

@@ -10,6 +10,7 @@ import type { AuthenticatedPartner, Contract, ContractLifecycles } from '@loanma
 import { sendError } from './errors';
 import { errorText, type Logger } from './logger';
 import type { Schema } from './openapi';
+import { periodicWrite } from './periodic-write';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
@@ -96,20 +97,13 @@ export function createContractUsage(db: Sql, options: { flushMs?: number; logger
       options.logger?.warn('contract usage not written', { error: errorText(err) });
     }
   };
-  let writing: Promise<void> | undefined;
-  const flush = () => (writing ??= write().finally(() => (writing = undefined)));
-  const timer = setInterval(() => void flush(), options.flushMs ?? 5000);
-  timer.unref();
+  const writes = periodicWrite(write, options.flushMs ?? 5000);
   return {
     record(partnerId: string, contract: Contract, at: number) {
       const lastSeenAt = new Date(at);
       add({ partnerId, contract, day: lastSeenAt.toISOString().slice(0, 10), requests: 1, lastSeenAt });
     },
-    flush,
-    async close() {
-      clearInterval(timer);
-      await writing;
-      await flush();
-    },
+    flush: writes.flush,
+    close: writes.stop,
   };
 }

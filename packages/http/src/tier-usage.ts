@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { errorText, type Logger } from './logger';
+import { periodicWrite } from './periodic-write';
 
 const MINUTE_MS = 60_000;
 const WINDOW_MINUTES = 60;
@@ -92,10 +93,7 @@ export function createTierUsage(
       options.logger?.debug('tier usage not written to redis', { error: errorText(err) });
     }
   };
-  let writing: Promise<void> | undefined;
-  const flush = () => (writing ??= write().finally(() => (writing = undefined)));
-  const timer = setInterval(() => void flush(), options.flushMs ?? 1000);
-  timer.unref();
+  const { flush, stop } = periodicWrite(write, options.flushMs ?? 1000);
 
   return {
     record,
@@ -111,9 +109,6 @@ export function createTierUsage(
       }
       return report(first, true, fields);
     },
-    async close() {
-      clearInterval(timer);
-      await flush();
-    },
+    close: stop,
   };
 }

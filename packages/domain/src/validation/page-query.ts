@@ -41,6 +41,16 @@ export interface PagePosition {
 export const encodeCursor = (p: PagePosition): string =>
   Buffer.from(`${p.createdAt.getTime()}|${p.id}`).toString('base64url');
 
+/**
+ * The page of a list read newest first with one row more than `limit`: that row, when it came, says another
+ * page follows, which starts after the page's last item.
+ */
+export function pageOf<Row>(rows: Row[], limit: number, positionOf: (row: Row) => PagePosition) {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
+}
+
 /** A cursor this API gave out, read back. */
 export function decodeCursor(raw: string): Result<PagePosition> {
   const text = checkCursorText(raw);
