@@ -6,30 +6,17 @@
  */
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { LoanMatchLenderClient } from '@loanmatch/client';
-import { flatApplication, startWebhookReceiver, type WebhookReceiver } from '../support';
+import { flatApplication } from '../support';
 import { partnerB } from './clients';
-import { api, run, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
+import { api, run, serverWithReceiver } from './process';
 
 jest.setTimeout(120_000);
 
 describe('a lead from create on Variant B to the lender, pushed and pulled, on pnpm start', () => {
-  let server: Started;
-  let receiver: WebhookReceiver;
-  let dataDir: string;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    dataDir = tempDataDir();
-    server = await startServer({
-      env: { DATA_DIR: dataDir, DATABASE_URL: await tempDatabaseUrl(), WEBHOOK_POLL_MS: '100' },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await receiver?.close();
-  });
+  const started = serverWithReceiver();
 
   it('when the applicant follows an offer, then its lender receives a signed lead.created and pulls the same lead', async () => {
+    const { server, receiver, dataDir } = started;
     const A = server.urls['Variant A'];
     const ADMIN = server.urls['Admin API'];
     const { client: b } = partnerB(server.urls['Variant B'], server.demoApiKey!);

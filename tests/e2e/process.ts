@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createPgDatabase, openTestRedis } from '../support';
+import { createPgDatabase, openTestRedis, startWebhookReceiver, type WebhookReceiver } from '../support';
 
 export const ROOT = resolve(__dirname, '../..');
 /** Node's flags that run TypeScript, with the workspace's packages resolved to their sources (docs/adr/0184). */
@@ -121,6 +121,24 @@ export async function startServer(
       return exited;
     },
   };
+}
+
+/** A started server on a database and data folder of its own, beside a webhook receiver it delivers to
+ * (polled every 100 ms); both are set before the file's first test and stopped after its last. */
+export function serverWithReceiver(): { server: Started; receiver: WebhookReceiver; dataDir: string } {
+  const started = {} as { server: Started; receiver: WebhookReceiver; dataDir: string };
+  beforeAll(async () => {
+    started.receiver = await startWebhookReceiver();
+    started.dataDir = tempDataDir();
+    started.server = await startServer({
+      env: { DATA_DIR: started.dataDir, DATABASE_URL: await tempDatabaseUrl(), WEBHOOK_POLL_MS: '100' },
+    });
+  });
+  afterAll(async () => {
+    await started.server?.stop();
+    await started.receiver?.close();
+  });
+  return started;
 }
 
 /** Runs a command of the repository (e.g. `pnpm ops …`) to completion. */

@@ -7,32 +7,19 @@
  */
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { LoanMatchApiError, LoanMatchLenderClient } from '@loanmatch/client';
-import { VALID_STEPS, startWebhookReceiver, type WebhookReceiver } from '../support';
+import { VALID_STEPS } from '../support';
 import { applicant, partnerA, partnerB } from './clients';
-import { api, run, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
+import { api, run, serverWithReceiver } from './process';
 
 jest.setTimeout(120_000);
 
 const TAGS = { campaign: 'summer-2026', channel: 'email' };
 
 describe('a referral from create to a funded loan in the partner’s report, on pnpm start', () => {
-  let server: Started;
-  let receiver: WebhookReceiver;
-  let dataDir: string;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    dataDir = tempDataDir();
-    server = await startServer({
-      env: { DATA_DIR: dataDir, DATABASE_URL: await tempDatabaseUrl(), WEBHOOK_POLL_MS: '100' },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await receiver?.close();
-  });
+  const started = serverWithReceiver();
 
   it('when the lender reports the loan funded, then the partner’s referrals, report and CSV show it, with the commission, and the webhook announced it', async () => {
+    const { server, receiver, dataDir } = started;
     const A = server.urls['Variant A'];
     const ADMIN = server.urls['Admin API'];
     const { client: a } = partnerA(A, server.demoApiKey!);
@@ -155,6 +142,7 @@ describe('a referral from create to a funded loan in the partner’s report, on 
   });
 
   it('when a partner key is sent to the lender route, or a lender key to a partner route, then 401', async () => {
+    const { server } = started;
     const A = server.urls['Variant A'];
     const origin = new URL(A).origin;
     const partnerKeyOnLender = await api(origin, 'POST', '/api/lender/v1/outcomes', {
