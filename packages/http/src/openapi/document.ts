@@ -19,15 +19,15 @@ export interface DocumentOptions {
   environment: 'sandbox' | 'live';
 }
 
-type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
-export type PathSpec = Partial<Record<Method, OperationSpec>>;
+/** `POST /applications`: an operation's method and path, the key of its spec. */
+export type Route = `${'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE'} /${string}`;
 
-/** Paths under one tag. */
+/** Operations under one tag, in the order of the document's paths. */
 export interface PathGroup {
   tag: { name: string; description?: string };
   /** Served at this path of the listener's root (`''`: the root itself), not under the contract's base path. */
   root?: string;
-  paths: Record<string, PathSpec>;
+  operations: Record<Route, OperationSpec>;
 }
 
 export interface Contract {
@@ -65,20 +65,15 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
   const root = options.publicUrl.replace(/\/+$/, '');
   const words = ENVIRONMENT_WORDS[options.environment];
   const server = (path: string, description: string) => [{ url: `${root}${path}`, description, 'x-internal': false }];
-  const build = ({ tag, root: at, paths }: PathGroup) => {
+  const build = ({ tag, root: at, operations }: PathGroup) => {
     const where = `${contract.name}'s listener at ${at || 'its root'}, outside the base path (${words}).`;
-    const servers = at === undefined ? {} : { servers: server(at, where) };
-    return Object.fromEntries(
-      Object.entries(paths).map(([path, methods]) => [
-        path,
-        {
-          ...servers,
-          ...Object.fromEntries(
-            Object.entries(methods).map(([method, spec]) => [method, operation(spec, tag.name, contract.examples)]),
-          ),
-        },
-      ]),
-    );
+    const paths: Record<string, Schema> = {};
+    for (const [route, spec] of Object.entries(operations)) {
+      const [method, path] = route.split(' ');
+      paths[path] ??= at === undefined ? {} : { servers: server(at, where) };
+      paths[path][method.toLowerCase()] = operation(spec, tag.name, contract.examples);
+    }
+    return paths;
   };
   const [scheme] = Object.keys(contract.security);
   const document = {

@@ -1,7 +1,7 @@
 /** The lender's leads, its endpoints (from the listener's root: `/webhooks` is the partners') and `lead.created`. */
 import { LEAD_CREATED_EVENT, invalidReference, parsePageLimit, validateLenderWebhookRequest } from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '../auth';
-import type { PathGroup, PathSpec } from './document';
+import type { PathGroup } from './document';
 import { LENDERS } from './lifecycle';
 import { EXAMPLE_IDS, NO_STORE, refusal } from './operations';
 import type { EventSpec } from './webhook-paths';
@@ -39,43 +39,39 @@ const LEAD = {
 };
 
 /** `GET /leads` and `GET /leads/{reference}`, beside `POST /outcomes`. */
-export const LEAD_PATHS: Record<string, PathSpec> = {
-  '/leads': {
-    get: {
-      operationId: 'listLeads',
-      summary: 'Your leads',
-      description:
-        'Referrals made to you after `since` (default and earliest: the retention, 30 days), newest first, in pages. Summaries: read each lead by its reference.',
-      security,
-      parameters: [
-        { name: 'since', in: 'query', schema: { type: 'string', format: 'date-time', maxLength: 40 } },
-        'Limit',
-        'Cursor',
-      ],
-      success: { description: 'A page of leads.', data: 'LeadList' },
-      examples: { default: { leads: [SUMMARY], nextCursor: null } },
-      errors: [refusal(parsePageLimit('500'))],
-    },
+export const LEAD_OPERATIONS: PathGroup['operations'] = {
+  'GET /leads': {
+    operationId: 'listLeads',
+    summary: 'Your leads',
+    description:
+      'Referrals made to you after `since` (default and earliest: the retention, 30 days), newest first, in pages. Summaries: read each lead by its reference.',
+    security,
+    parameters: [
+      { name: 'since', in: 'query', schema: { type: 'string', format: 'date-time', maxLength: 40 } },
+      'Limit',
+      'Cursor',
+    ],
+    success: { description: 'A page of leads.', data: 'LeadList' },
+    examples: { default: { leads: [SUMMARY], nextCursor: null } },
+    errors: [refusal(parsePageLimit('500'))],
   },
-  '/leads/{reference}': {
-    get: {
-      operationId: 'getLead',
-      summary: 'Read a lead',
-      description:
-        "The referral named by the `lm_ref` its tracking redirect gave you: the offer as it was matched, the application's steps 1-4, the applicant's details and the consent given. " +
-        "A Variant B application's lead has the same shape. Another lender's reference, or an unknown one, is 404; a lead whose applicant's data was erased 410 `LEAD_ERASED`; one past its retention (30 days by default) 410 `LEAD_EXPIRED`. " +
-        'Never a credit score or anything that reveals one. Every lead answered is recorded.',
-      security,
-      parameters: [{ name: 'reference', in: 'path', required: true, schema: { type: 'string', maxLength: 36 } }],
-      success: { description: 'The lead.', data: 'Lead' },
-      examples: { default: LEAD },
-      errors: [
-        refusal(invalidReference()),
-        { code: 'NOT_FOUND', message: 'reference: names no lead of this lender' },
-        'LEAD_ERASED',
-        'LEAD_EXPIRED',
-      ],
-    },
+  'GET /leads/{reference}': {
+    operationId: 'getLead',
+    summary: 'Read a lead',
+    description:
+      "The referral named by the `lm_ref` its tracking redirect gave you: the offer as it was matched, the application's steps 1-4, the applicant's details and the consent given. " +
+      "A Variant B application's lead has the same shape. Another lender's reference, or an unknown one, is 404; a lead whose applicant's data was erased 410 `LEAD_ERASED`; one past its retention (30 days by default) 410 `LEAD_EXPIRED`. " +
+      'Never a credit score or anything that reveals one. Every lead answered is recorded.',
+    security,
+    parameters: [{ name: 'reference', in: 'path', required: true, schema: { type: 'string', maxLength: 36 } }],
+    success: { description: 'The lead.', data: 'Lead' },
+    examples: { default: LEAD },
+    errors: [
+      refusal(invalidReference()),
+      { code: 'NOT_FOUND', message: 'reference: names no lead of this lender' },
+      'LEAD_ERASED',
+      'LEAD_EXPIRED',
+    ],
   },
 };
 
@@ -83,36 +79,32 @@ export const LEAD_PATHS: Record<string, PathSpec> = {
 export const LENDER_WEBHOOKS: PathGroup = {
   tag: LENDERS.tag,
   root: '',
-  paths: {
-    [`${LENDER_BASE_PATH}/webhooks`]: {
-      post: {
-        operationId: 'registerLenderWebhook',
-        summary: 'Register an endpoint for your leads',
-        description:
-          'With your lender key: `lead.created`, the lead as `GET /leads/{reference}` answers it, for each new referral, signed and retried as partners’ webhooks are. Answers the signing secret, shown this once.',
-        security,
-        body: { schema: 'LenderWebhookRequest', examples: { default: { url: 'https://lender.example.com/leads' } } },
-        success: { status: 201, description: 'Registered.', data: 'RegisteredWebhook', headers: NO_STORE },
-        errors: [refusal(validateLenderWebhookRequest({ url: '' })), 'WEBHOOK_LIMIT_REACHED'],
-      },
-      get: {
-        operationId: 'listLenderWebhooks',
-        summary: 'Your lead endpoints',
-        description: 'Oldest first, never a secret.',
-        security,
-        success: { description: 'The endpoints.', data: 'WebhookList' },
-      },
+  operations: {
+    [`POST ${LENDER_BASE_PATH}/webhooks`]: {
+      operationId: 'registerLenderWebhook',
+      summary: 'Register an endpoint for your leads',
+      description:
+        'With your lender key: `lead.created`, the lead as `GET /leads/{reference}` answers it, for each new referral, signed and retried as partners’ webhooks are. Answers the signing secret, shown this once.',
+      security,
+      body: { schema: 'LenderWebhookRequest', examples: { default: { url: 'https://lender.example.com/leads' } } },
+      success: { status: 201, description: 'Registered.', data: 'RegisteredWebhook', headers: NO_STORE },
+      errors: [refusal(validateLenderWebhookRequest({ url: '' })), 'WEBHOOK_LIMIT_REACHED'],
     },
-    [`${LENDER_BASE_PATH}/webhooks/{webhookId}`]: {
-      delete: {
-        operationId: 'deleteLenderWebhook',
-        summary: 'Delete a lead endpoint',
-        description: 'Nothing more is sent to it.',
-        security,
-        parameters: ['WebhookId'],
-        success: { description: 'Deleted.', data: 'DeletedWebhook' },
-        errors: [{ code: 'NOT_FOUND', message: 'Webhook not found' }],
-      },
+    [`GET ${LENDER_BASE_PATH}/webhooks`]: {
+      operationId: 'listLenderWebhooks',
+      summary: 'Your lead endpoints',
+      description: 'Oldest first, never a secret.',
+      security,
+      success: { description: 'The endpoints.', data: 'WebhookList' },
+    },
+    [`DELETE ${LENDER_BASE_PATH}/webhooks/{webhookId}`]: {
+      operationId: 'deleteLenderWebhook',
+      summary: 'Delete a lead endpoint',
+      description: 'Nothing more is sent to it.',
+      security,
+      parameters: ['WebhookId'],
+      success: { description: 'Deleted.', data: 'DeletedWebhook' },
+      errors: [{ code: 'NOT_FOUND', message: 'Webhook not found' }],
     },
   },
 };

@@ -70,39 +70,37 @@ export const LENDERS: PathGroup = {
       'For lenders: each referral as a lead, pulled or pushed as `lead.created`, and what became of it. Served at `/api/lender/v1` on this listener, with a lender key.',
   },
   root: LENDER_BASE_PATH,
-  paths: {
-    '/outcomes': {
-      post: {
-        operationId: 'reportOutcome',
-        summary: 'Report what became of a referral',
-        description:
-          'Events may arrive out of order: each is kept, and the outcome is the latest by `occurredAt`, provided each step in that order is allowed ' +
-          '(a referral may start, be approved, declined, funded or withdrawn; an approval may still be declined, withdrawn or cancelled; a funded loan may only be cancelled); ' +
-          'an event the lifecycle forbids where it falls is refused and nothing is stored. The same `eventId` again answers the first answer. ' +
-          'A sandbox lender key reaches sandbox referrals only.',
-        security: [{ lenderKey: [] }],
-        body: { schema: 'OutcomeEventRequest', examples: EXAMPLES_LENDER },
-        success: {
-          status: 201,
-          description: 'Recorded (or, with `Idempotency-Replayed: true`, recorded before).',
-          data: 'OutcomeRecorded',
-          headers: REPLAYED,
-        },
-        errors: [
-          refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.declined, declineReason: 'mood' }, EXAMPLE_DAY)),
-          refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.started, fundedAmount: 100 }, EXAMPLE_DAY)),
-          { code: 'UNAUTHORIZED', message: 'A valid lender key is required: send Authorization: Bearer <lender key>' },
-          { code: 'NOT_FOUND', message: 'reference: names no referral of this lender' },
-          {
-            code: 'OUTCOME_TRANSITION_INVALID',
-            message: 'type: a funded referral cannot become declined; a funded referral may only become cancelled',
-          },
-          {
-            code: 'IDEMPOTENCY_KEY_REUSED',
-            message: 'eventId: was already used for a different event; use a new eventId for a new event',
-          },
-        ],
+  operations: {
+    'POST /outcomes': {
+      operationId: 'reportOutcome',
+      summary: 'Report what became of a referral',
+      description:
+        'Events may arrive out of order: each is kept, and the outcome is the latest by `occurredAt`, provided each step in that order is allowed ' +
+        '(a referral may start, be approved, declined, funded or withdrawn; an approval may still be declined, withdrawn or cancelled; a funded loan may only be cancelled); ' +
+        'an event the lifecycle forbids where it falls is refused and nothing is stored. The same `eventId` again answers the first answer. ' +
+        'A sandbox lender key reaches sandbox referrals only.',
+      security: [{ lenderKey: [] }],
+      body: { schema: 'OutcomeEventRequest', examples: EXAMPLES_LENDER },
+      success: {
+        status: 201,
+        description: 'Recorded (or, with `Idempotency-Replayed: true`, recorded before).',
+        data: 'OutcomeRecorded',
+        headers: REPLAYED,
       },
+      errors: [
+        refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.declined, declineReason: 'mood' }, EXAMPLE_DAY)),
+        refusal(validateOutcomeEvent({ ...EXAMPLES_LENDER.started, fundedAmount: 100 }, EXAMPLE_DAY)),
+        { code: 'UNAUTHORIZED', message: 'A valid lender key is required: send Authorization: Bearer <lender key>' },
+        { code: 'NOT_FOUND', message: 'reference: names no referral of this lender' },
+        {
+          code: 'OUTCOME_TRANSITION_INVALID',
+          message: 'type: a funded referral cannot become declined; a funded referral may only become cancelled',
+        },
+        {
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          message: 'eventId: was already used for a different event; use a new eventId for a new event',
+        },
+      ],
     },
   },
 };
@@ -144,56 +142,52 @@ const day = (name: string, description: string): Schema => ({
 /** `GET /referrals` and `GET /reports/referrals`, the same on both contracts. */
 export const REFERRALS: PathGroup = {
   tag: { name: 'Referrals' },
-  paths: {
-    '/referrals': {
-      get: {
-        operationId: 'listReferrals',
-        summary: 'Referrals of your applicants',
-        description:
-          'Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`), the commission it earned and its `attribution` (`duplicate` when another partner referred the same applicant to the lender first, within its ownership window).',
-        parameters: ['Limit', 'Cursor'],
-        success: { description: 'A page of referrals.', data: 'ReferralList' },
-        examples: { default: { referrals: [REFERRAL_EXAMPLE], nextCursor: null } },
-        errors: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
-      },
+  operations: {
+    'GET /referrals': {
+      operationId: 'listReferrals',
+      summary: 'Referrals of your applicants',
+      description:
+        'Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`), the commission it earned and its `attribution` (`duplicate` when another partner referred the same applicant to the lender first, within its ownership window).',
+      parameters: ['Limit', 'Cursor'],
+      success: { description: 'A page of referrals.', data: 'ReferralList' },
+      examples: { default: { referrals: [REFERRAL_EXAMPLE], nextCursor: null } },
+      errors: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
     },
-    '/reports/referrals': {
-      get: {
-        operationId: 'referralReport',
-        summary: 'Your referrals and what became of them, grouped',
-        description:
-          'Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount, your commission (AUD) and the duplicates among them. ' +
-          'JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).',
-        parameters: [
-          day('from', 'The first day (UTC), included. Default: 29 days before `to`.'),
-          day('to', `The last day (UTC), included; at most ${REPORT_MAX_DAYS} days after \`from\`. Default: today.`),
-          {
-            name: 'groupBy',
-            in: 'query',
-            description:
-              '`day` (the default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`).',
-            schema: {
-              type: 'string',
-              pattern: `^(day|lender|product|tag:${CLIENT_TAG_KEY_PATTERN.slice(1, -1)})$`,
-              maxLength: 'tag:'.length + CLIENT_TAG_KEY_MAX_LENGTH,
-            },
-          },
-        ],
-        success: {
-          description: 'The report.',
-          content: {
-            'application/json': {
-              schema: envelope(ref('ReferralReport')),
-              examples: { default: { value: { success: true, data: REPORT_EXAMPLE } } },
-            },
-            'text/csv': { schema: { type: 'string' }, example: reportCsv(REPORT_EXAMPLE) },
+    'GET /reports/referrals': {
+      operationId: 'referralReport',
+      summary: 'Your referrals and what became of them, grouped',
+      description:
+        'Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount, your commission (AUD) and the duplicates among them. ' +
+        'JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).',
+      parameters: [
+        day('from', 'The first day (UTC), included. Default: 29 days before `to`.'),
+        day('to', `The last day (UTC), included; at most ${REPORT_MAX_DAYS} days after \`from\`. Default: today.`),
+        {
+          name: 'groupBy',
+          in: 'query',
+          description:
+            '`day` (the default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`).',
+          schema: {
+            type: 'string',
+            pattern: `^(day|lender|product|tag:${CLIENT_TAG_KEY_PATTERN.slice(1, -1)})$`,
+            maxLength: 'tag:'.length + CLIENT_TAG_KEY_MAX_LENGTH,
           },
         },
-        errors: [
-          refusal(reportWindow({ from: '2026-11-02', to: '2026-11-01' }, EXAMPLE_DAY)),
-          refusal(reportGrouping('week')),
-        ],
+      ],
+      success: {
+        description: 'The report.',
+        content: {
+          'application/json': {
+            schema: envelope(ref('ReferralReport')),
+            examples: { default: { value: { success: true, data: REPORT_EXAMPLE } } },
+          },
+          'text/csv': { schema: { type: 'string' }, example: reportCsv(REPORT_EXAMPLE) },
+        },
       },
+      errors: [
+        refusal(reportWindow({ from: '2026-11-02', to: '2026-11-01' }, EXAMPLE_DAY)),
+        refusal(reportGrouping('week')),
+      ],
     },
   },
 };

@@ -10,7 +10,7 @@ import {
   parsePageLimit,
   validateWebhookRequest,
 } from '@loanmatch/domain';
-import type { PathGroup, PathSpec } from './document';
+import type { PathGroup } from './document';
 import { EXAMPLE_IDS, NO_STORE, ref, refusal, type ErrorExample, type OperationSpec } from './operations';
 import type { Schema } from './schemas';
 
@@ -23,16 +23,14 @@ export const CONSENTS: PathGroup = {
     name: 'Consents',
     description: 'The consent wording to show applicants, by version; a credit check names the version it showed.',
   },
-  paths: {
-    '/consents': {
-      get: {
-        operationId: 'listConsentTexts',
-        summary: 'The consent wording, by version',
-        description:
-          'Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on. Published wording never changes: new wording is a new version, and earlier versions stay accepted.',
-        success: { description: 'The wording, newest version first.', data: 'ConsentTexts' },
-        examples: consents.ok ? { default: consents.value } : undefined,
-      },
+  operations: {
+    'GET /consents': {
+      operationId: 'listConsentTexts',
+      summary: 'The consent wording, by version',
+      description:
+        'Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on. Published wording never changes: new wording is a new version, and earlier versions stay accepted.',
+      success: { description: 'The wording, newest version first.', data: 'ConsentTexts' },
+      examples: consents.ok ? { default: consents.value } : undefined,
     },
   },
 };
@@ -42,99 +40,89 @@ export const WEBHOOKS: PathGroup = {
     name: 'Webhooks',
     description: 'Status-change notifications: registration, and (section `webhooks`) what your endpoint receives.',
   },
-  paths: {
-    '/webhooks': {
-      post: {
-        operationId: 'registerWebhook',
-        summary: 'Register a webhook endpoint',
-        description: 'Answers the endpoint and its signing secret, shown this once. A partner may have 10 endpoints.',
-        body: {
-          schema: 'WebhookRequest',
-          examples: {
-            default: { url: 'https://partner.example.com/loanmatch-webhooks', events: [STATUS_CHANGED_EVENT] },
-          },
+  operations: {
+    'POST /webhooks': {
+      operationId: 'registerWebhook',
+      summary: 'Register a webhook endpoint',
+      description: 'Answers the endpoint and its signing secret, shown this once. A partner may have 10 endpoints.',
+      body: {
+        schema: 'WebhookRequest',
+        examples: {
+          default: { url: 'https://partner.example.com/loanmatch-webhooks', events: [STATUS_CHANGED_EVENT] },
         },
-        success: { status: 201, description: 'Registered.', data: 'RegisteredWebhook', headers: NO_STORE },
-        errors: [refusal(validateWebhookRequest({ url: '' })), 'WEBHOOK_LIMIT_REACHED'],
       },
-      get: {
-        operationId: 'listWebhooks',
-        summary: 'List webhook endpoints',
-        description: 'Oldest first, never a secret. A disabled endpoint says why.',
-        success: { description: 'The endpoints.', data: 'WebhookList' },
-      },
+      success: { status: 201, description: 'Registered.', data: 'RegisteredWebhook', headers: NO_STORE },
+      errors: [refusal(validateWebhookRequest({ url: '' })), 'WEBHOOK_LIMIT_REACHED'],
     },
-    '/webhooks/{webhookId}': {
-      delete: {
-        operationId: 'deleteWebhook',
-        summary: 'Delete a webhook endpoint',
-        description: 'Nothing more is sent to it; what was pending for it is cancelled.',
-        parameters: ['WebhookId'],
-        success: { description: 'Deleted.', data: 'DeletedWebhook' },
-        errors: [NOT_FOUND],
-      },
+    'GET /webhooks': {
+      operationId: 'listWebhooks',
+      summary: 'List webhook endpoints',
+      description: 'Oldest first, never a secret. A disabled endpoint says why.',
+      success: { description: 'The endpoints.', data: 'WebhookList' },
     },
-    '/webhooks/{webhookId}/rotate-secret': {
-      post: {
-        operationId: 'rotateWebhookSecret',
-        summary: 'Rotate the signing secret',
-        description: 'During the 24 hours both secrets sign: `webhook-signature: v1,<new> v1,<old>`.',
-        parameters: ['WebhookId'],
-        success: { description: 'Rotated.', data: 'RotatedSecret', headers: NO_STORE },
-        errors: [NOT_FOUND],
-      },
+    'DELETE /webhooks/{webhookId}': {
+      operationId: 'deleteWebhook',
+      summary: 'Delete a webhook endpoint',
+      description: 'Nothing more is sent to it; what was pending for it is cancelled.',
+      parameters: ['WebhookId'],
+      success: { description: 'Deleted.', data: 'DeletedWebhook' },
+      errors: [NOT_FOUND],
     },
-    '/webhooks/{webhookId}/test': {
-      post: {
-        operationId: 'sendTestEvent',
-        summary: 'Send a test event',
-        description:
-          'Queues a `webhook.test` event for this endpoint alone, delivered, signed and retried like any other.',
-        parameters: ['WebhookId'],
-        success: { description: 'Queued.', data: 'QueuedTestEvent' },
-        errors: [NOT_FOUND, 'WEBHOOK_DISABLED'],
-      },
+    'POST /webhooks/{webhookId}/rotate-secret': {
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the signing secret',
+      description: 'During the 24 hours both secrets sign: `webhook-signature: v1,<new> v1,<old>`.',
+      parameters: ['WebhookId'],
+      success: { description: 'Rotated.', data: 'RotatedSecret', headers: NO_STORE },
+      errors: [NOT_FOUND],
     },
-    '/webhooks/{webhookId}/deliveries': {
-      get: {
-        operationId: 'listWebhookDeliveries',
-        summary: 'Recent delivery attempts',
-        description: "The endpoint's latest attempts, newest first, with how many deliveries wait.",
-        parameters: ['WebhookId', 'Limit'],
-        success: { description: 'The attempts.', data: 'DeliveryList' },
-        errors: [NOT_FOUND, refusal(parsePageLimit('500'))],
-      },
+    'POST /webhooks/{webhookId}/test': {
+      operationId: 'sendTestEvent',
+      summary: 'Send a test event',
+      description:
+        'Queues a `webhook.test` event for this endpoint alone, delivered, signed and retried like any other.',
+      parameters: ['WebhookId'],
+      success: { description: 'Queued.', data: 'QueuedTestEvent' },
+      errors: [NOT_FOUND, 'WEBHOOK_DISABLED'],
+    },
+    'GET /webhooks/{webhookId}/deliveries': {
+      operationId: 'listWebhookDeliveries',
+      summary: 'Recent delivery attempts',
+      description: "The endpoint's latest attempts, newest first, with how many deliveries wait.",
+      parameters: ['WebhookId', 'Limit'],
+      success: { description: 'The attempts.', data: 'DeliveryList' },
+      errors: [NOT_FOUND, refusal(parsePageLimit('500'))],
     },
   },
 };
 
 /** A GET at the listener's root with no key, so none of the authenticated codes. */
-const publicGet = (spec: Omit<OperationSpec, 'security'>): PathSpec => ({ get: { ...spec, security: [] } });
+const publicGet = (spec: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...spec, security: [] });
 
 export const SERVICE: PathGroup = {
   tag: { name: 'Service', description: 'Health checks and this reference.' },
   root: '',
-  paths: {
-    '/healthz': publicGet({
+  operations: {
+    'GET /healthz': publicGet({
       operationId: 'healthz',
       summary: 'The process is alive',
       description: 'Answers 200 while the process runs, whatever its database does.',
       success: { description: 'Alive.', data: 'Health' },
     }),
-    '/readyz': publicGet({
+    'GET /readyz': publicGet({
       operationId: 'readyz',
       summary: 'The process can reach its database',
       description: 'Answers 200 when the database answers, 503 otherwise: for a load balancer.',
       success: { description: 'Ready.', data: 'Health' },
       errors: [{ code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable' }],
     }),
-    '/openapi.json': publicGet({
+    'GET /openapi.json': publicGet({
       operationId: 'openApiDocument',
       summary: 'This OpenAPI 3.1 document',
       description: "Built at start from the validation schemas, with this listener's public address as its server.",
       success: { description: 'The document.', content: { 'application/json': { schema: { type: 'object' } } } },
     }),
-    '/docs': publicGet({
+    'GET /docs': publicGet({
       operationId: 'referenceDocs',
       summary: 'This reference, as a web page',
       description: 'Swagger UI, served by this listener with every asset it needs.',
