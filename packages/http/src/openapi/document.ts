@@ -27,6 +27,8 @@ export interface PathGroup {
   tag: { name: string; description?: string };
   /** Served at this path of the listener's root (`''`: the root itself), not under the contract's base path. */
   root?: string;
+  /** The security of each of its operations, when not the document's default. */
+  security?: Schema[];
   operations: Record<Route, OperationSpec>;
 }
 
@@ -65,13 +67,13 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
   const root = options.publicUrl.replace(/\/+$/, '');
   const words = ENVIRONMENT_WORDS[options.environment];
   const server = (path: string, description: string) => [{ url: `${root}${path}`, description, 'x-internal': false }];
-  const build = ({ tag, root: at, operations }: PathGroup) => {
+  const build = ({ tag, root: at, security, operations }: PathGroup) => {
     const where = `${contract.name}'s listener at ${at || 'its root'}, outside the base path (${words}).`;
     const paths: Record<string, Schema> = {};
     for (const [route, spec] of Object.entries(operations)) {
       const [method, path] = route.split(' ');
       paths[path] ??= at === undefined ? {} : { servers: server(at, where) };
-      paths[path][method.toLowerCase()] = operation(spec, tag.name, contract.examples);
+      paths[path][method.toLowerCase()] = operation({ security, ...spec }, tag.name, contract.examples);
     }
     return paths;
   };

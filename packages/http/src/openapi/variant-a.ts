@@ -12,14 +12,14 @@ import {
   validateStepRequest,
 } from '@loanmatch/domain';
 import { contractDocument, type DocumentOptions, type PathGroup } from './document';
-import { LEAD_EVENTS, LEAD_OPERATIONS, LENDER_WEBHOOKS } from './lead-paths';
-import { LENDERS, LENDER_SECURITY, REFERRALS } from './lifecycle';
+import { LEAD_EVENTS, LENDERS, LENDER_SECURITY, LENDER_WEBHOOKS } from './lenders';
+import { REFERRALS } from './lifecycle';
 import { EXAMPLE_IDS, REPLAYED, headerRef, refusal } from './operations';
 import { PARAMETERS } from './parameters';
 import type { Schema } from './schemas';
 import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
 
-const { applicationId, at } = EXAMPLE_IDS;
+const { applicationId, offerId, at } = EXAMPLE_IDS;
 
 /** Step 5 with the one consent the check needs. */
 const APPLICANT_EXAMPLE = {
@@ -89,7 +89,7 @@ export const MATCH_EXAMPLE = {
   assessment: { basis: 'bureau' },
   acceptedOffers: [
     {
-      offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+      offerId,
       lender: { id: 'harbour-credit', name: 'Harbour Credit' },
       product: { id: 'harbour-personal-fixed', name: 'Fixed Rate Personal Loan' },
       headline: '9.49% p.a. fixed (comparison rate 10.12% p.a.)',
@@ -271,16 +271,7 @@ export function variantADocument(options: DocumentOptions): Schema {
       ...LENDER_SECURITY,
     },
     examples: [],
-    groups: [
-      APPLICATIONS,
-      REFERRALS,
-      CONSENTS,
-      WEBHOOKS,
-      TRACKING,
-      { ...LENDERS, operations: { ...LENDERS.operations, ...LEAD_OPERATIONS } },
-      LENDER_WEBHOOKS,
-      SERVICE,
-    ],
+    groups: [APPLICATIONS, REFERRALS, CONSENTS, WEBHOOKS, TRACKING, LENDERS, LENDER_WEBHOOKS, SERVICE],
     events: LEAD_EVENTS,
   });
 }

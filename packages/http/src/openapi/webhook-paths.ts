@@ -11,7 +11,7 @@ import {
   validateWebhookRequest,
 } from '@loanmatch/domain';
 import type { PathGroup } from './document';
-import { EXAMPLE_IDS, NO_STORE, ref, refusal, type ErrorExample, type OperationSpec } from './operations';
+import { EXAMPLE_IDS, NO_STORE, ref, refusal, type ErrorExample } from './operations';
 import type { Schema } from './schemas';
 
 const { webhookId, at } = EXAMPLE_IDS;
@@ -96,33 +96,32 @@ export const WEBHOOKS: PathGroup = {
   },
 };
 
-/** A GET at the listener's root with no key, so none of the authenticated codes. */
-const publicGet = (spec: Omit<OperationSpec, 'security'>): OperationSpec => ({ ...spec, security: [] });
-
 export const SERVICE: PathGroup = {
   tag: { name: 'Service', description: 'Health checks and this reference.' },
   root: '',
+  // No key, so none of the authenticated codes.
+  security: [],
   operations: {
-    'GET /healthz': publicGet({
+    'GET /healthz': {
       operationId: 'healthz',
       summary: 'The process is alive',
       description: 'Answers 200 while the process runs, whatever its database does.',
       success: { description: 'Alive.', data: 'Health' },
-    }),
-    'GET /readyz': publicGet({
+    },
+    'GET /readyz': {
       operationId: 'readyz',
       summary: 'The process can reach its database',
       description: 'Answers 200 when the database answers, 503 otherwise: for a load balancer.',
       success: { description: 'Ready.', data: 'Health' },
       errors: [{ code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable' }],
-    }),
-    'GET /openapi.json': publicGet({
+    },
+    'GET /openapi.json': {
       operationId: 'openApiDocument',
       summary: 'This OpenAPI 3.1 document',
       description: "Built at start from the validation schemas, with this listener's public address as its server.",
       success: { description: 'The document.', content: { 'application/json': { schema: { type: 'object' } } } },
-    }),
-    'GET /docs': publicGet({
+    },
+    'GET /docs': {
       operationId: 'referenceDocs',
       summary: 'This reference, as a web page',
       description: 'Swagger UI, served by this listener with every asset it needs.',
@@ -130,7 +129,7 @@ export const SERVICE: PathGroup = {
         description: 'An HTML page that reads `/openapi.json`.',
         content: { 'text/html': { schema: { type: 'string' } } },
       },
-    }),
+    },
   },
 };
 
