@@ -8,7 +8,7 @@ import { HEADERS, PARAMETERS } from './parameters';
 import { LIFECYCLE_EVENTS } from './lifecycle';
 import { operation, type ErrorExample, type OperationSpec } from './operations';
 import { schemaComponents, type Schema } from './schemas';
-import { WEBHOOK_EVENTS, deliveries, type EventSpec } from './webhook-paths';
+import { WEBHOOK_EVENTS, deliveries, type Events } from './webhook-paths';
 
 /** Where a document's listener is reached. */
 export interface DocumentOptions {
@@ -42,7 +42,7 @@ export interface Contract {
   examples: readonly ErrorExample[];
   groups: PathGroup[];
   /** Webhook events of this contract alone, beside those of both. */
-  events?: EventSpec[];
+  events?: Events;
 }
 
 const ENVIRONMENT_WORDS = { sandbox: 'sandbox: credit checks are simulated', live: 'live (production)' } as const;
@@ -93,7 +93,7 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
     security: [{ [scheme]: [] }],
     tags: [...new Set(contract.groups.map((group) => group.tag))],
     paths: mergePaths(...contract.groups.map(build)),
-    webhooks: deliveries([...WEBHOOK_EVENTS, ...LIFECYCLE_EVENTS, ...(contract.events ?? [])]),
+    webhooks: deliveries({ ...WEBHOOK_EVENTS, ...LIFECYCLE_EVENTS, ...contract.events }),
     components: {
       securitySchemes: contract.security,
       schemas: schemaComponents(),

@@ -13,7 +13,7 @@ import { LENDER_BASE_PATH } from '../auth';
 import type { PathGroup } from './document';
 import { EXAMPLE_DAY, EXAMPLE_IDS, NO_STORE, REPLAYED, refusal } from './operations';
 import type { Schema } from './schemas';
-import type { EventSpec } from './webhook-paths';
+import type { Events } from './webhook-paths';
 
 const { applicationId, offerId: reference, referralId, at } = EXAMPLE_IDS;
 
@@ -189,12 +189,11 @@ export const LENDER_WEBHOOKS: PathGroup = {
 };
 
 /** What a lender's endpoint receives. */
-export const LEAD_EVENTS: EventSpec[] = [
-  {
-    type: LEAD_CREATED_EVENT,
+export const LEAD_EVENTS: Events = {
+  [LEAD_CREATED_EVENT]: {
     operationId: 'leadCreated',
     summary: 'A new lead',
     schema: 'LeadCreatedEvent',
     data: LEAD,
   },
-];
+};

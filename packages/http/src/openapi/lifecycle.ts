@@ -16,7 +16,7 @@ import {
 import type { PathGroup } from './document';
 import { EXAMPLE_DAY, EXAMPLE_IDS, refusal } from './operations';
 import type { Schema } from './schemas';
-import type { EventSpec } from './webhook-paths';
+import type { Events } from './webhook-paths';
 
 const { applicationId, offerId, referralId, at } = EXAMPLE_IDS;
 const TAGS = { campaign: 'spring-2026', channel: 'email' };
@@ -104,9 +104,8 @@ export const REFERRALS: PathGroup = {
   },
 };
 
-export const LIFECYCLE_EVENTS: EventSpec[] = [
-  {
-    type: OUTCOME_CHANGED_EVENT,
+export const LIFECYCLE_EVENTS: Events = {
+  [OUTCOME_CHANGED_EVENT]: {
     operationId: 'referralOutcomeChanged',
     summary: "A referral's outcome changed",
     schema: 'ReferralOutcomeChangedEvent',
@@ -119,4 +118,4 @@ export const LIFECYCLE_EVENTS: EventSpec[] = [
       clientTags: TAGS,
     },
   },
-];
+};

@@ -137,31 +137,23 @@ export const SERVICE: PathGroup = {
 // The `webhooks` section: what a partner's endpoint receives
 // ---------------------------------------------------------------------------------------------
 
-/** An event type: the operation of its delivery, its payload's schema component and an example payload. */
-export interface EventSpec {
-  type: string;
-  operationId: string;
-  summary: string;
-  schema: string;
-  data: unknown;
-}
+/** Event types, each with the operation of its delivery, its payload's schema component and an example payload. */
+export type Events = Record<string, { operationId: string; summary: string; schema: string; data: unknown }>;
 
-export const WEBHOOK_EVENTS: EventSpec[] = [
-  {
-    type: STATUS_CHANGED_EVENT,
+export const WEBHOOK_EVENTS: Events = {
+  [STATUS_CHANGED_EVENT]: {
     operationId: 'applicationStatusChanged',
     summary: 'An application changed status',
     schema: 'StatusChangedEvent',
     data: { applicationId: EXAMPLE_IDS.applicationId, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
   },
-  {
-    type: TEST_EVENT,
+  [TEST_EVENT]: {
     operationId: 'webhookTest',
     summary: 'A test event you asked for',
     schema: 'TestEvent',
     data: { webhookId },
   },
-];
+};
 
 const signatureHeader = (name: string, pattern: string, description: string) => ({
   name,
@@ -185,9 +177,9 @@ const SIGNATURE_HEADERS = [
 ];
 
 /** The `webhooks` section: each event's delivery, signed, not authenticated by a scheme of this API (no lock). */
-export function deliveries(events: EventSpec[]): Record<string, Schema> {
+export function deliveries(events: Events): Record<string, Schema> {
   return Object.fromEntries(
-    events.map(({ type, operationId, summary, schema, data }) => [
+    Object.entries(events).map(([type, { operationId, summary, schema, data }]) => [
       type,
       {
         post: {
