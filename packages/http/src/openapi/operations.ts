@@ -9,7 +9,6 @@ import { ERROR_CODES, type FieldViolation, type Result } from '@loanmatch/domain
 import { STATUS_OF, type HttpErrorCode } from '../errors';
 import { ref, type Schema } from './schemas';
 
-export { ref, type Schema };
 export const paramRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
 export const headerRef = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
 /** `{success: true, data: <schema>}`. */
@@ -42,8 +41,7 @@ export interface ErrorExample {
 /** The example of a refusal: the very message and details of a failed domain result. */
 export function refusal(result: Result<unknown>): ErrorExample {
   if (result.ok) throw new TypeError('an error example must come from a refusal');
-  const { code, message, details } = result.error;
-  return details ? { code, message, details } : { code, message };
+  return result.error;
 }
 
 export interface OperationSpec {

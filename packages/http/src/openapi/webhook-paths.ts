@@ -11,8 +11,8 @@ import {
   validateWebhookRequest,
 } from '@loanmatch/domain';
 import type { PathGroup } from './document';
-import { EXAMPLE_IDS, NO_STORE, ref, refusal, type ErrorExample } from './operations';
-import type { Schema } from './schemas';
+import { EXAMPLE_IDS, NO_STORE, refusal, type ErrorExample } from './operations';
+import { ref, type Schema } from './schemas';
 
 const { webhookId, at } = EXAMPLE_IDS;
 const NOT_FOUND: ErrorExample = { code: 'NOT_FOUND', message: 'Webhook not found' };
