@@ -5,10 +5,9 @@
  * events, and the components its paths and webhooks reach.
  */
 import { HEADERS, PARAMETERS } from './parameters';
-import { LIFECYCLE_EVENTS } from './lifecycle';
-import { operation, type ErrorExample, type OperationSpec } from './operations';
-import { schemaComponents, type Schema } from './schemas';
-import { WEBHOOK_EVENTS, deliveries, type Events } from './webhook-paths';
+import { EXAMPLE_IDS, operation, type ErrorExample, type OperationSpec } from './operations';
+import { PARTNER_EVENTS } from './partner-paths';
+import { ref, schemaComponents, type Schema } from './schemas';
 
 /** Where a document's listener is reached. */
 export interface DocumentOptions {
@@ -31,6 +30,9 @@ export interface PathGroup {
   security?: Schema[];
   operations: Record<Route, OperationSpec>;
 }
+
+/** Event types, each with the operation of its delivery, its payload's schema component and an example payload. */
+export type Events = Record<string, { operationId: string; summary: string; schema: string; data: unknown }>;
 
 export interface Contract {
   /** `Variant A`. */
@@ -93,7 +95,7 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
     security: [{ [scheme]: [] }],
     tags: [...new Set(contract.groups.map((group) => group.tag))],
     paths: mergePaths(...contract.groups.map(build)),
-    webhooks: deliveries({ ...WEBHOOK_EVENTS, ...LIFECYCLE_EVENTS, ...contract.events }),
+    webhooks: deliveries({ ...PARTNER_EVENTS, ...contract.events }),
     components: {
       securitySchemes: contract.security,
       schemas: schemaComponents(),
@@ -134,4 +136,62 @@ function withUsedComponents(document: Schema & { components: Record<string, Reco
     ]),
   );
   return { ...document, components: kept };
+}
+
+const signatureHeader = (name: string, pattern: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', pattern },
+});
+const SIGNATURE_HEADERS = [
+  signatureHeader('webhook-id', '^evt_', "The event's id, the same on every retry: deduplicate on it."),
+  signatureHeader(
+    'webhook-timestamp',
+    '^[0-9]+$',
+    'Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes).',
+  ),
+  signatureHeader(
+    'webhook-signature',
+    '^v1,',
+    'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded secret after `whsec_`. Two during the 24 hours after a rotation; accept either.',
+  ),
+];
+
+/** The `webhooks` section: each event's delivery, signed, not authenticated by a scheme of this API (no lock). */
+function deliveries(events: Events): Record<string, Schema> {
+  return Object.fromEntries(
+    Object.entries(events).map(([type, { operationId, summary, schema, data }]) => [
+      type,
+      {
+        post: {
+          operationId,
+          summary,
+          description:
+            'A `POST` to your registered URL, signed by the [Standard Webhooks](https://www.standardwebhooks.com/) scheme. At least once, in order per application; a 2xx within 10 seconds ends the delivery, anything else is retried for over 24 hours. `410 Gone` disables the endpoint.',
+          tags: ['Webhooks'],
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref(schema),
+                examples: { default: { value: { type, timestamp: EXAMPLE_IDS.at, data } } },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received: the delivery ends.' },
+            '410': { description: 'Gone: the endpoint is disabled at once.' },
+            default: {
+              description:
+                'Anything else: retried (immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h), never before a `Retry-After` you send.',
+            },
+          },
+        },
+      },
+    ]),
+  );
 }

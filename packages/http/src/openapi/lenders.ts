@@ -10,10 +10,9 @@ import {
   validateOutcomeEvent,
 } from '@loanmatch/domain';
 import { LENDER_BASE_PATH } from '../auth';
-import type { PathGroup } from './document';
+import type { Events, PathGroup } from './document';
 import { EXAMPLE_DAY, EXAMPLE_IDS, NO_STORE, REPLAYED, refusal } from './operations';
 import type { Schema } from './schemas';
-import type { Events } from './webhook-paths';
 
 const { applicationId, offerId: reference, referralId, at } = EXAMPLE_IDS;
 

@@ -13,11 +13,10 @@ import {
 } from '@loanmatch/domain';
 import { contractDocument, type DocumentOptions, type PathGroup } from './document';
 import { LEAD_EVENTS, LENDERS, LENDER_SECURITY, LENDER_WEBHOOKS } from './lenders';
-import { REFERRALS } from './lifecycle';
 import { EXAMPLE_IDS, REPLAYED, headerRef, refusal } from './operations';
 import { PARAMETERS } from './parameters';
 import type { Schema } from './schemas';
-import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
+import { CONSENTS, REFERRALS, SERVICE, WEBHOOKS } from './partner-paths';
 
 const { applicationId, offerId, at } = EXAMPLE_IDS;
 

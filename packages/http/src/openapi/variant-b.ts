@@ -12,7 +12,6 @@ import {
 } from '@loanmatch/domain';
 import { TOKEN_REFUSALS } from '../auth';
 import { contractDocument, type DocumentOptions, type PathGroup } from './document';
-import { REFERRALS } from './lifecycle';
 import { EXAMPLE_IDS, NO_STORE, REPLAYED, refusal } from './operations';
 import type { Schema } from './schemas';
 import {
@@ -23,7 +22,7 @@ import {
   EXAMPLES_A,
   MATCH_EXAMPLE,
 } from './variant-a';
-import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
+import { CONSENTS, REFERRALS, SERVICE, WEBHOOKS } from './partner-paths';
 
 const SECURITY_TOKEN = 'st_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
 /** The fields the flat create requires. */

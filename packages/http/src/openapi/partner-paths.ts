@@ -1,20 +1,28 @@
 /**
  * The paths both front-ends share (under each one's base path and authentication): the consent wording,
- * the webhook routes, and at the listener's root the health checks and this reference. Also the
- * `webhooks` section: what a partner's endpoint receives.
+ * the referrals and their report, the webhook routes, and at the listener's root the health checks and
+ * this reference. Also the events a partner's endpoint receives.
  */
 import {
+  CLIENT_TAG_KEY_MAX_LENGTH,
+  CLIENT_TAG_KEY_PATTERN,
+  OUTCOME_CHANGED_EVENT,
+  REPORT_MAX_DAYS,
   STATUS_CHANGED_EVENT,
   TEST_EVENT,
+  checkCursorText,
   listConsentTexts,
   parsePageLimit,
+  reportCsv,
+  reportGrouping,
+  reportWindow,
   validateWebhookRequest,
 } from '@loanmatch/domain';
-import type { PathGroup } from './document';
-import { EXAMPLE_IDS, NO_STORE, refusal, type ErrorExample } from './operations';
-import { ref, type Schema } from './schemas';
+import type { Events, PathGroup } from './document';
+import { EXAMPLE_DAY, EXAMPLE_IDS, NO_STORE, refusal, type ErrorExample } from './operations';
+import type { Schema } from './schemas';
 
-const { webhookId, at } = EXAMPLE_IDS;
+const { applicationId, offerId, referralId, webhookId, at } = EXAMPLE_IDS;
 const NOT_FOUND: ErrorExample = { code: 'NOT_FOUND', message: 'Webhook not found' };
 const consents = listConsentTexts();
 
@@ -31,6 +39,91 @@ export const CONSENTS: PathGroup = {
         'Show the current texts to the applicant, and send the version shown as `consentTextVersion` with the credit check (with `consentCapturedAt`, when the applicant agreed, and your own `consentReference`). Each check stores a consent record that lenders can rely on. Published wording never changes: new wording is a new version, and earlier versions stay accepted.',
       success: { description: 'The wording, newest version first.', data: 'ConsentTexts' },
       examples: consents.ok ? { default: consents.value } : undefined,
+    },
+  },
+};
+
+const TAGS = { campaign: 'spring-2026', channel: 'email' };
+
+const REFERRAL_EXAMPLE = {
+  referralId,
+  applicationId,
+  offerId,
+  lender: { id: 'harbour-bank', name: 'Harbour Bank' },
+  product: { id: 'harbour-personal-fixed', name: 'Fixed Rate Personal Loan' },
+  referredAt: at,
+  clientTags: TAGS,
+  outcome: { status: 'funded', updatedAt: '2026-11-25T01:00:00.000Z', fundedAmount: 15000 },
+  commission: { amount: 375, currency: 'AUD' },
+  attribution: 'owner',
+};
+const REPORT_EXAMPLE = {
+  rows: [
+    {
+      group: '2026-11-24',
+      referrals: 12,
+      started: 7,
+      approved: 4,
+      declined: 2,
+      funded: 2,
+      fundedAmount: 27500,
+      commission: 612.5,
+      duplicates: 1,
+    },
+  ],
+};
+const day = (name: string, description: string): Schema => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'string', format: 'date', maxLength: 10 },
+});
+
+/** `GET /referrals` and `GET /reports/referrals`, the same on both contracts. */
+export const REFERRALS: PathGroup = {
+  tag: { name: 'Referrals' },
+  operations: {
+    'GET /referrals': {
+      operationId: 'listReferrals',
+      summary: 'Referrals of your applicants',
+      description:
+        'Newest first, in pages; the cursor keeps pages stable while new clicks arrive. Each carries your `clientTags`, what the lender reported (`outcome`), the commission it earned and its `attribution` (`duplicate` when another partner referred the same applicant to the lender first, within its ownership window).',
+      parameters: ['Limit', 'Cursor'],
+      success: { description: 'A page of referrals.', data: 'ReferralList' },
+      examples: { default: { referrals: [REFERRAL_EXAMPLE], nextCursor: null } },
+      errors: [refusal(parsePageLimit('500')), refusal(checkCursorText('A'.repeat(101)))],
+    },
+    'GET /reports/referrals': {
+      operationId: 'referralReport',
+      summary: 'Your referrals and what became of them, grouped',
+      description:
+        'Referrals made in the window (whole days, UTC), grouped, with how many the lenders started, approved and declined, the funded loans that stand, their amount, your commission (AUD) and the duplicates among them. ' +
+        'JSON by default; with `Accept: text/csv`, CSV with the same columns (amounts with two decimals).',
+      parameters: [
+        day('from', 'The first day (UTC), included. Default: 29 days before `to`.'),
+        day('to', `The last day (UTC), included; at most ${REPORT_MAX_DAYS} days after \`from\`. Default: today.`),
+        {
+          name: 'groupBy',
+          in: 'query',
+          description:
+            '`day` (the default: every day of the window, zeros included), `lender`, `product`, or `tag:<key>` (the value of one of your `clientTags`).',
+          schema: {
+            type: 'string',
+            pattern: `^(day|lender|product|tag:${CLIENT_TAG_KEY_PATTERN.slice(1, -1)})$`,
+            maxLength: 'tag:'.length + CLIENT_TAG_KEY_MAX_LENGTH,
+          },
+        },
+      ],
+      success: {
+        description: 'The report.',
+        data: 'ReferralReport',
+        content: { 'text/csv': { schema: { type: 'string' }, example: reportCsv(REPORT_EXAMPLE) } },
+      },
+      examples: { default: REPORT_EXAMPLE },
+      errors: [
+        refusal(reportWindow({ from: '2026-11-02', to: '2026-11-01' }, EXAMPLE_DAY)),
+        refusal(reportGrouping('week')),
+      ],
     },
   },
 };
@@ -133,19 +226,13 @@ export const SERVICE: PathGroup = {
   },
 };
 
-// ---------------------------------------------------------------------------------------------
-// The `webhooks` section: what a partner's endpoint receives
-// ---------------------------------------------------------------------------------------------
-
-/** Event types, each with the operation of its delivery, its payload's schema component and an example payload. */
-export type Events = Record<string, { operationId: string; summary: string; schema: string; data: unknown }>;
-
-export const WEBHOOK_EVENTS: Events = {
+/** What a partner's endpoint receives. */
+export const PARTNER_EVENTS: Events = {
   [STATUS_CHANGED_EVENT]: {
     operationId: 'applicationStatusChanged',
     summary: 'An application changed status',
     schema: 'StatusChangedEvent',
-    data: { applicationId: EXAMPLE_IDS.applicationId, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
+    data: { applicationId, status: 'in_progress', previousStatus: 'draft', lastStep: 2 },
   },
   [TEST_EVENT]: {
     operationId: 'webhookTest',
@@ -153,62 +240,17 @@ export const WEBHOOK_EVENTS: Events = {
     schema: 'TestEvent',
     data: { webhookId },
   },
+  [OUTCOME_CHANGED_EVENT]: {
+    operationId: 'referralOutcomeChanged',
+    summary: "A referral's outcome changed",
+    schema: 'ReferralOutcomeChangedEvent',
+    data: {
+      referralId,
+      applicationId,
+      lenderId: 'harbour-bank',
+      status: 'funded',
+      previousStatus: 'approved',
+      clientTags: TAGS,
+    },
+  },
 };
-
-const signatureHeader = (name: string, pattern: string, description: string) => ({
-  name,
-  in: 'header',
-  required: true,
-  description,
-  schema: { type: 'string', pattern },
-});
-const SIGNATURE_HEADERS = [
-  signatureHeader('webhook-id', '^evt_', "The event's id, the same on every retry: deduplicate on it."),
-  signatureHeader(
-    'webhook-timestamp',
-    '^[0-9]+$',
-    'Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes).',
-  ),
-  signatureHeader(
-    'webhook-signature',
-    '^v1,',
-    'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded secret after `whsec_`. Two during the 24 hours after a rotation; accept either.',
-  ),
-];
-
-/** The `webhooks` section: each event's delivery, signed, not authenticated by a scheme of this API (no lock). */
-export function deliveries(events: Events): Record<string, Schema> {
-  return Object.fromEntries(
-    Object.entries(events).map(([type, { operationId, summary, schema, data }]) => [
-      type,
-      {
-        post: {
-          operationId,
-          summary,
-          description:
-            'A `POST` to your registered URL, signed by the [Standard Webhooks](https://www.standardwebhooks.com/) scheme. At least once, in order per application; a 2xx within 10 seconds ends the delivery, anything else is retried for over 24 hours. `410 Gone` disables the endpoint.',
-          tags: ['Webhooks'],
-          security: [],
-          parameters: SIGNATURE_HEADERS,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: ref(schema),
-                examples: { default: { value: { type, timestamp: at, data } } },
-              },
-            },
-          },
-          responses: {
-            '2XX': { description: 'Received: the delivery ends.' },
-            '410': { description: 'Gone: the endpoint is disabled at once.' },
-            default: {
-              description:
-                'Anything else: retried (immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h), never before a `Retry-After` you send.',
-            },
-          },
-        },
-      },
-    ]),
-  );
-}
