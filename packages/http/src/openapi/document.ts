@@ -19,7 +19,7 @@ export interface DocumentOptions {
 }
 
 /** `POST /applications`: an operation's method and path, the key of its spec. */
-export type Route = `${'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE'} /${string}`;
+type Route = `${'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE'} /${string}`;
 
 /** Operations under one tag, in the order of the document's paths. */
 export interface PathGroup {

@@ -9,7 +9,7 @@ import { ERROR_CODES, type FieldViolation, type Result } from '@loanmatch/domain
 import { STATUS_OF, type HttpErrorCode } from '../errors';
 import { ref, type Schema } from './schemas';
 
-export const paramRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
+const paramRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
 export const headerRef = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
 /** `{success: true, data: <schema>}`. */
 const envelope = (data: Schema): Schema => ({
