@@ -5,10 +5,9 @@
  * events, and the components its paths and webhooks reach.
  */
 import { HEADERS, PARAMETERS } from './parameters';
-import { LIFECYCLE_EVENTS } from './lifecycle';
-import { operation, type ErrorExample, type OperationSpec } from './operations';
-import { schemaComponents, type Schema } from './schemas';
-import { WEBHOOK_EVENTS, deliveries, type EventSpec } from './webhook-paths';
+import { EXAMPLE_IDS, operation, type ErrorExample, type OperationSpec } from './operations';
+import { PARTNER_EVENTS } from './partner-paths';
+import { ref, schemaComponents, type Schema } from './schemas';
 
 /** Where a document's listener is reached. */
 export interface DocumentOptions {
@@ -19,16 +18,21 @@ export interface DocumentOptions {
   environment: 'sandbox' | 'live';
 }
 
-type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
-export type PathSpec = Partial<Record<Method, OperationSpec>>;
+/** `POST /applications`: an operation's method and path, the key of its spec. */
+type Route = `${'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE'} /${string}`;
 
-/** Paths under one tag. */
+/** Operations under one tag, in the order of the document's paths. */
 export interface PathGroup {
   tag: { name: string; description?: string };
   /** Served at this path of the listener's root (`''`: the root itself), not under the contract's base path. */
   root?: string;
-  paths: Record<string, PathSpec>;
+  /** The security of each of its operations, when not the document's default. */
+  security?: Schema[];
+  operations: Record<Route, OperationSpec>;
 }
+
+/** Event types, each with the operation of its delivery, its payload's schema component and an example payload. */
+export type Events = Record<string, { operationId: string; summary: string; schema: string; data: unknown }>;
 
 export interface Contract {
   /** `Variant A`. */
@@ -40,7 +44,7 @@ export interface Contract {
   examples: readonly ErrorExample[];
   groups: PathGroup[];
   /** Webhook events of this contract alone, beside those of both. */
-  events?: EventSpec[];
+  events?: Events;
 }
 
 const ENVIRONMENT_WORDS = { sandbox: 'sandbox: credit checks are simulated', live: 'live (production)' } as const;
@@ -65,20 +69,15 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
   const root = options.publicUrl.replace(/\/+$/, '');
   const words = ENVIRONMENT_WORDS[options.environment];
   const server = (path: string, description: string) => [{ url: `${root}${path}`, description, 'x-internal': false }];
-  const build = ({ tag, root: at, paths }: PathGroup) => {
+  const build = ({ tag, root: at, security, operations }: PathGroup) => {
     const where = `${contract.name}'s listener at ${at || 'its root'}, outside the base path (${words}).`;
-    const servers = at === undefined ? {} : { servers: server(at, where) };
-    return Object.fromEntries(
-      Object.entries(paths).map(([path, methods]) => [
-        path,
-        {
-          ...servers,
-          ...Object.fromEntries(
-            Object.entries(methods).map(([method, spec]) => [method, operation(spec, tag.name, contract.examples)]),
-          ),
-        },
-      ]),
-    );
+    const paths: Record<string, Schema> = {};
+    for (const [route, spec] of Object.entries(operations)) {
+      const [method, path] = route.split(' ');
+      paths[path] ??= at === undefined ? {} : { servers: server(at, where) };
+      paths[path][method.toLowerCase()] = operation({ security, ...spec }, tag.name, contract.examples);
+    }
+    return paths;
   };
   const [scheme] = Object.keys(contract.security);
   const document = {
@@ -96,7 +95,7 @@ export function contractDocument(options: DocumentOptions, contract: Contract): 
     security: [{ [scheme]: [] }],
     tags: [...new Set(contract.groups.map((group) => group.tag))],
     paths: mergePaths(...contract.groups.map(build)),
-    webhooks: deliveries([...WEBHOOK_EVENTS, ...LIFECYCLE_EVENTS, ...(contract.events ?? [])]),
+    webhooks: deliveries({ ...PARTNER_EVENTS, ...contract.events }),
     components: {
       securitySchemes: contract.security,
       schemas: schemaComponents(),
@@ -137,4 +136,62 @@ function withUsedComponents(document: Schema & { components: Record<string, Reco
     ]),
   );
   return { ...document, components: kept };
+}
+
+const signatureHeader = (name: string, pattern: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', pattern },
+});
+const SIGNATURE_HEADERS = [
+  signatureHeader('webhook-id', '^evt_', "The event's id, the same on every retry: deduplicate on it."),
+  signatureHeader(
+    'webhook-timestamp',
+    '^[0-9]+$',
+    'Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes).',
+  ),
+  signatureHeader(
+    'webhook-signature',
+    '^v1,',
+    'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded secret after `whsec_`. Two during the 24 hours after a rotation; accept either.',
+  ),
+];
+
+/** The `webhooks` section: each event's delivery, signed, not authenticated by a scheme of this API (no lock). */
+function deliveries(events: Events): Record<string, Schema> {
+  return Object.fromEntries(
+    Object.entries(events).map(([type, { operationId, summary, schema, data }]) => [
+      type,
+      {
+        post: {
+          operationId,
+          summary,
+          description:
+            'A `POST` to your registered URL, signed by the [Standard Webhooks](https://www.standardwebhooks.com/) scheme. At least once, in order per application; a 2xx within 10 seconds ends the delivery, anything else is retried for over 24 hours. `410 Gone` disables the endpoint.',
+          tags: ['Webhooks'],
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref(schema),
+                examples: { default: { value: { type, timestamp: EXAMPLE_IDS.at, data } } },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received: the delivery ends.' },
+            '410': { description: 'Gone: the endpoint is disabled at once.' },
+            default: {
+              description:
+                'Anything else: retried (immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h), never before a `Retry-After` you send.',
+            },
+          },
+        },
+      },
+    ]),
+  );
 }

@@ -7,4 +7,4 @@ export { toOpenApiSchema, type Schema } from './schemas';
 export type { DocumentOptions } from './document';
 export { EXAMPLES_A, variantADocument } from './variant-a';
 export { EXAMPLES_B, variantBDocument } from './variant-b';
-export { EXAMPLES_LENDER } from './lifecycle';
+export { EXAMPLES_LENDER } from './lenders';

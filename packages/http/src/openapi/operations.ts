@@ -9,11 +9,10 @@ import { ERROR_CODES, type FieldViolation, type Result } from '@loanmatch/domain
 import { STATUS_OF, type HttpErrorCode } from '../errors';
 import { ref, type Schema } from './schemas';
 
-export { ref, type Schema };
-export const paramRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
+const paramRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
 export const headerRef = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
 /** `{success: true, data: <schema>}`. */
-export const envelope = (data: Schema): Schema => ({
+const envelope = (data: Schema): Schema => ({
   type: 'object',
   properties: { success: { const: true }, data },
   required: ['success', 'data'],
@@ -21,12 +20,16 @@ export const envelope = (data: Schema): Schema => ({
 export const REPLAYED = { 'Idempotency-Replayed': headerRef('IdempotencyReplayed') };
 export const NO_STORE = { 'Cache-Control': headerRef('CacheControlNoStore') };
 
-/** Ids and times the examples share. */
+/** Ids and times the examples share; an offer's id is the `reference` of its referral (the `lm_ref`). */
 export const EXAMPLE_IDS = {
   applicationId: '6f1c2b8e-3d4a-4f5b-9c7d-2e1f0a9b8c7d',
   webhookId: '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed',
+  offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+  referralId: '5e4d3c2b-1a09-4f8e-8d7c-6b5a4f3e2d1c',
   at: '2026-11-22T03:20:00.000Z',
 };
+/** The day the examples' refusals are worked out on, so the documents do not change with the clock. */
+export const EXAMPLE_DAY = new Date('2026-11-25T00:00:00Z');
 
 /** An error answer as the service gives it. */
 export interface ErrorExample {
@@ -38,8 +41,7 @@ export interface ErrorExample {
 /** The example of a refusal: the very message and details of a failed domain result. */
 export function refusal(result: Result<unknown>): ErrorExample {
   if (result.ok) throw new TypeError('an error example must come from a refusal');
-  const { code, message, details } = result.error;
-  return details ? { code, message, details } : { code, message };
+  return result.error;
 }
 
 export interface OperationSpec {
@@ -50,7 +52,7 @@ export interface OperationSpec {
   parameters?: Array<string | Schema>;
   /** The request body's schema component and its examples. */
   body?: { schema: string; examples: Record<string, unknown> };
-  /** The success answer: status (200), description, the `data` component of its envelope (or other content), headers. */
+  /** The success answer: status (200), description, the `data` component of its envelope, other content, headers. */
   success: { status?: number; description: string; data?: string; content?: Schema; headers?: Record<string, Schema> };
   /** Examples of the success answer's `data`. */
   examples?: Record<string, unknown>;
@@ -87,9 +89,10 @@ export function operation(spec: OperationSpec, tag: string, contractExamples: re
   ];
   const examples = [...own, ...contractExamples.filter((example) => !own.some(({ code }) => code === example.code))];
   const { status = 200, description, data, headers } = spec.success;
-  const content =
-    spec.success.content ??
-    (data && { 'application/json': { schema: envelope(ref(data)), ...withExamples(spec.examples, dataOf) } });
+  const content = {
+    ...(data && { 'application/json': { schema: envelope(ref(data)), ...withExamples(spec.examples, dataOf) } }),
+    ...spec.success.content,
+  };
   return {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -112,7 +115,7 @@ export function operation(spec: OperationSpec, tag: string, contractExamples: re
       [String(status)]: {
         description,
         headers: { 'X-Request-Id': headerRef('XRequestId'), ...(open ? {} : RATE_LIMIT_HEADERS), ...headers },
-        ...(content && { content }),
+        ...(Object.keys(content).length > 0 && { content }),
       },
       ...errorResponses(codes, examples, open),
     },

@@ -12,14 +12,13 @@ import {
   validateStepRequest,
 } from '@loanmatch/domain';
 import { contractDocument, type DocumentOptions, type PathGroup } from './document';
-import { LEAD_EVENTS, LEAD_PATHS, LENDER_WEBHOOKS } from './lead-paths';
-import { LENDERS, LENDER_SECURITY, REFERRALS } from './lifecycle';
+import { LEAD_EVENTS, LENDERS, LENDER_SECURITY, LENDER_WEBHOOKS } from './lenders';
 import { EXAMPLE_IDS, REPLAYED, headerRef, refusal } from './operations';
 import { PARAMETERS } from './parameters';
 import type { Schema } from './schemas';
-import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
+import { CONSENTS, REFERRALS, SERVICE, WEBHOOKS } from './partner-paths';
 
-const { applicationId, at } = EXAMPLE_IDS;
+const { applicationId, offerId, at } = EXAMPLE_IDS;
 
 /** Step 5 with the one consent the check needs. */
 const APPLICANT_EXAMPLE = {
@@ -89,7 +88,7 @@ export const MATCH_EXAMPLE = {
   assessment: { basis: 'bureau' },
   acceptedOffers: [
     {
-      offerId: '0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a',
+      offerId,
       lender: { id: 'harbour-credit', name: 'Harbour Credit' },
       product: { id: 'harbour-personal-fixed', name: 'Fixed Rate Personal Loan' },
       headline: '9.49% p.a. fixed (comparison rate 10.12% p.a.)',
@@ -143,98 +142,88 @@ export const CREDIT_CHECK_CONFLICTS = [
 
 const APPLICATIONS: PathGroup = {
   tag: { name: 'Applications' },
-  paths: {
-    '/applications': {
-      post: {
-        operationId: 'createApplication',
-        summary: 'Create an application (step 1)',
-        description:
-          'The loan type is fixed from here on. Send an `Idempotency-Key` so a retry cannot make a second application.',
-        parameters: ['IdempotencyKey'],
-        body: { schema: 'CreateApplicationRequest', examples: EXAMPLES_A.create },
-        success: {
-          status: 201,
-          description: 'Created, in status `draft`.',
-          data: 'CreatedApplication',
-          headers: REPLAYED,
+  operations: {
+    'POST /applications': {
+      operationId: 'createApplication',
+      summary: 'Create an application (step 1)',
+      description:
+        'The loan type is fixed from here on. Send an `Idempotency-Key` so a retry cannot make a second application.',
+      parameters: ['IdempotencyKey'],
+      body: { schema: 'CreateApplicationRequest', examples: EXAMPLES_A.create },
+      success: {
+        status: 201,
+        description: 'Created, in status `draft`.',
+        data: 'CreatedApplication',
+        headers: REPLAYED,
+      },
+      errors: [
+        refusal(validateCreateRequest({ formType: 'personal', data: { loanAmount: 999 } })),
+        refusal(checkIdempotencyKey('key with spaces', false)),
+        ...IDEMPOTENCY_CONFLICTS,
+      ],
+    },
+    'GET /applications/{applicationId}': {
+      operationId: 'getApplication',
+      summary: 'Read an application',
+      description: 'Status, last step and steps 1-4. Never step 5, never a score.',
+      parameters: ['ApplicationId'],
+      success: { description: 'The application.', data: 'Application' },
+      examples: { default: APPLICATION_EXAMPLE },
+      errors: ['NOT_FOUND'],
+    },
+    'PATCH /applications/{applicationId}': {
+      operationId: 'saveStep',
+      summary: 'Save step 2, 3 or 4',
+      description:
+        'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. ' +
+        "Once the applicant's personal data has been erased, the application takes no step again.",
+      parameters: ['ApplicationId'],
+      body: { schema: 'SaveStepRequest', examples: EXAMPLES_A.steps },
+      success: { description: 'Saved: the application as it now is.', data: 'Application' },
+      examples: { default: APPLICATION_EXAMPLE },
+      errors: [
+        refusal(validateStepRequest('personal', { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 9 } })),
+        'NOT_FOUND',
+        'STEP_OUT_OF_ORDER',
+        'PERSONAL_DATA_ERASED',
+      ],
+    },
+    'POST /applications/{applicationId}/credit-check': {
+      operationId: 'runCreditCheck',
+      summary: 'Submit step 5 and run the soft credit check',
+      description:
+        'Needs steps 1-4. One check per application: a retry with the same `Idempotency-Key` answers the first result; a new key after a completed check answers 409.',
+      parameters: [
+        'ApplicationId',
+        {
+          ...PARAMETERS.IdempotencyKey,
+          required: true,
+          description: `${String(PARAMETERS.IdempotencyKey.description)} Required here.`,
         },
-        errors: [
-          refusal(validateCreateRequest({ formType: 'personal', data: { loanAmount: 999 } })),
-          refusal(checkIdempotencyKey('key with spaces', false)),
-          ...IDEMPOTENCY_CONFLICTS,
-        ],
-      },
+        'SandboxScore',
+      ],
+      body: { schema: 'CreditCheckRequest', examples: EXAMPLES_A.creditCheck },
+      success: CREDIT_CHECK_SUCCESS,
+      errors: [
+        refusal(validateApplicantDetails({ data: { ...APPLICANT_EXAMPLE, consentCreditCheck: false } })),
+        refusal(checkIdempotencyKey(undefined, true)),
+        refusal(parseSandboxScore('great')),
+        'NOT_FOUND',
+        ...CREDIT_CHECK_CONFLICTS,
+      ],
     },
-    '/applications/{applicationId}': {
-      get: {
-        operationId: 'getApplication',
-        summary: 'Read an application',
-        description: 'Status, last step and steps 1-4. Never step 5, never a score.',
-        parameters: ['ApplicationId'],
-        success: { description: 'The application.', data: 'Application' },
-        examples: { default: APPLICATION_EXAMPLE },
-        errors: ['NOT_FOUND'],
-      },
-      patch: {
-        operationId: 'saveStep',
-        summary: 'Save step 2, 3 or 4',
-        description:
-          'Steps are saved in order; sending a step again replaces it. A step saved after the credit check keeps the check. ' +
-          "Once the applicant's personal data has been erased, the application takes no step again.",
-        parameters: ['ApplicationId'],
-        body: { schema: 'SaveStepRequest', examples: EXAMPLES_A.steps },
-        success: { description: 'Saved: the application as it now is.', data: 'Application' },
-        examples: { default: APPLICATION_EXAMPLE },
-        errors: [
-          refusal(
-            validateStepRequest('personal', { step: 2, data: { loanPurpose: 'debt_consolidation', loanTerm: 9 } }),
-          ),
-          'NOT_FOUND',
-          'STEP_OUT_OF_ORDER',
-          'PERSONAL_DATA_ERASED',
-        ],
-      },
-    },
-    '/applications/{applicationId}/credit-check': {
-      post: {
-        operationId: 'runCreditCheck',
-        summary: 'Submit step 5 and run the soft credit check',
-        description:
-          'Needs steps 1-4. One check per application: a retry with the same `Idempotency-Key` answers the first result; a new key after a completed check answers 409.',
-        parameters: [
-          'ApplicationId',
-          {
-            ...PARAMETERS.IdempotencyKey,
-            required: true,
-            description: `${String(PARAMETERS.IdempotencyKey.description)} Required here.`,
-          },
-          'SandboxScore',
-        ],
-        body: { schema: 'CreditCheckRequest', examples: EXAMPLES_A.creditCheck },
-        success: CREDIT_CHECK_SUCCESS,
-        errors: [
-          refusal(validateApplicantDetails({ data: { ...APPLICANT_EXAMPLE, consentCreditCheck: false } })),
-          refusal(checkIdempotencyKey(undefined, true)),
-          refusal(parseSandboxScore('great')),
-          'NOT_FOUND',
-          ...CREDIT_CHECK_CONFLICTS,
-        ],
-      },
-    },
-    '/applications/{applicationId}/match': {
-      post: {
-        operationId: 'matchApplication',
-        summary: 'Match offers',
-        description: 'No body. Each call is a fresh run with fresh tracking links; call again after changing a step.',
-        parameters: ['ApplicationId'],
-        success: { description: 'Accepted offers and near-misses.', data: 'MatchResult' },
-        examples: { default: MATCH_EXAMPLE },
-        errors: [
-          'NOT_FOUND',
-          'CREDIT_CHECK_REQUIRED',
-          { code: 'STEPS_INCOMPLETE', message: 'Matching needs more of the application: step 4 livingSituation' },
-        ],
-      },
+    'POST /applications/{applicationId}/match': {
+      operationId: 'matchApplication',
+      summary: 'Match offers',
+      description: 'No body. Each call is a fresh run with fresh tracking links; call again after changing a step.',
+      parameters: ['ApplicationId'],
+      success: { description: 'Accepted offers and near-misses.', data: 'MatchResult' },
+      examples: { default: MATCH_EXAMPLE },
+      errors: [
+        'NOT_FOUND',
+        'CREDIT_CHECK_REQUIRED',
+        { code: 'STEPS_INCOMPLETE', message: 'Matching needs more of the application: step 4 livingSituation' },
+      ],
     },
   },
 };
@@ -242,26 +231,24 @@ const APPLICATIONS: PathGroup = {
 const TRACKING: PathGroup = {
   tag: { name: 'Tracking', description: "On this listener's root: the address of every `trackingUrl`." },
   root: '',
-  paths: {
-    '/r/{token}': {
-      get: {
-        operationId: 'followTrackingLink',
-        summary: "Follow an offer's tracking link",
-        description:
-          "For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender.",
-        security: [],
-        parameters: ['TrackingToken'],
-        success: {
-          status: 302,
-          description: 'To the lender.',
-          headers: {
-            Location: headerRef('Location'),
-            'Cache-Control': { schema: { const: 'no-store' } },
-            'Referrer-Policy': { schema: { const: 'no-referrer' } },
-          },
+  operations: {
+    'GET /r/{token}': {
+      operationId: 'followTrackingLink',
+      summary: "Follow an offer's tracking link",
+      description:
+        "For the applicant's browser, not for your server: records the referral once per offer, moves the application to `referred`, and forwards to the lender.",
+      security: [],
+      parameters: ['TrackingToken'],
+      success: {
+        status: 302,
+        description: 'To the lender.',
+        headers: {
+          Location: headerRef('Location'),
+          'Cache-Control': { schema: { const: 'no-store' } },
+          'Referrer-Policy': { schema: { const: 'no-referrer' } },
         },
-        errors: [{ code: 'NOT_FOUND', message: 'Unknown link' }, 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
       },
+      errors: [{ code: 'NOT_FOUND', message: 'Unknown link' }, 'LINK_EXPIRED', 'SERVICE_UNAVAILABLE'],
     },
   },
 };
@@ -283,16 +270,7 @@ export function variantADocument(options: DocumentOptions): Schema {
       ...LENDER_SECURITY,
     },
     examples: [],
-    groups: [
-      APPLICATIONS,
-      REFERRALS,
-      CONSENTS,
-      WEBHOOKS,
-      TRACKING,
-      { ...LENDERS, paths: { ...LENDERS.paths, ...LEAD_PATHS } },
-      LENDER_WEBHOOKS,
-      SERVICE,
-    ],
+    groups: [APPLICATIONS, REFERRALS, CONSENTS, WEBHOOKS, TRACKING, LENDERS, LENDER_WEBHOOKS, SERVICE],
     events: LEAD_EVENTS,
   });
 }

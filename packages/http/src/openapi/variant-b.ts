@@ -12,7 +12,6 @@ import {
 } from '@loanmatch/domain';
 import { TOKEN_REFUSALS } from '../auth';
 import { contractDocument, type DocumentOptions, type PathGroup } from './document';
-import { REFERRALS } from './lifecycle';
 import { EXAMPLE_IDS, NO_STORE, REPLAYED, refusal } from './operations';
 import type { Schema } from './schemas';
 import {
@@ -23,7 +22,7 @@ import {
   EXAMPLES_A,
   MATCH_EXAMPLE,
 } from './variant-a';
-import { CONSENTS, SERVICE, WEBHOOKS } from './webhook-paths';
+import { CONSENTS, REFERRALS, SERVICE, WEBHOOKS } from './partner-paths';
 
 const SECURITY_TOKEN = 'st_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
 /** The fields the flat create requires. */
@@ -73,112 +72,100 @@ const VERIFIED_FIRST =
 
 const AUTHENTICATION: PathGroup = {
   tag: { name: 'Authentication' },
-  paths: {
-    '/auth/token': {
-      post: {
-        operationId: 'exchangeApiKey',
-        summary: 'Exchange your API key for an access token',
-        description:
-          'Send the key in `X-API-Key`. The token lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.',
-        security: [{ apiKeyHeader: [] }],
-        body: { schema: 'TokenRequest', examples: EXAMPLES_B.token },
-        success: { description: 'An access token.', data: 'AccessToken', headers: NO_STORE },
-        errors: [
-          refusal(validateTokenRequest({ grantType: 'password' })),
-          {
-            code: 'UNAUTHORIZED',
-            message: 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}',
-          },
-        ],
-      },
+  operations: {
+    'POST /auth/token': {
+      operationId: 'exchangeApiKey',
+      summary: 'Exchange your API key for an access token',
+      description:
+        'Send the key in `X-API-Key`. The token lasts 15 minutes; exchange again when one expires. Revoking the key ends its tokens.',
+      security: [{ apiKeyHeader: [] }],
+      body: { schema: 'TokenRequest', examples: EXAMPLES_B.token },
+      success: { description: 'An access token.', data: 'AccessToken', headers: NO_STORE },
+      errors: [
+        refusal(validateTokenRequest({ grantType: 'password' })),
+        {
+          code: 'UNAUTHORIZED',
+          message: 'A valid API key is required: send X-API-Key: <API key> with the body {"grantType": "api_key"}',
+        },
+      ],
     },
   },
 };
 
 const APPLICATIONS: PathGroup = {
   tag: { name: 'Applications' },
-  paths: {
-    '/applications': {
-      post: {
-        operationId: 'createApplicationB',
-        summary: 'Create an application with flat fields',
-        description:
-          'A personal loan. Answers the `applicationId` and the `securityToken`, shown this once. The required fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.',
-        parameters: ['IdempotencyKey'],
-        body: { schema: 'CreateApplicationBRequest', examples: EXAMPLES_B.create },
-        success: {
-          status: 201,
-          description: 'Created, in status `draft` (`in_progress` when fields of steps 2-4 made complete steps).',
-          data: 'CreatedApplicationB',
-          headers: { ...NO_STORE, ...REPLAYED },
+  operations: {
+    'POST /applications': {
+      operationId: 'createApplicationB',
+      summary: 'Create an application with flat fields',
+      description:
+        'A personal loan. Answers the `applicationId` and the `securityToken`, shown this once. The required fields are enough to reach offers (indicative ones); every other field of steps 2-5 may come here, or later by PATCH, for pre-qualified offers.',
+      parameters: ['IdempotencyKey'],
+      body: { schema: 'CreateApplicationBRequest', examples: EXAMPLES_B.create },
+      success: {
+        status: 201,
+        description: 'Created, in status `draft` (`in_progress` when fields of steps 2-4 made complete steps).',
+        data: 'CreatedApplicationB',
+        headers: { ...NO_STORE, ...REPLAYED },
+      },
+      errors: [
+        refusal(validateVariantBCreate({ ...SPEC_CREATE, email: `${'j'.repeat(250)}@example.com` })),
+        refusal(validateVariantBCreate({ ...SPEC_CREATE, loanAmount: 999 })),
+        ...IDEMPOTENCY_CONFLICTS,
+      ],
+    },
+    'PATCH /applications/{applicationId}': {
+      operationId: 'updateApplicationB',
+      summary: 'Add or replace fields',
+      description: `${VERIFIED_FIRST} Fields of steps 2-4 may change at any time (after the credit check, the next match uses them); step 5's fields until the credit check.`,
+      parameters: ['ApplicationId'],
+      body: { schema: 'UpdateApplicationBRequest', examples: EXAMPLES_B.update },
+      success: { description: 'Changed.', data: 'UpdatedApplicationB' },
+      errors: [
+        refusal(validateVariantBPatch({ securityToken: SECURITY_TOKEN, loanTerm: 9 })),
+        ...SECURITY_TOKEN_ERRORS,
+        {
+          code: 'CREDIT_CHECK_ALREADY_COMPLETED',
+          message: "phone: the applicant's details cannot change after the credit check, which ran on them",
         },
-        errors: [
-          refusal(validateVariantBCreate({ ...SPEC_CREATE, email: `${'j'.repeat(250)}@example.com` })),
-          refusal(validateVariantBCreate({ ...SPEC_CREATE, loanAmount: 999 })),
-          ...IDEMPOTENCY_CONFLICTS,
-        ],
-      },
+        'CREDIT_CHECK_IN_PROGRESS',
+        'PERSONAL_DATA_ERASED',
+      ],
     },
-    '/applications/{applicationId}': {
-      patch: {
-        operationId: 'updateApplicationB',
-        summary: 'Add or replace fields',
-        description: `${VERIFIED_FIRST} Fields of steps 2-4 may change at any time (after the credit check, the next match uses them); step 5's fields until the credit check.`,
-        parameters: ['ApplicationId'],
-        body: { schema: 'UpdateApplicationBRequest', examples: EXAMPLES_B.update },
-        success: { description: 'Changed.', data: 'UpdatedApplicationB' },
-        errors: [
-          refusal(validateVariantBPatch({ securityToken: SECURITY_TOKEN, loanTerm: 9 })),
-          ...SECURITY_TOKEN_ERRORS,
-          {
-            code: 'CREDIT_CHECK_ALREADY_COMPLETED',
-            message: "phone: the applicant's details cannot change after the credit check, which ran on them",
-          },
-          'CREDIT_CHECK_IN_PROGRESS',
-          'PERSONAL_DATA_ERASED',
-        ],
-      },
+    'POST /applications/{applicationId}/credit-check': {
+      operationId: 'runCreditCheckB',
+      summary: 'Run the soft credit check',
+      description: `${VERIFIED_FIRST} Then Variant A's checks, except that steps 2-4 and \`dateOfBirth\` are not needed. One check per application.`,
+      parameters: ['ApplicationId', 'IdempotencyKey', 'SandboxScore'],
+      body: { schema: 'CreditCheckBRequest', examples: EXAMPLES_B.creditCheck },
+      success: CREDIT_CHECK_SUCCESS,
+      errors: [
+        refusal(
+          validateApplicantDetailsB({ firstName, lastName, email, mobileNumber: phone }, new Date(EXAMPLE_IDS.at)),
+        ),
+        ...SECURITY_TOKEN_ERRORS,
+        ...CREDIT_CHECK_CONFLICTS.filter((code) => code !== 'STEPS_INCOMPLETE'),
+      ],
     },
-    '/applications/{applicationId}/credit-check': {
-      post: {
-        operationId: 'runCreditCheckB',
-        summary: 'Run the soft credit check',
-        description: `${VERIFIED_FIRST} Then Variant A's checks, except that steps 2-4 and \`dateOfBirth\` are not needed. One check per application.`,
-        parameters: ['ApplicationId', 'IdempotencyKey', 'SandboxScore'],
-        body: { schema: 'CreditCheckBRequest', examples: EXAMPLES_B.creditCheck },
-        success: CREDIT_CHECK_SUCCESS,
-        errors: [
-          refusal(
-            validateApplicantDetailsB({ firstName, lastName, email, mobileNumber: phone }, new Date(EXAMPLE_IDS.at)),
-          ),
-          ...SECURITY_TOKEN_ERRORS,
-          ...CREDIT_CHECK_CONFLICTS.filter((code) => code !== 'STEPS_INCOMPLETE'),
-        ],
-      },
+    'POST /applications/{applicationId}/match': {
+      operationId: 'matchApplicationB',
+      summary: 'Match offers',
+      description: `${VERIFIED_FIRST} Then Variant A's match, on what the application tells: offers are \`indicative\` when some rule could not be assessed.`,
+      parameters: ['ApplicationId'],
+      body: { schema: 'SecurityTokenRequest', examples: EXAMPLES_B.match },
+      success: { description: 'Accepted offers, pre-qualified first, and near-misses.', data: 'MatchResult' },
+      examples: { default: MATCH_EXAMPLE },
+      errors: [refusal(validateSecurityTokenRequest({})), ...SECURITY_TOKEN_ERRORS, 'CREDIT_CHECK_REQUIRED'],
     },
-    '/applications/{applicationId}/match': {
-      post: {
-        operationId: 'matchApplicationB',
-        summary: 'Match offers',
-        description: `${VERIFIED_FIRST} Then Variant A's match, on what the application tells: offers are \`indicative\` when some rule could not be assessed.`,
-        parameters: ['ApplicationId'],
-        body: { schema: 'SecurityTokenRequest', examples: EXAMPLES_B.match },
-        success: { description: 'Accepted offers, pre-qualified first, and near-misses.', data: 'MatchResult' },
-        examples: { default: MATCH_EXAMPLE },
-        errors: [refusal(validateSecurityTokenRequest({})), ...SECURITY_TOKEN_ERRORS, 'CREDIT_CHECK_REQUIRED'],
-      },
-    },
-    '/applications/{applicationId}/security-token': {
-      post: {
-        operationId: 'issueSecurityTokenB',
-        summary: 'Issue a new security token',
-        description:
-          'For any application of the partner, one made through Variant A included: carries it over to Variant B, or replaces a lost token. The previous token stops working.',
-        parameters: ['ApplicationId'],
-        success: { description: 'The new token, shown this once.', data: 'IssuedSecurityToken', headers: NO_STORE },
-        examples: { default: { securityToken: SECURITY_TOKEN } },
-        errors: ['NOT_FOUND'],
-      },
+    'POST /applications/{applicationId}/security-token': {
+      operationId: 'issueSecurityTokenB',
+      summary: 'Issue a new security token',
+      description:
+        'For any application of the partner, one made through Variant A included: carries it over to Variant B, or replaces a lost token. The previous token stops working.',
+      parameters: ['ApplicationId'],
+      success: { description: 'The new token, shown this once.', data: 'IssuedSecurityToken', headers: NO_STORE },
+      examples: { default: { securityToken: SECURITY_TOKEN } },
+      errors: ['NOT_FOUND'],
     },
   },
 };
