@@ -3,7 +3,6 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { AttemptResult } from '@loanmatch/domain';
-import { bareHost, isIpLiteral } from './addresses';
 
 /** The most of an answer that is read. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -40,7 +39,7 @@ export function sendWebhook(options: {
 }): Promise<AttemptResult> {
   const { url, address, family } = options;
   const started = performance.now();
-  const host = bareHost(url.hostname);
+  // Node looks up no host that is an IP literal, and names the TLS server after the host by itself.
   const pinned: LookupFunction = (_hostname, lookup, callback) =>
     lookup.all ? callback(null, [{ address, family }]) : callback(null, address, family);
   const body = Buffer.from(options.body, 'utf8');
@@ -53,16 +52,11 @@ export function sendWebhook(options: {
 
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const signal = AbortSignal.timeout(options.timeoutMs);
-    const req = request({
-      protocol: url.protocol,
-      host,
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
+    const req = request(url, {
       method: 'POST',
       headers: { ...options.headers, 'content-length': String(body.length) },
       agent: false, // a fresh connection to the checked address; no pooled socket from an earlier lookup
-      lookup: isIpLiteral(host) ? undefined : pinned,
-      ...(url.protocol === 'https:' && !isIpLiteral(host) ? { servername: host } : {}),
+      lookup: pinned,
       signal,
     });
     // One code for every failure to exchange (refused, reset, unreachable, TLS): the history a partner
