@@ -13,7 +13,6 @@ export * from './server';
 export * from './service-app';
 export * from './tier-usage';
 export * from './openapi';
-export * from './webhooks/addresses';
 export * from './webhooks/destination';
 export * from './webhooks/dispatcher';
 export * from './webhooks/send';
