@@ -6,7 +6,6 @@ export * from './jwt';
 export * from './logger';
 export * from './metrics';
 export * from './metrics-routes';
-export * from './lead-routes';
 export * from './partner-routes';
 export * from './rate-limit';
 export * from './server';
