@@ -1,5 +1,8 @@
+import { createHash, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
 import {
+  apiKeyEnvironment,
   authenticateApiKey,
   authenticateLenderKey,
   authenticateTokenExchange,
@@ -8,7 +11,6 @@ import {
   type Result,
 } from '@loanmatch/domain';
 import { sendError } from './errors';
-import type { AccessTokenCheck, AccessTokens } from './jwt';
 
 export const LENDER_BASE_PATH = '/api/lender/v1';
 
@@ -48,6 +50,80 @@ export const requireApiKeyHeader = (ctx: DomainContext): RequestHandler =>
 /** The lender API: `Authorization: Bearer <lender key>`. */
 export const requireLenderKey = (ctx: DomainContext): RequestHandler =>
   requireKey('lender', 'Bearer', (req) => authenticateLenderKey(ctx, { apiKey: bearer(req.get('Authorization')) }));
+
+const TTL_SECONDS = 15 * 60;
+const ALGORITHM = 'HS256';
+
+export type AccessTokenCheck =
+  | { ok: true; partnerId: string; keyId: string }
+  | { ok: false; reason: 'missing' | 'api_key' | 'expired' | 'invalid' };
+
+export type AccessTokens = ReturnType<typeof createAccessTokens>;
+
+/** The `kid` of a signing secret: 16 characters of a SHA-256 digest, which tells nothing of the secret. */
+export function jwtKeyId(secret: string): string {
+  return createHash('sha256').update(`loanmatch:jwt-kid:${secret}`).digest('base64url').slice(0, 16);
+}
+
+/**
+ * Variant B's access tokens: HS256 JWTs of 15 minutes. `sub` is the partner, `api_key_id` the key exchanged
+ * for it, `iss`/`aud` name the environment and contract. The header's `kid` digests the signing secret, so
+ * tokens signed with a previous secret (JWT_PREVIOUS_SECRETS) verify until they expire.
+ */
+export function createAccessTokens(options: {
+  secret: string;
+  /** Earlier secrets, still accepted for the tokens they signed. */
+  previousSecrets?: readonly string[];
+  issuer: string;
+  audience: string;
+}) {
+  // Key objects made once: given a string, jsonwebtoken tries to read it as a PEM key on every call.
+  const keys = new Map<string, KeyObject>();
+  for (const secret of [options.secret, ...(options.previousSecrets ?? [])])
+    keys.set(jwtKeyId(secret), createSecretKey(Buffer.from(secret, 'utf8')));
+  const kid = jwtKeyId(options.secret);
+  const { issuer, audience } = options;
+
+  return {
+    /** The `data` of `POST /v1/auth/token`. */
+    issue({ partnerId, keyId }: { partnerId: string; keyId: string }) {
+      const accessToken = jwt.sign({ api_key_id: keyId }, keys.get(kid)!, {
+        algorithm: ALGORITHM,
+        keyid: kid,
+        expiresIn: TTL_SECONDS,
+        issuer,
+        audience,
+        subject: partnerId,
+        jwtid: randomUUID(),
+      });
+      return { accessToken, tokenType: 'Bearer' as const, expiresIn: TTL_SECONDS };
+    },
+
+    verify(token: string | undefined): AccessTokenCheck {
+      if (!token) return { ok: false, reason: 'missing' };
+      if (apiKeyEnvironment(token)) return { ok: false, reason: 'api_key' };
+      const header = jwt.decode(token, { complete: true })?.header;
+      const key = header?.alg === ALGORITHM && typeof header.kid === 'string' ? keys.get(header.kid) : undefined;
+      if (key === undefined) return { ok: false, reason: 'invalid' };
+      try {
+        // The clock tolerance allows for skew with another process that signed the token.
+        const payload = jwt.verify(token, key, {
+          algorithms: [ALGORITHM],
+          issuer,
+          audience,
+          clockTolerance: 5,
+          maxAge: TTL_SECONDS,
+        });
+        const { exp, sub, api_key_id } = typeof payload === 'string' ? {} : payload;
+        if (typeof exp !== 'number' || typeof sub !== 'string' || typeof api_key_id !== 'string')
+          return { ok: false, reason: 'invalid' };
+        return { ok: true, partnerId: sub, keyId: api_key_id };
+      } catch (err) {
+        return { ok: false, reason: err instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
+      }
+    },
+  };
+}
 
 const EXCHANGE = 'exchange your API key at POST /v1/auth/token';
 /** The 401's words for each reason an access token is refused (the OpenAPI documents quote them). */

@@ -2,7 +2,6 @@ export * from './auth';
 export * from './body-limits';
 export * from './contract-lifecycle';
 export * from './errors';
-export * from './jwt';
 export * from './logger';
 export * from './metrics';
 export * from './metrics-routes';
