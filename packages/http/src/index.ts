@@ -4,7 +4,6 @@ export * from './contract-lifecycle';
 export * from './errors';
 export * from './logger';
 export * from './metrics';
-export * from './metrics-routes';
 export * from './partner-routes';
 export * from './rate-limit';
 export * from './server';

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { HEADER_SCHEMAS, stringCheck } from '@loanmatch/domain';
+import { HEADER_SCHEMAS, secretsEqual, stringCheck } from '@loanmatch/domain';
+import { bearer } from './auth';
 import { errorHandler, notFound, sendData, sendError } from './errors';
 import type { Logger } from './logger';
-import type { HttpMetrics, RequestObserver } from './metrics';
+import type { HttpMetrics, MetricsSource, RequestObserver } from './metrics';
 
 /** Longest wait for the database's answer before `/readyz` says not ready: probes give up after a second or two. */
 const READY_TIMEOUT_MS = 1500;
@@ -97,4 +98,29 @@ export function frontDoor(logger: Logger, contract: string, requests?: RequestOb
     if (req.method === 'OPTIONS' || req.path.includes('%00')) return notFound(req, res, next);
     next();
   };
+}
+
+/** `GET /metrics`: behind `Authorization: Bearer <METRICS_TOKEN>` when there is a token, open otherwise. */
+export function metricsRoutes(source: MetricsSource, token?: string): Router {
+  return Router().get('/metrics', async (req, res) => {
+    const given = bearer(req.get('Authorization'));
+    if (token !== undefined && (given === undefined || !secretsEqual(given, token))) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      const message = 'A valid metrics token is required: send Authorization: Bearer <METRICS_TOKEN>';
+      return sendError(res, 'UNAUTHORIZED', message);
+    }
+    res.setHeader('Content-Type', source.contentType);
+    res.send(await source.render());
+  });
+}
+
+/** The listener of METRICS_PORT, for a process without the admin listener: `/metrics`, `/healthz`, `/readyz`. */
+export function createMetricsApp(options: {
+  source: MetricsSource;
+  token?: string;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+}): Express {
+  const { source, token, ...rest } = options;
+  return createServiceApp({ ...rest, contract: 'metrics', routes: [{ router: metricsRoutes(source, token) }] });
 }
