@@ -12,5 +12,4 @@ export * from './tier-usage';
 export * from './openapi';
 export * from './webhooks/destination';
 export * from './webhooks/dispatcher';
-export * from './webhooks/send';
 export { createLiveBureau, type BureauEvent, type LiveBureauOptions } from './bureau/live-bureau';
