@@ -78,10 +78,7 @@ export function createDestinationPolicy(options: {
     if (url.protocol === 'http:' && env === 'live') return refuse('https', httpsRule, 'refused_scheme');
     if (url.username || url.password)
       return refuse('credentials', 'must not contain a user name or password', 'invalid_url');
-    const host = bareHost(url.hostname);
-    if (!host) return notAUrl();
-
-    const found = await addressesOf(host);
+    const found = await addressesOf(bareHost(url.hostname));
     if (typeof found === 'string') return refuse('resolvable', 'the host name does not resolve', `dns_error:${found}`);
     const classes = found.map((a) => classifyAddress(a.address).class);
     if (!classes.every((c) => c === 'public' || (c === 'loopback' && env === 'sandbox')))

@@ -66,9 +66,7 @@ export function createDispatcher(options: {
     if (!destination.ok) return { ok: false, error: destination.code, durationMs: performance.now() - started };
     const timestamp = Math.floor(ctx.clock().getTime() / 1000);
     const sent = await sendWebhook({
-      url: destination.url,
-      address: destination.address,
-      family: destination.family,
+      ...destination,
       headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
