@@ -9,6 +9,7 @@
  * NAT64, 6to4, Teredo) is judged as that IPv4 address; only the mapped form reaches this machine's loopback
  * (docs/adr/0152).
  */
+import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
@@ -22,20 +23,16 @@ import {
 import { systemCode } from '../errors';
 
 /** Every address of a host name (like `dns.lookup` with `all: true`). */
-export type LookupAll = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
+export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
 export type Resolution =
-  | { ok: true; url: URL; address: string; family: 4 | 6 }
+  | { ok: true; url: URL; address: string; family: number }
   /** `rule` and `text` make `url: <text>` at registration; `code` is the attempt's error at delivery. */
   | { ok: false; rule: string; text: string; code: string };
 
 export type DestinationPolicy = ReturnType<typeof createDestinationPolicy>;
 
-const systemLookup: LookupAll = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
-    address: a.address,
-    family: a.family === 6 ? 6 : 4,
-  }));
+const systemLookup: LookupAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 export function createDestinationPolicy(options: {
   env: Environment;
@@ -61,7 +58,7 @@ export function createDestinationPolicy(options: {
   const notAUrl = () => refuse('format', 'must be an absolute http or https URL', 'invalid_url');
 
   /** The host's addresses, or the error code of a lookup that failed or took longer than its limit. */
-  async function addressesOf(host: string): Promise<Array<{ address: string; family: 4 | 6 }> | string> {
+  async function addressesOf(host: string): Promise<LookupAddress[] | string> {
     if (isIpLiteral(host)) return [{ address: host, family: host.includes(':') ? 6 : 4 }];
     try {
       const found = await Promise.race([lookup(host), sleep(lookupTimeoutMs, 'ETIMEOUT', { ref: false })]);

@@ -205,7 +205,7 @@ export function sendWebhook(options: {
   url: URL;
   /** The checked address to connect to, and its family. */
   address: string;
-  family: 4 | 6;
+  family: number;
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
