@@ -6,7 +6,6 @@ export * from './logger';
 export * from './metrics';
 export * from './partner-routes';
 export * from './rate-limit';
-export * from './server';
 export * from './service-app';
 export * from './tier-usage';
 export * from './openapi';
