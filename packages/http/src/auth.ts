@@ -7,6 +7,7 @@ import {
   authenticateLenderKey,
   authenticateTokenExchange,
   authenticateTokenSubject,
+  fail,
   type DomainContext,
   type Result,
 } from '@loanmatch/domain';
@@ -23,13 +24,13 @@ export function bearer(header: string | undefined): string | undefined {
 /** A middleware that puts what `authenticate` answers in `res.locals[local]`, or refuses with `challenge`. */
 function requireKey(
   local: 'partner' | 'lender',
-  challenge: string,
+  challenge: string | ((req: Request) => string),
   authenticate: (req: Request) => Promise<Result<unknown>>,
 ): RequestHandler {
   return async (req, res, next) => {
     const result = await authenticate(req);
     if (!result.ok) {
-      res.setHeader('WWW-Authenticate', challenge);
+      res.setHeader('WWW-Authenticate', typeof challenge === 'string' ? challenge : challenge(req));
       return sendError(res, result.error.code, result.error.message);
     }
     res.locals[local] = result.value;
@@ -136,18 +137,11 @@ export const TOKEN_REFUSALS: Record<Exclude<AccessTokenCheck, { ok: true }>['rea
 
 /** Variant B: a JWT of `tokens`, whose API key must still be active, so revoking a key ends its tokens at once. */
 export function requireAccessToken(ctx: DomainContext, tokens: AccessTokens): RequestHandler {
-  return async (req, res, next) => {
+  // Without a token, the plain challenge; a token sent and refused, for whatever reason, is an invalid one.
+  const challenge = (req: Request) => (bearer(req.get('Authorization')) ? 'Bearer error="invalid_token"' : 'Bearer');
+  return requireKey('partner', challenge, async (req) => {
     const check = tokens.verify(bearer(req.get('Authorization')));
-    if (!check.ok) {
-      res.setHeader('WWW-Authenticate', check.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"');
-      return sendError(res, 'UNAUTHORIZED', TOKEN_REFUSALS[check.reason]);
-    }
-    const result = await authenticateTokenSubject(ctx, { partnerId: check.partnerId, keyId: check.keyId });
-    if (!result.ok) {
-      res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
-      return sendError(res, result.error.code, result.error.message);
-    }
-    res.locals.partner = result.value;
-    next();
-  };
+    if (!check.ok) return fail('UNAUTHORIZED', TOKEN_REFUSALS[check.reason]);
+    return authenticateTokenSubject(ctx, { partnerId: check.partnerId, keyId: check.keyId });
+  });
 }
