@@ -1,14 +1,17 @@
+import { createHash, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
 import {
+  apiKeyEnvironment,
   authenticateApiKey,
   authenticateLenderKey,
   authenticateTokenExchange,
   authenticateTokenSubject,
+  fail,
   type DomainContext,
   type Result,
 } from '@loanmatch/domain';
 import { sendError } from './errors';
-import type { AccessTokenCheck, AccessTokens } from './jwt';
 
 export const LENDER_BASE_PATH = '/api/lender/v1';
 
@@ -21,13 +24,13 @@ export function bearer(header: string | undefined): string | undefined {
 /** A middleware that puts what `authenticate` answers in `res.locals[local]`, or refuses with `challenge`. */
 function requireKey(
   local: 'partner' | 'lender',
-  challenge: string,
+  challenge: string | ((req: Request) => string),
   authenticate: (req: Request) => Promise<Result<unknown>>,
 ): RequestHandler {
   return async (req, res, next) => {
     const result = await authenticate(req);
     if (!result.ok) {
-      res.setHeader('WWW-Authenticate', challenge);
+      res.setHeader('WWW-Authenticate', typeof challenge === 'string' ? challenge : challenge(req));
       return sendError(res, result.error.code, result.error.message);
     }
     res.locals[local] = result.value;
@@ -49,6 +52,80 @@ export const requireApiKeyHeader = (ctx: DomainContext): RequestHandler =>
 export const requireLenderKey = (ctx: DomainContext): RequestHandler =>
   requireKey('lender', 'Bearer', (req) => authenticateLenderKey(ctx, { apiKey: bearer(req.get('Authorization')) }));
 
+const TTL_SECONDS = 15 * 60;
+const ALGORITHM = 'HS256';
+
+export type AccessTokenCheck =
+  | { ok: true; partnerId: string; keyId: string }
+  | { ok: false; reason: 'missing' | 'api_key' | 'expired' | 'invalid' };
+
+export type AccessTokens = ReturnType<typeof createAccessTokens>;
+
+/** The `kid` of a signing secret: 16 characters of a SHA-256 digest, which tells nothing of the secret. */
+export function jwtKeyId(secret: string): string {
+  return createHash('sha256').update(`loanmatch:jwt-kid:${secret}`).digest('base64url').slice(0, 16);
+}
+
+/**
+ * Variant B's access tokens: HS256 JWTs of 15 minutes. `sub` is the partner, `api_key_id` the key exchanged
+ * for it, `iss`/`aud` name the environment and contract. The header's `kid` digests the signing secret, so
+ * tokens signed with a previous secret (JWT_PREVIOUS_SECRETS) verify until they expire.
+ */
+export function createAccessTokens(options: {
+  secret: string;
+  /** Earlier secrets, still accepted for the tokens they signed. */
+  previousSecrets?: readonly string[];
+  issuer: string;
+  audience: string;
+}) {
+  // Key objects made once: given a string, jsonwebtoken tries to read it as a PEM key on every call.
+  const keys = new Map<string, KeyObject>();
+  for (const secret of [options.secret, ...(options.previousSecrets ?? [])])
+    keys.set(jwtKeyId(secret), createSecretKey(Buffer.from(secret, 'utf8')));
+  const kid = jwtKeyId(options.secret);
+  const { issuer, audience } = options;
+
+  return {
+    /** The `data` of `POST /v1/auth/token`. */
+    issue({ partnerId, keyId }: { partnerId: string; keyId: string }) {
+      const accessToken = jwt.sign({ api_key_id: keyId }, keys.get(kid)!, {
+        algorithm: ALGORITHM,
+        keyid: kid,
+        expiresIn: TTL_SECONDS,
+        issuer,
+        audience,
+        subject: partnerId,
+        jwtid: randomUUID(),
+      });
+      return { accessToken, tokenType: 'Bearer' as const, expiresIn: TTL_SECONDS };
+    },
+
+    verify(token: string | undefined): AccessTokenCheck {
+      if (!token) return { ok: false, reason: 'missing' };
+      if (apiKeyEnvironment(token)) return { ok: false, reason: 'api_key' };
+      const header = jwt.decode(token, { complete: true })?.header;
+      const key = header?.alg === ALGORITHM && typeof header.kid === 'string' ? keys.get(header.kid) : undefined;
+      if (key === undefined) return { ok: false, reason: 'invalid' };
+      try {
+        // The clock tolerance allows for skew with another process that signed the token.
+        const payload = jwt.verify(token, key, {
+          algorithms: [ALGORITHM],
+          issuer,
+          audience,
+          clockTolerance: 5,
+          maxAge: TTL_SECONDS,
+        });
+        const { exp, sub, api_key_id } = typeof payload === 'string' ? {} : payload;
+        if (typeof exp !== 'number' || typeof sub !== 'string' || typeof api_key_id !== 'string')
+          return { ok: false, reason: 'invalid' };
+        return { ok: true, partnerId: sub, keyId: api_key_id };
+      } catch (err) {
+        return { ok: false, reason: err instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
+      }
+    },
+  };
+}
+
 const EXCHANGE = 'exchange your API key at POST /v1/auth/token';
 /** The 401's words for each reason an access token is refused (the OpenAPI documents quote them). */
 export const TOKEN_REFUSALS: Record<Exclude<AccessTokenCheck, { ok: true }>['reason'], string> = {
@@ -60,18 +137,11 @@ export const TOKEN_REFUSALS: Record<Exclude<AccessTokenCheck, { ok: true }>['rea
 
 /** Variant B: a JWT of `tokens`, whose API key must still be active, so revoking a key ends its tokens at once. */
 export function requireAccessToken(ctx: DomainContext, tokens: AccessTokens): RequestHandler {
-  return async (req, res, next) => {
+  // Without a token, the plain challenge; a token sent and refused, for whatever reason, is an invalid one.
+  const challenge = (req: Request) => (bearer(req.get('Authorization')) ? 'Bearer error="invalid_token"' : 'Bearer');
+  return requireKey('partner', challenge, async (req) => {
     const check = tokens.verify(bearer(req.get('Authorization')));
-    if (!check.ok) {
-      res.setHeader('WWW-Authenticate', check.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"');
-      return sendError(res, 'UNAUTHORIZED', TOKEN_REFUSALS[check.reason]);
-    }
-    const result = await authenticateTokenSubject(ctx, { partnerId: check.partnerId, keyId: check.keyId });
-    if (!result.ok) {
-      res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
-      return sendError(res, result.error.code, result.error.message);
-    }
-    res.locals.partner = result.value;
-    next();
-  };
+    if (!check.ok) return fail('UNAUTHORIZED', TOKEN_REFUSALS[check.reason]);
+    return authenticateTokenSubject(ctx, { partnerId: check.partnerId, keyId: check.keyId });
+  });
 }

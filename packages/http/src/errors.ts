@@ -28,13 +28,13 @@ export function sendData(res: Response, status: number, data: unknown): void {
 }
 
 /** A domain result in the envelope; an idempotent `{ replayed, value }` answers its value, marked when replayed. */
-export function sendResult<T>(res: Response, result: Result<T>, status = 200, view: (value: T) => unknown = (v) => v) {
+export function sendResult(res: Response, result: Result<unknown>, status = 200) {
   if (!result.ok) return sendError(res, result.error.code, result.error.message, result.error.details);
-  const value = result.value as { replayed?: boolean; value?: T };
+  const value = result.value as { replayed?: boolean; value?: unknown };
   if (typeof value !== 'object' || value === null || !('replayed' in value && 'value' in value))
-    return sendData(res, status, view(result.value));
+    return sendData(res, status, value);
   if (value.replayed) res.setHeader('Idempotency-Replayed', 'true');
-  sendData(res, status, view(value.value as T));
+  sendData(res, status, value.value);
 }
 
 export const notFound: RequestHandler = (_req, res) => sendError(res, 'NOT_FOUND', 'No such route');

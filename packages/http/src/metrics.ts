@@ -6,26 +6,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { OUTCOME_TYPES, type DomainObserver } from '@loanmatch/domain';
 
-export interface HttpMetrics {
-  /** The observer of one listener's requests; asked once, when the listener is built. */
-  requests(contract: string): RequestObserver;
-  /** A 429 of `limiter`, with the partner's tier where the limit is a tier's. */
-  rateLimited(limiter: string, tier?: string): void;
-  /** A request counted in this process's memory because Redis failed. */
-  rateLimitFallback(limiter: string): void;
-}
-
-export interface RequestObserver {
-  observe(route: string, status: number, seconds: number): void;
-}
-
+export type ServiceMetrics = ReturnType<typeof createMetrics>;
+/** What the listeners feed. */
+export type HttpMetrics = Pick<ServiceMetrics, 'requests' | 'rateLimited' | 'rateLimitFallback'>;
+export type RequestObserver = ReturnType<HttpMetrics['requests']>;
 /** The Prometheus text of this process's metrics. */
-export interface MetricsSource {
-  readonly contentType: string;
-  render(): Promise<string>;
-}
-
-export interface ServiceMetrics extends HttpMetrics, DomainObserver, MetricsSource {}
+export type MetricsSource = Pick<ServiceMetrics, 'contentType' | 'render'>;
 
 type PoolStats = Record<'total' | 'idle' | 'waiting' | 'max', number>;
 
@@ -39,7 +25,7 @@ export function createMetrics(
     /** prom-client's process and Node.js metrics; on by default. */
     processMetrics?: boolean;
   } = {},
-): ServiceMetrics {
+) {
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
@@ -112,23 +98,7 @@ export function createMetrics(
   });
   if (options.database) databaseGauges(registers, options.database);
 
-  return {
-    contentType: registry.contentType,
-    render: () => registry.metrics(),
-    requests(contract) {
-      // Each route and status's child made once: observing allocates nothing after the first request.
-      const children = new Map<string, Histogram.Internal<'contract' | 'route' | 'status'>>();
-      return {
-        observe(route, status, seconds) {
-          const key = `${status} ${route}`;
-          const child = children.get(key) ?? duration.labels(contract, route, String(status));
-          children.set(key, child);
-          child.observe(seconds);
-        },
-      };
-    },
-    rateLimited: (limiter, tier) => refusals.inc(tier === undefined ? { limiter } : { limiter, tier }),
-    rateLimitFallback: (limiter) => fallbacks.inc({ limiter }),
+  const observer: DomainObserver = {
     creditCheck: (outcome) => checks[outcome].inc(),
     matched(accepted, nearMisses) {
       matches[accepted > 0 ? 'offers' : 'no_offers'].inc();
@@ -141,6 +111,28 @@ export function createMetrics(
       attempts[result].inc();
       attemptSeconds.observe(durationMs / 1000);
     },
+  };
+  return {
+    ...observer,
+    contentType: registry.contentType,
+    render: () => registry.metrics(),
+    /** The observer of one listener's requests; asked once, when the listener is built. */
+    requests(contract: string) {
+      // Each route and status's child made once: observing allocates nothing after the first request.
+      const children = new Map<string, Histogram.Internal<'contract' | 'route' | 'status'>>();
+      return {
+        observe(route: string, status: number, seconds: number) {
+          const key = `${status} ${route}`;
+          const child = children.get(key) ?? duration.labels(contract, route, String(status));
+          children.set(key, child);
+          child.observe(seconds);
+        },
+      };
+    },
+    /** A 429 of `limiter`, with the partner's tier where the limit is a tier's. */
+    rateLimited: (limiter: string, tier?: string) => refusals.inc(tier === undefined ? { limiter } : { limiter, tier }),
+    /** A request counted in this process's memory because Redis failed. */
+    rateLimitFallback: (limiter: string) => fallbacks.inc({ limiter }),
   };
 }
 

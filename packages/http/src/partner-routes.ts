@@ -1,24 +1,31 @@
 /**
  * Routes both front-ends mount behind their own authentication, which leaves the partner in
- * `res.locals.partner`: webhook registration, and the partner's referrals and referral report.
+ * `res.locals.partner`: webhook registration, and the partner's referrals and referral report. And the
+ * lender's leads and webhook endpoints on the lender route, behind its key (`res.locals.lender`).
  */
 import { Router, type Request, type Response } from 'express';
 import {
   deleteWebhook,
+  getLead,
+  lenderWebhookOwner,
+  listLeads,
   listReferrals,
   listWebhookDeliveries,
   listWebhooks,
   referralReport,
+  registerLenderWebhook,
   registerWebhook,
   reportCsv,
   rotateWebhookSecret,
   sendTestEvent,
+  type AuthenticatedLender,
   type AuthenticatedPartner,
   type DomainContext,
 } from '@loanmatch/domain';
 import { sendData, sendResult } from './errors';
 
 const partnerIdOf = (res: Response): string => (res.locals.partner as AuthenticatedPartner).partnerId;
+const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
 
 /** A query parameter as the domain takes it: a repeated one (`?from=a&from=b`) is no value it accepts. */
 export function queryValue(req: Request, name: string): string | undefined {
@@ -26,20 +33,26 @@ export function queryValue(req: Request, name: string): string | undefined {
   return value === undefined ? undefined : typeof value === 'string' ? value : '';
 }
 
-export function webhookRoutes(ctx: DomainContext): Router {
+/** `GET /webhooks` and `DELETE /webhooks/{webhookId}` of the endpoints' owner: a partner or a lender. */
+function ownWebhookRoutes(ctx: DomainContext, ownerOf: (res: Response) => Parameters<typeof listWebhooks>[1]) {
   const router = Router();
+  router.get('/webhooks', async (_req, res) => {
+    sendResult(res, await listWebhooks(ctx, ownerOf(res)));
+  });
+  router.delete('/webhooks/:webhookId', async (req, res) => {
+    sendResult(res, await deleteWebhook(ctx, { ...ownerOf(res), webhookId: req.params.webhookId }));
+  });
+  return router;
+}
+
+export function webhookRoutes(ctx: DomainContext): Router {
+  const router = ownWebhookRoutes(ctx, (res) => ({ partnerId: partnerIdOf(res) }));
   const target = (req: Request<{ webhookId: string }>, res: Response) => ({
     partnerId: partnerIdOf(res),
     webhookId: req.params.webhookId,
   });
   router.post('/webhooks', async (req, res) => {
     sendResult(res, await registerWebhook(ctx, { partnerId: partnerIdOf(res), body: req.body }), 201);
-  });
-  router.get('/webhooks', async (_req, res) => {
-    sendResult(res, await listWebhooks(ctx, { partnerId: partnerIdOf(res) }));
-  });
-  router.delete('/webhooks/:webhookId', async (req, res) => {
-    sendResult(res, await deleteWebhook(ctx, target(req, res)));
   });
   router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
     sendResult(res, await rotateWebhookSecret(ctx, target(req, res)));
@@ -51,6 +64,21 @@ export function webhookRoutes(ctx: DomainContext): Router {
     const limit = (req.query as Record<string, unknown>).limit;
     const query = { ...target(req, res), limit: typeof limit === 'string' ? limit : undefined };
     sendResult(res, await listWebhookDeliveries(ctx, query));
+  });
+  return router;
+}
+
+export function leadRoutes(ctx: DomainContext): Router {
+  const router = ownWebhookRoutes(ctx, (res) => lenderWebhookOwner(lenderOf(res)));
+  router.get('/leads', async (req, res) => {
+    const [since, limit, cursor] = ['since', 'limit', 'cursor'].map((name) => queryValue(req, name));
+    sendResult(res, await listLeads(ctx, { lender: lenderOf(res), since, limit, cursor }));
+  });
+  router.get('/leads/:reference', async (req, res) => {
+    sendResult(res, await getLead(ctx, { lender: lenderOf(res), reference: req.params.reference }));
+  });
+  router.post('/webhooks', async (req, res) => {
+    sendResult(res, await registerLenderWebhook(ctx, { lender: lenderOf(res), body: req.body }), 201);
   });
   return router;
 }

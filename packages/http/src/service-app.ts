@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { HEADER_SCHEMAS, stringCheck } from '@loanmatch/domain';
-import { errorHandler, notFound, sendData, sendError } from './errors';
+import { HEADER_SCHEMAS, secretsEqual, stringCheck } from '@loanmatch/domain';
+import { bearer } from './auth';
+import { STATUS_OF, errorHandler, notFound, sendData, sendError, type HttpErrorCode } from './errors';
 import type { Logger } from './logger';
-import type { HttpMetrics, RequestObserver } from './metrics';
+import type { HttpMetrics, MetricsSource, RequestObserver } from './metrics';
 
 /** Longest wait for the database's answer before `/readyz` says not ready: probes give up after a second or two. */
 const READY_TIMEOUT_MS = 1500;
@@ -97,4 +101,97 @@ export function frontDoor(logger: Logger, contract: string, requests?: RequestOb
     if (req.method === 'OPTIONS' || req.path.includes('%00')) return notFound(req, res, next);
     next();
   };
+}
+
+/** `GET /metrics`: behind `Authorization: Bearer <METRICS_TOKEN>` when there is a token, open otherwise. */
+export function metricsRoutes(source: MetricsSource, token?: string): Router {
+  return Router().get('/metrics', async (req, res) => {
+    const given = bearer(req.get('Authorization'));
+    if (token !== undefined && (given === undefined || !secretsEqual(given, token))) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      const message = 'A valid metrics token is required: send Authorization: Bearer <METRICS_TOKEN>';
+      return sendError(res, 'UNAUTHORIZED', message);
+    }
+    res.setHeader('Content-Type', source.contentType);
+    res.send(await source.render());
+  });
+}
+
+/** The listener of METRICS_PORT, for a process without the admin listener: `/metrics`, `/healthz`, `/readyz`. */
+export function createMetricsApp(options: {
+  source: MetricsSource;
+  token?: string;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+}): Express {
+  const { source, token, ...rest } = options;
+  return createServiceApp({ ...rest, contract: 'metrics', routes: [{ router: metricsRoutes(source, token) }] });
+}
+
+export interface Listener {
+  name: string;
+  server: Server;
+  url: string;
+}
+
+export function listen(name: string, app: Express, port: number, host: string, path = ''): Promise<Listener> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app).listen(port, host);
+    server.on('clientError', refuseMalformed);
+    server.once('error', reject);
+    server.once('listening', () => {
+      const bound = (server.address() as AddressInfo).port;
+      server.keepAliveTimeout = 65_000;
+      resolve({ name, server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}${path}` });
+    });
+  });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a control character in a header, headers over 16 KB, broken framing,
+ * a `headersTimeout`) answered in the envelope with a request id; then the connection closes.
+ */
+function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message]: [HttpErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ['HEADERS_TOO_LARGE', 'The request headers are too large: keep them under 16 KB in all']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['REQUEST_TIMEOUT', 'The request headers did not all arrive within 60 s; send the request again']
+        : ['VALIDATION_ERROR', 'The request is not valid HTTP/1.1 (a header value may hold a control character)'];
+  const body = JSON.stringify({ success: false, error: code, message });
+  const status = STATUS_OF[code];
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Cache-Control: no-store\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/** Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes what is left. */
+export async function drain(listeners: Listener[], graceMs: number): Promise<void> {
+  await Promise.all(
+    listeners.map(
+      ({ server }) =>
+        new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), graceMs);
+          force.unref();
+          // A keep-alive connection turns idle once its last request is answered: close it then.
+          const sweep = setInterval(() => server.closeIdleConnections(), 50);
+          server.close(() => {
+            clearTimeout(force);
+            clearInterval(sweep);
+            resolve();
+          });
+        }),
+    ),
+  );
 }

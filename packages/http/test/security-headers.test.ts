@@ -7,7 +7,7 @@ import { Router } from 'express';
 import request from 'supertest';
 import { BODY_BOUNDS, jsonBody } from '../src/body-limits';
 import { sendData } from '../src/errors';
-import { listen } from '../src/server';
+import { listen } from '../src/service-app';
 import { appServing } from './test-app';
 
 function testApp() {
