@@ -98,10 +98,11 @@ function partnerRoutes(deps: PartnerADeps & { lifecycles: ContractLifecycles }):
     perMinute(deps, 'a', (res) => partnerOf(res).keyId),
     jsonBody(BODY_BOUNDS.partner),
   );
-  /** The partner asking and the application the path names. */
+  /** The partner asking, the application the path names, and the body. */
   const target = (req: Request<{ applicationId: string }>, res: Response) => ({
     partnerId: partnerOf(res).partnerId,
     applicationId: req.params.applicationId,
+    body: req.body,
   });
 
   router.post('/applications', async (req, res) => {
@@ -109,12 +110,11 @@ function partnerRoutes(deps: PartnerADeps & { lifecycles: ContractLifecycles }):
     sendResult(res, await createApplication(ctx, input), 201);
   });
   router.patch('/applications/:applicationId', async (req, res) =>
-    sendResult(res, await saveStep(ctx, { ...target(req, res), body: req.body })),
+    sendResult(res, await saveStep(ctx, target(req, res))),
   );
   router.post('/applications/:applicationId/credit-check', async (req, res) => {
     const input = {
       ...target(req, res),
-      body: req.body,
       idempotencyKey: req.get('Idempotency-Key'),
       sandboxScore: req.get('X-Sandbox-Score'),
     };

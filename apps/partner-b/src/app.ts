@@ -167,10 +167,9 @@ function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }):
     sendResult(res, await matchApplicationB(ctx, target(req, res))),
   );
   // A new security token for any of the partner's applications, one made on Variant A included.
-  router.post('/applications/:applicationId/security-token', async (req, res) => {
-    const input = { partnerId: partnerOf(res).partnerId, applicationId: req.params.applicationId };
-    sendResult(res, await issueSecurityToken(ctx, input));
-  });
+  router.post('/applications/:applicationId/security-token', async (req, res) =>
+    sendResult(res, await issueSecurityToken(ctx, target(req, res))),
+  );
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
   router.use(referralRoutes(ctx));
   router.use(webhookRoutes(ctx));

@@ -3,9 +3,7 @@
  * SIGTERM and SIGINT drain requests in flight, then exit 0.
  */
 import { ConfigError, loadConfig } from './config';
-import { startRuntime, type Mode } from './runtime';
-
-const MODES: Mode[] = ['all', 'a', 'b', 'admin'];
+import { MODES, startRuntime, type Mode } from './runtime';
 
 async function main(): Promise<void> {
   const mode = (process.argv[2] ?? 'all') as Mode;

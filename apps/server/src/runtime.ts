@@ -41,7 +41,8 @@ import { BASE_PATH_B, createPartnerBApp } from '@loanmatch/partner-b';
 import { createAdminApp } from './admin/app';
 import { ConfigError, parseDataKey, type Config } from './config';
 
-export type Mode = 'all' | 'a' | 'b' | 'admin';
+export const MODES = ['all', 'a', 'b', 'admin'] as const;
+export type Mode = (typeof MODES)[number];
 
 /** What the other processes cannot do when a process on PostgreSQL made a secret of its own. */
 const OWN_SECRET_WARNINGS: Readonly<Record<string, string>> = {

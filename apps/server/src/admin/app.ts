@@ -2,6 +2,8 @@
  * The operators' API at /admin/v1, behind `Authorization: Bearer <ADMIN_TOKEN>`, for loopback callers
  * unless ADMIN_ALLOW_REMOTE=on. The listener also serves `GET /metrics` and the console (`/admin/console`).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Router, type Express, type Request, type RequestHandler } from 'express';
 import {
   cancelBrownout,
@@ -40,6 +42,7 @@ import {
 import {
   BODY_BOUNDS,
   bearer,
+  classifyAddress,
   createServiceApp,
   jsonBody,
   metricsRoutes,
@@ -54,8 +57,6 @@ import {
   type TierUsage,
   type UsageReport,
 } from '@loanmatch/http';
-import { consoleRoutes } from './console';
-import { loopbackOnly } from './loopback';
 
 export interface AdminDeps {
   ctx: DomainContext;
@@ -87,6 +88,27 @@ export function createAdminApp(deps: AdminDeps): Express {
       { path: '/admin/v1', router: adminRoutes(deps) },
     ],
   });
+}
+
+/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6 (how a dual-stack socket reports an IPv4 caller). */
+export const isLoopbackAddress = (address: string | undefined): boolean =>
+  address !== undefined && classifyAddress(address).class === 'loopback';
+
+/**
+ * Refuses callers outside loopback with 403 FORBIDDEN, unless `allowRemote` (ADMIN_ALLOW_REMOTE=on): the
+ * admin listener is for operators on the machine, even when ADMIN_HOST binds a public interface. It
+ * judges the socket's own peer address, never X-Forwarded-For, which any caller can write; a reverse
+ * proxy on the same machine is a loopback caller, so it must do its own access control.
+ */
+function loopbackOnly(allowRemote: boolean): RequestHandler {
+  return (req, res, next) => {
+    if (allowRemote || isLoopbackAddress(req.socket.remoteAddress)) return next();
+    sendError(
+      res,
+      'FORBIDDEN',
+      'The admin API answers callers on this machine only (loopback); set ADMIN_ALLOW_REMOTE=on to allow others',
+    );
+  };
 }
 
 function requireAdminToken(token: string): RequestHandler {
@@ -211,4 +233,44 @@ function usageView(report: UsageReport, now: Date) {
       refused: report.tiers.get(tier)?.refused ?? 0,
     })),
   };
+}
+
+const CONSOLE_PATH = '/admin/console';
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const FILES = [
+  { path: '', file: 'console.html', type: 'text/html; charset=utf-8' },
+  { path: '/console.js', file: 'console.js', type: 'text/javascript; charset=utf-8' },
+  { path: '/console.css', file: 'console.css', type: 'text/css; charset=utf-8' },
+  { path: '/icon.svg', file: 'icon.svg', type: 'image/svg+xml' },
+];
+
+/**
+ * The operator console at `GET /admin/console`: static files read once at start, holding no data. The
+ * script sends the admin token in a header, never a cookie, so other sites cannot use it; the
+ * Content-Security-Policy allows only our own files and calls to this origin. The shell's security
+ * headers (helmet) apply too; these set the page's own policy and let files be kept.
+ */
+function consoleRoutes(): Router {
+  const router = Router();
+  for (const { path, file, type } of FILES) {
+    const body = readFileSync(join(__dirname, '..', '..', 'console', file));
+    router.get(`${CONSOLE_PATH}${path}`, (_req, res) => {
+      res.setHeader('Content-Type', type);
+      res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      res.setHeader('Cache-Control', 'no-cache');
+      res.send(body);
+    });
+  }
+  return router;
 }

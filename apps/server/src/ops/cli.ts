@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   Answered,
-  ConsentRecordView,
+  getApplicationConsents,
   getDataKeyStatus,
   listLenders,
   listPartners,
@@ -18,6 +18,7 @@ import { contractCommands } from './contracts';
 
 type DataKeyStatus = Answered<typeof getDataKeyStatus>;
 type ReencryptionReport = Answered<typeof reencryptPersonalData>;
+type ConsentsReport = Answered<typeof getApplicationConsents>;
 
 export interface OpsIO {
   env: Record<string, string | undefined>;
@@ -319,8 +320,6 @@ export function buildProgram(io: OpsIO): Command {
   );
   return program;
 }
-
-type ConsentsReport = { applicationId: string; consents: ConsentRecordView[] };
 
 function consentLines(data: ConsentsReport): string[] {
   if (data.consents.length === 0)

@@ -1,8 +1,7 @@
 import type { Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { ONE_STORAGE, createTestContext, silentLogger, type TestContext } from '../../../../tests/support';
-import { createAdminApp } from '../../src/admin/app';
-import { isLoopbackAddress } from '../../src/admin/loopback';
+import { createAdminApp, isLoopbackAddress } from '../../src/admin/app';
 
 const TOKEN = 'lm_admin_loopback-test-token-0123456789';
 const auth = { Authorization: `Bearer ${TOKEN}` };
