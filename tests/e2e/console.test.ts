@@ -3,8 +3,9 @@
  * admin token, lower a tier's limit on the page, and see Variant B enforce it and the page count it.
  */
 import { randomBytes } from 'node:crypto';
-import { REDIS_URL, createPgDatabase, openTestRedis } from '../support';
+import { REDIS_URL, createPgDatabase, flatApplication, openTestRedis } from '../support';
 import { launchBrowser, type Page, type TestBrowser } from '../support/browser';
+import { partnerB } from './clients';
 import { api, startServer, tempDataDir, tempDatabaseUrl, type Started } from './process';
 
 jest.setTimeout(120_000);
@@ -85,6 +86,35 @@ describe('operator console on pnpm start', () => {
     expect(await cellOf('free', 'refused').textContent()).toBe('1');
     expect(await cellOf('standard', 'requests').textContent()).toBe('0');
     expect(await page.inputValue('#tiers tr[data-tier="free"] input')).toBe(String(LIMIT));
+  });
+
+  it('when a lender has read an application’s lead, then the application view lists that disclosure', async () => {
+    const A = server.urls['Variant A'];
+    const { client: b } = partnerB(B, server.demoApiKey!);
+    const { applicationId, securityToken } = await b.createApplication(flatApplication() as never);
+    await b.runCreditCheck(applicationId, securityToken, {}, { sandboxScore: 'excellent' });
+    const [offer] = (await b.match(applicationId, securityToken)).acceptedOffers;
+    const followed = await fetch(offer.trackingUrl.replace(/^http:\/\/[^/]+/, new URL(A).origin), {
+      redirect: 'manual',
+    });
+    const reference = new URL(followed.headers.get('location')!).searchParams.get('lm_ref')!;
+    const issued = await api(ADMIN, 'POST', `/lenders/${offer.lender.id}/keys`, { key: server.adminToken });
+    const lead = await api(new URL(A).origin, 'GET', `/api/lender/v1/leads/${reference}`, {
+      key: issued.body.data.apiKey,
+    });
+    expect(lead.status).toBe(200);
+
+    await page.fill('#application-id', applicationId);
+    await page.click('#application-form button[type="submit"]');
+    const row = page.locator('#disclosures tbody tr');
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.first().locator('td').allTextContents()).toEqual([
+      expect.any(String),
+      offer.lender.id,
+      reference,
+      'read by the lender',
+    ]);
   });
 
   it('when the page is reloaded, then the tab is still signed in; the token was in no URL or cookie; signing out forgets it', async () => {

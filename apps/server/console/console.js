@@ -215,11 +215,9 @@
     const tbody = $('disclosures').tBodies[0];
     tbody.replaceChildren();
     for (const d of disclosures) {
-      const row = document.createElement('tr');
-      cell(row, when(d.at));
-      cell(row, d.lenderId);
-      cell(row, d.reference, 'id');
-      cell(row, d.channel === 'pull' ? 'read by the lender' : 'delivered to its endpoint');
+      const row = $('disclosure-row').content.firstElementChild.cloneNode(true);
+      const how = d.channel === 'pull' ? 'read by the lender' : 'delivered to its endpoint';
+      for (const [i, text] of [when(d.at), d.lenderId, d.reference, how].entries()) row.cells[i].textContent = text;
       tbody.appendChild(row);
     }
     say(disclosures.length === 0 ? `No lead of application ${id} has been shown to a lender.` : '');
