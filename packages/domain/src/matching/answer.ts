@@ -6,7 +6,7 @@
 import type { Candidate, Context } from './assess';
 import { round2 } from './finance';
 import type { AcceptedOffer, Requirement, OfferDetails } from './match-types';
-import { EMPLOYMENT_TYPES } from './types';
+import { EMPLOYMENT_TYPES } from '../validation/schemas';
 import { dollars, months, perMonth, years } from './units';
 
 export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {

@@ -7,10 +7,12 @@
  * living situation costs the least housing floor.
  */
 import type { Applicant } from './applicant';
-import { headlineOf } from './catalogue';
+import { headlineOf, type Catalogue, type CatalogueProduct } from './catalogue';
 import { COST_RATE_CAP_PERCENT, annuityFactor, round2 } from './finance';
 import { largestLoanWithPremium, lmiCellOf } from './lmi';
-import { BANDS_BEST_FIRST, EMPLOYMENT_TYPES, type Catalogue, type CatalogueProduct, type ScoreBand } from './types';
+import type { ScoreBand } from '../credit/bureau';
+import { EMPLOYMENT_TYPES } from '../validation/schemas';
+import { BANDS_BEST_FIRST } from './catalogue-schema';
 
 export type RuleId =
   | 'creditBand'

@@ -1,7 +1,8 @@
 /** Types of matching: what it reads of an application, and the offers and near-misses it answers. */
 import type { CommissionTerms } from '../outcomes/commission';
 import type { Answer } from '../validation/responses';
-import type { FormType, ScoreBand } from './types';
+import type { ScoreBand } from '../credit/bureau';
+import type { FormType } from '../validation/schemas';
 
 export type MatchInput = Readonly<{
   formType: FormType;

@@ -6,7 +6,7 @@
 import type { Applicant } from './applicant';
 import type { Candidate, Context, Miss, RuleId } from './assess';
 import type { NearMissOffer, Requirement } from './match-types';
-import type { CatalogueProduct } from './types';
+import type { CatalogueProduct } from './catalogue';
 import { dollars, months, percent, perMonth, years } from './units';
 
 type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
