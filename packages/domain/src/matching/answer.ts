@@ -4,10 +4,9 @@
  * every one passes every rule of the product at the offer's amount, term and price.
  */
 import type { Candidate, Context } from './assess';
-import { round2 } from './finance';
+import { dollars, months, perMonth, round2, years } from './finance';
 import type { AcceptedOffer, Requirement, OfferDetails } from './match-types';
 import { EMPLOYMENT_TYPES } from '../validation/schemas';
-import { dollars, months, perMonth, years } from './units';
 
 export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   const { a } = x;

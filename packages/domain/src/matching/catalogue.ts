@@ -18,9 +18,8 @@ import {
   type ServiceabilityPolicy,
 } from './catalogue-schema';
 import { semanticViolations, violation } from './catalogue-rules';
-import { COST_RATE_CAP_PERCENT, comparisonRate, round2, type LoanTerms } from './finance';
+import { COST_RATE_CAP_PERCENT, comparisonRate, dollars, percent, round2, type LoanTerms } from './finance';
 import { compileLmiTable, lmiColumnOf, needsLmi, type LmiTable } from './lmi';
-import { dollars, percent } from './units';
 import type { FormType } from '../validation/schemas';
 import { deepFreeze } from '../deep-freeze';
 import { commissionTerms } from '../outcomes/commission';

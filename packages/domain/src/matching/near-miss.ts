@@ -7,7 +7,7 @@ import type { Applicant } from './applicant';
 import type { Candidate, Context, Miss, RuleId } from './assess';
 import type { NearMissOffer, Requirement } from './match-types';
 import type { CatalogueProduct } from './catalogue';
-import { dollars, months, percent, perMonth, years } from './units';
+import { dollars, months, percent, perMonth, years } from './finance';
 
 type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
 
