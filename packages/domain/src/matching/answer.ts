@@ -5,13 +5,13 @@
  */
 import type { Candidate, Context } from './assess';
 import { dollars, months, perMonth, round2, years } from './finance';
-import type { AcceptedOffer, Requirement, OfferDetails } from './match-types';
+import type { AcceptedOffer, Requirement } from './match-types';
 import { EMPLOYMENT_TYPES } from '../validation/schemas';
 
 export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   const { a } = x;
   const p = c.product;
-  const offerDetails: OfferDetails = {
+  const offerDetails: AcceptedOffer['offerDetails'] = {
     interestRate: c.price.rate,
     comparisonRate: c.comparisonRate,
     comparisonRateWarning: p.comparisonRateWarning,

@@ -21,8 +21,6 @@ export type CreditAssessment =
   | Readonly<{ basis: 'bureau'; band: ScoreBand }>
   | Readonly<{ basis: 'self_estimate'; band: ScoreBand; estimate: string; notice: string }>;
 
-/** An offer's figures, as the answer shows them (`responses.ts`). */
-export type OfferDetails = Answer<'OfferDetails'>;
 /** A field to give or change (an input field, or `creditScore` / `timeInJob`), and what it must be. */
 export type Requirement = Answer<'Offer'>['conditions'][number];
 
