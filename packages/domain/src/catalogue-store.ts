@@ -1,6 +1,6 @@
 import { catalogueStamp, readCatalogue, replaceCatalogue, type Transactional } from '@loanmatch/db';
 import { fail, ok } from './errors';
-import { loadCatalogue, type Catalogue } from './matching';
+import { loadCatalogue, type Catalogue, type CatalogueFile } from './matching';
 import { DEFAULT_OWNERSHIP_DAYS } from './ownership';
 
 /** Checks the catalogue's stamp at most every `refreshMs`, and reloads it when it changed. */
@@ -36,11 +36,9 @@ export function createCatalogueSource(db: Transactional, options: { refreshMs?: 
 export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }, options: { document: unknown }) {
   const loaded = loadCatalogue(options.document);
   if (!loaded.ok) return loaded;
-  const { lenders, products, ...settings } = options.document as Record<string, unknown> & {
-    lenders: Array<{ id: string; name: string; url: string; ownershipDays?: number }>;
-    products: Array<Record<string, unknown>>;
-  };
-  const effectiveFrom = String(settings.effectiveFrom);
+  // It passed the catalogue's schema: the document is a catalogue file.
+  const { lenders, products, ...settings } = options.document as CatalogueFile;
+  const { effectiveFrom } = settings;
   await replaceCatalogue(
     ctx.db,
     {
@@ -48,10 +46,10 @@ export async function putCatalogue(ctx: { db: Transactional; clock: () => Date }
       settings,
       lenders: lenders.map((l) => ({ ...l, ownershipDays: l.ownershipDays ?? DEFAULT_OWNERSHIP_DAYS })),
       products: products.map((p) => ({
-        id: String(p.id),
-        lenderId: String(p.lenderId),
-        formType: String(p.loanType),
-        name: String(p.name),
+        id: p.id,
+        lenderId: p.lenderId,
+        formType: p.loanType,
+        name: p.name,
         definition: p,
       })),
     },

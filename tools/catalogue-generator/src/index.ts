@@ -3,26 +3,23 @@
  * types, drawn from plausible ranges by a seeded generator (the same `n` and `seed` give the same
  * catalogue), and loaded through `loadCatalogue` like the real file, so every one is valid.
  */
-import { matching } from '@loanmatch/domain';
+import {
+  EMPLOYMENT_TYPES,
+  HOME_LOAN_PURPOSES as HOME_PURPOSES,
+  PERSONAL_LOAN_PURPOSES as PERSONAL_PURPOSES,
+  matching,
+} from '@loanmatch/domain';
 
 type BandRate = matching.BandRate;
 type Catalogue = matching.Catalogue;
 type CatalogueFile = matching.CatalogueFile;
-type EmploymentType = matching.EmploymentType;
+type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 type LenderDefinition = matching.LenderDefinition;
 type LmiTableDefinition = matching.LmiTableDefinition;
 type ProductDefinition = matching.ProductDefinition;
 type ScoreBand = matching.ScoreBand;
 type ServiceabilityPolicy = matching.ServiceabilityPolicy;
-const {
-  BANDS_BEST_FIRST,
-  CAR_PURPOSES,
-  COMPARISON_RATE_BENCHMARKS,
-  EMPLOYMENT_TYPES,
-  HOME_PURPOSES,
-  PERSONAL_PURPOSES,
-  loadCatalogue,
-} = matching;
+const { BANDS_BEST_FIRST, CAR_PURPOSES, COMPARISON_RATE_BENCHMARKS, loadCatalogue } = matching;
 
 /** mulberry32: a small, fast, seeded generator of numbers in [0, 1). */
 function seeded(seed: number): () => number {

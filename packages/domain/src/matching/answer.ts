@@ -4,15 +4,14 @@
  * every one passes every rule of the product at the offer's amount, term and price.
  */
 import type { Candidate, Context } from './assess';
-import { round2 } from './finance';
-import type { AcceptedOffer, Requirement, OfferDetails } from './match-types';
-import { EMPLOYMENT_TYPES } from './types';
-import { dollars, months, perMonth, years } from './units';
+import { dollars, months, perMonth, round2, years } from './finance';
+import type { AcceptedOffer, Requirement } from './match-types';
+import { EMPLOYMENT_TYPES } from '../validation/schemas';
 
 export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   const { a } = x;
   const p = c.product;
-  const offerDetails: OfferDetails = {
+  const offerDetails: AcceptedOffer['offerDetails'] = {
     interestRate: c.price.rate,
     comparisonRate: c.comparisonRate,
     comparisonRateWarning: p.comparisonRateWarning,

@@ -3,19 +3,16 @@ import type { ScoreBand } from '../credit/bureau';
 import { NUMERIC_STRING } from '../validation/validate';
 import type { CreditAssessment, MatchInput, MissingField } from './match-types';
 import {
-  BANDS_BEST_FIRST,
-  CAR_PURPOSES,
   EMPLOYMENT_TYPES,
-  HOME_PURPOSES,
+  HOME_LOAN_PURPOSES,
   LIVING_SITUATIONS,
   OCCUPANCY_TYPES,
-  PERSONAL_PURPOSES,
+  PERSONAL_LOAN_PURPOSES,
   REPAYMENT_TYPES,
-  SALE_TYPES,
+  USED_CAR_SALE_TYPES,
   type FormType,
-  type OccupancyType,
-  type RepaymentType,
-} from './types';
+} from '../validation/schemas';
+import { BANDS_BEST_FIRST, CAR_PURPOSES } from './catalogue-schema';
 
 /** How many bands below the applicant's own estimate matching prices when the bureau was unavailable. */
 const SELF_ESTIMATE_BANDS_DOWN = 1;
@@ -64,9 +61,9 @@ type Where = { amount: Step; term: Step; work: Step; living: Step; purpose: [Ste
 
 /** Where each loan type keeps what matching reads: the steps of the amount, term, work and living, and its purpose. */
 const WHERE: Record<FormType, Where> = {
-  personal: { amount: 1, term: 2, work: 3, living: 4, purpose: [2, 'loanPurpose', PERSONAL_PURPOSES] },
+  personal: { amount: 1, term: 2, work: 3, living: 4, purpose: [2, 'loanPurpose', PERSONAL_LOAN_PURPOSES] },
   car: { amount: 2, term: 2, work: 3, living: 4, purpose: [1, 'carLoanPurpose', CAR_PURPOSES] },
-  home: { amount: 3, term: 3, work: 4, living: 4, purpose: [1, 'loanPurpose', HOME_PURPOSES] },
+  home: { amount: 3, term: 3, work: 4, living: 4, purpose: [1, 'loanPurpose', HOME_LOAN_PURPOSES] },
 };
 
 /** The applicant as matching sees it, or the fields it needs that are missing or unreadable. */
@@ -101,7 +98,7 @@ export function readApplicant(input: MatchInput) {
   const grossMonthlyIncome = numberAt(f.work, 'grossMonthlyIncome') ?? Number.NaN;
   const livingSituation = oneOf(f.living, 'livingSituation', LIVING_SITUATIONS);
 
-  let saleType: (typeof SALE_TYPES)[number] | undefined;
+  let saleType: (typeof USED_CAR_SALE_TYPES)[number] | undefined;
   let vehicleAge = Number.NaN;
   let vehicleValue = Number.NaN;
   let vehicleContribution = 0;
@@ -114,11 +111,12 @@ export function readApplicant(input: MatchInput) {
     const year = numberAt(1, 'vehicleYear');
     if (purpose !== 'new' && year !== undefined) vehicleAge = Math.max(0, input.referenceYear - year);
     const sold = stepOf(1).usedCarSaleType;
-    saleType = purpose === 'new' ? 'dealer' : purpose === 'used' ? SALE_TYPES.find((s) => s === sold) : undefined;
+    saleType =
+      purpose === 'new' ? 'dealer' : purpose === 'used' ? USED_CAR_SALE_TYPES.find((s) => s === sold) : undefined;
   }
 
-  let occupancy: OccupancyType = 'owner_occupied';
-  let repaymentType: RepaymentType = 'principal_and_interest';
+  let occupancy: (typeof OCCUPANCY_TYPES)[number] = 'owner_occupied';
+  let repaymentType: (typeof REPAYMENT_TYPES)[number] = 'principal_and_interest';
   let propertyValue = 0;
   if (formType === 'home') {
     occupancy = need(1, 'occupancyType', oneOf(1, 'occupancyType', OCCUPANCY_TYPES));

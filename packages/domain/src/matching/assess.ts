@@ -7,38 +7,13 @@
  * living situation costs the least housing floor.
  */
 import type { Applicant } from './applicant';
-import { headlineOf } from './catalogue';
+import type { Miss, RuleId } from './near-miss';
+import { headlineOf, type Catalogue, type CatalogueProduct } from './catalogue';
 import { COST_RATE_CAP_PERCENT, annuityFactor, round2 } from './finance';
 import { largestLoanWithPremium, lmiCellOf } from './lmi';
-import { BANDS_BEST_FIRST, EMPLOYMENT_TYPES, type Catalogue, type CatalogueProduct, type ScoreBand } from './types';
-
-export type RuleId =
-  | 'creditBand'
-  | 'maxLoanAmount'
-  | 'minLoanAmount'
-  | 'maxLoanTerm'
-  | 'minLoanTerm'
-  | 'minIncome'
-  | 'timeInJob'
-  | 'vehicleAge'
-  | 'balloonPercent'
-  | 'balloonTerm'
-  | 'lvr'
-  | 'vehicleLvr'
-  | 'serviceability';
-
-/**
- * A missed rule: the share of its margin used, the product's bound, the value that would pass, the
- * applicant's (serviceability: the amount assessed, the largest serviced, the surplus, the income needed).
- */
-export type Miss = Readonly<{
-  rule: RuleId;
-  distance: number;
-  bound: number;
-  needed: number;
-  actual: number;
-  alternative?: number;
-}>;
+import type { ScoreBand } from '../credit/bureau';
+import { EMPLOYMENT_TYPES } from '../validation/schemas';
+import { BANDS_BEST_FIRST } from './catalogue-schema';
 
 /** What every product's assessment of one application shares. */
 export function contextOf(a: Applicant, band: ScoreBand, catalogue: Catalogue, referenceYear: number) {

@@ -2,9 +2,8 @@
  * Comparison-rate benchmarks (National Credit Regulations, reg 100): the loan each kind of credit's comparison
  * rate is quoted on, its example and its warning. The catalogue file states them; its schema accepts only these.
  */
-import { formatAmount } from './finance';
+import { formatAmount, years } from './finance';
 import type { FormType } from '../validation/schemas';
-import { years } from './units';
 
 /** The loan a comparison rate is quoted on, by kind of credit (National Credit Regulations, reg 100). */
 export type ComparisonRateBenchmark = Readonly<{ amount: number; termYears: number; secured: boolean }>;

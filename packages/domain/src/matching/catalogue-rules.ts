@@ -5,7 +5,12 @@
 import type { FieldViolation } from '../errors';
 import { commissionViolations } from '../outcomes/commission';
 import { highestLvr, needsLmi } from './lmi';
-import { BANDS_BEST_FIRST, type CatalogueFile, type HomeProductDefinition, type LmiTableDefinition } from './types';
+import {
+  BANDS_BEST_FIRST,
+  type CatalogueFile,
+  type HomeProductDefinition,
+  type LmiTableDefinition,
+} from './catalogue-schema';
 
 type Add = (field: string, rule: string, text: string) => void;
 

@@ -11,7 +11,9 @@ import {
   type FormType,
   HOME_LOAN_PURPOSES,
   LIVING_SITUATIONS,
+  object,
   OCCUPANCY_TYPES,
+  opt,
   PERSONAL_LOAN_PURPOSES,
   REPAYMENT_TYPES,
   USED_CAR_SALE_TYPES,
@@ -26,10 +28,6 @@ export const CAR_PURPOSES = Object.freeze(['new', 'used', 'refinance'] as const)
 /** A rate in percent per year, or the explicit refusal of a band. */
 export type BandRate = number | 'decline';
 
-/** An object of exactly these properties, all required but the `Type.Optional` ones. */
-const object = <T extends Record<string, TSchema>>(properties: T, options = {}) =>
-  Type.Object(properties, { additionalProperties: false, ...options });
-const opt = Type.Optional;
 const numeric = (type: 'number' | 'integer') => (minimum: number, maximum?: number) =>
   Type.Unsafe<number>({ type, minimum, ...(maximum === undefined ? {} : { maximum }) });
 const number = numeric('number');
@@ -218,6 +216,4 @@ export type ServiceabilityPolicy = CatalogueFile['serviceabilityPolicies'][strin
 export type LmiTableDefinition = CatalogueFile['lmiTables'][string];
 export type LenderDefinition = CatalogueFile['lenders'][number];
 export type ProductDefinition = CatalogueFile['products'][number];
-export type PersonalProductDefinition = Extract<ProductDefinition, { loanType: 'personal' }>;
-export type CarProductDefinition = Extract<ProductDefinition, { loanType: 'car' }>;
 export type HomeProductDefinition = Extract<ProductDefinition, { loanType: 'home' }>;

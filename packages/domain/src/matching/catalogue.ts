@@ -8,25 +8,45 @@ import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { benchmarkFor, exampleText, warningText } from './benchmarks';
-import { catalogueSchema } from './catalogue-schema';
-import { semanticViolations, violation } from './catalogue-rules';
-import { COST_RATE_CAP_PERCENT, comparisonRate, round2, type LoanTerms } from './finance';
-import { compileLmiTable, lmiColumnOf, needsLmi } from './lmi';
-import { dollars, percent } from './units';
 import {
   BANDS_BEST_FIRST,
-  type BandPrice,
-  type Catalogue,
+  catalogueSchema,
   type CatalogueFile,
-  type CatalogueProduct,
-  type FormType,
   type LenderDefinition,
-  type LmiTable,
+  type NearMissPolicy,
   type ProductDefinition,
   type ServiceabilityPolicy,
-} from './types';
+} from './catalogue-schema';
+import { semanticViolations, violation } from './catalogue-rules';
+import { COST_RATE_CAP_PERCENT, comparisonRate, dollars, percent, round2, type LoanTerms } from './finance';
+import { compileLmiTable, lmiColumnOf, needsLmi, type LmiTable } from './lmi';
+import type { FormType } from '../validation/schemas';
 import { deepFreeze } from '../deep-freeze';
 import { commissionTerms } from '../outcomes/commission';
+
+/** The price of a product at one band and variant, with its figures on the benchmark loan. */
+type BandPrice = Readonly<{
+  /** Percent per year (interest only: during that period); `revertRate` after the period (otherwise the same). */
+  rate: number;
+  revertRate: number;
+  comparisonRate: number;
+  /** With an LMI table: the comparison rate with the premium of each of its rows, at the benchmark amount. */
+  lmiComparisonRates: readonly number[];
+  /** Comparison rate above the cost-rate cap: never offered, not even as a near-miss. */
+  capped: boolean;
+  /** The headline, and what comes before its comparison rate. */
+  headline: string;
+  headlinePrefix: string;
+}>;
+
+export type CatalogueProduct = Readonly<ReturnType<typeof compileProduct>>;
+
+export type Catalogue = Readonly<{
+  nearMiss: NearMissPolicy;
+  lenders: readonly LenderDefinition[];
+  products: readonly CatalogueProduct[];
+  productsByType: Readonly<Record<FormType, readonly CatalogueProduct[]>>;
+}>;
 
 /** The catalogue in force, relative to this file (the same in `src` under tsx and jest). */
 export const CATALOGUE_PATH = path.resolve(__dirname, '../../catalogue/catalogue.v1.json');
@@ -100,7 +120,7 @@ function compileProduct(
   lender: LenderDefinition,
   serviceability: ServiceabilityPolicy,
   lmiTables: ReadonlyMap<string, LmiTable>,
-): CatalogueProduct {
+) {
   const benchmark = benchmarkFor(d);
   const home = d.loanType === 'home' ? d.home : undefined;
   // LMI is priced only where a product lends above its LMI threshold (its table then covers it all).
@@ -158,10 +178,14 @@ function compileProduct(
     lenderUrl: lender.url,
     commission: d.commission ? commissionTerms(d.commission) : null,
     serviceability,
+    /** `prices[variant * 6 + band rank]` (null: declined). Home variants: 1 interest only, 2 investment, 3 both. */
     prices,
+    /** The loan the comparison rates are quoted on: the regulation's, within the product's limits. */
     benchmark,
+    /** The benchmark in words, e.g. "a $30,000 unsecured loan over 5 years". */
     comparisonRateExample: example,
     comparisonRateWarning: warningText(d.loanType, benchmark),
+    /** Home loans lending above their LMI threshold: the premiums' table, and the example with each row's premium. */
     lmiTable,
     lmiExamples: premiums.map(
       (premium, row) =>

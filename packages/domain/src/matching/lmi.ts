@@ -2,9 +2,12 @@
  * Lenders mortgage insurance: the catalogue's premium tables (a percentage of the loan by LVR and amount) and
  * their look-ups. LVR bounds are compared as `amount × 100` against `bound × value`, exact at a bound.
  */
-import type { HomeProductDefinition, LmiTable, LmiTableDefinition } from './types';
+import type { HomeProductDefinition, LmiTableDefinition } from './catalogue-schema';
 
-export function compileLmiTable(name: string, def: LmiTableDefinition): LmiTable {
+/** An LMI table with the premiums as fractions of the loan (`premiumRate[row][column]`). */
+export type LmiTable = Readonly<ReturnType<typeof compileLmiTable>>;
+
+export function compileLmiTable(name: string, def: LmiTableDefinition) {
   return {
     name,
     loanAmountUpTo: def.loanAmountUpTo,

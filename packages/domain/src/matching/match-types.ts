@@ -1,7 +1,8 @@
 /** Types of matching: what it reads of an application, and the offers and near-misses it answers. */
 import type { CommissionTerms } from '../outcomes/commission';
 import type { Answer } from '../validation/responses';
-import type { FormType, ScoreBand } from './types';
+import type { ScoreBand } from '../credit/bureau';
+import type { FormType } from '../validation/schemas';
 
 export type MatchInput = Readonly<{
   formType: FormType;
@@ -20,8 +21,6 @@ export type CreditAssessment =
   | Readonly<{ basis: 'bureau'; band: ScoreBand }>
   | Readonly<{ basis: 'self_estimate'; band: ScoreBand; estimate: string; notice: string }>;
 
-/** An offer's figures, as the answer shows them (`responses.ts`). */
-export type OfferDetails = Answer<'OfferDetails'>;
 /** A field to give or change (an input field, or `creditScore` / `timeInJob`), and what it must be. */
 export type Requirement = Answer<'Offer'>['conditions'][number];
 

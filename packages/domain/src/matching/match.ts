@@ -7,7 +7,7 @@ import { assessCredit, readApplicant } from './applicant';
 import { assess, contextOf, type Candidate } from './assess';
 import type { MatchInput, MatchResult } from './match-types';
 import { nearMissOffer } from './near-miss';
-import type { Catalogue } from './types';
+import type { Catalogue } from './catalogue';
 
 const byId = (x: Candidate, y: Candidate): number =>
   x.product.product.id < y.product.product.id ? -1 : x.product.product.id > y.product.product.id ? 1 : 0;

@@ -4,10 +4,25 @@
  * with the near-miss margin would give the applicant's band away).
  */
 import type { Applicant } from './applicant';
-import type { Candidate, Context, Miss, RuleId } from './assess';
 import type { NearMissOffer, Requirement } from './match-types';
-import type { CatalogueProduct } from './types';
-import { dollars, months, percent, perMonth, years } from './units';
+import type { CatalogueProduct } from './catalogue';
+import { dollars, months, percent, perMonth, years } from './finance';
+
+/** The rules a product may be near-missed on: those with a wording below. */
+export type RuleId = keyof typeof WORDING;
+
+/**
+ * A missed rule: the share of its margin used, the product's bound, the value that would pass, the
+ * applicant's (serviceability: the amount assessed, the largest serviced, the surplus, the income needed).
+ */
+export type Miss = Readonly<{
+  rule: RuleId;
+  distance: number;
+  bound: number;
+  needed: number;
+  actual: number;
+  alternative?: number;
+}>;
 
 type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
 
@@ -24,11 +39,14 @@ type RuleWording = Readonly<{
   text: Words;
 }>;
 
-export function nearMissOffer(c: Candidate, { a }: Context): NearMissOffer {
+/** A product nearly passed (assess.ts), for an applicant. */
+type NearMiss = Readonly<{ product: CatalogueProduct; headline: string; misses: readonly Miss[] }>;
+
+export function nearMissOffer(c: NearMiss, { a }: Readonly<{ a: Applicant }>): NearMissOffer {
   const p = c.product;
   const requirements: (Requirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
   for (const miss of c.misses) {
-    const { requires, value, text } = WORDING[miss.rule];
+    const { requires, value, text }: RuleWording = WORDING[miss.rule];
     const [field, direction] = requires;
     const requirement = { field, direction, value: value ? value(miss) : miss.needed, requirement: text(miss, a, p) };
     const same = requirements.findIndex((r) => r.field === field && r.direction === direction);
@@ -61,7 +79,7 @@ function bounded(field: string, direction: 'atMost' | 'atLeast', unit: (n: numbe
   };
 }
 
-const WORDING: { readonly [R in RuleId]: RuleWording } = {
+const WORDING = {
   creditBand: {
     field: 'creditScore',
     rule: () => "the lender's credit criteria",
@@ -138,4 +156,4 @@ const WORDING: { readonly [R in RuleId]: RuleWording } = {
       (m.bound < a.loanAmount ? `at most ${dollars(m.bound)} with ` : '') +
       `a gross monthly income of at least ${perMonth(m.alternative ?? 0)}`,
   },
-};
+} satisfies Record<string, RuleWording>;

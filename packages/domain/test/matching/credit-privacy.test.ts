@@ -13,18 +13,20 @@ import { matchView } from '../../src/offers';
 import {
   BANDS_BEST_FIRST,
   CAR_PURPOSES,
-  EMPLOYMENT_TYPES,
-  HOME_PURPOSES,
-  LIVING_SITUATIONS,
-  OCCUPANCY_TYPES,
-  PERSONAL_PURPOSES,
-  REPAYMENT_TYPES,
-  SALE_TYPES,
   loadDefaultCatalogue,
   matchOffers,
   type Catalogue,
   type MatchInput,
 } from '../../src/matching';
+import {
+  EMPLOYMENT_TYPES,
+  HOME_LOAN_PURPOSES as HOME_PURPOSES,
+  LIVING_SITUATIONS,
+  OCCUPANCY_TYPES,
+  PERSONAL_LOAN_PURPOSES as PERSONAL_PURPOSES,
+  REPAYMENT_TYPES,
+  USED_CAR_SALE_TYPES as SALE_TYPES,
+} from '../../src/validation/schemas';
 import { REFERENCE_YEAR } from './fixtures';
 
 const loaded = loadDefaultCatalogue();
