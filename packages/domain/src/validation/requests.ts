@@ -3,7 +3,7 @@
  * exchange and flat bodies, webhook registration, a lender's outcome event, a partner's `clientTags`,
  * and the query parameters and headers a partner sends. Their root label is `body`.
  */
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { deepFreeze } from '../deep-freeze';
 import { DECLINE_REASONS, OUTCOME_TYPES } from '../outcomes/lifecycle';
 import {
@@ -207,10 +207,6 @@ export function stringCheck(schema: TSchema): (value: unknown) => value is strin
   return (value): value is string =>
     typeof value === 'string' && value.length >= min && value.length <= max && pattern.test(value);
 }
-
-export type CreateRequest = Static<typeof createRequestSchema>;
-export type VariantBCreateRequest = Static<typeof variantBCreateSchema> & Record<string, unknown>;
-export type OutcomeEventBody = Static<typeof outcomeEventSchema>;
 
 deepFreeze({
   clientTagsSchema,
