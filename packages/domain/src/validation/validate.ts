@@ -161,7 +161,7 @@ function rangeText({ minimum, maximum }: Schema): string {
   return minimum !== undefined ? `must be at least ${minimum}` : `must be at most ${String(maximum)}`;
 }
 
-function lengthText({ minLength, maxLength }: Schema, keyword: string): string {
+function lengthText({ minLength, maxLength }: Schema, { keyword }: ErrorObject): string {
   if (keyword === 'minLength' && minLength === 1) return 'must not be empty';
   if (minLength !== undefined && minLength > 1 && maxLength !== undefined)
     return `must be between ${minLength} and ${maxLength} characters`;
@@ -170,65 +170,58 @@ function lengthText({ minLength, maxLength }: Schema, keyword: string): string {
     : `must be at most ${String(maxLength)} characters`;
 }
 
-/** The short machine word for the failing keyword and its rule text, both derived from the schema. */
+/** The rule text of a failing keyword, from its schema (`parentSchema`) and the error; `is invalid` if unlisted. */
+const RULE_TEXT: Readonly<Record<string, (schema: Schema, error: ErrorObject) => string>> = {
+  required: () => 'is required',
+  minimum: rangeText,
+  maximum: rangeText,
+  minLength: lengthText,
+  maxLength: lengthText,
+  minItems: ({ minItems }) => `must list at least ${String(minItems)} item${minItems === 1 ? '' : 's'}`,
+  maxItems: ({ maxItems }) => `must list at most ${String(maxItems)} items`,
+  enum: (_, error) => `must be one of ${(error.schema as unknown[]).join(', ')}`,
+  const: (_, error) => `must be ${String(error.schema)}`,
+  format: (_, { params }) => FORMAT_TEXT[String(params.format)] ?? `must match format ${String(params.format)}`,
+  'x-consent': (_, error) => {
+    const { name, anyTrue } = error.schema as ConsentRule;
+    return `${name} is required: one of ${orList(anyTrue)} must be true`;
+  },
+  'x-minimumAge': (_, error) => `applicant must be at least ${String(error.schema)} years old`,
+  'x-notInFuture': () => 'must not be in the future',
+  'x-cents': () => 'must be an amount with at most two decimal places',
+  maxProperties: ({ maxProperties }) => `must hold at most ${String(maxProperties)} entries`,
+  propertyNames: () => 'has a key that is not allowed',
+  pattern: () => 'is not in the allowed form',
+};
+
+/** The rule and text of a `type` error. */
+function typeRule({ data, params }: ErrorObject): [rule: string, text: string] {
+  // `integer` fails both for "abc" and for 2.5; only the latter is "not a whole number".
+  if (params.type === 'integer' && typeof data === 'number' && Number.isFinite(data))
+    return ['integer', 'must be a whole number'];
+  // A numeric string past the length a number field takes: name the limit, as any over-long string's message does.
+  if (typeof data === 'string' && data.length > NUMERIC_STRING_MAX_LENGTH && NUMERIC_STRING.test(data))
+    return ['maxLength', `must be a number, or a numeric string of at most ${NUMERIC_STRING_MAX_LENGTH} characters`];
+  return ['type', TYPE_TEXT[String(params.type)] ?? `must be of type ${String(params.type)}`];
+}
+
+/**
+ * The short machine word for the failing keyword and its rule text, both derived from the schema. The
+ * word is the keyword, without the `x-` of a custom one; `minimum` and `maximum` are both `range`.
+ */
 function describe(error: ErrorObject): { rule: string; text: string } {
   const schema: Schema = error.parentSchema ?? {};
   const { keyword } = error;
   const override = schema['x-message'];
   const custom = typeof override === 'string' ? override : override?.[keyword];
-  const rule = (text: string, name = keyword) => ({ rule: name, text: custom ?? text });
-
-  switch (keyword) {
-    case 'required':
-      return rule('is required');
-    case 'type': {
-      // `integer` fails both for "abc" and for 2.5; only the latter is "not a whole number".
-      const { data } = error;
-      if (error.params.type === 'integer' && typeof data === 'number' && Number.isFinite(data))
-        return rule('must be a whole number', 'integer');
-      // A numeric string past the length a number field takes: name the limit, as any over-long string's message does.
-      if (typeof data === 'string' && data.length > NUMERIC_STRING_MAX_LENGTH && NUMERIC_STRING.test(data))
-        return rule(
-          `must be a number, or a numeric string of at most ${NUMERIC_STRING_MAX_LENGTH} characters`,
-          'maxLength',
-        );
-      return rule(TYPE_TEXT[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`);
-    }
-    case 'minimum':
-    case 'maximum':
-      return rule(rangeText(schema), 'range');
-    case 'minLength':
-    case 'maxLength':
-      return rule(lengthText(schema, keyword));
-    case 'minItems':
-      return rule(`must list at least ${String(schema.minItems)} item${schema.minItems === 1 ? '' : 's'}`);
-    case 'maxItems':
-      return rule(`must list at most ${String(schema.maxItems)} items`);
-    case 'enum':
-      return rule(`must be one of ${(error.schema as unknown[]).join(', ')}`);
-    case 'const':
-      return rule(`must be ${String(error.schema)}`);
-    case 'format':
-      return rule(FORMAT_TEXT[String(error.params.format)] ?? `must match format ${String(error.params.format)}`);
-    case 'x-consent': {
-      const { name, anyTrue } = error.schema as ConsentRule;
-      return rule(`${name} is required: one of ${orList(anyTrue)} must be true`, 'consent');
-    }
-    case 'x-minimumAge':
-      return rule(`applicant must be at least ${String(error.schema)} years old`, 'minimumAge');
-    case 'x-notInFuture':
-      return rule('must not be in the future', 'notInFuture');
-    case 'x-cents':
-      return rule('must be an amount with at most two decimal places', 'cents');
-    case 'maxProperties':
-      return rule(`must hold at most ${String(schema.maxProperties)} entries`);
-    case 'propertyNames':
-      return rule('has a key that is not allowed');
-    case 'pattern':
-      return rule('is not in the allowed form');
-    default:
-      return rule('is invalid');
-  }
+  const [rule, text] =
+    keyword === 'type'
+      ? typeRule(error)
+      : [
+          keyword === 'minimum' || keyword === 'maximum' ? 'range' : keyword.replace(/^x-/, ''),
+          RULE_TEXT[keyword]?.(schema, error) ?? 'is invalid',
+        ];
+  return { rule, text: custom ?? text };
 }
 
 /** `/homeAddressComponents/postcode` → `homeAddressComponents.postcode` (JSON Pointer unescaped). */
