@@ -258,20 +258,27 @@ const comparePositions = (a: readonly number[], b: readonly number[]): number =>
   return a.length - b.length;
 };
 
-interface RankedViolation extends FieldViolation {
-  /** The value-level errors of one field share this key (its instance path); '' for object-level rules. */
-  readonly instancePath: string;
-  readonly keyword: string;
-  readonly position: readonly number[];
-}
-
 function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): FieldViolation[] {
-  const ranked: RankedViolation[] = [];
-  for (const error of errors) {
-    // An `if` error only says "then failed"; the real violation is reported by the `then` keyword.
-    if (error.keyword === 'if') continue;
-    // A key's own failure is told once, by the `propertyNames` error of the object (its text names the rule).
-    if (error.schemaPath.includes('/propertyNames/')) continue;
+  const reported = errors.filter(
+    (error) =>
+      // An `if` error only says "then failed"; the real violation is reported by the `then` keyword.
+      error.keyword !== 'if' &&
+      // A key's own failure is told once, by the `propertyNames` error of the object (its text names the rule).
+      !error.schemaPath.includes('/propertyNames/'),
+  );
+  // A value of the wrong type gets one message: the enum's (it lists what is allowed) if the field has
+  // one, else the type's; range, length or const errors of the same value would only add noise. The
+  // value-level errors of one field share its instance path; '' is the root, for object-level rules.
+  const typeErrorAt = new Set(
+    reported.filter((e) => e.keyword === 'type' && e.instancePath !== '').map((e) => e.instancePath),
+  );
+  const enumErrorAt = new Set(reported.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
+  const kept = reported.filter((e) => {
+    if (!typeErrorAt.has(e.instancePath)) return true;
+    return enumErrorAt.has(e.instancePath) ? e.keyword === 'enum' : e.keyword === 'type';
+  });
+
+  const ranked = kept.map((error) => {
     const path = pointerToPath(error.instancePath);
     if (error.keyword === 'required') path.push(String(error.params.missingProperty));
     if (error.keyword === 'x-consent') path.push((error.schema as ConsentRule).anyTrue[0]);
@@ -285,30 +292,11 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
         : path.length === 0
           ? [-1]
           : tablePosition(compiled.schema, path);
-    ranked.push({
-      field,
-      rule,
-      message: `${field}: ${text}`,
-      instancePath: error.instancePath,
-      keyword: error.keyword,
-      position,
-    });
-  }
-
-  // A value of the wrong type gets one message: the enum's (it lists what is allowed) if the field has
-  // one, else the type's; range, length or const errors of the same value would only add noise.
-  const typeErrorAt = new Set(
-    ranked.filter((v) => v.keyword === 'type' && v.instancePath !== '').map((v) => v.instancePath),
-  );
-  const enumErrorAt = new Set(ranked.filter((v) => v.keyword === 'enum').map((v) => v.instancePath));
-  const kept = ranked.filter((v) => {
-    if (!typeErrorAt.has(v.instancePath)) return true;
-    return enumErrorAt.has(v.instancePath) ? v.keyword === 'enum' : v.keyword === 'type';
+    return { position, violation: { field, rule, message: `${field}: ${text}` } };
   });
-
   // Array.prototype.sort is stable: within one field, ajv's order is kept.
-  kept.sort((a, b) => comparePositions(a.position, b.position));
-  return kept.map(({ field, rule, message }) => ({ field, rule, message }));
+  ranked.sort((a, b) => comparePositions(a.position, b.position));
+  return ranked.map(({ violation }) => violation);
 }
 
 /**
