@@ -200,14 +200,6 @@ export const HEADER_SCHEMAS = {
   requestId: nonEmptyText(128, { pattern: '^[A-Za-z0-9._:-]+$' }),
 };
 
-/** The test of a string schema (one of HEADER_SCHEMAS or the page query's), its pattern compiled once. */
-export function stringCheck(schema: TSchema): (value: unknown) => value is string {
-  const pattern = new RegExp(schema.pattern ?? '');
-  const [min, max] = [schema.minLength ?? 0, schema.maxLength ?? Number.POSITIVE_INFINITY];
-  return (value): value is string =>
-    typeof value === 'string' && value.length >= min && value.length <= max && pattern.test(value);
-}
-
 deepFreeze({
   clientTagsSchema,
   createRequestSchema,

@@ -91,6 +91,10 @@ export const compile = (schema: Schema, rootField: string): Compiled => ({
   rootField,
 });
 
+/** The test of a string schema (one of HEADER_SCHEMAS), compiled once. Their patterns take ASCII only, so
+ * ajv's lengths (in code points) are the strings' `length`. */
+export const stringCheck = (schema: Schema): ((value: unknown) => value is string) => ajv.compile<string>(schema);
+
 /** A JSON number written as a string: optional minus, digits, optional fraction. No spaces, exponents or separators. */
 export const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
 /** The numeric strings the documents give for a whole-number field (the service also takes `"5.0"`). */
