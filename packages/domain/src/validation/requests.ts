@@ -62,7 +62,7 @@ export const createRequestSchema = object(
 );
 
 /** PATCH /applications/{id}: `{step, data}`; `step` may be a numeric string like any number. */
-export const stepRequestSchema = object({ step: oneOf(PATCH_STEPS, 'integer'), data: anyObject }, wrapper);
+export const stepRequestSchema = object({ step: oneOf(PATCH_STEPS, { type: 'integer' }), data: anyObject }, wrapper);
 
 /** POST /applications/{id}/credit-check: `{data}`, then checked as step 5. */
 export const creditCheckRequestSchema = object({ data: anyObject }, wrapper);

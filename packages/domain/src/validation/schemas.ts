@@ -36,9 +36,9 @@ export const DATE_FORMAT = 'date-ymd-or-dmy';
 export const num = (minimum: number, maximum: number, options = {}) => Type.Number({ minimum, maximum, ...options });
 /** Whole numbers only: 2.5 fails with "must be a whole number". */
 export const int = (minimum: number, maximum: number, options = {}) => Type.Integer({ minimum, maximum, ...options });
-/** A string from a list, as `enum` (its error lists the values). */
-export const oneOf = <T extends readonly (string | number)[]>(values: T, type = 'string'): TUnsafe<T[number]> =>
-  Type.Unsafe<T[number]>({ type, enum: [...values] });
+/** A value from a list, as `enum` (its error lists the values): a string unless `options` give a `type`. */
+export const oneOf = <T extends readonly (string | number)[]>(values: T, options = {}): TUnsafe<T[number]> =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 /** "string, not empty, max N characters". */
 export const nonEmptyText = (maxLength: number, options = {}) => Type.String({ minLength: 1, maxLength, ...options });
 /** "string, max N characters" (may be empty). */
