@@ -242,19 +242,7 @@ const home = {
   }),
 };
 
-/** The step-5 fields beyond the table that say how the consents were captured, for the consent record:
- * the wording's version shown, when the applicant agreed, and the partner's own reference (an identifier). */
-export const CONSENT_CAPTURE_FIELDS = {
-  consentTextVersion: opt(oneOf(CONSENT_TEXT_VERSIONS)),
-  consentCapturedAt: opt(Type.String({ format: 'date-time', maxLength: 40, 'x-notInFuture': 300 })),
-  consentReference: opt(
-    nonEmptyText(100, {
-      pattern: '^[A-Za-z0-9._:/-]+$',
-      'x-message': { pattern: "must be letters, digits, '.', '_', ':', '/' or '-' only" },
-    }),
-  ),
-};
-
+const { country: _country, ...flatAddress } = addressParts;
 const consent = opt(Type.Boolean());
 /** Step 5: applicant details and consent. */
 export const applicantSchema = object(
@@ -269,13 +257,7 @@ export const applicantSchema = object(
     maritalStatus: opt(oneOf(['single', 'married', 'de_facto', 'divorced', 'separated', 'widowed'])),
     address: opt(nonEmptyText(500)),
     homeAddress: living.homeAddress,
-    streetNumber: addressParts.streetNumber,
-    streetName: addressParts.streetName,
-    streetType: addressParts.streetType,
-    suburb: addressParts.suburb,
-    state: addressParts.state,
-    postcode: addressParts.postcode,
-    unitNumber: addressParts.unitNumber,
+    ...flatAddress,
     consentCreditCheck: consent,
     creditCheckConsent: consent,
     privacyConsent: consent,
@@ -283,7 +265,16 @@ export const applicantSchema = object(
     marketingConsent: opt(Type.Boolean({ default: false })),
     consentTerms: consent,
     termsConsent: consent,
-    ...CONSENT_CAPTURE_FIELDS,
+    // Beyond the table, how the consents were captured, for the consent record: the wording's version
+    // shown, when the applicant agreed, and the partner's own reference (an identifier).
+    consentTextVersion: opt(oneOf(CONSENT_TEXT_VERSIONS)),
+    consentCapturedAt: opt(Type.String({ format: 'date-time', maxLength: 40, 'x-notInFuture': 300 })),
+    consentReference: opt(
+      nonEmptyText(100, {
+        pattern: '^[A-Za-z0-9._:/-]+$',
+        'x-message': { pattern: "must be letters, digits, '.', '_', ':', '/' or '-' only" },
+      }),
+    ),
   },
   {
     // One of the credit check consents must be the JSON boolean true (checked after the per-field
