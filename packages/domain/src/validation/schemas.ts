@@ -44,9 +44,9 @@ export const nonEmptyText = (maxLength: number, options = {}) => Type.String({ m
 /** "string, max N characters" (may be empty). */
 const text = (maxLength: number) => Type.String({ maxLength });
 export const opt = Type.Optional;
-/** An object that drops the fields it does not list. */
+/** An object that drops the fields it does not list, frozen with all it holds as it is built. */
 export const object = <T extends Record<string, TSchema>>(properties: T, options = {}) =>
-  Type.Object(properties, { additionalProperties: false, ...options });
+  deepFreeze(Type.Object(properties, { additionalProperties: false, ...options }));
 /** "Each of these fields is present and matches its schema": the `if` of a conditional rule. Without
  * `required`, an absent field would make the `if` pass and the rule fire. */
 const present = (fields: Record<string, object>) => ({ properties: fields, required: Object.keys(fields) });
@@ -296,4 +296,3 @@ export function schemaFor(formType: FormType, step: StepNumber): TObject {
 }
 
 deepFreeze(STEP_SCHEMAS);
-deepFreeze(applicantSchema);
