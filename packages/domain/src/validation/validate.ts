@@ -4,9 +4,9 @@
  * unlisted fields, inserting defaults) and, on failure, turns each ajv error into `{field, rule, message}`,
  * the message derived from the failing keyword and its schema (never from the submitted value).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { SchemaOptions as Schema } from '@sinclair/typebox';
+import type { SchemaOptions as Schema, Static, TSchema } from '@sinclair/typebox';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { isWholeCents } from '../outcomes/money';
 import { NUMERIC_STRING_MAX_LENGTH } from './requests';
@@ -15,7 +15,7 @@ import { ageOn, normalisedTime, parseCalendarDate, toIsoDate } from './dates';
 
 type Data = Record<string, unknown>;
 
-/** The day `x-minimumAge` and `x-notInFuture` measure against: set by `run` for its (synchronous) call. */
+/** The day `x-minimumAge` and `x-notInFuture` measure against: set by a validator for its (synchronous) call. */
 let referenceDate: Date | undefined;
 
 const ajv = new Ajv({
@@ -75,20 +75,6 @@ ajv.addKeyword({
     const time = Date.parse(data);
     return Number.isNaN(time) || time <= (referenceDate ?? new Date()).getTime() + skewSeconds * 1000;
   },
-});
-
-export interface Compiled {
-  readonly schema: Schema;
-  readonly validate: ValidateFunction;
-  /** What a violation of the root object itself is called: `data` for step data, `body` for a request. */
-  readonly rootField: string;
-}
-
-/** Compiles a schema (ajv keeps one validator per schema object: car steps 3 and 4 share personal's). */
-export const compile = (schema: Schema, rootField: string): Compiled => ({
-  schema,
-  validate: ajv.compile(schema),
-  rootField,
 });
 
 /** The test of a string schema (one of HEADER_SCHEMAS), compiled once. Their patterns take ASCII only, so
@@ -262,7 +248,7 @@ const comparePositions = (a: readonly number[], b: readonly number[]): number =>
   return a.length - b.length;
 };
 
-function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): FieldViolation[] {
+function toViolations(schema: Schema, rootField: string, errors: readonly ErrorObject[]): FieldViolation[] {
   const reported = errors.filter(
     (error) =>
       // An `if` error only says "then failed"; the real violation is reported by the `then` keyword.
@@ -286,7 +272,7 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
     const path = pointerToPath(error.instancePath);
     if (error.keyword === 'required') path.push(String(error.params.missingProperty));
     if (error.keyword === 'x-consent') path.push((error.schema as ConsentRule).anyTrue[0]);
-    const field = path.length === 0 ? compiled.rootField : fieldName(path);
+    const field = path.length === 0 ? rootField : fieldName(path);
     const { rule, text } = describe(error);
     // Order: the root object itself first, then fields in table order (nested fields in their own
     // table's order), then cross-field rules such as consent, whose fields' own type errors come first.
@@ -295,7 +281,7 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
         ? [Number.MAX_SAFE_INTEGER]
         : path.length === 0
           ? [-1]
-          : tablePosition(compiled.schema, path);
+          : tablePosition(schema, path);
     return { position, violation: { field, rule, message: `${field}: ${text}` } };
   });
   // Array.prototype.sort is stable: within one field, ajv's order is kept.
@@ -304,18 +290,24 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
 }
 
 /**
- * Prepares a copy of `input`, validates it (removing unknown fields, applying defaults) and returns it.
- * `now` is the day an age (`x-minimumAge`) is measured on; today when absent.
+ * The validator of a schema, compiled once (ajv keeps one per schema object: car steps 3 and 4 share
+ * personal's). It prepares a copy of its input, validates it (removing unknown fields, applying defaults)
+ * and returns it, of the schema's type. `now` is the day an age (`x-minimumAge`) is measured on; today
+ * when absent. `rootField` is what a violation of the root object itself is called: `data` for step
+ * data, `body` for a request.
  */
-export function run<T = Data>(compiled: Compiled, input: unknown, now?: Date): Result<T> {
-  if (now !== undefined && Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
-  const data = prepare(compiled.schema, input);
-  referenceDate = now;
-  try {
-    if (compiled.validate(data)) return ok(data as T);
-  } finally {
-    referenceDate = undefined;
-  }
-  const violations = toViolations(compiled, compiled.validate.errors ?? []);
-  return fail('VALIDATION_ERROR', violations[0]?.message ?? `${compiled.rootField}: is invalid`, violations);
+export function validator<S extends TSchema>(schema: S, rootField = 'body') {
+  const validate = ajv.compile(schema);
+  return (input: unknown, now?: Date): Result<Static<S>> => {
+    if (now !== undefined && Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
+    const data = prepare(schema, input);
+    referenceDate = now;
+    try {
+      if (validate(data)) return ok(data as Static<S>);
+    } finally {
+      referenceDate = undefined;
+    }
+    const violations = toViolations(schema, rootField, validate.errors ?? []);
+    return fail('VALIDATION_ERROR', violations[0]?.message ?? `${rootField}: is invalid`, violations);
+  };
 }

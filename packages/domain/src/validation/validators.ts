@@ -1,5 +1,5 @@
 /** The validators of partner and lender request bodies: each schema compiled once, at module load. */
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { invalid, ok, violation, type FieldViolation, type Result } from '../errors';
 import type { DeclineReason, OutcomeType } from '../outcomes/lifecycle';
 import { toCents } from '../outcomes/money';
@@ -17,21 +17,14 @@ import {
   lenderWebhookRequestSchema,
 } from './requests';
 import { STEP_SCHEMAS, applicantSchema, schemaFor, type FormType, type StepNumber } from './schemas';
-import { DATE_TIME_TEXT, compile, run } from './validate';
+import { DATE_TIME_TEXT, validator } from './validate';
 
 type Data = Record<string, unknown>;
-
-/** A validator of one schema, compiled once: the value is the normalised input, of the schema's type. An
- * age is measured on `now`. */
-function validator<S extends TSchema>(schema: S, rootField = 'body') {
-  const compiled = compile(schema, rootField);
-  return (input: unknown, now?: Date): Result<Static<S>> => run(compiled, input, now);
-}
 
 /** Every step schema compiled, by its schema object (car steps 3 and 4 are personal's). */
 const STEPS = new Map(
   Object.values(STEP_SCHEMAS).flatMap((steps) =>
-    Object.values(steps).map((schema) => [schema, compile(schema, 'data')]),
+    Object.values(steps).map((schema) => [schema, validator(schema, 'data')]),
   ),
 );
 const applicant = validator(applicantSchema, 'data');
@@ -45,7 +38,7 @@ const outcomeEvent = validator(outcomeEventSchema);
  * step come from our own code or database, never straight from a request: `schemaFor` throws on others.
  */
 export function validateStepData(formType: FormType, step: StepNumber, data: unknown): Result<Data> {
-  return run(STEPS.get(schemaFor(formType, step))!, data);
+  return STEPS.get(schemaFor(formType, step))!(data);
 }
 
 /** Validates the POST create body `{formType, data}`; `data` is the step-1 data of that loan type. */
