@@ -11,7 +11,7 @@ import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { isWholeCents } from '../outcomes/money';
 import { NUMERIC_STRING_MAX_LENGTH } from './requests';
 import { DATE_FORMAT, type ConsentRule } from './schemas';
-import { ageOn, normalisedTime, parseCalendarDate, toIsoDate } from './dates';
+import { ageOn, parseCalendarDate, parseTime, toIsoDate } from './dates';
 
 type Data = Record<string, unknown>;
 
@@ -111,7 +111,8 @@ function prepare(schema: Schema, value: unknown): unknown {
     const date = parseCalendarDate(value);
     return date === undefined ? value : toIsoDate(date);
   }
-  if (schema.format === 'date-time' && typeof value === 'string') return normalisedTime(value);
+  // A time as UTC ISO text (`2026-11-23T09:30:00.000Z`); one that is not real is left for `format` to report.
+  if (schema.format === 'date-time' && typeof value === 'string') return parseTime(value)?.toISOString() ?? value;
   if (schema.properties !== undefined && isRecord(value)) {
     const properties = schema.properties;
     const copy: Data = {};
