@@ -157,8 +157,6 @@ export const lenderWebhookRequestSchema = object(
 // `lm_ref` its tracking redirect gave the lender); the event id is the lender's own, unique per
 // lender, and makes a retry safe.
 
-/** Funded amounts: a cent up to the largest loan any product may write. */
-export const FUNDED_AMOUNT_BOUNDS = Object.freeze({ minimum: 0.01, maximum: 10_000_000 });
 const timestamp = Type.String({ format: 'date-time', maxLength: 40 });
 const whenType = (type: string, fields: string[]) => ({
   if: { properties: { type: { const: type } }, required: ['type'] },
@@ -174,7 +172,8 @@ export const outcomeEventSchema = object(
     }),
     type: oneOf(OUTCOME_TYPES),
     occurredAt: timestamp,
-    fundedAmount: opt(num(FUNDED_AMOUNT_BOUNDS.minimum, FUNDED_AMOUNT_BOUNDS.maximum, { 'x-cents': true })),
+    // A cent up to the largest loan any product may write.
+    fundedAmount: opt(num(0.01, 10_000_000, { 'x-cents': true })),
     fundedAt: opt(timestamp),
     declineReason: opt(oneOf(DECLINE_REASONS)),
   },
