@@ -13,7 +13,8 @@ import {
 import { cleanUp } from './cleanup';
 import type { DomainContext } from './context';
 import { fail, invalid, ok, violation, type Result } from './errors';
-import { HEADER_SCHEMAS, stringCheck } from './validation/requests';
+import { HEADER_SCHEMAS } from './validation/requests';
+import { stringCheck } from './validation/validate';
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY = HEADER_SCHEMAS.idempotencyKey;

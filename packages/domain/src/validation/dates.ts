@@ -63,11 +63,3 @@ export function parseTime(value: string): Date | undefined {
   );
   return Number.isNaN(time) ? undefined : new Date(time);
 }
-
-/**
- * A date and time with its offset as UTC ISO text (`2026-11-23T09:30:00.000Z`), so that every time is kept
- * one way. Anything that is not a real one is left as it is, for `format` to report.
- */
-export function normalisedTime(value: string): string {
-  return parseTime(value)?.toISOString() ?? value;
-}

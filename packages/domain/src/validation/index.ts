@@ -2,7 +2,7 @@
 export * from './schemas';
 export * from './requests';
 export * from './validators';
-export { DATE_TIME_TEXT, INTEGER_STRING, NUMERIC_STRING } from './validate';
+export { DATE_TIME_TEXT, INTEGER_STRING, NUMERIC_STRING, stringCheck } from './validate';
 export { AU_DATE, ISO_DATE } from './dates';
 export { checkCursorText, parsePageLimit } from './page-query';
 export * from './responses';

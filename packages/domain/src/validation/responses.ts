@@ -10,25 +10,22 @@ import { OUTCOME_TYPES } from '../outcomes/lifecycle';
 import { deepFreeze } from '../deep-freeze';
 import { STATUS_ORDER } from '../status';
 import { CLIENT_TAGS_MAX_ENTRIES, WEBHOOK_EVENT_TYPES } from './requests';
-import { FORM_TYPES } from './schemas';
+import { FORM_TYPES, oneOf, opt } from './schemas';
 
 /** A reference to another component, typed as that component. */
 export const ref = <T extends TSchema>(name: string, _of?: T) =>
   Type.Unsafe<Static<T>>({ $ref: `#/components/schemas/${name}` });
 export const nullable = <T extends TSchema>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
-const strings = <T extends readonly (string | null)[]>(values: T, options = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 const constant = <T extends string | boolean>(value: T) => Type.Unsafe<T>({ const: value });
 const text = (description?: string) => Type.String(description ? { description } : {});
 const number = (description?: string) => Type.Number(description ? { description } : {});
 const int32 = (options = {}) => Type.Integer({ format: 'int32', ...options });
 const bool = Type.Boolean();
-const opt = Type.Optional;
 /** Ids are UUIDs, 36 characters written out; a longer or malformed one names nothing (404). */
 export const uuid = Type.String({ format: 'uuid', maxLength: 36 });
 export const dateTime = Type.String({ format: 'date-time' });
-const status = strings(STATUS_ORDER);
+const status = oneOf(STATUS_ORDER);
 const lastStep = int32({ minimum: 1, maximum: 5 });
 const securityToken = Type.String({
   pattern: '^st_',
@@ -40,13 +37,13 @@ const list = <T extends TSchema>(items: T, description?: string) =>
 const FieldViolation = Type.Object({ field: text(), rule: text(), message: text() });
 const ErrorAnswer = Type.Object({
   success: constant(false),
-  error: strings(Object.keys(ERROR_CODES), { description: 'The code clients branch on.' }),
+  error: oneOf(Object.keys(ERROR_CODES), { description: 'The code clients branch on.' }),
   message: text('For people; a validation message reads `<field>: <rule text>`.'),
   details: opt(list(ref('FieldViolation', FieldViolation), 'Every violated rule, for `VALIDATION_ERROR`.')),
 });
 const CreatedApplication = Type.Object({
   applicationId: uuid,
-  formType: strings(FORM_TYPES),
+  formType: oneOf(FORM_TYPES),
   status,
   lastStep,
 });
@@ -92,7 +89,7 @@ const Offer = Type.Object({
   lender: reference,
   product: reference,
   headline: text(),
-  certainty: strings(['pre_qualified', 'indicative'] as const, {
+  certainty: oneOf(['pre_qualified', 'indicative'] as const, {
     description:
       "`pre_qualified`: every rule of the product was assessed on the application's data and the credit result. `indicative`: some could not be (the data was not given); `conditions` says what the lender will need to see.",
   }),
@@ -135,7 +132,7 @@ const MatchResult = Type.Object(
     generatedAt: dateTime,
     degraded_mode: bool,
     assessment: Type.Object(
-      { basis: strings(['bureau', 'self_estimate'] as const), notice: opt(text()) },
+      { basis: oneOf(['bureau', 'self_estimate'] as const), notice: opt(text()) },
       { description: "`self_estimate` when the bureau was unavailable: matching used the applicant's own estimate." },
     ),
     acceptedOffers: list(
@@ -147,7 +144,7 @@ const MatchResult = Type.Object(
   { description: 'Each call is a fresh run with fresh tracking links.' },
 );
 
-const outcomeStatus = strings(OUTCOME_TYPES);
+const outcomeStatus = oneOf(OUTCOME_TYPES);
 const count = int32({ minimum: 0 });
 const amount = (description: string) => Type.Number({ minimum: 0, description });
 const clientTags = Type.Unsafe<Record<string, string>>({
@@ -183,7 +180,7 @@ const Referral = Type.Object({
       },
     ),
   ),
-  attribution: strings(['owner', 'duplicate'] as const, {
+  attribution: oneOf(['owner', 'duplicate'] as const, {
     description:
       '`duplicate` when another partner referred the same applicant to this lender first, within its ownership window: it earns no commission.',
   }),
@@ -196,8 +193,8 @@ const ReferralList = Type.Object({
 const Webhook = Type.Object({
   webhookId: uuid,
   url: Type.String({ format: 'uri' }),
-  events: list(strings([...WEBHOOK_EVENT_TYPES, 'lead.created'] as const), "A lender's endpoint: `lead.created`."),
-  status: strings(['active', 'disabled'] as const),
+  events: list(oneOf([...WEBHOOK_EVENT_TYPES, 'lead.created'] as const), "A lender's endpoint: `lead.created`."),
+  status: oneOf(['active', 'disabled'] as const),
   disabledReason: nullable(text()),
   disabledAt: nullable(dateTime),
   failingSince: nullable(dateTime),
@@ -215,7 +212,7 @@ const DeliveryAttempt = Type.Object({
   eventType: text(),
   attempt: int32({ minimum: 1 }),
   attemptedAt: dateTime,
-  status: strings(['succeeded', 'failed'] as const),
+  status: oneOf(['succeeded', 'failed'] as const),
   responseStatus: nullable(int32()),
   durationMs: number(),
   error: nullable(text('A fixed code: `timeout`, `http_500`, `network_error`, `refused_address`, …')),
@@ -228,18 +225,18 @@ const previous = <T extends readonly string[]>(values: T, description: string) =
   Type.Unsafe<T[number] | null>({ type: ['string', 'null'], enum: [...values, null], description });
 
 const ConsentTexts = Type.Object({
-  currentVersion: strings(CONSENT_TEXT_VERSIONS, { description: 'The wording to show applicants now.' }),
+  currentVersion: oneOf(CONSENT_TEXT_VERSIONS, { description: 'The wording to show applicants now.' }),
   versions: list(
     Type.Object({
-      version: strings(CONSENT_TEXT_VERSIONS),
+      version: oneOf(CONSENT_TEXT_VERSIONS),
       effectiveFrom: dateTime,
       current: bool,
       consents: list(
         Type.Object(
           {
-            consent: strings(CONSENT_KINDS),
+            consent: oneOf(CONSENT_KINDS),
             fields: list(
-              strings(Object.values(CONSENT_FIELDS).flat()),
+              oneOf(Object.values(CONSENT_FIELDS).flat()),
               'The step-5 fields that give this consent (aliases of one another).',
             ),
             text: text('The words to show the applicant, unchanged.'),
@@ -273,7 +270,7 @@ const LeadSummary = Type.Object({
   reference: uuid,
   referralId: uuid,
   referredAt: dateTime,
-  attribution: strings(['owner', 'duplicate'] as const, {
+  attribution: oneOf(['owner', 'duplicate'] as const, {
     description:
       '`duplicate` when another partner referred the same applicant to you earlier, within your ownership window.',
   }),
@@ -314,14 +311,14 @@ const Lead = Type.Intersect([
         monthlyRepayment: number(),
         establishmentFee: number(),
         monthlyFee: number(),
-        certainty: strings(['pre_qualified', 'indicative'] as const),
+        certainty: oneOf(['pre_qualified', 'indicative'] as const),
         conditions: list(requirement, 'What you will need to see, for an indicative offer.'),
       },
       { description: 'The offer as it was matched.' },
     ),
     application: Type.Object({
       applicationId: uuid,
-      formType: strings(FORM_TYPES),
+      formType: oneOf(FORM_TYPES),
       steps: Type.Record(Type.String({ pattern: '^[1-4]$' }), Type.Object({}, { additionalProperties: true }), {
         description: 'Steps 1-4 as the applicant gave them.',
       }),
@@ -392,7 +389,7 @@ export const RESPONSE_SCHEMAS = {
   ),
   CreatedApplicationB: Type.Object({ applicationId: uuid, securityToken }),
   IssuedSecurityToken: Type.Object({ securityToken }),
-  Health: Type.Object({ status: strings(['ok', 'ready'] as const) }),
+  Health: Type.Object({ status: oneOf(['ok', 'ready'] as const) }),
   StatusChangedEvent: webhookEvent(
     'application.status_changed',
     Type.Object({
@@ -407,7 +404,7 @@ export const RESPONSE_SCHEMAS = {
   OutcomeRecorded: Type.Object({
     outcomeId: uuid,
     referralId: uuid,
-    status: strings(OUTCOME_TYPES, {
+    status: oneOf(OUTCOME_TYPES, {
       description: "The referral's outcome with this event counted: the latest by `occurredAt`.",
     }),
   }),

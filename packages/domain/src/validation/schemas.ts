@@ -36,17 +36,17 @@ export const DATE_FORMAT = 'date-ymd-or-dmy';
 export const num = (minimum: number, maximum: number, options = {}) => Type.Number({ minimum, maximum, ...options });
 /** Whole numbers only: 2.5 fails with "must be a whole number". */
 export const int = (minimum: number, maximum: number, options = {}) => Type.Integer({ minimum, maximum, ...options });
-/** A string from a list, as `enum` (its error lists the values). */
-export const oneOf = <T extends readonly (string | number)[]>(values: T, type = 'string'): TUnsafe<T[number]> =>
-  Type.Unsafe<T[number]>({ type, enum: [...values] });
+/** A value from a list, as `enum` (its error lists the values): a string unless `options` give a `type`. */
+export const oneOf = <T extends readonly (string | number)[]>(values: T, options = {}): TUnsafe<T[number]> =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 /** "string, not empty, max N characters". */
 export const nonEmptyText = (maxLength: number, options = {}) => Type.String({ minLength: 1, maxLength, ...options });
 /** "string, max N characters" (may be empty). */
 const text = (maxLength: number) => Type.String({ maxLength });
 export const opt = Type.Optional;
-/** An object that drops the fields it does not list. */
+/** An object that drops the fields it does not list, frozen with all it holds as it is built. */
 export const object = <T extends Record<string, TSchema>>(properties: T, options = {}) =>
-  Type.Object(properties, { additionalProperties: false, ...options });
+  deepFreeze(Type.Object(properties, { additionalProperties: false, ...options }));
 /** "Each of these fields is present and matches its schema": the `if` of a conditional rule. Without
  * `required`, an absent field would make the `if` pass and the rule fire. */
 const present = (fields: Record<string, object>) => ({ properties: fields, required: Object.keys(fields) });
@@ -242,19 +242,7 @@ const home = {
   }),
 };
 
-/** The step-5 fields beyond the table that say how the consents were captured, for the consent record:
- * the wording's version shown, when the applicant agreed, and the partner's own reference (an identifier). */
-export const CONSENT_CAPTURE_FIELDS = {
-  consentTextVersion: opt(oneOf(CONSENT_TEXT_VERSIONS)),
-  consentCapturedAt: opt(Type.String({ format: 'date-time', maxLength: 40, 'x-notInFuture': 300 })),
-  consentReference: opt(
-    nonEmptyText(100, {
-      pattern: '^[A-Za-z0-9._:/-]+$',
-      'x-message': { pattern: "must be letters, digits, '.', '_', ':', '/' or '-' only" },
-    }),
-  ),
-};
-
+const { country: _country, ...flatAddress } = addressParts;
 const consent = opt(Type.Boolean());
 /** Step 5: applicant details and consent. */
 export const applicantSchema = object(
@@ -269,13 +257,7 @@ export const applicantSchema = object(
     maritalStatus: opt(oneOf(['single', 'married', 'de_facto', 'divorced', 'separated', 'widowed'])),
     address: opt(nonEmptyText(500)),
     homeAddress: living.homeAddress,
-    streetNumber: addressParts.streetNumber,
-    streetName: addressParts.streetName,
-    streetType: addressParts.streetType,
-    suburb: addressParts.suburb,
-    state: addressParts.state,
-    postcode: addressParts.postcode,
-    unitNumber: addressParts.unitNumber,
+    ...flatAddress,
     consentCreditCheck: consent,
     creditCheckConsent: consent,
     privacyConsent: consent,
@@ -283,7 +265,16 @@ export const applicantSchema = object(
     marketingConsent: opt(Type.Boolean({ default: false })),
     consentTerms: consent,
     termsConsent: consent,
-    ...CONSENT_CAPTURE_FIELDS,
+    // Beyond the table, how the consents were captured, for the consent record: the wording's version
+    // shown, when the applicant agreed, and the partner's own reference (an identifier).
+    consentTextVersion: opt(oneOf(CONSENT_TEXT_VERSIONS)),
+    consentCapturedAt: opt(Type.String({ format: 'date-time', maxLength: 40, 'x-notInFuture': 300 })),
+    consentReference: opt(
+      nonEmptyText(100, {
+        pattern: '^[A-Za-z0-9._:/-]+$',
+        'x-message': { pattern: "must be letters, digits, '.', '_', ':', '/' or '-' only" },
+      }),
+    ),
   },
   {
     // One of the credit check consents must be the JSON boolean true (checked after the per-field
@@ -305,4 +296,3 @@ export function schemaFor(formType: FormType, step: StepNumber): TObject {
 }
 
 deepFreeze(STEP_SCHEMAS);
-deepFreeze(applicantSchema);

@@ -4,18 +4,18 @@
  * unlisted fields, inserting defaults) and, on failure, turns each ajv error into `{field, rule, message}`,
  * the message derived from the failing keyword and its schema (never from the submitted value).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { SchemaOptions as Schema } from '@sinclair/typebox';
+import type { SchemaOptions as Schema, Static, TSchema } from '@sinclair/typebox';
 import { fail, ok, type FieldViolation, type Result } from '../errors';
 import { isWholeCents } from '../outcomes/money';
 import { NUMERIC_STRING_MAX_LENGTH } from './requests';
 import { DATE_FORMAT, type ConsentRule } from './schemas';
-import { ageOn, normalisedTime, parseCalendarDate, toIsoDate } from './dates';
+import { ageOn, parseCalendarDate, parseTime, toIsoDate } from './dates';
 
 type Data = Record<string, unknown>;
 
-/** The day `x-minimumAge` and `x-notInFuture` measure against: set by `run` for its (synchronous) call. */
+/** The day `x-minimumAge` and `x-notInFuture` measure against: set by a validator for its (synchronous) call. */
 let referenceDate: Date | undefined;
 
 const ajv = new Ajv({
@@ -77,19 +77,9 @@ ajv.addKeyword({
   },
 });
 
-export interface Compiled {
-  readonly schema: Schema;
-  readonly validate: ValidateFunction;
-  /** What a violation of the root object itself is called: `data` for step data, `body` for a request. */
-  readonly rootField: string;
-}
-
-/** Compiles a schema (ajv keeps one validator per schema object: car steps 3 and 4 share personal's). */
-export const compile = (schema: Schema, rootField: string): Compiled => ({
-  schema,
-  validate: ajv.compile(schema),
-  rootField,
-});
+/** The test of a string schema (one of HEADER_SCHEMAS), compiled once. Their patterns take ASCII only, so
+ * ajv's lengths (in code points) are the strings' `length`. */
+export const stringCheck = (schema: Schema): ((value: unknown) => value is string) => ajv.compile<string>(schema);
 
 /** A JSON number written as a string: optional minus, digits, optional fraction. No spaces, exponents or separators. */
 export const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
@@ -121,7 +111,8 @@ function prepare(schema: Schema, value: unknown): unknown {
     const date = parseCalendarDate(value);
     return date === undefined ? value : toIsoDate(date);
   }
-  if (schema.format === 'date-time' && typeof value === 'string') return normalisedTime(value);
+  // A time as UTC ISO text (`2026-11-23T09:30:00.000Z`); one that is not real is left for `format` to report.
+  if (schema.format === 'date-time' && typeof value === 'string') return parseTime(value)?.toISOString() ?? value;
   if (schema.properties !== undefined && isRecord(value)) {
     const properties = schema.properties;
     const copy: Data = {};
@@ -161,7 +152,7 @@ function rangeText({ minimum, maximum }: Schema): string {
   return minimum !== undefined ? `must be at least ${minimum}` : `must be at most ${String(maximum)}`;
 }
 
-function lengthText({ minLength, maxLength }: Schema, keyword: string): string {
+function lengthText({ minLength, maxLength }: Schema, { keyword }: ErrorObject): string {
   if (keyword === 'minLength' && minLength === 1) return 'must not be empty';
   if (minLength !== undefined && minLength > 1 && maxLength !== undefined)
     return `must be between ${minLength} and ${maxLength} characters`;
@@ -170,65 +161,58 @@ function lengthText({ minLength, maxLength }: Schema, keyword: string): string {
     : `must be at most ${String(maxLength)} characters`;
 }
 
-/** The short machine word for the failing keyword and its rule text, both derived from the schema. */
+/** The rule text of a failing keyword, from its schema (`parentSchema`) and the error; `is invalid` if unlisted. */
+const RULE_TEXT: Readonly<Record<string, (schema: Schema, error: ErrorObject) => string>> = {
+  required: () => 'is required',
+  minimum: rangeText,
+  maximum: rangeText,
+  minLength: lengthText,
+  maxLength: lengthText,
+  minItems: ({ minItems }) => `must list at least ${String(minItems)} item${minItems === 1 ? '' : 's'}`,
+  maxItems: ({ maxItems }) => `must list at most ${String(maxItems)} items`,
+  enum: (_, error) => `must be one of ${(error.schema as unknown[]).join(', ')}`,
+  const: (_, error) => `must be ${String(error.schema)}`,
+  format: (_, { params }) => FORMAT_TEXT[String(params.format)] ?? `must match format ${String(params.format)}`,
+  'x-consent': (_, error) => {
+    const { name, anyTrue } = error.schema as ConsentRule;
+    return `${name} is required: one of ${orList(anyTrue)} must be true`;
+  },
+  'x-minimumAge': (_, error) => `applicant must be at least ${String(error.schema)} years old`,
+  'x-notInFuture': () => 'must not be in the future',
+  'x-cents': () => 'must be an amount with at most two decimal places',
+  maxProperties: ({ maxProperties }) => `must hold at most ${String(maxProperties)} entries`,
+  propertyNames: () => 'has a key that is not allowed',
+  pattern: () => 'is not in the allowed form',
+};
+
+/** The rule and text of a `type` error. */
+function typeRule({ data, params }: ErrorObject): [rule: string, text: string] {
+  // `integer` fails both for "abc" and for 2.5; only the latter is "not a whole number".
+  if (params.type === 'integer' && typeof data === 'number' && Number.isFinite(data))
+    return ['integer', 'must be a whole number'];
+  // A numeric string past the length a number field takes: name the limit, as any over-long string's message does.
+  if (typeof data === 'string' && data.length > NUMERIC_STRING_MAX_LENGTH && NUMERIC_STRING.test(data))
+    return ['maxLength', `must be a number, or a numeric string of at most ${NUMERIC_STRING_MAX_LENGTH} characters`];
+  return ['type', TYPE_TEXT[String(params.type)] ?? `must be of type ${String(params.type)}`];
+}
+
+/**
+ * The short machine word for the failing keyword and its rule text, both derived from the schema. The
+ * word is the keyword, without the `x-` of a custom one; `minimum` and `maximum` are both `range`.
+ */
 function describe(error: ErrorObject): { rule: string; text: string } {
   const schema: Schema = error.parentSchema ?? {};
   const { keyword } = error;
   const override = schema['x-message'];
   const custom = typeof override === 'string' ? override : override?.[keyword];
-  const rule = (text: string, name = keyword) => ({ rule: name, text: custom ?? text });
-
-  switch (keyword) {
-    case 'required':
-      return rule('is required');
-    case 'type': {
-      // `integer` fails both for "abc" and for 2.5; only the latter is "not a whole number".
-      const { data } = error;
-      if (error.params.type === 'integer' && typeof data === 'number' && Number.isFinite(data))
-        return rule('must be a whole number', 'integer');
-      // A numeric string past the length a number field takes: name the limit, as any over-long string's message does.
-      if (typeof data === 'string' && data.length > NUMERIC_STRING_MAX_LENGTH && NUMERIC_STRING.test(data))
-        return rule(
-          `must be a number, or a numeric string of at most ${NUMERIC_STRING_MAX_LENGTH} characters`,
-          'maxLength',
-        );
-      return rule(TYPE_TEXT[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`);
-    }
-    case 'minimum':
-    case 'maximum':
-      return rule(rangeText(schema), 'range');
-    case 'minLength':
-    case 'maxLength':
-      return rule(lengthText(schema, keyword));
-    case 'minItems':
-      return rule(`must list at least ${String(schema.minItems)} item${schema.minItems === 1 ? '' : 's'}`);
-    case 'maxItems':
-      return rule(`must list at most ${String(schema.maxItems)} items`);
-    case 'enum':
-      return rule(`must be one of ${(error.schema as unknown[]).join(', ')}`);
-    case 'const':
-      return rule(`must be ${String(error.schema)}`);
-    case 'format':
-      return rule(FORMAT_TEXT[String(error.params.format)] ?? `must match format ${String(error.params.format)}`);
-    case 'x-consent': {
-      const { name, anyTrue } = error.schema as ConsentRule;
-      return rule(`${name} is required: one of ${orList(anyTrue)} must be true`, 'consent');
-    }
-    case 'x-minimumAge':
-      return rule(`applicant must be at least ${String(error.schema)} years old`, 'minimumAge');
-    case 'x-notInFuture':
-      return rule('must not be in the future', 'notInFuture');
-    case 'x-cents':
-      return rule('must be an amount with at most two decimal places', 'cents');
-    case 'maxProperties':
-      return rule(`must hold at most ${String(schema.maxProperties)} entries`);
-    case 'propertyNames':
-      return rule('has a key that is not allowed');
-    case 'pattern':
-      return rule('is not in the allowed form');
-    default:
-      return rule('is invalid');
-  }
+  const [rule, text] =
+    keyword === 'type'
+      ? typeRule(error)
+      : [
+          keyword === 'minimum' || keyword === 'maximum' ? 'range' : keyword.replace(/^x-/, ''),
+          RULE_TEXT[keyword]?.(schema, error) ?? 'is invalid',
+        ];
+  return { rule, text: custom ?? text };
 }
 
 /** `/homeAddressComponents/postcode` → `homeAddressComponents.postcode` (JSON Pointer unescaped). */
@@ -265,24 +249,31 @@ const comparePositions = (a: readonly number[], b: readonly number[]): number =>
   return a.length - b.length;
 };
 
-interface RankedViolation extends FieldViolation {
-  /** The value-level errors of one field share this key (its instance path); '' for object-level rules. */
-  readonly instancePath: string;
-  readonly keyword: string;
-  readonly position: readonly number[];
-}
+function toViolations(schema: Schema, rootField: string, errors: readonly ErrorObject[]): FieldViolation[] {
+  const reported = errors.filter(
+    (error) =>
+      // An `if` error only says "then failed"; the real violation is reported by the `then` keyword.
+      error.keyword !== 'if' &&
+      // A key's own failure is told once, by the `propertyNames` error of the object (its text names the rule).
+      !error.schemaPath.includes('/propertyNames/'),
+  );
+  // A value of the wrong type gets one message: the enum's (it lists what is allowed) if the field has
+  // one, else the type's; range, length or const errors of the same value would only add noise. The
+  // value-level errors of one field share its instance path; '' is the root, for object-level rules.
+  const typeErrorAt = new Set(
+    reported.filter((e) => e.keyword === 'type' && e.instancePath !== '').map((e) => e.instancePath),
+  );
+  const enumErrorAt = new Set(reported.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
+  const kept = reported.filter((e) => {
+    if (!typeErrorAt.has(e.instancePath)) return true;
+    return enumErrorAt.has(e.instancePath) ? e.keyword === 'enum' : e.keyword === 'type';
+  });
 
-function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): FieldViolation[] {
-  const ranked: RankedViolation[] = [];
-  for (const error of errors) {
-    // An `if` error only says "then failed"; the real violation is reported by the `then` keyword.
-    if (error.keyword === 'if') continue;
-    // A key's own failure is told once, by the `propertyNames` error of the object (its text names the rule).
-    if (error.schemaPath.includes('/propertyNames/')) continue;
+  const ranked = kept.map((error) => {
     const path = pointerToPath(error.instancePath);
     if (error.keyword === 'required') path.push(String(error.params.missingProperty));
     if (error.keyword === 'x-consent') path.push((error.schema as ConsentRule).anyTrue[0]);
-    const field = path.length === 0 ? compiled.rootField : fieldName(path);
+    const field = path.length === 0 ? rootField : fieldName(path);
     const { rule, text } = describe(error);
     // Order: the root object itself first, then fields in table order (nested fields in their own
     // table's order), then cross-field rules such as consent, whose fields' own type errors come first.
@@ -291,46 +282,33 @@ function toViolations(compiled: Compiled, errors: readonly ErrorObject[]): Field
         ? [Number.MAX_SAFE_INTEGER]
         : path.length === 0
           ? [-1]
-          : tablePosition(compiled.schema, path);
-    ranked.push({
-      field,
-      rule,
-      message: `${field}: ${text}`,
-      instancePath: error.instancePath,
-      keyword: error.keyword,
-      position,
-    });
-  }
-
-  // A value of the wrong type gets one message: the enum's (it lists what is allowed) if the field has
-  // one, else the type's; range, length or const errors of the same value would only add noise.
-  const typeErrorAt = new Set(
-    ranked.filter((v) => v.keyword === 'type' && v.instancePath !== '').map((v) => v.instancePath),
-  );
-  const enumErrorAt = new Set(ranked.filter((v) => v.keyword === 'enum').map((v) => v.instancePath));
-  const kept = ranked.filter((v) => {
-    if (!typeErrorAt.has(v.instancePath)) return true;
-    return enumErrorAt.has(v.instancePath) ? v.keyword === 'enum' : v.keyword === 'type';
+          : tablePosition(schema, path);
+    return { position, violation: { field, rule, message: `${field}: ${text}` } };
   });
-
   // Array.prototype.sort is stable: within one field, ajv's order is kept.
-  kept.sort((a, b) => comparePositions(a.position, b.position));
-  return kept.map(({ field, rule, message }) => ({ field, rule, message }));
+  ranked.sort((a, b) => comparePositions(a.position, b.position));
+  return ranked.map(({ violation }) => violation);
 }
 
 /**
- * Prepares a copy of `input`, validates it (removing unknown fields, applying defaults) and returns it.
- * `now` is the day an age (`x-minimumAge`) is measured on; today when absent.
+ * The validator of a schema, compiled once (ajv keeps one per schema object: car steps 3 and 4 share
+ * personal's). It prepares a copy of its input, validates it (removing unknown fields, applying defaults)
+ * and returns it, of the schema's type. `now` is the day an age (`x-minimumAge`) is measured on; today
+ * when absent. `rootField` is what a violation of the root object itself is called: `data` for step
+ * data, `body` for a request.
  */
-export function run<T = Data>(compiled: Compiled, input: unknown, now?: Date): Result<T> {
-  if (now !== undefined && Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
-  const data = prepare(compiled.schema, input);
-  referenceDate = now;
-  try {
-    if (compiled.validate(data)) return ok(data as T);
-  } finally {
-    referenceDate = undefined;
-  }
-  const violations = toViolations(compiled, compiled.validate.errors ?? []);
-  return fail('VALIDATION_ERROR', violations[0]?.message ?? `${compiled.rootField}: is invalid`, violations);
+export function validator<S extends TSchema>(schema: S, rootField = 'body') {
+  const validate = ajv.compile(schema);
+  return (input: unknown, now?: Date): Result<Static<S>> => {
+    if (now !== undefined && Number.isNaN(now.getTime())) throw new TypeError('now must be a valid date');
+    const data = prepare(schema, input);
+    referenceDate = now;
+    try {
+      if (validate(data)) return ok(data as Static<S>);
+    } finally {
+      referenceDate = undefined;
+    }
+    const violations = toViolations(schema, rootField, validate.errors ?? []);
+    return fail('VALIDATION_ERROR', violations[0]?.message ?? `${rootField}: is invalid`, violations);
+  };
 }

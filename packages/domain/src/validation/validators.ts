@@ -1,4 +1,5 @@
 /** The validators of partner and lender request bodies: each schema compiled once, at module load. */
+import type { Static } from '@sinclair/typebox';
 import { invalid, ok, violation, type FieldViolation, type Result } from '../errors';
 import type { DeclineReason, OutcomeType } from '../outcomes/lifecycle';
 import { toCents } from '../outcomes/money';
@@ -14,51 +15,36 @@ import {
   variantBPatchSchema,
   webhookRequestSchema,
   lenderWebhookRequestSchema,
-  type CreateRequest,
-  type OutcomeEventBody,
-  type VariantBCreateRequest,
 } from './requests';
-import { STEP_SCHEMAS, applicantSchema, type FormType, type StepNumber } from './schemas';
-import { DATE_TIME_TEXT, compile, run, type Compiled } from './validate';
+import { STEP_SCHEMAS, applicantSchema, schemaFor, type FormType, type StepNumber } from './schemas';
+import { DATE_TIME_TEXT, validator } from './validate';
 
 type Data = Record<string, unknown>;
 
-const STEPS = Object.fromEntries(
-  Object.entries(STEP_SCHEMAS).map(([formType, steps]) => [
-    formType,
-    Object.fromEntries(Object.entries(steps).map(([step, schema]) => [step, compile(schema, 'data')])),
-  ]),
-) as Record<FormType, Record<StepNumber, Compiled>>;
-const APPLICANT = compile(applicantSchema, 'data');
-const CREATE_REQUEST = compile(createRequestSchema, 'body');
-const STEP_REQUEST = compile(stepRequestSchema, 'body');
-const CREDIT_CHECK_REQUEST = compile(creditCheckRequestSchema, 'body');
-const TOKEN_REQUEST = compile(tokenRequestSchema, 'body');
-const SECURITY_TOKEN_REQUEST = compile(securityTokenRequestSchema, 'body');
-const WEBHOOK_REQUEST = compile(webhookRequestSchema, 'body');
-const LENDER_WEBHOOK_REQUEST = compile(lenderWebhookRequestSchema, 'body');
-const B_CREATE = compile(variantBCreateSchema, 'body');
-const B_PATCH = compile(variantBPatchSchema, 'body');
-const B_APPLICANT = compile(variantBApplicantSchema, 'data');
-const OUTCOME_EVENT = compile(outcomeEventSchema, 'body');
+/** Every step schema compiled, by its schema object (car steps 3 and 4 are personal's). */
+const STEPS = new Map(
+  Object.values(STEP_SCHEMAS).flatMap((steps) =>
+    Object.values(steps).map((schema) => [schema, validator(schema, 'data')]),
+  ),
+);
+const applicant = validator(applicantSchema, 'data');
+const createRequest = validator(createRequestSchema);
+const creditCheckRequest = validator(creditCheckRequestSchema);
+const variantBPatch = validator(variantBPatchSchema);
+const outcomeEvent = validator(outcomeEventSchema);
 
-function stepValidator(formType: FormType, step: StepNumber): Compiled {
-  const compiled = Object.hasOwn(STEPS, formType) ? STEPS[formType][step] : undefined;
-  // The loan type and step come from our own code or database, never straight from a request.
-  if (compiled === undefined)
-    throw new TypeError(`no validator for loan type ${String(formType)} step ${String(step)}`);
-  return compiled;
-}
-
-/** Validates one step's data (1-4) for a loan type; the value is the normalised data. */
+/**
+ * Validates one step's data (1-4) for a loan type; the value is the normalised data. The loan type and
+ * step come from our own code or database, never straight from a request: `schemaFor` throws on others.
+ */
 export function validateStepData(formType: FormType, step: StepNumber, data: unknown): Result<Data> {
-  return run(stepValidator(formType, step), data);
+  return STEPS.get(schemaFor(formType, step))!(data);
 }
 
 /** Validates the POST create body `{formType, data}`; `data` is the step-1 data of that loan type. */
-export function validateCreateRequest(body: unknown): Result<CreateRequest> {
+export function validateCreateRequest(body: unknown): Result<Static<typeof createRequestSchema>> {
   // The wrapper schema only checks that `data` is an object; the step schema then copies and checks it.
-  const request = run<CreateRequest>(CREATE_REQUEST, body);
+  const request = createRequest(body);
   if (!request.ok) return request;
   const data = validateStepData(request.value.formType, 1, request.value.data);
   return data.ok ? ok({ ...request.value, data: data.value }) : data;
@@ -68,13 +54,11 @@ export function validateCreateRequest(body: unknown): Result<CreateRequest> {
  * Validates the PATCH envelope `{step, data}` alone: `step` is 2, 3 or 4 and `data` an object. Lets the
  * caller check the step's order before the step's fields.
  */
-export function validateStepEnvelope(body: unknown): Result<{ step: 2 | 3 | 4; data: Data }> {
-  return run(STEP_REQUEST, body);
-}
+export const validateStepEnvelope = validator(stepRequestSchema);
 
 /** Validates the PATCH body `{step, data}` for the application's loan type; `step` is 2, 3 or 4. */
 export function validateStepRequest(formType: FormType, body: unknown): Result<{ step: 2 | 3 | 4; data: Data }> {
-  stepValidator(formType, 2); // a loan type that is not ours is a programming error: throw before reading the body
+  schemaFor(formType, 2); // a loan type that is not ours is a programming error: throw before reading the body
   const request = validateStepEnvelope(body);
   if (!request.ok) return request;
   const data = validateStepData(formType, request.value.step, request.value.data);
@@ -86,50 +70,38 @@ export function validateStepRequest(formType: FormType, body: unknown): Result<{
  * details (`dateOfBirth` as `YYYY-MM-DD`). The applicant must be 18 or older on `now`.
  */
 export function validateApplicantDetails(body: unknown, now: Date = new Date()): Result<Data> {
-  const request = run<{ data: Data }>(CREDIT_CHECK_REQUEST, body, now);
-  return request.ok ? run(APPLICANT, request.value.data, now) : request;
+  const request = creditCheckRequest(body, now);
+  return request.ok ? applicant(request.value.data, now) : request;
 }
 
 /** Validates Variant B's `POST /v1/auth/token` body: `grantType` must be `api_key`. */
-export function validateTokenRequest(body: unknown): Result<{ grantType: 'api_key' }> {
-  return run(TOKEN_REQUEST, body);
-}
+export const validateTokenRequest = validator(tokenRequestSchema);
 
 /** Reads the `securityToken` of a Variant B body (other fields are left to their own validation). */
-export function validateSecurityTokenRequest(body: unknown): Result<{ securityToken: string }> {
-  return run(SECURITY_TOKEN_REQUEST, body);
-}
+export const validateSecurityTokenRequest = validator(securityTokenRequestSchema);
 
 /** Validates `POST /webhooks`: `url` a string, `events` (optional) a non-empty list of known event types. */
-export function validateWebhookRequest(body: unknown): Result<{ url: string; events?: string[] }> {
-  return run(WEBHOOK_REQUEST, body);
-}
+export const validateWebhookRequest = validator(webhookRequestSchema);
 
 /** Validates `POST /api/lender/v1/webhooks`: `url` a string, `events` (optional) `lead.created` only. */
-export function validateLenderWebhookRequest(body: unknown): Result<{ url: string }> {
-  return run(LENDER_WEBHOOK_REQUEST, body);
-}
+export const validateLenderWebhookRequest = validator(lenderWebhookRequestSchema);
 
 /**
  * Validates Variant B's `POST /v1/applications` body; the value is normalised (numeric strings as
  * numbers, dates as `YYYY-MM-DD`), unknown fields dropped. An age is measured on `now`.
  */
-export function validateVariantBCreate(body: unknown, now?: Date): Result<VariantBCreateRequest> {
-  return run(B_CREATE, body, now);
-}
+export const validateVariantBCreate = validator(variantBCreateSchema);
 
 /** Validates Variant B's `PATCH /v1/applications/{id}` body; the value is the fields to add or replace (without the token). */
 export function validateVariantBPatch(body: unknown, now?: Date): Result<Data> {
-  const request = run(B_PATCH, body, now);
+  const request = variantBPatch(body, now);
   if (!request.ok) return request;
   const { securityToken: _token, ...fields } = request.value;
   return ok(fields);
 }
 
 /** Step 5 as Variant B's credit check makes it (`dateOfBirth` optional), checked as Variant A checks step 5 (age on `now`, consent). */
-export function validateApplicantDetailsB(data: unknown, now: Date): Result<Data> {
-  return run(B_APPLICANT, data, now);
-}
+export const validateApplicantDetailsB = validator(variantBApplicantSchema, 'data');
 
 // A lender's outcome event, with the rules that relate its fields
 
@@ -158,7 +130,7 @@ export function validateOutcomeEvent(body: unknown, now: Date): Result<OutcomeEv
       ? Object.keys(body).find((field) => !Object.hasOwn(outcomeEventSchema.properties, field))
       : undefined;
   if (unknown !== undefined) return invalid(violation(unknown, 'unknown', 'is not a field of an outcome event'));
-  const request = run<OutcomeEventBody>(OUTCOME_EVENT, body);
+  const request = outcomeEvent(body);
   if (!request.ok) return request;
   const v = request.value;
   const violations: FieldViolation[] = [];
