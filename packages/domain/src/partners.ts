@@ -14,11 +14,8 @@ import {
 } from '@loanmatch/db';
 import type { DomainContext, Environment } from './context';
 import { fail, invalid, objectBody, ok, violation, type FieldViolation } from './errors';
-import { activeKeyByDigest, forgetKeys } from './key-cache';
-import { authenticateKey, keyEnvironment, keyView, newApiKey } from './keys';
+import { activeKeyByDigest, authenticateKey, forgetKeys, keyEnvironment, keyView, newApiKey } from './keys';
 import { canonicalUuid } from './ids';
-
-export { KEY_CACHE_MS } from './key-cache';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
 
