@@ -20,7 +20,6 @@ export * from './variant-b/update-application';
 export * from './variant-b/run-credit-check';
 export * from './variant-b/match-application';
 export * from './variant-b/intake';
-export * from './tiers';
 export * from './contracts';
 export * from './contract-snapshot';
 export * from './sealing';
