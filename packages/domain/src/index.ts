@@ -25,7 +25,6 @@ export * from './contract-snapshot';
 export * from './sealing';
 export * from './personal-data';
 export * from './ownership';
-export * from './sealed-fields';
 export * from './consents';
 export * from './offers';
 export * from './referrals';
