@@ -20,15 +20,9 @@ const SNAPSHOT_MAX_AGE_MS = 2000;
 
 export const otherContract = (contract: Contract): Contract => (contract === 'A' ? 'B' : 'A');
 
-/** What a partner's request on a contract gets: headers to add, and a refusal message when the contract is gone. */
-export interface ContractStatus {
-  headers: Array<[string, string]>;
-  retired?: string;
-}
-
 export type ContractLifecycles = ReturnType<typeof createContractLifecycles>;
 
-/** The copy of one process; `statusOf` answers what a partner's request at `at` (ms) gets. */
+/** The copy of one process. */
 export function createContractLifecycles(db: Sql) {
   let cached: { at: number; schedules: Map<string, LifecycleRow>; brownouts: BrownoutRow[] } | undefined;
   let loading: Promise<void> | undefined;
@@ -52,7 +46,8 @@ export function createContractLifecycles(db: Sql) {
     async scheduleOf(contract: Contract): Promise<LifecycleRow | undefined> {
       return (await snapshot()).schedules.get(`${contract}:${EVERY_PARTNER}`);
     },
-    async statusOf(contract: Contract, partnerId: string, at: number): Promise<ContractStatus> {
+    /** Headers to add to a partner's request at `at` (ms), and a refusal message when the contract is gone. */
+    async statusOf(contract: Contract, partnerId: string, at: number) {
       const { schedules, brownouts } = await snapshot();
       const schedule = schedules.get(`${contract}:${partnerId}`) ?? schedules.get(`${contract}:${EVERY_PARTNER}`);
       const brownout = brownouts.find(
