@@ -21,7 +21,6 @@ export * from './variant-b/run-credit-check';
 export * from './variant-b/match-application';
 export * from './variant-b/intake';
 export * from './contracts';
-export * from './contract-snapshot';
 export * from './sealing';
 export * from './personal-data';
 export * from './ownership';
