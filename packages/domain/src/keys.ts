@@ -91,11 +91,8 @@ type KeyCache = { byDigest: Map<string, Entry>; byId: Map<string, Entry> };
 const caches = new WeakMap<Sql, KeyCache>();
 
 function cacheOf(db: Sql): KeyCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = { byDigest: new Map(), byId: new Map() };
-    caches.set(db, cache);
-  }
+  const cache = caches.get(db) ?? { byDigest: new Map(), byId: new Map() };
+  caches.set(db, cache);
   return cache;
 }
 
