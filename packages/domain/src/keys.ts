@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRow } from '@loanmatch/db';
+import { findActiveKeyById, findActiveKeyOwner, type ApiKeyRow, type KeyOwner, type Sql } from '@loanmatch/db';
 import { ENVIRONMENTS, type DomainContext, type Environment } from './context';
 import { fail, ok, violation, type FieldViolation, type Result } from './errors';
 
@@ -75,4 +75,54 @@ export async function authenticateKey<T extends { keyHash: string; environment: 
   if (!owner || !digestsEqual(owner.keyHash, hash) || owner.environment !== ctx.env)
     return fail('UNAUTHORIZED', `The ${noun} is not valid or has been revoked`);
   return ok(owner);
+}
+
+/** The longest a revocation takes to reach another process. */
+export const KEY_CACHE_MS = 2000;
+const MAX_ENTRIES = 10_000;
+
+type Entry = { at: number; owner: Promise<KeyOwner | null> };
+type KeyCache = { byDigest: Map<string, Entry>; byId: Map<string, Entry> };
+
+/**
+ * Active API keys by digest or id, remembered briefly per process and database to spare each request two
+ * round trips. Only active keys are remembered, so a new key works at once.
+ */
+const caches = new WeakMap<Sql, KeyCache>();
+
+function cacheOf(db: Sql): KeyCache {
+  const cache = caches.get(db) ?? { byDigest: new Map(), byId: new Map() };
+  caches.set(db, cache);
+  return cache;
+}
+
+function remembered(
+  map: Map<string, Entry>,
+  key: string,
+  load: () => Promise<KeyOwner | null>,
+): Promise<KeyOwner | null> {
+  const now = Date.now();
+  const hit = map.get(key);
+  if (hit && now - hit.at < KEY_CACHE_MS) return hit.owner;
+  const entry: Entry = { at: now, owner: load() };
+  map.delete(key); // re-inserted last, so that the oldest entries are the first ones in the map
+  map.set(key, entry);
+  if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as string);
+  const forget = () => {
+    if (map.get(key) === entry) map.delete(key);
+  };
+  entry.owner.then((owner) => owner ?? forget(), forget);
+  return entry.owner;
+}
+
+export function activeKeyByDigest(db: Sql, keyDigest: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(db).byDigest, keyDigest, () => findActiveKeyOwner(db, keyDigest));
+}
+
+export function activeKeyById(db: Sql, keyId: string): Promise<KeyOwner | null> {
+  return remembered(cacheOf(db).byId, keyId, () => findActiveKeyById(db, keyId));
+}
+
+export function forgetKeys(db: Sql): void {
+  caches.delete(db);
 }

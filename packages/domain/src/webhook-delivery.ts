@@ -60,33 +60,33 @@ export async function claimWebhookDeliveries(ctx: DomainContext, options: { limi
   const now = ctx.clock();
   const leaseUntil = new Date(now.getTime() + options.leaseMs);
   const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, claimToken: randomUUID(), limit: options.limit });
-  const live = [];
+  const jobs = [];
   for (const row of claimed) {
     // A lead is read as it stands when it is sent; one erased or past its retention is sent no more.
     const lead = row.eventType === LEAD_CREATED_EVENT ? await leadForDelivery(ctx, row.data) : undefined;
     if (row.deleted || row.status !== 'active' || lead === null) {
       const { id, claimToken, attempts } = row;
       await settleDelivery(ctx.db, { id, claimToken, state: 'cancelled', attempts, at: now });
-    } else live.push({ ...row, data: lead?.data ?? row.data, disclosure: lead?.disclosure });
-  }
-  return live.map((row) => {
+      continue;
+    }
     const sealed = [row.secretSealed];
     if (row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
       sealed.push(row.previousSecretSealed);
-    return {
+    jobs.push({
       deliveryId: row.id,
       claimToken: row.claimToken,
       webhookId: row.webhookId,
       url: row.url,
       eventId: row.eventId,
       eventType: row.eventType,
-      body: webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.data }),
+      body: webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: lead?.data ?? row.data }),
       attempt: row.attempts + 1,
       /** A lead's delivery: recorded as disclosed when it is acknowledged. */
-      disclosure: row.disclosure,
+      disclosure: lead?.disclosure,
       secrets: sealed.map((s) => ctx.webhooks.secrets.open(s)).filter((s): s is string => s !== undefined),
-    };
-  });
+    });
+  }
+  return jobs;
 }
 
 function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number | undefined {

@@ -15,8 +15,7 @@ import { bandOf, type SandboxScore } from '../credit/bureau';
 import { parseSandboxScore } from '../credit/sandbox';
 import { fail, invalid, ok, violation, type Result } from '../errors';
 import type { Seal } from '../idempotency';
-import { sealApplicantDetails } from '../personal-data';
-import { sealScore } from '../sealed-fields';
+import { sealApplicantDetails, sealScore } from '../personal-data';
 import type { CreditCheckView } from './view';
 
 export function sandboxScoreFor(ctx: DomainContext, header: string | undefined): Result<SandboxScore | undefined> {

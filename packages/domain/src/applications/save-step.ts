@@ -1,7 +1,7 @@
 import { saveStep as writeStep } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, ok } from '../errors';
-import { sealStep } from '../sealed-fields';
+import { sealStep } from '../personal-data';
 import { validateStepData, validateStepEnvelope, type FormType } from '../validation';
 import { applicationView, findOwnApplication, type ApplicationRef } from './view';
 

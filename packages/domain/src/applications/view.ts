@@ -3,7 +3,7 @@ import { findApplication, type ApplicationRow, type Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
-import { openSteps } from '../sealed-fields';
+import { openSteps } from '../personal-data';
 import type { Answer } from '../validation/responses';
 
 export type CreditCheckView = Answer<'CreditCheckResult'>;

@@ -2,8 +2,7 @@
 import type { DomainContext } from '../context';
 import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
-import { activeKeyById } from '../key-cache';
-import { apiKeyEnvironment } from '../keys';
+import { activeKeyById, apiKeyEnvironment } from '../keys';
 import { authenticateApiKey, authenticatedPartner } from '../partners';
 
 export async function authenticateTokenExchange(ctx: DomainContext, options: { apiKey: string | undefined }) {
