@@ -11,8 +11,40 @@ import { applyMigrations } from './migrate';
 /** What a repository function runs its statements on: the database, or an open transaction. */
 export interface Sql {
   /** Runs one statement, its values as parameters `$1`, `$2`, …, and answers its rows. */
-  query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(statement: string | Statement, values?: readonly unknown[]): Promise<R[]>;
 }
+
+/** A statement's text and its parameters' values, as `sql` writes it. */
+export class Statement {
+  constructor(
+    readonly text: string,
+    readonly values: readonly unknown[],
+  ) {}
+}
+
+/**
+ * A statement with its values in place: `sql`… WHERE id = ${id}`` sends `id` as a parameter. A Statement
+ * in place (a column list, a condition) is part of the text, its own parameters numbered on.
+ */
+export function sql(strings: TemplateStringsArray, ...parts: unknown[]): Statement {
+  const values: unknown[] = [];
+  let text = strings[0];
+  parts.forEach((part, i) => {
+    if (part instanceof Statement) {
+      const offset = values.length;
+      text += part.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+      values.push(...part.values);
+    } else {
+      values.push(part);
+      text += `$${values.length}`;
+    }
+    text += strings[i + 1];
+  });
+  return new Statement(text, values);
+}
+
+const statementOf = (statement: string | Statement, values: readonly unknown[] = []) =>
+  typeof statement === 'string' ? new Statement(statement, values) : statement;
 
 export interface Transactional extends Sql {
   /** Runs `work` in one transaction and answers what it answers; anything it throws rolls it back. */
@@ -62,7 +94,8 @@ const NAMES = new Map<string, string>();
 /** A pg pool or client as `Sql`, each statement prepared once per connection (docs/adr/0215). */
 function prepared(driver: Pool | ClientBase): Sql {
   return {
-    query: async <R>(text: string, values?: readonly unknown[]) => {
+    query: async <R>(statement: string | Statement, parameters?: readonly unknown[]) => {
+      const { text, values } = statementOf(statement, parameters);
       const name = NAMES.get(text) ?? `s${NAMES.size}`;
       NAMES.set(text, name);
       return (await driver.query({ name, text, values: values as unknown[] })).rows as R[];
@@ -164,8 +197,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 const pgliteSql = (driver: Pick<PGliteInterface, 'query'>): Sql => ({
-  query: async <R>(text: string, values?: readonly unknown[]) =>
-    (await driver.query<R>(text, values as unknown[])).rows,
+  query: async <R>(statement: string | Statement, parameters?: readonly unknown[]) => {
+    const { text, values } = statementOf(statement, parameters);
+    return (await driver.query<R>(text, values as unknown[])).rows;
+  },
 });
 
 /** PGlite runs one statement at a time: a statement outside a transaction waits for the open one. */
