@@ -2,7 +2,7 @@
  * Active API keys by digest or id, remembered briefly per process and database to spare each request two
  * round trips. Only active keys are remembered, so a new key works at once.
  */
-import { findActiveKeyById, findActiveKeyOwner, type KeyOwner, type Sql } from '@loanmatch/db';
+import { findActiveKeyOwner, type KeyOwner, type Sql } from '@loanmatch/db';
 
 /** The longest a revocation takes to reach another process. */
 export const KEY_CACHE_MS = 2000;
@@ -42,11 +42,11 @@ function remembered(
 }
 
 export function activeKeyByDigest(db: Sql, keyDigest: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(db).byDigest, keyDigest, () => findActiveKeyOwner(db, keyDigest));
+  return remembered(cacheOf(db).byDigest, keyDigest, () => findActiveKeyOwner(db, { keyHash: keyDigest }));
 }
 
 export function activeKeyById(db: Sql, keyId: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(db).byId, keyId, () => findActiveKeyById(db, keyId));
+  return remembered(cacheOf(db).byId, keyId, () => findActiveKeyOwner(db, { id: keyId }));
 }
 
 export function forgetKeys(db: Sql): void {

@@ -158,28 +158,28 @@ export async function claimDueDeliveries(
   const { now, leaseUntil, claimToken, limit } = options;
   return db.query(sql`
     WITH claimed AS (
-       UPDATE webhook_deliveries AS d SET lease_until = ${leaseUntil}, claim_token = ${claimToken}
-         FROM (
-           SELECT c.id FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
-            WHERE c.state = 'pending' AND c.next_attempt_at <= ${now}
-              AND (c.lease_until IS NULL OR c.lease_until <= ${now})
-              AND NOT EXISTS (
-                    SELECT 1 FROM webhook_deliveries e
-                     WHERE e.webhook_id = c.webhook_id AND e.state = 'pending' AND e.seq < c.seq
-                       AND (e.application_id = c.application_id OR w.lender_id IS NOT NULL))
-            ORDER BY c.seq, c.id
-            LIMIT ${limit}
-              FOR UPDATE OF c SKIP LOCKED
-         ) AS due
-        WHERE d.id = due.id
-       RETURNING d.id, d.seq, d.claim_token, d.attempts, d.event_id, d.webhook_id
-     )
-     SELECT d.id, d.claim_token AS "claimToken", d.attempts, e.id AS "eventId", e.type AS "eventType", e.data,
-            e.created_at AS "eventCreatedAt", w.id AS "webhookId", w.url, w.status, w.deleted_at IS NOT NULL AS deleted,
-            w.secret_sealed AS "secretSealed", w.previous_secret_sealed AS "previousSecretSealed",
-            w.previous_secret_expires_at AS "previousSecretExpiresAt"
-       FROM claimed d JOIN webhook_events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
-      ORDER BY d.seq, d.id`);
+      UPDATE webhook_deliveries AS d SET lease_until = ${leaseUntil}, claim_token = ${claimToken}
+        FROM (
+          SELECT c.id FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
+           WHERE c.state = 'pending' AND c.next_attempt_at <= ${now}
+             AND (c.lease_until IS NULL OR c.lease_until <= ${now})
+             AND NOT EXISTS (
+                   SELECT 1 FROM webhook_deliveries e
+                    WHERE e.webhook_id = c.webhook_id AND e.state = 'pending' AND e.seq < c.seq
+                      AND (e.application_id = c.application_id OR w.lender_id IS NOT NULL))
+           ORDER BY c.seq, c.id
+           LIMIT ${limit}
+             FOR UPDATE OF c SKIP LOCKED
+        ) AS due
+       WHERE d.id = due.id
+      RETURNING d.id, d.seq, d.claim_token, d.attempts, d.event_id, d.webhook_id
+    )
+    SELECT d.id, d.claim_token AS "claimToken", d.attempts, e.id AS "eventId", e.type AS "eventType", e.data,
+           e.created_at AS "eventCreatedAt", w.id AS "webhookId", w.url, w.status, w.deleted_at IS NOT NULL AS deleted,
+           w.secret_sealed AS "secretSealed", w.previous_secret_sealed AS "previousSecretSealed",
+           w.previous_secret_expires_at AS "previousSecretExpiresAt"
+      FROM claimed d JOIN webhook_events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
+     ORDER BY d.seq, d.id`);
 }
 
 /** Settles a claimed delivery (`pending` again with its next time, or final); false when the claim was lost. */
@@ -222,10 +222,10 @@ export async function insertAttempt(tx: Sql, a: AttemptRow): Promise<void> {
 export async function listAttempts(db: Sql, webhookId: string, limit: number): Promise<AttemptRow[]> {
   return db.query(sql`
     SELECT id, delivery_id AS "deliveryId", webhook_id AS "webhookId", event_id AS "eventId", event_type AS "eventType",
-            attempt, attempted_at AS "attemptedAt", duration_ms AS "durationMs", outcome,
-            response_status AS "responseStatus", error, next_attempt_at AS "nextAttemptAt"
-       FROM webhook_attempts WHERE webhook_id = ${webhookId} ORDER BY attempted_at DESC, attempt DESC, id DESC
-      LIMIT ${limit}`);
+           attempt, attempted_at AS "attemptedAt", duration_ms AS "durationMs", outcome,
+           response_status AS "responseStatus", error, next_attempt_at AS "nextAttemptAt"
+      FROM webhook_attempts WHERE webhook_id = ${webhookId}
+     ORDER BY attempted_at DESC, attempt DESC, id DESC LIMIT ${limit}`);
 }
 
 export async function countPendingDeliveries(db: Sql, webhookId: string): Promise<number> {
