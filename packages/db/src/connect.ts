@@ -116,17 +116,12 @@ function openPostgres(url: string, options: Parameters<typeof openDatabase>[0]):
   const pool = new Pool({ ...config, query_timeout: options.queryTimeoutMs }).on('error', () => undefined);
   // Long operator work runs on two connections of its own with a longer statement limit, so that a
   // request's limit can stay short enough to answer within 2 s when the server stops answering.
-  let jobs: { pool: Pool; db: Transactional } | undefined;
+  // Neither pool connects before its first statement.
+  const jobPool = new Pool({ ...config, max: 2, query_timeout: 60_000 }).on('error', () => undefined);
   return {
     kind: 'postgresql',
     ...poolDatabase(pool),
-    get jobs() {
-      if (!jobs) {
-        const jobPool = new Pool({ ...config, max: 2, query_timeout: 60_000 }).on('error', () => undefined);
-        jobs = { pool: jobPool, db: poolDatabase(jobPool) };
-      }
-      return jobs.db;
-    },
+    jobs: poolDatabase(jobPool),
     // Migrations run before the process serves, on a connection of their own without the statement
     // limit (building an index may take minutes); a script of several statements runs as one query.
     migrate: () =>
@@ -144,7 +139,7 @@ function openPostgres(url: string, options: Parameters<typeof openDatabase>[0]):
       }),
     ping: () => answers(pool),
     async close() {
-      await jobs?.pool.end();
+      await jobPool.end();
       await pool.end();
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.max }),
