@@ -1,11 +1,13 @@
 /**
  * The one soft credit check an application may have: claimed by a process (`running`, its owner), then
- * completed with everything that rests on it in one statement.
+ * completed with everything that rests on it in one statement. Consent records: what an applicant
+ * consented to, kept with the check that relied on it (one per check, written by the statement that
+ * completes it). No personal details: the consents given, the wording's version, times, the partner and
+ * the partner's own reference, which erasure removes.
  */
 import { sql, type Sql } from '../connect';
 import type { SealedDetails } from './applicants';
 import type { KeyCompletion } from './applications';
-import type { ConsentRecordRow } from './consents';
 
 /** Claims the check: the row's primary key admits one claimant. Otherwise answers the check as it stands. */
 export async function claimCreditCheck(
@@ -97,4 +99,33 @@ export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<
     )
     SELECT EXISTS (SELECT 1 FROM app) AS completed`);
   return row.completed;
+}
+
+export interface ConsentRecordRow {
+  id: string;
+  applicationId: string;
+  partnerId: string;
+  creditCheck: boolean;
+  privacy: boolean;
+  marketing: boolean;
+  terms: boolean;
+  textVersion: string;
+  textVersionStated: boolean;
+  capturedAt: Date | null;
+  recordedAt: Date;
+  partnerReference: string | null;
+  erasedAt: Date | null;
+}
+
+/** An application's consent records, oldest first; null when there is no such application. */
+export async function listConsentRecords(db: Sql, applicationId: string): Promise<ConsentRecordRow[] | null> {
+  const rows = await db.query<ConsentRecordRow & { found: string }>(sql`
+    SELECT a.id AS found, c.id::text, c.application_id::text AS "applicationId", c.partner_id::text AS "partnerId",
+           c.credit_check AS "creditCheck", c.privacy, c.marketing, c.terms, c.text_version AS "textVersion",
+           c.text_version_stated AS "textVersionStated", c.captured_at AS "capturedAt", c.recorded_at AS "recordedAt",
+           c.partner_reference AS "partnerReference", c.erased_at AS "erasedAt"
+      FROM applications a LEFT JOIN consent_records c ON c.application_id = a.id
+     WHERE a.id = ${applicationId} ORDER BY c.recorded_at, c.id`);
+  if (rows.length === 0) return null;
+  return rows.filter((r) => r.id !== null).map(({ found: _, ...row }) => row);
 }
