@@ -43,9 +43,6 @@ export function sql(strings: TemplateStringsArray, ...parts: unknown[]): Stateme
   return new Statement(text, values);
 }
 
-const statementOf = (statement: string | Statement, values: readonly unknown[] = []) =>
-  typeof statement === 'string' ? new Statement(statement, values) : statement;
-
 export interface Transactional extends Sql {
   /** Runs `work` in one transaction and answers what it answers; anything it throws rolls it back. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
@@ -91,17 +88,23 @@ const NUMBER_TYPES = {
 /** The name each statement text is prepared under. */
 const NAMES = new Map<string, string>();
 
-/** A pg pool or client as `Sql`, each statement prepared once per connection (docs/adr/0215). */
-function prepared(driver: Pool | ClientBase): Sql {
+/** `Sql` over a driver's call that runs one statement's text with its values. */
+function sqlOver(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>): Sql {
   return {
-    query: async <R>(statement: string | Statement, parameters?: readonly unknown[]) => {
-      const { text, values } = statementOf(statement, parameters);
-      const name = NAMES.get(text) ?? `s${NAMES.size}`;
-      NAMES.set(text, name);
-      return (await driver.query({ name, text, values: values as unknown[] })).rows as R[];
+    query: async <R>(statement: string | Statement, values: readonly unknown[] = []) => {
+      const { text, values: parameters } = typeof statement === 'string' ? new Statement(statement, values) : statement;
+      return (await run(text, parameters as unknown[])).rows as R[];
     },
   };
 }
+
+/** A pg pool or client as `Sql`, each statement prepared once per connection (docs/adr/0215). */
+const prepared = (driver: Pool | ClientBase) =>
+  sqlOver((text, values) => {
+    const name = NAMES.get(text) ?? `s${NAMES.size}`;
+    NAMES.set(text, name);
+    return driver.query({ name, text, values });
+  });
 
 function openPostgres(url: string, options: Parameters<typeof openDatabase>[0]): Database {
   const config = {
@@ -191,12 +194,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
-const pgliteSql = (driver: Pick<PGliteInterface, 'query'>): Sql => ({
-  query: async <R>(statement: string | Statement, parameters?: readonly unknown[]) => {
-    const { text, values } = statementOf(statement, parameters);
-    return (await driver.query<R>(text, values as unknown[])).rows;
-  },
-});
+const pgliteSql = (driver: Pick<PGliteInterface, 'query'>) => sqlOver((text, values) => driver.query(text, values));
 
 /** PGlite runs one statement at a time: a statement outside a transaction waits for the open one. */
 function pgliteDatabase(pglite: PGliteInterface, close: () => Promise<void>): Database {
