@@ -80,14 +80,7 @@ export async function revokePartnerKey(db: Sql, keyId: string, at: Date): Promis
   return row ?? null;
 }
 
-export type LenderKeyRow = {
-  id: string;
-  lenderId: string;
-  environment: string;
-  prefix: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-};
+export type LenderKeyRow = Omit<ApiKeyRow, 'partnerId'> & { lenderId: string; environment: string };
 type Lender = { id: string; name: string; active: boolean };
 /** What authenticating a lender key needs: its lender and environment. */
 type LenderKeyOwner = { keyId: string; keyHash: string; lenderId: string; environment: string };
