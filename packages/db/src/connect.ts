@@ -11,7 +11,36 @@ import { applyMigrations } from './migrate';
 /** What a repository function runs its statements on: the database, or an open transaction. */
 export interface Sql {
   /** Runs one statement, its values as parameters `$1`, `$2`, …, and answers its rows. */
-  query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(statement: string | Statement, values?: readonly unknown[]): Promise<R[]>;
+}
+
+/** A statement's text and its parameters' values, as `sql` writes it. */
+export class Statement {
+  constructor(
+    readonly text: string,
+    readonly values: readonly unknown[],
+  ) {}
+}
+
+/**
+ * A statement with its values in place: `sql`… WHERE id = ${id}`` sends `id` as a parameter. A Statement
+ * in place (a column list, a condition) is part of the text, its own parameters numbered on.
+ */
+export function sql(strings: TemplateStringsArray, ...parts: unknown[]): Statement {
+  const values: unknown[] = [];
+  let text = strings[0];
+  parts.forEach((part, i) => {
+    if (part instanceof Statement) {
+      const offset = values.length;
+      text += part.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+      values.push(...part.values);
+    } else {
+      values.push(part);
+      text += `$${values.length}`;
+    }
+    text += strings[i + 1];
+  });
+  return new Statement(text, values);
 }
 
 export interface Transactional extends Sql {
@@ -59,16 +88,23 @@ const NUMBER_TYPES = {
 /** The name each statement text is prepared under. */
 const NAMES = new Map<string, string>();
 
-/** A pg pool or client as `Sql`, each statement prepared once per connection (docs/adr/0215). */
-function prepared(driver: Pool | ClientBase): Sql {
+/** `Sql` over a driver's call that runs one statement's text with its values. */
+function sqlOver(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>): Sql {
   return {
-    query: async <R>(text: string, values?: readonly unknown[]) => {
-      const name = NAMES.get(text) ?? `s${NAMES.size}`;
-      NAMES.set(text, name);
-      return (await driver.query({ name, text, values: values as unknown[] })).rows as R[];
+    query: async <R>(statement: string | Statement, values: readonly unknown[] = []) => {
+      const { text, values: parameters } = typeof statement === 'string' ? new Statement(statement, values) : statement;
+      return (await run(text, parameters as unknown[])).rows as R[];
     },
   };
 }
+
+/** A pg pool or client as `Sql`, each statement prepared once per connection (docs/adr/0215). */
+const prepared = (driver: Pool | ClientBase) =>
+  sqlOver((text, values) => {
+    const name = NAMES.get(text) ?? `s${NAMES.size}`;
+    NAMES.set(text, name);
+    return driver.query({ name, text, values });
+  });
 
 function openPostgres(url: string, options: Parameters<typeof openDatabase>[0]): Database {
   const config = {
@@ -83,17 +119,12 @@ function openPostgres(url: string, options: Parameters<typeof openDatabase>[0]):
   const pool = new Pool({ ...config, query_timeout: options.queryTimeoutMs }).on('error', () => undefined);
   // Long operator work runs on two connections of its own with a longer statement limit, so that a
   // request's limit can stay short enough to answer within 2 s when the server stops answering.
-  let jobs: { pool: Pool; db: Transactional } | undefined;
+  // Neither pool connects before its first statement.
+  const jobPool = new Pool({ ...config, max: 2, query_timeout: 60_000 }).on('error', () => undefined);
   return {
     kind: 'postgresql',
     ...poolDatabase(pool),
-    get jobs() {
-      if (!jobs) {
-        const jobPool = new Pool({ ...config, max: 2, query_timeout: 60_000 }).on('error', () => undefined);
-        jobs = { pool: jobPool, db: poolDatabase(jobPool) };
-      }
-      return jobs.db;
-    },
+    jobs: poolDatabase(jobPool),
     // Migrations run before the process serves, on a connection of their own without the statement
     // limit (building an index may take minutes); a script of several statements runs as one query.
     migrate: () =>
@@ -111,7 +142,7 @@ function openPostgres(url: string, options: Parameters<typeof openDatabase>[0]):
       }),
     ping: () => answers(pool),
     async close() {
-      await jobs?.pool.end();
+      await jobPool.end();
       await pool.end();
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.max }),
@@ -163,10 +194,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
-const pgliteSql = (driver: Pick<PGliteInterface, 'query'>): Sql => ({
-  query: async <R>(text: string, values?: readonly unknown[]) =>
-    (await driver.query<R>(text, values as unknown[])).rows,
-});
+const pgliteSql = (driver: Pick<PGliteInterface, 'query'>) => sqlOver((text, values) => driver.query(text, values));
 
 /** PGlite runs one statement at a time: a statement outside a transaction waits for the open one. */
 function pgliteDatabase(pglite: PGliteInterface, close: () => Promise<void>): Database {

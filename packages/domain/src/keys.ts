@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { findActiveKeyById, findActiveKeyOwner, type ApiKeyRow, type KeyOwner, type Sql } from '@loanmatch/db';
+import { findActiveKeyOwner, type ApiKeyRow, type KeyOwner, type Sql } from '@loanmatch/db';
 import { ENVIRONMENTS, type DomainContext, type Environment } from './context';
 import { fail, ok, violation, type FieldViolation, type Result } from './errors';
 
@@ -116,11 +116,11 @@ function remembered(
 }
 
 export function activeKeyByDigest(db: Sql, keyDigest: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(db).byDigest, keyDigest, () => findActiveKeyOwner(db, keyDigest));
+  return remembered(cacheOf(db).byDigest, keyDigest, () => findActiveKeyOwner(db, { keyHash: keyDigest }));
 }
 
 export function activeKeyById(db: Sql, keyId: string): Promise<KeyOwner | null> {
-  return remembered(cacheOf(db).byId, keyId, () => findActiveKeyById(db, keyId));
+  return remembered(cacheOf(db).byId, keyId, () => findActiveKeyOwner(db, { id: keyId }));
 }
 
 export function forgetKeys(db: Sql): void {

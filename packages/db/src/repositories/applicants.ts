@@ -3,7 +3,7 @@
  * of steps 2-4 not saved as steps yet), sealed by the domain. Erasure empties the row and keeps it, marked,
  * so that no details are written for the application again.
  */
-import type { Sql } from '../connect';
+import { sql, type Sql } from '../connect';
 
 /** The details sealed under the data key, the id of that key, and the applicant's keyed hashes (lead ownership). */
 export type SealedDetails = {
@@ -19,24 +19,21 @@ export type ApplicantRecord = { detailsSealed: string | null; erasedAt: Date | n
  * (outside one: read once every write in flight has committed), for a read-modify-write of the intake.
  */
 export async function findApplicant(db: Sql, applicationId: string, lock = false): Promise<ApplicantRecord | null> {
-  const [row] = await db.query<ApplicantRecord>(
-    `SELECT details_sealed AS "detailsSealed", erased_at AS "erasedAt" FROM applicants WHERE application_id = $1
-     ${lock ? 'FOR UPDATE' : ''}`,
-    [applicationId],
-  );
+  const [row] = await db.query<ApplicantRecord>(sql`
+    SELECT details_sealed AS "detailsSealed", erased_at AS "erasedAt" FROM applicants
+     WHERE application_id = ${applicationId} ${lock ? sql`FOR UPDATE` : sql``}`);
   return row ?? null;
 }
 
 /** Writes the details over what the row holds; false, writing nothing, when the personal data was erased. */
 export async function writeDetails(db: Sql, applicationId: string, sealed: SealedDetails): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO applicants (application_id, details_sealed, key_id, email_hash, mobile_hash) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id,
-       email_hash = EXCLUDED.email_hash, mobile_hash = EXCLUDED.mobile_hash
-       WHERE applicants.erased_at IS NULL
-     RETURNING 1`,
-    [applicationId, sealed.detailsSealed, sealed.keyId, sealed.emailHash, sealed.mobileHash],
-  );
+  const rows = await db.query(sql`
+    INSERT INTO applicants (application_id, details_sealed, key_id, email_hash, mobile_hash)
+    VALUES (${applicationId}, ${sealed.detailsSealed}, ${sealed.keyId}, ${sealed.emailHash}, ${sealed.mobileHash})
+    ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id,
+      email_hash = EXCLUDED.email_hash, mobile_hash = EXCLUDED.mobile_hash
+      WHERE applicants.erased_at IS NULL
+    RETURNING 1`);
   return rows.length === 1;
 }
 
@@ -83,12 +80,11 @@ export async function listApplicantsNotUnder(
   keyId: string,
   options: { after?: string; limit: number },
 ): Promise<Array<{ applicationId: string; sealed: string }>> {
-  return db.query(
-    `SELECT application_id::text AS "applicationId", details_sealed AS sealed FROM applicants
-      WHERE details_sealed IS NOT NULL AND key_id <> $1 AND ($2::uuid IS NULL OR application_id > $2)
-      ORDER BY application_id LIMIT $3`,
-    [keyId, options.after ?? null, options.limit],
-  );
+  return db.query(sql`
+    SELECT application_id::text AS "applicationId", details_sealed AS sealed FROM applicants
+     WHERE details_sealed IS NOT NULL AND key_id <> ${keyId}
+       ${options.after ? sql`AND application_id > ${options.after}` : sql``}
+     ORDER BY application_id LIMIT ${options.limit}`);
 }
 
 /** Replaces `from` by the same details under another key, unless a write or an erasure came in meanwhile. */
@@ -98,18 +94,15 @@ export async function replaceApplicantSealed(
   from: string,
   to: Pick<SealedDetails, 'detailsSealed' | 'keyId'>,
 ): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE applicants SET details_sealed = $3, key_id = $4
-      WHERE application_id = $1 AND details_sealed = $2 AND erased_at IS NULL RETURNING 1`,
-    [applicationId, from, to.detailsSealed, to.keyId],
-  );
+  const rows = await db.query(sql`
+    UPDATE applicants SET details_sealed = ${to.detailsSealed}, key_id = ${to.keyId}
+     WHERE application_id = ${applicationId} AND details_sealed = ${from} AND erased_at IS NULL RETURNING 1`);
   return rows.length === 1;
 }
 
 /** How many rows each key id seals. */
 export async function countByKey(db: Sql): Promise<Array<{ keyId: string; rows: number }>> {
-  return db.query(
-    `SELECT key_id AS "keyId", count(*)::int AS rows FROM applicants
-      WHERE details_sealed IS NOT NULL GROUP BY key_id ORDER BY key_id`,
-  );
+  return db.query(sql`
+    SELECT key_id AS "keyId", count(*)::int AS rows FROM applicants
+     WHERE details_sealed IS NOT NULL GROUP BY key_id ORDER BY key_id`);
 }

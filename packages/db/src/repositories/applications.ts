@@ -2,7 +2,7 @@
  * Applications: reading one, and the writes of create, a saved step, a match and a followed link. A status
  * only moves forward (`GREATEST`); the triggers on `applications` write each change's event.
  */
-import type { Json, Sql, Transactional } from '../connect';
+import { sql, type Json, type Sql, type Transactional } from '../connect';
 import { writeDetails, type SealedDetails } from './applicants';
 
 export type StepNumber = 1 | 2 | 3 | 4;
@@ -40,9 +40,10 @@ export interface ApplicationForMatch extends ApplicationRow {
   securityTokenHash: string | null;
 }
 
-const COLUMNS = `a.id::text AS id, a.partner_id::text AS "partnerId", a.form_type AS "formType", a.status::text AS status,
-  a.last_step AS "lastStep", a.step_1, a.step_2, a.step_3, a.step_4, a.step_2_sealed, a.step_3_sealed, a.step_4_sealed,
-  a.created_at AS "createdAt", a.updated_at AS "updatedAt", a.personal_data_erased_at IS NOT NULL AS "personalDataErased",
+const COLUMNS = sql`a.id::text AS id, a.partner_id::text AS "partnerId", a.form_type AS "formType",
+  a.status::text AS status, a.last_step AS "lastStep", a.step_1, a.step_2, a.step_3, a.step_4, a.step_2_sealed,
+  a.step_3_sealed, a.step_4_sealed, a.created_at AS "createdAt", a.updated_at AS "updatedAt",
+  a.personal_data_erased_at IS NOT NULL AS "personalDataErased",
   c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
 
 type Joined = Omit<ApplicationRow, 'steps' | 'sealedSteps' | 'creditCheck'> & {
@@ -95,11 +96,9 @@ export async function findApplication(
   partnerId: string,
   lock = false,
 ): Promise<ApplicationRow | null> {
-  const [row] = await db.query<Joined>(
-    `SELECT ${COLUMNS} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
-      WHERE a.id = $1 AND a.partner_id = $2 ${lock ? 'FOR NO KEY UPDATE OF a' : ''}`,
-    [id, partnerId],
-  );
+  const [row] = await db.query<Joined>(sql`
+    SELECT ${COLUMNS} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
+     WHERE a.id = ${id} AND a.partner_id = ${partnerId} ${lock ? sql`FOR NO KEY UPDATE OF a` : sql``}`);
   return row ? toRow(row) : null;
 }
 
@@ -109,12 +108,10 @@ export async function findApplicationForMatch(
   id: string,
   partnerId: string,
 ): Promise<ApplicationForMatch | null> {
-  const [row] = await db.query<Joined & { band: string | null; securityTokenHash: string | null }>(
-    `SELECT ${COLUMNS}, c.band, a.security_token_hash AS "securityTokenHash"
-       FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
-      WHERE a.id = $1 AND a.partner_id = $2`,
-    [id, partnerId],
-  );
+  const [row] = await db.query<Joined & { band: string | null; securityTokenHash: string | null }>(sql`
+    SELECT ${COLUMNS}, c.band, a.security_token_hash AS "securityTokenHash"
+      FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
+     WHERE a.id = ${id} AND a.partner_id = ${partnerId}`);
   return row ? { ...toRow(row), band: row.band, securityTokenHash: row.securityTokenHash } : null;
 }
 
@@ -140,27 +137,17 @@ export interface NewApplication {
 
 /** A new application in `draft` at step 1 and, under an idempotency key, the key completed: one statement. */
 export async function insertApplication(db: Sql, app: NewApplication): Promise<void> {
-  await db.query(
-    `WITH app AS (
-       INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, client_tags, security_token_hash,
-                                 created_at, updated_at)
-       VALUES ($1, $2, $3, 'draft', 1, $4, $5, $9, $6, $6)
-       RETURNING id
-     )
-     UPDATE idempotency_keys SET state = 'completed', response_body = $7
-       FROM app WHERE partner_id = $2 AND key = $8`,
-    [
-      app.id,
-      app.partnerId,
-      app.formType,
-      JSON.stringify(app.step1),
-      app.clientTags ? JSON.stringify(app.clientTags) : null,
-      app.now,
-      app.key?.responseBody,
-      app.key?.key ?? null,
-      app.securityTokenHash ?? null,
-    ],
-  );
+  await db.query(sql`
+    WITH app AS (
+      INSERT INTO applications (id, partner_id, form_type, status, last_step, step_1, client_tags, security_token_hash,
+                                created_at, updated_at)
+      VALUES (${app.id}, ${app.partnerId}, ${app.formType}, 'draft', 1, ${JSON.stringify(app.step1)},
+              ${app.clientTags ? JSON.stringify(app.clientTags) : null}, ${app.securityTokenHash ?? null}, ${app.now},
+              ${app.now})
+      RETURNING id
+    )
+    UPDATE idempotency_keys SET state = 'completed', response_body = ${app.key?.responseBody}
+      FROM app WHERE partner_id = ${app.partnerId} AND key = ${app.key?.key ?? null}`);
 }
 
 /**
@@ -200,7 +187,7 @@ export async function saveStep(
        WHERE id = $1 AND personal_data_erased_at IS NULL
        RETURNING *
      )
-     SELECT ${COLUMNS} FROM a LEFT JOIN credit_checks c ON c.application_id = a.id`,
+     SELECT ${COLUMNS.text} FROM a LEFT JOIN credit_checks c ON c.application_id = a.id`,
     [change.id, change.step, JSON.stringify(change.data), change.sealed, change.now],
   );
   return row ? toRow(row) : null;
@@ -214,16 +201,14 @@ export async function insertMatchRun(
   db: Sql,
   run: { id: string; applicationId: string; partnerId: string; degradedMode: boolean; offers: string; now: Date },
 ): Promise<void> {
-  await db.query(
-    `WITH run AS (
-       INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING application_id
-     )
-     UPDATE applications SET status = 'matched', updated_at = $6
-      WHERE id = (SELECT application_id FROM run) AND status < 'matched'`,
-    [run.id, run.applicationId, run.partnerId, run.degradedMode, run.offers, run.now],
-  );
+  await db.query(sql`
+    WITH run AS (
+      INSERT INTO match_runs (id, application_id, partner_id, degraded_mode, offers, created_at)
+      VALUES (${run.id}, ${run.applicationId}, ${run.partnerId}, ${run.degradedMode}, ${run.offers}, ${run.now})
+      RETURNING application_id
+    )
+    UPDATE applications SET status = 'matched', updated_at = ${run.now}
+     WHERE id = (SELECT application_id FROM run) AND status < 'matched'`);
 }
 
 /** `offer`: the one offer of the run's snapshot asked for; null when the run has no such offer. */
@@ -231,13 +216,11 @@ type MatchRunRow = { id: string; applicationId: string; partnerId: string; offer
 
 /** A match run with one offer of its snapshot (the run's answer, kept beside it, is not read). */
 export async function findMatchRun(db: Sql, id: string, offerId: string): Promise<MatchRunRow | null> {
-  const [row] = await db.query<MatchRunRow>(
-    `SELECT id::text, application_id::text AS "applicationId", partner_id::text AS "partnerId",
-            (SELECT o FROM json_array_elements(offers -> 'offers') o WHERE o ->> 'offerId' = $2) AS offer,
-            created_at AS "createdAt"
-       FROM match_runs WHERE id = $1`,
-    [id, offerId],
-  );
+  const [row] = await db.query<MatchRunRow>(sql`
+    SELECT id::text, application_id::text AS "applicationId", partner_id::text AS "partnerId",
+           (SELECT o FROM json_array_elements(offers -> 'offers') o WHERE o ->> 'offerId' = ${offerId}) AS offer,
+           created_at AS "createdAt"
+      FROM match_runs WHERE id = ${id}`);
   return row ?? null;
 }
 
@@ -261,20 +244,11 @@ export async function insertReferral(
     now: Date;
   },
 ): Promise<boolean> {
-  const [row] = await db.query<{ recorded: boolean }>(
-    'SELECT record_referral($1, $2, $3, $4, $5, $6, $7, $8, $9) AS recorded',
-    [
-      referral.id,
-      referral.offerId,
-      referral.matchRunId,
-      referral.applicationId,
-      referral.partnerId,
-      referral.lenderId,
-      referral.productId,
-      referral.commissionTerms && JSON.stringify(referral.commissionTerms),
-      referral.now,
-    ],
-  );
+  const [row] = await db.query<{ recorded: boolean }>(sql`
+    SELECT record_referral(${referral.id}, ${referral.offerId}, ${referral.matchRunId}, ${referral.applicationId},
+                           ${referral.partnerId}, ${referral.lenderId}, ${referral.productId},
+                           ${referral.commissionTerms && JSON.stringify(referral.commissionTerms)}, ${referral.now})
+           AS recorded`);
   return row.recorded;
 }
 
@@ -285,17 +259,15 @@ export async function findSecurityTokenHash(
   partnerId: string,
 ): Promise<string | null | undefined> {
   const [row] = await db.query<{ hash: string | null }>(
-    'SELECT security_token_hash AS hash FROM applications WHERE id = $1 AND partner_id = $2',
-    [id, partnerId],
+    sql`SELECT security_token_hash AS hash FROM applications WHERE id = ${id} AND partner_id = ${partnerId}`,
   );
   return row === undefined ? undefined : row.hash;
 }
 
 /** Variant B: replaces the digest of the application's security token; false when it is not the partner's. */
 export async function replaceSecurityTokenHash(db: Sql, id: string, partnerId: string, hash: string): Promise<boolean> {
-  const rows = await db.query(
-    'UPDATE applications SET security_token_hash = $3 WHERE id = $1 AND partner_id = $2 RETURNING id',
-    [id, partnerId, hash],
-  );
+  const rows = await db.query(sql`
+    UPDATE applications SET security_token_hash = ${hash}
+     WHERE id = ${id} AND partner_id = ${partnerId} RETURNING id`);
   return rows.length === 1;
 }

@@ -1,5 +1,5 @@
 /** The lender catalogue in force: its settings (`catalogue_meta`), lenders and products. */
-import type { Json, Sql, Transactional } from '../connect';
+import { sql, type Json, type Sql, type Transactional } from '../connect';
 
 type Lender = { id: string; name: string; url: string; ownershipDays: number };
 
@@ -37,25 +37,24 @@ export async function replaceCatalogue(db: Transactional, doc: CatalogueDocument
     await tx.query('UPDATE lenders SET active = false');
     await tx.query('UPDATE products SET active = false');
     for (const l of doc.lenders)
-      await tx.query(
-        `INSERT INTO lenders (id, name, url, ownership_days, active, version, updated_at)
-         VALUES ($1, $2, $3, $6, true, $4, $5)
-         ON CONFLICT (id) DO UPDATE SET name = $2, url = $3, ownership_days = $6, active = true, version = $4,
-           updated_at = $5`,
-        [l.id, l.name, l.url, doc.version, at, l.ownershipDays],
-      );
+      await tx.query(sql`
+        INSERT INTO lenders (id, name, url, ownership_days, active, version, updated_at)
+        VALUES (${l.id}, ${l.name}, ${l.url}, ${l.ownershipDays}, true, ${doc.version}, ${at})
+        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, url = EXCLUDED.url,
+          ownership_days = EXCLUDED.ownership_days, active = true, version = EXCLUDED.version,
+          updated_at = EXCLUDED.updated_at`);
     for (const p of doc.products)
-      await tx.query(
-        `INSERT INTO products (id, lender_id, form_type, name, definition, active, version, updated_at)
-         VALUES ($1, $2, $3, $4, $5, true, $6, $7)
-         ON CONFLICT (id) DO UPDATE SET lender_id = $2, form_type = $3, name = $4, definition = $5, active = true,
-           version = $6, updated_at = $7`,
-        [p.id, p.lenderId, p.formType, p.name, JSON.stringify(p.definition), doc.version, at],
-      );
-    await tx.query(
-      `INSERT INTO catalogue_meta (id, version, settings, updated_at) VALUES ('current', $1, $2, $3)
-       ON CONFLICT (id) DO UPDATE SET version = $1, settings = $2, updated_at = $3`,
-      [doc.version, JSON.stringify(doc.settings), at],
-    );
+      await tx.query(sql`
+        INSERT INTO products (id, lender_id, form_type, name, definition, active, version, updated_at)
+        VALUES (${p.id}, ${p.lenderId}, ${p.formType}, ${p.name}, ${JSON.stringify(p.definition)}, true,
+                ${doc.version}, ${at})
+        ON CONFLICT (id) DO UPDATE SET lender_id = EXCLUDED.lender_id, form_type = EXCLUDED.form_type,
+          name = EXCLUDED.name, definition = EXCLUDED.definition, active = true, version = EXCLUDED.version,
+          updated_at = EXCLUDED.updated_at`);
+    await tx.query(sql`
+      INSERT INTO catalogue_meta (id, version, settings, updated_at)
+      VALUES ('current', ${doc.version}, ${JSON.stringify(doc.settings)}, ${at})
+      ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, settings = EXCLUDED.settings,
+        updated_at = EXCLUDED.updated_at`);
   });
 }

@@ -1,5 +1,5 @@
 /** Retiring a contract: its schedule for every partner or one, brownout windows, and each partner's use of it. */
-import type { Sql } from '../connect';
+import { sql, type Sql } from '../connect';
 
 /** The `partnerId` of the schedule every partner follows unless a row of its own overrides it. */
 export const EVERY_PARTNER = '00000000-0000-0000-0000-000000000000';
@@ -23,47 +23,44 @@ export type ContractUsageCount = {
 };
 export type ContractUsageRow = Omit<ContractUsageCount, 'day'> & { partnerName: string };
 
-const LIFECYCLE_COLUMNS = `contract, partner_id AS "partnerId", deprecated_at AS "deprecatedAt", sunset_at AS "sunsetAt",
-  link, updated_at AS "updatedAt"`;
-const BROWNOUT_COLUMNS = `id, contract, partner_id AS "partnerId", starts_at AS "startsAt", ends_at AS "endsAt"`;
+const LIFECYCLE_COLUMNS = sql`contract, partner_id AS "partnerId", deprecated_at AS "deprecatedAt",
+  sunset_at AS "sunsetAt", link, updated_at AS "updatedAt"`;
+const BROWNOUT_COLUMNS = sql`id, contract, partner_id AS "partnerId", starts_at AS "startsAt", ends_at AS "endsAt"`;
 
 export async function readLifecycles(db: Sql): Promise<LifecycleRow[]> {
-  return db.query(`SELECT ${LIFECYCLE_COLUMNS} FROM contract_lifecycles ORDER BY contract, partner_id`);
+  return db.query(sql`SELECT ${LIFECYCLE_COLUMNS} FROM contract_lifecycles ORDER BY contract, partner_id`);
 }
 
 /** Brownouts that have not ended by `at`, earliest first. */
 export async function readBrownouts(db: Sql, at: Date): Promise<BrownoutRow[]> {
-  return db.query(`SELECT ${BROWNOUT_COLUMNS} FROM contract_brownouts WHERE ends_at > $1 ORDER BY starts_at, id`, [at]);
+  return db.query(sql`SELECT ${BROWNOUT_COLUMNS} FROM contract_brownouts WHERE ends_at > ${at} ORDER BY starts_at, id`);
 }
 
 /** Sets a schedule, replacing the one of the same contract and partner. */
 export async function upsertLifecycle(db: Sql, row: LifecycleRow): Promise<void> {
-  await db.query(
-    `INSERT INTO contract_lifecycles (contract, partner_id, deprecated_at, sunset_at, link, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (contract, partner_id) DO UPDATE SET deprecated_at = $3, sunset_at = $4, link = $5, updated_at = $6`,
-    [row.contract, row.partnerId, row.deprecatedAt, row.sunsetAt, row.link, row.updatedAt],
-  );
+  await db.query(sql`
+    INSERT INTO contract_lifecycles (contract, partner_id, deprecated_at, sunset_at, link, updated_at)
+    VALUES (${row.contract}, ${row.partnerId}, ${row.deprecatedAt}, ${row.sunsetAt}, ${row.link}, ${row.updatedAt})
+    ON CONFLICT (contract, partner_id) DO UPDATE SET deprecated_at = EXCLUDED.deprecated_at,
+      sunset_at = EXCLUDED.sunset_at, link = EXCLUDED.link, updated_at = EXCLUDED.updated_at`);
 }
 
 export async function deleteLifecycle(db: Sql, contract: string, partnerId: string): Promise<void> {
-  await db.query('DELETE FROM contract_lifecycles WHERE contract = $1 AND partner_id = $2', [contract, partnerId]);
+  await db.query(sql`DELETE FROM contract_lifecycles WHERE contract = ${contract} AND partner_id = ${partnerId}`);
 }
 
 export async function insertBrownout(db: Sql, row: BrownoutRow): Promise<BrownoutRow> {
-  const [inserted] = await db.query<BrownoutRow>(
-    `INSERT INTO contract_brownouts (id, contract, partner_id, starts_at, ends_at) VALUES ($1, $2, $3, $4, $5)
-     RETURNING ${BROWNOUT_COLUMNS}`,
-    [row.id, row.contract, row.partnerId, row.startsAt, row.endsAt],
-  );
+  const [inserted] = await db.query<BrownoutRow>(sql`
+    INSERT INTO contract_brownouts (id, contract, partner_id, starts_at, ends_at)
+    VALUES (${row.id}, ${row.contract}, ${row.partnerId}, ${row.startsAt}, ${row.endsAt})
+    RETURNING ${BROWNOUT_COLUMNS}`);
   return inserted;
 }
 
 /** Cancels a brownout of the contract; null when there is none with that id. */
 export async function deleteBrownout(db: Sql, contract: string, id: string): Promise<BrownoutRow | null> {
   const [row] = await db.query<BrownoutRow>(
-    `DELETE FROM contract_brownouts WHERE contract = $1 AND id = $2 RETURNING ${BROWNOUT_COLUMNS}`,
-    [contract, id],
+    sql`DELETE FROM contract_brownouts WHERE contract = ${contract} AND id = ${id} RETURNING ${BROWNOUT_COLUMNS}`,
   );
   return row ?? null;
 }
@@ -71,26 +68,23 @@ export async function deleteBrownout(db: Sql, contract: string, id: string): Pro
 /** Adds a process's counts to the day's rows, in one statement. */
 export async function addContractUsage(db: Sql, counts: readonly ContractUsageCount[]): Promise<void> {
   if (counts.length === 0) return;
-  await db.query(
-    `INSERT INTO contract_usage (partner_id, contract, day, requests, last_seen_at)
-     SELECT * FROM json_to_recordset($1::json)
-       AS c("partnerId" uuid, contract text, day date, requests bigint, "lastSeenAt" timestamptz)
-     ON CONFLICT (partner_id, contract, day) DO UPDATE
-       SET requests = contract_usage.requests + excluded.requests,
-           last_seen_at = GREATEST(contract_usage.last_seen_at, excluded.last_seen_at)`,
-    [JSON.stringify(counts)],
-  );
+  await db.query(sql`
+    INSERT INTO contract_usage (partner_id, contract, day, requests, last_seen_at)
+    SELECT * FROM json_to_recordset(${JSON.stringify(counts)}::json)
+      AS c("partnerId" uuid, contract text, day date, requests bigint, "lastSeenAt" timestamptz)
+    ON CONFLICT (partner_id, contract, day) DO UPDATE
+      SET requests = contract_usage.requests + excluded.requests,
+          last_seen_at = GREATEST(contract_usage.last_seen_at, excluded.last_seen_at)`);
 }
 
 /** Each partner's requests on each contract on the days from `from` until (not including) `until`. */
 export async function readContractUsage(db: Sql, from: Date, until: Date): Promise<ContractUsageRow[]> {
-  return db.query(
-    `SELECT u.partner_id AS "partnerId", p.name AS "partnerName", u.contract,
-            sum(u.requests)::float8 AS requests, max(u.last_seen_at) AS "lastSeenAt"
-     FROM contract_usage u JOIN partners p ON p.id = u.partner_id
-     WHERE u.day >= $1::date AND u.day < $2::date
-     GROUP BY u.partner_id, p.name, u.contract
-     ORDER BY p.name, u.partner_id, u.contract`,
-    [from.toISOString().slice(0, 10), until.toISOString().slice(0, 10)],
-  );
+  const day = (at: Date) => at.toISOString().slice(0, 10);
+  return db.query(sql`
+    SELECT u.partner_id AS "partnerId", p.name AS "partnerName", u.contract,
+           sum(u.requests)::float8 AS requests, max(u.last_seen_at) AS "lastSeenAt"
+    FROM contract_usage u JOIN partners p ON p.id = u.partner_id
+    WHERE u.day >= ${day(from)}::date AND u.day < ${day(until)}::date
+    GROUP BY u.partner_id, p.name, u.contract
+    ORDER BY p.name, u.partner_id, u.contract`);
 }

@@ -1,11 +1,13 @@
 /**
  * The one soft credit check an application may have: claimed by a process (`running`, its owner), then
- * completed with everything that rests on it in one statement.
+ * completed with everything that rests on it in one statement. Consent records: what an applicant
+ * consented to, kept with the check that relied on it (one per check, written by the statement that
+ * completes it). No personal details: the consents given, the wording's version, times, the partner and
+ * the partner's own reference, which erasure removes.
  */
-import type { Sql } from '../connect';
+import { sql, type Sql } from '../connect';
 import type { SealedDetails } from './applicants';
 import type { KeyCompletion } from './applications';
-import type { ConsentRecordRow } from './consents';
 
 /** Claims the check: the row's primary key admits one claimant. Otherwise answers the check as it stands. */
 export async function claimCreditCheck(
@@ -13,17 +15,15 @@ export async function claimCreditCheck(
   applicationId: string,
   ownerId: string,
 ): Promise<{ claimed: true } | { claimed: false; status: 'running' | 'completed'; ownerId: string | null }> {
-  const [row] = await db.query<{ claimed: boolean; status: 'running' | 'completed'; ownerId: string | null }>(
-    `WITH claim AS (
-       INSERT INTO credit_checks (application_id, status, owner_id, degraded_mode, sandbox_mode, source)
-       VALUES ($1, 'running', $2, false, false, 'pending')
-       ON CONFLICT (application_id) DO NOTHING
-       RETURNING 1
-     )
-     SELECT EXISTS (SELECT 1 FROM claim) AS claimed, c.status, c.owner_id::text AS "ownerId"
-       FROM (SELECT 1) one LEFT JOIN credit_checks c ON c.application_id = $1`,
-    [applicationId, ownerId],
-  );
+  const [row] = await db.query<{ claimed: boolean; status: 'running' | 'completed'; ownerId: string | null }>(sql`
+    WITH claim AS (
+      INSERT INTO credit_checks (application_id, status, owner_id, degraded_mode, sandbox_mode, source)
+      VALUES (${applicationId}, 'running', ${ownerId}, false, false, 'pending')
+      ON CONFLICT (application_id) DO NOTHING
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, c.status, c.owner_id::text AS "ownerId"
+      FROM (SELECT 1) one LEFT JOIN credit_checks c ON c.application_id = ${applicationId}`);
   if (row.claimed) return { claimed: true };
   // Claimed by a transaction that committed after this statement began: look again.
   return row.status
@@ -33,16 +33,16 @@ export async function claimCreditCheck(
 
 /** Takes over a running claim whose owner has died; true when this caller now holds it. */
 export async function takeOverCreditCheck(db: Sql, applicationId: string, deadOwnerId: string, ownerId: string) {
-  const rows = await db.query(
-    `UPDATE credit_checks SET owner_id = $3 WHERE application_id = $1 AND status = 'running' AND owner_id = $2 RETURNING 1`,
-    [applicationId, deadOwnerId, ownerId],
-  );
+  const rows = await db.query(sql`
+    UPDATE credit_checks SET owner_id = ${ownerId}
+     WHERE application_id = ${applicationId} AND status = 'running' AND owner_id = ${deadOwnerId} RETURNING 1`);
   return rows.length === 1;
 }
 
 export async function releaseCreditCheck(db: Sql, applicationId: string, ownerId: string): Promise<void> {
-  const sql = `DELETE FROM credit_checks WHERE application_id = $1 AND status = 'running' AND owner_id = $2`;
-  await db.query(sql, [applicationId, ownerId]);
+  await db.query(sql`
+    DELETE FROM credit_checks
+     WHERE application_id = ${applicationId} AND status = 'running' AND owner_id = ${ownerId}`);
 }
 
 /** What a completed check writes besides its result: step 5 sealed, and the consent it relied on. */
@@ -69,56 +69,63 @@ export interface CheckCompletion {
  * (false) when the personal data was erased meanwhile or the claim is no longer this process's.
  */
 export async function completeCreditCheck(db: Sql, c: CheckCompletion): Promise<boolean> {
-  const { result, consent } = c;
-  const [row] = await db.query<{ completed: boolean }>(
-    `WITH app AS (
-       UPDATE applications SET status = GREATEST(status, 'credit_checked'), last_step = 5, updated_at = $3
-        WHERE id = $1 AND personal_data_erased_at IS NULL
-          AND EXISTS (SELECT 1 FROM credit_checks WHERE application_id = $1 AND status = 'running' AND owner_id = $2)
-        RETURNING id
-     ), checked AS (
-       UPDATE credit_checks SET status = 'completed', owner_id = NULL, completed_at = $3, score_sealed = $4, band = $5,
-              degraded_mode = $6, sandbox_mode = $7, source = $8
-         FROM app WHERE application_id = app.id
-     ), details AS (
-       INSERT INTO applicants (application_id, details_sealed, key_id, email_hash, mobile_hash)
-       SELECT id, $9, $10, $23, $24 FROM app
-       ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id,
-         email_hash = EXCLUDED.email_hash, mobile_hash = EXCLUDED.mobile_hash
-     ), consent AS (
-       INSERT INTO consent_records (id, application_id, partner_id, credit_check, privacy, marketing, terms,
-                                    text_version, text_version_stated, captured_at, recorded_at, partner_reference)
-       SELECT $11, id, $12, $13, $14, $15, $16, $17, $18, $19, $3, $20 FROM app
-     ), answer AS (
-       UPDATE idempotency_keys SET state = 'completed', response_body = $21 FROM app WHERE partner_id = $12 AND key = $22
-     )
-     SELECT EXISTS (SELECT 1 FROM app) AS completed`,
-    [
-      c.applicationId,
-      c.ownerId,
-      c.now,
-      result.scoreSealed,
-      result.band,
-      result.degradedMode,
-      result.sandboxMode,
-      result.source,
-      c.details.detailsSealed,
-      c.details.keyId,
-      consent.id,
-      c.partnerId,
-      consent.creditCheck,
-      consent.privacy,
-      consent.marketing,
-      consent.terms,
-      consent.textVersion,
-      consent.textVersionStated,
-      consent.capturedAt,
-      consent.partnerReference,
-      c.key?.responseBody,
-      c.key?.key ?? null,
-      c.details.emailHash,
-      c.details.mobileHash,
-    ],
-  );
+  const { applicationId: id, result, details, consent } = c;
+  const [row] = await db.query<{ completed: boolean }>(sql`
+    WITH app AS (
+      UPDATE applications SET status = GREATEST(status, 'credit_checked'), last_step = 5, updated_at = ${c.now}
+       WHERE id = ${id} AND personal_data_erased_at IS NULL
+         AND EXISTS (SELECT 1 FROM credit_checks
+                      WHERE application_id = ${id} AND status = 'running' AND owner_id = ${c.ownerId})
+       RETURNING id
+    ), checked AS (
+      UPDATE credit_checks SET status = 'completed', owner_id = NULL, completed_at = ${c.now},
+             score_sealed = ${result.scoreSealed}, band = ${result.band}, degraded_mode = ${result.degradedMode},
+             sandbox_mode = ${result.sandboxMode}, source = ${result.source}
+        FROM app WHERE application_id = app.id
+    ), details AS (
+      INSERT INTO applicants (application_id, details_sealed, key_id, email_hash, mobile_hash)
+      SELECT id, ${details.detailsSealed}, ${details.keyId}, ${details.emailHash}, ${details.mobileHash} FROM app
+      ON CONFLICT (application_id) DO UPDATE SET details_sealed = EXCLUDED.details_sealed, key_id = EXCLUDED.key_id,
+        email_hash = EXCLUDED.email_hash, mobile_hash = EXCLUDED.mobile_hash
+    ), consent AS (
+      INSERT INTO consent_records (id, application_id, partner_id, credit_check, privacy, marketing, terms,
+                                   text_version, text_version_stated, captured_at, recorded_at, partner_reference)
+      SELECT ${consent.id}, id, ${c.partnerId}, ${consent.creditCheck}, ${consent.privacy}, ${consent.marketing},
+             ${consent.terms}, ${consent.textVersion}, ${consent.textVersionStated}, ${consent.capturedAt}, ${c.now},
+             ${consent.partnerReference} FROM app
+    ), answer AS (
+      UPDATE idempotency_keys SET state = 'completed', response_body = ${c.key?.responseBody}
+        FROM app WHERE partner_id = ${c.partnerId} AND key = ${c.key?.key ?? null}
+    )
+    SELECT EXISTS (SELECT 1 FROM app) AS completed`);
   return row.completed;
+}
+
+export interface ConsentRecordRow {
+  id: string;
+  applicationId: string;
+  partnerId: string;
+  creditCheck: boolean;
+  privacy: boolean;
+  marketing: boolean;
+  terms: boolean;
+  textVersion: string;
+  textVersionStated: boolean;
+  capturedAt: Date | null;
+  recordedAt: Date;
+  partnerReference: string | null;
+  erasedAt: Date | null;
+}
+
+/** An application's consent records, oldest first; null when there is no such application. */
+export async function listConsentRecords(db: Sql, applicationId: string): Promise<ConsentRecordRow[] | null> {
+  const rows = await db.query<ConsentRecordRow & { found: string }>(sql`
+    SELECT a.id AS found, c.id::text, c.application_id::text AS "applicationId", c.partner_id::text AS "partnerId",
+           c.credit_check AS "creditCheck", c.privacy, c.marketing, c.terms, c.text_version AS "textVersion",
+           c.text_version_stated AS "textVersionStated", c.captured_at AS "capturedAt", c.recorded_at AS "recordedAt",
+           c.partner_reference AS "partnerReference", c.erased_at AS "erasedAt"
+      FROM applications a LEFT JOIN consent_records c ON c.application_id = a.id
+     WHERE a.id = ${applicationId} ORDER BY c.recorded_at, c.id`);
+  if (rows.length === 0) return null;
+  return rows.filter((r) => r.id !== null).map(({ found: _, ...row }) => row);
 }

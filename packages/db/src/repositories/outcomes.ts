@@ -2,7 +2,7 @@
  * Lenders' outcome events and what they come to on each referral. An event is written with its referral's
  * row locked, so the events of one referral are decided one after the other, each seeing those before it.
  */
-import type { Json, Sql } from '../connect';
+import { sql, type Json, type Sql } from '../connect';
 import { insertEvent, type NewEvent } from './webhooks';
 
 export interface StoredOutcomeEvent {
@@ -49,22 +49,18 @@ export async function findOutcomeByEventId(
   lenderId: string,
   eventId: string,
 ): Promise<{ fingerprint: string; answer: string } | null> {
-  const [row] = await db.query<{ fingerprint: string; answer: string }>(
-    'SELECT fingerprint, answer FROM referral_outcomes WHERE lender_id = $1 AND event_id = $2',
-    [lenderId, eventId],
-  );
+  const [row] = await db.query<{ fingerprint: string; answer: string }>(sql`
+    SELECT fingerprint, answer FROM referral_outcomes WHERE lender_id = ${lenderId} AND event_id = ${eventId}`);
   return row ?? null;
 }
 
 /** The referral a lender was given `offerId` for (its `lm_ref`), with its partner's environment. */
 export async function findReferralByOfferId(db: Sql, offerId: string): Promise<ReferralForOutcome | null> {
-  const [row] = await db.query<ReferralForOutcome>(
-    `SELECT r.id, r.lender_id AS "lenderId", r.partner_id AS "partnerId", p.environment AS "partnerEnvironment",
-            r.application_id AS "applicationId", r.product_id AS "productId", r.client_tags AS "clientTags",
-            r.commission_terms AS "commissionTerms", r.created_at AS "referredAt", r.attribution
-       FROM referrals r JOIN partners p ON p.id = r.partner_id WHERE r.offer_id = $1`,
-    [offerId],
-  );
+  const [row] = await db.query<ReferralForOutcome>(sql`
+    SELECT r.id, r.lender_id AS "lenderId", r.partner_id AS "partnerId", p.environment AS "partnerEnvironment",
+           r.application_id AS "applicationId", r.product_id AS "productId", r.client_tags AS "clientTags",
+           r.commission_terms AS "commissionTerms", r.created_at AS "referredAt", r.attribution
+      FROM referrals r JOIN partners p ON p.id = r.partner_id WHERE r.offer_id = ${offerId}`);
   return row ?? null;
 }
 
@@ -76,17 +72,13 @@ export async function lockReferralOutcomes(
   tx: Sql,
   referralId: string,
 ): Promise<{ outcomeStatus: string | null; events: StoredOutcomeEvent[] } | null> {
-  const [locked] = await tx.query<{ outcomeStatus: string | null }>(
-    'SELECT outcome_status AS "outcomeStatus" FROM referrals WHERE id = $1 FOR NO KEY UPDATE',
-    [referralId],
-  );
+  const [locked] = await tx.query<{ outcomeStatus: string | null }>(sql`
+    SELECT outcome_status AS "outcomeStatus" FROM referrals WHERE id = ${referralId} FOR NO KEY UPDATE`);
   if (!locked) return null;
-  const events = await tx.query<StoredOutcomeEvent>(
-    `SELECT id, event_id AS "eventId", type, occurred_at AS "occurredAt", funded_amount_cents AS "fundedAmountCents",
-            funded_at AS "fundedAt", received_at AS "receivedAt"
-       FROM referral_outcomes WHERE referral_id = $1 ORDER BY received_at, id`,
-    [referralId],
-  );
+  const events = await tx.query<StoredOutcomeEvent>(sql`
+    SELECT id, event_id AS "eventId", type, occurred_at AS "occurredAt", funded_amount_cents AS "fundedAmountCents",
+           funded_at AS "fundedAt", received_at AS "receivedAt"
+      FROM referral_outcomes WHERE referral_id = ${referralId} ORDER BY received_at, id`);
   return { outcomeStatus: locked.outcomeStatus, events };
 }
 
@@ -108,42 +100,22 @@ export async function recordOutcomeEvent(
   summary: OutcomeSummaryRow,
   changed?: NewEvent,
 ): Promise<boolean> {
-  const [row] = await tx.query<{ recorded: boolean }>(
-    `WITH event AS (
-       INSERT INTO referral_outcomes (id, referral_id, lender_id, key_id, event_id, type, occurred_at,
-                                      funded_amount_cents, funded_at, decline_reason, fingerprint, answer, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       ON CONFLICT DO NOTHING RETURNING referral_id
-     ), summary AS (
-       UPDATE referrals SET outcome_status = $14, outcome_at = $15, outcome_started = $16, outcome_approved = $17,
-              funded_amount_cents = $18, funded_at = $19, funding_stands = $20, commission_cents = $21
-        WHERE id = (SELECT referral_id FROM event)
-     )
-     SELECT EXISTS (SELECT 1 FROM event) AS recorded`,
-    [
-      e.id,
-      e.referralId,
-      e.lenderId,
-      e.keyId,
-      e.eventId,
-      e.type,
-      e.occurredAt,
-      e.fundedAmountCents,
-      e.fundedAt,
-      e.declineReason,
-      kept.fingerprint,
-      kept.answer,
-      kept.receivedAt,
-      summary.status,
-      summary.outcomeAt,
-      summary.started,
-      summary.approved,
-      summary.fundedAmountCents,
-      summary.fundedAt,
-      summary.fundingStands,
-      summary.commissionCents,
-    ],
-  );
+  const [row] = await tx.query<{ recorded: boolean }>(sql`
+    WITH event AS (
+      INSERT INTO referral_outcomes (id, referral_id, lender_id, key_id, event_id, type, occurred_at,
+                                     funded_amount_cents, funded_at, decline_reason, fingerprint, answer, received_at)
+      VALUES (${e.id}, ${e.referralId}, ${e.lenderId}, ${e.keyId}, ${e.eventId}, ${e.type}, ${e.occurredAt},
+              ${e.fundedAmountCents}, ${e.fundedAt}, ${e.declineReason}, ${kept.fingerprint}, ${kept.answer},
+              ${kept.receivedAt})
+      ON CONFLICT DO NOTHING RETURNING referral_id
+    ), summary AS (
+      UPDATE referrals SET outcome_status = ${summary.status}, outcome_at = ${summary.outcomeAt},
+             outcome_started = ${summary.started}, outcome_approved = ${summary.approved},
+             funded_amount_cents = ${summary.fundedAmountCents}, funded_at = ${summary.fundedAt},
+             funding_stands = ${summary.fundingStands}, commission_cents = ${summary.commissionCents}
+       WHERE id = (SELECT referral_id FROM event)
+    )
+    SELECT EXISTS (SELECT 1 FROM event) AS recorded`);
   if (!row.recorded) return false;
   if (changed) await insertEvent(tx, changed);
   return true;

@@ -2,7 +2,7 @@
  * The report queries, of one partner or (`partnerId` null) of all: referrals made in a window, grouped, with
  * what became of them (the summary each referral keeps of its lender's events), and the operators' funnel.
  */
-import type { Sql } from '../connect';
+import { sql, type Sql } from '../connect';
 
 /** How a report groups referrals: by day (UTC), lender, product, or the value of one client tag. */
 export type ReportGrouping = { by: 'day' | 'lender' | 'product' } | { by: 'tag'; key: string };
@@ -23,23 +23,23 @@ export async function referralReportRows(
   db: Sql,
   options: { partnerId: string | null; from: Date; until: Date; grouping: ReportGrouping },
 ): Promise<ReportRow[]> {
-  const { grouping } = options;
-  return db.query(
-    `SELECT CASE $4::text WHEN 'day' THEN to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
-                          WHEN 'lender' THEN r.lender_id WHEN 'product' THEN r.product_id
-                          ELSE r.client_tags ->> $5::text END AS "group",
-            count(*)::int AS referrals, count(*) FILTER (WHERE r.outcome_started)::int AS started,
-            count(*) FILTER (WHERE r.outcome_approved)::int AS approved,
-            count(*) FILTER (WHERE r.outcome_status = 'declined')::int AS declined,
-            count(*) FILTER (WHERE r.funding_stands)::int AS funded,
-            coalesce(sum(r.funded_amount_cents) FILTER (WHERE r.funding_stands), 0)::int8 AS "fundedAmountCents",
-            coalesce(sum(r.commission_cents), 0)::int8 AS "commissionCents",
-            count(*) FILTER (WHERE r.attribution = 'duplicate')::int AS duplicates
-       FROM referrals r
-      WHERE r.created_at >= $2 AND r.created_at < $3 AND ($1::uuid IS NULL OR r.partner_id = $1)
-      GROUP BY 1 ORDER BY 1 NULLS LAST`,
-    [options.partnerId, options.from, options.until, grouping.by, grouping.by === 'tag' ? grouping.key : null],
-  );
+  const { partnerId, from, until, grouping } = options;
+  return db.query(sql`
+    SELECT CASE ${grouping.by}::text WHEN 'day' THEN to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
+                                     WHEN 'lender' THEN r.lender_id WHEN 'product' THEN r.product_id
+                                     ELSE r.client_tags ->> ${grouping.by === 'tag' ? grouping.key : null}::text END
+           AS "group",
+           count(*)::int AS referrals, count(*) FILTER (WHERE r.outcome_started)::int AS started,
+           count(*) FILTER (WHERE r.outcome_approved)::int AS approved,
+           count(*) FILTER (WHERE r.outcome_status = 'declined')::int AS declined,
+           count(*) FILTER (WHERE r.funding_stands)::int AS funded,
+           coalesce(sum(r.funded_amount_cents) FILTER (WHERE r.funding_stands), 0)::int8 AS "fundedAmountCents",
+           coalesce(sum(r.commission_cents), 0)::int8 AS "commissionCents",
+           count(*) FILTER (WHERE r.attribution = 'duplicate')::int AS duplicates
+      FROM referrals r
+     WHERE r.created_at >= ${from} AND r.created_at < ${until}
+       ${partnerId === null ? sql`` : sql`AND r.partner_id = ${partnerId}`}
+     GROUP BY 1 ORDER BY 1 NULLS LAST`);
 }
 
 /**

@@ -1,12 +1,12 @@
 /** Variant B's rate tiers: requests per hour, changed by operators at run time. */
-import type { Sql } from '../connect';
+import { sql, type Sql } from '../connect';
+
+const TIER = sql`name, requests_per_hour AS "requestsPerHour", updated_at AS "updatedAt"`;
 
 export type TierRow = { name: string; requestsPerHour: number; updatedAt: Date };
 
 export async function readTiers(db: Sql): Promise<TierRow[]> {
-  return db.query(
-    'SELECT name, requests_per_hour AS "requestsPerHour", updated_at AS "updatedAt" FROM tiers ORDER BY requests_per_hour',
-  );
+  return db.query(sql`SELECT ${TIER} FROM tiers ORDER BY requests_per_hour`);
 }
 
 /** Sets a tier's hourly limit; null when there is no such tier. */
@@ -16,10 +16,8 @@ export async function updateTierLimit(
   requestsPerHour: number,
   at: Date,
 ): Promise<TierRow | null> {
-  const [row] = await db.query<TierRow>(
-    `UPDATE tiers SET requests_per_hour = $2, updated_at = $3 WHERE name = $1
-     RETURNING name, requests_per_hour AS "requestsPerHour", updated_at AS "updatedAt"`,
-    [name, requestsPerHour, at],
-  );
+  const [row] = await db.query<TierRow>(sql`
+    UPDATE tiers SET requests_per_hour = ${requestsPerHour}, updated_at = ${at} WHERE name = ${name}
+    RETURNING ${TIER}`);
   return row ?? null;
 }

@@ -2,16 +2,20 @@
  * Webhook endpoints, the event outbox, deliveries and their attempts. The database fans each event out to
  * a delivery per endpoint that takes it; dispatchers claim due deliveries with `FOR UPDATE SKIP LOCKED`.
  */
-import type { Json, Sql, Transactional } from '../connect';
+import { sql, type Json, type Sql, type Transactional } from '../connect';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Whose endpoints: a partner's, or a lender's of one environment. */
 export type WebhookOwner = { partnerId: string } | { lenderId: string; environment: string };
-const ownerParams = (o: WebhookOwner) =>
-  'partnerId' in o ? [o.partnerId, null, null] : [null, o.lenderId, o.environment];
-/** The owner's test, its parameters numbered from `$n`. */
-const ownedBy = (n: number) => `(partner_id = $${n} OR (lender_id = $${n + 1} AND environment = $${n + 2}))`;
+/** The owner's columns `partner_id, lender_id, environment`. */
+const ownerColumns = (o: WebhookOwner) =>
+  'partnerId' in o ? sql`${o.partnerId}, NULL, NULL` : sql`NULL, ${o.lenderId}, ${o.environment}`;
+/** The owner's test. */
+const ownedBy = (o: WebhookOwner) =>
+  'partnerId' in o
+    ? sql`partner_id = ${o.partnerId}`
+    : sql`(lender_id = ${o.lenderId} AND environment = ${o.environment})`;
 
 export interface WebhookRow {
   id: string;
@@ -29,7 +33,7 @@ export interface WebhookRow {
   createdAt: Date;
 }
 
-const WEBHOOK = `id, partner_id AS "partnerId", url, events, secret_sealed AS "secretSealed",
+const WEBHOOK = sql`id, partner_id AS "partnerId", url, events, secret_sealed AS "secretSealed",
   previous_secret_sealed AS "previousSecretSealed", previous_secret_expires_at AS "previousSecretExpiresAt", status,
   disabled_reason AS "disabledReason", disabled_at AS "disabledAt", failing_since AS "failingSince",
   last_success_at AS "lastSuccessAt", created_at AS "createdAt"`;
@@ -38,26 +42,23 @@ export async function insertWebhook(
   db: Sql,
   w: { id: string; owner: WebhookOwner; url: string; events: string[]; secretSealed: string; at: Date },
 ): Promise<WebhookRow> {
-  const [row] = await db.query<WebhookRow>(
-    `INSERT INTO webhooks (id, url, events, secret_sealed, status, created_at, partner_id, lender_id, environment)
-     VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8) RETURNING ${WEBHOOK}`,
-    [w.id, w.url, w.events, w.secretSealed, w.at, ...ownerParams(w.owner)],
-  );
+  const [row] = await db.query<WebhookRow>(sql`
+    INSERT INTO webhooks (id, url, events, secret_sealed, status, created_at, partner_id, lender_id, environment)
+    VALUES (${w.id}, ${w.url}, ${w.events}, ${w.secretSealed}, 'active', ${w.at}, ${ownerColumns(w.owner)})
+    RETURNING ${WEBHOOK}`);
   return row;
 }
 
 /** The owner's webhooks that are not deleted, oldest first. */
 export async function listPartnerWebhooks(db: Sql, owner: WebhookOwner): Promise<WebhookRow[]> {
   return db.query(
-    `SELECT ${WEBHOOK} FROM webhooks WHERE ${ownedBy(1)} AND deleted_at IS NULL ORDER BY created_at, id`,
-    ownerParams(owner),
+    sql`SELECT ${WEBHOOK} FROM webhooks WHERE ${ownedBy(owner)} AND deleted_at IS NULL ORDER BY created_at, id`,
   );
 }
 
 export async function countWebhooks(db: Sql, owner: WebhookOwner): Promise<number> {
   const [row] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM webhooks WHERE ${ownedBy(1)} AND deleted_at IS NULL`,
-    ownerParams(owner),
+    sql`SELECT count(*)::int AS n FROM webhooks WHERE ${ownedBy(owner)} AND deleted_at IS NULL`,
   );
   return row.n;
 }
@@ -65,8 +66,7 @@ export async function countWebhooks(db: Sql, owner: WebhookOwner): Promise<numbe
 /** The owner's webhook, or null for another's, a deleted or an unknown one. */
 export async function findWebhook(db: Sql, id: string, owner: WebhookOwner): Promise<WebhookRow | null> {
   const [row] = await db.query<WebhookRow>(
-    `SELECT ${WEBHOOK} FROM webhooks WHERE id = $1 AND ${ownedBy(2)} AND deleted_at IS NULL`,
-    [id, ...ownerParams(owner)],
+    sql`SELECT ${WEBHOOK} FROM webhooks WHERE id = ${id} AND ${ownedBy(owner)} AND deleted_at IS NULL`,
   );
   return row ?? null;
 }
@@ -74,10 +74,9 @@ export async function findWebhook(db: Sql, id: string, owner: WebhookOwner): Pro
 /** Hides the webhook and cancels what it had pending, in one transaction; false when there was no such webhook. */
 export async function removeWebhook(db: Transactional, id: string, owner: WebhookOwner, at: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const hidden = await tx.query(
-      `UPDATE webhooks SET deleted_at = $2 WHERE id = $1 AND ${ownedBy(3)} AND deleted_at IS NULL RETURNING 1`,
-      [id, at, ...ownerParams(owner)],
-    );
+    const hidden = await tx.query(sql`
+      UPDATE webhooks SET deleted_at = ${at}
+       WHERE id = ${id} AND ${ownedBy(owner)} AND deleted_at IS NULL RETURNING 1`);
     if (hidden.length === 1) await cancelPendingDeliveries(tx, id, at);
     return hidden.length === 1;
   });
@@ -88,51 +87,47 @@ export async function rotateSecret(
   id: string,
   s: { secretSealed: string; previousSecretSealed: string; previousSecretExpiresAt: Date },
 ): Promise<void> {
-  await db.query(
-    `UPDATE webhooks SET secret_sealed = $2, previous_secret_sealed = $3, previous_secret_expires_at = $4 WHERE id = $1`,
-    [id, s.secretSealed, s.previousSecretSealed, s.previousSecretExpiresAt],
-  );
+  await db.query(sql`
+    UPDATE webhooks SET secret_sealed = ${s.secretSealed}, previous_secret_sealed = ${s.previousSecretSealed},
+           previous_secret_expires_at = ${s.previousSecretExpiresAt}
+     WHERE id = ${id}`);
 }
 
 /** Disables an active webhook and cancels its pending deliveries; false when it was not active. */
 export async function disableWebhook(tx: Sql, id: string, reason: string, at: Date): Promise<boolean> {
-  const disabled = await tx.query(
-    `UPDATE webhooks SET status = 'disabled', disabled_reason = $2, disabled_at = $3
-      WHERE id = $1 AND status = 'active' RETURNING 1`,
-    [id, reason, at],
-  );
+  const disabled = await tx.query(sql`
+    UPDATE webhooks SET status = 'disabled', disabled_reason = ${reason}, disabled_at = ${at}
+     WHERE id = ${id} AND status = 'active' RETURNING 1`);
   await cancelPendingDeliveries(tx, id, at);
   return disabled.length === 1;
 }
 
 export async function markWebhookAnswered(tx: Sql, id: string, at: Date): Promise<void> {
-  await tx.query('UPDATE webhooks SET failing_since = NULL, last_success_at = $2 WHERE id = $1', [id, at]);
+  await tx.query(sql`UPDATE webhooks SET failing_since = NULL, last_success_at = ${at} WHERE id = ${id}`);
 }
 
 /** Notes a failed attempt; answers since when the endpoint has been failing without a success. */
 export async function markWebhookFailing(tx: Sql, id: string, at: Date): Promise<Date> {
-  await tx.query('UPDATE webhooks SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL', [id, at]);
-  const [row] = await tx.query<{ since: Date }>('SELECT failing_since AS since FROM webhooks WHERE id = $1', [id]);
+  await tx.query(sql`UPDATE webhooks SET failing_since = ${at} WHERE id = ${id} AND failing_since IS NULL`);
+  const [row] = await tx.query<{ since: Date }>(sql`SELECT failing_since AS since FROM webhooks WHERE id = ${id}`);
   return row?.since ?? at;
 }
 
 async function cancelPendingDeliveries(tx: Sql, webhookId: string, at: Date): Promise<void> {
-  await tx.query(
-    `UPDATE webhook_deliveries SET state = 'cancelled', completed_at = $2, lease_until = NULL, claim_token = NULL
-      WHERE webhook_id = $1 AND state = 'pending'`,
-    [webhookId, at],
-  );
+  await tx.query(sql`
+    UPDATE webhook_deliveries SET state = 'cancelled', completed_at = ${at}, lease_until = NULL, claim_token = NULL
+     WHERE webhook_id = ${webhookId} AND state = 'pending'`);
 }
 
 export type NewEvent = { partnerId: string; applicationId: string | null; type: string; data: Json; at: Date };
 
 /** Writes an event to the outbox, for every endpoint that takes it or (`webhookId`) for one; answers its id. */
 export async function insertEvent(db: Sql, event: NewEvent & { webhookId?: string }): Promise<string> {
-  const [row] = await db.query<{ id: string }>(
-    `INSERT INTO webhook_events (partner_id, application_id, webhook_id, type, data, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [event.partnerId, event.applicationId, event.webhookId ?? null, event.type, JSON.stringify(event.data), event.at],
-  );
+  const [row] = await db.query<{ id: string }>(sql`
+    INSERT INTO webhook_events (partner_id, application_id, webhook_id, type, data, created_at)
+    VALUES (${event.partnerId}, ${event.applicationId}, ${event.webhookId ?? null}, ${event.type},
+            ${JSON.stringify(event.data)}, ${event.at})
+    RETURNING id`);
   return row.id;
 }
 
@@ -160,31 +155,31 @@ export async function claimDueDeliveries(
   db: Sql,
   options: { now: Date; leaseUntil: Date; claimToken: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
-  return db.query(
-    `WITH claimed AS (
-       UPDATE webhook_deliveries AS d SET lease_until = $2, claim_token = $3
-         FROM (
-           SELECT c.id FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
-            WHERE c.state = 'pending' AND c.next_attempt_at <= $1 AND (c.lease_until IS NULL OR c.lease_until <= $1)
-              AND NOT EXISTS (
-                    SELECT 1 FROM webhook_deliveries e
-                     WHERE e.webhook_id = c.webhook_id AND e.state = 'pending' AND e.seq < c.seq
-                       AND (e.application_id = c.application_id OR w.lender_id IS NOT NULL))
-            ORDER BY c.seq, c.id
-            LIMIT $4
-              FOR UPDATE OF c SKIP LOCKED
-         ) AS due
-        WHERE d.id = due.id
-       RETURNING d.id, d.seq, d.claim_token, d.attempts, d.event_id, d.webhook_id
-     )
-     SELECT d.id, d.claim_token AS "claimToken", d.attempts, e.id AS "eventId", e.type AS "eventType", e.data,
-            e.created_at AS "eventCreatedAt", w.id AS "webhookId", w.url, w.status, w.deleted_at IS NOT NULL AS deleted,
-            w.secret_sealed AS "secretSealed", w.previous_secret_sealed AS "previousSecretSealed",
-            w.previous_secret_expires_at AS "previousSecretExpiresAt"
-       FROM claimed d JOIN webhook_events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
-      ORDER BY d.seq, d.id`,
-    [options.now, options.leaseUntil, options.claimToken, options.limit],
-  );
+  const { now, leaseUntil, claimToken, limit } = options;
+  return db.query(sql`
+    WITH claimed AS (
+      UPDATE webhook_deliveries AS d SET lease_until = ${leaseUntil}, claim_token = ${claimToken}
+        FROM (
+          SELECT c.id FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
+           WHERE c.state = 'pending' AND c.next_attempt_at <= ${now}
+             AND (c.lease_until IS NULL OR c.lease_until <= ${now})
+             AND NOT EXISTS (
+                   SELECT 1 FROM webhook_deliveries e
+                    WHERE e.webhook_id = c.webhook_id AND e.state = 'pending' AND e.seq < c.seq
+                      AND (e.application_id = c.application_id OR w.lender_id IS NOT NULL))
+           ORDER BY c.seq, c.id
+           LIMIT ${limit}
+             FOR UPDATE OF c SKIP LOCKED
+        ) AS due
+       WHERE d.id = due.id
+      RETURNING d.id, d.seq, d.claim_token, d.attempts, d.event_id, d.webhook_id
+    )
+    SELECT d.id, d.claim_token AS "claimToken", d.attempts, e.id AS "eventId", e.type AS "eventType", e.data,
+           e.created_at AS "eventCreatedAt", w.id AS "webhookId", w.url, w.status, w.deleted_at IS NOT NULL AS deleted,
+           w.secret_sealed AS "secretSealed", w.previous_secret_sealed AS "previousSecretSealed",
+           w.previous_secret_expires_at AS "previousSecretExpiresAt"
+      FROM claimed d JOIN webhook_events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
+     ORDER BY d.seq, d.id`);
 }
 
 /** Settles a claimed delivery (`pending` again with its next time, or final); false when the claim was lost. */
@@ -192,13 +187,11 @@ export async function settleDelivery(
   db: Sql,
   d: { id: string; claimToken: string; state: DeliveryState; attempts: number; nextAttemptAt?: Date; at: Date },
 ): Promise<boolean> {
-  const settled = await db.query(
-    `UPDATE webhook_deliveries SET state = $3, attempts = $4, lease_until = NULL, claim_token = NULL,
-            next_attempt_at = COALESCE($5, next_attempt_at),
-            completed_at = CASE WHEN $3 = 'pending' THEN completed_at ELSE $6 END
-      WHERE id = $1 AND claim_token = $2 AND state = 'pending' RETURNING 1`,
-    [d.id, d.claimToken, d.state, d.attempts, d.nextAttemptAt ?? null, d.at],
-  );
+  const settled = await db.query(sql`
+    UPDATE webhook_deliveries SET state = ${d.state}, attempts = ${d.attempts}, lease_until = NULL, claim_token = NULL,
+           next_attempt_at = COALESCE(${d.nextAttemptAt ?? null}, next_attempt_at),
+           completed_at = CASE WHEN ${d.state} = 'pending' THEN completed_at ELSE ${d.at} END
+     WHERE id = ${d.id} AND claim_token = ${d.claimToken} AND state = 'pending' RETURNING 1`);
   return settled.length === 1;
 }
 
@@ -218,53 +211,35 @@ export interface AttemptRow {
 }
 
 export async function insertAttempt(tx: Sql, a: AttemptRow): Promise<void> {
-  await tx.query(
-    `INSERT INTO webhook_attempts (id, delivery_id, webhook_id, event_id, event_type, attempt, attempted_at,
-                                   duration_ms, outcome, response_status, error, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      a.id,
-      a.deliveryId,
-      a.webhookId,
-      a.eventId,
-      a.eventType,
-      a.attempt,
-      a.attemptedAt,
-      a.durationMs,
-      a.outcome,
-      a.responseStatus,
-      a.error,
-      a.nextAttemptAt,
-    ],
-  );
+  await tx.query(sql`
+    INSERT INTO webhook_attempts (id, delivery_id, webhook_id, event_id, event_type, attempt, attempted_at,
+                                  duration_ms, outcome, response_status, error, next_attempt_at)
+    VALUES (${a.id}, ${a.deliveryId}, ${a.webhookId}, ${a.eventId}, ${a.eventType}, ${a.attempt}, ${a.attemptedAt},
+            ${a.durationMs}, ${a.outcome}, ${a.responseStatus}, ${a.error}, ${a.nextAttemptAt})`);
 }
 
 /** A webhook's attempts, newest first. */
 export async function listAttempts(db: Sql, webhookId: string, limit: number): Promise<AttemptRow[]> {
-  return db.query(
-    `SELECT id, delivery_id AS "deliveryId", webhook_id AS "webhookId", event_id AS "eventId", event_type AS "eventType",
-            attempt, attempted_at AS "attemptedAt", duration_ms AS "durationMs", outcome,
-            response_status AS "responseStatus", error, next_attempt_at AS "nextAttemptAt"
-       FROM webhook_attempts WHERE webhook_id = $1 ORDER BY attempted_at DESC, attempt DESC, id DESC LIMIT $2`,
-    [webhookId, limit],
-  );
+  return db.query(sql`
+    SELECT id, delivery_id AS "deliveryId", webhook_id AS "webhookId", event_id AS "eventId", event_type AS "eventType",
+           attempt, attempted_at AS "attemptedAt", duration_ms AS "durationMs", outcome,
+           response_status AS "responseStatus", error, next_attempt_at AS "nextAttemptAt"
+      FROM webhook_attempts WHERE webhook_id = ${webhookId}
+     ORDER BY attempted_at DESC, attempt DESC, id DESC LIMIT ${limit}`);
 }
 
 export async function countPendingDeliveries(db: Sql, webhookId: string): Promise<number> {
   const [row] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'`,
-    [webhookId],
+    sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND state = 'pending'`,
   );
   return row.n;
 }
 
 /** Forgets attempts, finished deliveries, and events with no delivery left, older than `before`. */
 export async function deleteHistoryBefore(db: Sql, before: Date): Promise<void> {
-  await db.query('DELETE FROM webhook_attempts WHERE attempted_at < $1', [before]);
-  await db.query(`DELETE FROM webhook_deliveries WHERE state <> 'pending' AND created_at < $1`, [before]);
-  await db.query(
-    `DELETE FROM webhook_events e
-      WHERE e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`,
-    [before],
-  );
+  await db.query(sql`DELETE FROM webhook_attempts WHERE attempted_at < ${before}`);
+  await db.query(sql`DELETE FROM webhook_deliveries WHERE state <> 'pending' AND created_at < ${before}`);
+  await db.query(sql`
+    DELETE FROM webhook_events e
+     WHERE e.created_at < ${before} AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`);
 }
