@@ -43,4 +43,3 @@ export * from './outcomes/lifecycle';
 export * from './outcomes/commission';
 export * from './outcomes/referral-reports';
 export * from './outcomes/funnel';
-export * from './outcomes/simulate';
