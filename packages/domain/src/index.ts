@@ -10,7 +10,6 @@ export * from './applications/credit-check';
 export * from './applications/run-credit-check';
 export * from './idempotency';
 export * from './instances';
-export * from './credit/sandbox';
 export * from './credit/bureau';
 export * from './validation';
 export * from './variant-b/tokens';
