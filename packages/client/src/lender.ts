@@ -1,7 +1,7 @@
 /** For lenders, at `…/api/lender/v1`: their leads, pulled or pushed, and what became of the referrals LoanMatch sent them. */
 import { apiOf, sendWith, verifyWebhook, type Api } from './partner';
 import { createTransport, dataOf, requireKey, type TransportOptions } from './transport';
-import type { OutcomeEvent, PathsA } from './types';
+import type { LenderWebhookRequest, OutcomeEvent, PathsA } from './types';
 
 export type LenderClientOptions = TransportOptions & { baseUrl: string; apiKey: string };
 const LENDER_KEY = 'lender key LoanMatch issued (lm_lender_sandbox_… or lm_lender_live_…)';
@@ -10,9 +10,6 @@ type LenderPaths = Pick<PathsA, '/outcomes' | '/leads' | '/leads/{reference}'> &
   '/webhooks': PathsA['/api/lender/v1/webhooks'];
   '/webhooks/{webhookId}': PathsA['/api/lender/v1/webhooks/{webhookId}'];
 };
-type RegisterRequest = NonNullable<
-  PathsA['/api/lender/v1/webhooks']['post']['requestBody']
->['content']['application/json'];
 
 export class LoanMatchLenderClient {
   private readonly api: Api<LenderPaths>;
@@ -44,7 +41,7 @@ export class LoanMatchLenderClient {
 
   /** Endpoints that receive `lead.created`; `register` answers the signing secret, shown this once. */
   readonly webhooks = {
-    register: (request: RegisterRequest) => dataOf(this.api.POST('/webhooks', { body: request, fetch: this.once })),
+    register: (body: LenderWebhookRequest) => dataOf(this.api.POST('/webhooks', { body, fetch: this.once })),
     list: () => dataOf(this.api.GET('/webhooks')),
     delete: (webhookId: string) =>
       dataOf(this.api.DELETE('/webhooks/{webhookId}', { params: { path: { webhookId } } })),

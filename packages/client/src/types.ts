@@ -19,6 +19,7 @@ export type FlatApplication = Body<PathsB['/applications']['post']>;
 export type FlatFields = Omit<Body<PathsB[ById]['patch']>, 'securityToken'>;
 export type CreditCheckDetailsB = Omit<Body<PathsB[`${ById}/credit-check`]['post']>, 'securityToken'>;
 export type RegisterWebhookRequest = Body<PathsA['/webhooks']['post']>;
+export type LenderWebhookRequest = Body<PathsA['/api/lender/v1/webhooks']['post']>;
 export type ReferralReportQuery = NonNullable<PathsA['/reports/referrals']['get']['parameters']['query']>;
 export type OutcomeEvent = Body<PathsA['/outcomes']['post']>;
 /** A call that takes an `Idempotency-Key`: one is made for it unless you pass your own. */

@@ -11,8 +11,7 @@ import {
 import { cleanUp } from '../cleanup';
 import { consentRecordFor } from '../consents';
 import type { DomainContext } from '../context';
-import { bandOf, type SandboxScore } from '../credit/bureau';
-import { parseSandboxScore } from '../credit/sandbox';
+import { bandOf, parseSandboxScore, type SandboxScore } from '../credit/bureau';
 import { fail, invalid, ok, violation, type Result } from '../errors';
 import type { Seal } from '../idempotency';
 import { sealApplicantDetails, sealScore } from '../personal-data';

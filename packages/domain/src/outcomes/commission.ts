@@ -1,13 +1,6 @@
 /** A product's commission per funded loan, with a clawback period; worked in whole cents and basis points. */
+import { Type, type Static } from '@sinclair/typebox';
 import { isWholeCents, toCents } from './money';
-
-/** As the catalogue states it, in dollars and percent. */
-export interface CommissionDefinition {
-  fixed?: number;
-  percent?: number;
-  cap?: number;
-  clawbackDays: number;
-}
 
 /** As a referral keeps it, from the offer the applicant followed. */
 export type CommissionTerms = {
@@ -19,17 +12,17 @@ export type CommissionTerms = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const commissionSchema = {
-  type: 'object',
-  properties: {
-    fixed: { type: 'number', minimum: 0, maximum: 100000 },
-    percent: { type: 'number', minimum: 0, maximum: 100 },
-    cap: { type: 'number', minimum: 0, maximum: 1000000 },
-    clawbackDays: { type: 'integer', minimum: 0, maximum: 3650 },
+/** As the catalogue states it, in dollars and percent. */
+export const commissionSchema = Type.Object(
+  {
+    fixed: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })),
+    percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    cap: Type.Optional(Type.Number({ minimum: 0, maximum: 1000000 })),
+    clawbackDays: Type.Integer({ minimum: 0, maximum: 3650 }),
   },
-  required: ['clawbackDays'],
-  additionalProperties: false,
-} as const;
+  { additionalProperties: false },
+);
+export type CommissionDefinition = Static<typeof commissionSchema>;
 
 /** The rules between its values (checked after the schema). */
 export function commissionViolations(

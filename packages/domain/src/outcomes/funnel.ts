@@ -1,21 +1,10 @@
 /** The operators' funnel over a window of days, of one partner or of all, and per partner and lender for the console. */
-import { findPartner, funnel, funnelByPartner, type FunnelCounts } from '@loanmatch/db';
+import { findPartner, funnel, funnelByPartner } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalUuid } from '../ids';
-import { toDollars } from './money';
+import { inDollars } from './money';
 import { referralReport, reportWindow, type ReportQuery } from './referral-reports';
-
-const view = (c: FunnelCounts) => ({
-  applications: c.applications,
-  creditChecks: c.creditChecks,
-  matches: c.matches,
-  referrals: c.referrals,
-  funded: c.funded,
-  fundedAmount: toDollars(c.fundedAmountCents),
-  commission: toDollars(c.commissionCents),
-  duplicates: c.duplicates,
-});
 
 async function partnerOf(ctx: DomainContext, partnerId: string | undefined): Promise<Result<string | null>> {
   if (partnerId === undefined) return ok(null);
@@ -34,14 +23,14 @@ export async function operatorFunnel(ctx: DomainContext, options: { query: Repor
     from: window.value.start,
     until: window.value.until,
   });
-  return ok(view(counts));
+  return ok(inDollars(counts));
 }
 
 export async function operatorFunnelByPartner(ctx: DomainContext, options: { query: ReportQuery }) {
   const window = reportWindow(options.query, ctx.clock());
   if (!window.ok) return window;
   const rows = await funnelByPartner(ctx.db, { from: window.value.start, until: window.value.until });
-  return ok({ partners: rows.map((r) => ({ partnerId: r.partnerId, name: r.name, ...view(r) })) });
+  return ok({ partners: rows.map(inDollars) });
 }
 
 export async function operatorFunnelByLender(

@@ -13,6 +13,14 @@ export function toDollars(cents: number): number {
   return cents / 100;
 }
 
+/** Counts with their sums in dollars, in the same places: the sums come just before `duplicates`. */
+export function inDollars<T extends { fundedAmountCents: number; commissionCents: number; duplicates: number }>(
+  row: T,
+) {
+  const { fundedAmountCents, commissionCents, duplicates, ...counts } = row;
+  return { ...counts, fundedAmount: toDollars(fundedAmountCents), commission: toDollars(commissionCents), duplicates };
+}
+
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);

@@ -35,8 +35,33 @@ export async function recordOutcome(ctx: DomainContext, options: { lender: Outco
   return valid.ok ? recordValidOutcome(ctx, options.lender, valid.value) : valid;
 }
 
+/**
+ * `POST /admin/v1/sandbox/outcomes`: a sandbox referral's outcome, recorded as its own lender would report
+ * it, so reports, webhooks and commission move before any lender reports.
+ */
+export async function simulateOutcome(ctx: DomainContext, options: { body: unknown }) {
+  const given = options.body;
+  const body =
+    typeof given === 'object' && given !== null && !Array.isArray(given)
+      ? {
+          eventId: `sim_${randomUUID().replace(/-/g, '')}`,
+          occurredAt: ctx.clock().toISOString(),
+          ...(given as Record<string, unknown>),
+        }
+      : given;
+  const b = body as Record<string, unknown>;
+  if (b?.type === 'funded' && b.fundedAt === undefined) b.fundedAt = b.occurredAt;
+  const valid = validateOutcomeEvent(body, ctx.clock());
+  if (!valid.ok) return valid;
+  const offerId = canonicalUuid(valid.value.reference);
+  const referral = offerId ? await findReferralByOfferId(ctx.db, offerId) : null;
+  if (referral?.partnerEnvironment !== 'sandbox')
+    return fail('NOT_FOUND', 'reference: names no referral of a sandbox partner');
+  return recordValidOutcome(ctx, { lenderId: referral.lenderId, keyId: null, environment: 'sandbox' }, valid.value);
+}
+
 /** An event already validated (a simulation builds its own). */
-export async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, event: OutcomeEventRequest) {
+async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, event: OutcomeEventRequest) {
   const offerId = canonicalUuid(event.reference);
   const fingerprint = fingerprintOf(event, offerId);
   const earlier = await answerEarlier(ctx, lender.lenderId, event.eventId, fingerprint);

@@ -8,7 +8,7 @@ import { invalid, ok, violation, type FieldViolation, type Result } from '../err
 import { CLIENT_TAG_KEY_PATTERN } from '../validation';
 import { ISO_DATE, parseCalendarDate } from '../validation/dates';
 import type { Answer } from '../validation/responses';
-import { formatCents, toDollars } from './money';
+import { formatCents, inDollars } from './money';
 
 export const REPORT_MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
@@ -83,7 +83,7 @@ export async function referralReport(ctx: DomainContext, options: { partnerId: s
     grouping: grouping.value,
   });
   const shown = grouping.value.by === 'day' ? everyDay(rows, window.value) : rows;
-  return ok({ report: { rows: shown.map(rowView) }, window: window.value });
+  return ok({ report: { rows: shown.map(inDollars) }, window: window.value });
 }
 
 const NONE = {
@@ -106,20 +106,6 @@ function everyDay(rows: readonly ReportRow[], window: { start: Date; until: Date
     out.push(byDay.get(day) ?? { group: day, ...NONE });
   }
   return out;
-}
-
-function rowView(r: ReportRow): ReferralReportRow {
-  return {
-    group: r.group,
-    referrals: r.referrals,
-    started: r.started,
-    approved: r.approved,
-    declined: r.declined,
-    funded: r.funded,
-    fundedAmount: toDollars(r.fundedAmountCents),
-    commission: toDollars(r.commissionCents),
-    duplicates: r.duplicates,
-  };
 }
 
 /**

@@ -31,7 +31,9 @@ export async function createApplicationB(
       const valid = validateVariantBCreate(options.body, ctx.clock());
       if (!valid.ok) return valid;
       const { formType, clientTags, ...flat } = valid.value;
-      const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
+      const step1: Json = {};
+      for (const key of Object.keys(schemaFor('personal', 1).properties))
+        if (Object.hasOwn(flat, key)) step1[key] = flat[key];
       const given = splitFlatFields(flat);
       const plan = planSteps({ 1: step1 }, {}, given.steps);
       if (!plan.ok) return plan;
@@ -66,10 +68,4 @@ export async function createApplicationB(
     return fail('IDEMPOTENCY_KEY_UNRESOLVED', message);
   }
   return ok({ value: { applicationId: stored.applicationId, securityToken }, replayed: true });
-}
-
-function pick(source: Record<string, unknown>, keys: readonly string[]): Json {
-  const out: Json = {};
-  for (const key of keys) if (Object.hasOwn(source, key)) out[key] = source[key];
-  return out;
 }
