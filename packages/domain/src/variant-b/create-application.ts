@@ -31,9 +31,10 @@ export async function createApplicationB(
       const valid = validateVariantBCreate(options.body, ctx.clock());
       if (!valid.ok) return valid;
       const { formType, clientTags, ...flat } = valid.value;
+      const fields: Json = flat;
       const step1: Json = {};
       for (const key of Object.keys(schemaFor('personal', 1).properties))
-        if (Object.hasOwn(flat, key)) step1[key] = flat[key];
+        if (Object.hasOwn(fields, key)) step1[key] = fields[key];
       const given = splitFlatFields(flat);
       const plan = planSteps({ 1: step1 }, {}, given.steps);
       if (!plan.ok) return plan;
