@@ -22,7 +22,7 @@ import { parseTime } from './validation/dates';
 import { validateLenderWebhookRequest } from './validation/validators';
 import { decodeCursor, pageOf, parsePageLimit } from './validation/page-query';
 import { DATE_TIME_TEXT } from './validation/validate';
-import { LEAD_APPLICANT_FIELDS, type Answer } from './validation/responses';
+import { LEAD_APPLICANT_FIELDS, LEAD_OFFER_FIELDS, type Answer } from './validation/responses';
 import { readIntake } from './variant-b/intake';
 import { registerWebhook } from './webhooks';
 
@@ -72,19 +72,10 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
   const offer = row.offer as Answer<'Offer'> | null;
   if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
   const { certainty, conditions, offerDetails: terms } = offer;
+  const fields: Lead['offer'] = { ...terms, certainty, conditions };
   return ok({
     ...summary(row),
-    offer: {
-      interestRate: terms.interestRate,
-      comparisonRate: terms.comparisonRate,
-      loanAmount: terms.loanAmount,
-      loanTermMonths: terms.loanTermMonths,
-      monthlyRepayment: terms.monthlyRepayment,
-      establishmentFee: terms.establishmentFee,
-      monthlyFee: terms.monthlyFee,
-      certainty,
-      conditions,
-    },
+    offer: Object.fromEntries(LEAD_OFFER_FIELDS.map((field) => [field, fields[field]])) as Lead['offer'],
     application: {
       applicationId: row.applicationId,
       formType: row.application.formType as Lead['application']['formType'],

@@ -299,23 +299,26 @@ const LeadApplicant = Type.Object(
 );
 /** The applicant's fields a lead carries: who they are and where they live, never a consent flag or a score. */
 export const LEAD_APPLICANT_FIELDS = Object.keys(LeadApplicant.properties);
+const LeadOffer = Type.Object(
+  {
+    interestRate: number('Percent a year.'),
+    comparisonRate: number('Percent a year.'),
+    loanAmount: number(),
+    loanTermMonths: int32(),
+    monthlyRepayment: number(),
+    establishmentFee: number(),
+    monthlyFee: number(),
+    certainty: oneOf(['pre_qualified', 'indicative'] as const),
+    conditions: list(requirement, 'What you will need to see, for an indicative offer.'),
+  },
+  { description: 'The offer as it was matched.' },
+);
+/** The offer's fields a lead carries, in the schema's order: its terms, certainty and conditions. */
+export const LEAD_OFFER_FIELDS = Object.keys(LeadOffer.properties) as Array<keyof typeof LeadOffer.properties>;
 const Lead = Type.Intersect([
   ref('LeadSummary', LeadSummary),
   Type.Object({
-    offer: Type.Object(
-      {
-        interestRate: number('Percent a year.'),
-        comparisonRate: number('Percent a year.'),
-        loanAmount: number(),
-        loanTermMonths: int32(),
-        monthlyRepayment: number(),
-        establishmentFee: number(),
-        monthlyFee: number(),
-        certainty: oneOf(['pre_qualified', 'indicative'] as const),
-        conditions: list(requirement, 'What you will need to see, for an indicative offer.'),
-      },
-      { description: 'The offer as it was matched.' },
-    ),
+    offer: LeadOffer,
     application: Type.Object({
       applicationId: uuid,
       formType: oneOf(FORM_TYPES),
