@@ -3,11 +3,9 @@
  * `Authorization: Bearer <access token>`; PATCH, credit check and match bodies carry the `securityToken`.
  */
 import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
-import type { Redis } from 'ioredis';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
   createApplicationB,
-  createContractLifecycles,
   createSecretBox,
   createTierLimits,
   issueSecurityToken,
@@ -17,53 +15,36 @@ import {
   updateApplicationB,
   validateTokenRequest,
   type AuthenticatedPartner,
-  type ContractLifecycles,
-  type DomainContext,
   type TierLimits,
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
-  contractLifecycle,
   createAccessTokens,
+  createPartnerApp,
   createRateLimiter,
-  createServiceApp,
-  docsRoutes,
   jsonBody,
   referralRoutes,
   requireAccessToken,
   requireApiKeyHeader,
   sendData,
   sendResult,
-  servedDocument,
   variantBDocument,
   webhookRoutes,
-  type ContractUsage,
-  type HttpMetrics,
-  type Logger,
+  type PartnerAppDeps,
   type TierUsage,
 } from '@loanmatch/http';
 
 export const BASE_PATH_B = '/v1';
 
-export interface PartnerBDeps {
-  ctx: DomainContext;
-  logger: Logger;
-  ping: () => Promise<boolean>;
+export interface PartnerBDeps extends PartnerAppDeps {
   /** The secret that signs access tokens, and earlier ones still accepted (rotation), newest first. */
   jwt: { secret: string; previousSecrets?: readonly string[] };
   /** The tier → hourly limit map; by default read from the database through a two-second cache. */
   tierLimits?: TierLimits;
-  redis?: Redis;
-  redisPrefix?: string;
-  metrics?: HttpMetrics;
   /** Counts each request the limiter sees, and each it refuses, per tier (the operator console). */
   usage?: TierUsage;
   /** The server of its OpenAPI document; its default port on loopback by default. */
   publicBaseUrl?: string;
-  /** The contracts' schedules and brownouts; by default read from the database through a two-second copy. */
-  lifecycles?: ContractLifecycles;
-  /** Counts each partner request on the contract, per partner and day. */
-  contractUsage?: ContractUsage;
 }
 
 const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
@@ -72,23 +53,13 @@ const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
 export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
-export function createPartnerBApp(options: PartnerBDeps): Express {
-  const deps = { ...options, lifecycles: options.lifecycles ?? createContractLifecycles(options.ctx.db) };
-  const document = variantBDocument({
+export function createPartnerBApp(deps: PartnerBDeps): Express {
+  return createPartnerApp(deps, {
+    name: 'B',
     basePath: BASE_PATH_B,
     publicUrl: deps.publicBaseUrl ?? 'http://127.0.0.1:3001',
-    environment: deps.ctx.env,
-  });
-  return createServiceApp({
-    contract: 'B',
-    logger: deps.logger,
-    ping: deps.ping,
-    metrics: deps.metrics,
-    routes: [
-      // The document and its page first: a guess at them under the base path gets 404, not 401.
-      { router: docsRoutes(servedDocument(document, 'B', deps.lifecycles), BASE_PATH_B) },
-      { path: BASE_PATH_B, router: partnerRoutes(deps) },
-    ],
+    document: variantBDocument,
+    routes: (lifecycle) => [{ path: BASE_PATH_B, router: partnerRoutes(deps, lifecycle) }],
   });
 }
 
@@ -118,7 +89,7 @@ function hourlyLimit(deps: PartnerBDeps): RequestHandler[] {
   ];
 }
 
-function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }): Router {
+function partnerRoutes(deps: PartnerBDeps, lifecycle: RequestHandler): Router {
   const { ctx } = deps;
   const tokens = createAccessTokens({
     secret: deps.jwt.secret,
@@ -131,7 +102,6 @@ function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }):
     SECURITY_TOKEN_REPLAY_PURPOSE,
   );
   const rateLimit = hourlyLimit(deps);
-  const lifecycle = contractLifecycle('B', deps.lifecycles, deps.contractUsage);
   const router = Router();
 
   const tokenExchange = [requireApiKeyHeader(ctx), lifecycle, ...rateLimit, jsonBody(BODY_BOUNDS.partner)];
