@@ -2,7 +2,7 @@
  * Variant A: the partner API at /api/partner/v1 (`Authorization: Bearer <API key>`), and the lender API
  * at /api/lender/v1, where lenders report outcomes with keys of their own.
  */
-import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type RequestHandler, type Response } from 'express';
 import {
   createApplication,
   followTrackingLink,
@@ -18,8 +18,10 @@ import {
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
+  applicationTarget,
   LENDER_BASE_PATH,
   createPartnerApp,
+  creditCheckInput,
   createRateLimiter,
   jsonBody,
   leadRoutes,
@@ -71,33 +73,22 @@ function partnerRoutes(deps: PartnerADeps, lifecycle: RequestHandler): Router {
     perMinute(deps, 'a', (res) => partnerOf(res).keyId),
     jsonBody(BODY_BOUNDS.partner),
   );
-  /** The partner asking, the application the path names, and the body. */
-  const target = (req: Request<{ applicationId: string }>, res: Response) => ({
-    partnerId: partnerOf(res).partnerId,
-    applicationId: req.params.applicationId,
-    body: req.body,
-  });
 
   router.post('/applications', async (req, res) => {
     const input = { partnerId: partnerOf(res).partnerId, body: req.body, idempotencyKey: req.get('Idempotency-Key') };
     sendResult(res, await createApplication(ctx, input), 201);
   });
   router.patch('/applications/:applicationId', async (req, res) =>
-    sendResult(res, await saveStep(ctx, target(req, res))),
+    sendResult(res, await saveStep(ctx, applicationTarget(req, res))),
   );
-  router.post('/applications/:applicationId/credit-check', async (req, res) => {
-    const input = {
-      ...target(req, res),
-      idempotencyKey: req.get('Idempotency-Key'),
-      sandboxScore: req.get('X-Sandbox-Score'),
-    };
-    sendResult(res, await runCreditCheck(ctx, input));
-  });
+  router.post('/applications/:applicationId/credit-check', async (req, res) =>
+    sendResult(res, await runCreditCheck(ctx, creditCheckInput(req, res))),
+  );
   router.get('/applications/:applicationId', async (req, res) =>
-    sendResult(res, await getApplication(ctx, target(req, res))),
+    sendResult(res, await getApplication(ctx, applicationTarget(req, res))),
   );
   router.post('/applications/:applicationId/match', async (req, res) =>
-    sendResult(res, await matchApplication(ctx, target(req, res))),
+    sendResult(res, await matchApplication(ctx, applicationTarget(req, res))),
   );
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
   router.use(referralRoutes(ctx));

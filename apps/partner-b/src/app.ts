@@ -2,7 +2,7 @@
  * Variant B at /v1: a partner exchanges its API key (`X-API-Key`) for a 15-minute JWT, then sends
  * `Authorization: Bearer <access token>`; PATCH, credit check and match bodies carry the `securityToken`.
  */
-import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type RequestHandler, type Response } from 'express';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
   createApplicationB,
@@ -19,8 +19,10 @@ import {
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
+  applicationTarget,
   createAccessTokens,
   createPartnerApp,
+  creditCheckInput,
   createRateLimiter,
   jsonBody,
   referralRoutes,
@@ -112,33 +114,22 @@ function partnerRoutes(deps: PartnerBDeps, lifecycle: RequestHandler): Router {
   });
 
   router.use(requireAccessToken(ctx, tokens), lifecycle, rateLimit, jsonBody(BODY_BOUNDS.partner));
-  /** The partner asking, the application the path names, and the body, which carries its security token. */
-  const target = (req: Request<{ applicationId: string }>, res: Response) => ({
-    partnerId: partnerOf(res).partnerId,
-    applicationId: req.params.applicationId,
-    body: req.body,
-  });
   router.post('/applications', async (req, res) => {
     const input = { partnerId: partnerOf(res).partnerId, body: req.body, idempotencyKey: req.get('Idempotency-Key') };
     sendResult(res, await createApplicationB(ctx, { ...input, secretBox }), 201);
   });
-  router.post('/applications/:applicationId/credit-check', async (req, res) => {
-    const input = {
-      ...target(req, res),
-      idempotencyKey: req.get('Idempotency-Key'),
-      sandboxScore: req.get('X-Sandbox-Score'),
-    };
-    sendResult(res, await runCreditCheckB(ctx, input));
-  });
+  router.post('/applications/:applicationId/credit-check', async (req, res) =>
+    sendResult(res, await runCreditCheckB(ctx, creditCheckInput(req, res))),
+  );
   router.patch('/applications/:applicationId', async (req, res) =>
-    sendResult(res, await updateApplicationB(ctx, target(req, res))),
+    sendResult(res, await updateApplicationB(ctx, applicationTarget(req, res))),
   );
   router.post('/applications/:applicationId/match', async (req, res) =>
-    sendResult(res, await matchApplicationB(ctx, target(req, res))),
+    sendResult(res, await matchApplicationB(ctx, applicationTarget(req, res))),
   );
   // A new security token for any of the partner's applications, one made on Variant A included.
   router.post('/applications/:applicationId/security-token', async (req, res) =>
-    sendResult(res, await issueSecurityToken(ctx, target(req, res))),
+    sendResult(res, await issueSecurityToken(ctx, applicationTarget(req, res))),
   );
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
   router.use(referralRoutes(ctx));

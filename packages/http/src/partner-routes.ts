@@ -82,6 +82,20 @@ export function createPartnerApp(
   });
 }
 
+/** The partner asking, the application the path names, and the body. */
+export const applicationTarget = (req: Request<{ applicationId: string }>, res: Response) => ({
+  partnerId: partnerIdOf(res),
+  applicationId: req.params.applicationId,
+  body: req.body,
+});
+
+/** A credit check's input: its target, `Idempotency-Key` and `X-Sandbox-Score`. */
+export const creditCheckInput = (req: Request<{ applicationId: string }>, res: Response) => ({
+  ...applicationTarget(req, res),
+  idempotencyKey: req.get('Idempotency-Key'),
+  sandboxScore: req.get('X-Sandbox-Score'),
+});
+
 /** A query parameter as the domain takes it: a repeated one (`?from=a&from=b`) is no value it accepts. */
 export function queryValue(req: Request, name: string): string | undefined {
   const value = (req.query as Record<string, unknown>)[name];
