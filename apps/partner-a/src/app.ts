@@ -60,8 +60,7 @@ export function createPartnerAApp(deps: PartnerADeps): Express {
 
 /** Counts each key's requests a minute: `keyOf` names the key. */
 function perMinute(deps: PartnerADeps, name: string, keyOf: (res: Response) => string) {
-  const { rateLimitPerMinute: limit, redis, redisPrefix, logger, metrics } = deps;
-  return createRateLimiter({ name, limit, windowMs: 60_000, keyOf, redis, redisPrefix, logger, metrics });
+  return createRateLimiter({ ...deps, name, limit: deps.rateLimitPerMinute, windowMs: 60_000, keyOf });
 }
 
 function partnerRoutes(deps: PartnerADeps, lifecycle: RequestHandler): Router {

@@ -70,15 +70,12 @@ function hourlyLimit(deps: PartnerBDeps): RequestHandler[] {
   const { ctx, usage } = deps;
   const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
   const limiter = createRateLimiter({
+    ...deps,
     name: 'b',
     windowMs: 60 * 60 * 1000,
     limit: (_partnerId, res) => tierLimits.perHour(partnerOf(res).tier),
     policy: (res) => partnerOf(res).tier,
     keyOf: (res) => partnerOf(res).partnerId,
-    redis: deps.redis,
-    redisPrefix: deps.redisPrefix,
-    logger: deps.logger,
-    metrics: deps.metrics,
     onRefused: (res) => usage?.record(partnerOf(res).tier, true),
   });
   // Only a request the limiter let through reaches the second handler.
