@@ -12,8 +12,6 @@ import {
   recordOutcome,
   runCreditCheck,
   saveStep,
-  type AuthenticatedLender,
-  type AuthenticatedPartner,
   type DomainContext,
 } from '@loanmatch/domain';
 import {
@@ -24,7 +22,9 @@ import {
   creditCheckInput,
   createRateLimiter,
   jsonBody,
+  partnerOf,
   leadRoutes,
+  lenderOf,
   referralRoutes,
   requireApiKey,
   requireLenderKey,
@@ -40,9 +40,6 @@ export interface PartnerADeps extends PartnerAppDeps {
   /** Requests a minute per partner key, and per lender key on the lender API. */
   rateLimitPerMinute: number;
 }
-
-const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
-const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
 
 export function createPartnerAApp(deps: PartnerADeps): Express {
   return createPartnerApp(deps, {

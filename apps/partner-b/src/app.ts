@@ -2,7 +2,7 @@
  * Variant B at /v1: a partner exchanges its API key (`X-API-Key`) for a 15-minute JWT, then sends
  * `Authorization: Bearer <access token>`; PATCH, credit check and match bodies carry the `securityToken`.
  */
-import { Router, type Express, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type RequestHandler } from 'express';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
   createApplicationB,
@@ -14,7 +14,6 @@ import {
   runCreditCheckB,
   updateApplicationB,
   validateTokenRequest,
-  type AuthenticatedPartner,
   type TierLimits,
 } from '@loanmatch/domain';
 import {
@@ -25,6 +24,7 @@ import {
   creditCheckInput,
   createRateLimiter,
   jsonBody,
+  partnerOf,
   referralRoutes,
   requireAccessToken,
   requireApiKeyHeader,
@@ -48,8 +48,6 @@ export interface PartnerBDeps extends PartnerAppDeps {
   /** The server of its OpenAPI document; its default port on loopback by default. */
   publicBaseUrl?: string;
 }
-
-const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
 
 /** The `iss` and `aud` of this server's access tokens: a sandbox token is no live token. */
 export const jwtIssuer = (env: string): string => `loanmatch/${env}`;

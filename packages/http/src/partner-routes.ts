@@ -34,8 +34,10 @@ import type { HttpMetrics } from './metrics';
 import { docsRoutes, type DocumentOptions, type Schema } from './openapi';
 import { createServiceApp } from './service-app';
 
-const partnerIdOf = (res: Response): string => (res.locals.partner as AuthenticatedPartner).partnerId;
-const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
+/** Who the authentication middleware let in. */
+export const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
+export const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
+const partnerIdOf = (res: Response): string => partnerOf(res).partnerId;
 
 /** What both partner front-ends are given. */
 export interface PartnerAppDeps {
