@@ -2,11 +2,9 @@
  * Variant A: the partner API at /api/partner/v1 (`Authorization: Bearer <API key>`), and the lender API
  * at /api/lender/v1, where lenders report outcomes with keys of their own.
  */
-import { Router, type Express, type Request, type Response } from 'express';
-import type { Redis } from 'ioredis';
+import { Router, type Express, type RequestHandler, type Response } from 'express';
 import {
   createApplication,
-  createContractLifecycles,
   followTrackingLink,
   getApplication,
   listConsentTexts,
@@ -14,69 +12,43 @@ import {
   recordOutcome,
   runCreditCheck,
   saveStep,
-  type AuthenticatedLender,
-  type AuthenticatedPartner,
-  type ContractLifecycles,
   type DomainContext,
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
+  applicationTarget,
   LENDER_BASE_PATH,
-  contractLifecycle,
+  createPartnerApp,
+  creditCheckInput,
   createRateLimiter,
-  createServiceApp,
-  docsRoutes,
   jsonBody,
+  partnerOf,
   leadRoutes,
+  lenderOf,
   referralRoutes,
   requireApiKey,
   requireLenderKey,
   sendResult,
-  servedDocument,
   variantADocument,
   webhookRoutes,
-  type ContractUsage,
-  type HttpMetrics,
-  type Logger,
+  type PartnerAppDeps,
 } from '@loanmatch/http';
 
 export const BASE_PATH_A = '/api/partner/v1';
 
-export interface PartnerADeps {
-  ctx: DomainContext;
-  logger: Logger;
-  ping: () => Promise<boolean>;
+export interface PartnerADeps extends PartnerAppDeps {
   /** Requests a minute per partner key, and per lender key on the lender API. */
   rateLimitPerMinute: number;
-  redis?: Redis;
-  redisPrefix?: string;
-  /** Request durations and rate-limit refusals, for `GET /metrics`. */
-  metrics?: HttpMetrics;
-  /** The contracts' schedules and brownouts; by default read from the database through a two-second copy. */
-  lifecycles?: ContractLifecycles;
-  /** Counts each partner request on the contract, per partner and day. */
-  contractUsage?: ContractUsage;
 }
 
-const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
-const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
-
-export function createPartnerAApp(options: PartnerADeps): Express {
-  const deps = { ...options, lifecycles: options.lifecycles ?? createContractLifecycles(options.ctx.db) };
-  const document = variantADocument({
+export function createPartnerAApp(deps: PartnerADeps): Express {
+  return createPartnerApp(deps, {
+    name: 'A',
     basePath: BASE_PATH_A,
     publicUrl: deps.ctx.tracking.publicBaseUrl,
-    environment: deps.ctx.env,
-  });
-  return createServiceApp({
-    contract: 'A',
-    logger: deps.logger,
-    ping: deps.ping,
-    metrics: deps.metrics,
-    routes: [
-      // The document and its page first: a guess at them under the base path gets 404 naming them, not 401.
-      { router: docsRoutes(servedDocument(document, 'A', deps.lifecycles), BASE_PATH_A) },
-      { path: BASE_PATH_A, router: partnerRoutes(deps) },
+    document: variantADocument,
+    routes: (lifecycle) => [
+      { path: BASE_PATH_A, router: partnerRoutes(deps, lifecycle) },
       { path: LENDER_BASE_PATH, router: lenderRoutes(deps) },
       { router: trackingRoutes(deps.ctx) },
     ],
@@ -85,46 +57,34 @@ export function createPartnerAApp(options: PartnerADeps): Express {
 
 /** Counts each key's requests a minute: `keyOf` names the key. */
 function perMinute(deps: PartnerADeps, name: string, keyOf: (res: Response) => string) {
-  const { rateLimitPerMinute: limit, redis, redisPrefix, logger, metrics } = deps;
-  return createRateLimiter({ name, limit, windowMs: 60_000, keyOf, redis, redisPrefix, logger, metrics });
+  return createRateLimiter({ ...deps, name, limit: deps.rateLimitPerMinute, windowMs: 60_000, keyOf });
 }
 
-function partnerRoutes(deps: PartnerADeps & { lifecycles: ContractLifecycles }): Router {
+function partnerRoutes(deps: PartnerADeps, lifecycle: RequestHandler): Router {
   const { ctx } = deps;
   const router = Router();
   router.use(
     requireApiKey(ctx),
-    contractLifecycle('A', deps.lifecycles, deps.contractUsage),
+    lifecycle,
     perMinute(deps, 'a', (res) => partnerOf(res).keyId),
     jsonBody(BODY_BOUNDS.partner),
   );
-  /** The partner asking, the application the path names, and the body. */
-  const target = (req: Request<{ applicationId: string }>, res: Response) => ({
-    partnerId: partnerOf(res).partnerId,
-    applicationId: req.params.applicationId,
-    body: req.body,
-  });
 
   router.post('/applications', async (req, res) => {
     const input = { partnerId: partnerOf(res).partnerId, body: req.body, idempotencyKey: req.get('Idempotency-Key') };
     sendResult(res, await createApplication(ctx, input), 201);
   });
   router.patch('/applications/:applicationId', async (req, res) =>
-    sendResult(res, await saveStep(ctx, target(req, res))),
+    sendResult(res, await saveStep(ctx, applicationTarget(req, res))),
   );
-  router.post('/applications/:applicationId/credit-check', async (req, res) => {
-    const input = {
-      ...target(req, res),
-      idempotencyKey: req.get('Idempotency-Key'),
-      sandboxScore: req.get('X-Sandbox-Score'),
-    };
-    sendResult(res, await runCreditCheck(ctx, input));
-  });
+  router.post('/applications/:applicationId/credit-check', async (req, res) =>
+    sendResult(res, await runCreditCheck(ctx, creditCheckInput(req, res))),
+  );
   router.get('/applications/:applicationId', async (req, res) =>
-    sendResult(res, await getApplication(ctx, target(req, res))),
+    sendResult(res, await getApplication(ctx, applicationTarget(req, res))),
   );
   router.post('/applications/:applicationId/match', async (req, res) =>
-    sendResult(res, await matchApplication(ctx, target(req, res))),
+    sendResult(res, await matchApplication(ctx, applicationTarget(req, res))),
   );
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
   router.use(referralRoutes(ctx));

@@ -2,12 +2,10 @@
  * Variant B at /v1: a partner exchanges its API key (`X-API-Key`) for a 15-minute JWT, then sends
  * `Authorization: Bearer <access token>`; PATCH, credit check and match bodies carry the `securityToken`.
  */
-import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
-import type { Redis } from 'ioredis';
+import { Router, type Express, type RequestHandler } from 'express';
 import {
   SECURITY_TOKEN_REPLAY_PURPOSE,
   createApplicationB,
-  createContractLifecycles,
   createSecretBox,
   createTierLimits,
   issueSecurityToken,
@@ -16,79 +14,52 @@ import {
   runCreditCheckB,
   updateApplicationB,
   validateTokenRequest,
-  type AuthenticatedPartner,
-  type ContractLifecycles,
-  type DomainContext,
   type TierLimits,
 } from '@loanmatch/domain';
 import {
   BODY_BOUNDS,
-  contractLifecycle,
+  applicationTarget,
   createAccessTokens,
+  createPartnerApp,
+  creditCheckInput,
   createRateLimiter,
-  createServiceApp,
-  docsRoutes,
   jsonBody,
+  partnerOf,
   referralRoutes,
   requireAccessToken,
   requireApiKeyHeader,
   sendData,
   sendResult,
-  servedDocument,
   variantBDocument,
   webhookRoutes,
-  type ContractUsage,
-  type HttpMetrics,
-  type Logger,
+  type PartnerAppDeps,
   type TierUsage,
 } from '@loanmatch/http';
 
 export const BASE_PATH_B = '/v1';
 
-export interface PartnerBDeps {
-  ctx: DomainContext;
-  logger: Logger;
-  ping: () => Promise<boolean>;
+export interface PartnerBDeps extends PartnerAppDeps {
   /** The secret that signs access tokens, and earlier ones still accepted (rotation), newest first. */
   jwt: { secret: string; previousSecrets?: readonly string[] };
   /** The tier → hourly limit map; by default read from the database through a two-second cache. */
   tierLimits?: TierLimits;
-  redis?: Redis;
-  redisPrefix?: string;
-  metrics?: HttpMetrics;
   /** Counts each request the limiter sees, and each it refuses, per tier (the operator console). */
   usage?: TierUsage;
   /** The server of its OpenAPI document; its default port on loopback by default. */
   publicBaseUrl?: string;
-  /** The contracts' schedules and brownouts; by default read from the database through a two-second copy. */
-  lifecycles?: ContractLifecycles;
-  /** Counts each partner request on the contract, per partner and day. */
-  contractUsage?: ContractUsage;
 }
-
-const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
 
 /** The `iss` and `aud` of this server's access tokens: a sandbox token is no live token. */
 export const jwtIssuer = (env: string): string => `loanmatch/${env}`;
 export const JWT_AUDIENCE = 'loanmatch/partner-api-b';
 
-export function createPartnerBApp(options: PartnerBDeps): Express {
-  const deps = { ...options, lifecycles: options.lifecycles ?? createContractLifecycles(options.ctx.db) };
-  const document = variantBDocument({
+export function createPartnerBApp(deps: PartnerBDeps): Express {
+  return createPartnerApp(deps, {
+    name: 'B',
     basePath: BASE_PATH_B,
     publicUrl: deps.publicBaseUrl ?? 'http://127.0.0.1:3001',
-    environment: deps.ctx.env,
-  });
-  return createServiceApp({
-    contract: 'B',
-    logger: deps.logger,
-    ping: deps.ping,
-    metrics: deps.metrics,
-    routes: [
-      // The document and its page first: a guess at them under the base path gets 404, not 401.
-      { router: docsRoutes(servedDocument(document, 'B', deps.lifecycles), BASE_PATH_B) },
-      { path: BASE_PATH_B, router: partnerRoutes(deps) },
-    ],
+    document: variantBDocument,
+    routes: (lifecycle) => [{ path: BASE_PATH_B, router: partnerRoutes(deps, lifecycle) }],
   });
 }
 
@@ -97,15 +68,12 @@ function hourlyLimit(deps: PartnerBDeps): RequestHandler[] {
   const { ctx, usage } = deps;
   const tierLimits = deps.tierLimits ?? createTierLimits(ctx.db);
   const limiter = createRateLimiter({
+    ...deps,
     name: 'b',
     windowMs: 60 * 60 * 1000,
     limit: (_partnerId, res) => tierLimits.perHour(partnerOf(res).tier),
     policy: (res) => partnerOf(res).tier,
     keyOf: (res) => partnerOf(res).partnerId,
-    redis: deps.redis,
-    redisPrefix: deps.redisPrefix,
-    logger: deps.logger,
-    metrics: deps.metrics,
     onRefused: (res) => usage?.record(partnerOf(res).tier, true),
   });
   // Only a request the limiter let through reaches the second handler.
@@ -118,7 +86,7 @@ function hourlyLimit(deps: PartnerBDeps): RequestHandler[] {
   ];
 }
 
-function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }): Router {
+function partnerRoutes(deps: PartnerBDeps, lifecycle: RequestHandler): Router {
   const { ctx } = deps;
   const tokens = createAccessTokens({
     secret: deps.jwt.secret,
@@ -131,7 +99,6 @@ function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }):
     SECURITY_TOKEN_REPLAY_PURPOSE,
   );
   const rateLimit = hourlyLimit(deps);
-  const lifecycle = contractLifecycle('B', deps.lifecycles, deps.contractUsage);
   const router = Router();
 
   const tokenExchange = [requireApiKeyHeader(ctx), lifecycle, ...rateLimit, jsonBody(BODY_BOUNDS.partner)];
@@ -142,33 +109,22 @@ function partnerRoutes(deps: PartnerBDeps & { lifecycles: ContractLifecycles }):
   });
 
   router.use(requireAccessToken(ctx, tokens), lifecycle, rateLimit, jsonBody(BODY_BOUNDS.partner));
-  /** The partner asking, the application the path names, and the body, which carries its security token. */
-  const target = (req: Request<{ applicationId: string }>, res: Response) => ({
-    partnerId: partnerOf(res).partnerId,
-    applicationId: req.params.applicationId,
-    body: req.body,
-  });
   router.post('/applications', async (req, res) => {
     const input = { partnerId: partnerOf(res).partnerId, body: req.body, idempotencyKey: req.get('Idempotency-Key') };
     sendResult(res, await createApplicationB(ctx, { ...input, secretBox }), 201);
   });
-  router.post('/applications/:applicationId/credit-check', async (req, res) => {
-    const input = {
-      ...target(req, res),
-      idempotencyKey: req.get('Idempotency-Key'),
-      sandboxScore: req.get('X-Sandbox-Score'),
-    };
-    sendResult(res, await runCreditCheckB(ctx, input));
-  });
+  router.post('/applications/:applicationId/credit-check', async (req, res) =>
+    sendResult(res, await runCreditCheckB(ctx, creditCheckInput(req, res))),
+  );
   router.patch('/applications/:applicationId', async (req, res) =>
-    sendResult(res, await updateApplicationB(ctx, target(req, res))),
+    sendResult(res, await updateApplicationB(ctx, applicationTarget(req, res))),
   );
   router.post('/applications/:applicationId/match', async (req, res) =>
-    sendResult(res, await matchApplicationB(ctx, target(req, res))),
+    sendResult(res, await matchApplicationB(ctx, applicationTarget(req, res))),
   );
   // A new security token for any of the partner's applications, one made on Variant A included.
   router.post('/applications/:applicationId/security-token', async (req, res) =>
-    sendResult(res, await issueSecurityToken(ctx, target(req, res))),
+    sendResult(res, await issueSecurityToken(ctx, applicationTarget(req, res))),
   );
   router.get('/consents', (_req, res) => sendResult(res, listConsentTexts()));
   router.use(referralRoutes(ctx));

@@ -1,10 +1,13 @@
 /**
- * Routes both front-ends mount behind their own authentication, which leaves the partner in
- * `res.locals.partner`: webhook registration, and the partner's referrals and referral report. And the
- * lender's leads and webhook endpoints on the lender route, behind its key (`res.locals.lender`).
+ * What both partner front-ends share: the app around a contract's routes, and the routes both mount behind
+ * their own authentication, which leaves the partner in `res.locals.partner`: webhook registration, and the
+ * partner's referrals and referral report. And the lender's leads and webhook endpoints on the lender
+ * route, behind its key (`res.locals.lender`).
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import type { Redis } from 'ioredis';
 import {
+  createContractLifecycles,
   deleteWebhook,
   getLead,
   lenderWebhookOwner,
@@ -20,12 +23,80 @@ import {
   sendTestEvent,
   type AuthenticatedLender,
   type AuthenticatedPartner,
+  type Contract,
+  type ContractLifecycles,
   type DomainContext,
 } from '@loanmatch/domain';
+import { contractLifecycle, servedDocument, type ContractUsage } from './contract-lifecycle';
 import { sendData, sendResult } from './errors';
+import type { Logger } from './logger';
+import type { HttpMetrics } from './metrics';
+import { docsRoutes, type DocumentOptions, type Schema } from './openapi';
+import { createServiceApp } from './service-app';
 
-const partnerIdOf = (res: Response): string => (res.locals.partner as AuthenticatedPartner).partnerId;
-const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
+/** Who the authentication middleware let in. */
+export const partnerOf = (res: Response): AuthenticatedPartner => res.locals.partner;
+export const lenderOf = (res: Response): AuthenticatedLender => res.locals.lender;
+const partnerIdOf = (res: Response): string => partnerOf(res).partnerId;
+
+/** What both partner front-ends are given. */
+export interface PartnerAppDeps {
+  ctx: DomainContext;
+  logger: Logger;
+  ping: () => Promise<boolean>;
+  redis?: Redis;
+  redisPrefix?: string;
+  /** Request durations and rate-limit refusals, for `GET /metrics`. */
+  metrics?: HttpMetrics;
+  /** The contracts' schedules and brownouts; by default read from the database through a two-second copy. */
+  lifecycles?: ContractLifecycles;
+  /** Counts each partner request on the contract, per partner and day. */
+  contractUsage?: ContractUsage;
+}
+
+/**
+ * A partner front-end: the contract's document and its page first (a guess at them under the base path
+ * gets 404 naming them, not 401), then the contract's routers, given the middleware that counts each
+ * partner request and tells it the contract's schedule (mounted after the partner's authentication).
+ */
+export function createPartnerApp(
+  deps: PartnerAppDeps,
+  contract: {
+    name: Contract;
+    basePath: string;
+    publicUrl: string;
+    document: (options: DocumentOptions) => Schema;
+    routes: (lifecycle: RequestHandler) => Parameters<typeof createServiceApp>[0]['routes'];
+  },
+): Express {
+  const { name, basePath } = contract;
+  const lifecycles = deps.lifecycles ?? createContractLifecycles(deps.ctx.db);
+  const document = contract.document({ basePath, publicUrl: contract.publicUrl, environment: deps.ctx.env });
+  return createServiceApp({
+    contract: name,
+    logger: deps.logger,
+    ping: deps.ping,
+    metrics: deps.metrics,
+    routes: [
+      { router: docsRoutes(servedDocument(document, name, lifecycles), basePath) },
+      ...contract.routes(contractLifecycle(name, lifecycles, deps.contractUsage)),
+    ],
+  });
+}
+
+/** The partner asking, the application the path names, and the body. */
+export const applicationTarget = (req: Request<{ applicationId: string }>, res: Response) => ({
+  partnerId: partnerIdOf(res),
+  applicationId: req.params.applicationId,
+  body: req.body,
+});
+
+/** A credit check's input: its target, `Idempotency-Key` and `X-Sandbox-Score`. */
+export const creditCheckInput = (req: Request<{ applicationId: string }>, res: Response) => ({
+  ...applicationTarget(req, res),
+  idempotencyKey: req.get('Idempotency-Key'),
+  sandboxScore: req.get('X-Sandbox-Score'),
+});
 
 /** A query parameter as the domain takes it: a repeated one (`?from=a&from=b`) is no value it accepts. */
 export function queryValue(req: Request, name: string): string | undefined {
