@@ -46,9 +46,10 @@ export function createContractLifecycles(db: Sql) {
     cached = { at, schedules: new Map(schedules.map((s) => [`${s.contract}:${s.partnerId}`, s])), brownouts };
   };
   const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
+  /** Only the first read is waited for: a request that finds the copy old starts a read and uses the copy. */
   const snapshot = async () => {
     if (cached === undefined) await refresh();
-    else if (Date.now() - cached.at >= SNAPSHOT_MAX_AGE_MS) await refresh().catch(() => undefined);
+    else if (Date.now() - cached.at >= SNAPSHOT_MAX_AGE_MS) refresh().catch(() => undefined);
     return cached!;
   };
 
