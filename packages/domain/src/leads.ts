@@ -13,6 +13,7 @@ import {
   type LeadSummaryRow,
   type WebhookOwner,
 } from '@loanmatch/db';
+import { pick } from './applications/view';
 import type { DomainContext } from './context';
 import { fail, invalid, ok, violation, type Result } from './errors';
 import { canonicalUuid } from './ids';
@@ -66,22 +67,18 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
     const step = opened[n] ?? (n === 1 ? undefined : (intake.knownSteps[n] as Json | undefined));
     if (step) steps[n] = step;
   }
-  const applicant: Json = {};
-  for (const field of LEAD_APPLICANT_FIELDS)
-    if (intake.applicant[field] !== undefined) applicant[field] = intake.applicant[field];
   const offer = row.offer as Answer<'Offer'> | null;
   if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
   const { certainty, conditions, offerDetails: terms } = offer;
-  const fields: Lead['offer'] = { ...terms, certainty, conditions };
   return ok({
     ...summary(row),
-    offer: Object.fromEntries(LEAD_OFFER_FIELDS.map((field) => [field, fields[field]])) as Lead['offer'],
+    offer: pick({ ...terms, certainty, conditions }, LEAD_OFFER_FIELDS) as Lead['offer'],
     application: {
       applicationId: row.applicationId,
       formType: row.application.formType as Lead['application']['formType'],
       steps,
     },
-    applicant,
+    applicant: pick(intake.applicant, LEAD_APPLICANT_FIELDS),
     consent: row.consent,
   });
 }

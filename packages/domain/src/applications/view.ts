@@ -41,3 +41,11 @@ export async function getApplication(ctx: DomainContext, options: ApplicationRef
 export function nonEmpty(tags: Record<string, string> | undefined): Record<string, string> | undefined {
   return tags && Object.keys(tags).length > 0 ? tags : undefined;
 }
+
+/** The listed fields of `source` that hold a value, in the list's order. */
+export function pick(source: Record<string, unknown>, fields: readonly string[]): Json {
+  const picked: Json = {};
+  for (const field of fields)
+    if (Object.hasOwn(source, field) && source[field] !== undefined) picked[field] = source[field];
+  return picked;
+}

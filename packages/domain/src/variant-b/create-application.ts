@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { insertApplicationB, type Json } from '@loanmatch/db';
-import { nonEmpty } from '../applications/view';
+import { insertApplicationB } from '@loanmatch/db';
+import { nonEmpty, pick } from '../applications/view';
 import type { DomainContext } from '../context';
 import { fail, ok } from '../errors';
 import { withIdempotency } from '../idempotency';
@@ -31,10 +31,7 @@ export async function createApplicationB(
       const valid = validateVariantBCreate(options.body, ctx.clock());
       if (!valid.ok) return valid;
       const { formType, clientTags, ...flat } = valid.value;
-      const fields: Json = flat;
-      const step1: Json = {};
-      for (const key of Object.keys(schemaFor('personal', 1).properties))
-        if (Object.hasOwn(fields, key)) step1[key] = fields[key];
+      const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
       const given = splitFlatFields(flat);
       const plan = planSteps({ 1: step1 }, {}, given.steps);
       if (!plan.ok) return plan;
