@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  findApplicationForMatch,
-  findMatchRun,
-  insertMatchRun,
-  insertReferral,
-  type ApplicationForMatch,
-} from '@loanmatch/db';
-import type { ApplicationRef } from './applications/view';
+import { findMatchRun, insertMatchRun, insertReferral, type ApplicationRow } from '@loanmatch/db';
+import { findOwnApplication, type ApplicationRef } from './applications/view';
 import type { ScoreBand } from './credit/bureau';
 import type { DomainContext } from './context';
 import { fail, ok } from './errors';
-import { canonicalUuid } from './ids';
 import { matchOffers, type MatchResult } from './matching';
 import type { CommissionTerms } from './outcomes/commission';
 import { trackingSigner, verifyTrackingToken } from './tracking';
@@ -28,18 +21,12 @@ interface SnapshotOffer {
 }
 
 export async function matchApplication(ctx: DomainContext, options: ApplicationRef) {
-  const found = await findForMatch(ctx, options);
+  const found = await findOwnApplication(ctx, options);
   return found.ok ? matchFound(ctx, found.value) : found;
 }
 
-export async function findForMatch(ctx: DomainContext, options: ApplicationRef) {
-  const id = canonicalUuid(options.applicationId);
-  const found = id ? await findApplicationForMatch(ctx.db, id, options.partnerId) : null;
-  return found ? ok(found) : fail('NOT_FOUND', 'Application not found');
-}
-
 /** Each call is a new run, stored with a snapshot of its offers and fresh tracking links. */
-export async function matchFound(ctx: DomainContext, app: ApplicationForMatch) {
+export async function matchFound(ctx: DomainContext, app: ApplicationRow) {
   if (app.creditCheck?.status !== 'completed') return fail('CREDIT_CHECK_REQUIRED');
   const credit = { band: app.band as ScoreBand | null, degradedMode: app.creditCheck.degradedMode };
   const now = ctx.clock();

@@ -32,19 +32,17 @@ export interface ApplicationRow {
   creditCheck: CreditCheckSummary | null;
   /** The applicant's personal data was erased: the application takes no personal data again. */
   personalDataErased: boolean;
-}
-
-/** For matching: the check's band (never the score) and the Variant B security token's digest. */
-export interface ApplicationForMatch extends ApplicationRow {
+  /** For matching: the check's band (never the score). */
   band: string | null;
+  /** Variant B: the security token's digest; null for an application made through Variant A. */
   securityTokenHash: string | null;
 }
 
 const COLUMNS = sql`a.id::text AS id, a.partner_id::text AS "partnerId", a.form_type AS "formType",
   a.status::text AS status, a.last_step AS "lastStep", a.step_1, a.step_2, a.step_3, a.step_4, a.step_2_sealed,
   a.step_3_sealed, a.step_4_sealed, a.created_at AS "createdAt", a.updated_at AS "updatedAt",
-  a.personal_data_erased_at IS NOT NULL AS "personalDataErased",
-  c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
+  a.personal_data_erased_at IS NOT NULL AS "personalDataErased", a.security_token_hash AS "securityTokenHash",
+  c.band, c.status AS check_status, c.degraded_mode, c.sandbox_mode, c.completed_at`;
 
 type Joined = Omit<ApplicationRow, 'steps' | 'sealedSteps' | 'creditCheck'> & {
   [K in `step_${1 | 2 | 3 | 4}` | `step_${2 | 3 | 4}_sealed`]: unknown;
@@ -79,6 +77,8 @@ function toRow(r: Joined): ApplicationRow {
         }
       : null,
     personalDataErased: r.personalDataErased,
+    band: r.band,
+    securityTokenHash: r.securityTokenHash,
   };
 }
 
@@ -100,19 +100,6 @@ export async function findApplication(
     SELECT ${COLUMNS} FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
      WHERE a.id = ${id} AND a.partner_id = ${partnerId} ${lock ? sql`FOR NO KEY UPDATE OF a` : sql``}`);
   return row ? toRow(row) : null;
-}
-
-/** The partner's application with what matching reads of its check, and its security token's digest. */
-export async function findApplicationForMatch(
-  db: Sql,
-  id: string,
-  partnerId: string,
-): Promise<ApplicationForMatch | null> {
-  const [row] = await db.query<Joined & { band: string | null; securityTokenHash: string | null }>(sql`
-    SELECT ${COLUMNS}, c.band, a.security_token_hash AS "securityTokenHash"
-      FROM applications a LEFT JOIN credit_checks c ON c.application_id = a.id
-     WHERE a.id = ${id} AND a.partner_id = ${partnerId}`);
-  return row ? { ...toRow(row), band: row.band, securityTokenHash: row.securityTokenHash } : null;
 }
 
 /** An idempotency key completed with the answer of the request that holds it, by that request's own write. */
