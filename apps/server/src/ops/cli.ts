@@ -168,12 +168,15 @@ export function buildProgram(io: OpsIO): Command {
 
   const tier = program.command('tier').description('Variant B rate tiers');
   printing(
-    tier.command('list'),
+    tier.command('list').description('each tier and the requests an hour it allows a partner'),
     () => admin<Answered<typeof listTiers>>('GET', '/tiers'),
     (data) => data.tiers.map((t) => `${t.tier.padEnd(10)} ${t.requestsPerHour} requests per hour`),
   );
   printing(
-    tier.command('set <tier>').requiredOption('--per-hour <n>', 'requests per hour', positiveInt),
+    tier
+      .command('set <tier>')
+      .description('change the requests an hour of a tier; every process applies it within 2 s')
+      .requiredOption('--per-hour <n>', 'requests per hour', positiveInt),
     ([name], opts) => admin('PUT', `/tiers/${id(name)}`, { requestsPerHour: opts.perHour }),
     (data) => [`Tier ${data.tier} now allows ${data.requestsPerHour} requests per hour.`],
   );
