@@ -2,7 +2,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   countPendingDeliveries,
-  countWebhooks,
   findWebhook,
   insertEvent,
   insertWebhook,
@@ -65,7 +64,7 @@ export async function registerWebhook(
   if (!request.ok) return request;
   const destination = await ctx.webhooks.checkDestination(request.value.url);
   if (!destination.ok) return invalid(violation('url', destination.rule, destination.text));
-  if ((await countWebhooks(ctx.db, options)) >= MAX_WEBHOOKS_PER_PARTNER) {
+  if ((await listPartnerWebhooks(ctx.db, options)).length >= MAX_WEBHOOKS_PER_PARTNER) {
     const who = 'partnerId' in options ? 'A partner' : 'A lender';
     const message = `${who} may have ${MAX_WEBHOOKS_PER_PARTNER} webhooks; delete one before registering another`;
     return fail('WEBHOOK_LIMIT_REACHED', message);

@@ -56,13 +56,6 @@ export async function listPartnerWebhooks(db: Sql, owner: WebhookOwner): Promise
   );
 }
 
-export async function countWebhooks(db: Sql, owner: WebhookOwner): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM webhooks WHERE ${ownedBy(owner)} AND deleted_at IS NULL`,
-  );
-  return row.n;
-}
-
 /** The owner's webhook, or null for another's, a deleted or an unknown one. */
 export async function findWebhook(db: Sql, id: string, owner: WebhookOwner): Promise<WebhookRow | null> {
   const [row] = await db.query<WebhookRow>(
@@ -108,8 +101,8 @@ export async function markWebhookAnswered(tx: Sql, id: string, at: Date): Promis
 
 /** Notes a failed attempt; answers since when the endpoint has been failing without a success. */
 export async function markWebhookFailing(tx: Sql, id: string, at: Date): Promise<Date> {
-  await tx.query(sql`UPDATE webhooks SET failing_since = ${at} WHERE id = ${id} AND failing_since IS NULL`);
-  const [row] = await tx.query<{ since: Date }>(sql`SELECT failing_since AS since FROM webhooks WHERE id = ${id}`);
+  const [row] = await tx.query<{ since: Date }>(sql`
+    UPDATE webhooks SET failing_since = coalesce(failing_since, ${at}) WHERE id = ${id} RETURNING failing_since AS since`);
   return row?.since ?? at;
 }
 
