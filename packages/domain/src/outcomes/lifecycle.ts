@@ -2,6 +2,7 @@
  * A referral's lifecycle as its lender reports it. Events may arrive in any order; the outcome is what
  * they come to read in the order they occurred, and an event that would break that path is refused.
  */
+import { commissionCents, withinClawback, type CommissionTerms } from './commission';
 
 export const OUTCOME_TYPES = Object.freeze([
   'application_started',
@@ -75,4 +76,36 @@ export function transitionText(from: OutcomeType | 'none', to: OutcomeType): str
   const allowed = ALLOWED_NEXT[from];
   const next = allowed.length === 0 ? `${from} is final` : `a ${from} referral may only become ${allowed.join(', ')}`;
   return `a ${from} referral cannot become ${to}; ${next}`;
+}
+
+/**
+ * What a path `lifecyclePath` allowed (non-empty) comes to. A funded loan stands unless a cancellation
+ * falls within the clawback period, which reverses the commission to 0; null without funding or terms.
+ */
+export function summarise(ordered: readonly LifecycleEvent[], terms: CommissionTerms | null) {
+  const last = ordered[ordered.length - 1];
+  const funded = ordered.find((e) => e.type === 'funded');
+  const cancelled = last.type === 'cancelled' ? last : undefined;
+  const fundedAt = funded ? (funded.fundedAt ?? funded.occurredAt) : null;
+  // Without terms there is no clawback period to outlast: a cancellation undoes the funding.
+  const reversed =
+    cancelled !== undefined &&
+    (terms === null || withinClawback(terms, fundedAt ?? last.occurredAt, cancelled.occurredAt));
+  const fundingStands = funded !== undefined && !reversed;
+  const fundedAmountCents = funded?.fundedAmountCents ?? null;
+  return {
+    status: last.type,
+    outcomeAt: last.occurredAt,
+    started: true,
+    approved: ordered.some((e) => e.type === 'approved' || e.type === 'funded'),
+    fundedAmountCents,
+    fundedAt,
+    fundingStands,
+    commissionCents:
+      funded === undefined || terms === null || fundedAmountCents === null
+        ? null
+        : fundingStands
+          ? commissionCents(terms, fundedAmountCents)
+          : 0,
+  };
 }

@@ -17,8 +17,7 @@ import { canonicalUuid } from '../ids';
 import { OCCURRED_AT_TOLERANCE_MS, validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
 import type { CommissionTerms } from './commission';
 import type { AuthenticatedLender } from './lender-keys';
-import { lifecyclePath, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
-import { summarise } from './summary';
+import { lifecyclePath, summarise, transitionText, type LifecycleEvent, type OutcomeType } from './lifecycle';
 import type { Answer } from '../validation/responses';
 
 export const OUTCOME_CHANGED_EVENT = 'referral.outcome_changed';

@@ -7,7 +7,7 @@ import {
   type CommissionDefinition,
 } from '../../src/outcomes/commission';
 import { formatCents, isWholeCents, toCents } from '../../src/outcomes/money';
-import { summarise } from '../../src/outcomes/summary';
+import { summarise } from '../../src/outcomes/lifecycle';
 import type { LifecycleEvent } from '../../src/outcomes/lifecycle';
 import { loadCatalogue } from '../../src/matching';
 import { defaultCatalogueDocument } from '../../../../tests/support';
