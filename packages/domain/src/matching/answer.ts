@@ -72,14 +72,12 @@ function offerConditions(c: Candidate, x: Context): Requirement[] {
     const range = min === max ? years(min) : `between ${min} and ${years(max)}`;
     conditions.push({ field: 'loanTerm', requirement: `${range}; this offer assumes ${years(c.termMonths / 12)}` });
   }
-  if (!a.employmentKnown) {
-    const allowed = EMPLOYMENT_TYPES.filter((type) => d.employment.types.includes(type));
-    if (allowed.length < EMPLOYMENT_TYPES.length)
-      conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
-    const minMonths = d.employment.minimumMonthsInJob;
-    if (minMonths > 0)
-      conditions.push({ field: 'timeInJob', requirement: `at least ${months(minMonths)} in the current job` });
-  }
+  const allowed = EMPLOYMENT_TYPES.filter((type) => d.employment.types.includes(type));
+  if (!a.employmentKnown && allowed.length < EMPLOYMENT_TYPES.length)
+    conditions.push({ field: 'employmentType', requirement: `one of ${allowed.join(', ')}` });
+  const minMonths = d.employment.minimumMonthsInJob;
+  if ((!a.employmentKnown || !a.tenureKnown) && minMonths > 0)
+    conditions.push({ field: 'timeInJob', requirement: `at least ${months(minMonths)} in the current job` });
 
   // Serviceability (assess.ts) with unknown living costs stated at the greatest housing floor and no
   // dependants, so that the income asked for is enough for them.

@@ -144,10 +144,12 @@ export function readApplicant(input: MatchInput) {
     dependants: optional(f.living, 'dependents'),
     termKnown,
     employmentKnown: employmentType !== undefined,
+    /** The time in the job is told when either of its two fields is; when neither is, it is not assessed. */
+    tenureKnown:
+      numberAt(f.work, 'employmentYears') !== undefined || numberAt(f.work, 'employmentMonths') !== undefined,
     incomeKnown,
     livingKnown: livingSituation !== undefined,
     vehicleKnown,
-    complete: termKnown && employmentType !== undefined && incomeKnown && livingSituation !== undefined && vehicleKnown,
     saleType,
     vehicleAge,
     balloonPercent: formType === 'car' ? optional(2, 'balloonPaymentPercent') : 0,

@@ -99,7 +99,7 @@ export function assess(p: CatalogueProduct, x: Context) {
   }
   const minMonths = d.employment.minimumMonthsInJob;
   const shortMonths = minMonths - a.monthsInJob;
-  if (a.employmentKnown && shortMonths > 0)
+  if (a.employmentKnown && a.tenureKnown && shortMonths > 0)
     if (!missed(misses, 'timeInJob', shortMonths, m.timeInJobMonths, minMonths, a.monthsInJob)) return null;
 
   // A car's age, the balloon that would qualify, and the loan against what the vehicle calls for.
@@ -223,7 +223,8 @@ export function assess(p: CatalogueProduct, x: Context) {
   const comparisonRate = lmiRow >= 0 ? price.lmiComparisonRates[lmiRow] : price.comparisonRate;
   // Employment unknown matters only to a product that limits the type or asks for time in the job.
   const unknown = !a.termKnown || !a.incomeKnown || !a.livingKnown || !a.vehicleKnown;
-  const limitsEmployment = d.employment.types.length < EMPLOYMENT_TYPES.length || minMonths > 0;
+  const limitsEmployment = !a.employmentKnown && d.employment.types.length < EMPLOYMENT_TYPES.length;
+  const limitsTenure = (!a.employmentKnown || !a.tenureKnown) && minMonths > 0;
   return {
     product: p,
     price,
@@ -242,6 +243,6 @@ export function assess(p: CatalogueProduct, x: Context) {
     termMonths,
     /** The repayment at the rate plus the serviceability buffer. */
     buffered,
-    indicative: !a.complete && (unknown || limitsEmployment),
+    indicative: unknown || limitsEmployment || limitsTenure,
   };
 }

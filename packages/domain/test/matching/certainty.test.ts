@@ -138,6 +138,27 @@ describe('a thin application', () => {
     ).toEqual([['creditScore']]);
   });
 
+  test('when the time in the job is not given, then it is a condition of an indicative offer, not a miss; given, it is assessed', () => {
+    const working = (work: Record<string, unknown>) =>
+      application('personal', { 3: { employmentYears: undefined, ...work } });
+    // test-personal asks for 6 months in the job; test-car for none, so its offer stays pre-qualified.
+    expect(offerOf(working({}), 'test-personal')).toMatchObject({
+      certainty: 'indicative',
+      conditions: [{ field: 'timeInJob', requirement: 'at least 6 months in the current job' }],
+    });
+    const car = application('car', { 3: { employmentYears: undefined } });
+    expect(offerOf(car, 'test-car')).toMatchObject({ certainty: 'pre_qualified', conditions: [] });
+    // Told: 0 months is 6 short, beyond the margin of 3 (ruled out); 4 months is a near-miss.
+    expect(assessed(matchOffers(working({ employmentMonths: 0 }), catalogue)).acceptedOffers).not.toContainEqual(
+      expect.objectContaining({ product: expect.objectContaining({ id: 'test-personal' }) }),
+    );
+    const near = assessed(matchOffers(working({ employmentMonths: 4 }), catalogue));
+    expect(near.nearMissOffers.find((o) => o.product.id === 'test-personal')?.reasons).toEqual([
+      { field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' },
+    ]);
+    expect(offerOf(working({ employmentMonths: 6 }), 'test-personal')).toMatchObject({ certainty: 'pre_qualified' });
+  });
+
   test('when the living situation is unknown and even no housing cost leaves too little, then serviceability is missed on the known income', () => {
     // Least housing floor 0: 75% × 3,000 − 1,500 − 10 = 740 < 36,000 × 0.0227531 = 819.11: a miss, whatever the living situation.
     const input = thin(
