@@ -76,6 +76,18 @@ describe(`retiring a contract, as partners see it, on ${ONE_STORAGE}`, () => {
   }
   const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
+  it('when a schedule changes while a process is idle, then its first request after two seconds is told the change', async () => {
+    let now = Date.now();
+    const copy = createContractLifecycles(t.db, { now: () => now });
+    expect((await copy.statusOf('A', other.partnerId, now)).headers).toEqual([]);
+    await operator('put', `/partners/${other.partnerId}/contracts/A/lifecycle`, { deprecatedAt: ago(1000) });
+    now += 1999;
+    expect((await copy.statusOf('A', other.partnerId, now)).headers).toEqual([]);
+    now += 1;
+    expect((await copy.statusOf('A', other.partnerId, now)).headers.map(([name]) => name)).toEqual(['Deprecation']);
+    await operator('delete', `/partners/${other.partnerId}/contracts/A/lifecycle`);
+  });
+
   it('when nothing is scheduled, then no answer carries Deprecation, Link or Sunset', async () => {
     const res = await onA(mine.apiKey, '/consents');
     expect(res.status).toBe(200);

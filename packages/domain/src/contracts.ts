@@ -35,21 +35,21 @@ export const otherContract = (contract: Contract): Contract => (contract === 'A'
 
 export type ContractLifecycles = ReturnType<typeof createContractLifecycles>;
 
-/** The copy of one process. */
-export function createContractLifecycles(db: Sql) {
+/** The copy of one process; `now` is the clock its age is read on. */
+export function createContractLifecycles(db: Sql, options: { now?: () => number } = {}) {
+  const now = options.now ?? Date.now;
   let cached: { at: number; schedules: Map<string, LifecycleRow>; brownouts: BrownoutRow[] } | undefined;
   let loading: Promise<void> | undefined;
 
   const load = async () => {
-    const at = Date.now();
+    const at = now();
     const [schedules, brownouts] = await Promise.all([readLifecycles(db), readBrownouts(db, new Date(at))]);
     cached = { at, schedules: new Map(schedules.map((s) => [`${s.contract}:${s.partnerId}`, s])), brownouts };
   };
   const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
-  /** Only the first read is waited for: a request that finds the copy old starts a read and uses the copy. */
   const snapshot = async () => {
     if (cached === undefined) await refresh();
-    else if (Date.now() - cached.at >= SNAPSHOT_MAX_AGE_MS) refresh().catch(() => undefined);
+    else if (now() - cached.at >= SNAPSHOT_MAX_AGE_MS) await refresh().catch(() => undefined);
     return cached!;
   };
 
