@@ -223,6 +223,36 @@ describe.each(STORAGES)('Variant B with flat fields on %s', (storage) => {
       });
     });
 
+    it("when a car application made on A gets a personal loan's step fields, then 400 names each and nothing changes; its applicant's fields are taken", async () => {
+      const made = await request(appA)
+        .post('/api/partner/v1/applications')
+        .set('Authorization', `Bearer ${mine.apiKey}`)
+        .send({ formType: 'car', data: VALID_STEPS.car[1] });
+      const id = made.body.data.applicationId;
+      const issued = await request(app)
+        .post(`/v1/applications/${id}/security-token`)
+        .set('Authorization', c.authorization)
+        .send({});
+      const { securityToken } = issued.body.data;
+      const before = await applicationSnapshot(t.db, id);
+      const refused = await c.patch(id, { securityToken, loanTerm: 5, employmentType: 'full_time', firstName: 'Sam' });
+      const text = "is a personal loan's field: a car application's steps 2-4 are saved through Variant A";
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        success: false,
+        error: 'VALIDATION_ERROR',
+        message: `loanTerm: ${text}`,
+        details: [
+          { field: 'loanTerm', rule: 'formType', message: `loanTerm: ${text}` },
+          { field: 'employmentType', rule: 'formType', message: `employmentType: ${text}` },
+        ],
+      });
+      expect(await applicationSnapshot(t.db, id)).toEqual(before);
+      const named = await c.patch(id, { securityToken, firstName: 'Sam' });
+      expect(named.status).toBe(200);
+      expect(named.body.data).toMatchObject({ lastStep: 1, missingFields: expect.arrayContaining(['loanAmount']) });
+    });
+
     it("when the security token is wrong, then 403 INVALID_SECURITY_TOKEN and nothing changes; another partner's or an unknown application 404; no token 400", async () => {
       const made = await created();
       const before = await applicationSnapshot(t.db, made.applicationId);

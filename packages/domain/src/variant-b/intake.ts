@@ -6,7 +6,7 @@ import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { ok } from '../errors';
 import { readApplicantDetails } from '../personal-data';
-import { FLAT_FIELDS, schemaFor, validateStepData } from '../validation';
+import { FLAT_FIELDS, schemaFor, validateStepData, type FormType } from '../validation';
 
 type PartialStep = 2 | 3 | 4;
 const PARTIAL_STEPS: readonly PartialStep[] = [2, 3, 4];
@@ -83,12 +83,12 @@ export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps
   return ok(plan);
 }
 
-/** The required fields of steps 2-4 the application does not tell yet. */
-export function missingFields(saved: ApplicationRow['steps'], knownSteps: KnownSteps): string[] {
+/** The required fields of steps 2-4 the application does not tell yet, by its loan type's tables. */
+export function missingFields(formType: FormType, saved: ApplicationRow['steps'], knownSteps: KnownSteps): string[] {
   const missing: string[] = [];
   for (const step of PARTIAL_STEPS) {
     const fields = saved[step] ?? knownSteps[step] ?? {};
-    for (const name of schemaFor('personal', step).required ?? []) if (fields[name] === undefined) missing.push(name);
+    for (const name of schemaFor(formType, step).required ?? []) if (fields[name] === undefined) missing.push(name);
   }
   return missing;
 }

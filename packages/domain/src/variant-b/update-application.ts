@@ -1,10 +1,10 @@
 import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@loanmatch/db';
 import type { ApplicationRef } from '../applications/view';
 import type { DomainContext } from '../context';
-import { fail, ok } from '../errors';
+import { fail, invalid, ok, violation } from '../errors';
 import { canonicalUuid } from '../ids';
 import { openSteps, readApplicantDetails, sealApplicantDetails, sealStep } from '../personal-data';
-import { FLAT_FIELDS, validateVariantBPatch } from '../validation';
+import { FLAT_FIELDS, validateVariantBPatch, type FormType } from '../validation';
 import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields } from './intake';
 import { verifySecurityToken } from './security-token';
 import type { ApplicationStatus } from '../status';
@@ -26,6 +26,12 @@ export async function updateApplicationB(ctx: DomainContext, options: Applicatio
     const app = await findApplication(tx, id, options.partnerId, true);
     if (!app) return fail('NOT_FOUND', 'Application not found');
     if (kept.state === 'erased' || app.personalDataErased) return fail('PERSONAL_DATA_ERASED');
+    // B's flat fields of steps 2-4 are the personal loan's: a car or home loan's own steps are saved on A.
+    const stepFields = Object.keys(valid.value).filter((field) => (FLAT_FIELDS[field]?.step ?? 5) !== 5);
+    if (app.formType !== 'personal' && stepFields.length > 0) {
+      const text = `is a personal loan's field: a ${app.formType} application's steps 2-4 are saved through Variant A`;
+      return invalid(...stepFields.map((field) => violation(field, 'formType', text)));
+    }
     const check = app.creditCheck?.status;
     if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS');
     const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
@@ -59,7 +65,7 @@ export async function updateApplicationB(ctx: DomainContext, options: Applicatio
       status: row.status as ApplicationStatus,
       lastStep: row.lastStep,
       creditCheckComplete: row.creditCheck?.status === 'completed',
-      missingFields: missingFields(row.steps, plan.value.knownSteps),
+      missingFields: missingFields(row.formType as FormType, row.steps, plan.value.knownSteps),
     });
   });
 }

@@ -155,7 +155,13 @@ const APPLICATIONS: PathGroup = {
       body: { schema: 'SecurityTokenRequest', examples: EXAMPLES_B.match },
       success: { description: 'Accepted offers, pre-qualified first, and near-misses.', data: 'MatchResult' },
       examples: { default: MATCH_EXAMPLE },
-      errors: [refusal(validateSecurityTokenRequest({})), ...SECURITY_TOKEN_ERRORS, 'CREDIT_CHECK_REQUIRED'],
+      errors: [
+        refusal(validateSecurityTokenRequest({})),
+        ...SECURITY_TOKEN_ERRORS,
+        'CREDIT_CHECK_REQUIRED',
+        // An application carried over from Variant A may lack what matching needs (a car loan's own steps).
+        { code: 'STEPS_INCOMPLETE', message: 'Matching needs more of the application: step 2 loanAmount' },
+      ],
     },
     'POST /applications/{applicationId}/security-token': {
       operationId: 'issueSecurityTokenB',
