@@ -120,11 +120,12 @@ export async function listLeads(
 
 /**
  * The data of a claimed `lead.created` delivery (`{reference}` in the outbox): the lead as it stands, and
- * the disclosure its acknowledgement records; null when it can no longer be shown (the delivery ends).
+ * the disclosure its acknowledgement records; null when it can no longer be shown (the delivery ends): the
+ * applicant erased, or every key of the lender in its environment revoked.
  */
 export async function leadForDelivery(ctx: DomainContext, data: Json) {
   const row = await findLead(ctx.db, String(data.reference));
-  const lead = row ? leadOf(ctx, row) : null;
+  const lead = row?.lenderKeyActive ? leadOf(ctx, row) : null;
   if (!row || !lead?.ok) return null;
   return { data: lead.value, disclosure: disclosureOf(row) };
 }

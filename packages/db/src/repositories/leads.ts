@@ -30,6 +30,8 @@ export type LeadRow = LeadSummaryRow &
     offer: Json | null;
     application: ApplicationRow;
     consent: { consentVersion: string; givenAt: string; consentMarketing: boolean } | null;
+    /** Whether its lender holds a key in the lead's environment that is not revoked. */
+    lenderKeyActive: boolean;
   };
 
 const LEAD = sql`r.id AS "referralId", r.offer_id AS reference, r.lender_id AS "lenderId",
@@ -44,7 +46,9 @@ export async function findLead(db: Sql, reference: string): Promise<LeadRow | nu
              WHERE o ->> 'offerId' = r.offer_id::text) AS offer,
            (SELECT json_build_object('consentVersion', text_version, 'consentMarketing', marketing, 'givenAt',
                      to_char(coalesce(captured_at, recorded_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-              FROM consent_records WHERE application_id = a.id ORDER BY recorded_at DESC, id DESC LIMIT 1) AS consent
+              FROM consent_records WHERE application_id = a.id ORDER BY recorded_at DESC, id DESC LIMIT 1) AS consent,
+           EXISTS (SELECT 1 FROM lender_keys k WHERE k.lender_id = r.lender_id AND k.environment = p.environment
+                      AND k.revoked_at IS NULL) AS "lenderKeyActive"
       FROM referrals r JOIN partners p ON p.id = r.partner_id JOIN match_runs m ON m.id = r.match_run_id
       LEFT JOIN products pr ON pr.id = r.product_id
       JOIN applications a ON a.id = r.application_id LEFT JOIN credit_checks c ON c.application_id = a.id

@@ -1,7 +1,7 @@
 /**
  * `lead.created` through the dispatcher: to the offer's lender's endpoints of the partner's environment
  * only, the lead read when it is sent, a disclosure recorded on a 2xx alone, and nothing sent once the
- * applicant's data was erased.
+ * applicant's data was erased or the lender's keys were revoked.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -9,9 +9,11 @@ import {
   erasePersonalData,
   followTrackingLink,
   getApplicationDisclosures,
+  issueLenderKey,
   matchApplication,
   registerLenderWebhook,
   registerWebhook,
+  revokeKey,
   runCreditCheck,
   type DomainContext,
 } from '@loanmatch/domain';
@@ -65,13 +67,16 @@ describe('lead.created deliveries', () => {
     const follow = () => followTrackingLink(ctx, { token: new URL(offer.trackingUrl).pathname.slice(3) });
     return { applicationId, reference: offer.offerId, lenderId: offer.lender.id, follow };
   }
+  /** A lender key of the environment, and the endpoint the lender registers with it. */
   async function endpoint(lenderId: string, path: string, environment: 'sandbox' | 'live' = 'sandbox') {
+    const key = await issueLenderKey(ctx, { lenderId, body: { environment } });
+    if (!key.ok) throw key.error;
     const hook = await registerLenderWebhook(ctx, {
       lender: { lenderId, environment },
       body: { url: `${receiver.origin}${path}` },
     });
     if (!hook.ok) throw hook.error;
-    return hook.value;
+    return { ...hook.value, keyId: key.value.keyId };
   }
   const disclosures = async (applicationId: string) => {
     const answer = await getApplicationDisclosures(ctx, { applicationId });
@@ -142,6 +147,21 @@ describe('lead.created deliveries', () => {
     expect((await erasePersonalData(ctx, { applicationId: m.applicationId })).ok).toBe(true);
     await dispatcher().runOnce();
     expect(receiver.received.filter((r) => r.path === '/erased')).toEqual([]);
+    expect(await disclosures(m.applicationId)).toEqual([]);
+  });
+
+  it('when every key of the lender in that environment is revoked, then its endpoint is sent no lead and nothing is recorded', async () => {
+    const m = await matched();
+    const { keyId } = await endpoint(m.lenderId, '/revoked');
+    const keys = await t.db.query<{ id: string }>(
+      `SELECT id FROM lender_keys WHERE lender_id = $1 AND environment = 'sandbox' AND revoked_at IS NULL`,
+      [m.lenderId],
+    );
+    expect(keys.map((k) => k.id)).toContain(keyId);
+    for (const key of keys) expect((await revokeKey(ctx, { keyId: key.id })).ok).toBe(true);
+    await m.follow();
+    await dispatcher().runOnce();
+    expect(receiver.received.filter((r) => r.path === '/revoked')).toEqual([]);
     expect(await disclosures(m.applicationId)).toEqual([]);
   });
 });
