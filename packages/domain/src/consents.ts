@@ -27,6 +27,24 @@ export function listConsentTexts(): Result<Answer<'ConsentTexts'>> {
   });
 }
 
+/** The fields that give one consent: the credit check's (with `privacyConsent`, which its rule accepts), marketing's, terms'. */
+const CONSENT_GROUPS = [
+  [...CONSENT_FIELDS.creditCheck, ...CONSENT_FIELDS.privacy],
+  CONSENT_FIELDS.marketing,
+  CONSENT_FIELDS.terms,
+];
+
+/**
+ * Step-5 fields `given` laid over those `stored`, the latest word counting: a consent withdrawn (`false`)
+ * in any of its fields withdraws what its other fields gave before.
+ */
+export function layOverConsents(stored: Record<string, unknown>, given: Record<string, unknown>) {
+  const laid = { ...stored };
+  for (const group of CONSENT_GROUPS)
+    if (group.some((field) => given[field] === false)) for (const field of group) delete laid[field];
+  return { ...laid, ...given };
+}
+
 export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
   const given = (kind: ConsentKind) => CONSENT_FIELDS[kind].some((field) => applicant[field] === true);
   const stated = typeof applicant.consentTextVersion === 'string' ? applicant.consentTextVersion : undefined;

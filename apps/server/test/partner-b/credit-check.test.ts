@@ -183,6 +183,39 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(res.body.message).toMatch(/^consentCreditCheck: credit check consent is required/);
     });
 
+    it('when consent given under one of its fields is withdrawn under another, by PATCH or in the body, then 400 and no check runs; given again, it runs', async () => {
+      const calls = counting.state.calls;
+      const patched = await throughStep4({ consentCreditCheck: undefined, creditCheckConsent: true });
+      const token = { securityToken: patched.securityToken, dateOfBirth: '1988-07-14' };
+      expect((await c.patch(patched.applicationId, { ...token, consentCreditCheck: false })).status).toBe(200);
+      const refused = await check(c, patched.applicationId, token);
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/^consentCreditCheck: credit check consent is required/);
+      const viaPrivacy = await throughStep4({ consentCreditCheck: undefined, privacyConsent: true });
+      const body = { securityToken: viaPrivacy.securityToken, dateOfBirth: '1988-07-14', consentCreditCheck: false };
+      expect((await check(c, viaPrivacy.applicationId, body)).status).toBe(400);
+      expect(counting.state.calls).toBe(calls);
+      expect((await check(c, viaPrivacy.applicationId, { ...body, consentCreditCheck: true })).status).toBe(200);
+      expect(counting.state.calls).toBe(calls + 1);
+    });
+
+    it("when an application made on A has no applicant yet, then the check's 400 names B's fields", async () => {
+      const made = await request(appA)
+        .post('/api/partner/v1/applications')
+        .set('Authorization', `Bearer ${mine.apiKey}`)
+        .send({ formType: 'personal', data: { loanAmount: 15000 } });
+      const id = made.body.data.applicationId;
+      const issued = await request(app)
+        .post(`${BASE}/applications/${id}/security-token`)
+        .set('Authorization', c.authorization);
+      const res = await check(c, id, { securityToken: issued.body.data.securityToken, consentCreditCheck: true });
+      expect(res.status).toBe(400);
+      const fields = res.body.details.map((v: { field: string }) => v.field);
+      expect(fields).toContain('phone');
+      expect(fields).not.toContain('mobileNumber');
+      expect(res.body.details.find((v: { field: string }) => v.field === 'phone').message).toBe('phone: is required');
+    });
+
     it('when the date of birth is under 18 or no real date, then 400 names it; names sent in the body do not replace those of create', async () => {
       const app = await throughStep4();
       const young = new Date();

@@ -2,8 +2,9 @@ import type { ApplicationRow, Json } from '@loanmatch/db';
 import { type ApplicantForCheck, runClaimedCheck, sandboxScoreFor } from '../applications/credit-check';
 import { creditCheckFingerprint, type CreditCheckRequest } from '../applications/run-credit-check';
 import { findOwnApplication, type CreditCheckView } from '../applications/view';
+import { layOverConsents } from '../consents';
 import type { DomainContext } from '../context';
-import { fail, ok, type Result } from '../errors';
+import { type DomainError, fail, ok, type Result } from '../errors';
 import { withIdempotency } from '../idempotency';
 import { readApplicantDetails } from '../personal-data';
 import { validateApplicantDetailsB } from '../validation';
@@ -57,10 +58,17 @@ async function applicantForCheck(
   const kept = await readApplicantDetails(ctx, app.id, { lock: afterWriters });
   if (kept.state === 'erased') return fail('PERSONAL_DATA_ERASED');
   const intake = readIntake(kept.state === 'kept' ? kept.details : null);
-  const details = validateApplicantDetailsB({ ...intake.applicant, ...bodyStep5 }, ctx.clock());
-  if (!details.ok) return details;
+  const details = validateApplicantDetailsB(layOverConsents(intake.applicant, bodyStep5), ctx.clock());
+  if (!details.ok) return inFlatNames(details.error);
   const knownSteps: KnownSteps = {};
   for (const step of [2, 3, 4] as const)
     if (app.steps[step] === undefined && intake.knownSteps[step]) knownSteps[step] = intake.knownSteps[step];
   return ok({ details: details.value as Json, stored: intakeJson({ applicant: details.value, knownSteps }) });
+}
+
+/** A refusal of step 5 in B's names: its `mobileNumber` is `phone` (an application made on A may lack it). */
+function inFlatNames({ code, message, details }: DomainError) {
+  const rename = (text: string) => text.replace(/^mobileNumber\b/, 'phone');
+  const renamed = details?.map((v) => ({ ...v, field: rename(v.field), message: rename(v.message) }));
+  return fail(code, rename(message), renamed);
 }

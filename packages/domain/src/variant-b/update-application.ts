@@ -1,5 +1,6 @@
 import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@loanmatch/db';
 import type { ApplicationRef } from '../applications/view';
+import { layOverConsents } from '../consents';
 import type { DomainContext } from '../context';
 import { fail, invalid, ok, violation } from '../errors';
 import { canonicalUuid } from '../ids';
@@ -45,7 +46,7 @@ export async function updateApplicationB(ctx: DomainContext, options: Applicatio
     const plan = planSteps(saved, intake.knownSteps, given.steps);
     if (!plan.ok) return plan;
     const next = intakeJson({
-      applicant: { ...intake.applicant, ...given.applicant },
+      applicant: layOverConsents(intake.applicant, given.applicant),
       knownSteps: plan.value.knownSteps,
     });
     if (JSON.stringify(next) !== JSON.stringify(intakeJson(intake)))
