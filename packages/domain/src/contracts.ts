@@ -187,7 +187,7 @@ async function noContractLeft(ctx: DomainContext, key: { contract: Contract; par
   const whom = key.partnerId === EVERY_PARTNER ? 'partners' : 'this partner';
   return fail(
     'NO_CONTRACT_LEFT',
-    `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true to do so all the same`,
+    `Variant A and Variant B would both be sunset for ${whom}, leaving no contract; send force: true (pnpm ops: --force) to do so all the same`,
   );
 }
 

@@ -45,7 +45,7 @@ export const ERROR_CODES = {
   /** An operator's change would leave a partner with both contracts sunset. */
   NO_CONTRACT_LEFT: domain(
     409,
-    'Variant A and Variant B would both be sunset for this partner, leaving no contract; send force: true to do so all the same',
+    'Variant A and Variant B would both be sunset for this partner, leaving no contract; send force: true (pnpm ops: --force) to do so all the same',
   ),
   /** The contract is past its sunset for the partner, or in a brownout. */
   CONTRACT_RETIRED: http(

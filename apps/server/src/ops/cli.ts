@@ -13,6 +13,7 @@ import type {
   listTiers,
   reencryptPersonalData,
 } from '@loanmatch/domain';
+import { validateOutcomeEvent } from '@loanmatch/domain';
 import { Command, InvalidArgumentError, type OptionValues } from 'commander';
 import { contractCommands } from './contracts';
 
@@ -33,12 +34,13 @@ type Data = Record<string, unknown>;
 
 async function call<T = Data>(io: OpsIO, method: string, path: string, body?: unknown): Promise<T> {
   const base = (io.env.ADMIN_URL ?? `http://127.0.0.1:${io.env.PORT_ADMIN ?? '3002'}/admin/v1`).replace(/\/+$/, '');
+  const token = adminToken(io.env);
   let res: Response;
   try {
     res = await io.fetch(`${base}${path}`, {
       method,
       headers: {
-        Authorization: `Bearer ${adminToken(io.env)}`,
+        Authorization: `Bearer ${token}`,
         ...(body ? { 'Content-Type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
@@ -188,7 +190,7 @@ export function buildProgram(io: OpsIO): Command {
     application
       .command('erase <applicationId>')
       .description(
-        'erase the applicant’s personal data (step 5, Variant B’s intake); the rest of the application is kept for reporting',
+        'erase the applicant’s personal data (step 5, Variant B’s intake, addresses and employer in steps 1-4, the exact score); the rest is kept for reporting',
       ),
     ([applicationId]) => admin('DELETE', `/applications/${id(applicationId)}/personal-data`),
     (data) => [`Erased the personal data of application ${data.applicationId} (erased at ${data.erasedAt}).`],
@@ -298,21 +300,24 @@ export function buildProgram(io: OpsIO): Command {
     async ([reference], opts) => {
       const path = SIMULATED_PATHS[opts.through];
       if (!path) throw new OpsError(`--through must be one of ${Object.keys(SIMULATED_PATHS).join(', ')}`);
-      // One event a second, ending now.
+      // One event a second, ending now; each checked before any is sent, so a bad one records none.
       const start = Date.now() - path.length * 1000;
-      const events: Data[] = [];
-      for (const [i, type] of path.entries()) {
+      const bodies = path.map((type, i) => {
         const occurredAt = new Date(start + i * 1000).toISOString();
-        events.push(
-          await admin('POST', '/sandbox/outcomes', {
-            reference,
-            type,
-            occurredAt,
-            ...(type === 'funded' ? { fundedAmount: opts.amount, fundedAt: occurredAt } : {}),
-            ...(type === 'declined' ? { declineReason: opts.reason } : {}),
-          }),
-        );
+        return {
+          reference,
+          type,
+          occurredAt,
+          ...(type === 'funded' ? { fundedAmount: opts.amount, fundedAt: occurredAt } : {}),
+          ...(type === 'declined' ? { declineReason: opts.reason } : {}),
+        };
+      });
+      for (const body of bodies) {
+        const checked = validateOutcomeEvent({ eventId: 'simulated', ...body }, new Date());
+        if (!checked.ok) throw new OpsError(`${checked.error.code}: ${checked.error.message}`);
       }
+      const events: Data[] = [];
+      for (const body of bodies) events.push(await admin('POST', '/sandbox/outcomes', body));
       const last = events[events.length - 1];
       return { referralId: last.referralId, status: last.status, events };
     },
@@ -333,6 +338,7 @@ function consentLines(data: ConsentsReport): string[] {
       .map(([kind, given]) => `${kind} ${given ? 'yes' : 'no'}`)
       .join(', ')}`,
     `    wording:     version ${c.textVersion}${c.textVersionStated ? '' : ' (not stated by the partner: the version current at the check)'}`,
+    ...Object.entries(c.wording).map(([kind, text]) => `      ${kind}: ${text}`),
     `    captured at: ${c.capturedAt ?? 'not stated by the partner'}`,
     `    recorded at: ${c.recordedAt} (the credit check)`,
     `    reference:   ${c.partnerReference ?? (c.erasedAt ? 'removed by erasure' : 'none')}`,

@@ -67,6 +67,11 @@ describe('pnpm ops against a running admin API', () => {
     const down = await ops(['partner', 'list'], { ADMIN_URL: 'http://127.0.0.1:9/admin/v1', ADMIN_TOKEN: TOKEN });
     expect(down.code).toBe(1);
     expect(down.err).toContain('cannot reach the admin API');
+    const tokenless = await ops(['partner', 'list'], { ADMIN_URL: url, DATA_DIR: '/nonexistent-loanmatch-data' });
+    expect(tokenless.code).toBe(1);
+    expect(tokenless.err).toBe(
+      'ops: no admin token: set ADMIN_TOKEN, or run where /nonexistent-loanmatch-data/admin-token exists\n',
+    );
   });
 
   it.each<[string, (doc: Record<string, any>) => string]>([

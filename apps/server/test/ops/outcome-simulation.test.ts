@@ -107,5 +107,14 @@ describe('pnpm ops outcome simulate (sandbox)', () => {
     );
     const reason = await ops(['outcome', 'simulate', await referral(), '--through', 'declined', '--reason', 'mood']);
     expect(reason.err).toContain('VALIDATION_ERROR: declineReason: must be one of');
+    // A bad last stage is refused before any stage is sent: nothing recorded, and the referral can be simulated.
+    const fresh = await referral();
+    for (const amount of ['12.345', 'abc']) {
+      const amountRefused = await ops(['outcome', 'simulate', fresh, '--through', 'funded', '--amount', amount]);
+      expect(amountRefused.code).toBe(1);
+      expect(amountRefused.err).toContain('VALIDATION_ERROR: fundedAmount:');
+      expect((await stored(fresh)).outcomes).toHaveLength(0);
+    }
+    expect((await ops(['outcome', 'simulate', fresh, '--through', 'funded', '--amount', '15000'])).code).toBe(0);
   });
 });

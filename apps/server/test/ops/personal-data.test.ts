@@ -95,6 +95,8 @@ describe('pnpm ops application erase and consents, and data-key', () => {
         `Consent record ${record.consentRecordId} of application ${id}, partner ${partnerId}:`,
         '    given:       creditCheck yes, privacy no, marketing no, terms yes',
         `    wording:     version ${CURRENT_CONSENT_TEXTS.version} (not stated by the partner: the version current at the check)`,
+        `      creditCheck: ${CURRENT_CONSENT_TEXTS.texts.creditCheck}`,
+        `      terms: ${CURRENT_CONSENT_TEXTS.texts.terms}`,
         '    captured at: not stated by the partner',
         `    recorded at: ${record.recordedAt} (the credit check)`,
         '    reference:   crm-7',
