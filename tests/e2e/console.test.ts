@@ -115,6 +115,12 @@ describe('operator console on pnpm start', () => {
       reference,
       'read by the lender',
     ]);
+
+    // An id that names nothing: the refusal is said, and the previous application's rows are gone.
+    await page.fill('#application-id', 'not-an-application');
+    await page.click('#application-form button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Could not load'));
+    expect(await row.count()).toBe(0);
   });
 
   it('when the page is reloaded, then the tab is still signed in; the token was in no URL or cookie; signing out forgets it', async () => {
@@ -131,8 +137,10 @@ describe('operator console on pnpm start', () => {
   });
 
   it('when the console ran, then no script error or policy violation was reported', () => {
-    // The wrong-token test makes the browser log the 401 it got; nothing else may appear.
-    expect(problems.filter((p) => !/status of 401/.test(p))).toEqual([]);
+    // The wrong-token test makes the browser log the 401 it got, the unknown application's the 404 of its
+    // lookup; nothing else may appear.
+    const expected = (p: string) => /status of 401/.test(p) || /status of 404 .*\/not-an-application\//.test(p);
+    expect(problems.filter((p) => !expected(p))).toEqual([]);
   });
 });
 

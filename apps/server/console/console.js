@@ -211,9 +211,9 @@
   /** The application's leads shown to lenders (GET /admin/v1/applications/{id}/disclosures), oldest first. */
   async function loadApplication() {
     const id = $('application-id').value.trim();
-    const { disclosures } = await call('GET', `/applications/${encodeURIComponent(id)}/disclosures`);
     const tbody = $('disclosures').tBodies[0];
-    tbody.replaceChildren();
+    tbody.replaceChildren(); // before the call: a failed lookup must not show the previous application's rows
+    const { disclosures } = await call('GET', `/applications/${encodeURIComponent(id)}/disclosures`);
     for (const d of disclosures) {
       const row = $('disclosure-row').content.firstElementChild.cloneNode(true);
       const how = d.channel === 'pull' ? 'read by the lender' : 'delivered to its endpoint';
