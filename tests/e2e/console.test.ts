@@ -119,7 +119,7 @@ describe('operator console on pnpm start', () => {
     // An id that names nothing: the refusal is said, and the previous application's rows are gone.
     await page.fill('#application-id', 'not-an-application');
     await page.click('#application-form button[type="submit"]');
-    await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Could not load'));
+    await page.locator('#status', { hasText: 'Could not load the application' }).waitFor();
     expect(await row.count()).toBe(0);
   });
 

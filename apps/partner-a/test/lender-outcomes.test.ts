@@ -108,11 +108,22 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
     expect((await stored(r.reference)).outcomes).toHaveLength(1);
   });
 
-  it("when the reference is another lender's, unknown or no reference at all, then 404 and nothing is stored", async () => {
+  it("when the reference is another lender's or unknown, then 404; not a reference at all, 400 naming it; nothing is stored", async () => {
     const mine = await referral();
     const otherLender = mine.lenderId === 'harbour-bank' ? 'greenfield-bank' : 'harbour-bank';
     const stranger = await lenderKey(t.ctx, otherLender);
-    for (const reference of [mine.reference, '00000000-0000-4000-8000-000000000000', 'not-a-reference']) {
+    const malformed = await postOutcome(app, stranger, {
+      reference: 'not-a-reference',
+      eventId: eventId(),
+      type: 'application_started',
+      occurredAt: minutesAgo(1),
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      message: 'reference: must be the lm_ref of a referral (a UUID)',
+    });
+    for (const reference of [mine.reference, '00000000-0000-4000-8000-000000000000']) {
       const res = await postOutcome(app, stranger, {
         reference,
         eventId: eventId(),

@@ -5,6 +5,7 @@
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { deepFreeze } from '../deep-freeze';
+import { UUID_PATTERN } from '../ids';
 import { DECLINE_REASONS, OUTCOME_TYPES } from '../outcomes/lifecycle';
 import {
   FORM_TYPES,
@@ -165,7 +166,10 @@ const whenType = (type: string, fields: string[]) => ({
 
 export const outcomeEventSchema = object(
   {
-    reference: nonEmptyText(100),
+    reference: nonEmptyText(36, {
+      pattern: UUID_PATTERN,
+      'x-message': { pattern: 'must be the lm_ref of a referral (a UUID)' },
+    }),
     eventId: nonEmptyText(128, {
       pattern: '^[\\x21-\\x7e]+$',
       'x-message': { pattern: 'must be printable ASCII without spaces' },
