@@ -42,7 +42,7 @@ export function checkIdempotencyKey(key: string | undefined, required: boolean):
       ? invalid(violation('Idempotency-Key', 'required', 'is required for this operation'))
       : ok(undefined);
   if (isKey(key)) return ok(undefined);
-  const text = `must be ${KEY.minLength} to ${KEY.maxLength} printable ASCII characters`;
+  const text = `must be ${KEY.minLength} to ${KEY.maxLength} printable ASCII characters without spaces`;
   return invalid(violation('Idempotency-Key', 'format', text));
 }
 

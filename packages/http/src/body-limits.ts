@@ -5,6 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
+import { violation } from '@loanmatch/domain';
 import { HttpError } from './errors';
 
 /**
@@ -96,14 +97,17 @@ function checkStructure(body: Buffer, bounds: BodyBounds): void {
     }
     if (b === 0x22) inString = true;
     else if (b === 0x7b || b === 0x5b) {
-      if (++depth > bounds.depth)
-        throw new HttpError('VALIDATION_ERROR', `The request body is nested deeper than ${bounds.depth} levels`);
+      if (++depth > bounds.depth) throw tooLarge('depth', `must nest at most ${bounds.depth} levels deep`);
       opened = true;
     } else if (b === 0x7d || b === 0x5d) depth--;
     else if (b === 0x2c) elements++;
-    if (elements > bounds.elements) {
-      const message = `The request body holds more than ${bounds.elements} fields and array items in all`;
-      throw new HttpError('VALIDATION_ERROR', message);
-    }
+    if (elements > bounds.elements)
+      throw tooLarge('elements', `must hold at most ${bounds.elements} fields and array items in all`);
   }
+}
+
+/** A bound of the whole body broken, said as a validation message of the field `body`. */
+function tooLarge(rule: string, text: string): HttpError {
+  const refused = violation('body', rule, text);
+  return new HttpError('VALIDATION_ERROR', refused.message, [refused]);
 }

@@ -102,7 +102,8 @@ describe('deep nesting', () => {
     expect(refused.status).toBe(400);
     expect(envelope(refused)).toMatchObject({
       error: 'VALIDATION_ERROR',
-      message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+      message: `body: must nest at most ${MAX_BODY_DEPTH} levels deep`,
+      details: [{ field: 'body', rule: 'depth', message: `body: must nest at most ${MAX_BODY_DEPTH} levels deep` }],
     });
   });
 
@@ -120,7 +121,7 @@ describe('deep nesting', () => {
     expect(res.status).toBe(400);
     expect(envelope(res)).toMatchObject({
       error: 'VALIDATION_ERROR',
-      message: expect.stringContaining('nested deeper'),
+      message: expect.stringContaining('levels deep'),
     });
   });
 });
@@ -137,7 +138,7 @@ describe('bounds of a body', () => {
     expect(refused.status).toBe(400);
     expect(envelope(refused)).toMatchObject({
       error: 'VALIDATION_ERROR',
-      message: `The request body holds more than ${elements} fields and array items in all`,
+      message: `body: must hold at most ${elements} fields and array items in all`,
     });
   });
 
