@@ -1862,7 +1862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CREDIT_CHECK_REQUIRED` */
+            /** @description `CREDIT_CHECK_REQUIRED`, `STEPS_INCOMPLETE` */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1873,7 +1873,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "CREDIT_CHECK_REQUIRED";
+                        error?: "CREDIT_CHECK_REQUIRED" | "STEPS_INCOMPLETE";
                     };
                 };
             };
