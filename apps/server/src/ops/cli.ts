@@ -4,16 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type {
-  Answered,
-  getApplicationConsents,
-  getDataKeyStatus,
-  listLenders,
-  listPartners,
-  listTiers,
-  reencryptPersonalData,
+import {
+  validateOutcomeEvent,
+  type Answered,
+  type getApplicationConsents,
+  type getDataKeyStatus,
+  type listLenders,
+  type listPartners,
+  type listTiers,
+  type reencryptPersonalData,
 } from '@loanmatch/domain';
-import { validateOutcomeEvent } from '@loanmatch/domain';
 import { Command, InvalidArgumentError, type OptionValues } from 'commander';
 import { contractCommands } from './contracts';
 
