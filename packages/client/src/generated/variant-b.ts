@@ -508,7 +508,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known. Each field sent is added or replaces the one given before; `loanAmount` is fixed at create. */
+        /** @description Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known. Each field sent is added or replaces the one given before; `loanAmount` is fixed at create. A car or home application carried over from Variant A takes its own loan type's fields of steps 2-4 instead, flat under their names and rules in Variant A's step tables for that type (its document's `CarLoanStep2` to `HomeLoanStep4`), each step saved as Variant A saves it once complete. */
         UpdateApplicationBRequest: {
             securityToken: string;
             /** @enum {string} */

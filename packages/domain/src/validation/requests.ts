@@ -18,6 +18,7 @@ import {
   object,
   oneOf,
   opt,
+  type FormType,
 } from './schemas';
 
 const wrapper = { 'x-message': { type: 'must be a JSON object' } };
@@ -79,32 +80,38 @@ export const tokenRequestSchema = object({ grantType: oneOf(['api_key'] as const
 const securityToken = Type.String({ minLength: 1, maxLength: 200 });
 export const securityTokenRequestSchema = object({ securityToken }, wrapper);
 
-/** The personal-loan step a flat field belongs to (step 5: the applicant's details). */
+/** The step a flat field belongs to (step 5: the applicant's details). */
 export type FlatStep = 2 | 3 | 4 | 5;
+type Places = Record<string, { readonly step: FlatStep; readonly name: string }>;
 
 /**
- * Where each optional flat field belongs: its step and its name there, in the tables' order. A name
- * that two tables list (`homeAddress`, steps 4 and 5) belongs to the first: the living situation's.
+ * A loan type's flat fields: where each belongs (its step and its name there, in the tables' order; a
+ * name two tables list, such as `homeAddress` in steps 4 and 5, belongs to the first) and each by its B
+ * name, optional and without its default: a field not sent must never replace one sent before. The
+ * step's own schema applies defaults when its fields are saved as the step.
  */
-const places: Record<string, { readonly step: FlatStep; readonly name: string }> = {};
-/** Every flat field by its B name, optional and without its default: a field not sent must never
- * replace one sent before. The step's own schema applies defaults when its fields are saved as the step. */
-const flat: Record<string, TSchema> = {};
-const tables: Array<[FlatStep, TObject]> = [
-  [2, STEP_SCHEMAS.personal[2]],
-  [3, STEP_SCHEMAS.personal[3]],
-  [4, STEP_SCHEMAS.personal[4]],
-  [5, applicantSchema],
-];
-for (const [step, table] of tables)
-  for (const [name, field] of Object.entries(table.properties)) {
-    const flatName = name === 'mobileNumber' ? 'phone' : name;
-    if (Object.hasOwn(places, flatName)) continue;
-    places[flatName] = { step, name };
-    const { default: _default, ...definition } = field;
-    flat[flatName] = opt(definition as TSchema);
-  }
-export const FLAT_FIELDS: Readonly<typeof places> = places;
+function flatFieldsOf(formType: FormType) {
+  const places: Places = {};
+  const flat: Record<string, TSchema> = {};
+  const tables: Array<[FlatStep, TObject]> = [
+    [2, STEP_SCHEMAS[formType][2]],
+    [3, STEP_SCHEMAS[formType][3]],
+    [4, STEP_SCHEMAS[formType][4]],
+    [5, applicantSchema],
+  ];
+  for (const [step, table] of tables)
+    for (const [name, field] of Object.entries(table.properties)) {
+      const flatName = name === 'mobileNumber' ? 'phone' : name;
+      if (Object.hasOwn(places, flatName)) continue;
+      places[flatName] = { step, name };
+      const { default: _default, ...definition } = field;
+      flat[flatName] = opt(definition as TSchema);
+    }
+  return { places, flat };
+}
+
+const { places, flat } = flatFieldsOf('personal');
+export const FLAT_FIELDS: Readonly<Places> = places;
 
 /** The fields of the flat create beside `formType` and `loanAmount`: all required but the consent. */
 const CREATE_FIELDS = ['loanPurpose', 'firstName', 'lastName', 'email', 'phone'];
@@ -124,6 +131,22 @@ export const variantBCreateSchema = object(
 
 /** PATCH /v1/applications/{applicationId}: the security token and any fields of personal steps 2-5 to add or replace. */
 export const variantBPatchSchema = object({ securityToken, ...flat }, wrapper);
+
+/**
+ * The same for a car or home application carried over from Variant A: the fields of its own loan type's
+ * steps 2-4 (and step 5), flat under their table names.
+ */
+const [car, home] = [flatFieldsOf('car'), flatFieldsOf('home')];
+export const FLAT_FIELDS_OF: Readonly<Record<FormType, Readonly<Places>>> = {
+  personal: places,
+  car: car.places,
+  home: home.places,
+};
+export const variantBPatchSchemas: Readonly<Record<FormType, TObject>> = {
+  personal: variantBPatchSchema,
+  car: object({ securityToken, ...car.flat }, wrapper),
+  home: object({ securityToken, ...home.flat }, wrapper),
+};
 
 /** Step 5 as Variant B's credit check takes it: Variant A's, with `dateOfBirth` optional. */
 export const variantBApplicantSchema = object(
@@ -204,4 +227,4 @@ export const HEADER_SCHEMAS = {
 };
 
 // The object schemas are frozen as they are built (`object`); these are not object schemas.
-deepFreeze({ clientTagsSchema, FLAT_FIELDS, HEADER_SCHEMAS });
+deepFreeze({ clientTagsSchema, FLAT_FIELDS_OF, HEADER_SCHEMAS });

@@ -13,6 +13,7 @@ import {
   variantBApplicantSchema,
   variantBCreateSchema,
   variantBPatchSchema,
+  variantBPatchSchemas,
   webhookRequestSchema,
   lenderWebhookRequestSchema,
 } from './requests';
@@ -30,7 +31,11 @@ const STEPS = new Map(
 const applicant = validator(applicantSchema, 'data');
 const createRequest = validator(createRequestSchema);
 const creditCheckRequest = validator(creditCheckRequestSchema);
-const variantBPatch = validator(variantBPatchSchema);
+const variantBPatch = {
+  personal: validator(variantBPatchSchema),
+  car: validator(variantBPatchSchemas.car),
+  home: validator(variantBPatchSchemas.home),
+};
 const outcomeEvent = validator(outcomeEventSchema);
 
 /**
@@ -92,9 +97,12 @@ export const validateLenderWebhookRequest = validator(lenderWebhookRequestSchema
  */
 export const validateVariantBCreate = validator(variantBCreateSchema);
 
-/** Validates Variant B's `PATCH /v1/applications/{id}` body; the value is the fields to add or replace (without the token). */
-export function validateVariantBPatch(body: unknown, now?: Date): Result<Data> {
-  const request = variantBPatch(body, now);
+/**
+ * Validates Variant B's `PATCH /v1/applications/{id}` body by the flat fields of the application's loan
+ * type; the value is the fields to add or replace (without the token).
+ */
+export function validateVariantBPatch(body: unknown, now?: Date, formType: FormType = 'personal'): Result<Data> {
+  const request = variantBPatch[formType](body, now);
   if (!request.ok) return request;
   const { securityToken: _token, ...fields } = request.value;
   return ok(fields);

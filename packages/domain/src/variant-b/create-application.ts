@@ -33,7 +33,7 @@ export async function createApplicationB(
       const { formType, clientTags, ...flat } = valid.value;
       const step1 = pick(flat, Object.keys(schemaFor('personal', 1).properties));
       const given = splitFlatFields(flat);
-      const plan = planSteps({ 1: step1 }, {}, given.steps);
+      const plan = planSteps('personal', { 1: step1 }, {}, given.steps);
       if (!plan.ok) return plan;
       const id = randomUUID();
       const token = newSecurityToken();

@@ -6,7 +6,7 @@ import type { ApplicationRow, Json } from '@loanmatch/db';
 import type { DomainContext } from '../context';
 import { ok } from '../errors';
 import { readApplicantDetails } from '../personal-data';
-import { FLAT_FIELDS, schemaFor, validateStepData, type FormType } from '../validation';
+import { FLAT_FIELDS_OF, schemaFor, validateStepData, type FormType } from '../validation';
 
 type PartialStep = 2 | 3 | 4;
 const PARTIAL_STEPS: readonly PartialStep[] = [2, 3, 4];
@@ -37,15 +37,19 @@ export function intakeJson(intake: Intake): Json {
   return Object.keys(known).length > 0 ? { ...intake.applicant, [KNOWN_STEPS]: known } : { ...intake.applicant };
 }
 
-/** Validated flat fields (B's names) split by the step they belong to, under their table names. */
-export function splitFlatFields(fields: Record<string, unknown>): {
+/** Validated flat fields (B's names) split by the step of `formType` they belong to, under their table names. */
+export function splitFlatFields(
+  fields: Record<string, unknown>,
+  formType: FormType = 'personal',
+): {
   steps: KnownSteps;
   applicant: Record<string, unknown>;
 } {
+  const places = FLAT_FIELDS_OF[formType];
   const steps: KnownSteps = {};
   const applicant: Record<string, unknown> = {};
   for (const [flat, value] of Object.entries(fields)) {
-    const place = Object.hasOwn(FLAT_FIELDS, flat) ? FLAT_FIELDS[flat] : undefined;
+    const place = Object.hasOwn(places, flat) ? places[flat] : undefined;
     if (place === undefined || value === undefined) continue;
     if (place.step === 5) applicant[place.name] = value;
     else steps[place.step] = { ...steps[place.step], [place.name]: value };
@@ -57,7 +61,12 @@ export function splitFlatFields(fields: Record<string, unknown>): {
  * Lays `given` over what the application holds of each of steps 2-4 and decides what is saved (valid, and
  * the step before it saved) and what stays known (only required fields missing); another fault is answered.
  */
-export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps, given: KnownSteps) {
+export function planSteps(
+  formType: FormType,
+  saved: ApplicationRow['steps'],
+  knownSteps: KnownSteps,
+  given: KnownSteps,
+) {
   const plan = { save: [] as Array<{ number: PartialStep; data: Json }>, knownSteps: {} as KnownSteps };
   let previousSaved = saved[1] !== undefined;
   for (const step of PARTIAL_STEPS) {
@@ -71,7 +80,7 @@ export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps
       previousSaved = false;
       continue;
     }
-    const valid = validateStepData('personal', step, merged);
+    const valid = validateStepData(formType, step, merged);
     if (valid.ok && previousSaved) {
       plan.save.push({ number: step, data: valid.value as Json });
       continue;
@@ -87,7 +96,8 @@ export function planSteps(saved: ApplicationRow['steps'], knownSteps: KnownSteps
 export function missingFields(formType: FormType, saved: ApplicationRow['steps'], knownSteps: KnownSteps): string[] {
   const missing: string[] = [];
   for (const step of PARTIAL_STEPS) {
-    const fields = saved[step] ?? knownSteps[step] ?? {};
+    if (saved[step] !== undefined) continue; // saved whole, so valid (its sealed fields are kept apart)
+    const fields = knownSteps[step] ?? {};
     for (const name of schemaFor(formType, step).required ?? []) if (fields[name] === undefined) missing.push(name);
   }
   return missing;

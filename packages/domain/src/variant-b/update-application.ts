@@ -2,10 +2,10 @@ import { findApplication, saveStep, writeDetails, type ApplicationRow } from '@l
 import type { ApplicationRef } from '../applications/view';
 import { layOverConsents } from '../consents';
 import type { DomainContext } from '../context';
-import { fail, invalid, ok, violation } from '../errors';
+import { fail, ok } from '../errors';
 import { canonicalUuid } from '../ids';
 import { openSteps, readApplicantDetails, sealApplicantDetails, sealStep } from '../personal-data';
-import { FLAT_FIELDS, validateVariantBPatch, type FormType } from '../validation';
+import { FLAT_FIELDS_OF, validateVariantBPatch, type FormType } from '../validation';
 import { intakeJson, missingFields, planSteps, readIntake, splitFlatFields } from './intake';
 import { verifySecurityToken } from './security-token';
 import type { ApplicationStatus } from '../status';
@@ -17,25 +17,22 @@ import type { ApplicationStatus } from '../status';
 export async function updateApplicationB(ctx: DomainContext, options: ApplicationRef & { body: unknown }) {
   const verified = await verifySecurityToken(ctx, options);
   if (!verified.ok) return verified;
-  const valid = validateVariantBPatch(options.body, ctx.clock());
-  if (!valid.ok) return valid;
-  const given = splitFlatFields(valid.value);
   const id = canonicalUuid(options.applicationId)!;
   return ctx.db.transaction(async (tx) => {
     // The intake, then the application: the order a credit check writes them in, so the two cannot deadlock.
     const kept = await readApplicantDetails(ctx, id, { db: tx, lock: true });
     const app = await findApplication(tx, id, options.partnerId, true);
     if (!app) return fail('NOT_FOUND', 'Application not found');
+    // The flat fields of the application's own loan type: a car or home one carried over from Variant A.
+    const formType = app.formType as FormType;
+    const valid = validateVariantBPatch(options.body, ctx.clock(), formType);
+    if (!valid.ok) return valid;
+    const given = splitFlatFields(valid.value, formType);
     if (kept.state === 'erased' || app.personalDataErased) return fail('PERSONAL_DATA_ERASED');
-    // B's flat fields of steps 2-4 are the personal loan's: a car or home loan's own steps are saved on A.
-    const stepFields = Object.keys(valid.value).filter((field) => (FLAT_FIELDS[field]?.step ?? 5) !== 5);
-    if (app.formType !== 'personal' && stepFields.length > 0) {
-      const text = `is a personal loan's field: a ${app.formType} application's steps 2-4 are saved through Variant A`;
-      return invalid(...stepFields.map((field) => violation(field, 'formType', text)));
-    }
     const check = app.creditCheck?.status;
     if (check === 'running') return fail('CREDIT_CHECK_IN_PROGRESS');
-    const changedApplicant = Object.keys(valid.value).filter((field) => FLAT_FIELDS[field]?.step === 5);
+    const places = FLAT_FIELDS_OF[formType];
+    const changedApplicant = Object.keys(valid.value).filter((field) => places[field]?.step === 5);
     if (check === 'completed' && changedApplicant.length > 0) {
       const message = `${changedApplicant[0]}: the applicant's details cannot change after the credit check, which ran on them`;
       return fail('CREDIT_CHECK_ALREADY_COMPLETED', message);
@@ -43,7 +40,7 @@ export async function updateApplicationB(ctx: DomainContext, options: Applicatio
     const intake = readIntake(kept.state === 'kept' ? kept.details : null);
     // A saved step that gets fields is saved again whole: its personal fields opened, those of other steps not.
     const saved = openSteps(ctx, app, Object.keys(given.steps).map(Number));
-    const plan = planSteps(saved, intake.knownSteps, given.steps);
+    const plan = planSteps(formType, saved, intake.knownSteps, given.steps);
     if (!plan.ok) return plan;
     const next = intakeJson({
       applicant: layOverConsents(intake.applicant, given.applicant),
@@ -66,7 +63,7 @@ export async function updateApplicationB(ctx: DomainContext, options: Applicatio
       status: row.status as ApplicationStatus,
       lastStep: row.lastStep,
       creditCheckComplete: row.creditCheck?.status === 'completed',
-      missingFields: missingFields(row.formType as FormType, row.steps, plan.value.knownSteps),
+      missingFields: missingFields(formType, row.steps, plan.value.knownSteps),
     });
   });
 }

@@ -272,7 +272,9 @@ export function schemaComponents(): Record<string, Schema> {
     },
     UpdateApplicationBRequest: {
       ...toOpenApiSchema(variantBPatchSchema),
-      description: `${FLAT_FIELDS_NOTE} Each field sent is added or replaces the one given before; \`loanAmount\` is fixed at create.`,
+      description:
+        `${FLAT_FIELDS_NOTE} Each field sent is added or replaces the one given before; \`loanAmount\` is fixed at create. ` +
+        "A car or home application carried over from Variant A takes its own loan type's fields of steps 2-4 instead, flat under their names and rules in Variant A's step tables for that type (its document's `CarLoanStep2` to `HomeLoanStep4`), each step saved as Variant A saves it once complete.",
     },
     CreditCheckBRequest: variantBCreditCheckSchema(),
     SecurityTokenRequest: toOpenApiSchema(securityTokenRequestSchema),
