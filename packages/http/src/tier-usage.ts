@@ -1,7 +1,7 @@
 /**
  * Variant B's requests and refusals per tier over the last hour, in one-minute buckets, for the console.
  * With Redis every process adds its counts to shared hashes (one a minute, kept two hours), written once a
- * second in one MULTI, never on a request's path; a failed write is tried again with the next.
+ * second in one MULTI, never on a request's path; a write refused unsent is tried again with the next.
  */
 import type { Redis } from 'ioredis';
 import { errorText, type Logger } from './logger';
@@ -84,13 +84,16 @@ export function createTierUsage(
       for (const [field, n] of bucket) multi.hincrby(keyOf(minute), field, n);
       multi.expire(keyOf(minute), 2 * WINDOW_MINUTES * 60);
     }
+    // Refused before it was sent (no connection, no offline queue), a MULTI applied nothing: its counts wait
+    // for the next write. Sent and then failed (timed out), it may still apply once Redis answers: sending
+    // it again could count it twice, so its counts are given up (the console may miss a second, never double).
+    const sent = redis.status === 'ready';
     try {
       await multi.exec();
     } catch (err) {
-      // A MULTI that failed applied nothing: keep its counts for the next write.
-      for (const [minute, bucket] of pending) for (const [field, n] of bucket) add(minute, field, n);
+      if (!sent) for (const [minute, bucket] of pending) for (const [field, n] of bucket) add(minute, field, n);
       forgetOld();
-      options.logger?.debug('tier usage not written to redis', { error: errorText(err) });
+      options.logger?.debug('tier usage not written to redis', { error: errorText(err), sent });
     }
   };
   const { flush, stop } = periodicWrite(write, options.flushMs ?? 1000);

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { REDIS_URL, eventually, openTestRedis } from '../../../tests/support';
+import { startTcpProxy } from '../../../tests/e2e/tcp-proxy';
 import { createTierUsage } from '../src/tier-usage';
 
 const MINUTE = 60_000;
@@ -80,6 +81,38 @@ describe('tier usage in Redis', () => {
       expect((await usage.lastHour()).tiers.get('free')).toEqual({ requests: 1, refused: 1 });
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it('when a write times out and Redis applies it once it answers again, then its counts are not written twice', async () => {
+    const { hostname, port } = new URL(REDIS_URL);
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    const redis = new Redis(`redis://127.0.0.1:${proxy.port}`, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 200,
+    });
+    const prefix = `${r.prefix}late:`;
+    try {
+      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+      const usage = createTierUsage({ redis, redisPrefix: prefix, flushMs: 60_000 });
+      usage.record('standard', false);
+      await proxy.cut('blackhole');
+      await expect(usage.lastHour()).rejects.toThrow('Command timed out'); // the write, then the read, time out
+      await proxy.restore({ heal: true }); // what waited reaches Redis: the MULTI applies now
+      const reader = createTierUsage({ redis: r.redis, redisPrefix: prefix, flushMs: 60_000 });
+      const late = await eventually(
+        async () => (await reader.lastHour()).tiers.get('standard'),
+        (counts) => counts !== undefined,
+        2000,
+      );
+      expect(late).toEqual({ requests: 1, refused: 0 });
+      await usage.close(); // nothing pending: the timed-out write is not sent again
+      expect((await reader.lastHour()).tiers.get('standard')).toEqual({ requests: 1, refused: 0 });
+      await reader.close();
+    } finally {
+      redis.disconnect();
+      await proxy.close();
     }
   });
 });
