@@ -210,7 +210,7 @@ const SETTINGS = {
   dataPreviousKeys: dataKeys('DATA_PREVIOUS_KEYS'),
   jwtSecret: secret('JWT_SECRET', 32),
   jwtPreviousSecrets: secretList('JWT_PREVIOUS_SECRETS', 32),
-  trackingSecret: text('TRACKING_SECRET', undefined),
+  trackingSecret: secret('TRACKING_SECRET', 32),
   applicantHashSecret: secret('APPLICANT_HASH_SECRET', 32),
   bureauUrl: url('BUREAU_URL', ['http:', 'https:']),
   bureauTimeoutMs: int('BUREAU_TIMEOUT_MS', 2000, 100, 60_000),

@@ -20,4 +20,13 @@ describe('the public addresses of the partner listeners', () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL_B: 'ftp://example.com' })).toThrow(ConfigError);
     expect(() => loadConfig({ PUBLIC_BASE_URL_B: 'not a url' })).toThrow(/PUBLIC_BASE_URL_B/);
   });
+
+  it('when TRACKING_SECRET, which signs the tracking links, is shorter than 32 characters, then it is refused without its value', () => {
+    const short = 'a-short-tracking-secret';
+    expect(() => loadConfig({ TRACKING_SECRET: short })).toThrow(
+      new ConfigError('TRACKING_SECRET must be at least 32 characters'),
+    );
+    const configured = 'a-tracking-secret-of-enough-length-0123';
+    expect(loadConfig({ TRACKING_SECRET: configured }).trackingSecret).toBe(configured);
+  });
 });
