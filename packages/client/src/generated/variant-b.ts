@@ -508,7 +508,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known. Each field sent is added or replaces the one given before; `loanAmount` is fixed at create. A car or home application carried over from Variant A takes its own loan type's fields of steps 2-4 instead, flat under their names and rules in Variant A's step tables for that type (its document's `CarLoanStep2` to `HomeLoanStep4`), each step saved as Variant A saves it once complete. */
+        /** @description Flat fields of a personal loan: each is the field of that name in steps 1-5, with its rule (`phone` is step 5's `mobileNumber`; `homeAddress` is step 4's). A step whose fields are all known and valid is saved as Variant A saves it, in order; the rest is kept until it is. Matching uses what is known: offers are `indicative` until the term, employment, income and living situation are known. Each field sent is added or replaces the one given before; `loanAmount` is fixed at create. A car or home application carried over from Variant A takes its own loan type's fields of steps 2-4 instead, flat under their names in that type's step tables, each step saved as Variant A saves it once complete. */
         UpdateApplicationBRequest: {
             securityToken: string;
             /** @enum {string} */
@@ -541,6 +541,151 @@ export interface components {
             residentialYears?: number | string;
             residentialMonths?: number | string;
             dependents?: number | string;
+            firstName?: string;
+            lastName?: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            /** @description A real calendar date, written `YYYY-MM-DD` or `DD/MM/YYYY`. The applicant must be at least 18 years old on the day of the check. */
+            dateOfBirth?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "prefer_not_to_say";
+            /** @enum {string} */
+            maritalStatus?: "single" | "married" | "de_facto" | "divorced" | "separated" | "widowed";
+            address?: string;
+            streetNumber?: string;
+            streetName?: string;
+            streetType?: string;
+            suburb?: string;
+            /** @enum {string} */
+            state?: "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+            postcode?: string;
+            unitNumber?: string;
+            consentCreditCheck?: boolean;
+            creditCheckConsent?: boolean;
+            privacyConsent?: boolean;
+            consentMarketing?: boolean;
+            marketingConsent?: boolean;
+            consentTerms?: boolean;
+            termsConsent?: boolean;
+            /** @enum {string} */
+            consentTextVersion?: "au-2026-11-23";
+            /**
+             * Format: date-time
+             * @description Not in the future (300 seconds of clock difference are allowed).
+             */
+            consentCapturedAt?: string;
+            consentReference?: string;
+        } | {
+            securityToken: string;
+            tradeInValue?: number | string;
+            tradeInPayout?: number | string;
+            depositAmount?: number | string;
+            loanAmount?: number | string;
+            loanTerm?: number | string;
+            balloonPaymentPercent?: number | string;
+            /** @enum {string} */
+            employmentType?: "full_time" | "part_time" | "casual" | "contract" | "contractor" | "self_employed" | "unemployed" | "retired" | "student" | "centrelink";
+            employerName?: string;
+            employmentYears?: number | string;
+            employmentMonths?: number | string;
+            grossMonthlyIncome?: number | string;
+            otherIncome?: number | string;
+            /** @enum {string} */
+            livingSituation?: "renting" | "own_outright" | "own_mortgage" | "living_with_parents" | "boarding" | "other";
+            homeAddress?: string;
+            homeAddressComponents?: {
+                streetNumber?: string;
+                streetName?: string;
+                streetType?: string;
+                suburb?: string;
+                /** @enum {string} */
+                state?: "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+                postcode?: string;
+                country?: string;
+                unitNumber?: string;
+            };
+            monthlyRent?: number | string;
+            residentialYears?: number | string;
+            residentialMonths?: number | string;
+            dependents?: number | string;
+            firstName?: string;
+            lastName?: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            /** @description A real calendar date, written `YYYY-MM-DD` or `DD/MM/YYYY`. The applicant must be at least 18 years old on the day of the check. */
+            dateOfBirth?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "prefer_not_to_say";
+            /** @enum {string} */
+            maritalStatus?: "single" | "married" | "de_facto" | "divorced" | "separated" | "widowed";
+            address?: string;
+            streetNumber?: string;
+            streetName?: string;
+            streetType?: string;
+            suburb?: string;
+            /** @enum {string} */
+            state?: "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+            postcode?: string;
+            unitNumber?: string;
+            consentCreditCheck?: boolean;
+            creditCheckConsent?: boolean;
+            privacyConsent?: boolean;
+            consentMarketing?: boolean;
+            marketingConsent?: boolean;
+            consentTerms?: boolean;
+            termsConsent?: boolean;
+            /** @enum {string} */
+            consentTextVersion?: "au-2026-11-23";
+            /**
+             * Format: date-time
+             * @description Not in the future (300 seconds of clock difference are allowed).
+             */
+            consentCapturedAt?: string;
+            consentReference?: string;
+        } | {
+            securityToken: string;
+            propertyValue?: number | string;
+            propertyAddress?: string;
+            propertyAddressComponents?: {
+                streetNumber?: string;
+                streetName?: string;
+                streetType?: string;
+                suburb?: string;
+                /** @enum {string} */
+                state?: "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+                postcode?: string;
+                country?: string;
+                unitNumber?: string;
+            };
+            /** @enum {string} */
+            propertyType?: "house" | "apartment" | "townhouse" | "land" | "unit" | "villa" | "other";
+            loanAmount?: number | string;
+            loanTerm?: number | string;
+            /** @enum {string} */
+            repaymentType?: "principal_and_interest" | "interest_only";
+            /** @enum {string} */
+            settlementTimeframe?: "within_30_days" | "30_60_days" | "60_90_days" | "90_plus_days";
+            /** @enum {string} */
+            employmentType?: "full_time" | "part_time" | "casual" | "contract" | "contractor" | "self_employed" | "unemployed" | "retired" | "student" | "centrelink";
+            /** @enum {string} */
+            livingSituation?: "renting" | "own_outright" | "own_mortgage" | "living_with_parents" | "boarding" | "other";
+            homeAddress?: string;
+            homeAddressComponents?: {
+                streetNumber?: string;
+                streetName?: string;
+                streetType?: string;
+                suburb?: string;
+                /** @enum {string} */
+                state?: "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+                postcode?: string;
+                country?: string;
+                unitNumber?: string;
+            };
+            employmentYears?: number | string;
+            employmentMonths?: number | string;
+            grossMonthlyIncome?: number | string;
             firstName?: string;
             lastName?: string;
             /** Format: email */

@@ -34,7 +34,7 @@ import {
   tokenRequestSchema,
   uuid,
   variantBCreateSchema,
-  variantBPatchSchema,
+  variantBPatchSchemas,
   webhookRequestSchema,
   lenderWebhookRequestSchema,
   type ConsentRule,
@@ -271,10 +271,11 @@ export function schemaComponents(): Record<string, Schema> {
       description: `${FLAT_FIELDS_NOTE} Optional fields have no defaults here: a step's defaults apply when its fields are saved as the step.`,
     },
     UpdateApplicationBRequest: {
-      ...toOpenApiSchema(variantBPatchSchema),
-      description:
-        `${FLAT_FIELDS_NOTE} Each field sent is added or replaces the one given before; \`loanAmount\` is fixed at create. ` +
-        "A car or home application carried over from Variant A takes its own loan type's fields of steps 2-4 instead, flat under their names and rules in Variant A's step tables for that type (its document's `CarLoanStep2` to `HomeLoanStep4`), each step saved as Variant A saves it once complete.",
+      description: `${FLAT_FIELDS_NOTE} Each field sent is added or replaces the one given before; \`loanAmount\` is fixed at create. A car or home application carried over from Variant A takes its own loan type's fields of steps 2-4 instead, flat under their names in that type's step tables, each step saved as Variant A saves it once complete.`,
+      anyOf: FORM_TYPES.map((formType) => ({
+        title: `${LOAN_TYPE_NAMES[formType]} loan`,
+        ...toOpenApiSchema(variantBPatchSchemas[formType]),
+      })),
     },
     CreditCheckBRequest: variantBCreditCheckSchema(),
     SecurityTokenRequest: toOpenApiSchema(securityTokenRequestSchema),

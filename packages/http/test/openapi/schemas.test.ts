@@ -123,12 +123,15 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
       flatApplication(),
       (data) => validateVariantBCreate(data),
     ]);
-    cases.push([
-      'Variant B PATCH',
-      components(buildB()).UpdateApplicationBRequest,
-      { securityToken: 'st_x' },
-      (data) => validateVariantBPatch(data),
-    ]);
+    // One branch per loan type: a car or home application carried over from A takes its own fields.
+    (['personal', 'car', 'home'] as const).forEach((formType, i) => {
+      cases.push([
+        `Variant B PATCH of a ${formType} application`,
+        (components(buildB()).UpdateApplicationBRequest.anyOf as Schema[])[i],
+        { securityToken: 'st_x' },
+        (data) => validateVariantBPatch(data, undefined, formType),
+      ]);
+    });
 
     const violationsOf = (result: Result<unknown>, field: string): FieldViolation[] =>
       result.ok ? [] : (result.error.details ?? []).filter((v) => v.field === field);
