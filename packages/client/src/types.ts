@@ -16,7 +16,9 @@ export type StepFields<F extends FormType, S extends PatchStep> = components['sc
 export type ApplicantDetails = Body<CheckA>['data'];
 export type SandboxScore = NonNullable<NonNullable<CheckA['parameters']['header']>['X-Sandbox-Score']>;
 export type FlatApplication = Body<PathsB['/applications']['post']>;
-export type FlatFields = Omit<Body<PathsB[ById]['patch']>, 'securityToken'>;
+/** A PATCH's fields by the application's loan type (one branch each), without the token. */
+export type FlatFields =
+  Body<PathsB[ById]['patch']> extends infer B ? (B extends unknown ? Omit<B, 'securityToken'> : never) : never;
 export type CreditCheckDetailsB = Omit<Body<PathsB[`${ById}/credit-check`]['post']>, 'securityToken'>;
 export type RegisterWebhookRequest = Body<PathsA['/webhooks']['post']>;
 export type LenderWebhookRequest = Body<PathsA['/api/lender/v1/webhooks']['post']>;
