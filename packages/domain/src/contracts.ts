@@ -21,6 +21,7 @@ import {
 } from '@loanmatch/db';
 import type { DomainContext } from './context';
 import { fail, invalid, objectBody, ok, violation, type Result } from './errors';
+import { freshCopy } from './fresh-copy';
 import { canonicalUuid } from './ids';
 import { csvCell, reportWindow, type ReportQuery } from './outcomes/referral-reports';
 import { parseTime } from './validation/dates';
@@ -37,32 +38,22 @@ export type ContractLifecycles = ReturnType<typeof createContractLifecycles>;
 
 /** The copy of one process; `now` is the clock its age is read on. */
 export function createContractLifecycles(db: Sql, options: { now?: () => number } = {}) {
-  const now = options.now ?? Date.now;
-  let cached: { at: number; schedules: Map<string, LifecycleRow>; brownouts: BrownoutRow[] } | undefined;
-  let loading: Promise<void> | undefined;
-
-  const load = async () => {
-    const at = now();
+  const read = async (at: number) => {
     const [schedules, brownouts] = await Promise.all([readLifecycles(db), readBrownouts(db, new Date(at))]);
-    cached = { at, schedules: new Map(schedules.map((s) => [`${s.contract}:${s.partnerId}`, s])), brownouts };
+    return { schedules: new Map(schedules.map((s) => [`${s.contract}:${s.partnerId}`, s])), brownouts };
   };
-  const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
-  const snapshot = async () => {
-    if (cached === undefined) await refresh();
-    else if (now() - cached.at >= SNAPSHOT_MAX_AGE_MS) await refresh().catch(() => undefined);
-    return cached!;
-  };
+  const copy = freshCopy(read, SNAPSHOT_MAX_AGE_MS, options.now);
 
   return {
     /** Reads the database now. */
-    refresh,
+    refresh: copy.refresh,
     /** The every-partner schedule of a contract, when one is set. */
     async scheduleOf(contract: Contract): Promise<LifecycleRow | undefined> {
-      return (await snapshot()).schedules.get(`${contract}:${EVERY_PARTNER}`);
+      return (await copy.get()).schedules.get(`${contract}:${EVERY_PARTNER}`);
     },
     /** Headers to add to a partner's request at `at` (ms), and a refusal message when the contract is gone. */
     async statusOf(contract: Contract, partnerId: string, at: number) {
-      const { schedules, brownouts } = await snapshot();
+      const { schedules, brownouts } = await copy.get();
       const schedule = schedules.get(`${contract}:${partnerId}`) ?? schedules.get(`${contract}:${EVERY_PARTNER}`);
       const brownout = brownouts.find(
         (b) =>

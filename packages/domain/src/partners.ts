@@ -19,6 +19,7 @@ import {
 import type { DomainContext, Environment } from './context';
 import { fail, invalid, objectBody, ok, violation, type FieldViolation } from './errors';
 import { activeKeyByDigest, authenticateKey, forgetKeys, keyEnvironment, keyView, newApiKey } from './keys';
+import { freshCopy } from './fresh-copy';
 import { canonicalUuid } from './ids';
 
 export const TIERS = ['free', 'standard', 'enterprise'] as const;
@@ -159,21 +160,11 @@ export async function setTierLimit(ctx: DomainContext, options: { tier: string; 
  * missing from the table gets the smallest limit there is.
  */
 export function createTierLimits(db: Sql, options: { now?: () => number } = {}) {
-  const now = options.now ?? Date.now;
-  let cached: { at: number; limits: Map<string, number> } | undefined;
-  let loading: Promise<void> | undefined;
-
-  const load = async () => {
-    const rows = await readTiers(db);
-    cached = { at: now(), limits: new Map(rows.map((r) => [r.name, r.requestsPerHour])) };
-  };
-  const refresh = () => (loading ??= load().finally(() => (loading = undefined)));
-
+  const read = async () => new Map((await readTiers(db)).map((r) => [r.name, r.requestsPerHour]));
+  const copy = freshCopy(read, TIER_CACHE_MS, options.now);
   return {
     async perHour(tier: string): Promise<number> {
-      if (cached === undefined) await refresh();
-      else if (now() - cached.at >= TIER_CACHE_MS) await refresh().catch(() => undefined);
-      const limits = cached!.limits;
+      const limits = await copy.get();
       return limits.get(tier) ?? Math.min(...limits.values());
     },
   };
