@@ -90,6 +90,9 @@ type Places = Record<string, { readonly step: FlatStep; readonly name: string }>
  * name, optional and without its default: a field not sent must never replace one sent before. The
  * step's own schema applies defaults when its fields are saved as the step.
  */
+/** A step field's name among B's flat fields: step 5's `mobileNumber` is `phone` there. */
+export const flatNameOf = (name: string): string => (name === 'mobileNumber' ? 'phone' : name);
+
 function flatFieldsOf(formType: FormType) {
   const places: Places = {};
   const flat: Record<string, TSchema> = {};
@@ -101,7 +104,7 @@ function flatFieldsOf(formType: FormType) {
   ];
   for (const [step, table] of tables)
     for (const [name, field] of Object.entries(table.properties)) {
-      const flatName = name === 'mobileNumber' ? 'phone' : name;
+      const flatName = flatNameOf(name);
       if (Object.hasOwn(places, flatName)) continue;
       places[flatName] = { step, name };
       const { default: _default, ...definition } = field;

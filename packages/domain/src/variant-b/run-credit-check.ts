@@ -4,10 +4,10 @@ import { creditCheckFingerprint, type CreditCheckRequest } from '../applications
 import { findOwnApplication, type CreditCheckView } from '../applications/view';
 import { layOverConsents } from '../consents';
 import type { DomainContext } from '../context';
-import { type DomainError, fail, ok, type Result } from '../errors';
+import { type DomainError, fail, ok, violation, type Result } from '../errors';
 import { withIdempotency } from '../idempotency';
 import { readApplicantDetails } from '../personal-data';
-import { validateApplicantDetailsB } from '../validation';
+import { flatNameOf, validateApplicantDetailsB } from '../validation';
 import { intakeJson, readIntake, type KnownSteps } from './intake';
 import { verifySecurityToken } from './security-token';
 
@@ -66,9 +66,8 @@ async function applicantForCheck(
   return ok({ details: details.value as Json, stored: intakeJson({ applicant: details.value, knownSteps }) });
 }
 
-/** A refusal of step 5 in B's names: its `mobileNumber` is `phone` (an application made on A may lack it). */
+/** A refusal of step 5 in B's names (an application made on A may lack its `mobileNumber`: B's `phone`). */
 function inFlatNames({ code, message, details }: DomainError) {
-  const rename = (text: string) => text.replace(/^mobileNumber\b/, 'phone');
-  const renamed = details?.map((v) => ({ ...v, field: rename(v.field), message: rename(v.message) }));
-  return fail(code, rename(message), renamed);
+  const renamed = details?.map((v) => violation(flatNameOf(v.field), v.rule, v.message.slice(v.field.length + 2)));
+  return fail(code, renamed?.[0]?.message ?? message, renamed);
 }
