@@ -113,8 +113,17 @@ function flatFieldsOf(formType: FormType) {
   return { places, flat };
 }
 
-const { places, flat } = flatFieldsOf('personal');
-export const FLAT_FIELDS: Readonly<Places> = places;
+const FLAT = { personal: flatFieldsOf('personal'), car: flatFieldsOf('car'), home: flatFieldsOf('home') };
+/** Where each flat field belongs, by loan type: B creates personal loans; a car or home application
+ * carried over from Variant A takes the fields of its own loan type's steps. */
+export const FLAT_FIELDS_OF: Readonly<Record<FormType, Readonly<Places>>> = {
+  personal: FLAT.personal.places,
+  car: FLAT.car.places,
+  home: FLAT.home.places,
+};
+/** The personal loan's, which B's create takes. */
+export const FLAT_FIELDS = FLAT_FIELDS_OF.personal;
+const { flat } = FLAT.personal;
 
 /** The fields of the flat create beside `formType` and `loanAmount`: all required but the consent. */
 const CREATE_FIELDS = ['loanPurpose', 'firstName', 'lastName', 'email', 'phone'];
@@ -132,23 +141,11 @@ export const variantBCreateSchema = object(
   wrapper,
 );
 
-/** PATCH /v1/applications/{applicationId}: the security token and any fields of personal steps 2-5 to add or replace. */
-export const variantBPatchSchema = object({ securityToken, ...flat }, wrapper);
-
-/**
- * The same for a car or home application carried over from Variant A: the fields of its own loan type's
- * steps 2-4 (and step 5), flat under their table names.
- */
-const [car, home] = [flatFieldsOf('car'), flatFieldsOf('home')];
-export const FLAT_FIELDS_OF: Readonly<Record<FormType, Readonly<Places>>> = {
-  personal: places,
-  car: car.places,
-  home: home.places,
-};
+/** PATCH /v1/applications/{applicationId}, by the application's loan type: the security token and any of its flat fields to add or replace. */
 export const variantBPatchSchemas: Readonly<Record<FormType, TObject>> = {
-  personal: variantBPatchSchema,
-  car: object({ securityToken, ...car.flat }, wrapper),
-  home: object({ securityToken, ...home.flat }, wrapper),
+  personal: object({ securityToken, ...flat }, wrapper),
+  car: object({ securityToken, ...FLAT.car.flat }, wrapper),
+  home: object({ securityToken, ...FLAT.home.flat }, wrapper),
 };
 
 /** Step 5 as Variant B's credit check takes it: Variant A's, with `dateOfBirth` optional. */

@@ -12,7 +12,6 @@ import {
   tokenRequestSchema,
   variantBApplicantSchema,
   variantBCreateSchema,
-  variantBPatchSchema,
   variantBPatchSchemas,
   webhookRequestSchema,
   lenderWebhookRequestSchema,
@@ -32,7 +31,7 @@ const applicant = validator(applicantSchema, 'data');
 const createRequest = validator(createRequestSchema);
 const creditCheckRequest = validator(creditCheckRequestSchema);
 const variantBPatch = {
-  personal: validator(variantBPatchSchema),
+  personal: validator(variantBPatchSchemas.personal),
   car: validator(variantBPatchSchemas.car),
   home: validator(variantBPatchSchemas.home),
 };
