@@ -138,26 +138,21 @@ function withUsedComponents(document: Schema & { components: Record<string, Reco
   return { ...document, components: kept };
 }
 
-const signatureHeader = (name: string, pattern: string, description: string) => ({
+/** The headers of a signed delivery: each one's pattern and meaning. */
+const SIGNATURE_HEADERS = Object.entries({
+  'webhook-id': ['^evt_', "The event's id, the same on every retry: deduplicate on it."],
+  'webhook-timestamp': ['^[0-9]+$', 'Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes).'],
+  'webhook-signature': [
+    '^v1,',
+    'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded secret after `whsec_`. Two during the 24 hours after a rotation; accept either.',
+  ],
+}).map(([name, [pattern, description]]) => ({
   name,
   in: 'header',
   required: true,
   description,
   schema: { type: 'string', pattern },
-});
-const SIGNATURE_HEADERS = [
-  signatureHeader('webhook-id', '^evt_', "The event's id, the same on every retry: deduplicate on it."),
-  signatureHeader(
-    'webhook-timestamp',
-    '^[0-9]+$',
-    'Unix seconds of this attempt. Refuse one far from now (e.g. 5 minutes).',
-  ),
-  signatureHeader(
-    'webhook-signature',
-    '^v1,',
-    'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded secret after `whsec_`. Two during the 24 hours after a rotation; accept either.',
-  ),
-];
+}));
 
 /** The `webhooks` section: each event's delivery, signed, not authenticated by a scheme of this API (no lock). */
 function deliveries(events: Events): Record<string, Schema> {

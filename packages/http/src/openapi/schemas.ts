@@ -105,12 +105,11 @@ export function toOpenApiSchema(schema: JsonSchema, direction: 'request' | 'resp
   const defaulted = Object.entries(schema.properties ?? {}).filter(([, sub]) => (sub as Schema).default !== undefined);
   if (direction === 'response' && defaulted.length > 0)
     out.required = [...new Set([...(schema.required ?? []), ...defaulted.map(([name]) => name)])];
-  const translated = direction === 'request' && isNumeric(out) ? numberOrNumericString(out) : out;
+  const numeric = out.type === 'number' || out.type === 'integer';
+  const translated = direction === 'request' && numeric ? numberOrNumericString(out) : out;
   if (notes.length > 0) translated.description = notes.join(' ');
   return translated;
 }
-
-const isNumeric = (schema: Schema): boolean => schema.type === 'number' || schema.type === 'integer';
 
 /** A number field as the validator takes it: the bounded JSON number, or a numeric string (converted,
  * then held to the same bounds). Whole-number fields document strings of digits. */
