@@ -28,8 +28,6 @@ export interface OpsIO {
   fetch: typeof fetch;
 }
 
-class OpsError extends Error {}
-
 type Data = Record<string, unknown>;
 
 async function call<T = Data>(io: OpsIO, method: string, path: string, body?: unknown): Promise<T> {
@@ -46,7 +44,7 @@ async function call<T = Data>(io: OpsIO, method: string, path: string, body?: un
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (err) {
-    throw new OpsError(`cannot reach the admin API at ${base}: ${(err as Error).message}`);
+    throw new Error(`cannot reach the admin API at ${base}: ${(err as Error).message}`);
   }
   const payload = (await res.json().catch(() => ({}))) as {
     success?: boolean;
@@ -55,7 +53,7 @@ async function call<T = Data>(io: OpsIO, method: string, path: string, body?: un
     message?: string;
   };
   if (!res.ok || !payload.success)
-    throw new OpsError(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
+    throw new Error(`${payload.error ?? res.status}: ${payload.message ?? res.statusText}`);
   return payload.data ?? ({} as T);
 }
 
@@ -65,7 +63,7 @@ function adminToken(env: OpsIO['env']): string {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch {
-    throw new OpsError(`no admin token: set ADMIN_TOKEN, or run where ${path} exists`);
+    throw new Error(`no admin token: set ADMIN_TOKEN, or run where ${path} exists`);
   }
 }
 
@@ -86,7 +84,7 @@ const SIMULATED_PATHS: Readonly<Record<string, readonly string[]>> = {
   cancelled: ['application_started', 'approved', 'funded', 'cancelled'],
 };
 
-export function buildProgram(io: OpsIO): Command {
+function buildProgram(io: OpsIO): Command {
   const program = new Command('ops').description('LoanMatch operators’ command line').exitOverride();
   program.configureOutput({ writeOut: io.out, writeErr: io.err });
   const admin = <T = Data>(method: string, path: string, body?: unknown) => call<T>(io, method, path, body);
@@ -159,7 +157,7 @@ export function buildProgram(io: OpsIO): Command {
       try {
         document = JSON.parse(readFileSync(file, 'utf8'));
       } catch (err) {
-        throw new OpsError(`cannot read ${file} as JSON: ${(err as Error).message}`);
+        throw new Error(`cannot read ${file} as JSON: ${(err as Error).message}`);
       }
       return admin('PUT', '/catalogue', document);
     },
@@ -254,7 +252,7 @@ export function buildProgram(io: OpsIO): Command {
         ...dataKeyLines(data),
       ]);
       if (data.remaining > 0)
-        throw new OpsError(
+        throw new Error(
           `${data.remaining} value(s) are still sealed under earlier keys that this server cannot open: configure those keys in DATA_PREVIOUS_KEYS and run again`,
         );
     });
@@ -299,7 +297,7 @@ export function buildProgram(io: OpsIO): Command {
       .option('--reason <declineReason>', 'the decline reason (declined)', 'other'),
     async ([reference], opts) => {
       const path = SIMULATED_PATHS[opts.through];
-      if (!path) throw new OpsError(`--through must be one of ${Object.keys(SIMULATED_PATHS).join(', ')}`);
+      if (!path) throw new Error(`--through must be one of ${Object.keys(SIMULATED_PATHS).join(', ')}`);
       // One event a second, ending now; each checked before any is sent, so a bad one records none.
       const start = Date.now() - path.length * 1000;
       const bodies = path.map((type, i) => {
@@ -314,7 +312,7 @@ export function buildProgram(io: OpsIO): Command {
       });
       for (const body of bodies) {
         const checked = validateOutcomeEvent({ eventId: 'simulated', ...body }, new Date());
-        if (!checked.ok) throw new OpsError(`${checked.error.code}: ${checked.error.message}`);
+        if (!checked.ok) throw new Error(`${checked.error.code}: ${checked.error.message}`);
       }
       const events: Data[] = [];
       for (const body of bodies) events.push(await admin('POST', '/sandbox/outcomes', body));
@@ -370,8 +368,8 @@ export async function runOps(argv: string[], io: OpsIO): Promise<number> {
     return 0;
   } catch (err) {
     const e = err as { code?: string; exitCode?: number; message?: string };
-    if (e.code?.startsWith('commander.'))
-      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : (e.exitCode ?? 2);
+    // Commander's own exits (help, a usage error) carry their code: 0 for help it was asked for.
+    if (e.code?.startsWith('commander.')) return e.exitCode ?? 2;
     io.err(`ops: ${e.message ?? String(err)}\n`);
     return 1;
   }
