@@ -43,6 +43,13 @@
 
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
+  /** Runs `handle` when `form` is submitted, in place of the browser's own submission. */
+  const onSubmit = (form, handle) =>
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      handle();
+    });
+
   // The funnel, and the funnel per partner and per lender, drawn as SVG bar charts.
   const SVG = 'http://www.w3.org/2000/svg';
   const FUNNEL_STAGES = [
@@ -167,10 +174,7 @@
     const input = row.querySelector('input');
     input.setAttribute('aria-label', `Requests per hour, ${tier}`);
     input.addEventListener('input', () => (input.dataset.dirty = 'true'));
-    row.querySelector('form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      saveLimit(tier, input);
-    });
+    onSubmit(row.querySelector('form'), () => saveLimit(tier, input));
     tbody.appendChild(row);
     return row;
   }
@@ -269,8 +273,7 @@
   }
 
   document.addEventListener('DOMContentLoaded', () => {
-    $('sign-in').addEventListener('submit', (event) => {
-      event.preventDefault();
+    onSubmit($('sign-in'), () => {
       const field = $('token');
       const value = field.value.trim();
       field.value = '';
@@ -282,14 +285,8 @@
     const today = new Date();
     $('funnel-to').value = day(today);
     $('funnel-from').value = day(new Date(today.getTime() - 29 * 24 * 60 * 60 * 1000));
-    $('funnel-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      loadFunnel().catch(failed('Could not load the funnel'));
-    });
-    $('application-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      loadApplication().catch(failed('Could not load the application'));
-    });
+    onSubmit($('funnel-form'), () => loadFunnel().catch(failed('Could not load the funnel')));
+    onSubmit($('application-form'), () => loadApplication().catch(failed('Could not load the application')));
     if (token()) signIn(token());
     else signOut();
   });
