@@ -142,12 +142,9 @@
     $('funnel-totals').textContent =
       `${from} to ${to}: ${funnel.funded} funded, ${money(funnel.fundedAmount)}; commission ${money(funnel.commission)}; ${funnel.duplicates} duplicate referrals (no commission).`;
     barChart($('funnel-chart'), [{ id: partnerId || 'all', values: funnel }], FUNNEL_STAGES);
-    const partners = byPartner.partners.filter((p) => (partnerId ? p.partnerId === partnerId : true));
-    barChart(
-      $('partners-chart'),
-      partners.map((p) => ({ id: p.partnerId, label: p.name, values: p })),
-      FUNNEL_STAGES,
-    );
+    const chosen = (row) => !partnerId || row.partnerId === partnerId;
+    const partners = byPartner.partners.filter(chosen).map((p) => ({ id: p.partnerId, label: p.name, values: p }));
+    barChart($('partners-chart'), partners, FUNNEL_STAGES);
     barChart(
       $('lenders-chart'),
       byLender.lenders.map((l) => ({ id: l.lenderId, label: lenderNames.get(l.lenderId) || l.lenderId, values: l })),
@@ -155,7 +152,7 @@
     );
     // Requests on each contract per partner: who still calls the contract being retired.
     const callers = new Map();
-    for (const row of usage.rows.filter((r) => (partnerId ? r.partnerId === partnerId : true))) {
+    for (const row of usage.rows.filter(chosen)) {
       const group = callers.get(row.partnerId) || { id: row.partnerId, label: row.partnerName, values: {} };
       group.values[row.contract] = row.requests;
       callers.set(row.partnerId, group);
