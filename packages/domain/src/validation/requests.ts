@@ -12,6 +12,7 @@ import {
   PATCH_STEPS,
   STEP_SCHEMAS,
   applicantSchema,
+  byFormType,
   int,
   nonEmptyText,
   num,
@@ -84,25 +85,20 @@ export const securityTokenRequestSchema = object({ securityToken }, wrapper);
 export type FlatStep = 2 | 3 | 4 | 5;
 type Places = Record<string, { readonly step: FlatStep; readonly name: string }>;
 
+/** A step field's name among B's flat fields: step 5's `mobileNumber` is `phone` there. */
+export const flatNameOf = (name: string): string => (name === 'mobileNumber' ? 'phone' : name);
+
 /**
  * A loan type's flat fields: where each belongs (its step and its name there, in the tables' order; a
  * name two tables list, such as `homeAddress` in steps 4 and 5, belongs to the first) and each by its B
  * name, optional and without its default: a field not sent must never replace one sent before. The
  * step's own schema applies defaults when its fields are saved as the step.
  */
-/** A step field's name among B's flat fields: step 5's `mobileNumber` is `phone` there. */
-export const flatNameOf = (name: string): string => (name === 'mobileNumber' ? 'phone' : name);
-
 function flatFieldsOf(formType: FormType) {
   const places: Places = {};
   const flat: Record<string, TSchema> = {};
-  const tables: Array<[FlatStep, TObject]> = [
-    [2, STEP_SCHEMAS[formType][2]],
-    [3, STEP_SCHEMAS[formType][3]],
-    [4, STEP_SCHEMAS[formType][4]],
-    [5, applicantSchema],
-  ];
-  for (const [step, table] of tables)
+  for (const step of [2, 3, 4, 5] as const) {
+    const table = step === 5 ? applicantSchema : STEP_SCHEMAS[formType][step];
     for (const [name, field] of Object.entries(table.properties)) {
       const flatName = flatNameOf(name);
       if (Object.hasOwn(places, flatName)) continue;
@@ -110,17 +106,14 @@ function flatFieldsOf(formType: FormType) {
       const { default: _default, ...definition } = field;
       flat[flatName] = opt(definition as TSchema);
     }
+  }
   return { places, flat };
 }
 
-const FLAT = { personal: flatFieldsOf('personal'), car: flatFieldsOf('car'), home: flatFieldsOf('home') };
+const FLAT = byFormType(flatFieldsOf);
 /** Where each flat field belongs, by loan type: B creates personal loans; a car or home application
  * carried over from Variant A takes the fields of its own loan type's steps. */
-export const FLAT_FIELDS_OF: Readonly<Record<FormType, Readonly<Places>>> = {
-  personal: FLAT.personal.places,
-  car: FLAT.car.places,
-  home: FLAT.home.places,
-};
+export const FLAT_FIELDS_OF: Readonly<Record<FormType, Readonly<Places>>> = byFormType((type) => FLAT[type].places);
 /** The personal loan's, which B's create takes. */
 export const FLAT_FIELDS = FLAT_FIELDS_OF.personal;
 const { flat } = FLAT.personal;
@@ -142,11 +135,9 @@ export const variantBCreateSchema = object(
 );
 
 /** PATCH /v1/applications/{applicationId}, by the application's loan type: the security token and any of its flat fields to add or replace. */
-export const variantBPatchSchemas: Readonly<Record<FormType, TObject>> = {
-  personal: object({ securityToken, ...flat }, wrapper),
-  car: object({ securityToken, ...FLAT.car.flat }, wrapper),
-  home: object({ securityToken, ...FLAT.home.flat }, wrapper),
-};
+export const variantBPatchSchemas: Readonly<Record<FormType, TObject>> = byFormType((type) =>
+  object({ securityToken, ...FLAT[type].flat }, wrapper),
+);
 
 /** Step 5 as Variant B's credit check takes it: Variant A's, with `dateOfBirth` optional. */
 export const variantBApplicantSchema = object(

@@ -18,6 +18,9 @@ export type ObjectSchema = TObject;
 
 export type FormType = 'personal' | 'car' | 'home';
 export const FORM_TYPES: readonly FormType[] = Object.freeze(['personal', 'car', 'home'] as const);
+/** A table with one entry per loan type, in `FORM_TYPES` order. */
+export const byFormType = <T>(of: (formType: FormType) => T) =>
+  Object.fromEntries(FORM_TYPES.map((formType) => [formType, of(formType)])) as Record<FormType, T>;
 export type StepNumber = 1 | 2 | 3 | 4;
 export const STEP_NUMBERS: readonly StepNumber[] = Object.freeze([1, 2, 3, 4] as const);
 /** Steps saved with PATCH (step 1 comes with create, step 5 with the credit check). */

@@ -16,7 +16,7 @@ import {
   webhookRequestSchema,
   lenderWebhookRequestSchema,
 } from './requests';
-import { STEP_SCHEMAS, applicantSchema, schemaFor, type FormType, type StepNumber } from './schemas';
+import { STEP_SCHEMAS, applicantSchema, byFormType, schemaFor, type FormType, type StepNumber } from './schemas';
 import { DATE_TIME_TEXT, validator } from './validate';
 
 type Data = Record<string, unknown>;
@@ -30,11 +30,7 @@ const STEPS = new Map(
 const applicant = validator(applicantSchema, 'data');
 const createRequest = validator(createRequestSchema);
 const creditCheckRequest = validator(creditCheckRequestSchema);
-const variantBPatch = {
-  personal: validator(variantBPatchSchemas.personal),
-  car: validator(variantBPatchSchemas.car),
-  home: validator(variantBPatchSchemas.home),
-};
+const variantBPatch = byFormType((formType) => validator(variantBPatchSchemas[formType]));
 const outcomeEvent = validator(outcomeEventSchema);
 
 /**
