@@ -150,23 +150,18 @@ export const variantBApplicantSchema = object(
 /** Event types an endpoint may subscribe to. (`webhook.test` is sent on request, to one endpoint.) */
 export const WEBHOOK_EVENT_TYPES = Object.freeze(['application.status_changed', 'referral.outcome_changed'] as const);
 
-/** POST /webhooks: `{url, events?}`; the URL's scheme and addresses are checked apart, by environment. */
-export const webhookRequestSchema = object(
-  {
-    url: nonEmptyText(2048),
-    events: opt(Type.Array(oneOf(WEBHOOK_EVENT_TYPES), { minItems: 1, maxItems: 20 })),
-  },
-  wrapper,
-);
+/** `{url, events?}`, `events` taken from `eventTypes`; the URL's scheme and addresses are checked apart, by environment. */
+const webhookRequest = <T extends readonly string[]>(eventTypes: T) =>
+  object(
+    { url: nonEmptyText(2048), events: opt(Type.Array(oneOf(eventTypes), { minItems: 1, maxItems: 20 })) },
+    wrapper,
+  );
+
+/** POST /webhooks: a partner's endpoint, for any of `WEBHOOK_EVENT_TYPES`. */
+export const webhookRequestSchema = webhookRequest(WEBHOOK_EVENT_TYPES);
 
 /** `POST /api/lender/v1/webhooks`: a lender's endpoint, for its leads (`lead.created`, the one event it takes). */
-export const lenderWebhookRequestSchema = object(
-  {
-    url: webhookRequestSchema.properties.url,
-    events: opt(Type.Array(oneOf(['lead.created'] as const), { minItems: 1, maxItems: 20 })),
-  },
-  wrapper,
-);
+export const lenderWebhookRequestSchema = webhookRequest(['lead.created'] as const);
 
 // A lender's outcome event (`POST /api/lender/v1/outcomes`). The reference names a referral (the
 // `lm_ref` its tracking redirect gave the lender); the event id is the lender's own, unique per
