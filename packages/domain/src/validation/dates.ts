@@ -21,13 +21,10 @@ const DAYS_IN_MONTH: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31
 
 /** `YYYY-MM-DD` or `DD/MM/YYYY`, and a day that exists in the calendar (no 2001-02-30, no 31/04/1990). */
 export function parseCalendarDate(value: string): CalendarDate | undefined {
-  let year: number, month: number, day: number;
   const iso = ISO_DATE.exec(value);
-  const au = iso ? null : AU_DATE.exec(value);
-  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
-  else if (au) [day, month, year] = [Number(au[1]), Number(au[2]), Number(au[3])];
-  else return undefined;
-  if (month < 1 || month > 12 || day < 1) return undefined;
+  const au = AU_DATE.exec(value);
+  const [year, month, day] = (iso ? iso.slice(1) : au ? au.slice(1).reverse() : []).map(Number);
+  if (year === undefined || month < 1 || month > 12 || day < 1) return undefined;
   const daysInMonth = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
   return day <= daysInMonth ? { year, month, day } : undefined;
 }
