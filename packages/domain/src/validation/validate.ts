@@ -217,12 +217,10 @@ function describe(error: ErrorObject): { rule: string; text: string } {
 
 /** `/homeAddressComponents/postcode` → `homeAddressComponents.postcode` (JSON Pointer unescaped). */
 const pointerToPath = (pointer: string): string[] =>
-  pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** `['homeAddressComponents', 'postcode']` → `homeAddressComponents.postcode`; array items as `events[0]`. */
 const fieldName = (path: readonly string[]): string =>
