@@ -145,10 +145,7 @@ export function validateOutcomeEvent(body: unknown, now: Date): Result<OutcomeEv
   const latest = now.getTime() + OCCURRED_AT_TOLERANCE_MS;
   const occurredAt = new Date(v.occurredAt);
   const fundedAt = v.fundedAt === undefined ? null : new Date(v.fundedAt);
-  for (const [field, at] of [
-    ['occurredAt', occurredAt],
-    ['fundedAt', fundedAt],
-  ] as const)
+  for (const [field, at] of Object.entries({ occurredAt, fundedAt }))
     if (at && Number.isNaN(at.getTime())) violations.push(violation(field, 'format', DATE_TIME_TEXT));
     else if (at && at.getTime() > latest) violations.push(violation(field, 'notInFuture', 'must not be in the future'));
   if (violations.length > 0) return invalid(...violations);
