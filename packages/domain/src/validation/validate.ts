@@ -273,14 +273,10 @@ function toViolations(schema: Schema, rootField: string, errors: readonly ErrorO
     if (error.keyword === 'x-consent') path.push((error.schema as ConsentRule).anyTrue[0]);
     const field = path.length === 0 ? rootField : fieldName(path);
     const { rule, text } = describe(error);
-    // Order: the root object itself first, then fields in table order (nested fields in their own
-    // table's order), then cross-field rules such as consent, whose fields' own type errors come first.
-    const position =
-      error.keyword === 'x-consent'
-        ? [Number.MAX_SAFE_INTEGER]
-        : path.length === 0
-          ? [-1]
-          : tablePosition(schema, path);
+    // Order: the root object itself first (its position is empty, before any other), then fields in
+    // table order (nested fields in their own table's order), then cross-field rules such as consent,
+    // whose fields' own type errors come first.
+    const position = error.keyword === 'x-consent' ? [Number.MAX_SAFE_INTEGER] : tablePosition(schema, path);
     return { position, violation: { field, rule, message: `${field}: ${text}` } };
   });
   // Array.prototype.sort is stable: within one field, ajv's order is kept.
