@@ -173,10 +173,7 @@ const RULE_TEXT: Readonly<Record<string, (schema: Schema, error: ErrorObject) =>
   enum: (_, error) => `must be one of ${(error.schema as unknown[]).join(', ')}`,
   const: (_, error) => `must be ${String(error.schema)}`,
   format: (_, { params }) => FORMAT_TEXT[String(params.format)] ?? `must match format ${String(params.format)}`,
-  'x-consent': (_, error) => {
-    const { name, anyTrue } = error.schema as ConsentRule;
-    return `${name} is required: one of ${orList(anyTrue)} must be true`;
-  },
+  'x-consent': ({ 'x-consent': { name, anyTrue } }) => `${name} is required: one of ${orList(anyTrue)} must be true`,
   'x-minimumAge': (_, error) => `applicant must be at least ${String(error.schema)} years old`,
   'x-notInFuture': () => 'must not be in the future',
   'x-cents': () => 'must be an amount with at most two decimal places',
