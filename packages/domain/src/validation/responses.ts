@@ -338,7 +338,7 @@ const Lead = Type.Intersect([
 ]);
 
 /** Every answer schema, by its component name, in the order the documents list them. */
-export const RESPONSE_SCHEMAS = {
+export const RESPONSE_SCHEMAS = deepFreeze({
   Error: ErrorAnswer,
   FieldViolation,
   CreatedApplication,
@@ -431,8 +431,7 @@ export const RESPONSE_SCHEMAS = {
     nextCursor: nullable(text('Pass as `cursor` for the next page; null on the last page.')),
   }),
   LeadCreatedEvent: webhookEvent('lead.created', ref('Lead', Lead)),
-};
+});
 
 /** The answers' types, read from their schemas. */
 export type Answer<Name extends keyof typeof RESPONSE_SCHEMAS> = Static<(typeof RESPONSE_SCHEMAS)[Name]>;
-deepFreeze(RESPONSE_SCHEMAS);
