@@ -7,9 +7,6 @@ import { fail, ok, type Result } from './errors';
 import { canonicalUuid } from './ids';
 import type { Answer } from './validation/responses';
 
-export { CONSENT_FIELDS, CONSENT_KINDS, CONSENT_TEXT_VERSIONS, CURRENT_CONSENT_TEXTS } from './consent-texts';
-export type { ConsentKind, ConsentTextVersion } from './consent-texts';
-
 /** `GET /consents` on both front-ends: every version of the wording, newest first. */
 export function listConsentTexts(): Result<Answer<'ConsentTexts'>> {
   return ok({
@@ -61,8 +58,6 @@ export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {
     partnerReference: typeof applicant.consentReference === 'string' ? applicant.consentReference : null,
   };
 }
-
-export type ConsentRecordView = ReturnType<typeof recordView>;
 
 export async function getApplicationConsents(ctx: DomainContext, options: { applicationId: string }) {
   const applicationId = canonicalUuid(options.applicationId);
