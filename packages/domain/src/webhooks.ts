@@ -97,10 +97,9 @@ async function findOwnWebhook(ctx: DomainContext, options: WebhookOwner & { webh
 
 /** `DELETE /webhooks/{id}`: deliveries still pending are cancelled. */
 export async function deleteWebhook(ctx: DomainContext, options: WebhookOwner & { webhookId: string }) {
-  const found = await findOwnWebhook(ctx, options);
-  if (!found.ok) return found;
-  const deleted = await removeWebhook(ctx.db, found.value.id, options, ctx.clock());
-  return deleted ? ok({ webhookId: found.value.id, deleted: true }) : fail('NOT_FOUND', 'Webhook not found');
+  const webhookId = canonicalUuid(options.webhookId);
+  const deleted = webhookId && (await removeWebhook(ctx.db, webhookId, options, ctx.clock()));
+  return deleted ? ok({ webhookId, deleted: true }) : fail('NOT_FOUND', 'Webhook not found');
 }
 
 /**
