@@ -91,11 +91,9 @@ type KeyCache = { byDigest: Map<string, Entry>; byId: Map<string, Entry> };
 const caches = new WeakMap<Sql, KeyCache>();
 
 function cacheOf(db: Sql): KeyCache {
-  const cache = caches.get(db);
-  if (cache) return cache;
-  const made: KeyCache = { byDigest: new Map(), byId: new Map() };
-  caches.set(db, made);
-  return made;
+  const cache = caches.get(db) ?? { byDigest: new Map(), byId: new Map() };
+  caches.set(db, cache);
+  return cache;
 }
 
 function remembered(

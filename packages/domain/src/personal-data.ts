@@ -165,9 +165,7 @@ export async function erasePersonalData(ctx: DomainContext, options: { applicati
  * `GET /admin/v1/data-key`: sealed values by their key, and live idempotency keys by the data key of their
  * request's digest. When both remainders are 0, every earlier key may be removed.
  */
-export async function getDataKeyStatus(ctx: DomainContext) {
-  return ok(await keyStatus(ctx));
-}
+export const getDataKeyStatus = async (ctx: DomainContext) => ok(await keyStatus(ctx));
 
 async function keyStatus(ctx: DomainContext) {
   const box = ctx.personalData;

@@ -37,11 +37,10 @@ export async function runCreditCheck(ctx: DomainContext, options: CreditCheckReq
       const message = `Steps 1-4 must be saved before the credit check; missing step ${missing.join(', ')}`;
       return fail('STEPS_INCOMPLETE', message);
     }
-    const applicant = { details: details.value, stored: details.value };
     return runClaimedCheck(ctx, {
       app,
       partnerId: options.partnerId,
-      applicant: async () => ok(applicant),
+      applicant: async () => ok({ details: details.value, stored: details.value }),
       sandboxScore: sandboxScore.value,
       seal,
     });

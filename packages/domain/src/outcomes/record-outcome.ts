@@ -39,17 +39,16 @@ export async function recordOutcome(ctx: DomainContext, options: { lender: Outco
  * it, so reports, webhooks and commission move before any lender reports.
  */
 export async function simulateOutcome(ctx: DomainContext, options: { body: unknown }) {
-  const given = options.body;
-  const body =
-    typeof given === 'object' && given !== null && !Array.isArray(given)
-      ? {
-          eventId: `sim_${randomUUID().replace(/-/g, '')}`,
-          occurredAt: ctx.clock().toISOString(),
-          ...(given as Record<string, unknown>),
-        }
-      : given;
-  const b = body as Record<string, unknown>;
-  if (b?.type === 'funded' && b.fundedAt === undefined) b.fundedAt = b.occurredAt;
+  let body = options.body;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const event: Record<string, unknown> = {
+      eventId: `sim_${randomUUID().replace(/-/g, '')}`,
+      occurredAt: ctx.clock().toISOString(),
+      ...body,
+    };
+    if (event.type === 'funded' && event.fundedAt === undefined) event.fundedAt = event.occurredAt;
+    body = event;
+  }
   const valid = validateOutcomeEvent(body, ctx.clock());
   if (!valid.ok) return valid;
   const offerId = canonicalUuid(valid.value.reference);
