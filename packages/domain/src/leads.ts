@@ -61,12 +61,7 @@ function leadOf(ctx: DomainContext, row: LeadRow): Result<Lead> {
   if (row.application.personalDataErased || kept.state === 'erased') return fail('LEAD_ERASED');
   // Variant B keeps the fields of a step not saved yet beside the applicant's: the lead shows them as steps.
   const intake = readIntake(kept.state === 'kept' ? kept.details : null);
-  const steps: Record<string, Json> = {};
-  const opened = openSteps(ctx, row.application);
-  for (const n of [1, 2, 3, 4] as const) {
-    const step = opened[n] ?? (n === 1 ? undefined : (intake.knownSteps[n] as Json | undefined));
-    if (step) steps[n] = step;
-  }
+  const steps = { ...intake.knownSteps, ...openSteps(ctx, row.application) };
   const offer = row.offer as Answer<'Offer'> | null;
   if (!offer) throw new Error(`the match run of referral ${row.referralId} does not hold its offer`);
   const { certainty, conditions, offerDetails: terms } = offer;

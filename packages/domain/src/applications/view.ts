@@ -11,8 +11,7 @@ export type CreditCheckView = Answer<'CreditCheckResult'>;
 export type ApplicationRef = { partnerId: string; applicationId: string };
 
 export function applicationView(ctx: DomainContext, row: ApplicationRow) {
-  const steps: Record<string, Json> = {};
-  for (const [n, data] of Object.entries(openSteps(ctx, row))) if (data) steps[n] = data;
+  const steps: Record<string, Json> = openSteps(ctx, row);
   const completed = row.creditCheck?.status === 'completed';
   return {
     applicationId: row.id,
