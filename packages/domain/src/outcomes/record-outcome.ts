@@ -2,7 +2,7 @@
  * `POST /api/lender/v1/outcomes`: an `eventId` already used replays its first answer; with the referral
  * locked, the event is kept with what the events now come to, unless it breaks the lifecycle.
  */
-import { hash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   findOutcomeByEventId,
   findReferralByOfferId,
@@ -14,6 +14,7 @@ import type { DomainContext } from '../context';
 import { fail, invalid, ok, violation, type Result } from '../errors';
 import { canonicalJson, type Replayable } from '../idempotency';
 import { canonicalUuid } from '../ids';
+import { digest } from '../keys';
 import { OCCURRED_AT_TOLERANCE_MS, validateOutcomeEvent, type OutcomeEventRequest } from '../validation';
 import type { CommissionTerms } from './commission';
 import type { AuthenticatedLender } from './lender-keys';
@@ -140,8 +141,7 @@ async function answerEarlier(
 
 /** What makes two events the same: their content, normalised (amounts in cents, times as instants). */
 function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): string {
-  return hash(
-    'sha256',
+  return digest(
     canonicalJson({
       reference: offerId ?? event.reference,
       type: event.type,
@@ -150,7 +150,6 @@ function fingerprintOf(event: OutcomeEventRequest, offerId: string | null): stri
       fundedAt: event.fundedAt?.toISOString() ?? null,
       declineReason: event.declineReason,
     }),
-    'hex',
   );
 }
 
