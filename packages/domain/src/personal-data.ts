@@ -60,7 +60,6 @@ export function openSealed(ctx: DomainContext, applicationId: string, sealed: st
 }
 
 const stepContext = (applicationId: string, step: number): string => `${applicationId}:step-${step}`;
-const scoreContext = (applicationId: string): string => `${applicationId}:score`;
 
 /** A step as it is written: its fields in clear without the personal ones, and those sealed (null when it has none). */
 export function sealStep(ctx: DomainContext, applicationId: string, step: SealedStepNumber, data: Json) {
@@ -106,12 +105,12 @@ function jsonbOrder(value: unknown): unknown {
 }
 
 export function sealScore(ctx: DomainContext, applicationId: string, score: number): string {
-  return ctx.personalData.seal(String(score), scoreContext(applicationId));
+  return ctx.personalData.seal(String(score), sealedFieldContext('score', applicationId));
 }
 
 /** The associated data a column's text is sealed with (also for tools that copy rows, such as the bench's fill). */
 export function sealedFieldContext(column: SealedColumn, applicationId: string): string {
-  return column === 'score' ? scoreContext(applicationId) : stepContext(applicationId, Number(column.slice(4)));
+  return column === 'score' ? `${applicationId}:score` : stepContext(applicationId, Number(column.slice(4)));
 }
 
 export function createPersonalDataBox(keys: readonly Uint8Array[]): SecretBox {
