@@ -12,10 +12,7 @@ export const LOCK_FILE = 'loanmatch.lock';
 /** A second process on a locked folder: the message names the folder and the way to run several. */
 export class DataDirLockedError extends Error {
   override readonly name = 'DataDirLockedError';
-  constructor(
-    readonly dataDir: string,
-    holder: string | undefined,
-  ) {
+  constructor(dataDir: string, holder: string | undefined) {
     super(
       `the embedded database in ${dataDir} is in use by another process${holder ? ` (pid ${holder})` : ''}. ` +
         'Only one process can open an embedded database; stop the other one, give this one another DATA_DIR, ' +

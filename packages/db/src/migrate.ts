@@ -8,8 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Sql } from './connect';
 
-const PRISMA_DIR = resolve(__dirname, '../../../prisma');
-const MIGRATIONS_DIR = join(PRISMA_DIR, 'migrations');
+const MIGRATIONS_DIR = resolve(__dirname, '../../../prisma/migrations');
 /** The advisory lock Prisma's schema engine holds while it migrates. */
 const PRISMA_MIGRATION_LOCK = 72707369;
 
