@@ -248,7 +248,7 @@ export async function findSecurityTokenHash(
   const [row] = await db.query<{ hash: string | null }>(
     sql`SELECT security_token_hash AS hash FROM applications WHERE id = ${id} AND partner_id = ${partnerId}`,
   );
-  return row === undefined ? undefined : row.hash;
+  return row?.hash;
 }
 
 /** Variant B: replaces the digest of the application's security token; false when it is not the partner's. */

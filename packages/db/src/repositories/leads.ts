@@ -124,7 +124,7 @@ export interface ReferralRow {
  */
 export async function listPartnerReferrals(
   db: Sql,
-  options: { partnerId: string; limit: number; before?: { createdAt: Date; id: string } },
+  options: { partnerId: string; limit: number; before?: Position },
 ): Promise<ReferralRow[]> {
   const { partnerId, limit, before } = options;
   return db.query(sql`

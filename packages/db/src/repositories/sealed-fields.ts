@@ -6,17 +6,16 @@
  */
 import type { Sql } from '../connect';
 
-/** A column of sealed texts, by what it holds. */
-export type SealedColumn = 'step2' | 'step3' | 'step4' | 'score';
-export const SEALED_COLUMNS: readonly SealedColumn[] = ['step2', 'step3', 'step4', 'score'];
-
-/** Where each is kept: fixed names, never text from a request. */
-const PLACES: Readonly<Record<SealedColumn, { table: string; id: string; column: string }>> = {
+/** Each column of sealed texts, by what it holds, and where it is kept: fixed names, never text from a request. */
+const PLACES = {
   step2: { table: 'applications', id: 'id', column: 'step_2_sealed' },
   step3: { table: 'applications', id: 'id', column: 'step_3_sealed' },
   step4: { table: 'applications', id: 'id', column: 'step_4_sealed' },
   score: { table: 'credit_checks', id: 'application_id', column: 'score_sealed' },
-};
+} as const;
+
+export type SealedColumn = keyof typeof PLACES;
+export const SEALED_COLUMNS = Object.keys(PLACES) as readonly SealedColumn[];
 
 /** How many texts each key id seals, over every column here. */
 export async function countSealedByKey(db: Sql): Promise<Array<{ keyId: string; rows: number }>> {
