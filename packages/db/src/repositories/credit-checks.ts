@@ -119,13 +119,13 @@ export interface ConsentRecordRow {
 
 /** An application's consent records, oldest first; null when there is no such application. */
 export async function listConsentRecords(db: Sql, applicationId: string): Promise<ConsentRecordRow[] | null> {
-  const rows = await db.query<ConsentRecordRow & { found: string }>(sql`
-    SELECT a.id AS found, c.id::text, c.application_id::text AS "applicationId", c.partner_id::text AS "partnerId",
+  // One row of nulls for an application with none.
+  const rows = await db.query<ConsentRecordRow>(sql`
+    SELECT c.id::text, c.application_id::text AS "applicationId", c.partner_id::text AS "partnerId",
            c.credit_check AS "creditCheck", c.privacy, c.marketing, c.terms, c.text_version AS "textVersion",
            c.text_version_stated AS "textVersionStated", c.captured_at AS "capturedAt", c.recorded_at AS "recordedAt",
            c.partner_reference AS "partnerReference", c.erased_at AS "erasedAt"
       FROM applications a LEFT JOIN consent_records c ON c.application_id = a.id
      WHERE a.id = ${applicationId} ORDER BY c.recorded_at, c.id`);
-  if (rows.length === 0) return null;
-  return rows.filter((r) => r.id !== null).map(({ found: _, ...row }) => row);
+  return rows.length === 0 ? null : rows.filter((r) => r.id !== null);
 }
