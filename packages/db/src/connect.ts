@@ -178,16 +178,12 @@ function poolDatabase(pool: Pool): Transactional {
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (!dataDir || dataDir.startsWith('memory://')) {
-    const pglite = await PGlite.create();
-    return pgliteDatabase(pglite, () => pglite.close());
-  }
+  if (!dataDir || dataDir.startsWith('memory://')) return pgliteDatabase(await PGlite.create());
   mkdirSync(dataDir, { recursive: true });
   // Before PGlite reads or writes a file: a second process stops here, having touched nothing.
   const lock = lockDataDir(dataDir);
   try {
-    const pglite = await PGlite.create(dataDir);
-    return pgliteDatabase(pglite, () => pglite.close().finally(() => lock.release()));
+    return pgliteDatabase(await PGlite.create(dataDir), lock);
   } catch (err) {
     lock.release();
     throw err;
@@ -197,7 +193,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 const pgliteSql = (driver: Pick<PGliteInterface, 'query'>) => sqlOver((text, values) => driver.query(text, values));
 
 /** PGlite runs one statement at a time: a statement outside a transaction waits for the open one. */
-function pgliteDatabase(pglite: PGliteInterface, close: () => Promise<void>): Database {
+function pgliteDatabase(pglite: PGliteInterface, lock?: { release(): void }): Database {
   const db: Transactional = {
     ...pgliteSql(pglite),
     transaction: (work) => pglite.transaction((tx) => work(pgliteSql(tx))),
@@ -211,7 +207,7 @@ function pgliteDatabase(pglite: PGliteInterface, close: () => Promise<void>): Da
         pglite.transaction((tx) => work({ ...pgliteSql(tx), exec: (script) => tx.exec(script) })),
       ),
     ping: () => answers(pglite),
-    close,
+    close: () => pglite.close().finally(() => lock?.release()),
   };
 }
 
