@@ -44,11 +44,7 @@ export interface OutcomeSummaryRow {
 }
 
 /** The lender's event with this id (its fingerprint and first answer), or null. */
-export async function findOutcomeByEventId(
-  db: Sql,
-  lenderId: string,
-  eventId: string,
-): Promise<{ fingerprint: string; answer: string } | null> {
+export async function findOutcomeByEventId(db: Sql, lenderId: string, eventId: string) {
   const [row] = await db.query<{ fingerprint: string; answer: string }>(sql`
     SELECT fingerprint, answer FROM referral_outcomes WHERE lender_id = ${lenderId} AND event_id = ${eventId}`);
   return row ?? null;
