@@ -29,20 +29,22 @@ export function createMetrics(
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const counter = (name: string, help: string, labelNames: string[] = []) =>
+    new Counter({ name, help, labelNames, registers });
+  const histogram = (name: string, help: string, labelNames: string[] = []) =>
+    new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers });
   /** A counter with one label, each of whose values is exported from the start at 0, for rates and alerts. */
   const counters = <V extends string>(name: string, help: string, label: string, values: readonly V[]) => {
-    const counter = new Counter({ name, help, labelNames: [label], registers });
-    for (const v of values) counter.inc({ [label]: v }, 0);
-    return Object.fromEntries(values.map((v) => [v, counter.labels(v)])) as Record<V, Counter.Internal>;
+    const labelled = counter(name, help, [label]);
+    for (const v of values) labelled.inc({ [label]: v }, 0);
+    return Object.fromEntries(values.map((v) => [v, labelled.labels(v)])) as Record<V, Counter.Internal>;
   };
 
-  const duration = new Histogram({
-    name: 'loanmatch_http_request_duration_seconds',
-    help: 'Requests by contract (A, B, admin), route template and status; "unmatched" when refused before a route matched (401, 429) or when no route matched (404)',
-    labelNames: ['contract', 'route', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
+  const duration = histogram(
+    'loanmatch_http_request_duration_seconds',
+    'Requests by contract (A, B, admin), route template and status; "unmatched" when refused before a route matched (401, 429) or when no route matched (404)',
+    ['contract', 'route', 'status'],
+  );
   const checks = counters(
     'loanmatch_credit_checks_total',
     'Credit checks run, by outcome: completed (the bureau answered), degraded (it did not: matching uses the estimate), failed (an unexpected error)',
@@ -61,11 +63,10 @@ export function createMetrics(
     'kind',
     ['accepted', 'near_miss'],
   );
-  const referrals = new Counter({
-    name: 'loanmatch_referrals_total',
-    help: 'Referrals recorded: tracking links followed for the first time',
-    registers,
-  });
+  const referrals = counter(
+    'loanmatch_referrals_total',
+    'Referrals recorded: tracking links followed for the first time',
+  );
   const outcomes = counters(
     'loanmatch_lender_outcomes_total',
     'Outcome events lenders reported about referrals, by type (a replayed event id is not counted)',
@@ -78,24 +79,20 @@ export function createMetrics(
     'result',
     ['delivered', 'retry_scheduled', 'failed', 'disabled', 'unrecorded'],
   );
-  const attemptSeconds = new Histogram({
-    name: 'loanmatch_webhook_attempt_duration_seconds',
-    help: 'Duration of webhook attempts, connection to last byte read',
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const refusals = new Counter({
-    name: 'loanmatch_rate_limit_refusals_total',
-    help: "Requests refused with 429, by limiter: a (per API key, per minute), lender (per lender key, per minute) or b (per partner, per hour, with the partner's tier)",
-    labelNames: ['limiter', 'tier'] as const,
-    registers,
-  });
-  const fallbacks = new Counter({
-    name: 'loanmatch_rate_limit_local_counts_total',
-    help: "Requests a limiter counted in this process's memory because Redis failed, by limiter",
-    labelNames: ['limiter'] as const,
-    registers,
-  });
+  const attemptSeconds = histogram(
+    'loanmatch_webhook_attempt_duration_seconds',
+    'Duration of webhook attempts, connection to last byte read',
+  );
+  const refusals = counter(
+    'loanmatch_rate_limit_refusals_total',
+    "Requests refused with 429, by limiter: a (per API key, per minute), lender (per lender key, per minute) or b (per partner, per hour, with the partner's tier)",
+    ['limiter', 'tier'],
+  );
+  const fallbacks = counter(
+    'loanmatch_rate_limit_local_counts_total',
+    "Requests a limiter counted in this process's memory because Redis failed, by limiter",
+    ['limiter'],
+  );
   if (options.database) databaseGauges(registers, options.database);
 
   const observer: DomainObserver = {
@@ -119,7 +116,7 @@ export function createMetrics(
     /** The observer of one listener's requests; asked once, when the listener is built. */
     requests(contract: string) {
       // Each route and status's child made once: observing allocates nothing after the first request.
-      const children = new Map<string, Histogram.Internal<'contract' | 'route' | 'status'>>();
+      const children = new Map<string, Histogram.Internal<string>>();
       return {
         observe(route: string, status: number, seconds: number) {
           const key = `${status} ${route}`;
