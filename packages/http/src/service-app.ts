@@ -179,19 +179,13 @@ function refuseMalformed(err: Error & { code?: string }, socket: Duplex): void {
 /** Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes what is left. */
 export async function drain(listeners: Listener[], graceMs: number): Promise<void> {
   await Promise.all(
-    listeners.map(
-      ({ server }) =>
-        new Promise<void>((resolve) => {
-          const force = setTimeout(() => server.closeAllConnections(), graceMs);
-          force.unref();
-          // A keep-alive connection turns idle once its last request is answered: close it then.
-          const sweep = setInterval(() => server.closeIdleConnections(), 50);
-          server.close(() => {
-            clearTimeout(force);
-            clearInterval(sweep);
-            resolve();
-          });
-        }),
-    ),
+    listeners.map(async ({ server }) => {
+      const force = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      // A keep-alive connection turns idle once its last request is answered: close it then.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      await new Promise((closed) => server.close(closed));
+      clearTimeout(force);
+      clearInterval(sweep);
+    }),
   );
 }
