@@ -83,29 +83,25 @@ export function createDispatcher(options: {
 
   async function deliver(job: DeliveryJob): Promise<void> {
     const result = await attempt(job);
+    const { webhookId, eventId } = job;
     try {
       const outcome = await recordDeliveryAttempt(ctx, job, result, retry);
       // Ids, codes and times only: never the body or a secret.
       options.logger?.debug('webhook attempt', {
-        webhookId: job.webhookId,
-        eventId: job.eventId,
+        webhookId,
+        eventId,
         attempt: job.attempt,
         status: result.status,
         error: result.ok ? undefined : result.error,
         durationMs: Math.round(result.durationMs),
         nextAttemptAt: outcome.nextAttemptAt?.toISOString(),
       });
-      if (outcome.disabled)
-        options.logger?.warn('webhook disabled', { webhookId: job.webhookId, reason: outcome.disabled });
+      if (outcome.disabled) options.logger?.warn('webhook disabled', { webhookId, reason: outcome.disabled });
       ctx.metrics?.webhookAttempt(attemptResult(outcome), result.durationMs);
     } catch (err) {
       ctx.metrics?.webhookAttempt('unrecorded', result.durationMs);
       // The lease runs out and the delivery is sent again: at least once, never lost.
-      options.logger?.warn('webhook attempt not recorded', {
-        webhookId: job.webhookId,
-        eventId: job.eventId,
-        error: errorText(err),
-      });
+      options.logger?.warn('webhook attempt not recorded', { webhookId, eventId, error: errorText(err) });
     }
     options.onAttempt?.(job, result);
   }
