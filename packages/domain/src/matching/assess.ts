@@ -42,11 +42,18 @@ function missed(to: Miss[], rule: RuleId, over: number, margin: number, bound: n
   return true;
 }
 
-/** A loan of `asked` over `limit` percent of `value`: the largest loan within it, or -1 when beyond the margin. */
-function lvrMiss(misses: Miss[], rule: RuleId, asked: number, value: number, limit: number, margin: number): number {
+/** The repayment of `principal` at monthly rate `i` over `n` months, `balloon` paid with the last. */
+function level(principal: number, i: number, n: number, balloon: number): number {
+  const discount = Math.exp(-n * Math.log1p(i));
+  return i === 0 ? (principal - balloon) / n : ((principal - balloon * discount) * i) / (1 - discount);
+}
+
+/** `amount` capped, for a loan of `asked` over `limit` percent of `value`, at the largest within it; -1 beyond the margin. */
+function lvrCap(to: Miss[], rule: RuleId, amount: number, asked: number, value: number, limit: number, margin: number) {
+  if (asked * 100 <= limit * value) return amount;
   const actual = (asked / value) * 100;
   const needed = Math.floor((value * limit) / 100);
-  return value > 0 && missed(misses, rule, actual - limit, margin, limit, actual, needed) ? needed : -1;
+  return value > 0 && missed(to, rule, actual - limit, margin, limit, actual, needed) ? Math.min(amount, needed) : -1;
 }
 
 export function assess(p: CatalogueProduct, x: Context) {
@@ -120,11 +127,9 @@ export function assess(p: CatalogueProduct, x: Context) {
       if (!missed(misses, 'balloonTerm', longer, m.balloonTermYears, balloon.maxTermYears, termYears)) return null;
       termYears = balloon.maxTermYears;
     }
-    if (a.vehicleKnown && asked * 100 > car.maxLvrPercent * a.vehicleValue) {
-      const needed = lvrMiss(misses, 'vehicleLvr', asked, a.vehicleValue, car.maxLvrPercent, m.lvrPercentPoints);
-      amount = Math.min(amount, needed);
-      if (amount < minAmount || needed < 0) return null;
-    }
+    if (a.vehicleKnown)
+      amount = lvrCap(misses, 'vehicleLvr', amount, asked, a.vehicleValue, car.maxLvrPercent, m.lvrPercentPoints);
+    if (amount < minAmount) return null;
   }
 
   // A home loan's LVR, interest-only period, and LMI premium on the amount that would qualify.
@@ -135,11 +140,8 @@ export function assess(p: CatalogueProduct, x: Context) {
   let lmiRow = -1;
   if (home && occupancy) {
     lvr = (asked / a.propertyValue) * 100;
-    if (asked * 100 > occupancy.maxLvrPercent * a.propertyValue) {
-      const needed = lvrMiss(misses, 'lvr', asked, a.propertyValue, occupancy.maxLvrPercent, m.lvrPercentPoints);
-      amount = Math.min(amount, needed);
-      if (amount < minAmount || needed < 0) return null;
-    }
+    amount = lvrCap(misses, 'lvr', amount, asked, a.propertyValue, occupancy.maxLvrPercent, m.lvrPercentPoints);
+    if (amount < minAmount) return null;
     if (a.interestOnly) {
       interestOnlyMonths = Math.min((home.interestOnly?.maxYears ?? 0) * 12, termMonths - 12);
       if (interestOnlyMonths <= 0) return null;
@@ -166,11 +168,7 @@ export function assess(p: CatalogueProduct, x: Context) {
   const amortisedMonths = termMonths - interestOnlyMonths;
   const bufferedMonthly = (price.rate + policy.bufferPercentPoints) / 1200;
   const balloonShare = balloonPercent / 100;
-  const bufferedDiscount = Math.exp(-amortisedMonths * Math.log1p(bufferedMonthly));
-  const perDollar =
-    bufferedMonthly === 0
-      ? (1 - balloonShare) / amortisedMonths
-      : ((1 - balloonShare * bufferedDiscount) * bufferedMonthly) / (1 - bufferedDiscount);
+  const perDollar = level(1, bufferedMonthly, amortisedMonths, balloonShare);
   const buffered = financed * perDollar;
   if (a.incomeKnown && buffered > capacity) {
     const limit = capacity > 0 ? capacity / perDollar : 0;
@@ -204,17 +202,14 @@ export function assess(p: CatalogueProduct, x: Context) {
   let valueAtCap: number;
   if (interestOnlyMonths > 0) {
     repayment = financed * monthly;
-    const revertDiscount = Math.exp(-amortisedMonths * Math.log1p(revert));
-    afterInterestOnly = revert === 0 ? financed / amortisedMonths : (financed * revert) / (1 - revertDiscount);
+    afterInterestOnly = level(financed, revert, amortisedMonths, 0);
     valueAtCap =
       (repayment + monthlyFee) * annuityFactor(CAP_MONTHLY, interestOnlyMonths) +
       (afterInterestOnly + monthlyFee) *
         annuityFactor(CAP_MONTHLY, amortisedMonths) *
         (1 + CAP_MONTHLY) ** -interestOnlyMonths;
   } else {
-    const discount = Math.exp(-termMonths * Math.log1p(monthly));
-    repayment =
-      monthly === 0 ? (financed - balloon) / termMonths : ((financed - balloon * discount) * monthly) / (1 - discount);
+    repayment = level(financed, monthly, termMonths, balloon);
     valueAtCap =
       (repayment + monthlyFee) * annuityFactor(CAP_MONTHLY, termMonths) + balloon * (1 + CAP_MONTHLY) ** -termMonths;
   }
