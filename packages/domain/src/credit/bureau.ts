@@ -17,14 +17,17 @@ export interface CreditBureau {
 
 export type SandboxScore = { kind: 'score'; score: number } | { kind: 'unavailable' };
 
-/** Score bands (Equifax Australia's scale; `poor` is the lowest part of its "below average"). */
+/**
+ * Score bands (Equifax Australia's scale; `poor` is the lowest part of its "below average"), each with the
+ * representative score inside it that its sandbox word level stands for.
+ */
 export const SCORE_BANDS = [
-  { band: 'excellent', min: 833 },
-  { band: 'very_good', min: 726 },
-  { band: 'good', min: 622 },
-  { band: 'average', min: 510 },
-  { band: 'below_average', min: 300 },
-  { band: 'poor', min: 0 },
+  { band: 'excellent', min: 833, sandbox: 900 },
+  { band: 'very_good', min: 726, sandbox: 780 },
+  { band: 'good', min: 622, sandbox: 670 },
+  { band: 'average', min: 510, sandbox: 560 },
+  { band: 'below_average', min: 300, sandbox: 420 },
+  { band: 'poor', min: 0, sandbox: 250 },
 ] as const;
 
 export type ScoreBand = (typeof SCORE_BANDS)[number]['band'];
@@ -33,27 +36,18 @@ export function bandOf(score: number): ScoreBand {
   return SCORE_BANDS.find((b) => score >= b.min)!.band;
 }
 
-/** A representative score inside each word level's band (see SCORE_BANDS). */
-const LEVEL_SCORES: Record<string, number> = {
-  excellent: 900,
-  very_good: 780,
-  good: 670,
-  average: 560,
-  below_average: 420,
-  poor: 250,
-};
-
-export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...Object.keys(LEVEL_SCORES), 'unavailable']);
+export const SANDBOX_SCORE_WORDS: readonly string[] = Object.freeze([...SCORE_BANDS.map((b) => b.band), 'unavailable']);
 export const SANDBOX_SCORE_RANGE = Object.freeze({ minimum: 0, maximum: 1200 });
 
 export function parseSandboxScore(raw: string | undefined): Result<SandboxScore | undefined> {
   if (raw === undefined) return ok(undefined);
   if (raw === 'unavailable') return ok({ kind: 'unavailable' });
-  if (Object.hasOwn(LEVEL_SCORES, raw)) return ok({ kind: 'score', score: LEVEL_SCORES[raw] });
+  const level = SCORE_BANDS.find((b) => b.band === raw);
+  if (level) return ok({ kind: 'score', score: level.sandbox });
   if (/^\d{1,4}$/.test(raw) && Number(raw) <= SANDBOX_SCORE_RANGE.maximum)
     return ok({ kind: 'score', score: Number(raw) });
   const rule = 'must be a word level, unavailable, or a whole number between 0 and 1200';
-  const message = `X-Sandbox-Score: must be one of ${Object.keys(LEVEL_SCORES).join(', ')}, unavailable, or a whole number between 0 and 1200`;
+  const message = `X-Sandbox-Score: must be one of ${SANDBOX_SCORE_WORDS.join(', ')}, or a whole number between 0 and 1200`;
   return fail('VALIDATION_ERROR', message, [violation('X-Sandbox-Score', 'enum', rule)]);
 }
 
