@@ -25,6 +25,7 @@ export type Miss = Readonly<{
 }>;
 
 type Words = (miss: Miss, a: Applicant, p: CatalogueProduct) => string;
+type Direction = 'atMost' | 'atLeast';
 
 /**
  * A rule's reason (the assessed quantity, the rule, the applicant's value) and requirement: the field and
@@ -34,7 +35,7 @@ type RuleWording = Readonly<{
   field: string;
   rule: Words;
   actual: Words;
-  requires: readonly [field: string, direction: 'atMost' | 'atLeast'];
+  requires: readonly [field: string, direction: Direction];
   value?: (miss: Miss) => number;
   text: Words;
 }>;
@@ -44,7 +45,7 @@ type NearMiss = Readonly<{ product: CatalogueProduct; headline: string; misses: 
 
 export function nearMissOffer(c: NearMiss, { a }: Readonly<{ a: Applicant }>): NearMissOffer {
   const p = c.product;
-  const requirements: (Requirement & { direction: 'atMost' | 'atLeast'; value: number })[] = [];
+  const requirements: (Requirement & { direction: Direction; value: number })[] = [];
   for (const miss of c.misses) {
     const { requires, value, text }: RuleWording = WORDING[miss.rule];
     const [field, direction] = requires;
@@ -67,14 +68,17 @@ export function nearMissOffer(c: NearMiss, { a }: Readonly<{ a: Applicant }>): N
   };
 }
 
-/** A bound on an input field: "at most $50,000", "at least 2 years". */
-function bounded(field: string, direction: 'atMost' | 'atLeast', unit: (n: number) => string): RuleWording {
+/**
+ * A bound on a field, its values in `unit`: "at most $50,000", "at least 2 years"; its requirement on the
+ * field `requires` (the same by default). A rule words its reason or requirement itself where they say more.
+ */
+function bounded(field: string, direction: Direction, unit: (n: number) => string, requires = field): RuleWording {
   const bound = direction === 'atMost' ? 'at most' : 'at least';
   return {
     field,
     rule: (m) => `${bound} ${unit(m.bound)}`,
     actual: (m) => unit(m.actual),
-    requires: [field, direction],
+    requires: [requires, direction],
     text: (m) => `${bound} ${unit(m.needed)}`,
   };
 }
@@ -94,63 +98,47 @@ const WORDING = {
   maxLoanTerm: bounded('loanTerm', 'atMost', years),
   minLoanTerm: bounded('loanTerm', 'atLeast', years),
   minIncome: {
-    field: 'grossMonthlyIncome',
+    ...bounded('grossMonthlyIncome', 'atLeast', perMonth),
     rule: (m) => `assessable income of at least ${perMonth(m.bound)}`,
-    actual: (m) => perMonth(m.actual),
-    requires: ['grossMonthlyIncome', 'atLeast'],
     value: (m) => Math.ceil(m.needed),
     text: (m) => `at least ${perMonth(Math.ceil(m.needed))}`,
   },
   timeInJob: {
-    field: 'timeInJob',
+    ...bounded('timeInJob', 'atLeast', months),
     rule: (m) => `at least ${months(m.bound)} in the current job`,
-    actual: (m) => months(m.actual),
-    requires: ['timeInJob', 'atLeast'],
     text: (m) => `at least ${months(m.needed)} in the current job (${m.needed - m.actual} more)`,
   },
   vehicleAge: {
-    field: 'vehicleAge',
+    ...bounded('vehicleAge', 'atLeast', years, 'vehicleYear'),
     rule: (m) => `vehicle at most ${years(m.bound)} old`,
-    actual: (m) => years(m.actual),
-    requires: ['vehicleYear', 'atLeast'],
     text: (m) => `model year ${m.needed} or newer`,
   },
   balloonPercent: {
-    field: 'balloonPaymentPercent',
+    ...bounded('balloonPaymentPercent', 'atMost', percent),
     rule: (m) => `balloon at most ${percent(m.bound)} of the loan amount`,
-    actual: (m) => percent(m.actual),
-    requires: ['balloonPaymentPercent', 'atMost'],
     text: (m) => `at most ${percent(m.needed)} of the loan amount`,
   },
   balloonTerm: {
-    field: 'loanTerm',
+    ...bounded('loanTerm', 'atMost', years),
     rule: (m) => `a balloon only on terms of at most ${years(m.bound)}`,
-    actual: (m) => years(m.actual),
-    requires: ['loanTerm', 'atMost'],
     text: (m) => `at most ${years(m.needed)} (the longest term with a balloon)`,
   },
   lvr: {
-    field: 'lvr',
+    ...bounded('lvr', 'atMost', percent, 'loanAmount'),
     rule: (m, a) => `LVR at most ${percent(m.bound)} for ${a.occupancy.replace(/_/g, ' ')} loans`,
-    actual: (m) => percent(m.actual),
-    requires: ['loanAmount', 'atMost'],
     text: (m, a) =>
       `at most ${dollars(m.needed)} (a deposit of at least ${dollars(a.propertyValue - m.needed)} brings the LVR to ${percent(m.bound)})`,
   },
   vehicleLvr: {
-    field: 'lvr',
+    ...bounded('lvr', 'atMost', percent, 'loanAmount'),
     rule: (m, a) =>
       `loan at most ${percent(m.bound)} of what the vehicle calls for (price less deposit and trade-in, plus any trade-in payout: ${dollars(a.vehicleValue)})`,
-    actual: (m) => percent(m.actual),
-    requires: ['loanAmount', 'atMost'],
     text: (m) => `at most ${dollars(m.needed)} for this vehicle`,
   },
   serviceability: {
-    field: 'serviceability',
+    ...bounded('serviceability', 'atMost', perMonth, 'loanAmount'),
     rule: (_m, _a, p) =>
       `repayments assessed at the rate plus a buffer of ${p.serviceability.bufferPercentPoints} percentage points must fit within income after tax, housing and living costs`,
-    actual: (m) => perMonth(m.actual),
-    requires: ['loanAmount', 'atMost'],
     text: (m, a) =>
       `at most ${dollars(m.needed)} (the largest amount the income services), or ` +
       (m.bound < a.loanAmount ? `at most ${dollars(m.bound)} with ` : '') +
