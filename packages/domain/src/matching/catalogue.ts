@@ -24,21 +24,6 @@ import type { FormType } from '../validation/schemas';
 import { deepFreeze } from '../deep-freeze';
 import { commissionTerms } from '../outcomes/commission';
 
-/** The price of a product at one band and variant, with its figures on the benchmark loan. */
-type BandPrice = Readonly<{
-  /** Percent per year (interest only: during that period); `revertRate` after the period (otherwise the same). */
-  rate: number;
-  revertRate: number;
-  comparisonRate: number;
-  /** With an LMI table: the comparison rate with the premium of each of its rows, at the benchmark amount. */
-  lmiComparisonRates: readonly number[];
-  /** Comparison rate above the cost-rate cap: never offered, not even as a near-miss. */
-  capped: boolean;
-  /** The headline, and what comes before its comparison rate. */
-  headline: string;
-  headlinePrefix: string;
-}>;
-
 export type CatalogueProduct = Readonly<ReturnType<typeof compileProduct>>;
 
 export type Catalogue = Readonly<{
@@ -136,7 +121,8 @@ function compileProduct(
     // The interest-only loading applies during that period only; the occupancy's loading for the whole term.
     const ioLoading = io ? (home?.interestOnly?.rateLoadingPercentPoints ?? 0) : 0;
     const occupancyLoading = occupancy?.rateLoadingPercentPoints ?? 0;
-    return BANDS_BEST_FIRST.map((band): BandPrice | null => {
+    // The price at each band, with its figures on the benchmark loan (null: declined).
+    return BANDS_BEST_FIRST.map((band) => {
       const base = d.rates[band];
       if (!exists || base === 'decline') return null;
       const rate = round2(base + occupancyLoading + ioLoading);
@@ -157,13 +143,17 @@ function compileProduct(
         : `${rate.toFixed(2)}% p.a.`;
       const headlinePrefix = `${lender.name} ${d.name}${label}: ${rates}`;
       return {
+        /** Percent per year (interest only: during that period); `revertRate` after the period (otherwise the same). */
         rate,
         revertRate,
         comparisonRate: round2(exact),
+        /** With an LMI table: the comparison rate with the premium of each of its rows, at the benchmark amount. */
         lmiComparisonRates: premiums.map((lmiPremium) =>
           round2(comparisonRate({ ...loan, lmiPremium, lmiCapitalised: lmi?.capitalised })),
         ),
+        /** Comparison rate above the cost-rate cap: never offered, not even as a near-miss. */
         capped: exact > COST_RATE_CAP_PERCENT,
+        /** The headline, and what comes before its comparison rate. */
         headline: headlineOf(headlinePrefix, round2(exact)),
         headlinePrefix,
       };
