@@ -115,14 +115,12 @@ export function readApplicant(input: MatchInput) {
       purpose === 'new' ? 'dealer' : purpose === 'used' ? USED_CAR_SALE_TYPES.find((s) => s === sold) : undefined;
   }
 
-  let occupancy: (typeof OCCUPANCY_TYPES)[number] = 'owner_occupied';
-  let repaymentType: (typeof REPAYMENT_TYPES)[number] = 'principal_and_interest';
-  let propertyValue = 0;
-  if (formType === 'home') {
-    occupancy = need(1, 'occupancyType', oneOf(1, 'occupancyType', OCCUPANCY_TYPES));
-    repaymentType = need(3, 'repaymentType', oneOf(3, 'repaymentType', REPAYMENT_TYPES));
-    propertyValue = need(2, 'propertyValue', positive(2, 'propertyValue'));
-  }
+  const home = formType === 'home';
+  const occupancy = home ? need(1, 'occupancyType', oneOf(1, 'occupancyType', OCCUPANCY_TYPES)) : 'owner_occupied';
+  const repaymentType = home
+    ? need(3, 'repaymentType', oneOf(3, 'repaymentType', REPAYMENT_TYPES))
+    : 'principal_and_interest';
+  const propertyValue = home ? need(2, 'propertyValue', positive(2, 'propertyValue')) : 0;
 
   if (missing.length > 0) return missing;
   // What the application does not tell (a Variant B application may be thin) is `NaN` or undefined; the
@@ -156,7 +154,7 @@ export function readApplicant(input: MatchInput) {
     vehicleValue,
     vehicleContribution,
     occupancy,
-    firstHomeBuyer: formType === 'home' && stepOf(1).isFirstHomeBuyer === 'yes',
+    firstHomeBuyer: home && stepOf(1).isFirstHomeBuyer === 'yes',
     repaymentType,
     interestOnly: repaymentType === 'interest_only',
     propertyValue,
