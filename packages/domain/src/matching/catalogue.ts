@@ -84,11 +84,9 @@ function schemaViolations(json: unknown, errors: readonly ErrorObject[]): FieldV
     const custom = (e.parentSchema as Json | undefined)?.['x-message'];
     const byKeyword = isRecord(custom) ? custom[e.keyword] : undefined;
     const byProperty = isRecord(byKeyword) ? byKeyword[String(e.params.missingProperty)] : undefined;
-    if (typeof custom === 'string') text = custom;
-    else if (typeof byKeyword === 'string') text = byKeyword;
-    else if (typeof byProperty === 'string') text = byProperty;
+    const own = [custom, byKeyword, byProperty].find((t): t is string => typeof t === 'string');
     const { owner, field } = locate(json, segments);
-    out.push(violation(owner, field, e.keyword, text));
+    out.push(violation(owner, field, e.keyword, own ?? text));
   }
   return out;
 }
