@@ -49,22 +49,15 @@ export function comparisonRate(loan: LoanTerms): number {
   const capitalised = loan.lmiCapitalised === true;
   const principal = loan.amount + (capitalised ? premium : 0);
   const amortisingRate = io > 0 ? (loan.revertRatePercent ?? loan.annualRatePercent) : loan.annualRatePercent;
-  const segments: { payment: number; months: number }[] = [];
-  if (io > 0) segments.push({ payment: principal * (loan.annualRatePercent / 1200) + loan.monthlyFee, months: io });
-  segments.push({
-    payment: monthlyRepayment(principal, amortisingRate, loan.termMonths - io, balloon) + loan.monthlyFee,
-    months: loan.termMonths - io,
-  });
+  // The interest-only payments (none without the period), then the amortising ones.
+  const interestOnly = principal * (loan.annualRatePercent / 1200) + loan.monthlyFee;
+  const amortising = monthlyRepayment(principal, amortisingRate, loan.termMonths - io, balloon) + loan.monthlyFee;
   const advance = loan.amount - loan.establishmentFee - (capitalised ? 0 : premium);
-  const f = (i: number): number => {
-    let pv = 0;
-    let elapsed = 0;
-    for (const { payment, months } of segments) {
-      pv += payment * annuityFactor(i, months) * (1 + i) ** -elapsed;
-      elapsed += months;
-    }
-    return pv + balloon * (1 + i) ** -loan.termMonths - advance;
-  };
+  const f = (i: number): number =>
+    interestOnly * annuityFactor(i, io) +
+    amortising * annuityFactor(i, loan.termMonths - io) * (1 + i) ** -io +
+    balloon * (1 + i) ** -loan.termMonths -
+    advance;
   if (f(0) <= 0) return 0; // no interest and no fees: nothing to find (fees are never negative)
   let lo = 0;
   let hi = 0.01;
