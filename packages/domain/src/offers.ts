@@ -83,11 +83,10 @@ export function matchView(
   const expiresAt = run.expiresAt.toISOString();
   const acceptedOffers = result.acceptedOffers.map(({ lenderUrl, commission, ...offer }) => {
     const offerId = randomUUID();
-    const { lender, product } = offer;
     snapshot.push({
       offerId,
-      lenderId: lender.id,
-      productId: product.id,
+      lenderId: offer.lender.id,
+      productId: offer.product.id,
       lenderUrl,
       ...(commission && { commission }),
     });
