@@ -31,9 +31,13 @@ import { REFERENCE_YEAR } from './fixtures';
 
 const loaded = loadDefaultCatalogue();
 if (!loaded.ok) throw new Error(loaded.error.message);
-/** Each catalogue with the runs of `pnpm test:fuzz` (`pnpm test` runs a tenth): the real one is quick to match. */
+/**
+ * Each catalogue with the runs of `pnpm test:fuzz` (`pnpm test` runs a tenth). The real one is quick to match,
+ * so it runs enough that its near-miss reasons clear the unit test's bound whatever the seed: at 4,000 runs
+ * they number 1,370-1,670 over fifteen seeds against a bound of 1,000 (at 400, one seed in twenty fell short).
+ */
 const CATALOGUES: [string, Catalogue, number][] = [
-  ['the real catalogue', loaded.value, 4000],
+  ['the real catalogue', loaded.value, 40_000],
   ['a generated catalogue of 3,000 products', generateCatalogue(3000, 11), 400],
 ];
 
