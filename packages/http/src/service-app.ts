@@ -138,7 +138,8 @@ export function listen(name: string, app: Express, port: number, host: string, p
   return new Promise((resolve, reject) => {
     const server = createServer(app).listen(port, host);
     server.on('clientError', refuseMalformed);
-    server.once('error', reject);
+    // The listener's name and address say which setting to change (docs/configuration.md).
+    server.once('error', (err) => reject(new Error(`${name} cannot listen on ${host}:${port}: ${err.message}`)));
     server.once('listening', () => {
       const bound = (server.address() as AddressInfo).port;
       server.keepAliveTimeout = 65_000;
