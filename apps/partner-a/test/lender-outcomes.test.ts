@@ -183,6 +183,27 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
     expect((await stored(made.reference)).outcomes.map((o) => o.type)).toEqual(['approved', 'funded']);
   });
 
+  it('when the approval arrives after a funding dated before it, then 400 naming occurredAt and nothing is stored', async () => {
+    const made = await makeReferral(app, partnerKey);
+    const key = await lenderKey(t.ctx, made.lenderId);
+    const send = (body: object) => postOutcome(app, key, { reference: made.reference, eventId: eventId(), ...body });
+    const funding = { type: 'funded', occurredAt: minutesAgo(0), fundedAmount: 9000, fundedAt: minutesAgo(3) };
+    expect((await send(funding)).status).toBe(201);
+
+    const late = await send({ type: 'approved', occurredAt: minutesAgo(2) });
+    expect(late.status).toBe(400);
+    expect(late.body).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^occurredAt: must not be after the funding \(/),
+      details: [{ field: 'occurredAt', rule: 'beforeFunding' }],
+    });
+    // An approval dated at or before the funding, reported late, is kept and moves nothing.
+    const kept = await send({ type: 'approved', occurredAt: minutesAgo(4) });
+    expect(kept.status).toBe(201);
+    expect(kept.body.data.status).toBe('funded');
+    expect((await stored(made.reference)).outcomes.map((o) => o.type)).toEqual(['approved', 'funded']);
+  });
+
   it('when a partner key, no key, a revoked or a live lender key is sent to the lender route, then 401', async () => {
     const r = await referral();
     const event = { reference: r.reference, eventId: eventId(), type: 'approved', occurredAt: minutesAgo(1) };

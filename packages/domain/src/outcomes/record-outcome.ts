@@ -76,10 +76,16 @@ async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, e
   const written = await ctx.db.transaction(async (tx) => {
     const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
+    // A funding is never dated before its approval, whichever of the two arrives first.
     const approval = locked.events.find((e) => e.type === 'approved');
     if (event.fundedAt && approval && event.fundedAt < approval.occurredAt) {
       const text = `must not be before the approval (${approval.occurredAt.toISOString()})`;
       return invalid(violation('fundedAt', 'afterApproval', text));
+    }
+    const fundedAt = locked.events.find((e) => e.type === 'funded')?.fundedAt;
+    if (event.type === 'approved' && fundedAt && event.occurredAt > fundedAt) {
+      const text = `must not be after the funding (${fundedAt.toISOString()})`;
+      return invalid(violation('occurredAt', 'beforeFunding', text));
     }
     const incoming = lifecycleEvent(event, locked.events.length);
     const path = lifecyclePath([...locked.events.map(lifecycleEvent), incoming]);
