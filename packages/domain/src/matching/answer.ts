@@ -3,10 +3,10 @@
  * could not be assessed on, what the lender will need to see. Together the conditions are enough: meeting
  * every one passes every rule of the product at the offer's amount, term and price.
  */
-import type { Candidate, Context } from './assess';
+import { limitsSale, type Candidate, type Context } from './assess';
 import { dollars, months, perMonth, round2, years } from './finance';
 import type { AcceptedOffer, Requirement } from './match-types';
-import { EMPLOYMENT_TYPES } from '../validation/schemas';
+import { EMPLOYMENT_TYPES, USED_CAR_SALE_TYPES } from '../validation/schemas';
 
 export function acceptedOffer(c: Candidate, x: Context): AcceptedOffer {
   const { a } = x;
@@ -67,6 +67,16 @@ function offerConditions(c: Candidate, x: Context): Requirement[] {
       requirement: `at least ${dollars(price)} with the deposit and trade-in given: the loan may be at most ${maxLvr}% of the price less deposit and trade-in, plus any trade-in payout`,
     });
   }
+  if (d.loanType === 'car' && !a.vehicleAgeKnown)
+    conditions.push({
+      field: 'vehicleYear',
+      requirement: `model year ${x.referenceYear - d.car.maxVehicleAgeYears} or newer`,
+    });
+  if (d.loanType === 'car' && !a.saleTypeKnown && limitsSale(d.car.saleTypes))
+    conditions.push({
+      field: 'usedCarSaleType',
+      requirement: `one of ${USED_CAR_SALE_TYPES.filter((t) => d.car.saleTypes.includes(t)).join(', ')}`,
+    });
   if (!a.termKnown) {
     const { min, max } = d.loanTermYears;
     const range = min === max ? years(min) : `between ${min} and ${years(max)}`;

@@ -148,6 +148,9 @@ export function readApplicant(input: MatchInput) {
     incomeKnown,
     livingKnown: livingSituation !== undefined,
     vehicleKnown,
+    /** A used or refinanced car's age, and a used car's sale type, are assessed once told. */
+    vehicleAgeKnown: formType !== 'car' || purpose === 'new' || !Number.isNaN(vehicleAge),
+    saleTypeKnown: formType !== 'car' || purpose !== 'used' || saleType !== undefined,
     saleType,
     vehicleAge,
     balloonPercent: formType === 'car' ? optional(2, 'balloonPaymentPercent') : 0,

@@ -12,7 +12,7 @@ import { headlineOf, type Catalogue, type CatalogueProduct } from './catalogue';
 import { COST_RATE_CAP_PERCENT, annuityFactor, round2 } from './finance';
 import { largestLoanWithPremium, lmiCellOf } from './lmi';
 import type { ScoreBand } from '../credit/bureau';
-import { EMPLOYMENT_TYPES } from '../validation/schemas';
+import { EMPLOYMENT_TYPES, USED_CAR_SALE_TYPES } from '../validation/schemas';
 import { BANDS_BEST_FIRST } from './catalogue-schema';
 
 /** What every product's assessment of one application shares. */
@@ -55,6 +55,9 @@ function lvrCap(to: Miss[], rule: RuleId, amount: number, asked: number, value: 
   const needed = Math.floor((value * limit) / 100);
   return value > 0 && missed(to, rule, actual - limit, margin, limit, actual, needed) ? Math.min(amount, needed) : -1;
 }
+
+/** Whether a car product finances only some kinds of used-car sale. */
+export const limitsSale = (saleTypes: readonly string[]) => saleTypes.length < USED_CAR_SALE_TYPES.length;
 
 export function assess(p: CatalogueProduct, x: Context) {
   const { a } = x;
@@ -220,6 +223,7 @@ export function assess(p: CatalogueProduct, x: Context) {
   const unknown = !a.termKnown || !a.incomeKnown || !a.livingKnown || !a.vehicleKnown;
   const limitsEmployment = !a.employmentKnown && d.employment.types.length < EMPLOYMENT_TYPES.length;
   const limitsTenure = (!a.employmentKnown || !a.tenureKnown) && minMonths > 0;
+  const vehicleUntold = car !== undefined && (!a.vehicleAgeKnown || (!a.saleTypeKnown && limitsSale(car.saleTypes)));
   return {
     product: p,
     price,
@@ -238,6 +242,6 @@ export function assess(p: CatalogueProduct, x: Context) {
     termMonths,
     /** The repayment at the rate plus the serviceability buffer. */
     buffered,
-    indicative: unknown || limitsEmployment || limitsTenure,
+    indicative: unknown || limitsEmployment || limitsTenure || vehicleUntold,
   };
 }

@@ -18,7 +18,7 @@ import {
   type MatchResult,
   type ScoreBand,
 } from '../../src/matching';
-import { REFERENCE_YEAR, TEST_CATALOGUE_FILE, application, testCatalogue } from './fixtures';
+import { REFERENCE_YEAR, TEST_CATALOGUE_FILE, application, catalogueWith, testCatalogue } from './fixtures';
 
 const catalogue = testCatalogue();
 
@@ -157,6 +157,37 @@ describe('a thin application', () => {
       { field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' },
     ]);
     expect(offerOf(working({ employmentMonths: 6 }), 'test-personal')).toMatchObject({ certainty: 'pre_qualified' });
+  });
+
+  test("when a used car's year or sale type, or a refinanced car's year, is not given, then each is a condition of an indicative offer; given, it is assessed", () => {
+    // test-car finances cars up to 10 years old (model year 2015 in 2025) from a dealer or a private sale.
+    const car = (step1: Record<string, unknown>) => application('car', { 1: step1 });
+    const dealerOnly = catalogueWith('test-car', (product) => {
+      product.car.saleTypes = ['dealer'];
+      product.purposes = ['new', 'used', 'refinance'];
+    });
+    const notFound = { hasFoundCar: 'no', vehicleYear: undefined, usedCarSaleType: undefined };
+    expect(offerOf(car(notFound), 'test-car', dealerOnly)).toMatchObject({
+      certainty: 'indicative',
+      conditions: [
+        { field: 'vehicleYear', requirement: 'model year 2015 or newer' },
+        { field: 'usedCarSaleType', requirement: 'one of dealer' },
+      ],
+    });
+    // A product that takes either sale asks for the year only; a refinance has no sale to ask about.
+    expect(offerOf(car(notFound), 'test-car')?.conditions).toEqual([
+      { field: 'vehicleYear', requirement: 'model year 2015 or newer' },
+    ]);
+    const refinance = { carLoanPurpose: 'refinance', hasFoundCar: undefined, ...notFound };
+    expect(offerOf(car(refinance), 'test-car', dealerOnly)?.conditions).toEqual([
+      { field: 'vehicleYear', requirement: 'model year 2015 or newer' },
+    ]);
+    // Told: a 2019 dealer car is pre-qualified, a private sale is ruled out by a dealer-only product.
+    expect(offerOf(car({}), 'test-car', dealerOnly)).toMatchObject({ certainty: 'pre_qualified', conditions: [] });
+    expect(offerOf(car({ usedCarSaleType: 'private' }), 'test-car', dealerOnly)).toBeUndefined();
+    // A new car has no age and is a dealer sale: nothing to ask.
+    const newCar = { carLoanPurpose: 'new', hasFoundCar: 'no', vehicleYear: undefined, usedCarSaleType: undefined };
+    expect(offerOf(car(newCar), 'test-car', dealerOnly)).toMatchObject({ certainty: 'pre_qualified', conditions: [] });
   });
 
   test('when the living situation is unknown and even no housing cost leaves too little, then serviceability is missed on the known income', () => {
