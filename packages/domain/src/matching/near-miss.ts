@@ -106,7 +106,7 @@ const WORDING = {
   timeInJob: {
     ...bounded('timeInJob', 'atLeast', months),
     rule: (m) => `at least ${months(m.bound)} in the current job`,
-    text: (m) => `at least ${months(m.needed)} in the current job (${m.needed - m.actual} more)`,
+    text: (m) => `at least ${months(m.needed)} in the current job (${months(m.needed - m.actual)} more)`,
   },
   vehicleAge: {
     ...bounded('vehicleAge', 'atLeast', years, 'vehicleYear'),

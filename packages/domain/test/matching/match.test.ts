@@ -206,7 +206,7 @@ describe('near-misses', () => {
       application('personal', { 3: { employmentYears: 0, employmentMonths: 4 } }),
       'test-personal',
       [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
-      [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
+      [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 months more)' }],
     ],
     [
       'the credit band is one below the minimum',
@@ -271,7 +271,7 @@ describe('near-misses', () => {
       application('personal', { 3: { employmentYears: 0, employmentMonths: 4 } }, 'below_average'),
       'test-personal',
       [CREDIT_REASON, { field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
-      [CREDIT_REQUIREMENT, { field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
+      [CREDIT_REQUIREMENT, { field: 'timeInJob', requirement: 'at least 6 months in the current job (2 months more)' }],
     ],
   ])(
     'when %s, then it is a near-miss with the reasons and the computed requirement',

@@ -116,7 +116,7 @@ export const MATCH_EXAMPLE = {
       product: { id: 'southern-personal-variable', name: 'Variable Personal Loan' },
       headline: '8.99% p.a. variable',
       reasons: [{ field: 'timeInJob', rule: 'at least 6 months in the current job', actual: '4 months' }],
-      wouldQualifyIf: [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 more)' }],
+      wouldQualifyIf: [{ field: 'timeInJob', requirement: 'at least 6 months in the current job (2 months more)' }],
     },
   ],
 };
