@@ -178,7 +178,7 @@ describe('a thin application', () => {
     expect(offerOf(car(notFound), 'test-car')?.conditions).toEqual([
       { field: 'vehicleYear', requirement: 'model year 2015 or newer' },
     ]);
-    const refinance = { carLoanPurpose: 'refinance', hasFoundCar: undefined, ...notFound };
+    const refinance = { ...notFound, carLoanPurpose: 'refinance', hasFoundCar: undefined };
     expect(offerOf(car(refinance), 'test-car', dealerOnly)?.conditions).toEqual([
       { field: 'vehicleYear', requirement: 'model year 2015 or newer' },
     ]);
