@@ -83,8 +83,8 @@ export const stringCheck = (schema: Schema): ((value: unknown) => value is strin
 
 /** A JSON number written as a string: optional minus, digits, optional fraction. No spaces, exponents or separators. */
 export const NUMERIC_STRING = /^-?\d+(?:\.\d+)?$/;
-/** The numeric strings the documents give for a whole-number field (the service also takes `"5.0"`). */
-export const INTEGER_STRING = /^-?\d+$/;
+/** The numeric strings of a whole number, as the documents give them: `"5"`, `"5.0"`. */
+export const INTEGER_STRING = /^-?\d+(?:\.0+)?$/;
 /** Keys that could reach an object's prototype if ever assigned; they are never copied. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

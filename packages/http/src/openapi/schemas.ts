@@ -112,7 +112,7 @@ export function toOpenApiSchema(schema: JsonSchema, direction: 'request' | 'resp
 }
 
 /** A number field as the validator takes it: the bounded JSON number, or a numeric string (converted,
- * then held to the same bounds). Whole-number fields document strings of digits. */
+ * then held to the same bounds). Whole-number fields document strings of a whole number. */
 const numberOrNumericString = (number: Schema): Schema => ({
   oneOf: [
     number,

@@ -97,6 +97,15 @@ describe("OpenAPI schemas built from the domain's validation schemas", () => {
     expect(JSON.stringify(components(buildA()).ApplicantDetails)).toMatch(/at least 18 years old/);
   });
 
+  it('when a whole-number field is sent as a numeric string, then the document takes the strings the validator takes', () => {
+    const { ajv } = documentAjv(buildA());
+    const validate = ajv.compile({ $ref: `doc#/components/schemas/${stepName('personal', 2)}` });
+    for (const loanTerm of ['5', '5.0', '5.00', '5.5', '5e0', ' 5']) {
+      const data = { ...VALID_STEPS.personal[2], loanTerm };
+      expect([loanTerm, validate(data)]).toEqual([loanTerm, validateStepData('personal', 2, data).ok]);
+    }
+  });
+
   describe('each documented bound is the bound the validator enforces', () => {
     /** The violations of one field when `data` is validated as step `step` of `formType` (or step 5, or B's create). */
     type Check = (data: Record<string, unknown>) => Result<unknown>;
