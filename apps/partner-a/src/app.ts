@@ -112,7 +112,7 @@ function lenderRoutes(deps: PartnerADeps): Router {
 function trackingRoutes(ctx: DomainContext): Router {
   const router = Router();
   router.get('/r/:token', async (req, res) => {
-    const result = await followTrackingLink(ctx, { token: req.params.token });
+    const result = await followTrackingLink(ctx, { token: req.params.token, head: req.method === 'HEAD' });
     if (!result.ok) return sendResult(res, result);
     res.redirect(302, result.value.location);
   });

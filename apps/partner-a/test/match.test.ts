@@ -163,10 +163,16 @@ describe.each(STORAGES)('matching, tracking and referrals through Variant A on %
     expect(await countRows(t.db, 'match_runs', { applicationId: id })).toBe(2);
   });
 
-  it('when a tracking link is followed twice, then one referral is recorded, the application is referred, and both clicks reach the lender', async () => {
+  it('when a tracking link is checked with HEAD and then followed twice, then one referral is recorded, the application is referred, and every request reaches the lender', async () => {
     const id = await checkedApplication('car', 'excellent');
     const offer = (await match(c, id)).body.data.acceptedOffers[0];
     const path = new URL(offer.trackingUrl).pathname;
+    // A link checker's HEAD is forwarded too, and records nothing.
+    const checked = await request(app).head(path);
+    expect(checked.status).toBe(302);
+    expect(new URL(checked.headers.location).searchParams.get('lm_ref')).toBe(offer.offerId);
+    expect(await countRows(t.db, 'referrals', { offerId: offer.offerId })).toBe(0);
+    expect((await c.get(id)).body.data.status).not.toBe('referred');
     const first = await request(app).get(path);
     expect(first.status).toBe(302);
     expect(first.headers.location).toMatch(/^https:\/\//);

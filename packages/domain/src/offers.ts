@@ -107,8 +107,11 @@ export function matchView(
   return { view, snapshot };
 }
 
-/** A click on a tracking link: verified by its signature, recorded once per offer, forwarded to the lender. */
-export async function followTrackingLink(ctx: DomainContext, options: { token: string }) {
+/**
+ * A click on a tracking link: verified by its signature, recorded once per offer, forwarded to the lender.
+ * A `HEAD` (a link checker's or a chat preview's) is answered as the click would be and records nothing.
+ */
+export async function followTrackingLink(ctx: DomainContext, options: { token: string; head?: boolean }) {
   const claims = verifyTrackingToken(ctx.tracking.secret, options.token);
   if (!claims) return fail('NOT_FOUND', 'Unknown link');
   if (claims.expiresAt.getTime() <= ctx.clock().getTime()) return fail('LINK_EXPIRED');
@@ -116,17 +119,19 @@ export async function followTrackingLink(ctx: DomainContext, options: { token: s
   const offer = run?.offer as SnapshotOffer | null | undefined;
   if (!run || !offer) return fail('NOT_FOUND', 'Unknown link');
 
-  const recorded = await insertReferral(ctx.db, {
-    id: randomUUID(),
-    offerId: offer.offerId,
-    matchRunId: run.id,
-    applicationId: run.applicationId,
-    partnerId: run.partnerId,
-    lenderId: offer.lenderId,
-    productId: offer.productId,
-    commissionTerms: offer.commission ?? null,
-    now: ctx.clock(),
-  });
+  const recorded =
+    !options.head &&
+    (await insertReferral(ctx.db, {
+      id: randomUUID(),
+      offerId: offer.offerId,
+      matchRunId: run.id,
+      applicationId: run.applicationId,
+      partnerId: run.partnerId,
+      lenderId: offer.lenderId,
+      productId: offer.productId,
+      commissionTerms: offer.commission ?? null,
+      now: ctx.clock(),
+    }));
   if (recorded) {
     ctx.metrics?.referralRecorded();
     ctx.webhooks.notify();
