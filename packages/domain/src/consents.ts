@@ -32,14 +32,15 @@ const CONSENT_GROUPS = [
 ];
 
 /**
- * Step-5 fields `given` laid over those `stored`, the latest word counting: a consent withdrawn (`false`)
- * in any of its fields withdraws what its other fields gave before.
+ * Step-5 fields `given` laid over those `stored` (`{}` at create), the latest word counting: a consent
+ * withdrawn (`false`) in any of its fields withdraws what its other fields gave, before or beside it.
  */
 export function layOverConsents(stored: Record<string, unknown>, given: Record<string, unknown>) {
-  const laid = { ...stored };
+  const laid = { ...stored, ...given };
   for (const group of CONSENT_GROUPS)
-    if (group.some((field) => given[field] === false)) for (const field of group) delete laid[field];
-  return { ...laid, ...given };
+    if (group.some((field) => given[field] === false))
+      for (const field of group) if (laid[field] !== false) delete laid[field];
+  return laid;
 }
 
 export function consentRecordFor(applicant: Json): CheckCompletion['consent'] {

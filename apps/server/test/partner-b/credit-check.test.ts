@@ -199,6 +199,24 @@ describe.each(STORAGES)('Variant B on %s', (storage) => {
       expect(counting.state.calls).toBe(calls + 1);
     });
 
+    it('when one request gives a consent under one field and withdraws it under another, at create, by PATCH or in the body, then 400 and no check runs', async () => {
+      const calls = counting.state.calls;
+      const refusedAfter = async (app: { applicationId: string; securityToken: string }, body: object = {}) => {
+        const res = await check(c, app.applicationId, { securityToken: app.securityToken, ...body });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toMatch(/^consentCreditCheck: credit check consent is required/);
+      };
+      await refusedAfter(await throughStep4({ consentCreditCheck: true, creditCheckConsent: false }));
+      const patched = await throughStep4({ consentCreditCheck: undefined });
+      const both = { consentCreditCheck: true, privacyConsent: false };
+      expect((await c.patch(patched.applicationId, { securityToken: patched.securityToken, ...both })).status).toBe(
+        200,
+      );
+      await refusedAfter(patched);
+      await refusedAfter(await throughStep4({ consentCreditCheck: undefined }), both);
+      expect(counting.state.calls).toBe(calls);
+    });
+
     it("when an application made on A has no applicant yet, then the check's 400 names B's fields", async () => {
       const made = await request(appA)
         .post('/api/partner/v1/applications')

@@ -7,6 +7,7 @@ import { withIdempotency } from '../idempotency';
 import { sealApplicantDetails, sealStep } from '../personal-data';
 import type { SecretBox } from '../sealing';
 import { schemaFor, validateVariantBCreate } from '../validation';
+import { layOverConsents } from '../consents';
 import { intakeJson, planSteps, splitFlatFields } from './intake';
 import { newSecurityToken } from './security-token';
 import type { Answer } from '../validation/responses';
@@ -48,7 +49,7 @@ export async function createApplicationB(
         intake: sealApplicantDetails(
           ctx,
           id,
-          intakeJson({ applicant: given.applicant, knownSteps: plan.value.knownSteps }),
+          intakeJson({ applicant: layOverConsents({}, given.applicant), knownSteps: plan.value.knownSteps }),
         ),
         now: ctx.clock(),
         key: seal({ applicationId: id, securityToken: options.secretBox.seal(token.securityToken) }),
