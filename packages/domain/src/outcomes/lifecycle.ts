@@ -74,8 +74,10 @@ export function lifecyclePath(events: readonly LifecycleEvent[]): Path {
 export function transitionText(from: OutcomeType | 'none', to: OutcomeType): string {
   if (from === 'none') return `a referral cannot be ${to} first`;
   const allowed = ALLOWED_NEXT[from];
-  const next = allowed.length === 0 ? `${from} is final` : `a ${from} referral may only become ${allowed.join(', ')}`;
-  return `a ${from} referral cannot become ${to}; ${next}`;
+  const a = from === 'application_started' || from === 'approved' ? 'an' : 'a';
+  const next =
+    allowed.length === 0 ? `${from} is final` : `${a} ${from} referral may only become ${allowed.join(', ')}`;
+  return `${a} ${from} referral cannot become ${to}; ${next}`;
 }
 
 /**

@@ -78,5 +78,8 @@ describe('the referral lifecycle', () => {
       'a declined referral cannot become approved; declined is final',
     );
     expect(transitionText('none', 'cancelled')).toBe('a referral cannot be cancelled first');
+    expect(transitionText('approved', 'application_started')).toBe(
+      'an approved referral cannot become application_started; an approved referral may only become funded, declined, withdrawn, cancelled',
+    );
   });
 });
