@@ -93,6 +93,9 @@ export function createMetrics(
     "Requests a limiter counted in this process's memory because Redis failed, by limiter",
     ['limiter'],
   );
+  // The limiters' fixed series from 0; b's refusals appear by tier, tiers being set at run time.
+  for (const limiter of ['a', 'lender']) refusals.inc({ limiter }, 0);
+  for (const limiter of ['a', 'lender', 'b']) fallbacks.inc({ limiter }, 0);
   if (options.database) databaseGauges(registers, options.database);
 
   const observer: DomainObserver = {

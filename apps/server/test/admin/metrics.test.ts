@@ -213,6 +213,12 @@ describe.each(STORAGES)('metrics on %s', (storage) => {
   });
 
   it('when Variant A and B refuse requests over their limits, then refusals count by limiter and tier', async () => {
+    // Before any refusal, the limiters' fixed series are there at 0.
+    const fresh = await scrape();
+    for (const limiter of ['a', 'lender'])
+      expect(sample(fresh, `loanmatch_rate_limit_refusals_total{limiter="${limiter}"}`)).toBe(0);
+    for (const limiter of ['a', 'lender', 'b'])
+      expect(sample(fresh, `loanmatch_rate_limit_local_counts_total{limiter="${limiter}"}`)).toBe(0);
     const strictA = createPartnerAApp({
       ctx,
       logger: silentLogger,
