@@ -39,8 +39,10 @@ describe.each(STORAGES)('Variant A on %s', (storage) => {
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({
           error: 'VALIDATION_ERROR',
-          message: expect.stringMatching(/^X-Sandbox-Score: /),
+          message: expect.stringMatching(/^X-Sandbox-Score: must be one of excellent, .*, unavailable, or a whole/),
         });
+        // The violation says what the message says, as every other validation error does.
+        expect(res.body.details).toEqual([{ field: 'X-Sandbox-Score', rule: 'enum', message: res.body.message }]);
         expect(control.state.calls).toBe(calls);
       },
     );

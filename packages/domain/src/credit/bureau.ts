@@ -46,9 +46,8 @@ export function parseSandboxScore(raw: string | undefined): Result<SandboxScore 
   if (level) return ok({ kind: 'score', score: level.sandbox });
   if (/^\d{1,4}$/.test(raw) && Number(raw) <= SANDBOX_SCORE_RANGE.maximum)
     return ok({ kind: 'score', score: Number(raw) });
-  const rule = 'must be a word level, unavailable, or a whole number between 0 and 1200';
-  const message = `X-Sandbox-Score: must be one of ${SANDBOX_SCORE_WORDS.join(', ')}, or a whole number between 0 and 1200`;
-  return fail('VALIDATION_ERROR', message, [violation('X-Sandbox-Score', 'enum', rule)]);
+  const rule = `must be one of ${SANDBOX_SCORE_WORDS.join(', ')}, or a whole number between 0 and 1200`;
+  return fail('VALIDATION_ERROR', `X-Sandbox-Score: ${rule}`, [violation('X-Sandbox-Score', 'enum', rule)]);
 }
 
 /** Without the header, the same person always gets the same score, people spread over 300-1000. */
