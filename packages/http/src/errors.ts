@@ -55,8 +55,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (e?.type === 'entity.parse.failed') return sendError(res, 'INVALID_JSON', 'The request body is not valid JSON');
     if (e?.type === 'entity.too.large')
       return sendError(res, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes(e.limit)}`);
-    if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
-      return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
+    if (e?.type === 'encoding.unsupported')
+      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip, deflate, br or identity');
+    if (e?.type === 'charset.unsupported') return sendError(res, 'INVALID_JSON', 'The request body must be UTF-8 JSON');
     if (err instanceof HttpError || err instanceof DomainError)
       return sendError(res, err.code, err.message, err.details);
     // The router could not percent-decode a path segment.

@@ -212,6 +212,15 @@ describe('bodies that cannot be read', () => {
     },
   );
 
+  it('when Content-Encoding is one the service does not decode, then 415 UNSUPPORTED_MEDIA_TYPE naming those it does', async () => {
+    const res = await post('{"name":"plain"}', { 'Content-Encoding': 'compress' });
+    expect(res.status).toBe(415);
+    expect(envelope(res)).toMatchObject({
+      error: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Content-Encoding must be gzip, deflate, br or identity',
+    });
+  });
+
   it('when the body is gzip as it says, then it is read', async () => {
     const res = await post(gzipSync('{"name":"zipped"}'), { 'Content-Encoding': 'gzip' });
     expect(res.status).toBe(200);
