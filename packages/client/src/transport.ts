@@ -56,10 +56,14 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
       const path = new URL(url).pathname.slice(basePath.length);
       const idempotencyKey = request.headers.get('idempotency-key') ?? undefined;
       const body = (await request.text()) || undefined;
+      let last: Error | undefined;
       for (let attempts = 1; ; attempts++) {
         const headers = new Headers(request.headers);
         if (!headers.has('accept')) headers.set('accept', 'application/json');
-        for (const [name, value] of Object.entries(await authorize())) headers.set(name, value);
+        // Credentials that cannot be had for a retry end the call with its own last error, which carries the
+        // `Idempotency-Key` the request was sent under: the service may have acted on it.
+        const credentials = await authorize().catch((err) => Promise.reject(last ?? err));
+        for (const [name, value] of Object.entries(credentials)) headers.set(name, value);
         let response: Response;
         let text: string;
         try {
@@ -72,8 +76,8 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
           const reason = (cause as { cause?: { code?: string } })?.cause?.code ?? (cause as Error)?.message;
           const what = timedOut ? `no answer within ${timeoutMs} ms` : `connection failed (${reason})`;
           const message = `${method} ${path}: ${what}`;
-          const error = new LoanMatchConnectionError({ message, cause, timedOut, idempotencyKey, attempts });
-          await retryOrThrow(error, attempts, repeatable);
+          last = new LoanMatchConnectionError({ message, cause, timedOut, idempotencyKey, attempts });
+          await retryOrThrow(last, attempts, repeatable);
           continue;
         }
         const { status, headers: answered } = response;
@@ -92,7 +96,7 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
         const code = (envelope?.error as string | undefined) ?? 'UNEXPECTED_RESPONSE';
         const retryAfterMs = parseRetryAfter(answered.get('retry-after') ?? '');
         const fallback = `${method} ${path} answered ${status} without the LoanMatch envelope`;
-        const error = new LoanMatchApiError({
+        last = new LoanMatchApiError({
           status,
           code,
           message: typeof envelope?.message === 'string' ? envelope.message : fallback,
@@ -104,7 +108,7 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
         });
         const retry =
           status === 429 || (status === 409 ? code === 'IDEMPOTENCY_IN_PROGRESS' : repeatable && TRANSIENT.has(status));
-        await retryOrThrow(error, attempts, retry, retryAfterMs);
+        await retryOrThrow(last, attempts, retry, retryAfterMs);
       }
     },
   };

@@ -16,20 +16,24 @@ export class LoanMatchClientB extends PartnerClient<T.PathsB> {
     const transport = createTransport(options.baseUrl, options);
     const exchange = apiOf<T.PathsB>(transport, sendWith(transport, { 'X-API-Key': requireKey(options.apiKey) }));
     const { now = Date.now, renewBeforeExpiryMs: early = 60_000 } = options;
-    let current: { token: string; renewAt: number } | undefined;
+    let current: { token: string; renewAt: number; expiresAt: number } | undefined;
     let pending: Promise<string> | undefined;
     const renew = async () => {
       const requestedAt = now(); // the token's lifetime cannot have started earlier
       const { accessToken, expiresIn } = await dataOf(exchange.POST('/auth/token', { body: { grantType: 'api_key' } }));
       const lifetimeMs = expiresIn * 1000;
-      current = { token: accessToken, renewAt: requestedAt + lifetimeMs - Math.min(early, lifetimeMs / 2) };
+      const renewAt = requestedAt + lifetimeMs - Math.min(early, lifetimeMs / 2);
+      current = { token: accessToken, renewAt, expiresAt: requestedAt + lifetimeMs };
       return accessToken;
     };
+    // A renewal that fails while the token in hand is still valid leaves the call to that token.
     const accessToken = () => {
       if (current && now() < current.renewAt) return Promise.resolve(current.token);
-      pending ??= renew().finally(() => {
-        pending = undefined;
-      });
+      pending ??= renew()
+        .catch((err) => (current && now() < current.expiresAt ? current.token : Promise.reject(err)))
+        .finally(() => {
+          pending = undefined;
+        });
       return pending;
     };
     // A 401 means the token expired or is no longer accepted, and that the service did not act: the request is

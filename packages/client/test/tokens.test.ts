@@ -125,6 +125,35 @@ describe('LoanMatchClientB access tokens', () => {
     expect(calls()).toHaveLength(0);
   });
 
+  it('when the renewal fails in the minute before expiry, then the call goes with the token in hand', async () => {
+    const b = client();
+    await b.createApplication(FLAT);
+    clock += 900_000 - 30_000;
+    answerExchange = () => failure(503, 'SERVICE_UNAVAILABLE', 'try again');
+    await expect(b.createApplication(FLAT)).resolves.toEqual(CREATED);
+    expect(calls().map((r) => r.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-1']);
+    // Once it has expired, the failed renewal is the call's error.
+    clock += 30_000;
+    await expect(b.match('a1', 'st_abc')).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(calls()).toHaveLength(2);
+  });
+
+  it('when the token cannot be renewed for a retry, then the call throws its own error with its idempotency key', async () => {
+    const b = client();
+    answerCall = () => {
+      clock += 900_000; // the token expires while the first attempt is out, and no new one can be had
+      answerExchange = () => failure(401, 'UNAUTHORIZED', 'A valid API key is required');
+      return 'drop';
+    };
+    await expect(b.createApplication(FLAT, { idempotencyKey: 'b-create-3' })).rejects.toMatchObject({
+      name: 'LoanMatchConnectionError',
+      idempotencyKey: 'b-create-3',
+      attempts: 1,
+      message: expect.stringMatching(/^POST \/applications: connection failed/),
+    });
+    expect(calls()).toHaveLength(1);
+  });
+
   it("when a request waits out a rate limit past the token's renewal time, then the retry goes with a renewed token", async () => {
     const b = client();
     let n = 0;
