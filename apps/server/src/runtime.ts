@@ -220,7 +220,7 @@ function loadOrCreateSecret(
   if (configured) return { value: configured, created: false };
   const path = join(dataDir, file);
   if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // private, as the secrets and the database in it
   const value = `${prefix}${randomSecret()}`;
   writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(path, 0o600);

@@ -179,7 +179,7 @@ function poolDatabase(pool: Pool): Transactional {
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (!dataDir || dataDir.startsWith('memory://')) return pgliteDatabase(await PGlite.create());
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // private: PGlite writes some of its files 0666
   // Before PGlite reads or writes a file: a second process stops here, having touched nothing.
   const lock = lockDataDir(dataDir);
   try {

@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDatabase } from '../src/connect';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../src/data-dir-lock';
 
 const folders: string[] = [];
@@ -36,5 +37,16 @@ describe('the lock on DATA_DIR', () => {
     again.release();
     again.release(); // twice is harmless
     expect(() => lockDataDir(dir).release()).not.toThrow();
+  });
+
+  it('when the embedded database makes DATA_DIR, then the folder is private (0700): PGlite writes some of its own files 0666', async () => {
+    const dir = join(folder(), 'nested', 'data');
+    const db = await openDatabase({ dataDir: dir });
+    try {
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, '..')).mode & 0o777).toBe(0o700);
+    } finally {
+      await db.close();
+    }
   });
 });
