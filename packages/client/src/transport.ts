@@ -49,9 +49,10 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
 
     /**
      * Sends `request`, its `Idempotency-Key` on every attempt; retries 429 and `IDEMPOTENCY_IN_PROGRESS` (the service
-     * did not act), and 500, 502-504 and lost connections only when `repeatable` (docs/adr/0087).
+     * did not act), and 500, 502-504 and lost connections only when `repeatable` (docs/adr/0087). `sentBefore`
+     * counts the sends of a resend's first call in the errors' `attempts`.
      */
-    async send(request: Request, authorize: Authorize, repeatable: boolean): Promise<Response> {
+    async send(request: Request, authorize: Authorize, repeatable: boolean, sentBefore = 0): Promise<Response> {
       const { method, url } = request;
       const path = new URL(url).pathname.slice(basePath.length);
       const idempotencyKey = request.headers.get('idempotency-key') ?? undefined;
@@ -76,12 +77,13 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
           const reason = (cause as { cause?: { code?: string } })?.cause?.code ?? (cause as Error)?.message;
           const what = timedOut ? `no answer within ${timeoutMs} ms` : `connection failed (${reason})`;
           const message = `${method} ${path}: ${what}`;
-          last = new LoanMatchConnectionError({ message, cause, timedOut, idempotencyKey, attempts });
+          const sent = sentBefore + attempts;
+          last = new LoanMatchConnectionError({ message, cause, timedOut, idempotencyKey, attempts: sent });
           await retryOrThrow(last, attempts, repeatable);
           continue;
         }
         const { status, headers: answered } = response;
-        options.onResponse?.({ method, path, status, headers: answered, attempt: attempts });
+        options.onResponse?.({ method, path, status, headers: answered, attempt: sentBefore + attempts });
         const accept = headers.get('accept') ?? '';
         let json: Record<string, unknown> | undefined;
         try {
@@ -104,7 +106,7 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
           requestId: answered.get('x-request-id') ?? undefined,
           retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
           idempotencyKey,
-          attempts,
+          attempts: sentBefore + attempts,
         });
         const retry =
           status === 429 || (status === 409 ? code === 'IDEMPOTENCY_IN_PROGRESS' : repeatable && TRANSIENT.has(status));

@@ -50,7 +50,7 @@ export class LoanMatchClientB extends PartnerClient<T.PathsB> {
       } catch (err) {
         if (!sent || !(err instanceof LoanMatchApiError) || err.status !== 401) throw err;
         if (current?.token === sent) current = undefined;
-        return transport.send(request, authorize, repeatable);
+        return transport.send(request, authorize, repeatable, err.attempts);
       }
     };
     super(transport, send);

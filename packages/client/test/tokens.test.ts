@@ -108,7 +108,8 @@ describe('LoanMatchClientB access tokens', () => {
   it('when the fresh token is refused too, then the 401 is thrown after one renewal, not in a loop', async () => {
     const b = client();
     answerCall = () => failure(401, 'UNAUTHORIZED', 'The access token is not valid');
-    await expect(b.match('a1', 'st_abc')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED', attempts: 1 });
+    // `attempts` counts both sends, the resend with a fresh token included.
+    await expect(b.match('a1', 'st_abc')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED', attempts: 2 });
     expect(exchanges()).toHaveLength(2);
     expect(calls()).toHaveLength(2);
   });
