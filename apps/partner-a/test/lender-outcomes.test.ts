@@ -108,6 +108,21 @@ describe.each(STORAGES)('lenders report outcomes through the Variant A listener 
     expect((await stored(r.reference)).outcomes).toHaveLength(1);
   });
 
+  it('when the same event is sent several times at once, then one is recorded and every answer is its 201', async () => {
+    const r = await referral();
+    const event = {
+      reference: r.reference,
+      eventId: eventId(),
+      type: 'application_started',
+      occurredAt: minutesAgo(1),
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => postOutcome(app, r.key, event)));
+    expect(answers.map((a) => [a.status, a.body.error])).toEqual(Array(10).fill([201, undefined]));
+    expect(new Set(answers.map((a) => a.body.data.outcomeId)).size).toBe(1);
+    expect(answers.filter((a) => a.headers['idempotency-replayed'] === undefined)).toHaveLength(1);
+    expect((await stored(r.reference)).outcomes).toHaveLength(1);
+  });
+
   it("when the reference is another lender's or unknown, then 404; not a reference at all, 400 naming it; nothing is stored", async () => {
     const mine = await referral();
     const otherLender = mine.lenderId === 'harbour-bank' ? 'greenfield-bank' : 'harbour-bank';

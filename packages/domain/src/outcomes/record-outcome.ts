@@ -76,6 +76,8 @@ async function recordValidOutcome(ctx: DomainContext, lender: OutcomeReporter, e
   const written = await ctx.db.transaction(async (tx) => {
     const locked = await lockReferralOutcomes(tx, referral.id);
     if (!locked) return fail('NOT_FOUND', NOT_FOUND_MESSAGE);
+    // The same event id, sent again at once, committed first while this waited for the lock: answered below.
+    if (locked.events.some((e) => e.eventId === event.eventId)) return ok(null);
     // A funding is never dated before its approval, whichever of the two arrives first.
     const approval = locked.events.find((e) => e.type === 'approved');
     if (event.fundedAt && approval && event.fundedAt < approval.occurredAt) {
