@@ -59,6 +59,7 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
       const body = (await request.text()) || undefined;
       let last: Error | undefined;
       for (let attempts = 1; ; attempts++) {
+        const sent = sentBefore + attempts; // what the errors report; `attempts` counts against `retries`
         const headers = new Headers(request.headers);
         if (!headers.has('accept')) headers.set('accept', 'application/json');
         // Credentials that cannot be had for a retry end the call with its own last error, which carries the
@@ -77,13 +78,12 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
           const reason = (cause as { cause?: { code?: string } })?.cause?.code ?? (cause as Error)?.message;
           const what = timedOut ? `no answer within ${timeoutMs} ms` : `connection failed (${reason})`;
           const message = `${method} ${path}: ${what}`;
-          const sent = sentBefore + attempts;
           last = new LoanMatchConnectionError({ message, cause, timedOut, idempotencyKey, attempts: sent });
           await retryOrThrow(last, attempts, repeatable);
           continue;
         }
         const { status, headers: answered } = response;
-        options.onResponse?.({ method, path, status, headers: answered, attempt: sentBefore + attempts });
+        options.onResponse?.({ method, path, status, headers: answered, attempt: sent });
         const accept = headers.get('accept') ?? '';
         let json: Record<string, unknown> | undefined;
         try {
@@ -106,7 +106,7 @@ export function createTransport(baseUrl: string, options: TransportOptions) {
           requestId: answered.get('x-request-id') ?? undefined,
           retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
           idempotencyKey,
-          attempts: sentBefore + attempts,
+          attempts: sent,
         });
         const retry =
           status === 429 || (status === 409 ? code === 'IDEMPOTENCY_IN_PROGRESS' : repeatable && TRANSIENT.has(status));
